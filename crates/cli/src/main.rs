@@ -1,0 +1,69 @@
+//! `babelftp`: the command-line front of the babelftp server and client.
+//!
+//! Subcommands:
+//! - `serve`: run the FTP server (see `babelftp serve --help`);
+//! - `url encode|decode`: convert `ftp://` URLs between their IRI form
+//!   (raw UTF-8) and their ASCII form (UTF-8 then `%HH`), as the Masinter
+//!   draft describes.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod serve;
+
+#[derive(Parser)]
+#[command(name = "babelftp", version, about = "An RFC 2640 FTP server and client that speaks every script")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the FTP server.
+    Serve(serve::ServeArgs),
+    /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
+    Url {
+        #[command(subcommand)]
+        op: UrlOp,
+    },
+}
+
+#[derive(Subcommand)]
+enum UrlOp {
+    /// Percent-encode a URL or a bare path: non-ASCII becomes UTF-8 then %HH.
+    Encode {
+        /// An ftp:// URL or a path such as /pub/日本語.
+        input: String,
+    },
+    /// Decode %HH escapes that form UTF-8 back into characters.
+    Decode {
+        /// An ftp:// URL or a path.
+        input: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Serve(args) => serve::run(args),
+        Cmd::Url { op } => url(op),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("babelftp: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn url(op: UrlOp) -> anyhow::Result<()> {
+    let out = match op {
+        UrlOp::Encode { input } => babelftp_proto::url::encode_url_or_path(&input)?,
+        UrlOp::Decode { input } => babelftp_proto::url::decode_url(&input)?,
+    };
+    println!("{out}");
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Command parser tests; each names the rule it checks.
+
+use super::*;
+
+fn p(line: &[u8]) -> Result<Command, ParseError> {
+    Command::parse(line)
+}
+
+fn path(s: &[u8]) -> WirePath {
+    WirePath::new(s.to_vec())
+}
+
+#[test]
+fn verb_is_case_insensitive_rfc959_5_3() {
+    assert_eq!(p(b"noop"), Ok(Command::Noop));
+    assert_eq!(p(b"NoOp"), Ok(Command::Noop));
+    assert_eq!(p(b"retr x"), Ok(Command::Retr(path(b"x"))));
+}
+
+#[test]
+fn exactly_one_sp_separates_the_verb_rfc2640_3_1() {
+    // STOR<SP><SP><SP> names the file <SP><SP>.
+    assert_eq!(p(b"STOR   "), Ok(Command::Stor(path(b"  "))));
+    assert_eq!(p(b"MKD  x"), Ok(Command::Mkd(path(b" x"))));
+    assert_eq!(p(b"DELE trailing "), Ok(Command::Dele(path(b"trailing "))));
+    // The SP and nothing is no argument.
+    assert_eq!(p(b"STOR "), Err(ParseError::MissingArgument(Verb::Stor)));
+    assert_eq!(p(b"PWD "), Ok(Command::Pwd));
+}
+
+#[test]
+fn cr_nul_inside_pathname_is_cr_rfc2640_3_1() {
+    assert_eq!(p(b"RETR a\r\0b"), Ok(Command::Retr(path(b"a\rb"))));
+    assert_eq!(p(b"RETR a\r\0"), Ok(Command::Retr(path(b"a\r"))));
+}
+
+#[test]
+fn bare_nul_is_501() {
+    let e = p(b"RETR a\0b").unwrap_err();
+    assert_eq!(e, ParseError::BadPath(Verb::Retr, PathError::BareNul(1)));
+    assert_eq!(e.code(), ReplyCode::ARGUMENT_ERROR);
+    assert_eq!(p(b"USER \0").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"NO\0OP").unwrap_err().code().get(), 500);
+}
+
+#[test]
+fn non_utf8_pathnames_are_kept_as_bytes() {
+    // Shift_JIS 日本 and an overlong '.', both just bytes to the parser.
+    assert_eq!(p(b"RETR \x93\xfa\x96\x7b"), Ok(Command::Retr(path(b"\x93\xfa\x96\x7b"))));
+    let c = p(b"CWD \xc0\xae\xc0\xae").unwrap();
+    match c {
+        Command::Cwd(p) => {
+            assert_eq!(p.as_bytes(), b"\xc0\xae\xc0\xae");
+            assert!(!p.is_utf8());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn aliases_rfc775() {
+    assert_eq!(p(b"XPWD"), Ok(Command::Pwd));
+    assert_eq!(p(b"XCUP"), Ok(Command::Cdup));
+    assert_eq!(p(b"XMKD d"), Ok(Command::Mkd(path(b"d"))));
+    assert_eq!(p(b"XRMD d"), Ok(Command::Rmd(path(b"d"))));
+    assert_eq!(p(b"XCWD d"), Ok(Command::Cwd(path(b"d"))));
+}
+
+#[test]
+fn unknown_and_garbage() {
+    assert_eq!(p(b"SMNT x").unwrap_err().code(), ReplyCode::NOT_IMPLEMENTED);
+    assert_eq!(p(b"XYZZY").unwrap_err(), ParseError::Unknown("XYZZY".into()));
+    assert_eq!(p(b"").unwrap_err().code(), ReplyCode::SYNTAX_ERROR);
+    assert_eq!(p(b" NOOP").unwrap_err().code(), ReplyCode::SYNTAX_ERROR);
+    assert_eq!(p(b"\xff\xfe").unwrap_err().code(), ReplyCode::SYNTAX_ERROR);
+    assert_eq!(p(b"GET / HTTP/1.1").unwrap_err().code(), ReplyCode::NOT_IMPLEMENTED);
+    assert_eq!(p(b"12").unwrap_err().code(), ReplyCode::SYNTAX_ERROR);
+    assert_eq!(p(&[b'A'; 40]).unwrap_err().code(), ReplyCode::SYNTAX_ERROR);
+}
+
+#[test]
+fn argument_presence() {
+    assert_eq!(p(b"PWD x"), Err(ParseError::UnexpectedArgument(Verb::Pwd)));
+    assert_eq!(p(b"RETR"), Err(ParseError::MissingArgument(Verb::Retr)));
+    assert_eq!(p(b"PASS"), Ok(Command::Pass(Vec::new())));
+    assert_eq!(p(b"LIST"), Ok(Command::List(None)));
+    assert_eq!(p(b"LIST -la"), Ok(Command::List(Some(path(b"-la")))));
+    assert_eq!(p(b"STOU"), Ok(Command::Stou(None)));
+    assert_eq!(p(b"HELP"), Ok(Command::Help(None)));
+    assert_eq!(p(b"HELP retr"), Ok(Command::Help(Some(b"retr".to_vec()))));
+}
+
+#[test]
+fn type_stru_mode_rfc959_3() {
+    assert_eq!(p(b"TYPE A"), Ok(Command::Type(TransferType::Ascii)));
+    assert_eq!(p(b"TYPE a n"), Ok(Command::Type(TransferType::Ascii)));
+    assert_eq!(p(b"TYPE I"), Ok(Command::Type(TransferType::Image)));
+    assert_eq!(p(b"TYPE L 8"), Ok(Command::Type(TransferType::Image)));
+    assert_eq!(p(b"TYPE E").unwrap_err().code().get(), 504);
+    assert_eq!(p(b"TYPE L 36").unwrap_err().code().get(), 504);
+    assert_eq!(p(b"TYPE X").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"STRU f"), Ok(Command::Stru(Structure::File)));
+    assert_eq!(p(b"MODE S"), Ok(Command::Mode(TransferMode::Stream)));
+    assert_eq!(p(b"MODE Q").unwrap_err().code().get(), 501);
+}
+
+#[test]
+fn port_rfc959_4_1_2() {
+    assert_eq!(
+        p(b"PORT 127,0,0,1,4,1"),
+        Ok(Command::Port("127.0.0.1:1025".parse().unwrap()))
+    );
+    for bad in [&b"PORT 1,2,3,4,5"[..], b"PORT 256,0,0,1,1,1", b"PORT 1,2,3,4,5,6,7", b"PORT a,b,c,d,e,f", b"PORT"] {
+        assert_eq!(p(bad).unwrap_err().code().get(), 501, "{}", bad.escape_ascii());
+    }
+}
+
+#[test]
+fn eprt_epsv_rfc2428() {
+    assert_eq!(p(b"EPRT |1|132.235.1.2|6275|"), Ok(Command::Eprt("132.235.1.2:6275".parse().unwrap())));
+    assert_eq!(
+        p(b"EPRT |2|1080::8:800:200C:417A|5282|"),
+        Ok(Command::Eprt("[1080::8:800:200C:417A]:5282".parse().unwrap()))
+    );
+    assert_eq!(p(b"EPRT !2!::1!5282!"), Ok(Command::Eprt("[::1]:5282".parse().unwrap())));
+    assert_eq!(p(b"EPRT |3|x|1|").unwrap_err().code().get(), 522);
+    assert_eq!(p(b"EPRT |1|::1|1|").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"EPRT |1|1.2.3.4|70000|").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"EPRT 1|1.2.3.4|7|").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"EPSV"), Ok(Command::Epsv(EpsvArg::Any)));
+    assert_eq!(p(b"EPSV all"), Ok(Command::Epsv(EpsvArg::All)));
+    assert_eq!(p(b"EPSV 2"), Ok(Command::Epsv(EpsvArg::Protocol(2))));
+    assert_eq!(p(b"EPSV 7").unwrap_err().code().get(), 522);
+    assert_eq!(p(b"EPSV x").unwrap_err().code().get(), 501);
+}
+
+#[test]
+fn rest_allo() {
+    assert_eq!(p(b"REST 1073741824"), Ok(Command::Rest(1 << 30)));
+    assert_eq!(p(b"REST -1").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"REST 99999999999999999999999").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"ALLO 100 R 10"), Ok(Command::Allo(100)));
+}
+
+#[test]
+fn lang_rfc2640_4_1() {
+    assert_eq!(p(b"LANG"), Ok(Command::Lang(None)));
+    assert_eq!(p(b"lang fr-FR"), Ok(Command::Lang(Some("fr-FR".parse().unwrap()))));
+    assert_eq!(p(b"LANG fr_FR").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"LANG 12").unwrap_err().code().get(), 501);
+}
+
+#[test]
+fn opts_host_auth_prot() {
+    assert_eq!(p(b"OPTS utf8 ON"), Ok(Command::Opts("UTF8".into(), Some(b"ON".to_vec()))));
+    assert_eq!(p(b"OPTS MLST type;size;"), Ok(Command::Opts("MLST".into(), Some(b"type;size;".to_vec()))));
+    assert_eq!(p(b"OPTS").unwrap_err().code().get(), 501);
+    assert_eq!(p(b"HOST ftp.example.com"), Ok(Command::Host(b"ftp.example.com".to_vec())));
+    assert_eq!(p(b"AUTH tls"), Ok(Command::Auth("TLS".into())));
+    assert_eq!(p(b"PBSZ 0"), Ok(Command::Pbsz(0)));
+    assert_eq!(p(b"PROT p"), Ok(Command::Prot(ProtLevel::Private)));
+}
+
+#[test]
+fn every_verb_is_reachable_by_each_name() {
+    for v in Verb::ALL {
+        for name in v.names() {
+            assert_eq!(Verb::lookup(name.as_bytes()), Some(*v));
+            assert_eq!(Verb::lookup(name.to_ascii_lowercase().as_bytes()), Some(*v));
+        }
+        assert!(!v.rfc().is_empty());
+    }
+    assert!(!Verb::Feat.needs_login());
+    assert!(Verb::Retr.needs_login());
+}
+
+#[test]
+fn to_line_pads_cr_and_refuses_lf() {
+    let c = Command::Stor(path(b"a\rb"));
+    assert_eq!(c.to_line().unwrap(), b"STOR a\r\0b\r\n");
+    assert_eq!(Command::Stor(path(b"  ")).to_line().unwrap(), b"STOR   \r\n");
+    assert_eq!(Command::Dele(path(b"x\nRMD y")).to_line(), Err(PathError::LineFeed(1)));
+    assert_eq!(Command::Pwd.to_line().unwrap(), b"PWD\r\n");
+}
+
+#[test]
+fn to_line_then_parse_round_trips() {
+    let cmds = vec![
+        Command::User(b"anonymous".to_vec()),
+        Command::Pass(b"p\rw".to_vec()),
+        Command::Port("10.0.0.1:65535".parse().unwrap()),
+        Command::Eprt("[::1]:2121".parse().unwrap()),
+        Command::Epsv(EpsvArg::All),
+        Command::Type(TransferType::Image),
+        Command::Rest(42),
+        Command::Opts("UTF8".into(), Some(b"ON".to_vec())),
+        Command::Lang(Some("ja".parse().unwrap())),
+        Command::Mlsd(Some(path("日本語/ملف".as_bytes()))),
+        Command::List(None),
+        Command::Prot(ProtLevel::Clear),
+    ];
+    for c in cmds {
+        let line = c.to_line().unwrap();
+        let body = &line[..line.len() - 2];
+        assert_eq!(Command::parse(body), Ok(c.clone()), "{c}");
+    }
+}
+
+#[test]
+fn display_hides_password() {
+    assert_eq!(Command::Pass(b"secret".to_vec()).to_string(), "PASS ****");
+    assert_eq!(Command::Retr(path(b"a\x01")).to_string(), "RETR a\\x01");
+}
+
+proptest::proptest! {
+    #[test]
+    fn parse_never_panics(line in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+        let _ = Command::parse(&line);
+    }
+
+    #[test]
+    fn any_path_round_trips(name in proptest::collection::vec(proptest::num::u8::ANY, 1..40)) {
+        proptest::prop_assume!(!name.contains(&b'\n') && !name.contains(&0));
+        let c = Command::Retr(WirePath::new(name));
+        let line = c.to_line().unwrap();
+        proptest::prop_assert_eq!(Command::parse(&line[..line.len() - 2]), Ok(c));
+    }
+}

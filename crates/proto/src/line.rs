@@ -1,0 +1,348 @@
+//! The control connection's line layer: telnet octets out, command lines in.
+//!
+//! RFC 959 4.1: the control connection follows the Telnet protocol. For an
+//! FTP server that means:
+//! - `IAC IAC` is one data octet `0xFF` (a legacy-charset name may hold it);
+//! - `IAC IP` and `IAC DM` (the "Synch") surround an urgent `ABOR`
+//!   (RFC 959 4.1.3): they are reported as [`LineEvent::Interrupt`] so the
+//!   driver can look at the next line before queued ones;
+//! - option negotiation (`WILL/WONT/DO/DONT x`) is refused as RFC 1123
+//!   4.1.2.12 allows: we answer `DONT x` / `WONT x`, see
+//!   [`LineReader::poll_telnet_reply`];
+//! - subnegotiation (`SB … IAC SE`) and the other commands are dropped.
+//!
+//! Lines end with CR LF. Like vsftpd and ProFTPD we also accept a bare LF
+//! (and then drop one CR before it). A CR followed by NUL is *not* an end of
+//! line: it is RFC 2640's padded CR inside a pathname and is handed on as is
+//! (see [`crate::path::unpad_cr_nul`]).
+//!
+//! Memory is bounded: a line longer than the configured maximum is never
+//! buffered beyond that maximum; the rest is skipped up to the next LF and
+//! [`LineEvent::TooLong`] is reported once.
+//!
+//! Incomplete input is a status ([`Status::Partial`]), not an error.
+
+use std::collections::VecDeque;
+
+/// Telnet "interpret as command".
+pub const IAC: u8 = 255;
+const DONT: u8 = 254;
+const DO: u8 = 253;
+const WONT: u8 = 252;
+const WILL: u8 = 251;
+const SB: u8 = 250;
+const SE: u8 = 240;
+/// Telnet "interrupt process".
+pub const IP: u8 = 244;
+/// Telnet "data mark", the end of a Synch.
+pub const DM: u8 = 242;
+
+/// Default longest command line: RFC 959 names no limit; 4 KiB holds any
+/// real pathname (PATH_MAX) with its verb.
+pub const DEFAULT_MAX_LINE: usize = 4096;
+
+/// Progress of a read: complete with a value, or more input is needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status<T> {
+    /// A value was produced.
+    Complete(T),
+    /// All input was consumed and more is needed.
+    Partial,
+}
+
+/// What the line layer has for the command parser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineEvent {
+    /// A whole line without its end-of-line, telnet commands removed.
+    Line(Vec<u8>),
+    /// A line exceeded the maximum; it was discarded (reply 500).
+    TooLong,
+    /// `IAC IP` or `IAC DM` was seen: the peer wants its next command (an
+    /// `ABOR`) handled urgently.
+    Interrupt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Telnet {
+    Data,
+    Iac,
+    Negotiate(u8),
+    Sub,
+    SubIac,
+}
+
+/// Frames the control connection into lines. Feed it bytes with
+/// [`LineReader::advance`]; it consumes input up to the end of one event.
+#[derive(Debug)]
+pub struct LineReader {
+    max: usize,
+    line: Vec<u8>,
+    telnet: Telnet,
+    discarding: bool,
+    replies: VecDeque<[u8; 3]>,
+}
+
+impl Default for LineReader {
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_LINE)
+    }
+}
+
+impl LineReader {
+    /// A reader refusing lines longer than `max` octets (end of line not
+    /// counted).
+    pub fn new(max: usize) -> Self {
+        LineReader {
+            max,
+            line: Vec::new(),
+            telnet: Telnet::Data,
+            discarding: false,
+            replies: VecDeque::new(),
+        }
+    }
+
+    /// Consumes input until one event is complete. Returns how many octets
+    /// were consumed and the event, or `Partial` if all of `input` was taken
+    /// and no event is complete yet. Call again with the rest of the input.
+    pub fn advance(&mut self, input: &[u8]) -> (usize, Status<LineEvent>) {
+        for (i, &b) in input.iter().enumerate() {
+            if let Some(ev) = self.octet(b) {
+                return (i + 1, Status::Complete(ev));
+            }
+        }
+        (input.len(), Status::Partial)
+    }
+
+    /// The next telnet refusal to send back (`IAC DONT x` / `IAC WONT x`).
+    pub fn poll_telnet_reply(&mut self) -> Option<[u8; 3]> {
+        self.replies.pop_front()
+    }
+
+    /// Octets of the current unfinished line (for diagnostics).
+    pub fn pending(&self) -> usize {
+        self.line.len()
+    }
+
+    fn octet(&mut self, b: u8) -> Option<LineEvent> {
+        match self.telnet {
+            Telnet::Data => {
+                if b == IAC {
+                    self.telnet = Telnet::Iac;
+                    None
+                } else {
+                    self.data(b)
+                }
+            }
+            Telnet::Iac => {
+                self.telnet = Telnet::Data;
+                match b {
+                    IAC => self.data(IAC),
+                    WILL | WONT | DO | DONT => {
+                        self.telnet = Telnet::Negotiate(b);
+                        None
+                    }
+                    SB => {
+                        self.telnet = Telnet::Sub;
+                        None
+                    }
+                    IP | DM => Some(LineEvent::Interrupt),
+                    // Other telnet commands (NOP, AYT, GA, …) carry nothing.
+                    SE..=255 => None,
+                    // Not a telnet command at all: a client that sent a raw
+                    // 0xFF of a legacy charset without doubling it. Keep both
+                    // octets rather than lose part of a name.
+                    // (`data` only completes an event on LF, so the first
+                    // call never yields one.)
+                    other => {
+                        let _ = self.data(IAC);
+                        self.data(other)
+                    }
+                }
+            }
+            Telnet::Negotiate(verb) => {
+                self.telnet = Telnet::Data;
+                // RFC 1123 4.1.2.12: a server may refuse every option.
+                let answer = match verb {
+                    WILL => Some(DONT),
+                    DO => Some(WONT),
+                    _ => None,
+                };
+                if let Some(a) = answer {
+                    if self.replies.len() < 16 {
+                        self.replies.push_back([IAC, a, b]);
+                    }
+                }
+                None
+            }
+            Telnet::Sub => {
+                if b == IAC {
+                    self.telnet = Telnet::SubIac;
+                }
+                None
+            }
+            Telnet::SubIac => {
+                self.telnet = if b == SE { Telnet::Data } else { Telnet::Sub };
+                None
+            }
+        }
+    }
+
+    fn data(&mut self, b: u8) -> Option<LineEvent> {
+        if b == b'\n' {
+            if std::mem::take(&mut self.discarding) {
+                self.line.clear();
+                return Some(LineEvent::TooLong);
+            }
+            let mut line = std::mem::take(&mut self.line);
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Some(LineEvent::Line(line));
+        }
+        if self.discarding {
+            return None;
+        }
+        // One extra octet is allowed for the CR of the terminating CR LF.
+        if self.line.len() > self.max || (self.line.len() == self.max && b != b'\r') {
+            self.discarding = true;
+            self.line = Vec::new();
+            return None;
+        }
+        self.line.push(b);
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_events(reader: &mut LineReader, mut input: &[u8]) -> Vec<LineEvent> {
+        let mut out = Vec::new();
+        loop {
+            let (n, st) = reader.advance(input);
+            input = &input[n..];
+            match st {
+                Status::Complete(ev) => out.push(ev),
+                Status::Partial => return out,
+            }
+        }
+    }
+
+    fn line(s: &[u8]) -> LineEvent {
+        LineEvent::Line(s.to_vec())
+    }
+
+    #[test]
+    fn crlf_framing_rfc959() {
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"USER a\r\nPASS b\r\nNO"),
+            vec![line(b"USER a"), line(b"PASS b")]
+        );
+        assert_eq!(all_events(&mut r, b"OP\r\n"), vec![line(b"NOOP")]);
+    }
+
+    #[test]
+    fn every_split_point_gives_the_same_lines() {
+        let input = b"STOR \xe6\x97\xa5\xff\xff\r\0x\r\nLIST\r\n";
+        let whole = all_events(&mut LineReader::default(), input);
+        assert_eq!(
+            whole,
+            vec![line(b"STOR \xe6\x97\xa5\xff\r\0x"), line(b"LIST")]
+        );
+        for cut in 0..input.len() {
+            let mut r = LineReader::default();
+            let mut got = all_events(&mut r, &input[..cut]);
+            got.extend(all_events(&mut r, &input[cut..]));
+            assert_eq!(got, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn bare_lf_is_accepted() {
+        let mut r = LineReader::default();
+        assert_eq!(all_events(&mut r, b"PWD\n"), vec![line(b"PWD")]);
+    }
+
+    #[test]
+    fn cr_nul_is_not_end_of_line_rfc2640() {
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"MKD a\r\0b\r\n"),
+            vec![line(b"MKD a\r\0b")]
+        );
+    }
+
+    #[test]
+    fn iac_iac_is_0xff() {
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"RETR \xff\xff\r\n"),
+            vec![line(b"RETR \xff")]
+        );
+    }
+
+    #[test]
+    fn abor_with_ip_and_synch_rfc959_4_1_3() {
+        // What a client sends for an urgent ABOR: IAC IP, IAC DM (urgent), ABOR.
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"\xff\xf4\xff\xf2ABOR\r\n"),
+            vec![LineEvent::Interrupt, LineEvent::Interrupt, line(b"ABOR")]
+        );
+    }
+
+    #[test]
+    fn negotiation_is_refused_and_stripped() {
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"NO\xff\xfb\x18OP\xff\xfd\x01\r\n"),
+            vec![line(b"NOOP")]
+        );
+        assert_eq!(r.poll_telnet_reply(), Some([IAC, DONT, 0x18]));
+        assert_eq!(r.poll_telnet_reply(), Some([IAC, WONT, 0x01]));
+        assert_eq!(r.poll_telnet_reply(), None);
+    }
+
+    #[test]
+    fn subnegotiation_is_dropped() {
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"NO\xff\xfa\x18\x01abc\xff\xf0OP\r\n"),
+            vec![line(b"NOOP")]
+        );
+    }
+
+    #[test]
+    fn undoubled_0xff_of_a_legacy_client_is_kept() {
+        // windows-1251 "я" is 0xFF; an old client may not double it.
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"RETR \xffa\r\n"),
+            vec![line(b"RETR \xffa")]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_refused_without_buffering() {
+        let mut r = LineReader::new(8);
+        let mut input = b"STOR ".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 100_000));
+        let (n, st) = r.advance(&input);
+        assert_eq!((n, st), (input.len(), Status::Partial));
+        assert!(r.pending() <= 9);
+        assert_eq!(
+            all_events(&mut r, b"yy\r\nNOOP\r\n"),
+            vec![LineEvent::TooLong, line(b"NOOP")]
+        );
+    }
+
+    #[test]
+    fn limit_is_exact() {
+        let mut r = LineReader::new(4);
+        assert_eq!(all_events(&mut r, b"NOOP\r\n"), vec![line(b"NOOP")]);
+        assert_eq!(all_events(&mut r, b"NOOPS\r\n"), vec![LineEvent::TooLong]);
+        assert_eq!(all_events(&mut r, b"NOOP\n"), vec![line(b"NOOP")]);
+    }
+}

@@ -1,0 +1,1281 @@
+//! `ftp://` URLs: RFC 1738 §3.2 with the Masinter draft for non-ASCII.
+//!
+//! ```text
+//! ftp://<user>:<password>@<host>:<port>/<cwd1>/<cwd2>/.../<cwdN>/<name>;type=<typecode>
+//! ```
+//!
+//! > "characters should be translated into UTF8 and then any octet not
+//! > allowed in RFC-URL-SYNTAX should be hex-encoded" … "the interpretation
+//! > of URLs accept both the raw UTF-8 or the hex-encoded version."
+//! > — draft-masinter-url-i18n, §2 and §3.2
+//!
+//! So [`FtpUrl::parse`] accepts `ftp://host/日本語.txt` and
+//! `ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt` and gives the same value, and
+//! [`FtpUrl`]'s `Display` (the canonical form) writes the second. Pathname
+//! components are **bytes**: `%93%FA%96%7B` (Shift_JIS) decodes to those four
+//! octets and is written back unchanged; nothing here guesses a charset.
+//!
+//! ## The url-path
+//!
+//! > "the url-path of an FTP URL has the following syntax:
+//! > `<cwd1>/<cwd2>/.../<cwdN>/<name>;type=<typecode>` … the "/" character
+//! > … is used to delimit the individual CWD commands" … "Within a name or
+//! > CWD component, the characters "/" and ";" are reserved and must be
+//! > encoded." — RFC 1738 §3.2.2
+//!
+//! [`FtpUrl::segments`] is that url-path split on the separators, each
+//! segment percent-decoded on its own, so `%2F` is a `/` byte *inside* a
+//! segment and stays distinguishable from a separator. The slash right after
+//! the authority is not part of the url-path:
+//!
+//! | URL                   | `segments`            | meaning                       |
+//! |-----------------------|-----------------------|-------------------------------|
+//! | `ftp://host`          | `[]`                  | no url-path: login directory  |
+//! | `ftp://host/`         | `[""]`                | empty name: login directory   |
+//! | `ftp://host/a/b`      | `["a", "b"]`          | CWD a, then the name b        |
+//! | `ftp://host/a/b/`     | `["a", "b", ""]`      | CWD a, CWD b, empty name: dir |
+//! | `ftp://host/%2Fetc/x` | `["/etc", "x"]`       | CWD /etc (absolute), name x   |
+//!
+//! The last segment is the `<name>`, the others are the CWDs
+//! ([`FtpUrl::cwds`], [`FtpUrl::name`]); an empty name means a directory
+//! ([`FtpUrl::is_directory`]).
+//!
+//! ## Hosts
+//!
+//! [`Host::Name`] keeps a non-ASCII host name (`ホスト.jp`, raw or `%HH`) as
+//! its Unicode text: **no IDNA/punycode is applied here** (that needs the
+//! Unicode IDNA tables; a caller that resolves the name through DNS must
+//! convert it itself). The canonical form writes it as `%HH` UTF-8 octets
+//! (RFC 3986 reg-name), the IRI form as text. IPv6 literals are bracketed
+//! (`ftp://[::1]:2121/`); zone identifiers are not supported.
+//!
+//! ## What parsing accepts
+//!
+//! Raw non-ASCII UTF-8 anywhere (it becomes the same octets as its `%HH`
+//! form), `%HH` in either case, the scheme in any case, `;type=` and its code
+//! in any case, an empty port (`ftp://host:/`, RFC 3986 §3.2.3), raw `@` in
+//! the user or password (the *last* `@` ends the userinfo), and raw
+//! characters that RFC 1738 calls unsafe but that are unambiguous here
+//! (`~ [ ] { } | \ ^ < > "` and `` ` ``; they are `%HH` in the canonical
+//! form). A raw `;` that does not start the final `;type=` is a literal `;`.
+//!
+//! It rejects, with a [`UrlError`] that says where: a raw octet that is not
+//! UTF-8 ([`FtpUrl::parse_bytes`]), control characters and white space (also
+//! non-ASCII ones such as U+3000), a raw `#` (ftp URLs have no fragment;
+//! write `%23`), a `%` not followed by two hex digits, a scheme other than
+//! `ftp`, a missing or malformed host, a port outside 1–65535 and a typecode
+//! other than `a`, `i`, `d`.
+
+use std::fmt::{self, Write as _};
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::str::FromStr;
+
+use percent_encoding::{percent_decode_str, percent_encode, percent_encode_byte, AsciiSet};
+
+use crate::display::is_displayable;
+
+/// The port an `ftp://` URL means when it names none (RFC 1738 §3.2.1).
+pub const DEFAULT_PORT: u16 = 21;
+
+/// RFC 1738 `unreserved`: alphanumerics, `safe` (`$ - _ . +`) and `extra`
+/// (`! * ' ( ) ,`), plus `~` (unreserved since RFC 2396, and every client
+/// writes `~user` raw). Everything else is percent-encoded.
+const UNRESERVED: &AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'$')
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'+')
+    .remove(b'!')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b',')
+    .remove(b'~');
+
+/// Octets written as themselves in a CWD or name segment: RFC 1738
+/// `fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`, except that `?`
+/// is encoded too (every generic URI parser would take it for a query).
+/// `/` and `;` are reserved inside a segment, `%` starts an escape.
+const SEGMENT: &AsciiSet = &UNRESERVED
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'&')
+    .remove(b'=');
+
+/// Octets written as themselves in the user or the password: RFC 1738
+/// `user = *[ uchar | ";" | "?" | "&" | "=" ]`, again minus `?`. `:` and `@`
+/// delimit the userinfo and are encoded.
+const USERINFO: &AsciiSet = &UNRESERVED.remove(b';').remove(b'&').remove(b'=');
+
+/// A host name only ever holds `[A-Za-z0-9._-]` and non-ASCII text (checked
+/// by the parser); the non-ASCII octets are encoded.
+const HOST: &AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
+
+/// Why a string is not an `ftp://` URL. Offsets are byte offsets into the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UrlError {
+    /// A raw octet that is not part of valid UTF-8 ([`FtpUrl::parse_bytes`]).
+    #[error("octet 0x{byte:02X} at offset {offset} is not UTF-8; write it as %{byte:02X}")]
+    NotUtf8 {
+        /// Where the invalid octet is.
+        offset: usize,
+        /// The octet.
+        byte: u8,
+    },
+    /// A control character, white space or `#` written raw.
+    #[error(
+        "character {ch:?} (U+{code:04X}) at offset {offset} is not allowed in a URL; \
+         percent-encode it",
+        code = u32::from(*ch)
+    )]
+    ForbiddenChar {
+        /// The character.
+        ch: char,
+        /// Where it is.
+        offset: usize,
+    },
+    /// No `scheme:` at the start.
+    #[error("not a URL: expected it to start with \"ftp://\"")]
+    MissingScheme,
+    /// A scheme other than `ftp`.
+    #[error("unsupported scheme {0:?}: only ftp:// URLs are supported")]
+    UnsupportedScheme(String),
+    /// `ftp:` not followed by `//`.
+    #[error("expected \"//\" after \"ftp:\"")]
+    MissingAuthority,
+    /// A `%` not followed by two hexadecimal digits.
+    #[error("malformed percent-escape at offset {offset}: '%' must be followed by two hex digits")]
+    InvalidPercentEncoding {
+        /// Where the `%` is.
+        offset: usize,
+    },
+    /// Nothing between `//` (or `@`) and the port or path.
+    #[error("the URL has no host")]
+    MissingHost,
+    /// A host name that is not one.
+    #[error("invalid host {host:?}: {reason}")]
+    InvalidHost {
+        /// The host as written.
+        host: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// `[` without its `]`.
+    #[error("unclosed '[' in the host: an IPv6 literal is written [address]")]
+    UnclosedBracket,
+    /// Brackets around something that is not an IPv6 address.
+    #[error("invalid IPv6 address {0:?} (zone identifiers are not supported)")]
+    InvalidIpv6(String),
+    /// A port that is not a decimal number.
+    #[error("invalid port {0:?}: not a decimal number")]
+    InvalidPort(String),
+    /// A port outside 1–65535.
+    #[error("port {0} is out of range 1-65535")]
+    PortOutOfRange(String),
+    /// `;type=` followed by something other than `a`, `i` or `d`.
+    #[error("invalid typecode {0:?}: expected ;type=a, ;type=i or ;type=d")]
+    InvalidTypeCode(String),
+}
+
+/// Where an `ftp://` URL points: the host part.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Host {
+    /// A host name, as text (Unicode kept as is: no IDNA). Holds only ASCII
+    /// letters, digits, `.`, `-`, `_` and non-ASCII characters that are
+    /// neither controls, white space nor invisible; anything else does not
+    /// survive a round trip through the URL text.
+    Name(String),
+    /// A dotted-quad IPv4 address.
+    Ipv4(Ipv4Addr),
+    /// An IPv6 address, written `[…]` in a URL.
+    Ipv6(Ipv6Addr),
+}
+
+impl Host {
+    /// Parses a host as written in a URL: a name (raw UTF-8 or `%HH`), a
+    /// dotted-quad IPv4 address, or a bracketed IPv6 address. A bare IPv6
+    /// address (`::1`) is accepted too, for command-line flags.
+    pub fn parse(s: &str) -> Result<Host, UrlError> {
+        check_raw_chars(s)?;
+        if !s.starts_with('[') {
+            if let Ok(addr) = s.parse::<Ipv6Addr>() {
+                return Ok(Host::Ipv6(addr));
+            }
+        }
+        match parse_host_port(s, 0)? {
+            (host, None) => Ok(host),
+            (_, Some(_)) => Err(UrlError::InvalidHost {
+                host: s.to_owned(),
+                reason: "a port is not part of a host",
+            }),
+        }
+    }
+}
+
+impl FromStr for Host {
+    type Err = UrlError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Host::parse(s)
+    }
+}
+
+/// The host as a person reads it: a name as Unicode text, an IPv4 address,
+/// or an IPv6 address in brackets.
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Host::Name(name) => f.write_str(name),
+            Host::Ipv4(addr) => write!(f, "{addr}"),
+            Host::Ipv6(addr) => write!(f, "[{addr}]"),
+        }
+    }
+}
+
+/// The RFC 1738 `;type=` code: how to retrieve the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TypeCode {
+    /// `;type=a`: ASCII (`TYPE A`).
+    A,
+    /// `;type=i`: image (`TYPE I`).
+    I,
+    /// `;type=d`: the name is a directory to list (`NLST`).
+    D,
+}
+
+impl TypeCode {
+    /// The code as written in a URL (lowercase).
+    pub fn as_char(self) -> char {
+        match self {
+            TypeCode::A => 'a',
+            TypeCode::I => 'i',
+            TypeCode::D => 'd',
+        }
+    }
+
+    /// `a`, `i` or `d` in either case.
+    pub fn from_char(c: char) -> Option<TypeCode> {
+        match c.to_ascii_lowercase() {
+            'a' => Some(TypeCode::A),
+            'i' => Some(TypeCode::I),
+            'd' => Some(TypeCode::D),
+            _ => None,
+        }
+    }
+}
+
+/// A parsed `ftp://` URL (RFC 1738 §3.2). All the textual parts are
+/// percent-decoded **bytes**.
+///
+/// Two combinations have no text of their own and are written in the nearest
+/// form (so they do not survive `parse(to_string())` unchanged): a `password`
+/// without a `user` is written with an empty user (`ftp://:pw@host`, which
+/// parses back as `user == Some("")`), and a `typecode` with no `segments`
+/// is written as `ftp://host/;type=d` (which parses back with `segments ==
+/// [""]`). Every other value round-trips exactly.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct FtpUrl {
+    /// The user name, decoded; `None` when there is no `@` (anonymous).
+    pub user: Option<Vec<u8>>,
+    /// The password, decoded; `None` when the userinfo has no `:`.
+    pub password: Option<Vec<u8>>,
+    /// The host.
+    pub host: Host,
+    /// The port, when the URL names one ([`FtpUrl::port_or_default`]).
+    pub port: Option<u16>,
+    /// The url-path split on `/`, each segment decoded on its own: see the
+    /// [module documentation](self) for `[]` vs `[""]` vs a trailing `""`.
+    pub segments: Vec<Vec<u8>>,
+    /// The `;type=` code, when present.
+    pub typecode: Option<TypeCode>,
+}
+
+/// Redacts the password, so a URL can be logged.
+impl fmt::Debug for FtpUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FtpUrl")
+            .field(
+                "user",
+                &self.user.as_deref().map(crate::display::display_path),
+            )
+            .field("password", &self.password.as_ref().map(|_| "<redacted>"))
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field(
+                "segments",
+                &self
+                    .segments
+                    .iter()
+                    .map(|s| crate::display::display_path(s))
+                    .collect::<Vec<_>>(),
+            )
+            .field("typecode", &self.typecode)
+            .finish()
+    }
+}
+
+impl FtpUrl {
+    /// A URL for `host` with no user, port, path or typecode (`ftp://host`).
+    pub fn new(host: Host) -> FtpUrl {
+        FtpUrl {
+            user: None,
+            password: None,
+            host,
+            port: None,
+            segments: Vec::new(),
+            typecode: None,
+        }
+    }
+
+    /// Parses an `ftp://` URL, accepting raw UTF-8 as well as `%HH` (see the
+    /// [module documentation](self) for what is accepted and rejected).
+    ///
+    /// ```
+    /// use babelftp_proto::url::FtpUrl;
+    /// let a = FtpUrl::parse("ftp://host/日本語.txt")?;
+    /// let b = FtpUrl::parse("ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt")?;
+    /// assert_eq!(a, b);
+    /// assert_eq!(a.to_string(), "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt");
+    /// # Ok::<(), babelftp_proto::url::UrlError>(())
+    /// ```
+    pub fn parse(input: &str) -> Result<FtpUrl, UrlError> {
+        check_raw_chars(input)?;
+        let colon = input.find(':').ok_or(UrlError::MissingScheme)?;
+        let scheme = &input[..colon];
+        if !is_scheme(scheme) {
+            return Err(UrlError::MissingScheme);
+        }
+        if !scheme.eq_ignore_ascii_case("ftp") {
+            return Err(UrlError::UnsupportedScheme(scheme.to_owned()));
+        }
+        let rest = input[colon + 1..]
+            .strip_prefix("//")
+            .ok_or(UrlError::MissingAuthority)?;
+        let authority_at = colon + 3;
+        let authority_len = rest.find('/').unwrap_or(rest.len());
+        let (authority, path) = rest.split_at(authority_len);
+
+        let (user, password, hostport, hostport_at) = match authority.rfind('@') {
+            Some(at) => {
+                let userinfo = &authority[..at];
+                let (user, password) = match userinfo.find(':') {
+                    Some(c) => (
+                        decode(&userinfo[..c], authority_at)?,
+                        Some(decode(&userinfo[c + 1..], authority_at + c + 1)?),
+                    ),
+                    None => (decode(userinfo, authority_at)?, None),
+                };
+                (
+                    Some(user),
+                    password,
+                    &authority[at + 1..],
+                    authority_at + at + 1,
+                )
+            }
+            None => (None, None, authority, authority_at),
+        };
+        let (host, port) = parse_host_port(hostport, hostport_at)?;
+        let (segments, typecode) = parse_path(path, authority_at + authority_len)?;
+        Ok(FtpUrl {
+            user,
+            password,
+            host,
+            port,
+            segments,
+            typecode,
+        })
+    }
+
+    /// [`FtpUrl::parse`] over bytes: a raw octet that is not UTF-8 is
+    /// reported as [`UrlError::NotUtf8`] (it must be written `%HH`).
+    pub fn parse_bytes(input: &[u8]) -> Result<FtpUrl, UrlError> {
+        match std::str::from_utf8(input) {
+            Ok(s) => FtpUrl::parse(s),
+            Err(e) => {
+                let offset = e.valid_up_to();
+                Err(UrlError::NotUtf8 {
+                    offset,
+                    byte: input.get(offset).copied().unwrap_or_default(),
+                })
+            }
+        }
+    }
+
+    /// The URL with valid, displayable non-ASCII UTF-8 shown as characters
+    /// (an IRI, RFC 3987 style): `ftp://host/日本語.txt`. Still `%HH`: ASCII
+    /// octets not allowed in their component (including `%`, and `/` or `;`
+    /// inside a segment), controls, white space, the characters
+    /// [`is_displayable`](crate::display::is_displayable) rejects (bidi
+    /// formatting, …) and every octet of invalid UTF-8. It parses back to the
+    /// same URL.
+    pub fn to_iri_string(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = self.write(&mut out, Form::Iri);
+        out
+    }
+
+    /// The segments joined with `/`: the pathname for a client that sends one
+    /// command instead of one CWD per segment. It is relative to the login
+    /// directory unless the first segment starts with a `/` (`%2F`, RFC 1738:
+    /// `ftp://host/%2Fetc/motd` is `/etc/motd`). A trailing empty segment
+    /// keeps its trailing `/`.
+    pub fn path_bytes(&self) -> Vec<u8> {
+        self.segments.join(&b'/')
+    }
+
+    /// The CWD segments: all but the last (RFC 1738 `<cwd1>` … `<cwdN>`).
+    pub fn cwds(&self) -> &[Vec<u8>] {
+        match self.segments.split_last() {
+            Some((_, cwds)) => cwds,
+            None => &[],
+        }
+    }
+
+    /// The last segment (RFC 1738 `<name>`); `None` when there is no url-path.
+    pub fn name(&self) -> Option<&[u8]> {
+        self.segments.last().map(Vec::as_slice)
+    }
+
+    /// Whether the URL names a directory (to list) rather than a file (to
+    /// retrieve): no url-path, an empty name (a trailing `/`), or `;type=d`.
+    pub fn is_directory(&self) -> bool {
+        self.typecode == Some(TypeCode::D) || self.name().is_none_or(<[u8]>::is_empty)
+    }
+
+    /// The port, or [`DEFAULT_PORT`] (21) when the URL names none.
+    pub fn port_or_default(&self) -> u16 {
+        self.port.unwrap_or(DEFAULT_PORT)
+    }
+
+    fn write(&self, out: &mut impl fmt::Write, form: Form) -> fmt::Result {
+        out.write_str("ftp://")?;
+        if self.user.is_some() || self.password.is_some() {
+            write_escaped(
+                out,
+                self.user.as_deref().unwrap_or_default(),
+                USERINFO,
+                form,
+            )?;
+            if let Some(password) = &self.password {
+                out.write_char(':')?;
+                write_escaped(out, password, USERINFO, form)?;
+            }
+            out.write_char('@')?;
+        }
+        match &self.host {
+            Host::Name(name) => write_escaped(out, name.as_bytes(), HOST, form)?,
+            Host::Ipv4(addr) => write!(out, "{addr}")?,
+            Host::Ipv6(addr) => write!(out, "[{addr}]")?,
+        }
+        if let Some(port) = self.port {
+            write!(out, ":{port}")?;
+        }
+        if self.segments.is_empty() && self.typecode.is_some() {
+            out.write_char('/')?;
+        }
+        for segment in &self.segments {
+            out.write_char('/')?;
+            write_escaped(out, segment, SEGMENT, form)?;
+        }
+        if let Some(typecode) = self.typecode {
+            write!(out, ";type={}", typecode.as_char())?;
+        }
+        Ok(())
+    }
+}
+
+/// The canonical ASCII form: every non-ASCII octet and every octet not
+/// allowed in its component is `%HH` (uppercase), the scheme and the typecode
+/// are lowercase, a port is written only when present.
+impl fmt::Display for FtpUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, Form::Ascii)
+    }
+}
+
+impl FromStr for FtpUrl {
+    type Err = UrlError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FtpUrl::parse(s)
+    }
+}
+
+/// For `babelftp url encode`: an `ftp://` URL is parsed and written in its
+/// canonical ASCII form; anything that does not start with `scheme://` is a
+/// bare pathname whose segments are percent-encoded (UTF-8, then `%HH`),
+/// keeping its `/` separators.
+///
+/// A bare pathname is literal text: a `%` in it is a `%` in the name and
+/// becomes `%25`. (In a URL, `%` starts an escape.) A `;` becomes `%3B` so
+/// that the result can be pasted after `ftp://host` without growing a
+/// typecode.
+///
+/// ```
+/// use babelftp_proto::url::encode_url_or_path;
+/// assert_eq!(encode_url_or_path("ftp://host/日本語.txt")?,
+///            "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt");
+/// assert_eq!(encode_url_or_path("/pub/日本語")?, "/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E");
+/// # Ok::<(), babelftp_proto::url::UrlError>(())
+/// ```
+pub fn encode_url_or_path(input: &str) -> Result<String, UrlError> {
+    if has_scheme(input) {
+        return Ok(FtpUrl::parse(input)?.to_string());
+    }
+    let mut out = String::with_capacity(input.len());
+    for (i, segment) in input.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        let _ = write!(out, "{}", percent_encode(segment.as_bytes(), SEGMENT));
+    }
+    Ok(out)
+}
+
+/// For `babelftp url decode`: `%HH` escapes that spell displayable non-ASCII
+/// UTF-8 are turned back into characters; escapes of invalid UTF-8, of ASCII
+/// (`%2F`, `%25`, `%20`, …), of controls, white space and bidi formatting
+/// characters stay `%HH`, so the result is still unambiguous.
+///
+/// An `ftp://` URL is parsed (and so validated) and written with
+/// [`FtpUrl::to_iri_string`]. Anything that does not start with `scheme://`
+/// is a bare url-path: only its `%HH` runs are rewritten, every other
+/// character is left exactly as it is.
+///
+/// ```
+/// use babelftp_proto::url::decode_url;
+/// assert_eq!(decode_url("ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt")?, "ftp://host/日本語.txt");
+/// assert_eq!(decode_url("/pub/%93%FA%96%7B/%E6%97%A5")?, "/pub/%93%FA%96%7B/日");
+/// # Ok::<(), babelftp_proto::url::UrlError>(())
+/// ```
+pub fn decode_url(input: &str) -> Result<String, UrlError> {
+    if has_scheme(input) {
+        return Ok(FtpUrl::parse(input)?.to_iri_string());
+    }
+    check_percent(input, 0)?;
+    let mut out = String::with_capacity(input.len());
+    let mut rest = input;
+    while let Some(start) = rest.find('%') {
+        out.push_str(&rest[..start]);
+        // The run of consecutive escapes, three characters each (validated).
+        let run_len = rest.as_bytes()[start..]
+            .chunks(3)
+            .take_while(|c| c.first() == Some(&b'%'))
+            .count()
+            * 3;
+        let run = &rest[start..start + run_len];
+        let octets: Vec<u8> = percent_decode_str(run).collect();
+        let mut at = 0; // index into `octets`; the escape for octet k is run[3k..3k+3]
+        for chunk in octets.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                let len = c.len_utf8();
+                if !c.is_ascii() && iri_keeps(c) {
+                    out.push(c);
+                } else {
+                    out.push_str(&run[3 * at..3 * (at + len)]);
+                }
+                at += len;
+            }
+            let len = chunk.invalid().len();
+            out.push_str(&run[3 * at..3 * (at + len)]);
+            at += len;
+        }
+        rest = &rest[start + run_len..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[derive(Clone, Copy)]
+enum Form {
+    /// Canonical: ASCII only.
+    Ascii,
+    /// Displayable non-ASCII UTF-8 as characters.
+    Iri,
+}
+
+/// Whether the IRI form shows the non-ASCII character `c` as itself: the
+/// parser must accept it raw (no controls, no white space) and a person must
+/// be able to see it (no bidi formatting, invisibles, noncharacters).
+fn iri_keeps(c: char) -> bool {
+    !c.is_whitespace() && is_displayable(c)
+}
+
+fn write_escaped(
+    out: &mut impl fmt::Write,
+    bytes: &[u8],
+    set: &'static AsciiSet,
+    form: Form,
+) -> fmt::Result {
+    match form {
+        Form::Ascii => write!(out, "{}", percent_encode(bytes, set)),
+        Form::Iri => {
+            let mut buf = [0u8; 4];
+            for chunk in bytes.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    let encoded = c.encode_utf8(&mut buf);
+                    if c.is_ascii() {
+                        write!(out, "{}", percent_encode(encoded.as_bytes(), set))?;
+                    } else if iri_keeps(c) {
+                        out.write_char(c)?;
+                    } else {
+                        for &b in encoded.as_bytes() {
+                            out.write_str(percent_encode_byte(b))?;
+                        }
+                    }
+                }
+                for &b in chunk.invalid() {
+                    out.write_str(percent_encode_byte(b))?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Rejects what may never appear raw: controls (C0, DEL, C1), white space
+/// (ASCII and Unicode) and `#`.
+fn check_raw_chars(input: &str) -> Result<(), UrlError> {
+    match input
+        .char_indices()
+        .find(|&(_, c)| c.is_control() || c.is_whitespace() || c == '#')
+    {
+        Some((offset, ch)) => Err(UrlError::ForbiddenChar { ch, offset }),
+        None => Ok(()),
+    }
+}
+
+/// RFC 1738 `scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]`, starting
+/// with a letter (RFC 3986), in any case.
+fn is_scheme(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// Whether `input` starts with `scheme://` (a URL rather than a bare path).
+fn has_scheme(input: &str) -> bool {
+    input
+        .find("://")
+        .is_some_and(|end| is_scheme(&input[..end]))
+}
+
+/// Checks that every `%` starts a `%HH` escape; `base` is `s`'s offset in
+/// the whole input, for the error.
+fn check_percent(s: &str, base: usize) -> Result<(), UrlError> {
+    let bytes = s.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'%'
+            && !(bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+        {
+            return Err(UrlError::InvalidPercentEncoding { offset: base + i });
+        }
+    }
+    Ok(())
+}
+
+/// Percent-decodes `s` into bytes after checking its escapes.
+fn decode(s: &str, base: usize) -> Result<Vec<u8>, UrlError> {
+    check_percent(s, base)?;
+    Ok(percent_decode_str(s).collect())
+}
+
+fn parse_host_port(s: &str, base: usize) -> Result<(Host, Option<u16>), UrlError> {
+    let (host, port) = if let Some(rest) = s.strip_prefix('[') {
+        let close = rest.find(']').ok_or(UrlError::UnclosedBracket)?;
+        let literal = &rest[..close];
+        let addr = literal
+            .parse::<Ipv6Addr>()
+            .map_err(|_| UrlError::InvalidIpv6(literal.to_owned()))?;
+        let after = &rest[close + 1..];
+        let port = if after.is_empty() {
+            None
+        } else if let Some(port) = after.strip_prefix(':') {
+            Some(port)
+        } else {
+            return Err(UrlError::InvalidHost {
+                host: s.to_owned(),
+                reason: "only a :port may follow the ']'",
+            });
+        };
+        (Host::Ipv6(addr), port)
+    } else {
+        let (name, port) = match s.find(':') {
+            Some(c) => (&s[..c], Some(&s[c + 1..])),
+            None => (s, None),
+        };
+        (parse_host_name(name, base)?, port)
+    };
+    let port = match port {
+        None | Some("") => None,
+        Some(port) => Some(parse_port(port)?),
+    };
+    Ok((host, port))
+}
+
+fn parse_host_name(s: &str, base: usize) -> Result<Host, UrlError> {
+    if s.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    let invalid = |reason| UrlError::InvalidHost {
+        host: s.to_owned(),
+        reason,
+    };
+    let name = String::from_utf8(decode(s, base)?)
+        .map_err(|_| invalid("its %-escapes are not UTF-8 (no IDNA or legacy charset here)"))?;
+    if name.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    for c in name.chars() {
+        let ok = if c.is_ascii() {
+            c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')
+        } else {
+            iri_keeps(c)
+        };
+        if !ok {
+            return Err(invalid(
+                "a host name holds letters, digits, '.', '-', '_' and visible non-ASCII text",
+            ));
+        }
+    }
+    if name.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        // RFC 1738: a toplabel starts with a letter, so this is an address.
+        return name
+            .parse::<Ipv4Addr>()
+            .map(Host::Ipv4)
+            .map_err(|_| invalid("not a valid dotted-quad IPv4 address"));
+    }
+    Ok(Host::Name(name))
+}
+
+fn parse_port(s: &str) -> Result<u16, UrlError> {
+    if !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(UrlError::InvalidPort(s.to_owned()));
+    }
+    s.bytes()
+        .try_fold(0u32, |n, d| {
+            n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+        })
+        .and_then(|n| u16::try_from(n).ok())
+        .filter(|&n| n != 0)
+        .ok_or_else(|| UrlError::PortOutOfRange(s.to_owned()))
+}
+
+/// Splits the path after the authority (empty, or starting with `/`) into
+/// decoded segments and the typecode; `base` is its offset in the input.
+fn parse_path(path: &str, base: usize) -> Result<(Vec<Vec<u8>>, Option<TypeCode>), UrlError> {
+    let Some(url_path) = path.strip_prefix('/') else {
+        return Ok((Vec::new(), None));
+    };
+    let base = base + 1;
+    // `;type=` is only recognised after the last separator (on the name).
+    let name_start = url_path.rfind('/').map_or(0, |i| i + 1);
+    let mut body = url_path;
+    let mut typecode = None;
+    if let Some(semi) = url_path[name_start..].rfind(';') {
+        let semi = name_start + semi;
+        let param = &url_path[semi + 1..];
+        if param
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("type="))
+        {
+            let code = &param[5..];
+            let mut chars = code.chars();
+            typecode = match (chars.next().and_then(TypeCode::from_char), chars.next()) {
+                (Some(t), None) => Some(t),
+                _ => return Err(UrlError::InvalidTypeCode(code.to_owned())),
+            };
+            body = &url_path[..semi];
+        }
+    }
+    let mut segments = Vec::new();
+    let mut at = base;
+    for segment in body.split('/') {
+        segments.push(decode(segment, at)?);
+        at += segment.len() + 1;
+    }
+    Ok((segments, typecode))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const NIHONGO_TXT: &str = "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt";
+
+    fn url(s: &str) -> FtpUrl {
+        match FtpUrl::parse(s) {
+            Ok(u) => u,
+            Err(e) => panic!("{s:?} should parse: {e}"),
+        }
+    }
+
+    fn err(s: &str) -> UrlError {
+        match FtpUrl::parse(s) {
+            Ok(u) => panic!("{s:?} should not parse, got {u:?}"),
+            Err(e) => e,
+        }
+    }
+
+    fn segs(list: &[&[u8]]) -> Vec<Vec<u8>> {
+        list.iter().map(|s| s.to_vec()).collect()
+    }
+
+    #[test]
+    fn raw_utf8_and_escapes_are_the_same_url() {
+        // Masinter §3.2: "accept both the raw UTF-8 or the hex-encoded version".
+        let raw = url("ftp://host/日本語.txt");
+        let escaped = url(NIHONGO_TXT);
+        assert_eq!(raw, escaped);
+        assert_eq!(raw.segments, segs(&["日本語.txt".as_bytes()]));
+        assert_eq!(raw.host, Host::Name("host".into()));
+        // Masinter §2: UTF-8, then any octet not allowed becomes %HH.
+        assert_eq!(raw.to_string(), NIHONGO_TXT);
+        assert_eq!(raw.to_iri_string(), "ftp://host/日本語.txt");
+        // Lowercase hex is accepted; output is uppercase.
+        assert_eq!(
+            url("ftp://host/%e6%97%a5%e6%9c%ac%e8%aa%9e.txt").to_string(),
+            NIHONGO_TXT
+        );
+    }
+
+    #[test]
+    fn cli_encode_and_decode() {
+        assert_eq!(
+            encode_url_or_path("ftp://host/日本語.txt"),
+            Ok(NIHONGO_TXT.to_owned())
+        );
+        assert_eq!(
+            encode_url_or_path("/pub/日本語"),
+            Ok("/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E".to_owned())
+        );
+        // A bare path is literal text.
+        assert_eq!(
+            encode_url_or_path("100% a;b?#"),
+            Ok("100%25%20a%3Bb%3F%23".to_owned())
+        );
+        assert_eq!(
+            decode_url(NIHONGO_TXT),
+            Ok("ftp://host/日本語.txt".to_owned())
+        );
+        assert_eq!(
+            decode_url("/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E"),
+            Ok("/pub/日本語".to_owned())
+        );
+        // Invalid UTF-8 and ASCII escapes stay, exactly as written.
+        assert_eq!(
+            decode_url("/a%2fb/%93%fa%96%7B/%e6%97%a5 x%C3"),
+            Ok("/a%2fb/%93%fa%96%7B/日 x%C3".to_owned())
+        );
+        // Bidi overrides and ideographic space stay escaped.
+        assert_eq!(
+            decode_url("%E2%80%AE%E3%80%80"),
+            Ok("%E2%80%AE%E3%80%80".to_owned())
+        );
+        assert_eq!(
+            decode_url("ftp://host/%93%FA%96%7B"),
+            Ok("ftp://host/%93%FA%96%7B".to_owned())
+        );
+        assert_eq!(
+            decode_url("%zz"),
+            Err(UrlError::InvalidPercentEncoding { offset: 0 })
+        );
+        assert_eq!(
+            decode_url("ab%4"),
+            Err(UrlError::InvalidPercentEncoding { offset: 2 })
+        );
+        assert!(matches!(
+            encode_url_or_path("http://x/"),
+            Err(UrlError::UnsupportedScheme(_))
+        ));
+    }
+
+    #[test]
+    fn user_password_port() {
+        let u = url("ftp://alice:p%40ss%3Aw0rd@example.com:2121/pub/x.tar.gz");
+        assert_eq!(u.user.as_deref(), Some(&b"alice"[..]));
+        // RFC 1738: ":", "@" and "/" in user and password must be encoded.
+        assert_eq!(u.password.as_deref(), Some(&b"p@ss:w0rd"[..]));
+        assert_eq!(u.host, Host::Name("example.com".into()));
+        assert_eq!(u.port, Some(2121));
+        assert_eq!(u.port_or_default(), 2121);
+        assert_eq!(u.segments, segs(&[b"pub", b"x.tar.gz"]));
+        assert_eq!(
+            u.to_string(),
+            "ftp://alice:p%40ss%3Aw0rd@example.com:2121/pub/x.tar.gz"
+        );
+        // A raw @ in the password: the last @ ends the userinfo.
+        let lenient = url("ftp://alice:p@ss@example.com/");
+        assert_eq!(lenient.password.as_deref(), Some(&b"p@ss"[..]));
+        assert_eq!(lenient.to_string(), "ftp://alice:p%40ss@example.com/");
+        // Non-ASCII user and password are UTF-8 octets.
+        let u = url("ftp://J%C3%BCrgen:pa%C3%9F@h/");
+        assert_eq!(u.user.as_deref(), Some("Jürgen".as_bytes()));
+        assert_eq!(u.password.as_deref(), Some("paß".as_bytes()));
+        assert_eq!(u.to_iri_string(), "ftp://Jürgen:paß@h/");
+        // User without password, empty user, empty port.
+        let u = url("ftp://anonymous@h");
+        assert_eq!(
+            (u.user.as_deref(), u.password.as_deref()),
+            (Some(&b"anonymous"[..]), None)
+        );
+        assert_eq!(url("ftp://@h").user.as_deref(), Some(&b""[..]));
+        assert_eq!(url("ftp://h:/").port, None);
+        assert_eq!(url("ftp://h/").port_or_default(), 21);
+        assert_eq!(url("ftp://h:65535/").port, Some(65535));
+    }
+
+    #[test]
+    fn password_is_redacted_in_debug() {
+        let dbg = format!("{:?}", url("ftp://u:secret@h/"));
+        assert!(!dbg.contains("secret"), "{dbg}");
+    }
+
+    #[test]
+    fn hosts() {
+        let u = url("ftp://[::1]:2121/");
+        assert_eq!(u.host, Host::Ipv6(Ipv6Addr::LOCALHOST));
+        assert_eq!(u.port, Some(2121));
+        assert_eq!(u.to_string(), "ftp://[::1]:2121/");
+        assert_eq!(
+            url("ftp://[2001:DB8::1]").to_string(),
+            "ftp://[2001:db8::1]"
+        );
+        assert_eq!(
+            url("ftp://127.0.0.1/").host,
+            Host::Ipv4(Ipv4Addr::LOCALHOST)
+        );
+        // No IDNA: the Unicode name is kept; canonical form is %HH UTF-8.
+        let u = url("ftp://ホスト.jp/");
+        assert_eq!(u.host, Host::Name("ホスト.jp".into()));
+        assert_eq!(u.to_string(), "ftp://%E3%83%9B%E3%82%B9%E3%83%88.jp/");
+        assert_eq!(u.to_iri_string(), "ftp://ホスト.jp/");
+        assert_eq!(url("ftp://%E3%83%9B%E3%82%B9%E3%83%88.jp/"), u);
+        assert_eq!(u.host.to_string(), "ホスト.jp");
+        assert_eq!(Host::parse("::1"), Ok(Host::Ipv6(Ipv6Addr::LOCALHOST)));
+        assert_eq!(Host::parse("[::1]"), Ok(Host::Ipv6(Ipv6Addr::LOCALHOST)));
+        assert_eq!(
+            "example.org".parse::<Host>(),
+            Ok(Host::Name("example.org".into()))
+        );
+        assert!(Host::parse("h:21").is_err());
+    }
+
+    #[test]
+    fn typecodes() {
+        let u = url("ftp://h/pub/file.bin;type=i");
+        assert_eq!(u.typecode, Some(TypeCode::I));
+        assert_eq!(u.segments, segs(&[b"pub", b"file.bin"]));
+        assert!(!u.is_directory());
+        let u = url("ftp://h/pub;TYPE=D");
+        assert_eq!(u.typecode, Some(TypeCode::D));
+        assert!(u.is_directory());
+        assert_eq!(u.to_string(), "ftp://h/pub;type=d");
+        assert_eq!(url("ftp://h/x;type=A").typecode, Some(TypeCode::A));
+        // An escaped ; is part of the name, not a typecode.
+        let u = url("ftp://h/x%3Btype=i");
+        assert_eq!((u.typecode, u.segments), (None, segs(&[b"x;type=i"])));
+        // ;type= only counts on the name; elsewhere a raw ; is literal.
+        let u = url("ftp://h/a;type=i/b;c");
+        assert_eq!(
+            (u.typecode, u.segments.clone()),
+            (None, segs(&[b"a;type=i", b"b;c"]))
+        );
+        assert_eq!(u.to_string(), "ftp://h/a%3Btype=i/b%3Bc");
+        assert_eq!(url("ftp://h/;type=d").segments, segs(&[b""]));
+        assert_eq!(
+            err("ftp://h/x;type=q"),
+            UrlError::InvalidTypeCode("q".into())
+        );
+        assert_eq!(
+            err("ftp://h/x;type=ii"),
+            UrlError::InvalidTypeCode("ii".into())
+        );
+        assert_eq!(
+            err("ftp://h/x;type="),
+            UrlError::InvalidTypeCode(String::new())
+        );
+    }
+
+    #[test]
+    fn path_shapes() {
+        // RFC 1738 §3.2.2: each segment is a CWD, the last one the name.
+        let none = url("ftp://h");
+        assert_eq!((none.segments.len(), none.name()), (0, None));
+        assert!(none.is_directory());
+        assert_eq!(none.to_string(), "ftp://h");
+        let root = url("ftp://h/");
+        assert_eq!(root.segments, segs(&[b""]));
+        assert!(root.is_directory());
+        assert_eq!(root.to_string(), "ftp://h/");
+        let dir = url("ftp://h/a/b/");
+        assert_eq!(dir.segments, segs(&[b"a", b"b", b""]));
+        assert_eq!(dir.cwds(), segs(&[b"a", b"b"]).as_slice());
+        assert_eq!(dir.name(), Some(&b""[..]));
+        assert!(dir.is_directory());
+        assert_eq!(dir.path_bytes(), b"a/b/");
+        let file = url("ftp://h/a/b");
+        assert_eq!(file.path_bytes(), b"a/b");
+        assert_eq!(file.name(), Some(&b"b"[..]));
+        assert!(!file.is_directory());
+        assert_eq!(url("ftp://h//x").segments, segs(&[b"", b"x"]));
+    }
+
+    #[test]
+    fn escaped_slash_stays_inside_its_segment() {
+        // RFC 1738: ftp://myname@host.dom/%2Fetc/motd → CWD /etc, RETR motd.
+        let u = url("ftp://myname@host.dom/%2Fetc/motd");
+        assert_eq!(u.segments, segs(&[b"/etc", b"motd"]));
+        assert_eq!(u.path_bytes(), b"/etc/motd");
+        assert_eq!(u.to_string(), "ftp://myname@host.dom/%2Fetc/motd");
+        assert_eq!(u.to_iri_string(), "ftp://myname@host.dom/%2Fetc/motd");
+        let u = url("ftp://h/a%2Fb");
+        assert_eq!(u.segments, segs(&[b"a/b"]));
+        assert_ne!(u, url("ftp://h/a/b"));
+    }
+
+    #[test]
+    fn shift_jis_escapes_are_kept_as_bytes() {
+        let u = url("ftp://h/pub/%93%FA%96%7B.txt");
+        assert_eq!(u.segments, segs(&[b"pub", b"\x93\xFA\x96\x7B.txt"]));
+        // 0x7B is '{', which RFC 1738 calls unsafe, so it stays escaped.
+        assert_eq!(u.to_string(), "ftp://h/pub/%93%FA%96%7B.txt");
+        assert_eq!(u.to_iri_string(), "ftp://h/pub/%93%FA%96%7B.txt");
+    }
+
+    #[test]
+    fn iri_form_escapes_what_is_not_visible_text() {
+        let mut u = FtpUrl::new(Host::Name("h".into()));
+        u.segments = vec![
+            "evil\u{202E}txt.exe".into(),
+            "100%".into(),
+            "a b\u{3000}c".into(),
+            "\x1b[31m".into(),
+            "שלום".into(),
+        ];
+        assert_eq!(
+            u.to_iri_string(),
+            "ftp://h/evil%E2%80%AEtxt.exe/100%25/a%20b%E3%80%80c/%1B%5B31m/שלום"
+        );
+        assert_eq!(url(&u.to_iri_string()), u);
+        assert_eq!(url(&u.to_string()), u);
+    }
+
+    #[test]
+    fn canonical_form_is_ascii() {
+        let u = url("FTP://h/~user/a%20b/[x]{y}|\\^`\"<>?;type=a");
+        let s = u.to_string();
+        assert!(s.is_ascii());
+        assert_eq!(
+            s,
+            "ftp://h/~user/a%20b/%5Bx%5D%7By%7D%7C%5C%5E%60%22%3C%3E%3F;type=a"
+        );
+        assert_eq!(url(&s), u);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            err("ftp://host:99999/"),
+            UrlError::PortOutOfRange("99999".into())
+        );
+        assert_eq!(err("ftp://host:0/"), UrlError::PortOutOfRange("0".into()));
+        assert_eq!(
+            err("ftp://host:99999999999999999999/"),
+            UrlError::PortOutOfRange("99999999999999999999".into())
+        );
+        assert_eq!(err("ftp://host:2x/"), UrlError::InvalidPort("2x".into()));
+        assert_eq!(err("http://x/"), UrlError::UnsupportedScheme("http".into()));
+        assert_eq!(
+            err("ftp://ho st/"),
+            UrlError::ForbiddenChar { ch: ' ', offset: 8 }
+        );
+        assert_eq!(
+            err("ftp://h/a\nb"),
+            UrlError::ForbiddenChar {
+                ch: '\n',
+                offset: 9
+            }
+        );
+        assert_eq!(
+            err("ftp://h/\u{85}"),
+            UrlError::ForbiddenChar {
+                ch: '\u{85}',
+                offset: 8
+            }
+        );
+        assert_eq!(
+            err("ftp://h/\u{3000}"),
+            UrlError::ForbiddenChar {
+                ch: '\u{3000}',
+                offset: 8
+            }
+        );
+        assert_eq!(
+            err("ftp://h/x#frag"),
+            UrlError::ForbiddenChar { ch: '#', offset: 9 }
+        );
+        assert_eq!(
+            err("ftp://h/%zz"),
+            UrlError::InvalidPercentEncoding { offset: 8 }
+        );
+        assert_eq!(
+            err("ftp://h/a/%G1"),
+            UrlError::InvalidPercentEncoding { offset: 10 }
+        );
+        assert_eq!(
+            err("ftp://h/%"),
+            UrlError::InvalidPercentEncoding { offset: 8 }
+        );
+        assert_eq!(
+            err("ftp://u%:p@h/"),
+            UrlError::InvalidPercentEncoding { offset: 7 }
+        );
+        assert_eq!(
+            err("ftp://u:p%@h/"),
+            UrlError::InvalidPercentEncoding { offset: 9 }
+        );
+        assert_eq!(err("%zz"), UrlError::MissingScheme);
+        assert_eq!(err("ftp://[::1/"), UrlError::UnclosedBracket);
+        assert_eq!(err("ftp://[nope]/"), UrlError::InvalidIpv6("nope".into()));
+        assert!(matches!(err("ftp://[::1]x/"), UrlError::InvalidHost { .. }));
+        assert_eq!(err("ftp:///pub"), UrlError::MissingHost);
+        assert_eq!(err("ftp://u@:21/"), UrlError::MissingHost);
+        assert_eq!(err("ftp:host"), UrlError::MissingAuthority);
+        assert_eq!(err("/pub/x"), UrlError::MissingScheme);
+        assert!(matches!(
+            err("ftp://999.1.1.1/"),
+            UrlError::InvalidHost { .. }
+        ));
+        assert!(matches!(err("ftp://a%2Fb/"), UrlError::InvalidHost { .. }));
+        assert!(matches!(err("ftp://%C0%AE/"), UrlError::InvalidHost { .. }));
+        assert!(matches!(
+            err("ftp://h\u{202E}x/"),
+            UrlError::InvalidHost { .. }
+        ));
+        assert_eq!(
+            FtpUrl::parse_bytes(b"ftp://h/\x93\xFA"),
+            Err(UrlError::NotUtf8 {
+                offset: 8,
+                byte: 0x93
+            })
+        );
+        assert_eq!(
+            FtpUrl::parse_bytes("ftp://h/日".as_bytes()),
+            Ok(url("ftp://h/%E6%97%A5"))
+        );
+        // Messages say what to do.
+        assert_eq!(
+            UrlError::ForbiddenChar { ch: ' ', offset: 8 }.to_string(),
+            "character ' ' (U+0020) at offset 8 is not allowed in a URL; percent-encode it"
+        );
+        assert_eq!(
+            UrlError::NotUtf8 {
+                offset: 8,
+                byte: 0x93
+            }
+            .to_string(),
+            "octet 0x93 at offset 8 is not UTF-8; write it as %93"
+        );
+    }
+
+    fn host_strategy() -> impl Strategy<Value = Host> {
+        prop_oneof![
+            "[a-z0-9][a-z0-9._-]{0,20}[a-z]".prop_map(Host::Name),
+            "[a-zホスト日本語é]{1,8}\\.jp".prop_map(Host::Name),
+            any::<[u8; 4]>().prop_map(|o| Host::Ipv4(Ipv4Addr::from(o))),
+            any::<[u8; 16]>().prop_map(|o| Host::Ipv6(Ipv6Addr::from(o))),
+        ]
+    }
+
+    fn bytes() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..12),
+            ".{0,6}".prop_map(String::into_bytes),
+        ]
+    }
+
+    fn url_strategy() -> impl Strategy<Value = FtpUrl> {
+        (
+            prop::option::of((bytes(), prop::option::of(bytes()))),
+            host_strategy(),
+            prop::option::of(1u16..=u16::MAX),
+            prop::collection::vec(bytes(), 0..5),
+            prop::option::of(prop_oneof![
+                Just(TypeCode::A),
+                Just(TypeCode::I),
+                Just(TypeCode::D)
+            ]),
+        )
+            .prop_map(|(userinfo, host, port, segments, typecode)| {
+                let (user, password) = match userinfo {
+                    Some((u, p)) => (Some(u), p),
+                    None => (None, None),
+                };
+                // A typecode needs a url-path to hang on (see FtpUrl docs).
+                let typecode = if segments.is_empty() { None } else { typecode };
+                FtpUrl {
+                    user,
+                    password,
+                    host,
+                    port,
+                    segments,
+                    typecode,
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn round_trips_through_canonical_text(u in url_strategy()) {
+            let s = u.to_string();
+            prop_assert!(s.is_ascii());
+            prop_assert_eq!(FtpUrl::parse(&s), Ok(u.clone()));
+            prop_assert_eq!(encode_url_or_path(&s), Ok(s.clone()));
+        }
+
+        #[test]
+        fn round_trips_through_iri_text(u in url_strategy()) {
+            let iri = u.to_iri_string();
+            prop_assert_eq!(FtpUrl::parse(&iri), Ok(u.clone()));
+            prop_assert_eq!(FtpUrl::parse(&iri).map(|v| v.to_string()), Ok(u.to_string()));
+            prop_assert_eq!(decode_url(&u.to_string()), Ok(iri));
+        }
+
+        #[test]
+        fn bare_path_encode_then_decode_segments(path in ".{0,16}") {
+            // Each encoded segment decodes back to the literal segment.
+            let encoded = encode_url_or_path(&path);
+            prop_assert!(encoded.is_ok());
+            let encoded = encoded.unwrap_or_default();
+            prop_assert!(encoded.is_ascii());
+            let back: Vec<Vec<u8>> = encoded
+                .split('/')
+                .map(|s| percent_decode_str(s).collect())
+                .collect();
+            let expected: Vec<Vec<u8>> = path.split('/').map(|s| s.as_bytes().to_vec()).collect();
+            prop_assert_eq!(back, expected);
+        }
+
+        #[test]
+        fn parse_never_panics(s in "\\PC{0,40}") {
+            let _ = FtpUrl::parse(&s);
+            let _ = decode_url(&s);
+            let _ = encode_url_or_path(&s);
+        }
+
+        #[test]
+        fn parse_bytes_never_panics(b in prop::collection::vec(any::<u8>(), 0..40)) {
+            let mut input = b"ftp://".to_vec();
+            input.extend(b);
+            let _ = FtpUrl::parse_bytes(&input);
+        }
+    }
+}

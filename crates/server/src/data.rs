@@ -1,0 +1,184 @@
+//! Data connections (RFC 959 3.2, RFC 2428) and the byte pumps that run
+//! over them.
+//!
+//! Security rules (RFC 2577, "FTP bounce"): an active connection goes only
+//! to the control connection's own peer address and to a port of 1024 or
+//! above; a passive connection from any other address than the control
+//! peer is refused.
+
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
+
+/// Buffer size of the streaming loops: large enough to keep loopback and
+/// LAN links full, allocated once per transfer.
+pub const BUF: usize = 256 * 1024;
+
+/// How the next transfer gets its data connection.
+#[derive(Debug, Default)]
+pub enum DataSetup {
+    /// Neither PASV/EPSV nor PORT/EPRT was given.
+    #[default]
+    None,
+    /// Waiting for the client on this listener.
+    Passive(TcpListener),
+    /// Connect to the client here.
+    Active(SocketAddr),
+}
+
+/// Why a data connection could not be made.
+#[derive(Debug)]
+pub enum DataError {
+    /// No PASV/EPSV/PORT/EPRT before the transfer command.
+    NotSetUp,
+    /// The client did not connect in time.
+    Timeout,
+    /// A socket error.
+    Io(io::Error),
+}
+
+/// Binds a passive listener on `ip`, in `range` when one is configured.
+pub async fn bind_passive(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io::Result<TcpListener> {
+    let Some(range) = range else {
+        return TcpListener::bind(SocketAddr::new(ip, 0)).await;
+    };
+    let len = u32::from(range.end().saturating_sub(*range.start())) + 1;
+    // Start at a pseudo-random point so concurrent sessions spread out.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    for i in 0..len {
+        let port = *range.start() as u32 + (seed.wrapping_add(i) % len);
+        let Ok(port) = u16::try_from(port) else { continue };
+        if let Ok(l) = TcpListener::bind(SocketAddr::new(ip, port)).await {
+            return Ok(l);
+        }
+    }
+    Err(io::Error::new(io::ErrorKind::AddrInUse, "no free passive port in range"))
+}
+
+/// Opens the data connection for a transfer.
+pub async fn open(setup: DataSetup, peer: IpAddr, local: IpAddr, timeout: Duration) -> Result<TcpStream, DataError> {
+    match setup {
+        DataSetup::None => Err(DataError::NotSetUp),
+        DataSetup::Passive(listener) => {
+            let deadline = tokio::time::Instant::now() + timeout;
+            loop {
+                let accepted = tokio::time::timeout_at(deadline, listener.accept()).await;
+                match accepted {
+                    Err(_) => return Err(DataError::Timeout),
+                    Ok(Err(e)) => return Err(DataError::Io(e)),
+                    // A connection from anyone but the control peer is
+                    // dropped: it may be a port-stealing attacker.
+                    Ok(Ok((s, from))) if same_ip(from.ip(), peer) => return Ok(s),
+                    Ok(Ok((s, from))) => {
+                        tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
+                        drop(s);
+                    }
+                }
+            }
+        }
+        DataSetup::Active(addr) => {
+            let socket = if addr.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() }.map_err(DataError::Io)?;
+            // Connect from the control connection's local address.
+            if local.is_ipv4() == addr.is_ipv4() {
+                socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
+            }
+            match tokio::time::timeout(timeout, socket.connect(addr)).await {
+                Err(_) => Err(DataError::Timeout),
+                Ok(r) => r.map_err(DataError::Io),
+            }
+        }
+    }
+}
+
+/// Compares addresses, treating an IPv4-mapped IPv6 address as IPv4.
+pub fn same_ip(a: IpAddr, b: IpAddr) -> bool {
+    a.to_canonical() == b.to_canonical()
+}
+
+/// Copies `src` to `dst` through one buffer; in ASCII mode every LF
+/// becomes CR LF (RFC 959 3.1.1.1: the NVT end of line). Returns the
+/// octets read from `src`.
+pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool, ascii_in: bool) -> io::Result<u64>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut buf = vec![0u8; BUF];
+    let mut conv = Vec::new();
+    let mut total = 0u64;
+    // ASCII in: a CR that ended the previous chunk, not yet known to be
+    // followed by LF.
+    let mut held_cr = false;
+    loop {
+        let n = src.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        let chunk = &buf[..n];
+        if ascii_out {
+            conv.clear();
+            for &b in chunk {
+                if b == b'\n' {
+                    conv.push(b'\r');
+                }
+                conv.push(b);
+            }
+            dst.write_all(&conv).await?;
+        } else if ascii_in {
+            conv.clear();
+            for &b in chunk {
+                if held_cr {
+                    held_cr = false;
+                    if b != b'\n' {
+                        conv.push(b'\r');
+                    }
+                }
+                if b == b'\r' {
+                    held_cr = true;
+                } else {
+                    conv.push(b);
+                }
+            }
+            dst.write_all(&conv).await?;
+        } else {
+            dst.write_all(chunk).await?;
+        }
+    }
+    if held_cr {
+        dst.write_all(b"\r").await?;
+    }
+    dst.flush().await?;
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn ascii_conversion_both_ways() {
+        let mut out = Vec::new();
+        pump(&b"a\nb\n"[..], &mut out, true, false).await.unwrap();
+        assert_eq!(out, b"a\r\nb\r\n");
+        let mut back = Vec::new();
+        pump(&out[..], &mut back, false, true).await.unwrap();
+        assert_eq!(back, b"a\nb\n");
+        let mut lone = Vec::new();
+        pump(&b"a\rb\r"[..], &mut lone, false, true).await.unwrap();
+        assert_eq!(lone, b"a\rb\r");
+    }
+
+    #[test]
+    fn mapped_addresses_compare_equal() {
+        assert!(same_ip("::ffff:127.0.0.1".parse().unwrap(), "127.0.0.1".parse().unwrap()));
+        assert!(!same_ip("127.0.0.2".parse().unwrap(), "127.0.0.1".parse().unwrap()));
+    }
+}

@@ -1,0 +1,168 @@
+//! # babelftp-server — the FTP server
+//!
+//! A tokio driver around `babelftp-proto`:
+//!
+//! ```text
+//!  Server::bind ─ listeners (IPv4/IPv6) ─ accept ─► session::serve (one task per client)
+//!                                                    │  LineReader → Command::parse → handler
+//!                                                    │  data::{bind_passive, open, pump}
+//!                                                    ▼
+//!                                                  storage::FsStorage (cap-std, beneath the root)
+//! ```
+//!
+//! Module map: [`config`] (options and defaults), `session` (one control
+//! connection), `data` (data connections and byte pumps), [`storage`]
+//! (the filesystem beneath the root), `msg` (reply texts).
+
+pub mod config;
+mod data;
+mod msg;
+mod session;
+pub mod storage;
+
+use std::future::Future;
+use std::io;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::broadcast;
+use tokio::task::JoinSet;
+
+pub use config::Config;
+use storage::FsStorage;
+
+/// A bound server, ready to run.
+pub struct Server {
+    cfg: Arc<Config>,
+    storage: Arc<FsStorage>,
+    listeners: Vec<TcpListener>,
+}
+
+impl Server {
+    /// Opens the root and binds every listen address (port 0 picks a free
+    /// port; see [`Server::local_addrs`]).
+    pub async fn bind(cfg: Config) -> io::Result<Server> {
+        let storage = Arc::new(FsStorage::open(&cfg.root)?);
+        let mut listeners = Vec::new();
+        for addr in &cfg.listen {
+            listeners.push(TcpListener::bind(addr).await?);
+        }
+        Ok(Server {
+            cfg: Arc::new(cfg),
+            storage,
+            listeners,
+        })
+    }
+
+    /// The addresses actually bound.
+    pub fn local_addrs(&self) -> Vec<SocketAddr> {
+        self.listeners.iter().filter_map(|l| l.local_addr().ok()).collect()
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting, lets
+    /// sessions finish their transfers for up to `grace`, and closes the
+    /// rest with 421.
+    pub async fn run(self, shutdown: impl Future<Output = ()>, grace: Duration) -> io::Result<()> {
+        let (stop_tx, _) = broadcast::channel::<()>(1);
+        let mut sessions = JoinSet::new();
+        let mut accepts = JoinSet::new();
+        let (conn_tx, mut conn_rx) = tokio::sync::mpsc::channel(64);
+        for l in self.listeners {
+            let tx = conn_tx.clone();
+            accepts.spawn(async move {
+                let mut backoff = Duration::from_millis(10);
+                loop {
+                    match l.accept().await {
+                        Ok((s, _)) => {
+                            backoff = Duration::from_millis(10);
+                            if tx.send(s).await.is_err() {
+                                return;
+                            }
+                        }
+                        // Out of file descriptors and the like: wait, retry.
+                        Err(e) => {
+                            tracing::warn!(error = %e, "accept failed");
+                            tokio::time::sleep(backoff).await;
+                            backoff = (backoff * 2).min(Duration::from_secs(1));
+                        }
+                    }
+                }
+            });
+        }
+        drop(conn_tx);
+        let limits = Limits::default();
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                Some(stream) = conn_rx.recv() => {
+                    let Ok(peer) = stream.peer_addr() else { continue };
+                    let Some(slot) = limits.admit(peer.ip(), &self.cfg) else {
+                        tracing::warn!(%peer, "connection refused: too many connections");
+                        tokio::spawn(session::refuse(stream));
+                        continue;
+                    };
+                    let cfg = self.cfg.clone();
+                    let storage = self.storage.clone();
+                    let rx = stop_tx.subscribe();
+                    sessions.spawn(async move {
+                        let _slot = slot;
+                        tracing::info!(%peer, "connected");
+                        if let Err(e) = session::serve(stream, cfg, storage, rx).await {
+                            tracing::debug!(%peer, error = %e, "session ended with an error");
+                        }
+                        tracing::info!(%peer, "disconnected");
+                    });
+                }
+                Some(_) = sessions.join_next(), if !sessions.is_empty() => {}
+                _ = &mut shutdown => break,
+            }
+        }
+        accepts.abort_all();
+        let _ = stop_tx.send(());
+        let drain = async { while sessions.join_next().await.is_some() {} };
+        if tokio::time::timeout(grace, drain).await.is_err() {
+            sessions.abort_all();
+        }
+        Ok(())
+    }
+}
+
+/// Connection counts, globally and per IP address.
+#[derive(Clone, Default)]
+struct Limits(Arc<std::sync::Mutex<(usize, HashMap<IpAddr, usize>)>>);
+
+/// A held connection slot; dropping it frees the slot.
+struct Slot {
+    limits: Limits,
+    ip: IpAddr,
+}
+
+impl Limits {
+    fn admit(&self, ip: IpAddr, cfg: &Config) -> Option<Slot> {
+        let ip = ip.to_canonical();
+        let mut g = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let per_ip = g.1.get(&ip).copied().unwrap_or(0);
+        if g.0 >= cfg.max_connections || per_ip >= cfg.max_per_ip {
+            return None;
+        }
+        g.0 += 1;
+        g.1.insert(ip, per_ip + 1);
+        Some(Slot { limits: self.clone(), ip })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut g = self.limits.0.lock().unwrap_or_else(|p| p.into_inner());
+        g.0 = g.0.saturating_sub(1);
+        if let Some(n) = g.1.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                g.1.remove(&self.ip);
+            }
+        }
+    }
+}

@@ -1,0 +1,926 @@
+//! One control connection: read lines, run commands, write replies.
+//!
+//! The session is one tokio task. While a transfer runs (itself a task),
+//! the session keeps reading the control connection so that ABOR, STAT
+//! and QUIT are answered at once; other commands wait until the transfer
+//! ends, as RFC 959 4.1.3 expects of a server that cannot run two
+//! transfers at once.
+
+use std::collections::VecDeque;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use babelftp_proto::command::{Command, EpsvArg, ParseError, Structure, TransferMode, TransferType, Verb};
+use babelftp_proto::feat::{Feature, Features};
+use babelftp_proto::lang::LangFact;
+use babelftp_proto::line::{LineEvent, LineReader, Status};
+use babelftp_proto::listing::{self, Entry, EntryKind, MLST_FACTS};
+use babelftp_proto::path::WirePath;
+use babelftp_proto::reply::{Reply, ReplyCode};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::net::TcpStream;
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::data::{self, DataError, DataSetup};
+use crate::msg::Msg;
+use crate::storage::{FsStorage, VPath, WriteMode};
+
+/// Login state: USER → PASS → logged in (RFC 959 5.4 sequencing).
+#[derive(Debug, Clone)]
+enum Login {
+    AwaitUser,
+    AwaitPass { user: Vec<u8> },
+    LoggedIn { user: Vec<u8>, write: bool },
+}
+
+/// What a finished transfer reports.
+type TransferResult = Result<u64, (ReplyCode, Msg)>;
+
+/// The state of one control connection.
+pub(crate) struct Session {
+    cfg: Arc<Config>,
+    storage: Arc<FsStorage>,
+    peer: SocketAddr,
+    local: SocketAddr,
+    login: Login,
+    cwd: VPath,
+    ttype: TransferType,
+    rest: Option<u64>,
+    rnfr: Option<VPath>,
+    data: DataSetup,
+    epsv_all: bool,
+    mlst_facts: Vec<&'static str>,
+    writer: OwnedWriteHalf,
+    transfer: Option<JoinHandle<TransferResult>>,
+}
+
+/// Whether the session goes on after a command.
+enum Flow {
+    Continue,
+    Close,
+}
+
+fn reply(code: ReplyCode, msg: Msg) -> Reply {
+    Reply::new(code, msg.text())
+}
+
+/// Maps a filesystem error to its reply, once, by kind (errno).
+fn io_reply(e: &io::Error) -> Reply {
+    use io::ErrorKind as K;
+    let (code, msg) = match e.kind() {
+        K::NotFound => (ReplyCode::FILE_UNAVAILABLE, Msg::NoSuchFile),
+        K::PermissionDenied | K::ReadOnlyFilesystem => (ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied),
+        K::AlreadyExists => (ReplyCode::FILE_UNAVAILABLE, Msg::FileExists),
+        K::DirectoryNotEmpty => (ReplyCode::FILE_UNAVAILABLE, Msg::DirectoryNotEmpty),
+        K::NotADirectory => (ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
+        K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
+        K::StorageFull | K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::NoSpace),
+        K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::ArgumentError),
+        _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
+    };
+    reply(code, msg)
+}
+
+/// Runs a storage call on the blocking pool.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> io::Result<T> + Send + 'static) -> io::Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(io::Error::other(e.to_string())))
+}
+
+/// Answers a connection over the limits with 421 and closes it.
+pub(crate) async fn refuse(mut stream: TcpStream) {
+    let r = reply(ReplyCode::UNAVAILABLE, Msg::TooManyConnections);
+    let _ = stream.write_all(&r.to_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+/// Serves one accepted connection until QUIT, error, idle timeout or
+/// shutdown.
+pub(crate) async fn serve(
+    stream: TcpStream,
+    cfg: Arc<Config>,
+    storage: Arc<FsStorage>,
+    mut shutdown: broadcast::Receiver<()>,
+) -> io::Result<()> {
+    let peer = stream.peer_addr()?;
+    let local = stream.local_addr()?;
+    stream.set_nodelay(true)?;
+    let (mut reader, writer) = stream.into_split();
+    let mut s = Session {
+        cfg: cfg.clone(),
+        storage,
+        peer,
+        local,
+        login: Login::AwaitUser,
+        cwd: VPath::root(),
+        ttype: TransferType::Ascii,
+        rest: None,
+        rnfr: None,
+        data: DataSetup::None,
+        epsv_all: false,
+        mlst_facts: MLST_FACTS.to_vec(),
+        writer,
+        transfer: None,
+    };
+    s.send(&reply(ReplyCode::READY, Msg::Greeting)).await?;
+    let mut lines = LineReader::new(cfg.max_line);
+    let mut buf = vec![0u8; 4096];
+    let mut pending: VecDeque<Vec<u8>> = VecDeque::new();
+    let mut input: Vec<u8> = Vec::new();
+    loop {
+        // Lines that waited for a transfer to end run first.
+        while s.transfer.is_none() {
+            let Some(line) = pending.pop_front() else { break };
+            if let Flow::Close = s.line(&line).await? {
+                return Ok(());
+            }
+        }
+        // Frame what is buffered before reading more.
+        let mut consumed = 0;
+        let mut closed = false;
+        while consumed < input.len() {
+            let (n, st) = lines.advance(&input[consumed..]);
+            consumed += n;
+            while let Some(t) = lines.poll_telnet_reply() {
+                s.writer.write_all(&t).await?;
+            }
+            match st {
+                Status::Partial => break,
+                Status::Complete(LineEvent::Interrupt) => {}
+                Status::Complete(LineEvent::TooLong) => {
+                    s.send(&reply(ReplyCode::SYNTAX_ERROR, Msg::LineTooLong)).await?;
+                }
+                Status::Complete(LineEvent::Line(l)) => {
+                    if s.transfer.is_some() {
+                        match s.during_transfer(l, &mut pending).await? {
+                            Flow::Continue => {}
+                            Flow::Close => {
+                                closed = true;
+                                break;
+                            }
+                        }
+                    } else if pending.is_empty() {
+                        if let Flow::Close = s.line(&l).await? {
+                            closed = true;
+                            break;
+                        }
+                    } else {
+                        pending.push_back(l);
+                    }
+                    // Stop framing while commands wait: bounded memory.
+                    if pending.len() >= 16 {
+                        break;
+                    }
+                }
+            }
+        }
+        input.drain(..consumed);
+        if closed {
+            return Ok(());
+        }
+        let idle = tokio::time::sleep(s.cfg.idle_timeout);
+        tokio::select! {
+            r = reader.read(&mut buf), if pending.len() < 16 => {
+                let n = r?;
+                if n == 0 {
+                    if let Some(t) = s.transfer.take() { t.abort(); }
+                    return Ok(());
+                }
+                input.extend_from_slice(&buf[..n]);
+            }
+            done = async { match s.transfer.as_mut() { Some(t) => t.await, None => std::future::pending().await } } => {
+                s.transfer = None;
+                let r = match done {
+                    Ok(Ok(_)) => reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
+                    Ok(Err((code, msg))) => reply(code, msg),
+                    Err(_) => reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted),
+                };
+                s.send(&r).await?;
+            }
+            _ = idle, if s.transfer.is_none() => {
+                s.send(&reply(ReplyCode::UNAVAILABLE, Msg::Idle)).await?;
+                return Ok(());
+            }
+            _ = shutdown.recv() => {
+                // Let a running transfer finish (the server bounds the wait).
+                if let Some(t) = s.transfer.take() {
+                    let r = match t.await {
+                        Ok(Ok(_)) => reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
+                        _ => reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted),
+                    };
+                    s.send(&r).await?;
+                }
+                s.send(&reply(ReplyCode::UNAVAILABLE, Msg::ShuttingDown)).await?;
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Session {
+    async fn send(&mut self, r: &Reply) -> io::Result<()> {
+        self.writer.write_all(&r.to_bytes()).await
+    }
+
+    fn logged_in(&self) -> bool {
+        matches!(self.login, Login::LoggedIn { .. })
+    }
+
+    fn may_write(&self) -> bool {
+        matches!(self.login, Login::LoggedIn { write: true, .. })
+    }
+
+    fn path(&self, p: &WirePath) -> VPath {
+        self.cwd.join(p.as_bytes())
+    }
+
+    /// A command line while a transfer runs.
+    async fn during_transfer(&mut self, line: Vec<u8>, pending: &mut VecDeque<Vec<u8>>) -> io::Result<Flow> {
+        match Command::parse(&line) {
+            Ok(Command::Abor) => {
+                if let Some(t) = self.transfer.take() {
+                    t.abort();
+                    let _ = t.await;
+                }
+                self.send(&reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)).await?;
+                self.send(&reply(ReplyCode::CLOSING_DATA, Msg::AbortOk)).await?;
+                Ok(Flow::Continue)
+            }
+            Ok(Command::Quit) => {
+                if let Some(t) = self.transfer.take() {
+                    t.abort();
+                }
+                self.send(&reply(ReplyCode::CLOSING, Msg::Goodbye)).await?;
+                Ok(Flow::Close)
+            }
+            Ok(Command::Stat(None)) => {
+                let r = self.status();
+                self.send(&r).await?;
+                Ok(Flow::Continue)
+            }
+            _ => {
+                pending.push_back(line);
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    /// One command line.
+    async fn line(&mut self, line: &[u8]) -> io::Result<Flow> {
+        let cmd = match Command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                let msg = match &e {
+                    ParseError::Empty | ParseError::Garbage => Msg::SyntaxError,
+                    ParseError::Unknown(_) => Msg::UnknownCommand,
+                    ParseError::UnsupportedParameter(_) => Msg::ParameterNotImplemented,
+                    ParseError::UnsupportedProtocol(_) => Msg::ProtocolNotSupported,
+                    _ => Msg::ArgumentError,
+                };
+                tracing::debug!(peer = %self.peer, error = %e, "bad command");
+                self.send(&reply(e.code(), msg)).await?;
+                return Ok(Flow::Continue);
+            }
+        };
+        tracing::debug!(peer = %self.peer, command = %cmd, "command");
+        if cmd.verb().needs_login() && !self.logged_in() {
+            self.send(&reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn)).await?;
+            return Ok(Flow::Continue);
+        }
+        // RNFR must be followed by RNTO, REST by a transfer (RFC 959 5.4,
+        // RFC 3659 5.3): anything else drops the pending state.
+        if !matches!(cmd, Command::Rnto(_)) {
+            self.rnfr.take();
+        }
+        let keeps_rest = matches!(
+            cmd,
+            Command::Retr(_) | Command::Stor(_) | Command::Appe(_) | Command::Rest(_) | Command::Type(_) | Command::Pasv
+                | Command::Epsv(_) | Command::Port(_) | Command::Eprt(_) | Command::Noop
+        );
+        if !keeps_rest {
+            self.rest = None;
+        }
+        let r = self.command(cmd).await;
+        match r {
+            Ok(Some(reply)) => {
+                let close = reply.code == ReplyCode::CLOSING;
+                self.send(&reply).await?;
+                Ok(if close { Flow::Close } else { Flow::Continue })
+            }
+            Ok(None) => Ok(Flow::Continue),
+            Err(e) => {
+                self.send(&io_reply(&e)).await?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    /// Runs a command; `Ok(None)` when it already replied (transfers).
+    async fn command(&mut self, cmd: Command) -> io::Result<Option<Reply>> {
+        use Command as C;
+        Ok(Some(match cmd {
+            C::User(name) => self.user(name),
+            C::Pass(pw) => self.pass(pw).await,
+            C::Acct(_) => reply(ReplyCode::SUPERFLUOUS, Msg::AccountNotNeeded),
+            C::Quit => reply(ReplyCode::CLOSING, Msg::Goodbye),
+            C::Rein => {
+                self.login = Login::AwaitUser;
+                self.cwd = VPath::root();
+                self.ttype = TransferType::Ascii;
+                self.data = DataSetup::None;
+                self.epsv_all = false;
+                self.mlst_facts = MLST_FACTS.to_vec();
+                reply(ReplyCode::READY, Msg::Greeting)
+            }
+            C::Noop => reply(ReplyCode::OK, Msg::Ok),
+            C::Syst => reply(ReplyCode::SYSTEM_TYPE, Msg::SystemType),
+            C::Feat => self.features().reply(Msg::Features.text().as_bytes(), Msg::End.text().as_bytes()),
+            C::Help(_) => self.help(),
+            C::Stat(None) => self.status(),
+            C::Stat(Some(p)) => self.stat_path(&p).await?,
+            C::Opts(name, params) => self.opts(&name, params.as_deref()),
+            C::Lang(tag) => match tag {
+                None => reply(ReplyCode::OK, Msg::LangOk),
+                Some(t) if t.primary().eq_ignore_ascii_case("en") => reply(ReplyCode::OK, Msg::LangOk),
+                Some(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::LangUnsupported),
+            },
+            C::Host(_) => {
+                if self.logged_in() || matches!(self.login, Login::AwaitPass { .. }) {
+                    reply(ReplyCode::BAD_SEQUENCE, Msg::HostAfterLogin)
+                } else {
+                    reply(ReplyCode::READY, Msg::HostOk)
+                }
+            }
+            C::Type(t) => {
+                self.ttype = t;
+                reply(
+                    ReplyCode::OK,
+                    Msg::TypeSet(match t {
+                        TransferType::Ascii => "A",
+                        TransferType::Image => "I",
+                    }),
+                )
+            }
+            C::Stru(Structure::File) => reply(ReplyCode::OK, Msg::StruOk),
+            C::Stru(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
+            C::Mode(TransferMode::Stream) => reply(ReplyCode::OK, Msg::ModeOk),
+            C::Mode(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
+            C::Allo(_) => reply(ReplyCode::SUPERFLUOUS, Msg::Superfluous),
+            C::Pwd => {
+                let mut text = WirePath::new(self.cwd.to_bytes()).quote_257();
+                text.push(b' ');
+                text.extend_from_slice(Msg::IsCurrentDirectory.text().as_bytes());
+                Reply::new(ReplyCode::PATH_CREATED, text)
+            }
+            C::Cwd(p) => self.cwd_to(self.path(&p)).await,
+            C::Cdup => self.cwd_to(self.cwd.parent()).await,
+            C::Mkd(p) => {
+                if !self.may_write() {
+                    return Ok(Some(denied()));
+                }
+                let target = self.path(&p);
+                let st = self.storage.clone();
+                let t = target.clone();
+                blocking(move || st.mkdir(&t)).await?;
+                let mut text = WirePath::new(target.to_bytes()).quote_257();
+                text.push(b' ');
+                text.extend_from_slice(Msg::Created.text().as_bytes());
+                Reply::new(ReplyCode::PATH_CREATED, text)
+            }
+            C::Rmd(p) => {
+                if !self.may_write() {
+                    return Ok(Some(denied()));
+                }
+                let t = self.path(&p);
+                let st = self.storage.clone();
+                blocking(move || st.rmdir(&t)).await?;
+                reply(ReplyCode::FILE_ACTION_OK, Msg::Removed)
+            }
+            C::Dele(p) => {
+                if !self.may_write() {
+                    return Ok(Some(denied()));
+                }
+                let t = self.path(&p);
+                let st = self.storage.clone();
+                blocking(move || st.remove_file(&t)).await?;
+                reply(ReplyCode::FILE_ACTION_OK, Msg::Deleted)
+            }
+            C::Rnfr(p) => {
+                if !self.may_write() {
+                    return Ok(Some(denied()));
+                }
+                let t = self.path(&p);
+                let st = self.storage.clone();
+                let t2 = t.clone();
+                blocking(move || st.stat(&t2)).await?;
+                self.rnfr = Some(t);
+                reply(ReplyCode::PENDING, Msg::RenamePending)
+            }
+            C::Rnto(p) => {
+                let Some(from) = self.rnfr.take() else {
+                    return Ok(Some(reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)));
+                };
+                let to = self.path(&p);
+                let st = self.storage.clone();
+                blocking(move || st.rename(&from, &to)).await?;
+                reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed)
+            }
+            C::Rest(n) => {
+                self.rest = Some(n);
+                reply(ReplyCode::PENDING, Msg::RestartPending(n))
+            }
+            C::Size(p) => {
+                let t = self.path(&p);
+                let st = self.storage.clone();
+                let e = blocking(move || st.stat(&t)).await?;
+                if e.kind != EntryKind::File {
+                    reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile)
+                } else {
+                    Reply::new(ReplyCode::FILE_STATUS, e.size.to_string())
+                }
+            }
+            C::Mdtm(p) => {
+                let t = self.path(&p);
+                let st = self.storage.clone();
+                let e = blocking(move || st.stat(&t)).await?;
+                match (e.kind, e.modified) {
+                    (EntryKind::File, Some(m)) => Reply::new(ReplyCode::FILE_STATUS, listing::Civil::from_unix(m).time_val()),
+                    _ => reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
+                }
+            }
+            C::Mlst(p) => self.mlst(p).await?,
+            C::Pasv => self.pasv(false).await,
+            C::Epsv(EpsvArg::All) => {
+                self.epsv_all = true;
+                reply(ReplyCode::OK, Msg::EpsvAllOk)
+            }
+            C::Epsv(EpsvArg::Protocol(n)) if (n == 1) != self.local.is_ipv4() => {
+                reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::ProtocolNotSupported)
+            }
+            C::Epsv(_) => self.pasv(true).await,
+            C::Port(addr) => self.active(SocketAddr::V4(addr)),
+            C::Eprt(addr) => self.active(addr),
+            C::Retr(p) => return self.retr(p).await.map(|()| None),
+            C::Stor(p) => return self.stor(Some(p), WriteMode::Replace).await.map(|()| None),
+            C::Appe(p) => return self.stor(Some(p), WriteMode::Append).await.map(|()| None),
+            C::Stou(p) => return self.stor(p, WriteMode::CreateNew).await.map(|()| None),
+            C::List(p) => return self.list(p, ListKind::List).await.map(|()| None),
+            C::Nlst(p) => return self.list(p, ListKind::Nlst).await.map(|()| None),
+            C::Mlsd(p) => return self.list(p, ListKind::Mlsd).await.map(|()| None),
+            C::Abor => reply(ReplyCode::DATA_OPEN, Msg::NoTransfer),
+            C::Site(_) | C::Auth(_) | C::Pbsz(_) | C::Prot(_) | C::Ccc => reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
+        }))
+    }
+
+    fn user(&mut self, name: Vec<u8>) -> Reply {
+        if self.logged_in() {
+            return reply(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn);
+        }
+        self.login = Login::AwaitPass { user: name };
+        reply(ReplyCode::NEED_PASSWORD, Msg::NeedPassword)
+    }
+
+    async fn pass(&mut self, pw: Vec<u8>) -> Reply {
+        let Login::AwaitPass { user } = std::mem::replace(&mut self.login, Login::AwaitUser) else {
+            return if self.logged_in() {
+                reply(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn)
+            } else {
+                reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)
+            };
+        };
+        let anonymous = user.eq_ignore_ascii_case(b"anonymous") || user.eq_ignore_ascii_case(b"ftp");
+        if anonymous && self.cfg.anonymous {
+            let write = self.cfg.anonymous_write;
+            tracing::info!(peer = %self.peer, "anonymous login");
+            self.login = Login::LoggedIn { user, write };
+            return reply(ReplyCode::LOGGED_IN, if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous });
+        }
+        let found = self.cfg.users.iter().find(|u| u.name == user && constant_time_eq(&u.password, &pw));
+        if let Some(u) = found {
+            tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
+            self.login = Login::LoggedIn { user, write: u.write };
+            return reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
+        }
+        tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
+        tokio::time::sleep(self.cfg.login_fail_delay).await;
+        reply(ReplyCode::NOT_LOGGED_IN, Msg::LoginFailed)
+    }
+
+    fn features(&self) -> Features {
+        Features(vec![
+            Feature::Utf8,
+            Feature::Lang(LangFact::parse(b"en*")),
+            Feature::Mlst(MLST_FACTS.iter().map(|f| (display_fact(f), self.mlst_facts.contains(f))).collect()),
+            Feature::Size,
+            Feature::Mdtm,
+            Feature::RestStream,
+            Feature::Epsv,
+            Feature::Eprt,
+            Feature::Host,
+            Feature::Tvfs,
+        ])
+    }
+
+    fn help(&self) -> Reply {
+        let mut lines = vec![Msg::HelpIntro.text().into_bytes()];
+        for chunk in Verb::ALL.chunks(8) {
+            let mut l = Vec::new();
+            for v in chunk {
+                l.extend_from_slice(format!(" {:<5}", v.name()).as_bytes());
+            }
+            lines.push(l);
+        }
+        lines.push(Msg::HelpEnd.text().into_bytes());
+        Reply::multi(ReplyCode::HELP, lines)
+    }
+
+    fn status(&self) -> Reply {
+        let user = match &self.login {
+            Login::LoggedIn { user, .. } => user.escape_ascii().to_string(),
+            _ => "-".into(),
+        };
+        let lines = vec![
+            Msg::StatusIntro.text().into_bytes(),
+            format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes(),
+            format!(" peer {} user {user}", self.peer).into_bytes(),
+            format!(" TYPE {:?}, STRU F, MODE S; transfer {}", self.ttype, if self.transfer.is_some() { "running" } else { "idle" }).into_bytes(),
+            Msg::StatusEnd.text().into_bytes(),
+        ];
+        Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
+    }
+
+    async fn stat_path(&mut self, p: &WirePath) -> io::Result<Reply> {
+        if !self.logged_in() {
+            return Ok(reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn));
+        }
+        let entries = self.entries(&self.path(p)).await?;
+        let now = now();
+        let mut lines = vec![Msg::StatusIntro.text().into_bytes()];
+        for e in &entries {
+            let mut l = Vec::new();
+            listing::list_line(e, now, &mut l);
+            l.truncate(l.len() - 2);
+            lines.push(l);
+        }
+        lines.push(Msg::StatusEnd.text().into_bytes());
+        Ok(Reply::multi(ReplyCode::FILE_STATUS, lines))
+    }
+
+    fn opts(&mut self, name: &str, params: Option<&[u8]>) -> Reply {
+        match (name, params) {
+            // What Windows clients and FileZilla send; UTF-8 is always on.
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") || p.eq_ignore_ascii_case(b"OFF") => {
+                reply(ReplyCode::OK, Msg::OptsUtf8)
+            }
+            ("MLST", p) => {
+                let wanted: Vec<Vec<u8>> = p
+                    .unwrap_or_default()
+                    .split(|&b| b == b';')
+                    .filter(|f| !f.is_empty())
+                    .map(|f| f.to_ascii_lowercase())
+                    .collect();
+                self.mlst_facts = MLST_FACTS.iter().copied().filter(|f| wanted.iter().any(|w| w == f.as_bytes())).collect();
+                let mut text = b"MLST OPTS ".to_vec();
+                for f in &self.mlst_facts {
+                    text.extend_from_slice(display_fact(f).as_bytes());
+                    text.push(b';');
+                }
+                Reply::new(ReplyCode::OK, text)
+            }
+            _ => reply(ReplyCode::ARGUMENT_ERROR, Msg::OptsUnknown),
+        }
+    }
+
+    async fn cwd_to(&mut self, target: VPath) -> Reply {
+        let st = self.storage.clone();
+        let t = target.clone();
+        let ok = blocking(move || Ok(st.is_dir(&t))).await.unwrap_or(false);
+        if ok {
+            self.cwd = target;
+            reply(ReplyCode::FILE_ACTION_OK, Msg::CwdOk)
+        } else {
+            reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory)
+        }
+    }
+
+    async fn pasv(&mut self, extended: bool) -> Reply {
+        if !extended && self.epsv_all {
+            return reply(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
+        }
+        let ip = self.local.ip();
+        let announce = self.cfg.passive_address.unwrap_or(ip);
+        let announce_v4 = match announce.to_canonical() {
+            IpAddr::V4(v4) => Some(v4),
+            IpAddr::V6(_) => None,
+        };
+        if !extended && announce_v4.is_none() {
+            return reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::PassiveNeedsIpv4);
+        }
+        let listener = match data::bind_passive(ip, self.cfg.passive_ports.as_ref()).await {
+            Ok(l) => l,
+            Err(_) => return reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+        };
+        let port = match listener.local_addr() {
+            Ok(a) => a.port(),
+            Err(_) => return reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+        };
+        self.data = DataSetup::Passive(listener);
+        if extended {
+            Reply::new(ReplyCode::EXTENDED_PASSIVE, format!("{} (|||{port}|)", Msg::ExtendedPassive.text()))
+        } else {
+            let o = announce_v4.map(|a| a.octets()).unwrap_or_default();
+            Reply::new(
+                ReplyCode::PASSIVE,
+                format!("{} ({},{},{},{},{},{})", Msg::Passive.text(), o[0], o[1], o[2], o[3], port >> 8, port & 0xff),
+            )
+        }
+    }
+
+    fn active(&mut self, addr: SocketAddr) -> Reply {
+        if self.epsv_all {
+            return reply(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
+        }
+        // No FTP bounce: only back to the client itself, never to a
+        // privileged port (RFC 2577 3).
+        if !data::same_ip(addr.ip(), self.peer.ip()) || addr.port() < 1024 {
+            return reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::PortRefused);
+        }
+        self.data = DataSetup::Active(addr);
+        reply(ReplyCode::OK, Msg::PortOk)
+    }
+
+    /// Sends 150 (unless the caller did, as STOU does with the file name),
+    /// then runs `job` on the data connection in a task.
+    async fn start_transfer<F, Fut>(&mut self, job: F, announce: bool) -> io::Result<()>
+    where
+        F: FnOnce(TcpStream) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = TransferResult> + Send + 'static,
+    {
+        let setup = std::mem::take(&mut self.data);
+        if matches!(setup, DataSetup::None) {
+            return self.send(&reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
+        }
+        if announce {
+            self.send(&reply(ReplyCode::OPENING_DATA, Msg::OpeningData)).await?;
+        }
+        let (peer, local, timeout) = (self.peer.ip(), self.local.ip(), self.cfg.data_timeout);
+        self.transfer = Some(tokio::spawn(async move {
+            let stream = match data::open(setup, peer, local, timeout).await {
+                Ok(s) => s,
+                Err(DataError::Timeout) => return Err((ReplyCode::CANT_OPEN_DATA, Msg::DataTimeout)),
+                Err(DataError::NotSetUp) => return Err((ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)),
+                Err(DataError::Io(e)) => {
+                    tracing::debug!(error = %e, "data connection failed");
+                    return Err((ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData));
+                }
+            };
+            job(stream).await
+        }));
+        Ok(())
+    }
+
+    async fn retr(&mut self, p: WirePath) -> io::Result<()> {
+        let t = self.path(&p);
+        let st = self.storage.clone();
+        let file = blocking(move || st.open_read(&t)).await?;
+        let mut file = tokio::fs::File::from_std(file.into_std());
+        let offset = self.rest.take().unwrap_or(0);
+        if offset > 0 {
+            use tokio::io::AsyncSeekExt;
+            file.seek(io::SeekFrom::Start(offset)).await?;
+        }
+        let ascii = self.ttype == TransferType::Ascii;
+        self.start_transfer(move |mut stream| async move {
+            let r = data::pump(file, &mut stream, ascii, false).await;
+            finish(r, stream).await
+        }, true)
+        .await
+    }
+
+    async fn stor(&mut self, p: Option<WirePath>, mode: WriteMode) -> io::Result<()> {
+        if !self.may_write() {
+            return self.send(&denied()).await;
+        }
+        if matches!(self.data, DataSetup::None) {
+            return self.send(&reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
+        }
+        let rest = self.rest.take();
+        let (target, mode) = match (p, mode) {
+            (Some(p), WriteMode::Replace) => (self.path(&p), rest.map_or(WriteMode::Replace, WriteMode::At)),
+            (Some(p), m) => (self.path(&p), m),
+            (None, m) => (self.cwd.join(b"babelftp.upload"), m),
+        };
+        let st = self.storage.clone();
+        let stou = mode == WriteMode::CreateNew;
+        let (upload, target) = blocking(move || {
+            if !stou {
+                return Ok((st.open_write(&target, mode)?, target));
+            }
+            // STOU: first free name "<name>", "<name>.1", "<name>.2", …
+            let base = target.file_name().unwrap_or(b"file").to_vec();
+            for n in 0u32..10_000 {
+                let mut name = base.clone();
+                if n > 0 {
+                    name.extend_from_slice(format!(".{n}").as_bytes());
+                }
+                let candidate = target.parent().join(&name);
+                match st.open_write(&candidate, mode) {
+                    Ok(u) => return Ok((u, candidate)),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(io::Error::new(io::ErrorKind::AlreadyExists, "no unique name"))
+        })
+        .await?;
+        if stou {
+            // RFC 1123 4.1.2.9: the 150 reply names the file.
+            let name = target.file_name().unwrap_or_default().to_vec();
+            let mut text = Msg::UniqueName.text().into_bytes();
+            text.push(b' ');
+            text.extend_from_slice(&name);
+            self.send(&Reply::new(ReplyCode::OPENING_DATA, text)).await?;
+        }
+        let ascii = self.ttype == TransferType::Ascii;
+        let announce = !stou;
+        let job = move |mut stream: TcpStream| async move {
+            let file = match upload.file.try_clone() {
+                Ok(f) => f,
+                Err(e) => return Err(io_err(&e)),
+            };
+            let mut file = tokio::fs::File::from_std(file.into_std());
+            if let WriteMode::At(off) = mode {
+                use tokio::io::AsyncSeekExt;
+                if let Err(e) = file.seek(io::SeekFrom::Start(off)).await {
+                    return Err(io_err(&e));
+                }
+            }
+            let r = data::pump(&mut stream, &mut file, false, ascii).await;
+            match r {
+                Ok(n) => {
+                    drop(file);
+                    let done = tokio::task::spawn_blocking(move || upload.commit()).await;
+                    match done {
+                        Ok(Ok(())) => Ok(n),
+                        Ok(Err(e)) => Err(io_err(&e)),
+                        Err(_) => Err((ReplyCode::LOCAL_ERROR, Msg::LocalError)),
+                    }
+                }
+                Err(_) => Err((ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)),
+            }
+        };
+        self.start_transfer(job, announce).await
+    }
+
+    async fn entries(&self, target: &VPath) -> io::Result<Vec<Entry>> {
+        let st = self.storage.clone();
+        let t = target.clone();
+        let write = self.may_write();
+        blocking(move || {
+            let me = st.stat(&t)?;
+            let mut entries = if me.kind == EntryKind::Dir { st.list(&t)? } else { vec![me] };
+            for e in &mut entries {
+                e.perm = perm_fact(e.kind, write);
+            }
+            Ok(entries)
+        })
+        .await
+    }
+
+    async fn list(&mut self, p: Option<WirePath>, kind: ListKind) -> io::Result<()> {
+        let arg = p.map(|p| p.into_bytes()).unwrap_or_default();
+        // `LIST -la dir`: clients pass ls options; skip them (not for MLSD,
+        // whose argument is always a pathname).
+        let arg = if kind == ListKind::Mlsd { arg.as_slice() } else { strip_ls_options(&arg) };
+        let target = self.cwd.join(arg);
+        if kind == ListKind::Mlsd {
+            let st = self.storage.clone();
+            let t = target.clone();
+            let md = blocking(move || st.stat(&t)).await?;
+            if md.kind != EntryKind::Dir {
+                return self.send(&reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory)).await;
+            }
+        }
+        let entries = self.entries(&target).await?;
+        let facts = self.mlst_facts.clone();
+        let now = now();
+        let mut out = Vec::with_capacity(entries.len() * 64);
+        for e in &entries {
+            match kind {
+                ListKind::List => listing::list_line(e, now, &mut out),
+                ListKind::Nlst => {
+                    out.extend_from_slice(&e.name);
+                    out.extend_from_slice(b"\r\n");
+                }
+                ListKind::Mlsd => listing::mlsd_line(e, &facts, &mut out),
+            }
+        }
+        self.start_transfer(move |mut stream| async move {
+            let r = stream.write_all(&out).await.map(|()| out.len() as u64);
+            finish(r, stream).await
+        }, true)
+        .await
+    }
+
+    async fn mlst(&mut self, p: Option<WirePath>) -> io::Result<Reply> {
+        let target = match &p {
+            Some(p) => self.path(p),
+            None => self.cwd.clone(),
+        };
+        let st = self.storage.clone();
+        let t = target.clone();
+        let write = self.may_write();
+        let mut e = blocking(move || st.stat(&t)).await?;
+        e.perm = perm_fact(e.kind, write);
+        let mut line = b" ".to_vec();
+        line.extend(listing::mlsx_facts(&e, &self.mlst_facts, None));
+        line.push(b' ');
+        line.extend(target.to_bytes());
+        let shown = p.map(|p| p.into_bytes()).unwrap_or_else(|| target.to_bytes());
+        let mut first = b"Listing ".to_vec();
+        first.extend(shown);
+        Ok(Reply::multi(ReplyCode::FILE_ACTION_OK, vec![first, line, Msg::End.text().into_bytes()]))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListKind {
+    List,
+    Nlst,
+    Mlsd,
+}
+
+fn denied() -> Reply {
+    reply(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied)
+}
+
+fn io_err(e: &io::Error) -> (ReplyCode, Msg) {
+    let r = io_reply(e);
+    let msg = match e.kind() {
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => Msg::NoSpace,
+        _ => Msg::LocalError,
+    };
+    (r.code, msg)
+}
+
+/// Ends a download: close the data connection cleanly.
+async fn finish(r: io::Result<u64>, mut stream: TcpStream) -> TransferResult {
+    match r {
+        Ok(n) => {
+            let _ = stream.shutdown().await;
+            Ok(n)
+        }
+        Err(_) => Err((ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)),
+    }
+}
+
+fn strip_ls_options(arg: &[u8]) -> &[u8] {
+    let mut rest = arg;
+    while rest.first() == Some(&b'-') {
+        match rest.iter().position(|&b| b == b' ') {
+            Some(i) => rest = &rest[i + 1..],
+            None => return b"",
+        }
+    }
+    rest
+}
+
+/// RFC 3659 7.5.5: what this session may do with an entry.
+fn perm_fact(kind: EntryKind, write: bool) -> String {
+    match (kind, write) {
+        (EntryKind::Dir, true) => "cdeflmp",
+        (EntryKind::Dir, false) => "el",
+        (_, true) => "adfrw",
+        (_, false) => "r",
+    }
+    .into()
+}
+
+fn display_fact(f: &str) -> String {
+    if f == "unix.mode" {
+        "UNIX.mode".into()
+    } else {
+        f.to_string()
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Compares secrets without an early exit.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+

@@ -1,0 +1,346 @@
+//! Storage: where pathnames meet the disk.
+//!
+//! The session hands the storage a [`VPath`]: a normalized, absolute,
+//! virtual path made of byte components (`.` and `..` already resolved
+//! lexically, never above `/`). [`FsStorage`] then resolves it beneath its
+//! root with `cap-std`, whose `Dir` refuses every way out of the root that
+//! string checks miss: `..` after a symlink, absolute symlinks, symlinks to
+//! `/etc`, races. Names are bytes all the way (`OsStr::from_bytes`); no
+//! lossy conversion touches them.
+//!
+//! Every method is blocking; the session calls them on tokio's blocking
+//! pool.
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use cap_std::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use babelftp_proto::listing::{Entry, EntryKind};
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, File, OpenOptions};
+
+/// A normalized virtual path: components below the virtual root.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VPath(Vec<Vec<u8>>);
+
+impl VPath {
+    /// The root `/`.
+    pub fn root() -> Self {
+        VPath(Vec::new())
+    }
+
+    /// Resolves `arg` (absolute, or relative to `self`) lexically: empty
+    /// components and `.` vanish, `..` goes up but never above the root
+    /// (as `cd ..` does at `/`).
+    pub fn join(&self, arg: &[u8]) -> VPath {
+        let mut parts = if arg.first() == Some(&b'/') { Vec::new() } else { self.0.clone() };
+        for comp in arg.split(|&b| b == b'/') {
+            match comp {
+                b"" | b"." => {}
+                b".." => {
+                    parts.pop();
+                }
+                c => parts.push(c.to_vec()),
+            }
+        }
+        VPath(parts)
+    }
+
+    /// The parent (the root is its own parent).
+    pub fn parent(&self) -> VPath {
+        let mut p = self.0.clone();
+        p.pop();
+        VPath(p)
+    }
+
+    /// The last component, if any.
+    pub fn file_name(&self) -> Option<&[u8]> {
+        self.0.last().map(Vec::as_slice)
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The components.
+    pub fn components(&self) -> &[Vec<u8>] {
+        &self.0
+    }
+
+    /// The absolute virtual path as bytes (`/a/b`), as PWD shows it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        if self.0.is_empty() {
+            return b"/".to_vec();
+        }
+        let mut out = Vec::new();
+        for c in &self.0 {
+            out.push(b'/');
+            out.extend_from_slice(c);
+        }
+        out
+    }
+
+    /// The relative filesystem path below the root (`.` for the root).
+    fn rel(&self) -> PathBuf {
+        if self.0.is_empty() {
+            return PathBuf::from(".");
+        }
+        let mut p = PathBuf::new();
+        for c in &self.0 {
+            p.push(OsStr::from_bytes(c));
+        }
+        p
+    }
+}
+
+/// How an upload opens its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    /// STOR: write beside the target, rename over it when complete, so a
+    /// failed or aborted upload never destroys the old file.
+    Replace,
+    /// STOU: a new file that must not exist.
+    CreateNew,
+    /// APPE: append in place.
+    Append,
+    /// REST n + STOR: write in place from offset n.
+    At(u64),
+}
+
+/// An upload in progress. [`Upload::commit`] makes it visible; dropping
+/// it without commit removes a temporary file.
+pub struct Upload {
+    /// The file to write to.
+    pub file: File,
+    dir: Dir,
+    temp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+impl Upload {
+    /// Finishes the upload: for a replacing STOR, renames the temporary
+    /// file over the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.file.sync_data().ok();
+        if let Some(temp) = self.temp.take() {
+            self.dir.rename(&temp, &self.dir, &self.target)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = self.dir.remove_file(temp);
+        }
+    }
+}
+
+/// The local filesystem beneath a root directory.
+#[derive(Debug)]
+pub struct FsStorage {
+    root: Dir,
+}
+
+impl FsStorage {
+    /// Opens the root directory (which must exist).
+    pub fn open(root: &Path) -> io::Result<Self> {
+        Ok(FsStorage {
+            root: Dir::open_ambient_dir(root, ambient_authority())?,
+        })
+    }
+
+    /// Metadata of a path (not following a final symlink).
+    pub fn stat(&self, p: &VPath) -> io::Result<Entry> {
+        let md = if p.is_root() {
+            self.root.dir_metadata()?
+        } else {
+            self.root.symlink_metadata(p.rel())?
+        };
+        Ok(entry(p.file_name().unwrap_or(b"/").to_vec(), &md))
+    }
+
+    /// Whether a path is a directory one can enter.
+    pub fn is_dir(&self, p: &VPath) -> bool {
+        if p.is_root() {
+            return true;
+        }
+        self.root.metadata(p.rel()).map(|m| m.is_dir()).unwrap_or(false)
+    }
+
+    /// The entries of a directory, sorted by name bytes.
+    pub fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
+        let dir = self.open_dir(p)?;
+        let mut out = Vec::new();
+        for de in dir.entries()? {
+            let de = de?;
+            let name = de.file_name();
+            let md = match dir.symlink_metadata(&name) {
+                Ok(md) => md,
+                Err(_) => continue, // vanished meanwhile
+            };
+            out.push(entry(name.as_bytes().to_vec(), &md));
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    fn open_dir(&self, p: &VPath) -> io::Result<Dir> {
+        if p.is_root() {
+            self.root.try_clone()
+        } else {
+            self.root.open_dir(p.rel())
+        }
+    }
+
+    /// Opens a regular file for reading.
+    pub fn open_read(&self, p: &VPath) -> io::Result<File> {
+        let f = self.root.open(p.rel())?;
+        if !f.metadata()?.is_file() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"));
+        }
+        Ok(f)
+    }
+
+    /// Opens a file for an upload.
+    pub fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Upload> {
+        let name = p
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+        let dir = self.open_dir(&p.parent())?;
+        let target = PathBuf::from(OsStr::from_bytes(name));
+        if let Ok(md) = dir.symlink_metadata(&target) {
+            if md.is_dir() {
+                return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+            }
+        }
+        let mut opts = OpenOptions::new();
+        opts.write(true);
+        let (file, temp) = match mode {
+            WriteMode::Replace => {
+                let (file, temp) = create_temp(&dir, name)?;
+                (file, Some(temp))
+            }
+            WriteMode::CreateNew => (dir.open_with(&target, opts.create_new(true))?, None),
+            WriteMode::Append => (dir.open_with(&target, opts.append(true).create(true))?, None),
+            WriteMode::At(offset) => {
+                let f = dir.open_with(&target, opts.create(true))?;
+                f.set_len(offset.min(f.metadata()?.len()))?;
+                (f, None)
+            }
+        };
+        Ok(Upload { file, dir, temp, target })
+    }
+
+    /// MKD.
+    pub fn mkdir(&self, p: &VPath) -> io::Result<()> {
+        self.root.create_dir(p.rel())
+    }
+
+    /// RMD.
+    pub fn rmdir(&self, p: &VPath) -> io::Result<()> {
+        if p.is_root() {
+            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+        }
+        self.root.remove_dir(p.rel())
+    }
+
+    /// DELE.
+    pub fn remove_file(&self, p: &VPath) -> io::Result<()> {
+        if self.root.symlink_metadata(p.rel())?.is_dir() {
+            return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+        }
+        self.root.remove_file(p.rel())
+    }
+
+    /// RNFR/RNTO.
+    pub fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
+        if from.is_root() || to.is_root() {
+            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+        }
+        self.root.rename(from.rel(), &self.root, to.rel())
+    }
+}
+
+/// Creates `.<name>.<n>.part` beside the target with `create_new`.
+fn create_temp(dir: &Dir, name: &[u8]) -> io::Result<(File, PathBuf)> {
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true);
+    for n in 0u32..1000 {
+        let mut t = b".".to_vec();
+        t.extend_from_slice(name);
+        t.extend_from_slice(format!(".{}-{n}.part", std::process::id()).as_bytes());
+        let temp = PathBuf::from(OsStr::from_bytes(&t));
+        match dir.open_with(&temp, &opts) {
+            Ok(f) => return Ok((f, temp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
+}
+
+fn entry(name: Vec<u8>, md: &cap_std::fs::Metadata) -> Entry {
+    let ft = md.file_type();
+    let kind = if ft.is_dir() {
+        EntryKind::Dir
+    } else if ft.is_file() {
+        EntryKind::File
+    } else if ft.is_symlink() {
+        EntryKind::Symlink
+    } else {
+        EntryKind::Other
+    };
+    let modified = md
+        .modified()
+        .ok()
+        .map(|t| t.into_std())
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_secs() as i64);
+    Entry {
+        name,
+        kind,
+        size: md.len(),
+        modified,
+        mode: md.mode() & 0o7777,
+        nlink: md.nlink(),
+        unique: Some((md.dev(), md.ino())),
+        perm: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vpath_never_climbs_above_root() {
+        let cwd = VPath::root().join(b"/a/b");
+        assert_eq!(cwd.to_bytes(), b"/a/b");
+        assert_eq!(cwd.join(b"../../../../etc").to_bytes(), b"/etc");
+        assert_eq!(cwd.join(b"./c//d/").to_bytes(), b"/a/b/c/d");
+        assert_eq!(cwd.join(b"/").to_bytes(), b"/");
+        assert_eq!(cwd.join(b"  ").to_bytes(), b"/a/b/  ");
+        // An overlong "." (C0 AE) is a name, not a dot (RFC 2279 section 6).
+        assert_eq!(cwd.join(b"\xc0\xae\xc0\xae").to_bytes(), b"/a/b/\xc0\xae\xc0\xae");
+    }
+
+    #[test]
+    fn symlinks_out_of_root_are_refused() {
+        let tmp = std::env::temp_dir().join(format!("babelftp-st-{}", std::process::id()));
+        let root = tmp.join("root");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(tmp.join("secret"), b"x").unwrap();
+        std::os::unix::fs::symlink(tmp.join("secret"), root.join("abs")).unwrap();
+        std::os::unix::fs::symlink("../secret", root.join("rel")).unwrap();
+        let st = FsStorage::open(&root).unwrap();
+        assert!(st.open_read(&VPath::root().join(b"abs")).is_err());
+        assert!(st.open_read(&VPath::root().join(b"rel")).is_err());
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+}
