@@ -13,7 +13,11 @@ use clap::{Parser, Subcommand};
 mod serve;
 
 #[derive(Parser)]
-#[command(name = "babelftp", version, about = "An RFC 2640 FTP server and client that speaks every script")]
+#[command(
+    name = "babelftp",
+    version,
+    about = "An RFC 2640 FTP server and client that speaks every script"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,

@@ -73,12 +73,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async move {
-        let server = Server::bind(cfg.clone()).await.context("binding the listen addresses")?;
+        let server = Server::bind(cfg.clone())
+            .await
+            .context("binding the listen addresses")?;
         for a in server.local_addrs() {
             println!("babelftp serving {} on ftp://{a}/", cfg.root.display());
         }
         if cfg.anonymous {
-            println!("connect with any FTP client, user \"anonymous\" (read-only), e.g.: lftp ftp://{}", server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default());
+            println!(
+                "connect with any FTP client, user \"anonymous\" (read-only), e.g.: lftp ftp://{}",
+                server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default()
+            );
         }
         server.run(shutdown_signal(), Duration::from_secs(30)).await?;
         println!("babelftp stopped");
@@ -109,5 +114,8 @@ async fn shutdown_signal() {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("BABELFTP_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

@@ -108,10 +108,7 @@ impl Charset {
     /// See the module docs for the labels that differ from WHATWG.
     pub fn for_label(label: &str) -> Option<Charset> {
         let trimmed = label.trim_matches(|c: char| matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' '));
-        if LATIN1_LABELS
-            .iter()
-            .any(|l| l.eq_ignore_ascii_case(trimmed))
-        {
+        if LATIN1_LABELS.iter().any(|l| l.eq_ignore_ascii_case(trimmed)) {
             return Some(Charset::LATIN_1);
         }
         Encoding::for_label(trimmed.as_bytes()).and_then(Charset::from_encoding)
@@ -200,12 +197,10 @@ impl fmt::Display for Charset {
 /// Encodes all of `s`, or returns `None` at the first unmappable character.
 fn encode_without_replacement(encoding: &'static Encoding, s: &str) -> Option<Vec<u8>> {
     let mut encoder = encoding.new_encoder();
-    let mut out =
-        Vec::with_capacity(encoder.max_buffer_length_from_utf8_without_replacement(s.len())?);
+    let mut out = Vec::with_capacity(encoder.max_buffer_length_from_utf8_without_replacement(s.len())?);
     let mut rest = s;
     loop {
-        let (result, read) =
-            encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+        let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
         rest = rest.get(read..)?;
         match result {
             EncoderResult::InputEmpty => return Some(out),
@@ -233,15 +228,9 @@ mod tests {
     fn check_b2(charset: Charset, local: &[u8], ucs4: u32, utf8_octets: &[u8]) {
         let name = charset.to_utf8(local).unwrap();
         assert_eq!(name.as_bytes(), utf8_octets);
-        assert_eq!(
-            utf8::decode_ucs4(name.as_bytes(), Mode::Strict),
-            Ok(vec![ucs4])
-        );
+        assert_eq!(utf8::decode_ucs4(name.as_bytes(), Mode::Strict), Ok(vec![ucs4]));
         let mut out = Vec::new();
-        assert_eq!(
-            utf8::encode_ucs4(ucs4, Mode::Legacy, &mut out),
-            Ok(utf8_octets.len())
-        );
+        assert_eq!(utf8::encode_ucs4(ucs4, Mode::Legacy, &mut out), Ok(utf8_octets.len()));
         assert_eq!(out, utf8_octets);
         let back = std::str::from_utf8(&out).unwrap();
         assert_eq!(charset.from_utf8(back).unwrap(), local);
@@ -286,10 +275,7 @@ mod tests {
         let sjis = cs("Shift_JIS");
         let local = b"\x93\xFA\x96\x7B\x8C\xEA/\x83\x74\x83\x40\x83\x43\x83\x8B";
         assert_eq!(sjis.to_utf8(local).as_deref(), Some("日本語/ファイル"));
-        assert_eq!(
-            sjis.from_utf8("日本語/ファイル").as_deref(),
-            Some(&local[..])
-        );
+        assert_eq!(sjis.from_utf8("日本語/ファイル").as_deref(), Some(&local[..]));
         assert_eq!(cs("sjis"), sjis);
     }
 
@@ -347,14 +333,7 @@ mod tests {
 
     #[test]
     fn true_latin_1_versus_windows_1252() {
-        for label in [
-            "iso-8859-1",
-            "ISO-8859-1",
-            " latin1 ",
-            "l1",
-            "cp819",
-            "ISO_8859-1:1987",
-        ] {
+        for label in ["iso-8859-1", "ISO-8859-1", " latin1 ", "l1", "cp819", "ISO_8859-1:1987"] {
             assert_eq!(cs(label), Charset::LATIN_1, "{label}");
         }
         let latin1 = Charset::LATIN_1;
@@ -388,12 +367,7 @@ mod tests {
     #[test]
     fn every_single_byte_of_cyrillic_and_latin_charsets_round_trips() {
         // WHATWG fills windows-1251 0x98 with U+0098; KOI8-R maps all 128.
-        for charset in [
-            cs("windows-1251"),
-            cs("KOI8-R"),
-            cs("windows-1252"),
-            Charset::LATIN_1,
-        ] {
+        for charset in [cs("windows-1251"), cs("KOI8-R"), cs("windows-1252"), Charset::LATIN_1] {
             for b in 0..=0xFFu8 {
                 let s = charset.to_utf8(&[b]).unwrap();
                 assert_eq!(charset.from_utf8(&s).unwrap(), [b], "{charset} {b:02X}");

@@ -303,7 +303,8 @@ impl Command {
         if name.is_empty() || name.len() > MAX_VERB || !name.iter().all(u8::is_ascii_alphabetic) {
             return Err(ParseError::Garbage);
         }
-        let verb = Verb::lookup(name).ok_or_else(|| ParseError::Unknown(name.to_ascii_uppercase().escape_ascii().to_string()))?;
+        let verb = Verb::lookup(name)
+            .ok_or_else(|| ParseError::Unknown(name.to_ascii_uppercase().escape_ascii().to_string()))?;
         // "PWD " (an SP and nothing) is the same as "PWD".
         let arg = arg.filter(|a| !a.is_empty());
         let a = Arg { verb, arg };
@@ -369,7 +370,9 @@ impl Command {
             }
             V::Lang => Command::Lang(match a.arg {
                 None => None,
-                Some(t) => Some(LangTag::parse(t).map_err(|_| ParseError::BadArgument(verb, "malformed language tag"))?),
+                Some(t) => {
+                    Some(LangTag::parse(t).map_err(|_| ParseError::BadArgument(verb, "malformed language tag"))?)
+                }
             }),
             V::Host => Command::Host(a.bytes()?),
             V::Eprt => Command::Eprt(parse_eprt(verb, a.text()?)?),
@@ -457,8 +460,17 @@ impl Command {
         match self {
             C::User(b) | C::Acct(b) | C::Site(b) | C::Host(b) => Some(b.clone()),
             C::Pass(b) => Some(b.clone()),
-            C::Cwd(p) | C::Retr(p) | C::Stor(p) | C::Appe(p) | C::Rnfr(p) | C::Rnto(p) | C::Dele(p) | C::Rmd(p)
-            | C::Mkd(p) | C::Size(p) | C::Mdtm(p) => Some(p.as_bytes().to_vec()),
+            C::Cwd(p)
+            | C::Retr(p)
+            | C::Stor(p)
+            | C::Appe(p)
+            | C::Rnfr(p)
+            | C::Rnto(p)
+            | C::Dele(p)
+            | C::Rmd(p)
+            | C::Mkd(p)
+            | C::Size(p)
+            | C::Mdtm(p) => Some(p.as_bytes().to_vec()),
             C::Stou(p) | C::List(p) | C::Nlst(p) | C::Stat(p) | C::Mlst(p) | C::Mlsd(p) => {
                 p.as_ref().map(|p| p.as_bytes().to_vec())
             }
@@ -638,12 +650,16 @@ fn parse_port(verb: Verb, s: &str) -> Result<SocketAddrV4, ParseError> {
     let mut n = [0u8; 6];
     let mut parts = s.split(',');
     for slot in &mut n {
-        let p = parts.next().ok_or(ParseError::BadArgument(verb, "expected h1,h2,h3,h4,p1,p2"))?;
+        let p = parts
+            .next()
+            .ok_or(ParseError::BadArgument(verb, "expected h1,h2,h3,h4,p1,p2"))?;
         let p = p.trim();
         if p.is_empty() || p.len() > 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseError::BadArgument(verb, "expected h1,h2,h3,h4,p1,p2"));
         }
-        *slot = p.parse().map_err(|_| ParseError::BadArgument(verb, "number above 255"))?;
+        *slot = p
+            .parse()
+            .map_err(|_| ParseError::BadArgument(verb, "number above 255"))?;
     }
     if parts.next().is_some() {
         return Err(ParseError::BadArgument(verb, "expected h1,h2,h3,h4,p1,p2"));
@@ -681,3 +697,35 @@ fn parse_eprt(verb: Verb, s: &str) -> Result<SocketAddr, ParseError> {
 
 #[cfg(test)]
 mod tests;
+
+/// Fuzzing entry point: frames arbitrary control-connection bytes into
+/// lines, parses each, and asserts that every parsed command survives
+/// [`Command::to_line`] and a second parse unchanged, and that every error
+/// maps to a 5xx reply.
+#[doc(hidden)]
+pub fn fuzz_control(input: &[u8]) {
+    use crate::line::{LineEvent, LineReader, Status};
+    let mut reader = LineReader::new(512);
+    let mut rest = input;
+    loop {
+        let (n, st) = reader.advance(rest);
+        rest = &rest[n..];
+        let line = match st {
+            Status::Partial => break,
+            Status::Complete(LineEvent::Line(l)) => l,
+            Status::Complete(_) => continue,
+        };
+        assert!(line.len() <= 513, "line longer than the bound");
+        match Command::parse(&line) {
+            Ok(cmd) => {
+                let wire = match cmd.to_line() {
+                    Ok(w) => w,
+                    Err(e) => panic!("parsed {cmd:?} cannot be sent again: {e}"),
+                };
+                let again = Command::parse(&wire[..wire.len() - 2]);
+                assert_eq!(again.as_ref(), Ok(&cmd), "round trip of {}", line.escape_ascii());
+            }
+            Err(e) => assert!(e.code().is_permanent()),
+        }
+    }
+}

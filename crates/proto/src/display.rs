@@ -67,10 +67,7 @@ pub const PDI: char = '\u{2069}';
 /// assert_eq!(display_path("報告書.txt".as_bytes()), "報告書.txt");
 /// ```
 pub fn display_path(bytes: &[u8]) -> String {
-    if bytes
-        .iter()
-        .all(|&b| (0x20..0x7F).contains(&b) && b != b'%')
-    {
+    if bytes.iter().all(|&b| (0x20..0x7F).contains(&b) && b != b'%') {
         // Printable ASCII without `%` renders as itself.
         return bytes.iter().map(|&b| char::from(b)).collect();
     }
@@ -266,10 +263,7 @@ mod tests {
         // RFC 2640 §3.3: clients SHOULD parse UTF-8 and display the pathname.
         check("報告書/日本語.txt".as_bytes(), "報告書/日本語.txt");
         check("😀.png".as_bytes(), "😀.png");
-        check(
-            "👨\u{200D}👩\u{200D}👧".as_bytes(),
-            "👨\u{200D}👩\u{200D}👧",
-        );
+        check("👨\u{200D}👩\u{200D}👧".as_bytes(), "👨\u{200D}👩\u{200D}👧");
     }
 
     #[test]
@@ -295,16 +289,12 @@ mod tests {
             "\u{2068}שלום\u{2069}/\u{2068}עולם.txt\u{2069}",
         );
         // Arabic is class AL.
-        check(
-            "docs/مرحبا.txt".as_bytes(),
-            "docs/\u{2068}مرحبا.txt\u{2069}",
-        );
+        check("docs/مرحبا.txt".as_bytes(), "docs/\u{2068}مرحبا.txt\u{2069}");
     }
 
     #[test]
     fn pure_ltr_gets_no_marks() {
-        for name in ["docs/report.txt", "日本語/😀", "123/456", "Καλημέρα/Привет"]
-        {
+        for name in ["docs/report.txt", "日本語/😀", "123/456", "Καλημέρα/Привет"] {
             let shown = display_path(name.as_bytes());
             assert_eq!(shown, name);
             assert!(!shown.contains([FSI, PDI]));
@@ -378,14 +368,8 @@ mod tests {
 
     #[test]
     fn parse_accepts_lowercase_hex_and_typed_characters() {
-        assert_eq!(
-            parse_display_path("%c0%ae").as_deref(),
-            Some(&b"\xC0\xAE"[..])
-        );
-        assert_eq!(
-            parse_display_path("שלום").as_deref(),
-            Some("שלום".as_bytes())
-        );
+        assert_eq!(parse_display_path("%c0%ae").as_deref(), Some(&b"\xC0\xAE"[..]));
+        assert_eq!(parse_display_path("שלום").as_deref(), Some("שלום".as_bytes()));
     }
 
     #[test]

@@ -188,7 +188,12 @@ mod tests {
     #[test]
     fn feat_reply_has_exactly_one_leading_space_rfc2389_3_2() {
         let lang = LangFact::parse(b"en*;fr");
-        let f = Features(vec![Feature::Utf8, Feature::Lang(lang), Feature::Size, Feature::RestStream]);
+        let f = Features(vec![
+            Feature::Utf8,
+            Feature::Lang(lang),
+            Feature::Size,
+            Feature::RestStream,
+        ]);
         let wire = f.reply(b"Extensions supported:", b"End").to_bytes();
         assert_eq!(
             wire,
@@ -203,13 +208,23 @@ mod tests {
         assert_eq!(Feature::parse(b"UTF8"), Some(Feature::Utf8));
         assert_eq!(Feature::parse(b"\tsize"), Some(Feature::Size));
         assert_eq!(Feature::parse(b" REST STREAM"), Some(Feature::RestStream));
-        assert_eq!(Feature::parse(b" AUTH TLS;SSL"), Some(Feature::Auth(vec!["TLS".into(), "SSL".into()])));
+        assert_eq!(
+            Feature::parse(b" AUTH TLS;SSL"),
+            Some(Feature::Auth(vec!["TLS".into(), "SSL".into()]))
+        );
         assert_eq!(Feature::parse(b"   "), None);
         assert_eq!(
             Feature::parse(b" MLST type*;size*;modify;"),
-            Some(Feature::Mlst(vec![("type".into(), true), ("size".into(), true), ("modify".into(), false)]))
+            Some(Feature::Mlst(vec![
+                ("type".into(), true),
+                ("size".into(), true),
+                ("modify".into(), false)
+            ]))
         );
-        assert_eq!(Feature::parse(b" XCRC \"file\""), Some(Feature::Other("XCRC".into(), b"\"file\"".to_vec())));
+        assert_eq!(
+            Feature::parse(b" XCRC \"file\""),
+            Some(Feature::Other("XCRC".into(), b"\"file\"".to_vec()))
+        );
     }
 
     #[test]

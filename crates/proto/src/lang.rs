@@ -41,10 +41,7 @@ impl LangTag {
         }
         let mut parts = bytes.split(|&b| b == b'-');
         let primary = parts.next().unwrap_or_default();
-        if primary.is_empty()
-            || primary.len() > 8
-            || !primary.iter().all(|b| b.is_ascii_alphabetic())
-        {
+        if primary.is_empty() || primary.len() > 8 || !primary.iter().all(|b| b.is_ascii_alphabetic()) {
             return Err(LangTagError::BadPrimary);
         }
         for (i, sub) in parts.enumerate() {
@@ -184,7 +181,16 @@ mod tests {
 
     #[test]
     fn rfc1766_grammar() {
-        for ok in ["en", "EN", "en-US", "i-klingon", "x-pig-latin", "zh-Hant-TW", "es-419", "abcdefgh-abcdefgh"] {
+        for ok in [
+            "en",
+            "EN",
+            "en-US",
+            "i-klingon",
+            "x-pig-latin",
+            "zh-Hant-TW",
+            "es-419",
+            "abcdefgh-abcdefgh",
+        ] {
             assert!(LangTag::parse(ok.as_bytes()).is_ok(), "{ok}");
         }
         assert_eq!(LangTag::parse(b""), Err(LangTagError::Empty));

@@ -247,10 +247,7 @@ mod tests {
     fn every_split_point_gives_the_same_lines() {
         let input = b"STOR \xe6\x97\xa5\xff\xff\r\0x\r\nLIST\r\n";
         let whole = all_events(&mut LineReader::default(), input);
-        assert_eq!(
-            whole,
-            vec![line(b"STOR \xe6\x97\xa5\xff\r\0x"), line(b"LIST")]
-        );
+        assert_eq!(whole, vec![line(b"STOR \xe6\x97\xa5\xff\r\0x"), line(b"LIST")]);
         for cut in 0..input.len() {
             let mut r = LineReader::default();
             let mut got = all_events(&mut r, &input[..cut]);
@@ -268,19 +265,13 @@ mod tests {
     #[test]
     fn cr_nul_is_not_end_of_line_rfc2640() {
         let mut r = LineReader::default();
-        assert_eq!(
-            all_events(&mut r, b"MKD a\r\0b\r\n"),
-            vec![line(b"MKD a\r\0b")]
-        );
+        assert_eq!(all_events(&mut r, b"MKD a\r\0b\r\n"), vec![line(b"MKD a\r\0b")]);
     }
 
     #[test]
     fn iac_iac_is_0xff() {
         let mut r = LineReader::default();
-        assert_eq!(
-            all_events(&mut r, b"RETR \xff\xff\r\n"),
-            vec![line(b"RETR \xff")]
-        );
+        assert_eq!(all_events(&mut r, b"RETR \xff\xff\r\n"), vec![line(b"RETR \xff")]);
     }
 
     #[test]
@@ -318,10 +309,7 @@ mod tests {
     fn undoubled_0xff_of_a_legacy_client_is_kept() {
         // windows-1251 "я" is 0xFF; an old client may not double it.
         let mut r = LineReader::default();
-        assert_eq!(
-            all_events(&mut r, b"RETR \xffa\r\n"),
-            vec![line(b"RETR \xffa")]
-        );
+        assert_eq!(all_events(&mut r, b"RETR \xffa\r\n"), vec![line(b"RETR \xffa")]);
     }
 
     #[test]

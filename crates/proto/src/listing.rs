@@ -152,37 +152,33 @@ pub const MLST_FACTS: &[&str] = &["type", "size", "modify", "perm", "unique", "u
 /// to `enabled` (names lower case, from [`MLST_FACTS`]). `cdir`/`pdir`
 /// entries are written by passing `type_override`.
 pub fn mlsx_facts(e: &Entry, enabled: &[&str], type_override: Option<&str>) -> Vec<u8> {
-    let mut s = String::new();
+    use std::fmt::Write;
+    let mut s = String::with_capacity(96);
+    // `write!` into a String cannot fail.
     for fact in MLST_FACTS.iter().filter(|f| enabled.contains(f)) {
-        match *fact {
-            "type" => {
-                let t = type_override.unwrap_or(match e.kind {
+        let _ = match (*fact, e.kind) {
+            ("type", kind) => {
+                let t = type_override.unwrap_or(match kind {
                     EntryKind::File => "file",
                     EntryKind::Dir => "dir",
                     EntryKind::Symlink => "OS.unix=symlink",
                     EntryKind::Other => "OS.unix=special",
                 });
-                s.push_str(&format!("type={t};"));
+                write!(s, "type={t};")
             }
-            "size" => {
-                if e.kind == EntryKind::File {
-                    s.push_str(&format!("size={};", e.size));
-                }
-            }
-            "modify" => {
-                if let Some(t) = e.modified {
-                    s.push_str(&format!("modify={};", Civil::from_unix(t).time_val()));
-                }
-            }
-            "perm" => s.push_str(&format!("perm={};", e.perm)),
-            "unique" => {
-                if let Some((dev, ino)) = e.unique {
-                    s.push_str(&format!("unique={dev:x}g{ino:x};"));
-                }
-            }
-            "unix.mode" => s.push_str(&format!("UNIX.mode=0{:o};", e.mode & 0o7777)),
-            _ => {}
-        }
+            ("size", EntryKind::File) => write!(s, "size={};", e.size),
+            ("modify", _) => match e.modified {
+                Some(t) => write!(s, "modify={};", Civil::from_unix(t).time_val()),
+                None => Ok(()),
+            },
+            ("perm", _) => write!(s, "perm={};", e.perm),
+            ("unique", _) => match e.unique {
+                Some((dev, ino)) => write!(s, "unique={dev:x}g{ino:x};"),
+                None => Ok(()),
+            },
+            ("unix.mode", _) => write!(s, "UNIX.mode=0{:o};", e.mode & 0o7777),
+            _ => Ok(()),
+        };
     }
     s.into_bytes()
 }
@@ -250,7 +246,10 @@ mod tests {
         mlsd_line(&e, MLST_FACTS, &mut out);
         let s = String::from_utf8(out).unwrap();
         assert!(s.starts_with("type=file;size=1234;modify=20261118"), "{s}");
-        assert!(s.ends_with(";perm=adfrw;unique=803g1234;UNIX.mode=0644; a b\r\n"), "{s}");
+        assert!(
+            s.ends_with(";perm=adfrw;unique=803g1234;UNIX.mode=0644; a b\r\n"),
+            "{s}"
+        );
         let d = entry(b".", EntryKind::Dir);
         let f = mlsx_facts(&d, &["type", "size"], Some("cdir"));
         assert_eq!(f, b"type=cdir;");

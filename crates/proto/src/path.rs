@@ -92,14 +92,14 @@ impl WirePath {
     }
 
     /// The quoted form used by reply 257 (RFC 959 appendix II): the name in
-    /// double quotes, each embedded quote doubled, CR padded with NUL.
+    /// double quotes, each embedded quote doubled. CRs are left as they are:
+    /// [`crate::reply::Reply::encode`] pads every CR of a reply text.
     pub fn quote_257(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.bytes.len() + 2);
         out.push(b'"');
         for &b in &self.bytes {
             match b {
                 b'"' => out.extend_from_slice(b"\"\""),
-                b'\r' => out.extend_from_slice(b"\r\0"),
                 _ => out.push(b),
             }
         }
@@ -109,7 +109,8 @@ impl WirePath {
 
     /// Extracts the pathname from the text of a 257 reply (`"/a ""b"""
     /// created` → `/a "b"`). Returns `None` when the text holds no quoted
-    /// name. CR NUL padding is undone.
+    /// name. The text is expected as [`crate::reply::ReplyReader`] yields
+    /// it, with CR NUL padding already undone.
     pub fn unquote_257(text: &[u8]) -> Option<WirePath> {
         let start = text.iter().position(|&b| b == b'"')? + 1;
         let mut out = Vec::new();
@@ -120,7 +121,7 @@ impl WirePath {
                     out.push(b'"');
                     i += 2;
                 }
-                b'"' => return WirePath::from_wire(&out).ok(),
+                b'"' => return Some(WirePath::new(out)),
                 b => {
                     out.push(b);
                     i += 1;
@@ -244,9 +245,11 @@ mod tests {
     }
 
     #[test]
-    fn quote_257_pads_cr() {
+    fn quote_257_with_cr_is_padded_once_by_the_reply() {
         let p = WirePath::new(b"/x\ry".to_vec());
-        assert_eq!(p.quote_257(), b"\"/x\r\0y\"".to_vec());
+        assert_eq!(p.quote_257(), b"\"/x\ry\"".to_vec());
+        let r = crate::reply::Reply::new(crate::reply::ReplyCode::PATH_CREATED, p.quote_257());
+        assert_eq!(r.to_bytes(), b"257 \"/x\r\0y\"\r\n".to_vec());
         assert_eq!(WirePath::unquote_257(&p.quote_257()).unwrap(), p);
     }
 
@@ -254,9 +257,6 @@ mod tests {
     fn unquote_without_quotes() {
         assert_eq!(WirePath::unquote_257(b"no name here"), None);
         assert_eq!(WirePath::unquote_257(b"\"unterminated"), None);
-        assert_eq!(
-            WirePath::unquote_257(b"\"\" empty").unwrap(),
-            WirePath::from("")
-        );
+        assert_eq!(WirePath::unquote_257(b"\"\" empty").unwrap(), WirePath::from(""));
     }
 }

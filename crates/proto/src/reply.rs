@@ -349,13 +349,15 @@ mod tests {
     fn multi_line_rfc959_4_2() {
         let r = Reply::multi(
             ReplyCode::SYSTEM_STATUS,
-            vec![b"Features:".to_vec(), b" UTF8".to_vec(), b"123 looks like an end".to_vec(), b"End".to_vec()],
+            vec![
+                b"Features:".to_vec(),
+                b" UTF8".to_vec(),
+                b"123 looks like an end".to_vec(),
+                b"End".to_vec(),
+            ],
         );
         let wire = r.to_bytes();
-        assert_eq!(
-            wire,
-            b"211-Features:\r\n UTF8\r\n 123 looks like an end\r\n211 End\r\n"
-        );
+        assert_eq!(wire, b"211-Features:\r\n UTF8\r\n 123 looks like an end\r\n211 End\r\n");
         let back = read_all(&wire);
         assert_eq!(back.len(), 1);
         let back = back[0].clone().unwrap();
@@ -370,7 +372,15 @@ mod tests {
         let got = read_all(wire);
         assert_eq!(got.len(), 1);
         let r = got[0].clone().unwrap();
-        assert_eq!(r.lines, vec![b"Welcome".to_vec(), b"220 not the end".to_vec(), b"still".to_vec(), b"done".to_vec()]);
+        assert_eq!(
+            r.lines,
+            vec![
+                b"Welcome".to_vec(),
+                b"220 not the end".to_vec(),
+                b"still".to_vec(),
+                b"done".to_vec()
+            ]
+        );
     }
 
     #[test]

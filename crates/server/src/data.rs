@@ -59,7 +59,10 @@ pub async fn bind_passive(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io
             return Ok(l);
         }
     }
-    Err(io::Error::new(io::ErrorKind::AddrInUse, "no free passive port in range"))
+    Err(io::Error::new(
+        io::ErrorKind::AddrInUse,
+        "no free passive port in range",
+    ))
 }
 
 /// Opens the data connection for a transfer.
@@ -84,7 +87,12 @@ pub async fn open(setup: DataSetup, peer: IpAddr, local: IpAddr, timeout: Durati
             }
         }
         DataSetup::Active(addr) => {
-            let socket = if addr.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() }.map_err(DataError::Io)?;
+            let socket = if addr.is_ipv4() {
+                TcpSocket::new_v4()
+            } else {
+                TcpSocket::new_v6()
+            }
+            .map_err(DataError::Io)?;
             // Connect from the control connection's local address.
             if local.is_ipv4() == addr.is_ipv4() {
                 socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
@@ -178,7 +186,10 @@ mod tests {
 
     #[test]
     fn mapped_addresses_compare_equal() {
-        assert!(same_ip("::ffff:127.0.0.1".parse().unwrap(), "127.0.0.1".parse().unwrap()));
+        assert!(same_ip(
+            "::ffff:127.0.0.1".parse().unwrap(),
+            "127.0.0.1".parse().unwrap()
+        ));
         assert!(!same_ip("127.0.0.2".parse().unwrap(), "127.0.0.1".parse().unwrap()));
     }
 }

@@ -20,9 +20,9 @@ mod msg;
 mod session;
 pub mod storage;
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -150,7 +150,10 @@ impl Limits {
         }
         g.0 += 1;
         g.1.insert(ip, per_ip + 1);
-        Some(Slot { limits: self.clone(), ip })
+        Some(Slot {
+            limits: self.clone(),
+            ip,
+        })
     }
 }
 

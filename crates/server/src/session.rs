@@ -247,7 +247,8 @@ impl Session {
                     t.abort();
                     let _ = t.await;
                 }
-                self.send(&reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)).await?;
+                self.send(&reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted))
+                    .await?;
                 self.send(&reply(ReplyCode::CLOSING_DATA, Msg::AbortOk)).await?;
                 Ok(Flow::Continue)
             }
@@ -299,8 +300,16 @@ impl Session {
         }
         let keeps_rest = matches!(
             cmd,
-            Command::Retr(_) | Command::Stor(_) | Command::Appe(_) | Command::Rest(_) | Command::Type(_) | Command::Pasv
-                | Command::Epsv(_) | Command::Port(_) | Command::Eprt(_) | Command::Noop
+            Command::Retr(_)
+                | Command::Stor(_)
+                | Command::Appe(_)
+                | Command::Rest(_)
+                | Command::Type(_)
+                | Command::Pasv
+                | Command::Epsv(_)
+                | Command::Port(_)
+                | Command::Eprt(_)
+                | Command::Noop
         );
         if !keeps_rest {
             self.rest = None;
@@ -339,7 +348,9 @@ impl Session {
             }
             C::Noop => reply(ReplyCode::OK, Msg::Ok),
             C::Syst => reply(ReplyCode::SYSTEM_TYPE, Msg::SystemType),
-            C::Feat => self.features().reply(Msg::Features.text().as_bytes(), Msg::End.text().as_bytes()),
+            C::Feat => self
+                .features()
+                .reply(Msg::Features.text().as_bytes(), Msg::End.text().as_bytes()),
             C::Help(_) => self.help(),
             C::Stat(None) => self.status(),
             C::Stat(Some(p)) => self.stat_path(&p).await?,
@@ -449,7 +460,9 @@ impl Session {
                 let st = self.storage.clone();
                 let e = blocking(move || st.stat(&t)).await?;
                 match (e.kind, e.modified) {
-                    (EntryKind::File, Some(m)) => Reply::new(ReplyCode::FILE_STATUS, listing::Civil::from_unix(m).time_val()),
+                    (EntryKind::File, Some(m)) => {
+                        Reply::new(ReplyCode::FILE_STATUS, listing::Civil::from_unix(m).time_val())
+                    }
                     _ => reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
                 }
             }
@@ -473,7 +486,9 @@ impl Session {
             C::Nlst(p) => return self.list(p, ListKind::Nlst).await.map(|()| None),
             C::Mlsd(p) => return self.list(p, ListKind::Mlsd).await.map(|()| None),
             C::Abor => reply(ReplyCode::DATA_OPEN, Msg::NoTransfer),
-            C::Site(_) | C::Auth(_) | C::Pbsz(_) | C::Prot(_) | C::Ccc => reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
+            C::Site(_) | C::Auth(_) | C::Pbsz(_) | C::Prot(_) | C::Ccc => {
+                reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand)
+            }
         }))
     }
 
@@ -498,9 +513,16 @@ impl Session {
             let write = self.cfg.anonymous_write;
             tracing::info!(peer = %self.peer, "anonymous login");
             self.login = Login::LoggedIn { user, write };
-            return reply(ReplyCode::LOGGED_IN, if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous });
+            return reply(
+                ReplyCode::LOGGED_IN,
+                if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous },
+            );
         }
-        let found = self.cfg.users.iter().find(|u| u.name == user && constant_time_eq(&u.password, &pw));
+        let found = self
+            .cfg
+            .users
+            .iter()
+            .find(|u| u.name == user && constant_time_eq(&u.password, &pw));
         if let Some(u) = found {
             tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
             self.login = Login::LoggedIn { user, write: u.write };
@@ -515,7 +537,12 @@ impl Session {
         Features(vec![
             Feature::Utf8,
             Feature::Lang(LangFact::parse(b"en*")),
-            Feature::Mlst(MLST_FACTS.iter().map(|f| (display_fact(f), self.mlst_facts.contains(f))).collect()),
+            Feature::Mlst(
+                MLST_FACTS
+                    .iter()
+                    .map(|f| (display_fact(f), self.mlst_facts.contains(f)))
+                    .collect(),
+            ),
             Feature::Size,
             Feature::Mdtm,
             Feature::RestStream,
@@ -548,7 +575,12 @@ impl Session {
             Msg::StatusIntro.text().into_bytes(),
             format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes(),
             format!(" peer {} user {user}", self.peer).into_bytes(),
-            format!(" TYPE {:?}, STRU F, MODE S; transfer {}", self.ttype, if self.transfer.is_some() { "running" } else { "idle" }).into_bytes(),
+            format!(
+                " TYPE {:?}, STRU F, MODE S; transfer {}",
+                self.ttype,
+                if self.transfer.is_some() { "running" } else { "idle" }
+            )
+            .into_bytes(),
             Msg::StatusEnd.text().into_bytes(),
         ];
         Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
@@ -584,7 +616,11 @@ impl Session {
                     .filter(|f| !f.is_empty())
                     .map(|f| f.to_ascii_lowercase())
                     .collect();
-                self.mlst_facts = MLST_FACTS.iter().copied().filter(|f| wanted.iter().any(|w| w == f.as_bytes())).collect();
+                self.mlst_facts = MLST_FACTS
+                    .iter()
+                    .copied()
+                    .filter(|f| wanted.iter().any(|w| w == f.as_bytes()))
+                    .collect();
                 let mut text = b"MLST OPTS ".to_vec();
                 for f in &self.mlst_facts {
                     text.extend_from_slice(display_fact(f).as_bytes());
@@ -631,12 +667,24 @@ impl Session {
         };
         self.data = DataSetup::Passive(listener);
         if extended {
-            Reply::new(ReplyCode::EXTENDED_PASSIVE, format!("{} (|||{port}|)", Msg::ExtendedPassive.text()))
+            Reply::new(
+                ReplyCode::EXTENDED_PASSIVE,
+                format!("{} (|||{port}|)", Msg::ExtendedPassive.text()),
+            )
         } else {
             let o = announce_v4.map(|a| a.octets()).unwrap_or_default();
             Reply::new(
                 ReplyCode::PASSIVE,
-                format!("{} ({},{},{},{},{},{})", Msg::Passive.text(), o[0], o[1], o[2], o[3], port >> 8, port & 0xff),
+                format!(
+                    "{} ({},{},{},{},{},{})",
+                    Msg::Passive.text(),
+                    o[0],
+                    o[1],
+                    o[2],
+                    o[3],
+                    port >> 8,
+                    port & 0xff
+                ),
             )
         }
     }
@@ -695,10 +743,13 @@ impl Session {
             file.seek(io::SeekFrom::Start(offset)).await?;
         }
         let ascii = self.ttype == TransferType::Ascii;
-        self.start_transfer(move |mut stream| async move {
-            let r = data::pump(file, &mut stream, ascii, false).await;
-            finish(r, stream).await
-        }, true)
+        self.start_transfer(
+            move |mut stream| async move {
+                let r = data::pump(file, &mut stream, ascii, false).await;
+                finish(r, stream).await
+            },
+            true,
+        )
         .await
     }
 
@@ -783,7 +834,11 @@ impl Session {
         let write = self.may_write();
         blocking(move || {
             let me = st.stat(&t)?;
-            let mut entries = if me.kind == EntryKind::Dir { st.list(&t)? } else { vec![me] };
+            let mut entries = if me.kind == EntryKind::Dir {
+                st.list(&t)?
+            } else {
+                vec![me]
+            };
             for e in &mut entries {
                 e.perm = perm_fact(e.kind, write);
             }
@@ -796,7 +851,11 @@ impl Session {
         let arg = p.map(|p| p.into_bytes()).unwrap_or_default();
         // `LIST -la dir`: clients pass ls options; skip them (not for MLSD,
         // whose argument is always a pathname).
-        let arg = if kind == ListKind::Mlsd { arg.as_slice() } else { strip_ls_options(&arg) };
+        let arg = if kind == ListKind::Mlsd {
+            arg.as_slice()
+        } else {
+            strip_ls_options(&arg)
+        };
         let target = self.cwd.join(arg);
         if kind == ListKind::Mlsd {
             let st = self.storage.clone();
@@ -820,10 +879,13 @@ impl Session {
                 ListKind::Mlsd => listing::mlsd_line(e, &facts, &mut out),
             }
         }
-        self.start_transfer(move |mut stream| async move {
-            let r = stream.write_all(&out).await.map(|()| out.len() as u64);
-            finish(r, stream).await
-        }, true)
+        self.start_transfer(
+            move |mut stream| async move {
+                let r = stream.write_all(&out).await.map(|()| out.len() as u64);
+                finish(r, stream).await
+            },
+            true,
+        )
         .await
     }
 
@@ -844,7 +906,10 @@ impl Session {
         let shown = p.map(|p| p.into_bytes()).unwrap_or_else(|| target.to_bytes());
         let mut first = b"Listing ".to_vec();
         first.extend(shown);
-        Ok(Reply::multi(ReplyCode::FILE_ACTION_OK, vec![first, line, Msg::End.text().into_bytes()]))
+        Ok(Reply::multi(
+            ReplyCode::FILE_ACTION_OK,
+            vec![first, line, Msg::End.text().into_bytes()],
+        ))
     }
 }
 
@@ -923,4 +988,3 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
-

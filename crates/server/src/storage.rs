@@ -11,10 +11,10 @@
 //! Every method is blocking; the session calls them on tokio's blocking
 //! pool.
 
+use cap_std::fs::MetadataExt;
 use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
-use cap_std::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -36,7 +36,11 @@ impl VPath {
     /// components and `.` vanish, `..` goes up but never above the root
     /// (as `cd ..` does at `/`).
     pub fn join(&self, arg: &[u8]) -> VPath {
-        let mut parts = if arg.first() == Some(&b'/') { Vec::new() } else { self.0.clone() };
+        let mut parts = if arg.first() == Some(&b'/') {
+            Vec::new()
+        } else {
+            self.0.clone()
+        };
         for comp in arg.split(|&b| b == b'/') {
             match comp {
                 b"" | b"." => {}
@@ -234,7 +238,12 @@ impl FsStorage {
                 (f, None)
             }
         };
-        Ok(Upload { file, dir, temp, target })
+        Ok(Upload {
+            file,
+            dir,
+            temp,
+            target,
+        })
     }
 
     /// MKD.

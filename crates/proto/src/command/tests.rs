@@ -46,7 +46,10 @@ fn bare_nul_is_501() {
 #[test]
 fn non_utf8_pathnames_are_kept_as_bytes() {
     // Shift_JIS 日本 and an overlong '.', both just bytes to the parser.
-    assert_eq!(p(b"RETR \x93\xfa\x96\x7b"), Ok(Command::Retr(path(b"\x93\xfa\x96\x7b"))));
+    assert_eq!(
+        p(b"RETR \x93\xfa\x96\x7b"),
+        Ok(Command::Retr(path(b"\x93\xfa\x96\x7b")))
+    );
     let c = p(b"CWD \xc0\xae\xc0\xae").unwrap();
     match c {
         Command::Cwd(p) => {
@@ -110,19 +113,31 @@ fn port_rfc959_4_1_2() {
         p(b"PORT 127,0,0,1,4,1"),
         Ok(Command::Port("127.0.0.1:1025".parse().unwrap()))
     );
-    for bad in [&b"PORT 1,2,3,4,5"[..], b"PORT 256,0,0,1,1,1", b"PORT 1,2,3,4,5,6,7", b"PORT a,b,c,d,e,f", b"PORT"] {
+    for bad in [
+        &b"PORT 1,2,3,4,5"[..],
+        b"PORT 256,0,0,1,1,1",
+        b"PORT 1,2,3,4,5,6,7",
+        b"PORT a,b,c,d,e,f",
+        b"PORT",
+    ] {
         assert_eq!(p(bad).unwrap_err().code().get(), 501, "{}", bad.escape_ascii());
     }
 }
 
 #[test]
 fn eprt_epsv_rfc2428() {
-    assert_eq!(p(b"EPRT |1|132.235.1.2|6275|"), Ok(Command::Eprt("132.235.1.2:6275".parse().unwrap())));
+    assert_eq!(
+        p(b"EPRT |1|132.235.1.2|6275|"),
+        Ok(Command::Eprt("132.235.1.2:6275".parse().unwrap()))
+    );
     assert_eq!(
         p(b"EPRT |2|1080::8:800:200C:417A|5282|"),
         Ok(Command::Eprt("[1080::8:800:200C:417A]:5282".parse().unwrap()))
     );
-    assert_eq!(p(b"EPRT !2!::1!5282!"), Ok(Command::Eprt("[::1]:5282".parse().unwrap())));
+    assert_eq!(
+        p(b"EPRT !2!::1!5282!"),
+        Ok(Command::Eprt("[::1]:5282".parse().unwrap()))
+    );
     assert_eq!(p(b"EPRT |3|x|1|").unwrap_err().code().get(), 522);
     assert_eq!(p(b"EPRT |1|::1|1|").unwrap_err().code().get(), 501);
     assert_eq!(p(b"EPRT |1|1.2.3.4|70000|").unwrap_err().code().get(), 501);
@@ -152,10 +167,19 @@ fn lang_rfc2640_4_1() {
 
 #[test]
 fn opts_host_auth_prot() {
-    assert_eq!(p(b"OPTS utf8 ON"), Ok(Command::Opts("UTF8".into(), Some(b"ON".to_vec()))));
-    assert_eq!(p(b"OPTS MLST type;size;"), Ok(Command::Opts("MLST".into(), Some(b"type;size;".to_vec()))));
+    assert_eq!(
+        p(b"OPTS utf8 ON"),
+        Ok(Command::Opts("UTF8".into(), Some(b"ON".to_vec())))
+    );
+    assert_eq!(
+        p(b"OPTS MLST type;size;"),
+        Ok(Command::Opts("MLST".into(), Some(b"type;size;".to_vec())))
+    );
     assert_eq!(p(b"OPTS").unwrap_err().code().get(), 501);
-    assert_eq!(p(b"HOST ftp.example.com"), Ok(Command::Host(b"ftp.example.com".to_vec())));
+    assert_eq!(
+        p(b"HOST ftp.example.com"),
+        Ok(Command::Host(b"ftp.example.com".to_vec()))
+    );
     assert_eq!(p(b"AUTH tls"), Ok(Command::Auth("TLS".into())));
     assert_eq!(p(b"PBSZ 0"), Ok(Command::Pbsz(0)));
     assert_eq!(p(b"PROT p"), Ok(Command::Prot(ProtLevel::Private)));
