@@ -1,0 +1,80 @@
+//! The `babelftp` binary as a user runs it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+fn babelftp() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_babelftp"))
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = babelftp().args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn url_encode_and_decode_masinter_draft() {
+    let (ok, out, _) = run(&["url", "encode", "ftp://host/日本語.txt"]);
+    assert!(ok);
+    assert_eq!(out, "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt\n");
+    let (ok, out, _) = run(&["url", "decode", "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt"]);
+    assert!(ok);
+    assert_eq!(out, "ftp://host/日本語.txt\n");
+    let (ok, out, _) = run(&["url", "encode", "/pub/日本語"]);
+    assert!(ok);
+    assert_eq!(out, "/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E\n");
+    // A Shift_JIS escape is not UTF-8: it stays escaped.
+    let (ok, out, _) = run(&["url", "decode", "ftp://h/%93%FA%96%7B"]);
+    assert!(ok);
+    assert_eq!(out, "ftp://h/%93%FA%96%7B\n");
+}
+
+#[test]
+fn url_errors_exit_nonzero_with_a_reason() {
+    let (ok, out, err) = run(&["url", "decode", "ftp://host:99999/"]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert!(err.starts_with("babelftp: "), "{err}");
+    assert!(err.contains("99999"), "{err}");
+}
+
+/// What README promises: `babelftp serve` with no root creates ./ftp-root
+/// with a readme and serves it read-only to anonymous users; SIGTERM stops it.
+#[test]
+fn serve_creates_the_default_root_and_serves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = babelftp()
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first.rsplit_once(" on ").unwrap().1.to_string();
+    assert!(url.starts_with("ftp://127.0.0.1:"), "{first}");
+    let list = Command::new("curl").args(["-s", "-S", "--max-time", "20", &url]).output().unwrap();
+    assert!(list.status.success());
+    assert!(String::from_utf8_lossy(&list.stdout).contains("README.txt"));
+    let readme = Command::new("curl")
+        .args(["-s", "-S", "--max-time", "20", &format!("{url}README.txt")])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&readme.stdout).contains("babelftp"));
+    assert!(dir.path().join("ftp-root/README.txt").is_file());
+    let upload = Command::new("curl")
+        .args(["-s", "--max-time", "20", "-T", "/dev/null", &format!("{url}x")])
+        .output()
+        .unwrap();
+    assert_eq!(upload.status.code(), Some(25), "anonymous upload must be refused");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
