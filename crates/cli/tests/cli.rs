@@ -59,7 +59,10 @@ fn serve_creates_the_default_root_and_serves_it() {
     let first = lines.next().unwrap().unwrap();
     let url = first.rsplit_once(" on ").unwrap().1.to_string();
     assert!(url.starts_with("ftp://127.0.0.1:"), "{first}");
-    let list = Command::new("curl").args(["-s", "-S", "--max-time", "20", &url]).output().unwrap();
+    let list = Command::new("curl")
+        .args(["-s", "-S", "--max-time", "20", &url])
+        .output()
+        .unwrap();
     assert!(list.status.success());
     assert!(String::from_utf8_lossy(&list.stdout).contains("README.txt"));
     let readme = Command::new("curl")
