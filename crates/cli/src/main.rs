@@ -2,6 +2,7 @@
 //!
 //! Subcommands:
 //! - `serve`: run the FTP server (see `babelftp serve --help`);
+//! - `passwd`: hash a password for the users file;
 //! - `url encode|decode`: convert `ftp://` URLs between their IRI form
 //!   (raw UTF-8) and their ASCII form (UTF-8 then `%HH`), as the Masinter
 //!   draft describes.
@@ -27,6 +28,8 @@ struct Cli {
 enum Cmd {
     /// Run the FTP server.
     Serve(serve::ServeArgs),
+    /// Read a password from standard input and print its argon2 hash for a users file.
+    Passwd,
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Serve(args) => serve::run(args),
+        Cmd::Passwd => serve::passwd(),
         Cmd::Url { op } => url(op),
     };
     match result {

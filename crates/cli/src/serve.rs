@@ -1,11 +1,13 @@
-//! `babelftp serve`: run the FTP server.
+//! `babelftp serve` (run the server) and `babelftp passwd` (hash a password
+//! for the users file).
 
+use std::io::BufRead;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use babelftp_server::config::User;
+use babelftp_server::config::{self, User};
 use babelftp_server::{Config, Server};
 use clap::Args;
 
@@ -14,15 +16,23 @@ const README: &str = "Welcome to babelftp.\n\nThis directory is served by `babel
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Directory served as `/` (created with a short readme if missing).
-    #[arg(long, default_value = "ftp-root")]
-    root: PathBuf,
-    /// Address to listen on, IPv4 or IPv6 (repeatable).
+    /// A TOML configuration file (every option; flags below override it).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Directory served as `/` (created with a short readme if missing)
+    /// [default: ftp-root].
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Address to listen on, IPv4 or IPv6 (repeatable) [default: 127.0.0.1:2121].
     #[arg(long = "listen", value_name = "ADDR:PORT")]
     listen: Vec<SocketAddr>,
     /// A read/write user NAME:PASSWORD on the root (repeatable).
     #[arg(long = "user", value_name = "NAME:PASSWORD")]
     users: Vec<String>,
+    /// A users file: [[user]] tables with name, password (argon2 hash from
+    /// `babelftp passwd`), home and write.
+    #[arg(long = "users", value_name = "FILE")]
+    users_file: Option<PathBuf>,
     /// Refuse anonymous logins.
     #[arg(long)]
     no_anonymous: bool,
@@ -32,83 +42,107 @@ pub struct ServeArgs {
     /// Address announced in PASV replies (behind NAT).
     #[arg(long, value_name = "ADDR")]
     passive_address: Option<IpAddr>,
-    /// Seconds before an idle session is closed.
-    #[arg(long, default_value_t = 300)]
-    idle_timeout: u64,
+    /// Seconds before an idle session is closed [default: 300].
+    #[arg(long, value_name = "SECS")]
+    idle_timeout: Option<u64>,
+    /// Append one xferlog line per transfer to FILE.
+    #[arg(long, value_name = "FILE")]
+    xferlog: Option<PathBuf>,
 }
 
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    init_logging();
-    let mut cfg = Config {
-        root: args.root.clone(),
-        anonymous: !args.no_anonymous,
-        passive_address: args.passive_address,
-        idle_timeout: Duration::from_secs(args.idle_timeout),
-        ..Config::default()
+fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
+    let mut cfg = match &args.config {
+        Some(p) => Config::load(p)?,
+        None => Config::default(),
     };
+    if let Some(r) = args.root {
+        cfg.root = r;
+    }
     if !args.listen.is_empty() {
         cfg.listen = args.listen;
+    }
+    if args.no_anonymous {
+        cfg.anonymous = false;
     }
     for u in &args.users {
         let Some((name, pw)) = u.split_once(':') else {
             bail!("--user wants NAME:PASSWORD, got {u:?}");
         };
-        cfg.users.push(User {
-            name: name.as_bytes().to_vec(),
-            password: pw.as_bytes().to_vec(),
-            write: true,
-        });
+        cfg.users.push(User::plain(name, pw));
+    }
+    if let Some(f) = &args.users_file {
+        cfg.users.extend(config::load_users(f)?);
     }
     if let Some(r) = &args.passive_ports {
-        let (lo, hi) = r
-            .split_once('-')
-            .and_then(|(a, b)| Some((a.parse::<u16>().ok()?, b.parse::<u16>().ok()?)))
-            .filter(|(a, b)| a <= b && *a > 0)
-            .with_context(|| format!("--passive-ports wants LOW-HIGH, got {r:?}"))?;
-        cfg.passive_ports = Some(lo..=hi);
+        cfg.passive_ports =
+            Some(config::parse_port_range(r).with_context(|| format!("--passive-ports wants LOW-HIGH, got {r:?}"))?);
     }
+    if let Some(a) = args.passive_address {
+        cfg.passive_address = Some(a);
+    }
+    if let Some(s) = args.idle_timeout {
+        cfg.idle_timeout = Duration::from_secs(s);
+    }
+    if let Some(x) = args.xferlog {
+        cfg.xferlog = Some(x);
+    }
+    Ok(cfg)
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    init_logging();
+    let cfg = build_config(args)?;
     if !cfg.root.exists() {
         std::fs::create_dir_all(&cfg.root).with_context(|| format!("creating {}", cfg.root.display()))?;
         std::fs::write(cfg.root.join("README.txt"), README)?;
     }
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async move {
-        let server = Server::bind(cfg.clone())
-            .await
-            .context("binding the listen addresses")?;
+        let server = Server::bind(cfg.clone()).await.context("starting the server")?;
         for a in server.local_addrs() {
             println!("babelftp serving {} on ftp://{a}/", cfg.root.display());
         }
         if cfg.anonymous {
-            println!(
-                "connect with any FTP client, user \"anonymous\" (read-only), e.g.: lftp ftp://{}",
-                server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default()
-            );
+            let first = server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default();
+            println!("connect with any FTP client as \"anonymous\" (read-only), e.g.: lftp ftp://{first}");
         }
-        server.run(shutdown_signal(), Duration::from_secs(30)).await?;
+        server.run(shutdown_signal(), cfg.shutdown_grace).await?;
         println!("babelftp stopped");
         Ok(())
     })
 }
 
+/// `babelftp passwd`: reads a password from standard input (one line) and
+/// prints its argon2 hash for the users file.
+pub fn passwd() -> anyhow::Result<()> {
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("reading the password")?;
+    let pw = line.strip_suffix('\n').unwrap_or(&line);
+    let pw = pw.strip_suffix('\r').unwrap_or(pw);
+    if pw.is_empty() {
+        bail!("empty password");
+    }
+    let hash = babelftp_server::auth::hash_password(pw.as_bytes()).map_err(anyhow::Error::msg)?;
+    println!("{hash}");
+    Ok(())
+}
+
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(t) => t,
-            Err(_) => {
-                let _ = ctrl_c.await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(t) => t,
+        Err(_) => {
+            let _ = ctrl_c.await;
+            return;
         }
+    };
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term.recv() => {}
     }
-    #[cfg(not(unix))]
-    let _ = ctrl_c.await;
 }
 
 fn init_logging() {

@@ -81,3 +81,34 @@ fn serve_creates_the_default_root_and_serves_it() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn passwd_prints_an_argon2_hash() {
+    use std::io::Write;
+    let mut child = babelftp()
+        .arg("passwd")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"s3cret\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let hash = String::from_utf8(out.stdout).unwrap();
+    assert!(hash.starts_with("$argon2id$v=19$"), "{hash}");
+    assert!(babelftp_server::auth::Secret::Hash(hash.trim().to_string()).verify(b"s3cret"));
+}
+
+#[test]
+fn serve_reads_a_config_file_and_reports_its_mistakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("bad.toml");
+    std::fs::write(&conf, "listen = [\"127.0.0.1:0\"]\nno_such_option = 1\n").unwrap();
+    let out = babelftp()
+        .args(["serve", "--config", conf.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.toml") && err.contains("no_such_option"), "{err}");
+}

@@ -15,11 +15,7 @@ async fn feat_login_and_pathnames_with_cr_and_spaces() {
     let cfg = Config {
         root: root.path().to_path_buf(),
         listen: vec!["127.0.0.1:0".parse().unwrap()],
-        users: vec![User {
-            name: b"u".to_vec(),
-            password: b"p".to_vec(),
-            write: true,
-        }],
+        users: vec![User::plain("u", "p")],
         login_fail_delay: Duration::from_millis(10),
         ..Config::default()
     };

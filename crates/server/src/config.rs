@@ -1,21 +1,64 @@
-//! Server configuration. Every option has a default that lets
-//! `babelftp serve` run with no arguments: `./ftp-root`, read-only
-//! anonymous, 127.0.0.1:2121.
+//! Server configuration: defaults that let `babelftp serve` run with no
+//! arguments (`./ftp-root`, read-only anonymous, 127.0.0.1:2121), a TOML
+//! file format covering every option, and the users file.
+//!
+//! ```toml
+//! root = "/srv/ftp"
+//! listen = ["0.0.0.0:2121", "[::]:2121"]
+//! anonymous = true
+//! anonymous_write = false
+//! users_file = "/etc/babelftp/users.toml"
+//! passive_ports = "50000-50100"
+//! passive_address = "203.0.113.7"
+//! max_line = 4096
+//! idle_timeout = 300          # seconds
+//! data_timeout = 30           # seconds
+//! login_fail_delay_ms = 1000
+//! max_connections = 512
+//! max_per_ip = 32
+//! shutdown_grace = 30         # seconds
+//! xferlog = "/var/log/babelftp/xferlog"
+//!
+//! [[user]]                    # also the format of users_file
+//! name = "alice"
+//! password = "$argon2id$v=19$..."   # from `babelftp passwd`
+//! home = "/alice"             # below root; the user sees it as "/"
+//! write = true
+//! ```
 
 use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::auth::{self, Secret};
 
 /// A configured account.
 #[derive(Debug, Clone)]
 pub struct User {
     /// Login name (bytes as the client sends them).
     pub name: Vec<u8>,
-    /// Password, compared in constant time.
-    pub password: Vec<u8>,
+    /// How the password is kept.
+    pub secret: Secret,
+    /// The user's root, below the server root (`/` = the whole root).
+    pub home: Vec<u8>,
     /// Whether the account may change files.
     pub write: bool,
+}
+
+impl User {
+    /// A read/write user on the whole root with a clear-text password
+    /// (`--user NAME:PASSWORD`).
+    pub fn plain(name: &str, password: &str) -> User {
+        User {
+            name: name.as_bytes().to_vec(),
+            secret: Secret::Plain(password.as_bytes().to_vec()),
+            home: b"/".to_vec(),
+            write: true,
+        }
+    }
 }
 
 /// Everything the server needs to run.
@@ -48,6 +91,10 @@ pub struct Config {
     pub max_connections: usize,
     /// Most sessions at once from one IP address; more get 421.
     pub max_per_ip: usize,
+    /// How long shutdown waits for running transfers.
+    pub shutdown_grace: Duration,
+    /// Where to append one xferlog line per transfer.
+    pub xferlog: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -66,6 +113,249 @@ impl Default for Config {
             login_fail_delay: Duration::from_secs(1),
             max_connections: 512,
             max_per_ip: 32,
+            shutdown_grace: Duration::from_secs(30),
+            xferlog: None,
         }
+    }
+}
+
+/// A configuration problem, with the file it came from.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML of our schema.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value is out of range or malformed.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    root: Option<PathBuf>,
+    listen: Option<Vec<SocketAddr>>,
+    anonymous: Option<bool>,
+    anonymous_write: Option<bool>,
+    users_file: Option<PathBuf>,
+    passive_ports: Option<String>,
+    passive_address: Option<IpAddr>,
+    max_line: Option<usize>,
+    idle_timeout: Option<u64>,
+    data_timeout: Option<u64>,
+    login_fail_delay_ms: Option<u64>,
+    max_connections: Option<usize>,
+    max_per_ip: Option<usize>,
+    shutdown_grace: Option<u64>,
+    xferlog: Option<PathBuf>,
+    #[serde(default)]
+    user: Vec<FileUser>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUsers {
+    #[serde(default)]
+    user: Vec<FileUser>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUser {
+    name: String,
+    password: String,
+    #[serde(default = "default_home")]
+    home: String,
+    #[serde(default)]
+    write: bool,
+}
+
+fn default_home() -> String {
+    "/".into()
+}
+
+/// Parses `LOW-HIGH`.
+pub fn parse_port_range(s: &str) -> Option<RangeInclusive<u16>> {
+    let (lo, hi) = s.split_once('-')?;
+    let (lo, hi) = (lo.trim().parse::<u16>().ok()?, hi.trim().parse::<u16>().ok()?);
+    (lo > 0 && lo <= hi).then_some(lo..=hi)
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn users_from(path: &Path, users: Vec<FileUser>) -> Result<Vec<User>, ConfigError> {
+    users
+        .into_iter()
+        .map(|u| {
+            if !auth::is_valid_hash(&u.password) {
+                return Err(ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("user {:?}: password must be a hash from `babelftp passwd`", u.name),
+                });
+            }
+            Ok(User {
+                name: u.name.into_bytes(),
+                secret: Secret::Hash(u.password),
+                home: u.home.into_bytes(),
+                write: u.write,
+            })
+        })
+        .collect()
+}
+
+/// Reads a users file (`[[user]]` tables).
+pub fn load_users(path: &Path) -> Result<Vec<User>, ConfigError> {
+    let text = read(path)?;
+    let f: FileUsers = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })?;
+    users_from(path, f.user)
+}
+
+impl Config {
+    /// Reads a TOML configuration file over the defaults. Relative paths
+    /// in it are relative to the file's directory.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = read(path)?;
+        let f: FileConfig = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let mut c = Config::default();
+        if let Some(r) = f.root {
+            c.root = base.join(r);
+        }
+        if let Some(l) = f.listen {
+            c.listen = l;
+        }
+        c.anonymous = f.anonymous.unwrap_or(c.anonymous);
+        c.anonymous_write = f.anonymous_write.unwrap_or(c.anonymous_write);
+        if let Some(r) = f.passive_ports {
+            c.passive_ports = Some(parse_port_range(&r).ok_or_else(|| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("passive_ports wants \"LOW-HIGH\", got {r:?}"),
+            })?);
+        }
+        c.passive_address = f.passive_address.or(c.passive_address);
+        c.max_line = f.max_line.unwrap_or(c.max_line).max(64);
+        if let Some(s) = f.idle_timeout {
+            c.idle_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = f.data_timeout {
+            c.data_timeout = Duration::from_secs(s);
+        }
+        if let Some(ms) = f.login_fail_delay_ms {
+            c.login_fail_delay = Duration::from_millis(ms);
+        }
+        c.max_connections = f.max_connections.unwrap_or(c.max_connections);
+        c.max_per_ip = f.max_per_ip.unwrap_or(c.max_per_ip);
+        if let Some(s) = f.shutdown_grace {
+            c.shutdown_grace = Duration::from_secs(s);
+        }
+        c.xferlog = f.xferlog.map(|x| base.join(x));
+        c.users = users_from(path, f.user)?;
+        if let Some(u) = f.users_file {
+            c.users.extend(load_users(&base.join(u))?);
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_file_parses() {
+        let dir = tempfile::tempdir().unwrap();
+        let hash = auth::hash_password(b"pw").unwrap();
+        std::fs::write(
+            dir.path().join("users.toml"),
+            format!("[[user]]\nname = \"bob\"\npassword = \"{hash}\"\nhome = \"/bob\"\n"),
+        )
+        .unwrap();
+        let cfg = dir.path().join("babelftp.toml");
+        std::fs::write(
+            &cfg,
+            format!(
+                r#"root = "files"
+listen = ["127.0.0.1:0", "[::1]:0"]
+anonymous = false
+anonymous_write = true
+users_file = "users.toml"
+passive_ports = "50000-50010"
+passive_address = "192.0.2.1"
+max_line = 1024
+idle_timeout = 60
+data_timeout = 5
+login_fail_delay_ms = 10
+max_connections = 7
+max_per_ip = 3
+shutdown_grace = 2
+xferlog = "xfer.log"
+
+[[user]]
+name = "alice"
+password = "{hash}"
+write = true
+"#
+            ),
+        )
+        .unwrap();
+        let c = Config::load(&cfg).unwrap();
+        assert_eq!(c.root, dir.path().join("files"));
+        assert_eq!(c.listen.len(), 2);
+        assert!(!c.anonymous && c.anonymous_write);
+        assert_eq!(c.passive_ports, Some(50000..=50010));
+        assert_eq!(c.passive_address, Some("192.0.2.1".parse().unwrap()));
+        assert_eq!((c.max_line, c.max_connections, c.max_per_ip), (1024, 7, 3));
+        assert_eq!(c.idle_timeout, Duration::from_secs(60));
+        assert_eq!(c.login_fail_delay, Duration::from_millis(10));
+        assert_eq!(c.xferlog, Some(dir.path().join("xfer.log")));
+        assert_eq!(c.users.len(), 2);
+        assert_eq!(c.users[0].name, b"alice");
+        assert!(c.users[0].write);
+        assert_eq!(c.users[1].home, b"/bob");
+        assert!(!c.users[1].write);
+        assert!(c.users[1].secret.verify(b"pw"));
+    }
+
+    #[test]
+    fn mistakes_are_reported_with_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.toml");
+        std::fs::write(&p, "rooot = \"x\"\n").unwrap();
+        let e = Config::load(&p).unwrap_err().to_string();
+        assert!(e.contains("c.toml") && e.contains("rooot"), "{e}");
+        std::fs::write(&p, "passive_ports = \"9-1\"\n").unwrap();
+        assert!(Config::load(&p).unwrap_err().to_string().contains("LOW-HIGH"));
+        std::fs::write(&p, "[[user]]\nname = \"a\"\npassword = \"plain\"\n").unwrap();
+        assert!(Config::load(&p).unwrap_err().to_string().contains("babelftp passwd"));
+        assert!(Config::load(&dir.path().join("missing.toml")).is_err());
     }
 }

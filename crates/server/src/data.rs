@@ -167,6 +167,32 @@ where
     Ok(total)
 }
 
+/// Sends `file` from `offset` to its end with `sendfile(2)`: no copy
+/// through user space (deps-and-scale.md §6). Returns the octets sent.
+/// The end is the file's size when the transfer starts.
+pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> io::Result<u64> {
+    use std::os::fd::AsFd;
+    use tokio::io::Interest;
+    let len = file.metadata()?.len();
+    let mut off = i64::try_from(offset).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "offset too large"))?;
+    let mut total = 0u64;
+    while (off as u64) < len {
+        let want = usize::try_from((len - off as u64).min(1 << 30)).unwrap_or(1 << 30);
+        let n = stream
+            .async_io(Interest::WRITABLE, || {
+                nix::sys::sendfile::sendfile64(stream.as_fd(), file.as_fd(), Some(&mut off), want)
+                    .map_err(io::Error::from)
+            })
+            .await?;
+        if n == 0 {
+            // The file shrank under us: stop at what exists.
+            break;
+        }
+        total += n as u64;
+    }
+    Ok(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,13 +12,16 @@
 //!
 //! Module map: [`config`] (options and defaults), `session` (one control
 //! connection), `data` (data connections and byte pumps), [`storage`]
-//! (the filesystem beneath the root), `msg` (reply texts).
+//! (the filesystem beneath the root), [`auth`] (accounts, argon2),
+//! [`xferlog`] (the transfer log), `msg` (reply texts).
 
+pub mod auth;
 pub mod config;
 mod data;
 mod msg;
 mod session;
 pub mod storage;
+pub mod xferlog;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -38,6 +41,7 @@ use storage::FsStorage;
 pub struct Server {
     cfg: Arc<Config>,
     storage: Arc<FsStorage>,
+    xferlog: Option<Arc<xferlog::XferLog>>,
     listeners: Vec<TcpListener>,
 }
 
@@ -46,6 +50,10 @@ impl Server {
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
         let storage = Arc::new(FsStorage::open(&cfg.root)?);
+        let xferlog = match &cfg.xferlog {
+            Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
+            None => None,
+        };
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
             listeners.push(TcpListener::bind(addr).await?);
@@ -53,6 +61,7 @@ impl Server {
         Ok(Server {
             cfg: Arc::new(cfg),
             storage,
+            xferlog,
             listeners,
         })
     }
@@ -106,11 +115,12 @@ impl Server {
                     };
                     let cfg = self.cfg.clone();
                     let storage = self.storage.clone();
+                    let xferlog = self.xferlog.clone();
                     let rx = stop_tx.subscribe();
                     sessions.spawn(async move {
                         let _slot = slot;
                         tracing::info!(%peer, "connected");
-                        if let Err(e) = session::serve(stream, cfg, storage, rx).await {
+                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, rx).await {
                             tracing::debug!(%peer, error = %e, "session ended with an error");
                         }
                         tracing::info!(%peer, "disconnected");

@@ -28,6 +28,7 @@ use crate::config::Config;
 use crate::data::{self, DataError, DataSetup};
 use crate::msg::Msg;
 use crate::storage::{FsStorage, VPath, WriteMode};
+use crate::xferlog::{XferEntry, XferLog};
 
 /// Login state: USER → PASS → logged in (RFC 959 5.4 sequencing).
 #[derive(Debug, Clone)]
@@ -43,7 +44,10 @@ type TransferResult = Result<u64, (ReplyCode, Msg)>;
 /// The state of one control connection.
 pub(crate) struct Session {
     cfg: Arc<Config>,
+    /// The server root; `storage` is narrowed to a user's home at login.
+    base: Arc<FsStorage>,
     storage: Arc<FsStorage>,
+    xferlog: Option<Arc<XferLog>>,
     peer: SocketAddr,
     local: SocketAddr,
     login: Login,
@@ -56,6 +60,16 @@ pub(crate) struct Session {
     mlst_facts: Vec<&'static str>,
     writer: OwnedWriteHalf,
     transfer: Option<JoinHandle<TransferResult>>,
+    /// What the running transfer is, for the transfer log.
+    transfer_info: Option<TransferInfo>,
+}
+
+/// One transfer, as the xferlog line describes it.
+struct TransferInfo {
+    path: Vec<u8>,
+    incoming: bool,
+    ascii: bool,
+    started: std::time::Instant,
 }
 
 /// Whether the session goes on after a command.
@@ -105,6 +119,7 @@ pub(crate) async fn serve(
     stream: TcpStream,
     cfg: Arc<Config>,
     storage: Arc<FsStorage>,
+    xferlog: Option<Arc<XferLog>>,
     mut shutdown: broadcast::Receiver<()>,
 ) -> io::Result<()> {
     let peer = stream.peer_addr()?;
@@ -113,7 +128,9 @@ pub(crate) async fn serve(
     let (mut reader, writer) = stream.into_split();
     let mut s = Session {
         cfg: cfg.clone(),
+        base: storage.clone(),
         storage,
+        xferlog,
         peer,
         local,
         login: Login::AwaitUser,
@@ -126,6 +143,7 @@ pub(crate) async fn serve(
         mlst_facts: MLST_FACTS.to_vec(),
         writer,
         transfer: None,
+        transfer_info: None,
     };
     s.send(&reply(ReplyCode::READY, Msg::Greeting)).await?;
     let mut lines = LineReader::new(cfg.max_line);
@@ -196,9 +214,18 @@ pub(crate) async fn serve(
             done = async { match s.transfer.as_mut() { Some(t) => t.await, None => std::future::pending().await } } => {
                 s.transfer = None;
                 let r = match done {
-                    Ok(Ok(_)) => reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
-                    Ok(Err((code, msg))) => reply(code, msg),
-                    Err(_) => reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted),
+                    Ok(Ok(n)) => {
+                        s.log_transfer(n, true);
+                        reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete)
+                    }
+                    Ok(Err((code, msg))) => {
+                        s.log_transfer(0, false);
+                        reply(code, msg)
+                    }
+                    Err(_) => {
+                        s.log_transfer(0, false);
+                        reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
+                    }
                 };
                 s.send(&r).await?;
             }
@@ -247,6 +274,7 @@ impl Session {
                     t.abort();
                     let _ = t.await;
                 }
+                self.log_transfer(0, false);
                 self.send(&reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted))
                     .await?;
                 self.send(&reply(ReplyCode::CLOSING_DATA, Msg::AbortOk)).await?;
@@ -339,6 +367,7 @@ impl Session {
             C::Quit => reply(ReplyCode::CLOSING, Msg::Goodbye),
             C::Rein => {
                 self.login = Login::AwaitUser;
+                self.storage = self.base.clone();
                 self.cwd = VPath::root();
                 self.ttype = TransferType::Ascii;
                 self.data = DataSetup::None;
@@ -518,19 +547,58 @@ impl Session {
                 if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous },
             );
         }
-        let found = self
-            .cfg
-            .users
-            .iter()
-            .find(|u| u.name == user && constant_time_eq(&u.password, &pw));
-        if let Some(u) = found {
-            tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
-            self.login = Login::LoggedIn { user, write: u.write };
-            return reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
+        // argon2 costs tens of milliseconds: off the async workers.
+        let (cfg, name) = (self.cfg.clone(), user.clone());
+        let found =
+            tokio::task::spawn_blocking(move || cfg.users.iter().position(|u| u.name == name && u.secret.verify(&pw)))
+                .await
+                .ok()
+                .flatten();
+        if let Some(i) = found {
+            let (home, write) = (self.cfg.users[i].home.clone(), self.cfg.users[i].write);
+            let base = self.base.clone();
+            let home_path = VPath::root().join(&home);
+            match blocking(move || base.subdir(&home_path)).await {
+                Ok(st) => {
+                    tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
+                    self.storage = Arc::new(st);
+                    self.cwd = VPath::root();
+                    self.login = Login::LoggedIn { user, write };
+                    return reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
+                }
+                Err(e) => {
+                    tracing::error!(user = %user.escape_ascii(), home = %home.escape_ascii(), error = %e, "home directory unavailable");
+                }
+            }
+        } else {
+            tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
         }
-        tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
         tokio::time::sleep(self.cfg.login_fail_delay).await;
         reply(ReplyCode::NOT_LOGGED_IN, Msg::LoginFailed)
+    }
+
+    /// Appends the xferlog line of the transfer that just ended.
+    fn log_transfer(&mut self, bytes: u64, complete: bool) {
+        let Some(info) = self.transfer_info.take() else { return };
+        let Some(log) = &self.xferlog else { return };
+        let (user, anonymous) = match &self.login {
+            Login::LoggedIn { user, .. } => (
+                user.clone(),
+                user.eq_ignore_ascii_case(b"anonymous") || user.eq_ignore_ascii_case(b"ftp"),
+            ),
+            _ => (b"-".to_vec(), false),
+        };
+        log.write(&XferEntry {
+            seconds: info.started.elapsed().as_secs(),
+            peer: self.peer.ip(),
+            bytes,
+            path: &info.path,
+            ascii: info.ascii,
+            incoming: info.incoming,
+            anonymous,
+            user: &user,
+            complete,
+        });
     }
 
     fn features(&self) -> Features {
@@ -735,22 +803,38 @@ impl Session {
     async fn retr(&mut self, p: WirePath) -> io::Result<()> {
         let t = self.path(&p);
         let st = self.storage.clone();
-        let file = blocking(move || st.open_read(&t)).await?;
-        let mut file = tokio::fs::File::from_std(file.into_std());
+        let t2 = t.clone();
+        let file = blocking(move || st.open_read(&t2)).await?.into_std();
         let offset = self.rest.take().unwrap_or(0);
-        if offset > 0 {
-            use tokio::io::AsyncSeekExt;
-            file.seek(io::SeekFrom::Start(offset)).await?;
-        }
         let ascii = self.ttype == TransferType::Ascii;
+        self.note_transfer(&t, false);
         self.start_transfer(
             move |mut stream| async move {
-                let r = data::pump(file, &mut stream, ascii, false).await;
+                let r = if ascii {
+                    let mut file = tokio::fs::File::from_std(file);
+                    use tokio::io::AsyncSeekExt;
+                    match file.seek(io::SeekFrom::Start(offset)).await {
+                        Ok(_) => data::pump(file, &mut stream, true, false).await,
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    // Binary, no TLS, a local file: the kernel copies.
+                    data::sendfile(&file, offset, &stream).await
+                };
                 finish(r, stream).await
             },
             true,
         )
         .await
+    }
+
+    fn note_transfer(&mut self, path: &VPath, incoming: bool) {
+        self.transfer_info = Some(TransferInfo {
+            path: path.to_bytes(),
+            incoming,
+            ascii: self.ttype == TransferType::Ascii,
+            started: std::time::Instant::now(),
+        });
     }
 
     async fn stor(&mut self, p: Option<WirePath>, mode: WriteMode) -> io::Result<()> {
@@ -798,6 +882,7 @@ impl Session {
             self.send(&Reply::new(ReplyCode::OPENING_DATA, text)).await?;
         }
         let ascii = self.ttype == TransferType::Ascii;
+        self.note_transfer(&target, true);
         let announce = !stou;
         let job = move |mut stream: TcpStream| async move {
             let file = match upload.file.try_clone() {
@@ -979,12 +1064,4 @@ fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
-}
-
-/// Compares secrets without an early exit.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -159,6 +159,14 @@ impl FsStorage {
         })
     }
 
+    /// The storage rooted at a subdirectory (a user's home): nothing above
+    /// it is reachable through the result.
+    pub fn subdir(&self, p: &VPath) -> io::Result<FsStorage> {
+        Ok(FsStorage {
+            root: self.open_dir(p)?,
+        })
+    }
+
     /// Metadata of a path (not following a final symlink).
     pub fn stat(&self, p: &VPath) -> io::Result<Entry> {
         let md = if p.is_root() {

@@ -397,3 +397,120 @@ cmd(b'QUIT')
         "{out}"
     );
 }
+
+fn sha256(path: &std::path::Path) -> String {
+    let out = std::process::Command::new("sha256sum").arg(path).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// 1 GiB both ways with curl; the checksums match. RETR goes through
+/// sendfile(2), STOR through the buffered pump.
+#[test]
+fn one_gib_round_trip_keeps_the_checksum() {
+    use std::io::Write;
+    let srv = start(|_| {});
+    let big = srv.path("big.bin");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&big).unwrap());
+        let block = random_file(&srv.path("block.tmp"), 1 << 20);
+        for i in 0u32..1024 {
+            let mut b = block.clone();
+            b[..4].copy_from_slice(&i.to_le_bytes());
+            f.write_all(&b).unwrap();
+        }
+    }
+    std::fs::remove_file(srv.path("block.tmp")).unwrap();
+    let want = sha256(&big);
+    let local = tempfile::tempdir().unwrap();
+    let down = local.path().join("down.bin");
+    let base = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let (rc, _) = curl(&["-o", down.to_str().unwrap(), &format!("{base}big.bin")]);
+    assert_eq!(rc, 0);
+    assert_eq!(std::fs::metadata(&down).unwrap().len(), 1 << 30);
+    assert_eq!(sha256(&down), want);
+    std::fs::remove_file(&big).unwrap();
+    let (rc, _) = curl(&["-T", down.to_str().unwrap(), &format!("{base}up.bin")]);
+    assert_eq!(rc, 0);
+    assert_eq!(sha256(&srv.path("up.bin")), want);
+}
+
+/// A users file with argon2 hashes, homes and per-user write permission;
+/// every transfer lands in the xferlog.
+#[test]
+fn users_file_homes_permissions_and_xferlog() {
+    let hash = babelftp_server::auth::hash_password(b"alice-pw").unwrap();
+    let conf = tempfile::tempdir().unwrap();
+    let users = conf.path().join("users.toml");
+    std::fs::write(
+        &users,
+        format!(
+            "[[user]]\nname = \"alice\"\npassword = \"{hash}\"\nhome = \"/home/alice\"\nwrite = true\n\n\
+             [[user]]\nname = \"reader\"\npassword = \"{hash}\"\nhome = \"/\"\n"
+        ),
+    )
+    .unwrap();
+    let log = conf.path().join("xferlog");
+    let srv = start(|c| {
+        c.users = babelftp_server::config::load_users(&users).unwrap();
+        c.xferlog = Some(log.clone());
+    });
+    std::fs::create_dir_all(srv.path("home/alice")).unwrap();
+    std::fs::write(srv.path("top-secret.txt"), b"not for alice").unwrap();
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+try:
+    f.login('alice', 'wrong')
+except ftplib.error_perm as e:
+    print('bad-password', str(e)[:3])
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+f.login('alice', 'alice-pw')
+print('pwd', f.pwd())
+f.storbinary('STOR mine.txt', io.BytesIO(b'alice data'))
+print('alice sees', f.nlst())
+try:
+    f.retrbinary('RETR ../top-secret.txt', print)
+except ftplib.error_perm as e:
+    print('escape', str(e)[:3])
+f.quit()
+g = ftplib.FTP()
+g.connect(HOST, PORT)
+g.login('reader', 'alice-pw')
+b = io.BytesIO(); g.retrbinary('RETR home/alice/mine.txt', b.write)
+print('reader got', b.getvalue())
+try:
+    g.storbinary('STOR x.txt', io.BytesIO(b'x'))
+except ftplib.error_perm as e:
+    print('reader write', str(e)[:3])
+g.quit()
+"#,
+    );
+    assert!(out.contains("bad-password 530"), "{out}");
+    assert!(out.contains("pwd /\n"), "{out}");
+    assert!(out.contains("alice sees ['mine.txt']"), "{out}");
+    assert!(out.contains("escape 550"), "{out}");
+    assert!(out.contains("reader got b'alice data'"), "{out}");
+    assert!(out.contains("reader write 550"), "{out}");
+    assert_eq!(std::fs::read(srv.path("home/alice/mine.txt")).unwrap(), b"alice data");
+    drop(srv);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(
+        lines[0].ends_with(" 127.0.0.1 10 /mine.txt b _ i r alice ftp 0 * c"),
+        "{log}"
+    );
+    assert!(
+        lines[1].ends_with(" 127.0.0.1 10 /home/alice/mine.txt b _ o r reader ftp 0 * c"),
+        "{log}"
+    );
+}

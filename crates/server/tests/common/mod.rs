@@ -51,11 +51,7 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
     let mut cfg = Config {
         root: root.path().to_path_buf(),
         listen: vec!["127.0.0.1:0".parse().unwrap()],
-        users: vec![babelftp_server::config::User {
-            name: b"bob".to_vec(),
-            password: b"secret".to_vec(),
-            write: true,
-        }],
+        users: vec![babelftp_server::config::User::plain("bob", "secret")],
         login_fail_delay: Duration::from_millis(50),
         ..Config::default()
     };
