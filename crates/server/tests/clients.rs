@@ -514,3 +514,219 @@ g.quit()
         "{log}"
     );
 }
+
+#[test]
+fn transcript_of_the_smaller_commands() {
+    let srv = start(|_| {});
+    std::fs::create_dir(srv.path("sub")).unwrap();
+    let out = python(
+        &srv,
+        r#"
+s = socket.create_connection((HOST, PORT))
+fp = s.makefile('rb')
+def cmd(line):
+    if line is not None:
+        s.sendall(line + b'\r\n')
+    r = fp.readline()
+    text = [r]
+    while r[3:4] == b'-' or not r[:3].isdigit() or (len(text) > 1 and r[:4] != text[0][:3] + b' '):
+        r = fp.readline(); text.append(r)
+        if r[:3] == text[0][:3] and r[3:4] == b' ':
+            break
+    print((line or b'')[:20].decode(), '=>', b''.join(text).decode('utf-8', 'replace').replace('\r\n', ' | ').strip())
+cmd(None)
+cmd(b'SYST')
+cmd(b'HELP')
+cmd(b'STAT')
+cmd(b'HOST localhost')
+cmd(b'USER bob')
+cmd(b'PASS secret')
+cmd(b'HOST localhost')
+cmd(b'ACCT x')
+cmd(b'ALLO 100')
+cmd(b'STRU F')
+cmd(b'MODE S')
+cmd(b'TYPE A N')
+cmd(b'STAT /')
+cmd(b'MLST readme.txt')
+cmd(b'SIZE sub')
+cmd(b'MDTM nothing')
+cmd(b'OPTS UTF8 ON')
+cmd(b'OPTS MLST type;size;')
+cmd(b'MLST readme.txt')
+cmd(b'REIN')
+cmd(b'PWD')
+cmd(b'QUIT')
+"#,
+    );
+    let want = [
+        "=> 220 ",
+        "SYST => 215 UNIX Type: L8",
+        "HELP => 214-",
+        "STAT => 211-",
+        "HOST localhost => 220 ",
+        "USER bob => 331 ",
+        "PASS secret => 230 ",
+        "HOST localhost => 503 ",
+        "ACCT x => 202 ",
+        "ALLO 100 => 202 ",
+        "STRU F => 200 ",
+        "MODE S => 200 ",
+        "TYPE A N => 200 ",
+        "STAT / => 213-",
+        "MLST readme.txt => 250-",
+        "SIZE sub => 550 ",
+        "MDTM nothing => 550 ",
+        "OPTS UTF8 ON => 200 ",
+        "OPTS MLST type;size; => 200 MLST OPTS type;size;",
+        "MLST readme.txt => 250-",
+        "REIN => 220 ",
+        "PWD => 530 ",
+        "QUIT => 221 ",
+    ];
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), want.len(), "{out}");
+    for (l, w) in lines.iter().zip(want) {
+        assert!(l.trim_start().starts_with(w), "{l:?} should start with {w:?}\n{out}");
+    }
+    assert!(lines[13].contains("readme.txt") && lines[13].contains("sub"), "{out}");
+    assert!(
+        lines[14].contains(" type=file;size=20;modify=") && lines[14].contains(" /readme.txt |"),
+        "{out}"
+    );
+    assert!(lines[19].contains(" type=file;size=20; /readme.txt |"), "{out}");
+}
+
+#[test]
+fn ascii_mode_translates_line_ends_both_ways() {
+    let srv = start(|_| {});
+    std::fs::write(srv.path("unix.txt"), b"one\ntwo\n").unwrap();
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+raw = []
+f.voidcmd('TYPE A')
+conn = f.transfercmd('RETR unix.txt')
+data = b''
+while True:
+    b = conn.recv(65536)
+    if not b: break
+    data += b
+conn.close(); f.voidresp()
+print('wire', data)
+f.storlines('STOR dos.txt', io.BytesIO(b'a\r\nb\r\n'))
+f.quit()
+"#,
+    );
+    assert!(out.contains(r"wire b'one\r\ntwo\r\n'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("dos.txt")).unwrap(), b"a\nb\n");
+}
+
+#[test]
+fn passive_ports_range_and_foreign_data_connections_refused() {
+    let srv = start(|c| c.passive_ports = Some(40100..=40110));
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.voidcmd('TYPE I')
+host, port = f.makepasv()
+print('in-range', 40100 <= port <= 40110)
+# a thief from another loopback address connects first
+thief = socket.socket()
+thief.bind(('127.0.0.2', 0))
+thief.connect((host, port))
+conn = f.transfercmd('RETR readme.txt')
+data = conn.recv(100)
+conn.close()
+print(f.voidresp()[:3])
+print('legit', data)
+thief.settimeout(2)
+try:
+    print('thief', thief.recv(100))
+except (socket.timeout, ConnectionResetError):
+    print('thief nothing')
+f.quit()
+"#,
+    );
+    assert!(out.contains("in-range True"), "{out}");
+    assert!(out.contains("legit b'hello from babelftp\\n'"), "{out}");
+    assert!(out.contains("thief b''") || out.contains("thief nothing"), "{out}");
+}
+
+#[test]
+fn idle_timeout_and_connection_limits_answer_421() {
+    let srv = start(|c| {
+        c.idle_timeout = std::time::Duration::from_millis(700);
+        c.max_per_ip = 2;
+    });
+    let out = python(
+        &srv,
+        r#"
+import time
+a = socket.create_connection((HOST, PORT)); fa = a.makefile('rb'); print('a', fa.readline()[:3])
+b = socket.create_connection((HOST, PORT)); fb = b.makefile('rb'); print('b', fb.readline()[:3])
+c = socket.create_connection((HOST, PORT)); fc = c.makefile('rb'); print('c', fc.readline()[:3])
+time.sleep(1.5)
+print('a-idle', fa.readline()[:3])
+d = socket.create_connection((HOST, PORT)); fd = d.makefile('rb'); print('d', fd.readline()[:3])
+"#,
+    );
+    assert!(out.contains("a b'220'") && out.contains("b b'220'"), "{out}");
+    assert!(out.contains("c b'421'"), "{out}");
+    assert!(out.contains("a-idle b'421'"), "{out}");
+    assert!(out.contains("d b'220'"), "{out}");
+}
+
+#[test]
+fn shutdown_lets_a_transfer_finish_then_says_421() {
+    let mut srv = start(|_| {});
+    random_file(&srv.path("big.bin"), 32 << 20);
+    let addr = srv.addrs[0];
+    let client = std::thread::spawn(move || {
+        let out = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(format!(
+                r#"
+import ftplib, time, sys
+f = ftplib.FTP()
+f.connect('127.0.0.1', {})
+f.login('bob', 'secret')
+f.voidcmd('TYPE I')
+conn = f.transfercmd('RETR big.bin')
+print('started', flush=True)
+time.sleep(1.0)
+n = 0
+while True:
+    b = conn.recv(1 << 20)
+    if not b: break
+    n += len(b)
+conn.close()
+print('got', n)
+print(f.getline()[:3])
+print(f.getline()[:3])
+"#,
+                addr.port()
+            ))
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child_output(out)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    srv.begin_shutdown();
+    let out = client.join().unwrap();
+    srv.join();
+    assert!(out.contains(&format!("got {}", 32 << 20)), "{out}");
+    assert!(out.contains("226\n421"), "{out}");
+}
+
+fn child_output(child: std::process::Child) -> String {
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

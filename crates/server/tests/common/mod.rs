@@ -27,6 +27,22 @@ impl TestServer {
     }
 }
 
+impl TestServer {
+    /// Starts the graceful shutdown without waiting for it.
+    pub fn begin_shutdown(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+    }
+
+    /// Waits until the server has stopped.
+    pub fn join(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 impl Drop for TestServer {
     fn drop(&mut self) {
         if let Some(s) = self.stop.take() {
