@@ -45,6 +45,12 @@ pub struct ServeArgs {
     /// Seconds before an idle session is closed [default: 300].
     #[arg(long, value_name = "SECS")]
     idle_timeout: Option<u64>,
+    /// Most sessions at once [default: 512].
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+    /// Most sessions at once from one IP address [default: 32].
+    #[arg(long, value_name = "N")]
+    max_per_ip: Option<usize>,
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
@@ -82,6 +88,12 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(s) = args.idle_timeout {
         cfg.idle_timeout = Duration::from_secs(s);
+    }
+    if let Some(n) = args.max_connections {
+        cfg.max_connections = n;
+    }
+    if let Some(n) = args.max_per_ip {
+        cfg.max_per_ip = n;
     }
     if let Some(x) = args.xferlog {
         cfg.xferlog = Some(x);
