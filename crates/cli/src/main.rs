@@ -27,7 +27,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run the FTP server.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Read a password from standard input and print its argon2 hash for a users file.
     Passwd,
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
@@ -54,7 +54,7 @@ enum UrlOp {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Serve(args) => serve::run(args),
+        Cmd::Serve(args) => serve::run(*args),
         Cmd::Passwd => serve::passwd(),
         Cmd::Url { op } => url(op),
     };

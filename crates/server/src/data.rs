@@ -14,6 +14,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
+use crate::storage::Upload;
+
 /// Buffer size of the streaming loops: large enough to keep loopback and
 /// LAN links full, allocated once per transfer.
 pub const BUF: usize = 256 * 1024;
@@ -111,9 +113,8 @@ pub fn same_ip(a: IpAddr, b: IpAddr) -> bool {
 }
 
 /// Copies `src` to `dst` through one buffer; in ASCII mode every LF
-/// becomes CR LF (RFC 959 3.1.1.1: the NVT end of line). Returns the
-/// octets read from `src`.
-pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool, ascii_in: bool) -> io::Result<u64>
+/// becomes CR LF. Returns the octets read from `src`.
+pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool) -> io::Result<u64>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -121,47 +122,19 @@ where
     let mut buf = vec![0u8; BUF];
     let mut conv = Vec::new();
     let mut total = 0u64;
-    // ASCII in: a CR that ended the previous chunk, not yet known to be
-    // followed by LF.
-    let mut held_cr = false;
     loop {
         let n = src.read(&mut buf).await?;
         if n == 0 {
             break;
         }
         total += n as u64;
-        let chunk = &buf[..n];
         if ascii_out {
             conv.clear();
-            for &b in chunk {
-                if b == b'\n' {
-                    conv.push(b'\r');
-                }
-                conv.push(b);
-            }
-            dst.write_all(&conv).await?;
-        } else if ascii_in {
-            conv.clear();
-            for &b in chunk {
-                if held_cr {
-                    held_cr = false;
-                    if b != b'\n' {
-                        conv.push(b'\r');
-                    }
-                }
-                if b == b'\r' {
-                    held_cr = true;
-                } else {
-                    conv.push(b);
-                }
-            }
+            lf_to_crlf(&buf[..n], &mut conv);
             dst.write_all(&conv).await?;
         } else {
-            dst.write_all(chunk).await?;
+            dst.write_all(&buf[..n]).await?;
         }
-    }
-    if held_cr {
-        dst.write_all(b"\r").await?;
     }
     dst.flush().await?;
     Ok(total)
@@ -169,7 +142,9 @@ where
 
 /// Sends `file` from `offset` to its end with `sendfile(2)`: no copy
 /// through user space (deps-and-scale.md §6). Returns the octets sent.
-/// The end is the file's size when the transfer starts.
+/// The end is the file's size when the transfer starts. (A file that is
+/// not in the page cache makes sendfile wait for the disk on a worker
+/// thread; the other workers keep serving.)
 pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> io::Result<u64> {
     use std::os::fd::AsFd;
     use tokio::io::Interest;
@@ -193,21 +168,136 @@ pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> 
     Ok(total)
 }
 
+/// Receives an upload: socket → `upload`, the blocking writes on tokio's
+/// blocking pool. Buffers travel there and back, so nothing is allocated
+/// per chunk. In ASCII mode CR LF becomes LF. Returns the octets written
+/// and the upload, for commit.
+pub async fn receive(
+    stream: &mut TcpStream,
+    mut upload: Box<dyn Upload>,
+    ascii: bool,
+) -> io::Result<(u64, Box<dyn Upload>)> {
+    let mut buf = vec![0u8; BUF];
+    let mut out = Vec::with_capacity(if ascii { BUF } else { 0 });
+    let mut total = 0u64;
+    let mut held_cr = false;
+    loop {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        if ascii {
+            out.clear();
+            crlf_to_lf(&buf[..n], &mut held_cr, &mut out);
+            let len = out.len();
+            (upload, out) = write_blocking(upload, out, len).await?;
+            total += len as u64;
+        } else {
+            (upload, buf) = write_blocking(upload, buf, n).await?;
+            total += n as u64;
+        }
+    }
+    if held_cr {
+        (upload, _) = write_blocking(upload, b"\r".to_vec(), 1).await?;
+        total += 1;
+    }
+    Ok((total, upload))
+}
+
+/// Writes `data[..len]` to the upload on the blocking pool; hands both back.
+async fn write_blocking(
+    mut upload: Box<dyn Upload>,
+    data: Vec<u8>,
+    len: usize,
+) -> io::Result<(Box<dyn Upload>, Vec<u8>)> {
+    let (upload, data, r) = tokio::task::spawn_blocking(move || {
+        let r = upload.write_all(&data[..len]);
+        (upload, data, r)
+    })
+    .await
+    .map_err(|e| io::Error::other(e.to_string()))?;
+    r.map(|()| (upload, data))
+}
+
+/// CR LF → LF for one chunk; a CR at the end waits for the next chunk.
+fn crlf_to_lf(chunk: &[u8], held_cr: &mut bool, out: &mut Vec<u8>) {
+    for &b in chunk {
+        if std::mem::take(held_cr) && b != b'\n' {
+            out.push(b'\r');
+        }
+        if b == b'\r' {
+            *held_cr = true;
+        } else {
+            out.push(b);
+        }
+    }
+}
+
+/// Sends a download from a blocking reader (non-local back-ends).
+pub async fn send_reader(
+    reader: Box<dyn std::io::Read + Send>,
+    stream: &mut TcpStream,
+    ascii: bool,
+) -> io::Result<u64> {
+    let mut reader = reader;
+    let mut buf = vec![0u8; BUF];
+    let mut conv = Vec::new();
+    let mut total = 0u64;
+    loop {
+        let (b, r, n) = tokio::task::spawn_blocking(move || {
+            let n = reader.read(&mut buf);
+            (buf, reader, n)
+        })
+        .await
+        .map_err(|e| io::Error::other(e.to_string()))?;
+        buf = b;
+        reader = r;
+        let n = n?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if ascii {
+            conv.clear();
+            lf_to_crlf(&buf[..n], &mut conv);
+            stream.write_all(&conv).await?;
+        } else {
+            stream.write_all(&buf[..n]).await?;
+        }
+    }
+    stream.flush().await?;
+    Ok(total)
+}
+
+/// LF → CR LF (RFC 959 3.1.1.1, the NVT end of line).
+fn lf_to_crlf(chunk: &[u8], out: &mut Vec<u8>) {
+    for &b in chunk {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn ascii_conversion_both_ways() {
+    async fn ascii_out_adds_cr() {
         let mut out = Vec::new();
-        pump(&b"a\nb\n"[..], &mut out, true, false).await.unwrap();
+        pump(&b"a\nb\n"[..], &mut out, true).await.unwrap();
         assert_eq!(out, b"a\r\nb\r\n");
-        let mut back = Vec::new();
-        pump(&out[..], &mut back, false, true).await.unwrap();
-        assert_eq!(back, b"a\nb\n");
-        let mut lone = Vec::new();
-        pump(&b"a\rb\r"[..], &mut lone, false, true).await.unwrap();
-        assert_eq!(lone, b"a\rb\r");
+    }
+
+    #[test]
+    fn ascii_in_drops_cr_before_lf_across_chunks() {
+        let mut held = false;
+        let mut out = Vec::new();
+        crlf_to_lf(b"a\r", &mut held, &mut out);
+        crlf_to_lf(b"\nb\rc\r", &mut held, &mut out);
+        assert_eq!(out, b"a\nb\rc");
+        assert!(held);
     }
 
     #[test]

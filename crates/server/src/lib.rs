@@ -35,12 +35,13 @@ use tokio::sync::broadcast;
 use tokio::task::JoinSet;
 
 pub use config::Config;
-use storage::FsStorage;
+use storage::fs::FsStorage;
+use storage::Storage;
 
 /// A bound server, ready to run.
 pub struct Server {
     cfg: Arc<Config>,
-    storage: Arc<FsStorage>,
+    storage: Arc<dyn Storage>,
     xferlog: Option<Arc<xferlog::XferLog>>,
     listeners: Vec<TcpListener>,
 }
@@ -49,7 +50,7 @@ impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
-        let storage = Arc::new(FsStorage::open(&cfg.root)?);
+        let storage: Arc<dyn Storage> = Arc::new(FsStorage::open(&cfg.root)?);
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,

@@ -27,7 +27,7 @@ use tokio::task::JoinHandle;
 use crate::config::Config;
 use crate::data::{self, DataError, DataSetup};
 use crate::msg::Msg;
-use crate::storage::{FsStorage, VPath, WriteMode};
+use crate::storage::{ReadHandle, Storage, VPath, WriteMode};
 use crate::xferlog::{XferEntry, XferLog};
 
 /// Login state: USER → PASS → logged in (RFC 959 5.4 sequencing).
@@ -45,8 +45,8 @@ type TransferResult = Result<u64, (ReplyCode, Msg)>;
 pub(crate) struct Session {
     cfg: Arc<Config>,
     /// The server root; `storage` is narrowed to a user's home at login.
-    base: Arc<FsStorage>,
-    storage: Arc<FsStorage>,
+    base: Arc<dyn Storage>,
+    storage: Arc<dyn Storage>,
     xferlog: Option<Arc<XferLog>>,
     peer: SocketAddr,
     local: SocketAddr,
@@ -118,7 +118,7 @@ pub(crate) async fn refuse(mut stream: TcpStream) {
 pub(crate) async fn serve(
     stream: TcpStream,
     cfg: Arc<Config>,
-    storage: Arc<FsStorage>,
+    storage: Arc<dyn Storage>,
     xferlog: Option<Arc<XferLog>>,
     mut shutdown: broadcast::Receiver<()>,
 ) -> io::Result<()> {
@@ -561,7 +561,7 @@ impl Session {
             match blocking(move || base.subdir(&home_path)).await {
                 Ok(st) => {
                     tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
-                    self.storage = Arc::new(st);
+                    self.storage = st;
                     self.cwd = VPath::root();
                     self.login = Login::LoggedIn { user, write };
                     return reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
@@ -803,23 +803,18 @@ impl Session {
     async fn retr(&mut self, p: WirePath) -> io::Result<()> {
         let t = self.path(&p);
         let st = self.storage.clone();
-        let t2 = t.clone();
-        let file = blocking(move || st.open_read(&t2)).await?.into_std();
         let offset = self.rest.take().unwrap_or(0);
+        let t2 = t.clone();
+        let handle = blocking(move || st.open_read(&t2, offset)).await?;
         let ascii = self.ttype == TransferType::Ascii;
         self.note_transfer(&t, false);
         self.start_transfer(
             move |mut stream| async move {
-                let r = if ascii {
-                    let mut file = tokio::fs::File::from_std(file);
-                    use tokio::io::AsyncSeekExt;
-                    match file.seek(io::SeekFrom::Start(offset)).await {
-                        Ok(_) => data::pump(file, &mut stream, true, false).await,
-                        Err(e) => Err(e),
-                    }
-                } else {
+                let r = match handle {
                     // Binary, no TLS, a local file: the kernel copies.
-                    data::sendfile(&file, offset, &stream).await
+                    ReadHandle::File(file) if !ascii => data::sendfile(&file, offset, &stream).await,
+                    ReadHandle::File(file) => data::pump(tokio::fs::File::from_std(file), &mut stream, true).await,
+                    ReadHandle::Reader(reader) => data::send_reader(reader, &mut stream, ascii).await,
                 };
                 finish(r, stream).await
             },
@@ -885,28 +880,15 @@ impl Session {
         self.note_transfer(&target, true);
         let announce = !stou;
         let job = move |mut stream: TcpStream| async move {
-            let file = match upload.file.try_clone() {
-                Ok(f) => f,
-                Err(e) => return Err(io_err(&e)),
-            };
-            let mut file = tokio::fs::File::from_std(file.into_std());
-            if let WriteMode::At(off) = mode {
-                use tokio::io::AsyncSeekExt;
-                if let Err(e) = file.seek(io::SeekFrom::Start(off)).await {
-                    return Err(io_err(&e));
-                }
-            }
-            let r = data::pump(&mut stream, &mut file, false, ascii).await;
-            match r {
-                Ok(n) => {
-                    drop(file);
-                    let done = tokio::task::spawn_blocking(move || upload.commit()).await;
-                    match done {
-                        Ok(Ok(())) => Ok(n),
-                        Ok(Err(e)) => Err(io_err(&e)),
-                        Err(_) => Err((ReplyCode::LOCAL_ERROR, Msg::LocalError)),
-                    }
-                }
+            match data::receive(&mut stream, upload, ascii).await {
+                Ok((n, upload)) => match tokio::task::spawn_blocking(move || upload.commit()).await {
+                    Ok(Ok(())) => Ok(n),
+                    Ok(Err(e)) => Err(io_err(&e)),
+                    Err(_) => Err((ReplyCode::LOCAL_ERROR, Msg::LocalError)),
+                },
+                // A failed or interrupted upload is dropped uncommitted: a
+                // replacing STOR leaves the old file as it was.
+                Err(e) if is_storage_error(&e) => Err(io_err(&e)),
                 Err(_) => Err((ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)),
             }
         };
@@ -1016,6 +998,15 @@ fn io_err(e: &io::Error) -> (ReplyCode, Msg) {
         _ => Msg::LocalError,
     };
     (r.code, msg)
+}
+
+/// Whether an upload failed on the storage side (disk full) rather than on
+/// the network.
+fn is_storage_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
+    )
 }
 
 /// Ends a download: close the data connection cleanly.

@@ -1,134 +1,35 @@
-//! Storage: where pathnames meet the disk.
-//!
-//! The session hands the storage a [`VPath`]: a normalized, absolute,
-//! virtual path made of byte components (`.` and `..` already resolved
-//! lexically, never above `/`). [`FsStorage`] then resolves it beneath its
-//! root with `cap-std`, whose `Dir` refuses every way out of the root that
-//! string checks miss: `..` after a symlink, absolute symlinks, symlinks to
-//! `/etc`, races. Names are bytes all the way (`OsStr::from_bytes`); no
-//! lossy conversion touches them.
-//!
-//! Every method is blocking; the session calls them on tokio's blocking
-//! pool.
+//! The local filesystem back-end, confined beneath its root by cap-std.
 
-use cap_std::fs::MetadataExt;
 use std::ffi::OsStr;
-use std::io;
+use std::io::{self, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use babelftp_proto::listing::{Entry, EntryKind};
 use cap_std::ambient_authority;
+use cap_std::fs::MetadataExt;
 use cap_std::fs::{Dir, File, OpenOptions};
 
-/// A normalized virtual path: components below the virtual root.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct VPath(Vec<Vec<u8>>);
+use super::{ReadHandle, Storage, Upload, VPath, WriteMode};
 
-impl VPath {
-    /// The root `/`.
-    pub fn root() -> Self {
-        VPath(Vec::new())
-    }
-
-    /// Resolves `arg` (absolute, or relative to `self`) lexically: empty
-    /// components and `.` vanish, `..` goes up but never above the root
-    /// (as `cd ..` does at `/`).
-    pub fn join(&self, arg: &[u8]) -> VPath {
-        let mut parts = if arg.first() == Some(&b'/') {
-            Vec::new()
-        } else {
-            self.0.clone()
-        };
-        for comp in arg.split(|&b| b == b'/') {
-            match comp {
-                b"" | b"." => {}
-                b".." => {
-                    parts.pop();
-                }
-                c => parts.push(c.to_vec()),
-            }
-        }
-        VPath(parts)
-    }
-
-    /// The parent (the root is its own parent).
-    pub fn parent(&self) -> VPath {
-        let mut p = self.0.clone();
-        p.pop();
-        VPath(p)
-    }
-
-    /// The last component, if any.
-    pub fn file_name(&self) -> Option<&[u8]> {
-        self.0.last().map(Vec::as_slice)
-    }
-
-    /// Whether this is the root.
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The components.
-    pub fn components(&self) -> &[Vec<u8>] {
-        &self.0
-    }
-
-    /// The absolute virtual path as bytes (`/a/b`), as PWD shows it.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        if self.0.is_empty() {
-            return b"/".to_vec();
-        }
-        let mut out = Vec::new();
-        for c in &self.0 {
-            out.push(b'/');
-            out.extend_from_slice(c);
-        }
-        out
-    }
-
-    /// The relative filesystem path below the root (`.` for the root).
-    fn rel(&self) -> PathBuf {
-        if self.0.is_empty() {
-            return PathBuf::from(".");
-        }
-        let mut p = PathBuf::new();
-        for c in &self.0 {
-            p.push(OsStr::from_bytes(c));
-        }
-        p
-    }
-}
-
-/// How an upload opens its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteMode {
-    /// STOR: write beside the target, rename over it when complete, so a
-    /// failed or aborted upload never destroys the old file.
-    Replace,
-    /// STOU: a new file that must not exist.
-    CreateNew,
-    /// APPE: append in place.
-    Append,
-    /// REST n + STOR: write in place from offset n.
-    At(u64),
-}
-
-/// An upload in progress. [`Upload::commit`] makes it visible; dropping
-/// it without commit removes a temporary file.
-pub struct Upload {
-    /// The file to write to.
-    pub file: File,
+/// An upload to a local file. Dropping it without commit removes a
+/// temporary file.
+pub struct FsUpload {
+    file: File,
     dir: Dir,
     temp: Option<PathBuf>,
     target: PathBuf,
 }
 
-impl Upload {
-    /// Finishes the upload: for a replacing STOR, renames the temporary
-    /// file over the target.
-    pub fn commit(mut self) -> io::Result<()> {
+impl Upload for FsUpload {
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        io::Write::write_all(&mut self.file, buf)
+    }
+
+    /// For a replacing STOR, renames the temporary file over the target.
+    fn commit(mut self: Box<Self>) -> io::Result<()> {
         self.file.sync_data().ok();
         if let Some(temp) = self.temp.take() {
             self.dir.rename(&temp, &self.dir, &self.target)?;
@@ -137,7 +38,7 @@ impl Upload {
     }
 }
 
-impl Drop for Upload {
+impl Drop for FsUpload {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
             let _ = self.dir.remove_file(temp);
@@ -159,16 +60,24 @@ impl FsStorage {
         })
     }
 
-    /// The storage rooted at a subdirectory (a user's home): nothing above
-    /// it is reachable through the result.
-    pub fn subdir(&self, p: &VPath) -> io::Result<FsStorage> {
-        Ok(FsStorage {
+    fn open_dir(&self, p: &VPath) -> io::Result<Dir> {
+        if p.is_root() {
+            self.root.try_clone()
+        } else {
+            self.root.open_dir(p.rel())
+        }
+    }
+}
+
+impl Storage for FsStorage {
+    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
+        Ok(Arc::new(FsStorage {
             root: self.open_dir(p)?,
-        })
+        }))
     }
 
     /// Metadata of a path (not following a final symlink).
-    pub fn stat(&self, p: &VPath) -> io::Result<Entry> {
+    fn stat(&self, p: &VPath) -> io::Result<Entry> {
         let md = if p.is_root() {
             self.root.dir_metadata()?
         } else {
@@ -178,7 +87,7 @@ impl FsStorage {
     }
 
     /// Whether a path is a directory one can enter.
-    pub fn is_dir(&self, p: &VPath) -> bool {
+    fn is_dir(&self, p: &VPath) -> bool {
         if p.is_root() {
             return true;
         }
@@ -186,7 +95,7 @@ impl FsStorage {
     }
 
     /// The entries of a directory, sorted by name bytes.
-    pub fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
+    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
         let dir = self.open_dir(p)?;
         let mut out = Vec::new();
         for de in dir.entries()? {
@@ -202,25 +111,18 @@ impl FsStorage {
         Ok(out)
     }
 
-    fn open_dir(&self, p: &VPath) -> io::Result<Dir> {
-        if p.is_root() {
-            self.root.try_clone()
-        } else {
-            self.root.open_dir(p.rel())
-        }
-    }
-
-    /// Opens a regular file for reading.
-    pub fn open_read(&self, p: &VPath) -> io::Result<File> {
+    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
         let f = self.root.open(p.rel())?;
         if !f.metadata()?.is_file() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"));
         }
-        Ok(f)
+        let mut f = f.into_std();
+        f.seek(SeekFrom::Start(offset))?;
+        Ok(ReadHandle::File(f))
     }
 
     /// Opens a file for an upload.
-    pub fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Upload> {
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>> {
         let name = p
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
@@ -241,26 +143,30 @@ impl FsStorage {
             WriteMode::CreateNew => (dir.open_with(&target, opts.create_new(true))?, None),
             WriteMode::Append => (dir.open_with(&target, opts.append(true).create(true))?, None),
             WriteMode::At(offset) => {
-                let f = dir.open_with(&target, opts.create(true))?;
-                f.set_len(offset.min(f.metadata()?.len()))?;
+                let mut f = dir.open_with(&target, opts.create(true))?;
+                // REST beyond the end continues from the end, as
+                // ProFTPD does, rather than leaving a hole.
+                let offset = offset.min(f.metadata()?.len());
+                f.set_len(offset)?;
+                f.seek(SeekFrom::Start(offset))?;
                 (f, None)
             }
         };
-        Ok(Upload {
+        Ok(Box::new(FsUpload {
             file,
             dir,
             temp,
             target,
-        })
+        }))
     }
 
     /// MKD.
-    pub fn mkdir(&self, p: &VPath) -> io::Result<()> {
+    fn mkdir(&self, p: &VPath) -> io::Result<()> {
         self.root.create_dir(p.rel())
     }
 
     /// RMD.
-    pub fn rmdir(&self, p: &VPath) -> io::Result<()> {
+    fn rmdir(&self, p: &VPath) -> io::Result<()> {
         if p.is_root() {
             return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
         }
@@ -268,7 +174,7 @@ impl FsStorage {
     }
 
     /// DELE.
-    pub fn remove_file(&self, p: &VPath) -> io::Result<()> {
+    fn remove_file(&self, p: &VPath) -> io::Result<()> {
         if self.root.symlink_metadata(p.rel())?.is_dir() {
             return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
         }
@@ -276,7 +182,7 @@ impl FsStorage {
     }
 
     /// RNFR/RNTO.
-    pub fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
+    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
         if from.is_root() || to.is_root() {
             return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
         }
@@ -356,8 +262,8 @@ mod tests {
         std::os::unix::fs::symlink(tmp.join("secret"), root.join("abs")).unwrap();
         std::os::unix::fs::symlink("../secret", root.join("rel")).unwrap();
         let st = FsStorage::open(&root).unwrap();
-        assert!(st.open_read(&VPath::root().join(b"abs")).is_err());
-        assert!(st.open_read(&VPath::root().join(b"rel")).is_err());
+        assert!(st.open_read(&VPath::root().join(b"abs"), 0).is_err());
+        assert!(st.open_read(&VPath::root().join(b"rel"), 0).is_err());
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

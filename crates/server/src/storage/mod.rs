@@ -1,0 +1,160 @@
+//! Storage: where pathnames meet the disk.
+//!
+//! The session hands a [`Storage`] a [`VPath`]: a normalized, absolute,
+//! virtual path made of byte components (`.` and `..` already resolved
+//! lexically, never above `/`). A back-end resolves it beneath its own
+//! root; the local one, [`fs::FsStorage`], does it with `cap-std`, whose
+//! `Dir` refuses every way out of the root that string checks miss (`..`
+//! after a symlink, absolute symlinks, races). Names are bytes all the way:
+//! no lossy conversion touches them.
+//!
+//! Every method blocks; the session calls them on tokio's blocking pool.
+//! An object-store back-end implements the same trait; what it cannot do
+//! (append, offset writes, rename) it answers with
+//! `io::ErrorKind::Unsupported`, which the session maps to 502/504.
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use babelftp_proto::listing::Entry;
+
+pub mod fs;
+
+/// A normalized virtual path: components below the virtual root.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VPath(Vec<Vec<u8>>);
+
+impl VPath {
+    /// The root `/`.
+    pub fn root() -> Self {
+        VPath(Vec::new())
+    }
+
+    /// Resolves `arg` (absolute, or relative to `self`) lexically: empty
+    /// components and `.` vanish, `..` goes up but never above the root
+    /// (as `cd ..` does at `/`).
+    pub fn join(&self, arg: &[u8]) -> VPath {
+        let mut parts = if arg.first() == Some(&b'/') {
+            Vec::new()
+        } else {
+            self.0.clone()
+        };
+        for comp in arg.split(|&b| b == b'/') {
+            match comp {
+                b"" | b"." => {}
+                b".." => {
+                    parts.pop();
+                }
+                c => parts.push(c.to_vec()),
+            }
+        }
+        VPath(parts)
+    }
+
+    /// The parent (the root is its own parent).
+    pub fn parent(&self) -> VPath {
+        let mut p = self.0.clone();
+        p.pop();
+        VPath(p)
+    }
+
+    /// The last component, if any.
+    pub fn file_name(&self) -> Option<&[u8]> {
+        self.0.last().map(Vec::as_slice)
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The components.
+    pub fn components(&self) -> &[Vec<u8>] {
+        &self.0
+    }
+
+    /// The absolute virtual path as bytes (`/a/b`), as PWD shows it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        if self.0.is_empty() {
+            return b"/".to_vec();
+        }
+        let mut out = Vec::new();
+        for c in &self.0 {
+            out.push(b'/');
+            out.extend_from_slice(c);
+        }
+        out
+    }
+
+    /// The relative filesystem path below the root (`.` for the root).
+    fn rel(&self) -> PathBuf {
+        if self.0.is_empty() {
+            return PathBuf::from(".");
+        }
+        let mut p = PathBuf::new();
+        for c in &self.0 {
+            p.push(OsStr::from_bytes(c));
+        }
+        p
+    }
+}
+
+/// How an upload opens its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    /// STOR: write beside the target, rename over it when complete, so a
+    /// failed or aborted upload never destroys the old file.
+    Replace,
+    /// STOU: a new file that must not exist.
+    CreateNew,
+    /// APPE: append in place.
+    Append,
+    /// REST n + STOR: write in place from offset n.
+    At(u64),
+}
+
+/// How a download reads its file.
+pub enum ReadHandle {
+    /// A local file, already positioned at the start offset: sent with
+    /// `sendfile(2)` in binary mode.
+    File(std::fs::File),
+    /// Any other source (object stores), already at the start offset.
+    Reader(Box<dyn io::Read + Send>),
+}
+
+/// An upload in progress. Dropping it without [`Upload::commit`] must
+/// leave any previous file of that name intact (for a replacing STOR).
+pub trait Upload: Send {
+    /// Writes all of `buf` (blocking).
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
+    /// Makes the upload visible (a replacing STOR renames into place).
+    fn commit(self: Box<Self>) -> io::Result<()>;
+}
+
+/// A filesystem as the FTP session sees it.
+pub trait Storage: Send + Sync + 'static {
+    /// Metadata of a path (not following a final symlink).
+    fn stat(&self, p: &VPath) -> io::Result<Entry>;
+    /// Whether a path is a directory one can enter.
+    fn is_dir(&self, p: &VPath) -> bool;
+    /// The entries of a directory.
+    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>>;
+    /// Opens a plain file for reading from `offset`.
+    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle>;
+    /// Opens a file for an upload.
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>>;
+    /// MKD.
+    fn mkdir(&self, p: &VPath) -> io::Result<()>;
+    /// RMD.
+    fn rmdir(&self, p: &VPath) -> io::Result<()>;
+    /// DELE.
+    fn remove_file(&self, p: &VPath) -> io::Result<()>;
+    /// RNFR/RNTO.
+    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()>;
+    /// The same storage rooted at a subdirectory (a user's home): nothing
+    /// above it is reachable through the result.
+    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;
+}
