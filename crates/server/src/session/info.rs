@@ -1,0 +1,104 @@
+//! FEAT, HELP, STAT and OPTS.
+
+use super::*;
+
+impl Session {
+    pub(super) fn features(&self) -> Features {
+        Features(vec![
+            Feature::Utf8,
+            Feature::Lang(LangFact::parse(b"en*")),
+            Feature::Mlst(
+                MLST_FACTS
+                    .iter()
+                    .map(|f| (display_fact(f), self.mlst_facts.contains(f)))
+                    .collect(),
+            ),
+            Feature::Size,
+            Feature::Mdtm,
+            Feature::RestStream,
+            Feature::Epsv,
+            Feature::Eprt,
+            Feature::Host,
+            Feature::Tvfs,
+        ])
+    }
+
+    pub(super) fn help(&self) -> Reply {
+        let mut lines = vec![Msg::HelpIntro.text().into_bytes()];
+        for chunk in Verb::ALL.chunks(8) {
+            let mut l = Vec::new();
+            for v in chunk {
+                l.extend_from_slice(format!(" {:<5}", v.name()).as_bytes());
+            }
+            lines.push(l);
+        }
+        lines.push(Msg::HelpEnd.text().into_bytes());
+        Reply::multi(ReplyCode::HELP, lines)
+    }
+
+    pub(super) fn status(&self) -> Reply {
+        let user = match &self.login {
+            Login::LoggedIn { user, .. } => user.escape_ascii().to_string(),
+            _ => "-".into(),
+        };
+        let lines = vec![
+            Msg::StatusIntro.text().into_bytes(),
+            format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes(),
+            format!(" peer {} user {user}", self.peer).into_bytes(),
+            format!(
+                " TYPE {:?}, STRU F, MODE S; transfer {}",
+                self.ttype,
+                if self.transfer.is_some() { "running" } else { "idle" }
+            )
+            .into_bytes(),
+            Msg::StatusEnd.text().into_bytes(),
+        ];
+        Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
+    }
+
+    pub(super) async fn stat_path(&mut self, p: &WirePath) -> io::Result<Reply> {
+        if !self.logged_in() {
+            return Ok(reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn));
+        }
+        let entries = self.entries(&self.path(p)).await?;
+        let now = now();
+        let mut lines = vec![Msg::StatusIntro.text().into_bytes()];
+        for e in &entries {
+            let mut l = Vec::new();
+            listing::list_line(e, now, &mut l);
+            l.truncate(l.len() - 2);
+            lines.push(l);
+        }
+        lines.push(Msg::StatusEnd.text().into_bytes());
+        Ok(Reply::multi(ReplyCode::FILE_STATUS, lines))
+    }
+
+    pub(super) fn opts(&mut self, name: &str, params: Option<&[u8]>) -> Reply {
+        match (name, params) {
+            // What Windows clients and FileZilla send; UTF-8 is always on.
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") || p.eq_ignore_ascii_case(b"OFF") => {
+                reply(ReplyCode::OK, Msg::OptsUtf8)
+            }
+            ("MLST", p) => {
+                let wanted: Vec<Vec<u8>> = p
+                    .unwrap_or_default()
+                    .split(|&b| b == b';')
+                    .filter(|f| !f.is_empty())
+                    .map(|f| f.to_ascii_lowercase())
+                    .collect();
+                self.mlst_facts = MLST_FACTS
+                    .iter()
+                    .copied()
+                    .filter(|f| wanted.iter().any(|w| w == f.as_bytes()))
+                    .collect();
+                let mut text = b"MLST OPTS ".to_vec();
+                for f in &self.mlst_facts {
+                    text.extend_from_slice(display_fact(f).as_bytes());
+                    text.push(b';');
+                }
+                Reply::new(ReplyCode::OK, text)
+            }
+            _ => reply(ReplyCode::ARGUMENT_ERROR, Msg::OptsUnknown),
+        }
+    }
+}
