@@ -730,3 +730,32 @@ fn child_output(child: std::process::Child) -> String {
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+#[test]
+fn stou_picks_a_unique_name_and_data_timeout_is_425() {
+    let srv = start(|c| c.data_timeout = std::time::Duration::from_millis(500));
+    std::fs::write(srv.path("report.txt"), b"first").unwrap();
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.voidcmd('TYPE I')
+conn, size = f.ntransfercmd('STOU report.txt')
+conn.sendall(b'second'); conn.close()
+print('stou-end', f.voidresp()[:3])
+# PASV, then never connect: the server gives up with 425
+f.makepasv()
+f.putcmd('RETR report.txt')
+print('retr', f.getline()[:3], f.getline()[:3])
+print('after', f.sendcmd('NOOP')[:3])
+f.quit()
+"#,
+    );
+    assert!(out.contains("stou-end 226"), "{out}");
+    assert!(out.contains("retr 150 425"), "{out}");
+    assert!(out.contains("after 200"), "{out}");
+    assert_eq!(std::fs::read(srv.path("report.txt")).unwrap(), b"first");
+    assert_eq!(std::fs::read(srv.path("report.txt.1")).unwrap(), b"second");
+}
