@@ -54,6 +54,12 @@ pub struct ServeArgs {
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
+    /// Language of replies before LANG (RFC 2640 4.1) [default: en].
+    #[arg(long, value_name = "TAG")]
+    default_lang: Option<String>,
+    /// Directory of extra or overriding message catalogs (<tag>/*.ftl).
+    #[arg(long, value_name = "DIR")]
+    catalogs: Option<PathBuf>,
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -97,6 +103,15 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(x) = args.xferlog {
         cfg.xferlog = Some(x);
+    }
+    if let Some(t) = &args.default_lang {
+        cfg.default_lang = Some(
+            babelftp_proto::lang::LangTag::parse(t.as_bytes())
+                .map_err(|e| anyhow::anyhow!("--default-lang {t:?}: {e}"))?,
+        );
+    }
+    if let Some(d) = args.catalogs {
+        cfg.catalogs_dir = Some(d);
     }
     Ok(cfg)
 }

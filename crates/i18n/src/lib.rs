@@ -17,7 +17,10 @@
 //! Module map:
 //! - [`charset`]: [`Charset`], lossless legacy charset ⇄ UTF-8 translation
 //!   of pathnames over encoding_rs, plus a true ISO-8859-1.
+//! - [`lang`]: Fluent message catalogs (16 languages compiled in) and LANG
+//!   negotiation with fluent-langneg.
 
 pub mod charset;
+pub mod lang;
 
 pub use charset::Charset;

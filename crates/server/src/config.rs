@@ -18,6 +18,8 @@
 //! max_per_ip = 32
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
+//! default_lang = "fr"         # replies before LANG (RFC 2640 4.1)
+//! catalogs = "catalogs"       # <tag>/*.ftl: add or override messages
 //!
 //! [[user]]                    # also the format of users_file
 //! name = "alice"
@@ -31,6 +33,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use babelftp_proto::lang::LangTag;
 use serde::Deserialize;
 
 use crate::auth::{self, Secret};
@@ -95,6 +98,10 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// Where to append one xferlog line per transfer.
     pub xferlog: Option<PathBuf>,
+    /// The language before any LANG (RFC 2640 4.1); English if unset.
+    pub default_lang: Option<LangTag>,
+    /// A directory of extra or overriding catalogs: `<tag>/*.ftl`.
+    pub catalogs_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -115,6 +122,8 @@ impl Default for Config {
             max_per_ip: 32,
             shutdown_grace: Duration::from_secs(30),
             xferlog: None,
+            default_lang: None,
+            catalogs_dir: None,
         }
     }
 }
@@ -166,6 +175,8 @@ struct FileConfig {
     max_per_ip: Option<usize>,
     shutdown_grace: Option<u64>,
     xferlog: Option<PathBuf>,
+    default_lang: Option<String>,
+    catalogs: Option<PathBuf>,
     #[serde(default)]
     user: Vec<FileUser>,
 }
@@ -278,6 +289,13 @@ impl Config {
             c.shutdown_grace = Duration::from_secs(s);
         }
         c.xferlog = f.xferlog.map(|x| base.join(x));
+        c.catalogs_dir = f.catalogs.map(|x| base.join(x));
+        if let Some(t) = f.default_lang {
+            c.default_lang = Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("default_lang {t:?}: {e}"),
+            })?);
+        }
         c.users = users_from(path, f.user)?;
         if let Some(u) = f.users_file {
             c.users.extend(load_users(&base.join(u))?);

@@ -34,6 +34,7 @@ use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 use tokio::task::JoinSet;
 
+use babelftp_i18n::lang::Catalogs;
 pub use config::Config;
 use storage::fs::FsStorage;
 use storage::Storage;
@@ -43,6 +44,7 @@ pub struct Server {
     cfg: Arc<Config>,
     storage: Arc<dyn Storage>,
     xferlog: Option<Arc<xferlog::XferLog>>,
+    catalogs: Arc<Catalogs>,
     listeners: Vec<TcpListener>,
 }
 
@@ -55,6 +57,19 @@ impl Server {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,
         };
+        let mut catalogs = match &cfg.catalogs_dir {
+            Some(d) => Catalogs::with_dir(d),
+            None => Catalogs::builtin(),
+        }
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if let Some(tag) = &cfg.default_lang {
+            if !catalogs.set_default(tag) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("default language {tag} is not among the catalogs"),
+                ));
+            }
+        }
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
             listeners.push(TcpListener::bind(addr).await?);
@@ -63,6 +78,7 @@ impl Server {
             cfg: Arc::new(cfg),
             storage,
             xferlog,
+            catalogs: Arc::new(catalogs),
             listeners,
         })
     }
@@ -111,17 +127,19 @@ impl Server {
                     let Ok(peer) = stream.peer_addr() else { continue };
                     let Some(slot) = limits.admit(peer.ip(), &self.cfg) else {
                         tracing::warn!(%peer, "connection refused: too many connections");
-                        tokio::spawn(session::refuse(stream));
+                        let catalogs = self.catalogs.clone();
+                        tokio::spawn(async move { session::refuse(stream, &catalogs).await });
                         continue;
                     };
                     let cfg = self.cfg.clone();
                     let storage = self.storage.clone();
                     let xferlog = self.xferlog.clone();
+                    let catalogs = self.catalogs.clone();
                     let rx = stop_tx.subscribe();
                     sessions.spawn(async move {
                         let _slot = slot;
                         tracing::info!(%peer, "connected");
-                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, rx).await {
+                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, catalogs, rx).await {
                             tracing::debug!(%peer, error = %e, "session ended with an error");
                         }
                         tracing::info!(%peer, "disconnected");

@@ -6,7 +6,14 @@ impl Session {
     pub(super) fn features(&self) -> Features {
         Features(vec![
             Feature::Utf8,
-            Feature::Lang(LangFact::parse(b"en*")),
+            Feature::Lang(LangFact {
+                tags: self
+                    .catalogs
+                    .tags()
+                    .filter_map(|t| LangTag::parse(t.as_bytes()).ok())
+                    .collect(),
+                current: Some(self.lang),
+            }),
             Feature::Mlst(
                 MLST_FACTS
                     .iter()
@@ -24,7 +31,7 @@ impl Session {
     }
 
     pub(super) fn help(&self) -> Reply {
-        let mut lines = vec![Msg::HelpIntro.text().into_bytes()];
+        let mut lines = vec![self.t(Msg::HelpIntro).into_bytes()];
         for chunk in Verb::ALL.chunks(8) {
             let mut l = Vec::new();
             for v in chunk {
@@ -32,7 +39,7 @@ impl Session {
             }
             lines.push(l);
         }
-        lines.push(Msg::HelpEnd.text().into_bytes());
+        lines.push(self.t(Msg::HelpEnd).into_bytes());
         Reply::multi(ReplyCode::HELP, lines)
     }
 
@@ -42,7 +49,7 @@ impl Session {
             _ => "-".into(),
         };
         let lines = vec![
-            Msg::StatusIntro.text().into_bytes(),
+            self.t(Msg::StatusIntro).into_bytes(),
             format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes(),
             format!(" peer {} user {user}", self.peer).into_bytes(),
             format!(
@@ -51,34 +58,35 @@ impl Session {
                 if self.transfer.is_some() { "running" } else { "idle" }
             )
             .into_bytes(),
-            Msg::StatusEnd.text().into_bytes(),
+            self.t(Msg::StatusEnd).into_bytes(),
         ];
         Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
     }
 
     pub(super) async fn stat_path(&mut self, p: &WirePath) -> io::Result<Reply> {
         if !self.logged_in() {
-            return Ok(reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn));
+            return Ok(self.r(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn));
         }
         let entries = self.entries(&self.path(p)).await?;
         let now = now();
-        let mut lines = vec![Msg::StatusIntro.text().into_bytes()];
+        let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
         for e in &entries {
             let mut l = Vec::new();
             listing::list_line(e, now, &mut l);
             l.truncate(l.len() - 2);
             lines.push(l);
         }
-        lines.push(Msg::StatusEnd.text().into_bytes());
+        lines.push(self.t(Msg::StatusEnd).into_bytes());
         Ok(Reply::multi(ReplyCode::FILE_STATUS, lines))
     }
 
     pub(super) fn opts(&mut self, name: &str, params: Option<&[u8]>) -> Reply {
         match (name, params) {
             // What Windows clients and FileZilla send; UTF-8 is always on.
-            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") || p.eq_ignore_ascii_case(b"OFF") => {
-                reply(ReplyCode::OK, Msg::OptsUtf8)
-            }
+            // What Windows clients and FileZilla send. Names are UTF-8 either way
+            // unless a legacy client charset is configured.
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") => self.r(ReplyCode::OK, Msg::Utf8On),
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"OFF") => self.r(ReplyCode::OK, Msg::Utf8Off),
             ("MLST", p) => {
                 let wanted: Vec<Vec<u8>> = p
                     .unwrap_or_default()
@@ -98,7 +106,27 @@ impl Session {
                 }
                 Reply::new(ReplyCode::OK, text)
             }
-            _ => reply(ReplyCode::ARGUMENT_ERROR, Msg::OptsUnknown),
+            _ => self.r(ReplyCode::ARGUMENT_ERROR, Msg::OptsUnknown),
+        }
+    }
+
+    /// LANG (RFC 2640 4.1-4.2): no argument returns to the default
+    /// language; a tag we serve (or whose variant we ship) switches every
+    /// later reply to it; a well-formed tag we cannot serve is 504.
+    pub(super) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
+        let Some(tag) = tag else {
+            self.lang = self.catalogs.default_lang();
+            let name = self.catalogs.language_name(self.lang);
+            return self.r(ReplyCode::OK, Msg::LangDefault(name));
+        };
+        match self.catalogs.negotiate(&tag) {
+            Negotiated::Lang(l) => {
+                self.lang = l;
+                let name = self.catalogs.language_name(l);
+                tracing::debug!(peer = %self.peer, asked = %tag, chosen = self.catalogs.tag(l), "LANG");
+                self.r(ReplyCode::OK, Msg::LangOk(name))
+            }
+            Negotiated::Unsupported => self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::LangUnsupported),
         }
     }
 }

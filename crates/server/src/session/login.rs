@@ -5,18 +5,18 @@ use super::*;
 impl Session {
     pub(super) fn user(&mut self, name: Vec<u8>) -> Reply {
         if self.logged_in() {
-            return reply(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn);
+            return self.r(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn);
         }
         self.login = Login::AwaitPass { user: name };
-        reply(ReplyCode::NEED_PASSWORD, Msg::NeedPassword)
+        self.r(ReplyCode::NEED_PASSWORD, Msg::NeedPassword)
     }
 
     pub(super) async fn pass(&mut self, pw: Vec<u8>) -> Reply {
         let Login::AwaitPass { user } = std::mem::replace(&mut self.login, Login::AwaitUser) else {
             return if self.logged_in() {
-                reply(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn)
+                self.r(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn)
             } else {
-                reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)
+                self.r(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)
             };
         };
         let anonymous = user.eq_ignore_ascii_case(b"anonymous") || user.eq_ignore_ascii_case(b"ftp");
@@ -24,7 +24,7 @@ impl Session {
             let write = self.cfg.anonymous_write;
             tracing::info!(peer = %self.peer, "anonymous login");
             self.login = Login::LoggedIn { user, write };
-            return reply(
+            return self.r(
                 ReplyCode::LOGGED_IN,
                 if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous },
             );
@@ -46,7 +46,7 @@ impl Session {
                     self.storage = st;
                     self.cwd = VPath::root();
                     self.login = Login::LoggedIn { user, write };
-                    return reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
+                    return self.r(ReplyCode::LOGGED_IN, Msg::LoggedIn);
                 }
                 Err(e) => {
                     tracing::error!(user = %user.escape_ascii(), home = %home.escape_ascii(), error = %e, "home directory unavailable");
@@ -56,7 +56,7 @@ impl Session {
             tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
         }
         tokio::time::sleep(self.cfg.login_fail_delay).await;
-        reply(ReplyCode::NOT_LOGGED_IN, Msg::LoginFailed)
+        self.r(ReplyCode::NOT_LOGGED_IN, Msg::LoginFailed)
     }
 
     /// Appends the xferlog line of the transfer that just ended.

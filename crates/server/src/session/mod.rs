@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use babelftp_proto::command::{Command, EpsvArg, ParseError, Structure, TransferMode, TransferType, Verb};
 use babelftp_proto::feat::{Feature, Features};
-use babelftp_proto::lang::LangFact;
+use babelftp_proto::lang::{LangFact, LangTag};
 use babelftp_proto::line::{LineEvent, LineReader, Status};
 use babelftp_proto::listing::{self, Entry, EntryKind, MLST_FACTS};
 use babelftp_proto::path::WirePath;
@@ -29,6 +29,7 @@ use crate::data::{self, DataError, DataSetup};
 use crate::msg::Msg;
 use crate::storage::{ReadHandle, Storage, VPath, WriteMode};
 use crate::xferlog::{XferEntry, XferLog};
+use babelftp_i18n::lang::{Catalogs, Lang, Negotiated};
 
 mod info;
 mod login;
@@ -62,6 +63,9 @@ pub(crate) struct Session {
     data: DataSetup,
     epsv_all: bool,
     mlst_facts: Vec<&'static str>,
+    catalogs: Arc<Catalogs>,
+    /// The language replies are in (RFC 2640 4.1); the default until LANG.
+    lang: Lang,
     writer: OwnedWriteHalf,
     transfer: Option<JoinHandle<TransferResult>>,
     /// What the running transfer is, for the transfer log.
@@ -82,14 +86,10 @@ enum Flow {
     Close,
 }
 
-fn reply(code: ReplyCode, msg: Msg) -> Reply {
-    Reply::new(code, msg.text())
-}
-
 /// Maps a filesystem error to its reply, once, by kind (errno).
-fn io_reply(e: &io::Error) -> Reply {
+fn io_status(e: &io::Error) -> (ReplyCode, Msg) {
     use io::ErrorKind as K;
-    let (code, msg) = match e.kind() {
+    match e.kind() {
         K::NotFound => (ReplyCode::FILE_UNAVAILABLE, Msg::NoSuchFile),
         K::PermissionDenied | K::ReadOnlyFilesystem => (ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied),
         K::AlreadyExists => (ReplyCode::FILE_UNAVAILABLE, Msg::FileExists),
@@ -98,9 +98,9 @@ fn io_reply(e: &io::Error) -> Reply {
         K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
         K::StorageFull | K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::NoSpace),
         K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::ArgumentError),
+        K::Unsupported => (ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
         _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
-    };
-    reply(code, msg)
+    }
 }
 
 /// Runs a storage call on the blocking pool.
@@ -111,8 +111,9 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> io::Result<T> + Send + 
 }
 
 /// Answers a connection over the limits with 421 and closes it.
-pub(crate) async fn refuse(mut stream: TcpStream) {
-    let r = reply(ReplyCode::UNAVAILABLE, Msg::TooManyConnections);
+pub(crate) async fn refuse(mut stream: TcpStream, catalogs: &Catalogs) {
+    let text = Msg::TooManyConnections.render(catalogs, catalogs.default_lang());
+    let r = Reply::new(ReplyCode::UNAVAILABLE, text);
     let _ = stream.write_all(&r.to_bytes()).await;
     let _ = stream.shutdown().await;
 }
@@ -124,6 +125,7 @@ pub(crate) async fn serve(
     cfg: Arc<Config>,
     storage: Arc<dyn Storage>,
     xferlog: Option<Arc<XferLog>>,
+    catalogs: Arc<Catalogs>,
     mut shutdown: broadcast::Receiver<()>,
 ) -> io::Result<()> {
     let peer = stream.peer_addr()?;
@@ -145,11 +147,13 @@ pub(crate) async fn serve(
         data: DataSetup::None,
         epsv_all: false,
         mlst_facts: MLST_FACTS.to_vec(),
+        lang: catalogs.default_lang(),
+        catalogs,
         writer,
         transfer: None,
         transfer_info: None,
     };
-    s.send(&reply(ReplyCode::READY, Msg::Greeting)).await?;
+    s.send(&s.r(ReplyCode::READY, Msg::Greeting)).await?;
     let mut lines = LineReader::new(cfg.max_line);
     let mut buf = vec![0u8; 4096];
     let mut pending: VecDeque<Vec<u8>> = VecDeque::new();
@@ -175,7 +179,7 @@ pub(crate) async fn serve(
                 Status::Partial => break,
                 Status::Complete(LineEvent::Interrupt) => {}
                 Status::Complete(LineEvent::TooLong) => {
-                    s.send(&reply(ReplyCode::SYNTAX_ERROR, Msg::LineTooLong)).await?;
+                    s.send(&s.r(ReplyCode::SYNTAX_ERROR, Msg::LineTooLong)).await?;
                 }
                 Status::Complete(LineEvent::Line(l)) => {
                     if s.transfer.is_some() {
@@ -220,33 +224,33 @@ pub(crate) async fn serve(
                 let r = match done {
                     Ok(Ok(n)) => {
                         s.log_transfer(n, true);
-                        reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete)
+                        s.r(ReplyCode::CLOSING_DATA, Msg::TransferComplete)
                     }
                     Ok(Err((code, msg))) => {
                         s.log_transfer(0, false);
-                        reply(code, msg)
+                        s.r(code, msg)
                     }
                     Err(_) => {
                         s.log_transfer(0, false);
-                        reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
+                        s.r(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
                     }
                 };
                 s.send(&r).await?;
             }
             _ = idle, if s.transfer.is_none() => {
-                s.send(&reply(ReplyCode::UNAVAILABLE, Msg::Idle)).await?;
+                s.send(&s.r(ReplyCode::UNAVAILABLE, Msg::Idle)).await?;
                 return Ok(());
             }
             _ = shutdown.recv() => {
                 // Let a running transfer finish (the server bounds the wait).
                 if let Some(t) = s.transfer.take() {
                     let r = match t.await {
-                        Ok(Ok(_)) => reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
-                        _ => reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted),
+                        Ok(Ok(_)) => s.r(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
+                        _ => s.r(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted),
                     };
                     s.send(&r).await?;
                 }
-                s.send(&reply(ReplyCode::UNAVAILABLE, Msg::ShuttingDown)).await?;
+                s.send(&s.r(ReplyCode::UNAVAILABLE, Msg::ShuttingDown)).await?;
                 return Ok(());
             }
         }
@@ -254,6 +258,25 @@ pub(crate) async fn serve(
 }
 
 impl Session {
+    /// The text of a message in the session's language.
+    fn t(&self, msg: Msg) -> String {
+        msg.render(&self.catalogs, self.lang)
+    }
+
+    /// A single-line reply in the session's language.
+    fn r(&self, code: ReplyCode, msg: Msg) -> Reply {
+        Reply::new(code, self.t(msg))
+    }
+
+    fn denied(&self) -> Reply {
+        self.r(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied)
+    }
+
+    fn io_reply(&self, e: &io::Error) -> Reply {
+        let (code, msg) = io_status(e);
+        self.r(code, msg)
+    }
+
     async fn send(&mut self, r: &Reply) -> io::Result<()> {
         self.writer.write_all(&r.to_bytes()).await
     }
@@ -279,16 +302,16 @@ impl Session {
                     let _ = t.await;
                 }
                 self.log_transfer(0, false);
-                self.send(&reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted))
+                self.send(&self.r(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted))
                     .await?;
-                self.send(&reply(ReplyCode::CLOSING_DATA, Msg::AbortOk)).await?;
+                self.send(&self.r(ReplyCode::CLOSING_DATA, Msg::AbortOk)).await?;
                 Ok(Flow::Continue)
             }
             Ok(Command::Quit) => {
                 if let Some(t) = self.transfer.take() {
                     t.abort();
                 }
-                self.send(&reply(ReplyCode::CLOSING, Msg::Goodbye)).await?;
+                self.send(&self.r(ReplyCode::CLOSING, Msg::Goodbye)).await?;
                 Ok(Flow::Close)
             }
             Ok(Command::Stat(None)) => {
@@ -313,16 +336,17 @@ impl Session {
                     ParseError::Unknown(_) => Msg::UnknownCommand,
                     ParseError::UnsupportedParameter(_) => Msg::ParameterNotImplemented,
                     ParseError::UnsupportedProtocol(_) => Msg::ProtocolNotSupported,
+                    ParseError::BadArgument(Verb::Lang, _) => Msg::LangMalformed,
                     _ => Msg::ArgumentError,
                 };
                 tracing::debug!(peer = %self.peer, error = %e, "bad command");
-                self.send(&reply(e.code(), msg)).await?;
+                self.send(&self.r(e.code(), msg)).await?;
                 return Ok(Flow::Continue);
             }
         };
         tracing::debug!(peer = %self.peer, command = %cmd, "command");
         if cmd.verb().needs_login() && !self.logged_in() {
-            self.send(&reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn)).await?;
+            self.send(&self.r(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn)).await?;
             return Ok(Flow::Continue);
         }
         // RNFR must be followed by RNTO, REST by a transfer (RFC 959 5.4,
@@ -355,7 +379,7 @@ impl Session {
             }
             Ok(None) => Ok(Flow::Continue),
             Err(e) => {
-                self.send(&io_reply(&e)).await?;
+                self.send(&self.io_reply(&e)).await?;
                 Ok(Flow::Continue)
             }
         }
@@ -367,8 +391,8 @@ impl Session {
         Ok(Some(match cmd {
             C::User(name) => self.user(name),
             C::Pass(pw) => self.pass(pw).await,
-            C::Acct(_) => reply(ReplyCode::SUPERFLUOUS, Msg::AccountNotNeeded),
-            C::Quit => reply(ReplyCode::CLOSING, Msg::Goodbye),
+            C::Acct(_) => self.r(ReplyCode::SUPERFLUOUS, Msg::AccountNotNeeded),
+            C::Quit => self.r(ReplyCode::CLOSING, Msg::Goodbye),
             C::Rein => {
                 self.login = Login::AwaitUser;
                 self.storage = self.base.clone();
@@ -377,32 +401,33 @@ impl Session {
                 self.data = DataSetup::None;
                 self.epsv_all = false;
                 self.mlst_facts = MLST_FACTS.to_vec();
-                reply(ReplyCode::READY, Msg::Greeting)
+                // RFC 2640 4.1: REIN returns to the default language.
+                self.lang = self.catalogs.default_lang();
+                self.r(ReplyCode::READY, Msg::Greeting)
             }
-            C::Noop => reply(ReplyCode::OK, Msg::Ok),
-            C::Syst => reply(ReplyCode::SYSTEM_TYPE, Msg::SystemType),
+            C::Noop => self.r(ReplyCode::OK, Msg::Ok),
+            C::Syst => self.r(ReplyCode::SYSTEM_TYPE, Msg::SystemType),
             C::Feat => self
                 .features()
-                .reply(Msg::Features.text().as_bytes(), Msg::End.text().as_bytes()),
+                .reply(self.t(Msg::Features).as_bytes(), self.t(Msg::End).as_bytes()),
             C::Help(_) => self.help(),
             C::Stat(None) => self.status(),
             C::Stat(Some(p)) => self.stat_path(&p).await?,
             C::Opts(name, params) => self.opts(&name, params.as_deref()),
-            C::Lang(tag) => match tag {
-                None => reply(ReplyCode::OK, Msg::LangOk),
-                Some(t) if t.primary().eq_ignore_ascii_case("en") => reply(ReplyCode::OK, Msg::LangOk),
-                Some(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::LangUnsupported),
-            },
+            C::Lang(tag) => self.lang(tag),
             C::Host(_) => {
                 if self.logged_in() || matches!(self.login, Login::AwaitPass { .. }) {
-                    reply(ReplyCode::BAD_SEQUENCE, Msg::HostAfterLogin)
+                    self.r(ReplyCode::BAD_SEQUENCE, Msg::HostAfterLogin)
                 } else {
-                    reply(ReplyCode::READY, Msg::HostOk)
+                    // RFC 7151 3: a new virtual host starts over, language
+                    // included.
+                    self.lang = self.catalogs.default_lang();
+                    self.r(ReplyCode::READY, Msg::HostOk)
                 }
             }
             C::Type(t) => {
                 self.ttype = t;
-                reply(
+                self.r(
                     ReplyCode::OK,
                     Msg::TypeSet(match t {
                         TransferType::Ascii => "A",
@@ -410,22 +435,22 @@ impl Session {
                     }),
                 )
             }
-            C::Stru(Structure::File) => reply(ReplyCode::OK, Msg::StruOk),
-            C::Stru(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
-            C::Mode(TransferMode::Stream) => reply(ReplyCode::OK, Msg::ModeOk),
-            C::Mode(_) => reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
-            C::Allo(_) => reply(ReplyCode::SUPERFLUOUS, Msg::Superfluous),
+            C::Stru(Structure::File) => self.r(ReplyCode::OK, Msg::StruOk),
+            C::Stru(_) => self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
+            C::Mode(TransferMode::Stream) => self.r(ReplyCode::OK, Msg::ModeOk),
+            C::Mode(_) => self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
+            C::Allo(_) => self.r(ReplyCode::SUPERFLUOUS, Msg::Superfluous),
             C::Pwd => {
                 let mut text = WirePath::new(self.cwd.to_bytes()).quote_257();
                 text.push(b' ');
-                text.extend_from_slice(Msg::IsCurrentDirectory.text().as_bytes());
+                text.extend_from_slice(self.t(Msg::IsCurrentDirectory).as_bytes());
                 Reply::new(ReplyCode::PATH_CREATED, text)
             }
             C::Cwd(p) => self.cwd_to(self.path(&p)).await,
             C::Cdup => self.cwd_to(self.cwd.parent()).await,
             C::Mkd(p) => {
                 if !self.may_write() {
-                    return Ok(Some(denied()));
+                    return Ok(Some(self.denied()));
                 }
                 let target = self.path(&p);
                 let st = self.storage.clone();
@@ -433,57 +458,57 @@ impl Session {
                 blocking(move || st.mkdir(&t)).await?;
                 let mut text = WirePath::new(target.to_bytes()).quote_257();
                 text.push(b' ');
-                text.extend_from_slice(Msg::Created.text().as_bytes());
+                text.extend_from_slice(self.t(Msg::Created).as_bytes());
                 Reply::new(ReplyCode::PATH_CREATED, text)
             }
             C::Rmd(p) => {
                 if !self.may_write() {
-                    return Ok(Some(denied()));
+                    return Ok(Some(self.denied()));
                 }
                 let t = self.path(&p);
                 let st = self.storage.clone();
                 blocking(move || st.rmdir(&t)).await?;
-                reply(ReplyCode::FILE_ACTION_OK, Msg::Removed)
+                self.r(ReplyCode::FILE_ACTION_OK, Msg::Removed)
             }
             C::Dele(p) => {
                 if !self.may_write() {
-                    return Ok(Some(denied()));
+                    return Ok(Some(self.denied()));
                 }
                 let t = self.path(&p);
                 let st = self.storage.clone();
                 blocking(move || st.remove_file(&t)).await?;
-                reply(ReplyCode::FILE_ACTION_OK, Msg::Deleted)
+                self.r(ReplyCode::FILE_ACTION_OK, Msg::Deleted)
             }
             C::Rnfr(p) => {
                 if !self.may_write() {
-                    return Ok(Some(denied()));
+                    return Ok(Some(self.denied()));
                 }
                 let t = self.path(&p);
                 let st = self.storage.clone();
                 let t2 = t.clone();
                 blocking(move || st.stat(&t2)).await?;
                 self.rnfr = Some(t);
-                reply(ReplyCode::PENDING, Msg::RenamePending)
+                self.r(ReplyCode::PENDING, Msg::RenamePending)
             }
             C::Rnto(p) => {
                 let Some(from) = self.rnfr.take() else {
-                    return Ok(Some(reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)));
+                    return Ok(Some(self.r(ReplyCode::BAD_SEQUENCE, Msg::BadSequence)));
                 };
                 let to = self.path(&p);
                 let st = self.storage.clone();
                 blocking(move || st.rename(&from, &to)).await?;
-                reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed)
+                self.r(ReplyCode::FILE_ACTION_OK, Msg::Renamed)
             }
             C::Rest(n) => {
                 self.rest = Some(n);
-                reply(ReplyCode::PENDING, Msg::RestartPending(n))
+                self.r(ReplyCode::PENDING, Msg::RestartPending(n))
             }
             C::Size(p) => {
                 let t = self.path(&p);
                 let st = self.storage.clone();
                 let e = blocking(move || st.stat(&t)).await?;
                 if e.kind != EntryKind::File {
-                    reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile)
+                    self.r(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile)
                 } else {
                     Reply::new(ReplyCode::FILE_STATUS, e.size.to_string())
                 }
@@ -496,17 +521,17 @@ impl Session {
                     (EntryKind::File, Some(m)) => {
                         Reply::new(ReplyCode::FILE_STATUS, listing::Civil::from_unix(m).time_val())
                     }
-                    _ => reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
+                    _ => self.r(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
                 }
             }
             C::Mlst(p) => self.mlst(p).await?,
             C::Pasv => self.pasv(false).await,
             C::Epsv(EpsvArg::All) => {
                 self.epsv_all = true;
-                reply(ReplyCode::OK, Msg::EpsvAllOk)
+                self.r(ReplyCode::OK, Msg::EpsvAllOk)
             }
             C::Epsv(EpsvArg::Protocol(n)) if (n == 1) != self.local.is_ipv4() => {
-                reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::ProtocolNotSupported)
+                self.r(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::ProtocolNotSupported)
             }
             C::Epsv(_) => self.pasv(true).await,
             C::Port(addr) => self.active(SocketAddr::V4(addr)),
@@ -518,9 +543,9 @@ impl Session {
             C::List(p) => return self.list(p, ListKind::List).await.map(|()| None),
             C::Nlst(p) => return self.list(p, ListKind::Nlst).await.map(|()| None),
             C::Mlsd(p) => return self.list(p, ListKind::Mlsd).await.map(|()| None),
-            C::Abor => reply(ReplyCode::DATA_OPEN, Msg::NoTransfer),
+            C::Abor => self.r(ReplyCode::DATA_OPEN, Msg::NoTransfer),
             C::Site(_) | C::Auth(_) | C::Pbsz(_) | C::Prot(_) | C::Ccc => {
-                reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand)
+                self.r(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand)
             }
         }))
     }
@@ -531,9 +556,9 @@ impl Session {
         let ok = blocking(move || Ok(st.is_dir(&t))).await.unwrap_or(false);
         if ok {
             self.cwd = target;
-            reply(ReplyCode::FILE_ACTION_OK, Msg::CwdOk)
+            self.r(ReplyCode::FILE_ACTION_OK, Msg::CwdOk)
         } else {
-            reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory)
+            self.r(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory)
         }
     }
 }
@@ -543,19 +568,6 @@ enum ListKind {
     List,
     Nlst,
     Mlsd,
-}
-
-fn denied() -> Reply {
-    reply(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied)
-}
-
-fn io_err(e: &io::Error) -> (ReplyCode, Msg) {
-    let r = io_reply(e);
-    let msg = match e.kind() {
-        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => Msg::NoSpace,
-        _ => Msg::LocalError,
-    };
-    (r.code, msg)
 }
 
 /// Whether an upload failed on the storage side (disk full) rather than on

@@ -5,7 +5,7 @@ use super::*;
 impl Session {
     pub(super) async fn pasv(&mut self, extended: bool) -> Reply {
         if !extended && self.epsv_all {
-            return reply(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
+            return self.r(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
         }
         let ip = self.local.ip();
         let announce = self.cfg.passive_address.unwrap_or(ip);
@@ -14,21 +14,21 @@ impl Session {
             IpAddr::V6(_) => None,
         };
         if !extended && announce_v4.is_none() {
-            return reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::PassiveNeedsIpv4);
+            return self.r(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::PassiveNeedsIpv4);
         }
         let listener = match data::bind_passive(ip, self.cfg.passive_ports.as_ref()).await {
             Ok(l) => l,
-            Err(_) => return reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+            Err(_) => return self.r(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
         };
         let port = match listener.local_addr() {
             Ok(a) => a.port(),
-            Err(_) => return reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+            Err(_) => return self.r(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
         };
         self.data = DataSetup::Passive(listener);
         if extended {
             Reply::new(
                 ReplyCode::EXTENDED_PASSIVE,
-                format!("{} (|||{port}|)", Msg::ExtendedPassive.text()),
+                format!("{} (|||{port}|)", self.t(Msg::ExtendedPassive)),
             )
         } else {
             let o = announce_v4.map(|a| a.octets()).unwrap_or_default();
@@ -36,7 +36,7 @@ impl Session {
                 ReplyCode::PASSIVE,
                 format!(
                     "{} ({},{},{},{},{},{})",
-                    Msg::Passive.text(),
+                    self.t(Msg::Passive),
                     o[0],
                     o[1],
                     o[2],
@@ -50,15 +50,15 @@ impl Session {
 
     pub(super) fn active(&mut self, addr: SocketAddr) -> Reply {
         if self.epsv_all {
-            return reply(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
+            return self.r(ReplyCode::BAD_SEQUENCE, Msg::EpsvAllOnly);
         }
         // No FTP bounce: only back to the client itself, never to a
         // privileged port (RFC 2577 3).
         if !data::same_ip(addr.ip(), self.peer.ip()) || addr.port() < 1024 {
-            return reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::PortRefused);
+            return self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::PortRefused);
         }
         self.data = DataSetup::Active(addr);
-        reply(ReplyCode::OK, Msg::PortOk)
+        self.r(ReplyCode::OK, Msg::PortOk)
     }
 
     /// Sends 150 (unless the caller did, as STOU does with the file name),
@@ -70,10 +70,10 @@ impl Session {
     {
         let setup = std::mem::take(&mut self.data);
         if matches!(setup, DataSetup::None) {
-            return self.send(&reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
+            return self.send(&self.r(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
         }
         if announce {
-            self.send(&reply(ReplyCode::OPENING_DATA, Msg::OpeningData)).await?;
+            self.send(&self.r(ReplyCode::OPENING_DATA, Msg::OpeningData)).await?;
         }
         let (peer, local, timeout) = (self.peer.ip(), self.local.ip(), self.cfg.data_timeout);
         self.transfer = Some(tokio::spawn(async move {
@@ -125,10 +125,10 @@ impl Session {
 
     pub(super) async fn stor(&mut self, p: Option<WirePath>, mode: WriteMode) -> io::Result<()> {
         if !self.may_write() {
-            return self.send(&denied()).await;
+            return self.send(&self.denied()).await;
         }
         if matches!(self.data, DataSetup::None) {
-            return self.send(&reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
+            return self.send(&self.r(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData)).await;
         }
         let rest = self.rest.take();
         let (target, mode) = match (p, mode) {
@@ -162,7 +162,7 @@ impl Session {
         if stou {
             // RFC 1123 4.1.2.9: the 150 reply names the file.
             let name = target.file_name().unwrap_or_default().to_vec();
-            let mut text = Msg::UniqueName.text().into_bytes();
+            let mut text = self.t(Msg::UniqueName).into_bytes();
             text.push(b' ');
             text.extend_from_slice(&name);
             self.send(&Reply::new(ReplyCode::OPENING_DATA, text)).await?;
@@ -174,12 +174,12 @@ impl Session {
             match data::receive(&mut stream, upload, ascii).await {
                 Ok((n, upload)) => match tokio::task::spawn_blocking(move || upload.commit()).await {
                     Ok(Ok(())) => Ok(n),
-                    Ok(Err(e)) => Err(io_err(&e)),
+                    Ok(Err(e)) => Err(io_status(&e)),
                     Err(_) => Err((ReplyCode::LOCAL_ERROR, Msg::LocalError)),
                 },
                 // A failed or interrupted upload is dropped uncommitted: a
                 // replacing STOR leaves the old file as it was.
-                Err(e) if is_storage_error(&e) => Err(io_err(&e)),
+                Err(e) if is_storage_error(&e) => Err(io_status(&e)),
                 Err(_) => Err((ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)),
             }
         };
@@ -220,7 +220,9 @@ impl Session {
             let t = target.clone();
             let md = blocking(move || st.stat(&t)).await?;
             if md.kind != EntryKind::Dir {
-                return self.send(&reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory)).await;
+                return self
+                    .send(&self.r(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory))
+                    .await;
             }
         }
         let entries = self.entries(&target).await?;
@@ -266,7 +268,7 @@ impl Session {
         first.extend(shown);
         Ok(Reply::multi(
             ReplyCode::FILE_ACTION_OK,
-            vec![first, line, Msg::End.text().into_bytes()],
+            vec![first, line, self.t(Msg::End).into_bytes()],
         ))
     }
 }
