@@ -60,6 +60,18 @@ pub struct ServeArgs {
     /// Directory of extra or overriding message catalogs (<tag>/*.ftl).
     #[arg(long, value_name = "DIR")]
     catalogs: Option<PathBuf>,
+    /// Charset of names on disk for the whole root (e.g. windows-1252).
+    #[arg(long, value_name = "LABEL")]
+    fs_charset: Option<String>,
+    /// Charset of one subtree, e.g. /ru=koi8-r (repeatable).
+    #[arg(long = "dir-charset", value_name = "/SUB/DIR=LABEL")]
+    dir_charsets: Vec<String>,
+    /// Charset of clients that have not sent LANG, HOST or OPTS UTF8 ON.
+    #[arg(long, value_name = "LABEL")]
+    legacy_client_charset: Option<String>,
+    /// No translation at all: exact bytes stored and shown.
+    #[arg(long)]
+    mirror: bool,
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -112,6 +124,21 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(d) = args.catalogs {
         cfg.catalogs_dir = Some(d);
+    }
+    if let Some(l) = args.fs_charset {
+        cfg.fs_charset = Some(l);
+    }
+    for d in &args.dir_charsets {
+        let Some((dir, label)) = d.split_once('=') else {
+            bail!("--dir-charset wants /SUB/DIR=LABEL, got {d:?}");
+        };
+        cfg.dir_charsets.push((dir.to_string(), label.to_string()));
+    }
+    if let Some(l) = args.legacy_client_charset {
+        cfg.legacy_client_charset = Some(l);
+    }
+    if args.mirror {
+        cfg.mirror = true;
     }
     Ok(cfg)
 }

@@ -17,10 +17,13 @@
 //! Module map:
 //! - [`charset`]: [`Charset`], lossless legacy charset ⇄ UTF-8 translation
 //!   of pathnames over encoding_rs, plus a true ISO-8859-1.
+//! - [`names`]: RFC 2640 B.3 pathname translation (per-directory
+//!   charsets, raw-bytes fallback) and the legacy-client layer (A.2).
 //! - [`lang`]: Fluent message catalogs (16 languages compiled in) and LANG
 //!   negotiation with fluent-langneg.
 
 pub mod charset;
 pub mod lang;
+pub mod names;
 
 pub use charset::Charset;

@@ -20,6 +20,13 @@
 //! xferlog = "/var/log/babelftp/xferlog"
 //! default_lang = "fr"         # replies before LANG (RFC 2640 4.1)
 //! catalogs = "catalogs"       # <tag>/*.ftl: add or override messages
+//! fs_charset = "windows-1252" # names on disk (translating server, A.1)
+//! legacy_client_charset = "windows-1251"   # clients before LANG/HOST/OPTS UTF8 ON
+//! mirror = false              # true: no translation at all
+//!
+//! [dir_charsets]              # subtrees with their own charset
+//! "/ru" = "koi8-r"
+//! "/jp" = "shift_jis"
 //!
 //! [[user]]                    # also the format of users_file
 //! name = "alice"
@@ -102,6 +109,17 @@ pub struct Config {
     pub default_lang: Option<LangTag>,
     /// A directory of extra or overriding catalogs: `<tag>/*.ftl`.
     pub catalogs_dir: Option<PathBuf>,
+    /// Charset of names on disk for the whole root (RFC 2640 A.1, a
+    /// translating server); `None`: names are bytes.
+    pub fs_charset: Option<String>,
+    /// Charsets of subtrees: (`/ru`, `koi8-r`), … (the longest match wins).
+    pub dir_charsets: Vec<(String, String)>,
+    /// Charset of pathnames from clients that have not sent LANG, HOST or
+    /// `OPTS UTF8 ON` (RFC 2640 A.2); `None`: bytes pass through.
+    pub legacy_client_charset: Option<String>,
+    /// Mirror mode: no translation at all, exact bytes stored and shown
+    /// (A.1, last bullet); refuses the three options above.
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -124,6 +142,10 @@ impl Default for Config {
             xferlog: None,
             default_lang: None,
             catalogs_dir: None,
+            fs_charset: None,
+            dir_charsets: Vec::new(),
+            legacy_client_charset: None,
+            mirror: false,
         }
     }
 }
@@ -177,6 +199,11 @@ struct FileConfig {
     xferlog: Option<PathBuf>,
     default_lang: Option<String>,
     catalogs: Option<PathBuf>,
+    fs_charset: Option<String>,
+    #[serde(default)]
+    dir_charsets: std::collections::BTreeMap<String, String>,
+    legacy_client_charset: Option<String>,
+    mirror: Option<bool>,
     #[serde(default)]
     user: Vec<FileUser>,
 }
@@ -290,6 +317,10 @@ impl Config {
         }
         c.xferlog = f.xferlog.map(|x| base.join(x));
         c.catalogs_dir = f.catalogs.map(|x| base.join(x));
+        c.fs_charset = f.fs_charset;
+        c.dir_charsets = f.dir_charsets.into_iter().collect();
+        c.legacy_client_charset = f.legacy_client_charset;
+        c.mirror = f.mirror.unwrap_or(false);
         if let Some(t) = f.default_lang {
             c.default_lang = Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
                 path: path.to_owned(),
@@ -302,6 +333,23 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// The charsets a configuration asks for, resolved (unknown labels and
+/// mirror mode with charsets are errors).
+pub fn charsets(c: &Config) -> Result<(babelftp_i18n::names::CharsetMap, Option<babelftp_i18n::Charset>), String> {
+    use babelftp_i18n::Charset;
+    let label = |l: &str| Charset::for_label(l).ok_or_else(|| format!("unknown charset label {l:?}"));
+    if c.mirror && (c.fs_charset.is_some() || !c.dir_charsets.is_empty() || c.legacy_client_charset.is_some()) {
+        return Err("mirror mode stores and shows exact bytes: it cannot be combined with charsets".into());
+    }
+    let default = c.fs_charset.as_deref().map(label).transpose()?;
+    let mut dirs = Vec::new();
+    for (dir, l) in &c.dir_charsets {
+        dirs.push((dir.clone(), label(l)?));
+    }
+    let legacy = c.legacy_client_charset.as_deref().map(label).transpose()?;
+    Ok((babelftp_i18n::names::CharsetMap::new(default, dirs), legacy))
 }
 
 #[cfg(test)]

@@ -52,7 +52,8 @@ impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
-        let storage: Arc<dyn Storage> = Arc::new(FsStorage::open(&cfg.root)?);
+        let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let storage: Arc<dyn Storage> = Arc::new(FsStorage::open(&cfg.root)?.with_charsets(charsets));
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,

@@ -85,8 +85,19 @@ impl Session {
             // What Windows clients and FileZilla send; UTF-8 is always on.
             // What Windows clients and FileZilla send. Names are UTF-8 either way
             // unless a legacy client charset is configured.
-            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") => self.r(ReplyCode::OK, Msg::Utf8On),
-            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"OFF") => self.r(ReplyCode::OK, Msg::Utf8Off),
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") => {
+                self.legacy_active = false;
+                self.r(ReplyCode::OK, Msg::Utf8On)
+            }
+            ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"OFF") => {
+                // Back to the legacy client charset, if one is configured;
+                // without one, names are bytes either way.
+                self.legacy_active = self.legacy.is_some();
+                self.r(
+                    ReplyCode::OK,
+                    if self.legacy_active { Msg::Utf8Off } else { Msg::Utf8On },
+                )
+            }
             ("MLST", p) => {
                 let wanted: Vec<Vec<u8>> = p
                     .unwrap_or_default()
@@ -114,6 +125,8 @@ impl Session {
     /// language; a tag we serve (or whose variant we ship) switches every
     /// later reply to it; a well-formed tag we cannot serve is 504.
     pub(super) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
+        // RFC 2640 A.2: a client that sends LANG understands UTF-8.
+        self.legacy_active = false;
         let Some(tag) = tag else {
             self.lang = self.catalogs.default_lang();
             let name = self.catalogs.language_name(self.lang);

@@ -30,6 +30,7 @@ use crate::msg::Msg;
 use crate::storage::{ReadHandle, Storage, VPath, WriteMode};
 use crate::xferlog::{XferEntry, XferLog};
 use babelftp_i18n::lang::{Catalogs, Lang, Negotiated};
+use babelftp_i18n::Charset;
 
 mod info;
 mod login;
@@ -66,6 +67,10 @@ pub(crate) struct Session {
     catalogs: Arc<Catalogs>,
     /// The language replies are in (RFC 2640 4.1); the default until LANG.
     lang: Lang,
+    /// The configured legacy client charset (RFC 2640 A.2) …
+    legacy: Option<Charset>,
+    /// … on until the client sends LANG, HOST or `OPTS UTF8 ON`.
+    legacy_active: bool,
     writer: OwnedWriteHalf,
     transfer: Option<JoinHandle<TransferResult>>,
     /// What the running transfer is, for the transfer log.
@@ -130,6 +135,8 @@ pub(crate) async fn serve(
 ) -> io::Result<()> {
     let peer = stream.peer_addr()?;
     let local = stream.local_addr()?;
+    // Validated when the server was bound.
+    let legacy = crate::config::charsets(&cfg).ok().and_then(|(_, l)| l);
     stream.set_nodelay(true)?;
     let (mut reader, writer) = stream.into_split();
     let mut s = Session {
@@ -149,6 +156,8 @@ pub(crate) async fn serve(
         mlst_facts: MLST_FACTS.to_vec(),
         lang: catalogs.default_lang(),
         catalogs,
+        legacy,
+        legacy_active: legacy.is_some(),
         writer,
         transfer: None,
         transfer_info: None,
@@ -290,7 +299,25 @@ impl Session {
     }
 
     fn path(&self, p: &WirePath) -> VPath {
-        self.cwd.join(p.as_bytes())
+        self.cwd.join(&self.wire_in(p.as_bytes()))
+    }
+
+    /// A pathname from the client as the storage sees it: UTF-8 from a
+    /// legacy client's charset while that layer is on (RFC 2640 A.2).
+    fn wire_in<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        match self.legacy {
+            Some(cs) if self.legacy_active => babelftp_i18n::names::legacy_in(bytes, cs),
+            _ => std::borrow::Cow::Borrowed(bytes),
+        }
+    }
+
+    /// A pathname for the client: back into a legacy client's charset
+    /// while that layer is on.
+    fn wire_out(&self, name: &[u8]) -> Vec<u8> {
+        match self.legacy {
+            Some(cs) if self.legacy_active => babelftp_i18n::names::legacy_out(name, cs).into_owned(),
+            _ => name.to_vec(),
+        }
     }
 
     /// A command line while a transfer runs.
@@ -403,6 +430,7 @@ impl Session {
                 self.mlst_facts = MLST_FACTS.to_vec();
                 // RFC 2640 4.1: REIN returns to the default language.
                 self.lang = self.catalogs.default_lang();
+                self.legacy_active = self.legacy.is_some();
                 self.r(ReplyCode::READY, Msg::Greeting)
             }
             C::Noop => self.r(ReplyCode::OK, Msg::Ok),
@@ -422,6 +450,8 @@ impl Session {
                     // RFC 7151 3: a new virtual host starts over, language
                     // included.
                     self.lang = self.catalogs.default_lang();
+                    // A client that sends HOST is a new client (A.2).
+                    self.legacy_active = false;
                     self.r(ReplyCode::READY, Msg::HostOk)
                 }
             }
@@ -441,7 +471,7 @@ impl Session {
             C::Mode(_) => self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::ParameterNotImplemented),
             C::Allo(_) => self.r(ReplyCode::SUPERFLUOUS, Msg::Superfluous),
             C::Pwd => {
-                let mut text = WirePath::new(self.cwd.to_bytes()).quote_257();
+                let mut text = WirePath::new(self.wire_out(&self.cwd.to_bytes())).quote_257();
                 text.push(b' ');
                 text.extend_from_slice(self.t(Msg::IsCurrentDirectory).as_bytes());
                 Reply::new(ReplyCode::PATH_CREATED, text)
@@ -456,7 +486,7 @@ impl Session {
                 let st = self.storage.clone();
                 let t = target.clone();
                 blocking(move || st.mkdir(&t)).await?;
-                let mut text = WirePath::new(target.to_bytes()).quote_257();
+                let mut text = WirePath::new(self.wire_out(&target.to_bytes())).quote_257();
                 text.push(b' ');
                 text.extend_from_slice(self.t(Msg::Created).as_bytes());
                 Reply::new(ReplyCode::PATH_CREATED, text)

@@ -161,7 +161,7 @@ impl Session {
         .await?;
         if stou {
             // RFC 1123 4.1.2.9: the 150 reply names the file.
-            let name = target.file_name().unwrap_or_default().to_vec();
+            let name = self.wire_out(target.file_name().unwrap_or_default());
             let mut text = self.t(Msg::UniqueName).into_bytes();
             text.push(b' ');
             text.extend_from_slice(&name);
@@ -203,6 +203,14 @@ impl Session {
             Ok(entries)
         })
         .await
+        .map(|mut entries| {
+            if self.legacy_active {
+                for e in &mut entries {
+                    e.name = self.wire_out(&e.name);
+                }
+            }
+            entries
+        })
     }
 
     pub(super) async fn list(&mut self, p: Option<WirePath>, kind: ListKind) -> io::Result<()> {
@@ -214,7 +222,7 @@ impl Session {
         } else {
             strip_ls_options(&arg)
         };
-        let target = self.cwd.join(arg);
+        let target = self.cwd.join(&self.wire_in(arg));
         if kind == ListKind::Mlsd {
             let st = self.storage.clone();
             let t = target.clone();
@@ -262,8 +270,10 @@ impl Session {
         let mut line = b" ".to_vec();
         line.extend(listing::mlsx_facts(&e, &self.mlst_facts, None));
         line.push(b' ');
-        line.extend(target.to_bytes());
-        let shown = p.map(|p| p.into_bytes()).unwrap_or_else(|| target.to_bytes());
+        line.extend(self.wire_out(&target.to_bytes()));
+        let shown = p
+            .map(|p| p.into_bytes())
+            .unwrap_or_else(|| self.wire_out(&target.to_bytes()));
         let mut first = b"Listing ".to_vec();
         first.extend(shown);
         Ok(Reply::multi(

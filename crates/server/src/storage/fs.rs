@@ -12,6 +12,9 @@ use cap_std::ambient_authority;
 use cap_std::fs::MetadataExt;
 use cap_std::fs::{Dir, File, OpenOptions};
 
+use babelftp_i18n::names::{local_to_wire, wire_candidates, CharsetMap};
+use babelftp_i18n::Charset;
+
 use super::{ReadHandle, Storage, Upload, VPath, WriteMode};
 
 /// An upload to a local file. Dropping it without commit removes a
@@ -46,33 +49,106 @@ impl Drop for FsUpload {
     }
 }
 
-/// The local filesystem beneath a root directory.
+/// The local filesystem beneath a root directory, with the charsets of its
+/// names (RFC 2640 B.3: this is the one place where names meet the disk).
 #[derive(Debug)]
 pub struct FsStorage {
     root: Dir,
+    charsets: Arc<CharsetMap>,
+    /// Where this storage's root sits in the server's tree (a user's home),
+    /// so subtree charsets keep applying below it.
+    base: Vec<Vec<u8>>,
 }
 
 impl FsStorage {
-    /// Opens the root directory (which must exist).
+    /// Opens the root directory (which must exist). Names are bytes, not
+    /// translated, until [`FsStorage::with_charsets`].
     pub fn open(root: &Path) -> io::Result<Self> {
         Ok(FsStorage {
             root: Dir::open_ambient_dir(root, ambient_authority())?,
+            charsets: Arc::new(CharsetMap::default()),
+            base: Vec::new(),
         })
+    }
+
+    /// Sets the charsets of local names (a translating server).
+    pub fn with_charsets(mut self, charsets: CharsetMap) -> Self {
+        self.charsets = Arc::new(charsets);
+        self
+    }
+
+    /// The charset of names inside the directory at `dir` (components).
+    fn charset_of(&self, dir: &[Vec<u8>]) -> Option<Charset> {
+        if self.charsets.is_identity() {
+            return None;
+        }
+        let mut full = self.base.clone();
+        full.extend_from_slice(dir);
+        self.charsets.for_dir(&full)
+    }
+
+    fn exists(&self, rel: &Path) -> bool {
+        self.root.symlink_metadata(rel).is_ok()
+    }
+
+    /// The path on disk of a virtual path (RFC 2640 B.3): per component,
+    /// the translated local name if it exists, else the raw bytes if they
+    /// exist, else (to create it) the translated name. A UTF-8 name that
+    /// the directory's charset cannot hold is refused for creation
+    /// (`InvalidFilename`, reply 553) unless it already exists raw.
+    fn resolve(&self, p: &VPath, create: bool) -> io::Result<PathBuf> {
+        if self.charsets.is_identity() {
+            return Ok(p.rel());
+        }
+        let comps = p.components();
+        let mut disk = PathBuf::new();
+        for (i, comp) in comps.iter().enumerate() {
+            let c = wire_candidates(comp, self.charset_of(&comps[..i]));
+            let raw = OsStr::from_bytes(comp);
+            match c.translated {
+                Some(t) => {
+                    let t = OsStr::from_bytes(&t);
+                    if !self.exists(&disk.join(t)) && self.exists(&disk.join(raw)) {
+                        disk.push(raw);
+                    } else {
+                        disk.push(t);
+                    }
+                }
+                None => {
+                    let last = i + 1 == comps.len();
+                    if c.untranslatable && last && create && !self.exists(&disk.join(raw)) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidFilename,
+                            "name not representable in this directory's charset",
+                        ));
+                    }
+                    disk.push(raw);
+                }
+            }
+        }
+        if disk.as_os_str().is_empty() {
+            disk.push(".");
+        }
+        Ok(disk)
     }
 
     fn open_dir(&self, p: &VPath) -> io::Result<Dir> {
         if p.is_root() {
             self.root.try_clone()
         } else {
-            self.root.open_dir(p.rel())
+            self.root.open_dir(self.resolve(p, false)?)
         }
     }
 }
 
 impl Storage for FsStorage {
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
+        let mut base = self.base.clone();
+        base.extend_from_slice(p.components());
         Ok(Arc::new(FsStorage {
             root: self.open_dir(p)?,
+            charsets: self.charsets.clone(),
+            base,
         }))
     }
 
@@ -81,7 +157,7 @@ impl Storage for FsStorage {
         let md = if p.is_root() {
             self.root.dir_metadata()?
         } else {
-            self.root.symlink_metadata(p.rel())?
+            self.root.symlink_metadata(self.resolve(p, false)?)?
         };
         Ok(entry(p.file_name().unwrap_or(b"/").to_vec(), &md))
     }
@@ -91,12 +167,16 @@ impl Storage for FsStorage {
         if p.is_root() {
             return true;
         }
-        self.root.metadata(p.rel()).map(|m| m.is_dir()).unwrap_or(false)
+        match self.resolve(p, false) {
+            Ok(rel) => self.root.metadata(rel).map(|m| m.is_dir()).unwrap_or(false),
+            Err(_) => false,
+        }
     }
 
     /// The entries of a directory, sorted by name bytes.
     fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
         let dir = self.open_dir(p)?;
+        let cs = self.charset_of(p.components());
         let mut out = Vec::new();
         for de in dir.entries()? {
             let de = de?;
@@ -105,14 +185,14 @@ impl Storage for FsStorage {
                 Ok(md) => md,
                 Err(_) => continue, // vanished meanwhile
             };
-            out.push(entry(name.as_bytes().to_vec(), &md));
+            out.push(entry(local_to_wire(name.as_bytes(), cs).into_owned(), &md));
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
     fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
-        let f = self.root.open(p.rel())?;
+        let f = self.root.open(self.resolve(p, false)?)?;
         if !f.metadata()?.is_file() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"));
         }
@@ -123,11 +203,14 @@ impl Storage for FsStorage {
 
     /// Opens a file for an upload.
     fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>> {
-        let name = p
-            .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+        if p.is_root() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "no file name"));
+        }
+        let rel = self.resolve(p, true)?;
         let dir = self.open_dir(&p.parent())?;
-        let target = PathBuf::from(OsStr::from_bytes(name));
+        let target = PathBuf::from(rel.file_name().unwrap_or_default());
+        let name = target.as_os_str().as_bytes().to_vec();
+        let name = name.as_slice();
         if let Ok(md) = dir.symlink_metadata(&target) {
             if md.is_dir() {
                 return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
@@ -162,7 +245,7 @@ impl Storage for FsStorage {
 
     /// MKD.
     fn mkdir(&self, p: &VPath) -> io::Result<()> {
-        self.root.create_dir(p.rel())
+        self.root.create_dir(self.resolve(p, true)?)
     }
 
     /// RMD.
@@ -170,15 +253,16 @@ impl Storage for FsStorage {
         if p.is_root() {
             return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
         }
-        self.root.remove_dir(p.rel())
+        self.root.remove_dir(self.resolve(p, false)?)
     }
 
     /// DELE.
     fn remove_file(&self, p: &VPath) -> io::Result<()> {
-        if self.root.symlink_metadata(p.rel())?.is_dir() {
+        let rel = self.resolve(p, false)?;
+        if self.root.symlink_metadata(&rel)?.is_dir() {
             return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
         }
-        self.root.remove_file(p.rel())
+        self.root.remove_file(rel)
     }
 
     /// RNFR/RNTO.
@@ -186,7 +270,8 @@ impl Storage for FsStorage {
         if from.is_root() || to.is_root() {
             return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
         }
-        self.root.rename(from.rel(), &self.root, to.rel())
+        let (from, to) = (self.resolve(from, false)?, self.resolve(to, true)?);
+        self.root.rename(from, &self.root, to)
     }
 }
 

@@ -1,0 +1,191 @@
+//! RFC 2640 Annex A and B.3: a translating server (per-directory local
+//! charsets), a legacy client charset, and mirror mode — each driven by
+//! Python's ftplib with an explicit encoding, names checked on disk.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::os::unix::ffi::OsStrExt;
+
+use common::{python, start};
+
+fn names_on_disk(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().as_bytes().to_vec())
+        .collect();
+    v.sort();
+    v
+}
+
+fn raw_file(dir: &std::path::Path, name: &[u8], body: &[u8]) {
+    std::fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), body).unwrap();
+}
+
+#[test]
+fn translating_server_lists_retrieves_and_stores_in_each_directory_charset() {
+    let srv = start(|c| {
+        c.dir_charsets = vec![
+            ("/ru".into(), "koi8-r".into()),
+            ("/jp".into(), "shift_jis".into()),
+            ("/he".into(), "iso-8859-8".into()),
+            ("/th".into(), "tis-620".into()),
+        ];
+    });
+    for d in ["ru", "jp", "he", "th"] {
+        std::fs::create_dir(srv.path(d)).unwrap();
+    }
+    raw_file(&srv.path("ru"), b"\xc6\xc1\xca\xcc.txt", b"koi8"); // файл.txt
+    raw_file(&srv.path("jp"), b"\x93\xfa\x96\x7b\x8c\xea.txt", b"sjis"); // 日本語.txt
+    raw_file(&srv.path("he"), b"\xf9\xec\xe5\xed.txt", b"hebrew"); // שלום.txt
+    raw_file(&srv.path("th"), b"\xe4\xb7\xc2.txt", b"thai"); // ไทย.txt
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='utf-8')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+for d in ['ru', 'jp', 'he', 'th']:
+    print(d, f.nlst(d))
+for p in ['ru/файл.txt', 'jp/日本語.txt', 'he/שלום.txt', 'th/ไทย.txt']:
+    b = io.BytesIO(); f.retrbinary('RETR ' + p, b.write)
+    print('got', p, b.getvalue(), f.size(p))
+f.storbinary('STOR ru/новый.txt', io.BytesIO(b'new'))
+f.storbinary('STOR jp/新しい.txt', io.BytesIO(b'new'))
+f.storbinary('STOR he/חדש.txt', io.BytesIO(b'new'))
+f.storbinary('STOR th/ใหม่.txt', io.BytesIO(b'new'))
+print(f.rename('ru/файл.txt', 'ru/документ.txt'))
+print(f.mkd('ru/папка'))
+print(f.sendcmd('MLST jp/日本語.txt'))
+print(f.delete('he/שלום.txt'))
+try:
+    f.storbinary('STOR ru/日本.txt', io.BytesIO(b'x'))
+except ftplib.error_perm as e:
+    print('untranslatable', str(e)[:3])
+f.quit()
+"#,
+    );
+    assert!(out.contains("ru ['файл.txt']"), "{out}");
+    assert!(out.contains("日本語.txt'"), "{out}");
+    assert!(out.contains("שלום.txt'"), "{out}");
+    assert!(out.contains("ไทย.txt'"), "{out}");
+    assert!(out.contains("got ru/файл.txt b'koi8' 4"), "{out}");
+    assert!(out.contains("got jp/日本語.txt b'sjis' 4"), "{out}");
+    assert!(out.contains("got he/שלום.txt b'hebrew' 6"), "{out}");
+    assert!(out.contains("got th/ไทย.txt b'thai' 4"), "{out}");
+    assert!(out.contains(" /jp/日本語.txt"), "{out}");
+    assert!(out.contains("untranslatable 553"), "{out}");
+    // On disk, every new name is in its directory's charset.
+    assert_eq!(
+        names_on_disk(&srv.path("ru")),
+        vec![
+            b"\xc4\xcf\xcb\xd5\xcd\xc5\xce\xd4.txt".to_vec(), // документ.txt
+            b"\xce\xcf\xd7\xd9\xca.txt".to_vec(),             // новый.txt
+            b"\xd0\xc1\xd0\xcb\xc1".to_vec(),                 // папка
+        ]
+    );
+    assert!(srv
+        .path("jp")
+        .join(std::ffi::OsStr::from_bytes(b"\x90\x56\x82\xb5\x82\xa2.txt"))
+        .exists()); // 新しい
+    assert_eq!(names_on_disk(&srv.path("he")), vec![b"\xe7\xe3\xf9.txt".to_vec()]); // חדש
+    assert!(srv
+        .path("th")
+        .join(std::ffi::OsStr::from_bytes(b"\xe3\xcb\xc1\xe8.txt"))
+        .exists()); // ใหม่
+}
+
+#[test]
+fn a_name_that_does_not_translate_stays_reachable_as_raw_bytes() {
+    let srv = start(|c| c.dir_charsets = vec![("/jp".into(), "shift_jis".into())]);
+    std::fs::create_dir(srv.path("jp")).unwrap();
+    // Shift_JIS user-defined area: decodes to a private-use character that
+    // does not encode back, so it must go out raw.
+    raw_file(&srv.path("jp"), b"\xf0\x40.bin", b"raw");
+    raw_file(&srv.path("jp"), b"\x93\xfa.txt", b"ok"); // 日.txt
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='latin-1')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+names = f.nlst('jp')
+print([n.encode('latin-1') for n in names])
+raw = 'jp/' + [n for n in names if n.encode('latin-1').endswith(b'\xf0\x40.bin')][0]
+b = io.BytesIO(); f.retrbinary('RETR ' + raw, b.write)
+print('raw-get', b.getvalue())
+print(f.rename(raw, 'jp/renamed.bin'))
+f.quit()
+"#,
+    );
+    // NLST of a directory gives bare names here.
+    assert!(out.contains(r"b'\xf0@.bin'"), "{out}");
+    // 日 goes out as UTF-8 (E6 97 A5).
+    assert!(out.contains(r"\xe6\x97\xa5.txt"), "{out}");
+    assert!(out.contains("raw-get b'raw'"), "{out}");
+    assert!(srv.path("jp/renamed.bin").exists());
+}
+
+#[test]
+fn legacy_client_charset_until_the_client_shows_it_speaks_utf8() {
+    let srv = start(|c| c.legacy_client_charset = Some("windows-1251".into()));
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='cp1251')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.storbinary('STOR привет.txt', io.BytesIO(b'hi'))
+print('old', f.nlst())
+print(f.mkd('папка'))
+print(f.sendcmd('OPTS UTF8 ON'))
+f.encoding = 'utf-8'
+print('new', f.nlst())
+f.storbinary('STOR 日本.txt', io.BytesIO(b'jp'))
+f.quit()
+"#,
+    );
+    assert!(out.contains("old ['readme.txt', 'привет.txt']"), "{out}");
+    assert!(out.contains("\n/папка\n"), "{out}");
+    assert!(out.contains("new ['readme.txt', 'папка', 'привет.txt']"), "{out}");
+    // On disk (no fs charset): UTF-8 names.
+    assert!(srv.path("привет.txt").is_file());
+    assert!(srv.path("папка").is_dir());
+    assert!(srv.path("日本.txt").is_file());
+}
+
+#[test]
+fn mirror_mode_keeps_exact_bytes_and_refuses_charsets() {
+    let srv = start(|c| c.mirror = true);
+    raw_file(srv.root.path(), b"\xc6\xc1\xca\xcc", b"koi8");
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='latin-1')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+print([n.encode('latin-1') for n in f.nlst()])
+f.storbinary('STOR ' + b'\x93\xfa\x96\x7b'.decode('latin-1'), io.BytesIO(b'sjis'))
+f.quit()
+"#,
+    );
+    assert!(out.contains(r"b'\xc6\xc1\xca\xcc'"), "{out}");
+    assert!(srv
+        .path("x")
+        .parent()
+        .unwrap()
+        .join(std::ffi::OsStr::from_bytes(b"\x93\xfa\x96\x7b"))
+        .is_file());
+    let mut cfg = babelftp_server::Config {
+        root: srv.root.path().to_path_buf(),
+        mirror: true,
+        fs_charset: Some("koi8-r".into()),
+        ..babelftp_server::Config::default()
+    };
+    assert!(babelftp_server::config::charsets(&cfg).is_err());
+    cfg.mirror = false;
+    cfg.fs_charset = Some("no-such-charset".into());
+    assert!(babelftp_server::config::charsets(&cfg)
+        .unwrap_err()
+        .contains("no-such-charset"));
+}
