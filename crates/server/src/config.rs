@@ -24,6 +24,11 @@
 //! legacy_client_charset = "windows-1251"   # clients before LANG/HOST/OPTS UTF8 ON
 //! mirror = false              # true: no translation at all
 //!
+//! [[host]]                    # virtual hosts for HOST (RFC 7151)
+//! name = "ftp.example.jp"
+//! root = "/srv/ftp-jp"
+//! default_lang = "ja"
+//!
 //! [dir_charsets]              # subtrees with their own charset
 //! "/ru" = "koi8-r"
 //! "/jp" = "shift_jis"
@@ -69,6 +74,17 @@ impl User {
             write: true,
         }
     }
+}
+
+/// A virtual host (RFC 7151): selected by HOST before login.
+#[derive(Debug, Clone)]
+pub struct VirtualHost {
+    /// The name clients send (compared without regard to ASCII case).
+    pub name: String,
+    /// Its root directory.
+    pub root: PathBuf,
+    /// Its language before LANG; the server's default if unset.
+    pub default_lang: Option<LangTag>,
 }
 
 /// Everything the server needs to run.
@@ -120,6 +136,9 @@ pub struct Config {
     /// Mirror mode: no translation at all, exact bytes stored and shown
     /// (A.1, last bullet); refuses the three options above.
     pub mirror: bool,
+    /// Virtual hosts for HOST (RFC 7151). With none, HOST accepts any name
+    /// and keeps the one root.
+    pub hosts: Vec<VirtualHost>,
 }
 
 impl Default for Config {
@@ -146,6 +165,7 @@ impl Default for Config {
             dir_charsets: Vec::new(),
             legacy_client_charset: None,
             mirror: false,
+            hosts: Vec::new(),
         }
     }
 }
@@ -206,6 +226,16 @@ struct FileConfig {
     mirror: Option<bool>,
     #[serde(default)]
     user: Vec<FileUser>,
+    #[serde(default)]
+    host: Vec<FileHost>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHost {
+    name: String,
+    root: PathBuf,
+    default_lang: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -321,6 +351,20 @@ impl Config {
         c.dir_charsets = f.dir_charsets.into_iter().collect();
         c.legacy_client_charset = f.legacy_client_charset;
         c.mirror = f.mirror.unwrap_or(false);
+        for h in f.host {
+            let default_lang = match h.default_lang {
+                Some(t) => Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("host {:?}: default_lang {t:?}: {e}", h.name),
+                })?),
+                None => None,
+            };
+            c.hosts.push(VirtualHost {
+                name: h.name,
+                root: base.join(h.root),
+                default_lang,
+            });
+        }
         if let Some(t) = f.default_lang {
             c.default_lang = Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
                 path: path.to_owned(),

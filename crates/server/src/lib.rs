@@ -45,6 +45,7 @@ pub struct Server {
     storage: Arc<dyn Storage>,
     xferlog: Option<Arc<xferlog::XferLog>>,
     catalogs: Arc<Catalogs>,
+    hosts: Arc<Vec<session::Host>>,
     listeners: Vec<TcpListener>,
 }
 
@@ -71,6 +72,32 @@ impl Server {
                 ));
             }
         }
+        let mut hosts = Vec::new();
+        for h in &cfg.hosts {
+            let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+            let storage: Arc<dyn Storage> = Arc::new(
+                FsStorage::open(&h.root)
+                    .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?
+                    .with_charsets(charsets),
+            );
+            let lang = match &h.default_lang {
+                None => catalogs.default_lang(),
+                Some(tag) => match catalogs.negotiate(tag) {
+                    babelftp_i18n::lang::Negotiated::Lang(l) => l,
+                    babelftp_i18n::lang::Negotiated::Unsupported => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("host {}: default language {tag} is not among the catalogs", h.name),
+                        ))
+                    }
+                },
+            };
+            hosts.push(session::Host {
+                name: h.name.clone(),
+                storage,
+                lang,
+            });
+        }
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
             listeners.push(TcpListener::bind(addr).await?);
@@ -80,6 +107,7 @@ impl Server {
             storage,
             xferlog,
             catalogs: Arc::new(catalogs),
+            hosts: Arc::new(hosts),
             listeners,
         })
     }
@@ -136,11 +164,12 @@ impl Server {
                     let storage = self.storage.clone();
                     let xferlog = self.xferlog.clone();
                     let catalogs = self.catalogs.clone();
+                    let hosts = self.hosts.clone();
                     let rx = stop_tx.subscribe();
                     sessions.spawn(async move {
                         let _slot = slot;
                         tracing::info!(%peer, "connected");
-                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, catalogs, rx).await {
+                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, catalogs, hosts, rx).await {
                             tracing::debug!(%peer, error = %e, "session ended with an error");
                         }
                         tracing::info!(%peer, "disconnected");

@@ -73,6 +73,7 @@ pub enum Msg {
     LangUnsupported,
     LangMalformed,
     HostOk,
+    HostUnknown,
     HostAfterLogin,
     UniqueName,
     /// REST accepted: the offset.
@@ -155,6 +156,7 @@ impl Msg {
             LangUnsupported => ("lang-unsupported", None),
             LangMalformed => ("lang-malformed", None),
             HostOk => ("host-ok", None),
+            HostUnknown => ("host-unknown", None),
             HostAfterLogin => ("host-after-login", None),
             UniqueName => ("unique-name", None),
             RestartPending(n) => ("restart-pending", Some(("offset", Arg::Num(*n)))),
@@ -249,6 +251,7 @@ mod tests {
             Msg::LangUnsupported,
             Msg::LangMalformed,
             Msg::HostOk,
+            Msg::HostUnknown,
             Msg::HostAfterLogin,
             Msg::UniqueName,
             Msg::RestartPending(1),

@@ -188,3 +188,48 @@ f.quit()
     );
     assert!(out.contains("de*"), "{out}");
 }
+
+#[test]
+fn host_selects_a_virtual_host_with_its_root_and_language_rfc7151() {
+    let jp_root = tempfile::tempdir().unwrap();
+    std::fs::write(jp_root.path().join("日本.txt"), b"jp").unwrap();
+    let srv = start(|c| {
+        c.hosts = vec![babelftp_server::config::VirtualHost {
+            name: "ftp.example.jp".into(),
+            root: jp_root.path().to_path_buf(),
+            default_lang: Some(LangTag::parse(b"ja").unwrap()),
+        }];
+    });
+    let cats = Catalogs::builtin().unwrap();
+    let ja = lang_index(&cats, "ja");
+    let out = python(
+        &srv,
+        r#"
+def cmd(f, c):
+    try:
+        print(f.sendcmd(c))
+    except ftplib.Error as e:
+        print(e)
+f = ftplib.FTP(encoding='utf-8')
+f.connect(HOST, PORT)
+cmd(f, 'HOST nowhere.example')
+cmd(f, 'HOST FTP.EXAMPLE.JP')
+cmd(f, 'NOOP')
+f.login('bob', 'secret')
+print('files', f.nlst())
+cmd(f, 'HOST ftp.example.jp')
+cmd(f, 'REIN')
+f.login('bob', 'secret')
+print('files', f.nlst())
+f.quit()
+"#,
+    );
+    let l: Vec<&str> = out.lines().collect();
+    assert!(l[0].starts_with("504 "), "{out}");
+    assert_eq!(l[1], format!("220 {}", cats.text(ja, "host-ok", &[])), "{out}");
+    assert_eq!(l[2], format!("200 {}", cats.text(ja, "command-ok", &[])), "{out}");
+    assert_eq!(l[3], "files ['日本.txt']", "{out}");
+    assert!(l[4].starts_with("503 "), "{out}");
+    assert!(l[5].starts_with("220 "), "{out}");
+    assert_eq!(l[6], "files ['readme.txt']", "{out}");
+}

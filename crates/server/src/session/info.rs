@@ -128,7 +128,7 @@ impl Session {
         // RFC 2640 A.2: a client that sends LANG understands UTF-8.
         self.legacy_active = false;
         let Some(tag) = tag else {
-            self.lang = self.catalogs.default_lang();
+            self.lang = self.default_lang;
             let name = self.catalogs.language_name(self.lang);
             return self.r(ReplyCode::OK, Msg::LangDefault(name));
         };

@@ -36,6 +36,13 @@ mod info;
 mod login;
 mod transfer;
 
+/// A virtual host as the session uses it (RFC 7151).
+pub(crate) struct Host {
+    pub(crate) name: String,
+    pub(crate) storage: Arc<dyn Storage>,
+    pub(crate) lang: Lang,
+}
+
 /// Login state: USER → PASS → logged in (RFC 959 5.4 sequencing).
 #[derive(Debug, Clone)]
 enum Login {
@@ -52,6 +59,11 @@ pub(crate) struct Session {
     cfg: Arc<Config>,
     /// The server root; `storage` is narrowed to a user's home at login.
     base: Arc<dyn Storage>,
+    /// The root before any HOST, for REIN.
+    server_root: Arc<dyn Storage>,
+    hosts: Arc<Vec<Host>>,
+    /// The language before LANG: the server's, or the virtual host's.
+    default_lang: Lang,
     storage: Arc<dyn Storage>,
     xferlog: Option<Arc<XferLog>>,
     peer: SocketAddr,
@@ -131,6 +143,7 @@ pub(crate) async fn serve(
     storage: Arc<dyn Storage>,
     xferlog: Option<Arc<XferLog>>,
     catalogs: Arc<Catalogs>,
+    hosts: Arc<Vec<Host>>,
     mut shutdown: broadcast::Receiver<()>,
 ) -> io::Result<()> {
     let peer = stream.peer_addr()?;
@@ -142,6 +155,9 @@ pub(crate) async fn serve(
     let mut s = Session {
         cfg: cfg.clone(),
         base: storage.clone(),
+        server_root: storage.clone(),
+        hosts,
+        default_lang: catalogs.default_lang(),
         storage,
         xferlog,
         peer,
@@ -302,6 +318,29 @@ impl Session {
         self.cwd.join(&self.wire_in(p.as_bytes()))
     }
 
+    /// HOST (RFC 7151 3): before login, selects a virtual host, its root
+    /// and its default language; an unknown name is 504. With no virtual
+    /// hosts configured any name is accepted.
+    fn host(&mut self, name: &[u8]) -> Reply {
+        if self.logged_in() || matches!(self.login, Login::AwaitPass { .. }) {
+            return self.r(ReplyCode::BAD_SEQUENCE, Msg::HostAfterLogin);
+        }
+        // A client that sends HOST is a new client (A.2): UTF-8.
+        self.legacy_active = false;
+        if !self.hosts.is_empty() {
+            let Some(h) = self.hosts.iter().find(|h| h.name.as_bytes().eq_ignore_ascii_case(name)) else {
+                return self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::HostUnknown);
+            };
+            self.base = h.storage.clone();
+            self.storage = self.base.clone();
+            self.default_lang = h.lang;
+        }
+        self.cwd = VPath::root();
+        // A new host starts over, language included.
+        self.lang = self.default_lang;
+        self.r(ReplyCode::READY, Msg::HostOk)
+    }
+
     /// A pathname from the client as the storage sees it: UTF-8 from a
     /// legacy client's charset while that layer is on (RFC 2640 A.2).
     fn wire_in<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
@@ -428,8 +467,12 @@ impl Session {
                 self.data = DataSetup::None;
                 self.epsv_all = false;
                 self.mlst_facts = MLST_FACTS.to_vec();
-                // RFC 2640 4.1: REIN returns to the default language.
-                self.lang = self.catalogs.default_lang();
+                // RFC 2640 4.1: REIN returns to the default language; RFC
+                // 7151: and to the default host.
+                self.base = self.server_root.clone();
+                self.storage = self.base.clone();
+                self.default_lang = self.catalogs.default_lang();
+                self.lang = self.default_lang;
                 self.legacy_active = self.legacy.is_some();
                 self.r(ReplyCode::READY, Msg::Greeting)
             }
@@ -443,18 +486,7 @@ impl Session {
             C::Stat(Some(p)) => self.stat_path(&p).await?,
             C::Opts(name, params) => self.opts(&name, params.as_deref()),
             C::Lang(tag) => self.lang(tag),
-            C::Host(_) => {
-                if self.logged_in() || matches!(self.login, Login::AwaitPass { .. }) {
-                    self.r(ReplyCode::BAD_SEQUENCE, Msg::HostAfterLogin)
-                } else {
-                    // RFC 7151 3: a new virtual host starts over, language
-                    // included.
-                    self.lang = self.catalogs.default_lang();
-                    // A client that sends HOST is a new client (A.2).
-                    self.legacy_active = false;
-                    self.r(ReplyCode::READY, Msg::HostOk)
-                }
-            }
+            C::Host(name) => self.host(&name),
             C::Type(t) => {
                 self.ttype = t;
                 self.r(
