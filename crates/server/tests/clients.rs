@@ -118,7 +118,8 @@ fn utf8_names_spaces_and_cr_survive_a_round_trip() {
 f = ftplib.FTP(encoding='utf-8')
 f.connect(HOST, PORT)
 f.login('bob', 'secret')
-names = ['日本語.txt', 'Ελληνικά', 'русский файл', 'שלום.txt', 'العربية', 'ไทย', '한국어', '中文简体', 'emoji😀.png', 'e\u0301te\u0301', 'Ünïcödé']
+names = ['日本語.txt', 'Ελληνικά', 'русский файл', 'שלום.txt', 'العربية', 'ไทย', '한국어', '中文简体', 'emoji😀.png',
+         'e\u0301te\u0301', 'Ünïcödé', 'हिन्दी', 'ქართული', 'Հայերեն', 'বাংলা', 'mixed עברית and English', '𠀋𠂢 ext-B']
 for n in names:
     f.storbinary('STOR ' + n, io.BytesIO(n.encode()))
 listed = set(f.nlst())
@@ -128,6 +129,9 @@ for n in names:
     b = io.BytesIO(); f.retrbinary('RETR ' + n, b.write)
     ok = ok and b.getvalue() == n.encode()
 print('all-read', ok)
+for n in names[1:]:
+    f.rename(n, n + '-2')
+print('all-renamed', set(f.nlst()) >= {n + '-2' for n in names[1:]})
 print(f.rename('日本語.txt', '日本語-改名.txt'))
 # one SP after the verb: "MKD  x" makes " x"
 print(f.sendcmd('MKD  x'))
@@ -148,6 +152,9 @@ for line in [b'USER bob', b'PASS secret', b'MKD a\r\x00b', b'RNFR a\r\x00b', b'R
     );
     assert!(out.contains("all-listed True"), "{out}");
     assert!(out.contains("all-read True"), "{out}");
+    assert!(out.contains("all-renamed True"), "{out}");
+    assert!(srv.path("𠀋𠂢 ext-B-2").is_file());
+    assert!(srv.path("mixed עברית and English-2").is_file());
     assert!(srv.path("日本語-改名.txt").exists());
     assert!(srv.path(" x").is_dir(), "{out}");
     assert!(srv.path("c\rd").is_dir(), "{out}");
