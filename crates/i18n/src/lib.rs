@@ -17,12 +17,15 @@
 //! Module map:
 //! - [`charset`]: [`Charset`], lossless legacy charset ⇄ UTF-8 translation
 //!   of pathnames over encoding_rs, plus a true ISO-8859-1.
+//! - [`detect`]: guessing a server's name charset from a whole listing
+//!   (chardetng), for the client.
 //! - [`names`]: RFC 2640 B.3 pathname translation (per-directory
 //!   charsets, raw-bytes fallback) and the legacy-client layer (A.2).
 //! - [`lang`]: Fluent message catalogs (16 languages compiled in) and LANG
 //!   negotiation with fluent-langneg.
 
 pub mod charset;
+pub mod detect;
 pub mod lang;
 pub mod names;
 
