@@ -634,16 +634,24 @@ f.quit()
 
 #[test]
 fn passive_ports_range_and_foreign_data_connections_refused() {
-    let srv = start(|c| c.passive_ports = Some(40100..=40110));
+    // A free port found now (never a fixed one): the range is that port
+    // and the next few.
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (lo, hi) = (free, free.saturating_add(3));
+    let srv = start(|c| c.passive_ports = Some(lo..=hi));
     let out = python(
         &srv,
-        r#"
+        &r#"
 f = ftplib.FTP()
 f.connect(HOST, PORT)
 f.login('bob', 'secret')
 f.voidcmd('TYPE I')
 host, port = f.makepasv()
-print('in-range', 40100 <= port <= 40110)
+print('in-range', LO <= port <= HI)
 # a thief from another loopback address connects first
 thief = socket.socket()
 thief.bind(('127.0.0.2', 0))
@@ -659,7 +667,9 @@ try:
 except (socket.timeout, ConnectionResetError):
     print('thief nothing')
 f.quit()
-"#,
+"#
+        .replace("LO", &lo.to_string())
+        .replace("HI", &hi.to_string()),
     );
     assert!(out.contains("in-range True"), "{out}");
     assert!(out.contains("legit b'hello from babelftp\\n'"), "{out}");
