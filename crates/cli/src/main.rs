@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod remote;
 mod serve;
 
 #[derive(Parser)]
@@ -30,6 +31,18 @@ enum Cmd {
     Serve(Box<serve::ServeArgs>),
     /// Read a password from standard input and print its argon2 hash for a users file.
     Passwd,
+    /// List a remote directory.
+    Ls(remote::LsArgs),
+    /// Download a file.
+    Get(remote::GetArgs),
+    /// Upload a file.
+    Put(remote::PutArgs),
+    /// Make a remote directory.
+    Mkdir(remote::PathArgs),
+    /// Remove a remote file (or, with a trailing /, a directory).
+    Rm(remote::PathArgs),
+    /// Rename a remote file.
+    Mv(remote::MvArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -57,6 +70,12 @@ fn main() -> ExitCode {
         Cmd::Serve(args) => serve::run(*args),
         Cmd::Passwd => serve::passwd(),
         Cmd::Url { op } => url(op),
+        Cmd::Ls(a) => block_on(remote::ls(a)),
+        Cmd::Get(a) => block_on(remote::get(a)),
+        Cmd::Put(a) => block_on(remote::put(a)),
+        Cmd::Mkdir(a) => block_on(remote::mkdir(a)),
+        Cmd::Rm(a) => block_on(remote::rm(a)),
+        Cmd::Mv(a) => block_on(remote::mv(a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -65,6 +84,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs a client command on a small runtime.
+fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(f)
 }
 
 fn url(op: UrlOp) -> anyhow::Result<()> {

@@ -1,124 +1,22 @@
 //! # babelftp-client — the FTP client library
 //!
-//! A tokio driver over the sans-IO codec of `babelftp-proto`: commands are
-//! written with [`Command::to_line`] (one SP after the verb, CR padded with
-//! NUL, LF and NUL refused so no name can inject a command) and replies are
-//! read with [`ReplyReader`] (multi-line replies, bounded memory).
+//! A tokio driver over the sans-IO codec of `babelftp-proto`:
 //!
-//! This first layer is the control connection: connect, send a command,
-//! read its reply, log in, read FEAT. Negotiation (LANG, HOST, OPTS UTF8),
-//! data transfers and charset detection build on it.
+//! ```text
+//!  Client::connect ── control::Control (Command::to_line / ReplyReader)
+//!     │  FEAT → LANG (explicit or locale) → HOST → OPTS UTF8 ON → USER/PASS
+//!     ├─ data: EPSV, then PASV; or EPRT/PORT (active)
+//!     └─ names: bytes as the server sent them; charset guessed over the
+//!        whole listing for display (babelftp_i18n::detect)
+//! ```
+//!
+//! Module map: [`control`] (one control connection), [`client`] (a logged-in
+//! session: negotiation, listings, transfers), [`locale`] (the user's
+//! language from the environment).
 
-use std::io;
+pub mod client;
+pub mod control;
+pub mod locale;
 
-use babelftp_proto::command::Command;
-use babelftp_proto::feat::Features;
-use babelftp_proto::line::Status;
-use babelftp_proto::path::PathError;
-use babelftp_proto::reply::{Reply, ReplyCode, ReplyError, ReplyReader};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpStream, ToSocketAddrs};
-
-/// What can go wrong on the control connection.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A socket error.
-    #[error("connection error: {0}")]
-    Io(#[from] io::Error),
-    /// The server sent something that is not a reply.
-    #[error("bad reply from server: {0}")]
-    Reply(#[from] ReplyError),
-    /// The server closed the connection.
-    #[error("the server closed the connection")]
-    Closed,
-    /// A pathname that cannot be sent (LF or NUL inside).
-    #[error("pathname cannot be sent: {0}")]
-    Path(#[from] PathError),
-    /// The server refused a step that must succeed.
-    #[error("server refused: {} {}", .0.code, .0.text().escape_ascii())]
-    Refused(Reply),
-}
-
-/// A control connection.
-pub struct Control {
-    stream: TcpStream,
-    reader: ReplyReader,
-    buf: Vec<u8>,
-    start: usize,
-    /// The greeting (220).
-    pub greeting: Reply,
-}
-
-impl Control {
-    /// Connects and reads the greeting. A 120 ("ready in n minutes") is
-    /// followed by the real greeting, which is returned.
-    pub async fn connect(addr: impl ToSocketAddrs) -> Result<Control, Error> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        let mut c = Control {
-            stream,
-            reader: ReplyReader::default(),
-            buf: Vec::with_capacity(4096),
-            start: 0,
-            greeting: Reply::new(ReplyCode::READY, Vec::new()),
-        };
-        let mut g = c.reply().await?;
-        while g.code.is_preliminary() {
-            g = c.reply().await?;
-        }
-        if g.code != ReplyCode::READY {
-            return Err(Error::Refused(g));
-        }
-        c.greeting = g;
-        Ok(c)
-    }
-
-    /// Reads the next reply.
-    pub async fn reply(&mut self) -> Result<Reply, Error> {
-        loop {
-            let (n, st) = self.reader.advance(&self.buf[self.start..]);
-            self.start += n;
-            if self.start == self.buf.len() {
-                self.buf.clear();
-                self.start = 0;
-            }
-            if let Status::Complete(r) = st {
-                return Ok(r?);
-            }
-            let mut chunk = [0u8; 4096];
-            let n = self.stream.read(&mut chunk).await?;
-            if n == 0 {
-                return Err(Error::Closed);
-            }
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-    }
-
-    /// Sends a command and reads its reply.
-    pub async fn command(&mut self, cmd: &Command) -> Result<Reply, Error> {
-        let line = cmd.to_line()?;
-        self.stream.write_all(&line).await?;
-        self.reply().await
-    }
-
-    /// USER then PASS (and nothing else when USER alone logs in).
-    pub async fn login(&mut self, user: &[u8], password: &[u8]) -> Result<Reply, Error> {
-        let r = self.command(&Command::User(user.to_vec())).await?;
-        let r = if r.code == ReplyCode::NEED_PASSWORD {
-            self.command(&Command::Pass(password.to_vec())).await?
-        } else {
-            r
-        };
-        if r.code.is_completion() {
-            Ok(r)
-        } else {
-            Err(Error::Refused(r))
-        }
-    }
-
-    /// FEAT; a server without it (500/502) has no features.
-    pub async fn feat(&mut self) -> Result<Features, Error> {
-        let r = self.command(&Command::Feat).await?;
-        Ok(Features::from_reply(&r))
-    }
-}
+pub use client::{Client, Options, RemoteEntry};
+pub use control::{Control, Error};

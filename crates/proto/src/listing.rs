@@ -3,6 +3,9 @@
 //! verbatim (the only change is RFC 2640's CR NUL padding, applied by the
 //! control connection for MLST and never on the data connection).
 
+/// The client side: LIST and MLSx lines parsed back into entries.
+pub mod parse;
+
 /// What kind of directory entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryKind {

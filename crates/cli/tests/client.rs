@@ -1,0 +1,222 @@
+//! The `babelftp` client commands against a real babelftp server whose
+//! disk holds raw Shift_JIS and CP1251 names (mirror mode: the server
+//! announces UTF8 but sends the bytes as they are, as vsftpd does).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::process::Command;
+use std::time::Duration;
+
+use babelftp_server::config::User;
+use babelftp_server::{Config, Server};
+
+struct Srv {
+    port: u16,
+    root: tempfile::TempDir,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn start() -> Srv {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("sjis")).unwrap();
+    std::fs::create_dir(root.path().join("cyr")).unwrap();
+    for (name, body) in [
+        (
+            &b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x74\x83\x40\x83\x43\x83\x8b.txt"[..],
+            &b"nihongo"[..],
+        ), // 日本語のファイル.txt
+        (b"\x95\xf1\x8d\x90\x8f\x91.doc", b"report"), // 報告書.doc
+        (b"\x8e\xca\x90\x5e\x83\x74\x83\x48\x83\x8b\x83\x5f", b"photos"), // 写真フォルダ
+    ] {
+        std::fs::write(root.path().join("sjis").join(OsStr::from_bytes(name)), body).unwrap();
+    }
+    for (name, body) in [
+        (&b"\xce\xf2\xf7\xb8\xf2 \xe7\xe0 \xe3\xee\xe4.doc"[..], &b"otchet"[..]), // Отчёт за год.doc
+        (b"\xcd\xee\xe2\xe0\xff \xef\xe0\xef\xea\xe0", b"papka"),                 // Новая папка
+        (b"\xd1\xef\xe8\xf1\xee\xea \xe4\xe5\xeb.txt", b"spisok"),                // Список дел.txt
+    ] {
+        std::fs::write(root.path().join("cyr").join(OsStr::from_bytes(name)), body).unwrap();
+    }
+    let cfg = Config {
+        root: root.path().to_path_buf(),
+        listen: vec!["127.0.0.1:0".parse().unwrap()],
+        users: vec![User::plain("bob", "secret")],
+        login_fail_delay: Duration::from_millis(10),
+        mirror: true,
+        ..Config::default()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = rt.block_on(Server::bind(cfg)).unwrap();
+    let port = server.local_addrs()[0].port();
+    rt.spawn(server.run(std::future::pending(), Duration::from_secs(1)));
+    Srv { port, root, _rt: rt }
+}
+
+fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let (ok, out, err) = babelftp(state.path(), &["ls", "-v", &format!("{base}/sjis/")]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "写真フォルダ\n日本語のファイル.txt\n報告書.doc\n", "{err}");
+    assert!(err.contains("> FEAT") && err.contains("> OPTS UTF8 ON"), "{err}");
+    assert!(err.contains("* charset: Shift_JIS (guessed from 3 names)"), "{err}");
+    // Remembered: the next run knows the charset before listing.
+    let remembered = std::fs::read_to_string(state.path().join("babelftp/charsets")).unwrap();
+    assert_eq!(remembered, format!("127.0.0.1:{} Shift_JIS\n", srv.port));
+    let dest = tempfile::tempdir().unwrap();
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &[
+            "get",
+            "-q",
+            &format!("{base}/sjis/日本語のファイル.txt"),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(dest.path().join("日本語のファイル.txt")).unwrap(),
+        b"nihongo"
+    );
+    // The same by %HH URL.
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &[
+            "get",
+            "-q",
+            &format!("{base}/sjis/%E5%A0%B1%E5%91%8A%E6%9B%B8.doc"),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(dest.path().join("報告書.doc")).unwrap(), b"report");
+    // --raw prints the bytes as they came.
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["ls", "--raw", &format!("{base}/sjis/")])
+        .env("XDG_STATE_HOME", state.path())
+        .output()
+        .unwrap();
+    assert!(out.stdout.starts_with(b"\x8e\xca\x90\x5e"), "{:?}", out.stdout);
+    // --forget, then an explicit charset.
+    let (ok, out, err) = babelftp(
+        state.path(),
+        &["ls", "--forget", "--charset", "windows-1251", &format!("{base}/cyr/")],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out, "Новая папка\nОтчёт за год.doc\nСписок дел.txt\n");
+    assert_eq!(
+        std::fs::read_to_string(state.path().join("babelftp/charsets")).unwrap(),
+        "\n"
+    );
+    // Auto-detection of CP1251 from the listing, then a download by name.
+    let (ok, out, err) = babelftp(state.path(), &["ls", &format!("{base}/cyr/")]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "Новая папка\nОтчёт за год.doc\nСписок дел.txt\n");
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &[
+            "get",
+            "-q",
+            &format!("{base}/cyr/Список%20дел.txt"),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(dest.path().join("Список дел.txt")).unwrap(), b"spisok");
+    drop(srv.root);
+}
+
+#[test]
+fn put_mkdir_mv_rm_and_resume() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let local = tempfile::tempdir().unwrap();
+    let src = local.path().join("データ.bin");
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(&src, &data).unwrap();
+    let run = |args: &[&str]| {
+        let (ok, out, err) = babelftp(state.path(), args);
+        assert!(ok, "{args:?}: {err}");
+        out
+    };
+    run(&["mkdir", &format!("{base}/新しい")]);
+    run(&["put", "-q", src.to_str().unwrap(), &format!("{base}/新しい/")]);
+    assert_eq!(std::fs::read(srv.root.path().join("新しい/データ.bin")).unwrap(), data);
+    // Resume an upload the server has half of.
+    std::fs::write(srv.root.path().join("新しい/half.bin"), &data[..100_000]).unwrap();
+    run(&[
+        "put",
+        "-q",
+        "-c",
+        src.to_str().unwrap(),
+        &format!("{base}/新しい/half.bin"),
+    ]);
+    assert_eq!(std::fs::read(srv.root.path().join("新しい/half.bin")).unwrap(), data);
+    // Resume a download we have half of; active mode this time.
+    let partial = local.path().join("partial.bin");
+    std::fs::write(&partial, &data[..123_456]).unwrap();
+    run(&[
+        "get",
+        "-q",
+        "-c",
+        "--active",
+        &format!("{base}/新しい/データ.bin"),
+        partial.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&partial).unwrap(), data);
+    run(&["mv", &format!("{base}/新しい/データ.bin"), "/新しい/renamed.bin"]);
+    assert!(srv.root.path().join("新しい/renamed.bin").is_file());
+    run(&["rm", &format!("{base}/新しい/renamed.bin")]);
+    run(&["rm", &format!("{base}/新しい/half.bin")]);
+    run(&["rm", &format!("{base}/新しい/")]);
+    assert!(!srv.root.path().join("新しい").exists());
+    // A refused command exits non-zero with the server's reply.
+    let (ok, _, err) = babelftp(state.path(), &["rm", &format!("{base}/nothing-here")]);
+    assert!(!ok);
+    assert!(err.contains("550"), "{err}");
+}
+
+#[test]
+fn lang_is_negotiated_from_the_option_or_the_locale() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://127.0.0.1:{}/", srv.port);
+    let (ok, _, err) = babelftp(state.path(), &["ls", "-v", "--lang", "fr-CA", &url]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("> LANG fr") && err.contains("* language: asked fr-CA, server serves fr"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["ls", "-v", &url])
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "pt_BR.UTF-8")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("> LANG pt-BR"), "{err}");
+}

@@ -1,0 +1,464 @@
+//! A logged-in FTP session: negotiation in the order RFC 2640 asks for,
+//! then listings and transfers over data connections.
+//!
+//! Negotiation (RFC 2640 3.2, 4.1; RFC 7151): FEAT first; then LANG when
+//! the server lists LANG (the tag from the options, else the user's
+//! locale, matched against the server's list); HOST when listed; `OPTS UTF8
+//! ON` when UTF8 is listed; then USER/PASS. Old servers answer 500/502 to
+//! any of it, and some refuse LANG before login: every step tolerates a
+//! refusal, and a refused LANG is tried again after login.
+
+use std::net::{IpAddr, SocketAddr};
+
+use babelftp_i18n::detect::{detect_names, Detected};
+use babelftp_i18n::Charset;
+use babelftp_proto::command::{Command, EpsvArg, TransferType};
+use babelftp_proto::feat::{Feature, Features};
+use babelftp_proto::lang::LangTag;
+use babelftp_proto::listing::parse::{parse_listing, ParsedKind};
+use babelftp_proto::path::WirePath;
+use babelftp_proto::reply::{Reply, ReplyCode};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::control::{Control, Error};
+
+/// How to connect and log in.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Login name; empty means `anonymous`.
+    pub user: Vec<u8>,
+    /// Password.
+    pub password: Vec<u8>,
+    /// Language to ask for; `None`: the user's locale.
+    pub lang: Option<String>,
+    /// Name for HOST (RFC 7151), normally the URL's host.
+    pub host: Option<String>,
+    /// Active mode (EPRT/PORT) instead of passive.
+    pub active: bool,
+    /// Print the control dialogue to stderr (passwords hidden).
+    pub verbose: bool,
+}
+
+/// One entry of a remote listing: the name exactly as the server sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteEntry {
+    /// The name's bytes, as sent; use them to address the file.
+    pub name: Vec<u8>,
+    /// Directory?
+    pub is_dir: bool,
+    /// Size, when known.
+    pub size: Option<u64>,
+    /// Modification time (Unix seconds, UTC), when known.
+    pub modified: Option<i64>,
+}
+
+/// Where an upload writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreMode {
+    /// STOR: replace.
+    Replace,
+    /// APPE: append.
+    Append,
+    /// REST n + STOR: resume at n.
+    At(u64),
+}
+
+/// A logged-in session.
+pub struct Client {
+    control: Control,
+    /// What the server announced.
+    pub features: Features,
+    /// The language the server accepted, if any.
+    pub lang: Option<String>,
+    /// Whether `OPTS UTF8 ON` was accepted.
+    pub utf8_on: bool,
+    /// Automatic choices made (language, charset…), for `-v`.
+    pub notes: Vec<String>,
+    peer: IpAddr,
+    active: bool,
+    epsv: bool,
+}
+
+fn ok(r: Reply) -> Result<Reply, Error> {
+    if r.code.is_negative() {
+        Err(Error::Refused(r))
+    } else {
+        Ok(r)
+    }
+}
+
+/// The server tag that best serves `wanted` (RFC 4647 filtering: `fr-CA`
+/// finds `fr`, `pt` finds `pt-BR`).
+pub fn choose_language(wanted: &str, offered: &[LangTag]) -> Option<LangTag> {
+    use fluent_langneg::{negotiate_languages, NegotiationStrategy};
+    use unic_langid::LanguageIdentifier;
+    if let Some(t) = offered.iter().find(|t| t.as_str().eq_ignore_ascii_case(wanted)) {
+        return Some(t.clone());
+    }
+    let want: LanguageIdentifier = wanted.parse().ok()?;
+    let avail: Vec<(LanguageIdentifier, &LangTag)> = offered
+        .iter()
+        .filter_map(|t| Some((t.as_str().parse().ok()?, t)))
+        .collect();
+    let ids: Vec<&LanguageIdentifier> = avail.iter().map(|(i, _)| i).collect();
+    let chosen = negotiate_languages(&[&want], &ids, None, NegotiationStrategy::Filtering);
+    let first = chosen.first()?;
+    avail.iter().find(|(i, _)| i == **first).map(|(_, t)| (*t).clone())
+}
+
+impl Client {
+    /// Connects, negotiates and logs in.
+    pub async fn connect(host: &str, port: u16, opts: &Options) -> Result<Client, Error> {
+        let mut control = Control::connect((host, port)).await?;
+        control.verbose = opts.verbose;
+        let peer = control.peer_ip()?;
+        let feat_reply = control.command(&Command::Feat).await?;
+        let features = Features::from_reply(&feat_reply);
+        let mut c = Client {
+            control,
+            features,
+            lang: None,
+            utf8_on: false,
+            notes: Vec::new(),
+            peer,
+            active: opts.active,
+            epsv: true,
+        };
+        let wanted = opts.lang.clone().or_else(crate::locale::user_language);
+        let mut lang_after_login = None;
+        if let (Some(w), Some(fact)) = (&wanted, c.features.lang().cloned()) {
+            match choose_language(w, &fact.tags) {
+                Some(tag) => {
+                    let r = c.control.command(&Command::Lang(Some(tag.clone()))).await?;
+                    if r.code.is_completion() {
+                        c.notes.push(format!("language: asked {w}, server serves {tag}"));
+                        c.lang = Some(tag.to_string());
+                    } else {
+                        lang_after_login = Some(tag);
+                    }
+                }
+                None => c.notes.push(format!("language: server offers none matching {w}")),
+            }
+        }
+        if let Some(h) = &opts.host {
+            if c.features.has(&Feature::Host) {
+                let r = c.control.command(&Command::Host(h.as_bytes().to_vec())).await?;
+                c.notes.push(format!("HOST {h}: {}", r.code));
+            }
+        }
+        if c.features.utf8() {
+            let r = c
+                .control
+                .command(&Command::Opts("UTF8".into(), Some(b"ON".to_vec())))
+                .await?;
+            // Any 2xx counts (servers answer 200 or 202).
+            c.utf8_on = r.code.is_completion();
+        }
+        let user = if opts.user.is_empty() {
+            b"anonymous".to_vec()
+        } else {
+            opts.user.clone()
+        };
+        let password = if opts.user.is_empty() && opts.password.is_empty() {
+            b"babelftp@".to_vec()
+        } else {
+            opts.password.clone()
+        };
+        c.control.login(&user, &password).await?;
+        if let Some(tag) = lang_after_login {
+            let r = c.control.command(&Command::Lang(Some(tag.clone()))).await?;
+            if r.code.is_completion() {
+                c.notes.push(format!("language: {tag} accepted after login"));
+                c.lang = Some(tag.to_string());
+            }
+        }
+        ok(c.control.command(&Command::Type(TransferType::Image)).await?)?;
+        Ok(c)
+    }
+
+    /// The control connection (for raw commands: `quote`).
+    pub fn control(&mut self) -> &mut Control {
+        &mut self.control
+    }
+
+    /// Sends a command and fails on a 4xx/5xx reply.
+    pub async fn run(&mut self, cmd: Command) -> Result<Reply, Error> {
+        ok(self.control.command(&cmd).await?)
+    }
+
+    /// PWD: the current directory, as bytes.
+    pub async fn pwd(&mut self) -> Result<Vec<u8>, Error> {
+        let r = self.run(Command::Pwd).await?;
+        Ok(WirePath::unquote_257(&r.lines[0])
+            .map(WirePath::into_bytes)
+            .unwrap_or_default())
+    }
+
+    /// CWD.
+    pub async fn cwd(&mut self, dir: &[u8]) -> Result<(), Error> {
+        self.run(Command::Cwd(WirePath::new(dir.to_vec()))).await.map(drop)
+    }
+
+    /// MKD.
+    pub async fn mkdir(&mut self, dir: &[u8]) -> Result<(), Error> {
+        self.run(Command::Mkd(WirePath::new(dir.to_vec()))).await.map(drop)
+    }
+
+    /// RMD.
+    pub async fn rmdir(&mut self, dir: &[u8]) -> Result<(), Error> {
+        self.run(Command::Rmd(WirePath::new(dir.to_vec()))).await.map(drop)
+    }
+
+    /// DELE.
+    pub async fn delete(&mut self, file: &[u8]) -> Result<(), Error> {
+        self.run(Command::Dele(WirePath::new(file.to_vec()))).await.map(drop)
+    }
+
+    /// RNFR + RNTO.
+    pub async fn rename(&mut self, from: &[u8], to: &[u8]) -> Result<(), Error> {
+        self.run(Command::Rnfr(WirePath::new(from.to_vec()))).await?;
+        self.run(Command::Rnto(WirePath::new(to.to_vec()))).await.map(drop)
+    }
+
+    /// SIZE, when the server has it.
+    pub async fn size(&mut self, file: &[u8]) -> Result<Option<u64>, Error> {
+        let r = self
+            .control
+            .command(&Command::Size(WirePath::new(file.to_vec())))
+            .await?;
+        if r.code != ReplyCode::FILE_STATUS {
+            return Ok(None);
+        }
+        Ok(std::str::from_utf8(&r.lines[0])
+            .ok()
+            .and_then(|s| s.trim().parse().ok()))
+    }
+
+    /// QUIT.
+    pub async fn quit(mut self) -> Result<(), Error> {
+        self.control.command(&Command::Quit).await.map(drop)
+    }
+
+    /// Opens a data connection and sends `cmd` on it; returns the stream
+    /// after the 1xx reply.
+    async fn data_command(&mut self, cmd: Command) -> Result<TcpStream, Error> {
+        if self.active {
+            return self.active_command(cmd).await;
+        }
+        let port = if self.epsv {
+            let r = self.control.command(&Command::Epsv(EpsvArg::Any)).await?;
+            if r.code == ReplyCode::EXTENDED_PASSIVE {
+                parse_229(&r.lines[0])
+            } else {
+                // 500/502: an old server; do not ask again.
+                self.epsv = false;
+                None
+            }
+        } else {
+            None
+        };
+        let port = match port {
+            Some(p) => p,
+            None => {
+                let r = ok(self.control.command(&Command::Pasv).await?)?;
+                // Connect to the control peer, not the address in 227 (it
+                // is often a private address behind NAT, and trusting it
+                // would let a server aim us anywhere).
+                parse_227_port(&r.lines[0]).ok_or(Error::Refused(r))?
+            }
+        };
+        let stream = TcpStream::connect(SocketAddr::new(self.peer, port)).await?;
+        ok(self.control.command(&cmd).await?)?;
+        Ok(stream)
+    }
+
+    async fn active_command(&mut self, cmd: Command) -> Result<TcpStream, Error> {
+        let local = self.control.local_ip()?;
+        let listener = TcpListener::bind(SocketAddr::new(local, 0)).await?;
+        let addr = listener.local_addr()?;
+        let r = self.control.command(&Command::Eprt(addr)).await?;
+        if !r.code.is_completion() {
+            match addr {
+                SocketAddr::V4(v4) => {
+                    ok(self.control.command(&Command::Port(v4)).await?)?;
+                }
+                SocketAddr::V6(_) => return Err(Error::Refused(r)),
+            }
+        }
+        ok(self.control.command(&cmd).await?)?;
+        let (stream, _) = tokio::time::timeout(std::time::Duration::from_secs(30), listener.accept())
+            .await
+            .map_err(|_| Error::Io(std::io::Error::new(std::io::ErrorKind::TimedOut, "no data connection")))??;
+        Ok(stream)
+    }
+
+    /// Reads the final reply of a transfer.
+    async fn finish(&mut self) -> Result<Reply, Error> {
+        ok(self.control.reply().await?)
+    }
+
+    /// Lists a directory: MLSD when the server offers MLST, else LIST.
+    pub async fn list(&mut self, dir: Option<&[u8]>) -> Result<Vec<RemoteEntry>, Error> {
+        let path = dir.map(|d| WirePath::new(d.to_vec()));
+        let mlsd = self.features.has(&Feature::Mlst(Vec::new()));
+        let cmd = if mlsd { Command::Mlsd(path) } else { Command::List(path) };
+        let mut stream = self.data_command(cmd).await?;
+        let mut data = Vec::new();
+        stream.read_to_end(&mut data).await?;
+        drop(stream);
+        self.finish().await?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        Ok(parse_listing(&data, now, mlsd)
+            .into_iter()
+            .filter(|e| !matches!(e.kind, ParsedKind::CurrentDir | ParsedKind::ParentDir))
+            .filter(|e| e.name != b"." && e.name != b"..")
+            .map(|e| RemoteEntry {
+                is_dir: matches!(e.kind, ParsedKind::Dir),
+                name: e.name,
+                size: e.size,
+                modified: e.modified,
+            })
+            .collect())
+    }
+
+    /// Downloads `file` from `offset` into `out`; `progress` gets the
+    /// running count. Returns the octets received.
+    pub async fn retr<W: AsyncWrite + Unpin>(
+        &mut self,
+        file: &[u8],
+        offset: u64,
+        out: &mut W,
+        progress: &mut (dyn FnMut(u64) + Send),
+    ) -> Result<u64, Error> {
+        if offset > 0 {
+            let r = self.control.command(&Command::Rest(offset)).await?;
+            if r.code != ReplyCode::PENDING {
+                return Err(Error::Refused(r));
+            }
+        }
+        let mut stream = self.data_command(Command::Retr(WirePath::new(file.to_vec()))).await?;
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut total = 0u64;
+        loop {
+            let n = stream.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            out.write_all(&buf[..n]).await?;
+            total += n as u64;
+            progress(total);
+        }
+        out.flush().await?;
+        drop(stream);
+        self.finish().await?;
+        Ok(total)
+    }
+
+    /// Uploads `input` to `file`. Returns the octets sent.
+    pub async fn stor<R: AsyncRead + Unpin>(
+        &mut self,
+        file: &[u8],
+        mode: StoreMode,
+        input: &mut R,
+        progress: &mut (dyn FnMut(u64) + Send),
+    ) -> Result<u64, Error> {
+        let path = WirePath::new(file.to_vec());
+        let cmd = match mode {
+            StoreMode::Replace => Command::Stor(path),
+            StoreMode::Append => Command::Appe(path),
+            StoreMode::At(n) => {
+                let r = self.control.command(&Command::Rest(n)).await?;
+                if r.code != ReplyCode::PENDING {
+                    return Err(Error::Refused(r));
+                }
+                Command::Stor(path)
+            }
+        };
+        let mut stream = self.data_command(cmd).await?;
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut total = 0u64;
+        loop {
+            let n = input.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            stream.write_all(&buf[..n]).await?;
+            total += n as u64;
+            progress(total);
+        }
+        stream.shutdown().await?;
+        drop(stream);
+        self.finish().await?;
+        Ok(total)
+    }
+
+    /// Guesses the charset of the names in `entries` (display only).
+    pub fn guess_charset(entries: &[RemoteEntry]) -> Option<Charset> {
+        match detect_names(entries.iter().map(|e| e.name.as_slice())) {
+            Detected::Legacy(c) => Some(c),
+            Detected::Ascii | Detected::Utf8 => None,
+        }
+    }
+}
+
+/// The port of a 229 reply: `... (|||6446|)` (RFC 2428 3).
+pub fn parse_229(text: &[u8]) -> Option<u16> {
+    let open = text.iter().position(|&b| b == b'(')?;
+    let inner = &text[open + 1..];
+    let close = inner.iter().position(|&b| b == b')')?;
+    let inner = &inner[..close];
+    let d = *inner.first()?;
+    let parts: Vec<&[u8]> = inner.split(|&b| b == d).collect();
+    // "", "", "", port, ""
+    if parts.len() != 5 {
+        return None;
+    }
+    std::str::from_utf8(parts[3]).ok()?.parse().ok()
+}
+
+/// The port of a 227 reply: the last two of `h1,h2,h3,h4,p1,p2`, wherever
+/// the numbers are in the text (servers differ on parentheses).
+pub fn parse_227_port(text: &[u8]) -> Option<u16> {
+    let start = text.iter().position(u8::is_ascii_digit)?;
+    let nums: Vec<u16> = text[start..]
+        .split(|b| !b.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(6)
+        .filter_map(|s| std::str::from_utf8(s).ok()?.parse().ok())
+        .collect();
+    if nums.len() != 6 || nums.iter().any(|&n| n > 255) {
+        return None;
+    }
+    Some(nums[4] << 8 | nums[5])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passive_replies() {
+        assert_eq!(parse_229(b"Entering Extended Passive Mode (|||6446|)"), Some(6446));
+        assert_eq!(parse_229(b"ok (!!!21!)"), Some(21));
+        assert_eq!(parse_229(b"no port"), None);
+        assert_eq!(parse_227_port(b"Entering Passive Mode (127,0,0,1,4,1)."), Some(1025));
+        assert_eq!(parse_227_port(b"Entering Passive Mode 10,0,0,1,200,10"), Some(51210));
+        assert_eq!(parse_227_port(b"(1,2,3)"), None);
+    }
+
+    #[test]
+    fn language_choice_rfc4647() {
+        let offered: Vec<LangTag> = ["en", "fr", "pt-BR", "zh-TW"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(choose_language("fr-CA", &offered).unwrap().as_str(), "fr");
+        assert_eq!(choose_language("pt", &offered).unwrap().as_str(), "pt-BR");
+        assert_eq!(choose_language("EN", &offered).unwrap().as_str(), "en");
+        assert_eq!(choose_language("ja", &offered), None);
+    }
+}

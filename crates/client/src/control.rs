@@ -1,0 +1,143 @@
+//! The control connection: commands out, replies in, over the proto codec.
+
+use std::io;
+
+use babelftp_proto::command::Command;
+use babelftp_proto::feat::Features;
+use babelftp_proto::line::Status;
+use babelftp_proto::path::PathError;
+use babelftp_proto::reply::{Reply, ReplyCode, ReplyError, ReplyReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpStream, ToSocketAddrs};
+
+/// What can go wrong on the control connection.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A socket error.
+    #[error("connection error: {0}")]
+    Io(#[from] io::Error),
+    /// The server sent something that is not a reply.
+    #[error("bad reply from server: {0}")]
+    Reply(#[from] ReplyError),
+    /// The server closed the connection.
+    #[error("the server closed the connection")]
+    Closed,
+    /// A pathname that cannot be sent (LF or NUL inside).
+    #[error("pathname cannot be sent: {0}")]
+    Path(#[from] PathError),
+    /// The server refused a step that must succeed.
+    #[error("server refused: {} {}", .0.code, .0.text().escape_ascii())]
+    Refused(Reply),
+}
+
+/// A control connection.
+pub struct Control {
+    stream: TcpStream,
+    reader: ReplyReader,
+    buf: Vec<u8>,
+    start: usize,
+    /// The greeting (220).
+    pub greeting: Reply,
+    /// Print the dialogue to stderr (`-v`), passwords hidden.
+    pub verbose: bool,
+}
+
+impl Control {
+    /// Connects and reads the greeting. A 120 ("ready in n minutes") is
+    /// followed by the real greeting, which is returned.
+    pub async fn connect(addr: impl ToSocketAddrs) -> Result<Control, Error> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let mut c = Control {
+            stream,
+            reader: ReplyReader::default(),
+            buf: Vec::with_capacity(4096),
+            start: 0,
+            greeting: Reply::new(ReplyCode::READY, Vec::new()),
+            verbose: false,
+        };
+        let mut g = c.reply().await?;
+        while g.code.is_preliminary() {
+            g = c.reply().await?;
+        }
+        if g.code != ReplyCode::READY {
+            return Err(Error::Refused(g));
+        }
+        c.greeting = g;
+        Ok(c)
+    }
+
+    /// The server's address.
+    pub fn peer_ip(&self) -> Result<std::net::IpAddr, Error> {
+        Ok(self.stream.peer_addr()?.ip())
+    }
+
+    /// Our address on this connection.
+    pub fn local_ip(&self) -> Result<std::net::IpAddr, Error> {
+        Ok(self.stream.local_addr()?.ip())
+    }
+
+    /// Reads the next reply.
+    pub async fn reply(&mut self) -> Result<Reply, Error> {
+        loop {
+            let (n, st) = self.reader.advance(&self.buf[self.start..]);
+            self.start += n;
+            if self.start == self.buf.len() {
+                self.buf.clear();
+                self.start = 0;
+            }
+            if let Status::Complete(r) = st {
+                let r = r?;
+                if self.verbose {
+                    let n = r.lines.len();
+                    for (i, l) in r.lines.iter().enumerate() {
+                        let text = babelftp_proto::display::display_path(l);
+                        match (i == 0, i + 1 == n) {
+                            (_, true) => eprintln!("< {} {text}", r.code),
+                            (true, false) => eprintln!("< {}-{text}", r.code),
+                            (false, false) => eprintln!("< {text}"),
+                        }
+                    }
+                }
+                return Ok(r);
+            }
+            let mut chunk = [0u8; 4096];
+            let n = self.stream.read(&mut chunk).await?;
+            if n == 0 {
+                return Err(Error::Closed);
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// Sends a command and reads its reply.
+    pub async fn command(&mut self, cmd: &Command) -> Result<Reply, Error> {
+        let line = cmd.to_line()?;
+        if self.verbose {
+            eprintln!("> {cmd}");
+        }
+        self.stream.write_all(&line).await?;
+        self.reply().await
+    }
+
+    /// USER then PASS (and nothing else when USER alone logs in).
+    pub async fn login(&mut self, user: &[u8], password: &[u8]) -> Result<Reply, Error> {
+        let r = self.command(&Command::User(user.to_vec())).await?;
+        let r = if r.code == ReplyCode::NEED_PASSWORD {
+            self.command(&Command::Pass(password.to_vec())).await?
+        } else {
+            r
+        };
+        if r.code.is_completion() {
+            Ok(r)
+        } else {
+            Err(Error::Refused(r))
+        }
+    }
+
+    /// FEAT; a server without it (500/502) has no features.
+    pub async fn feat(&mut self) -> Result<Features, Error> {
+        let r = self.command(&Command::Feat).await?;
+        Ok(Features::from_reply(&r))
+    }
+}
