@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod mirror;
 mod remote;
 mod serve;
 
@@ -43,6 +44,8 @@ enum Cmd {
     Rm(remote::PathArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
+    /// Copy a remote tree here (or, with --reverse, a local tree there): new and changed files only.
+    Mirror(mirror::MirrorArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Cmd::Mkdir(a) => block_on(remote::mkdir(a)),
         Cmd::Rm(a) => block_on(remote::rm(a)),
         Cmd::Mv(a) => block_on(remote::mv(a)),
+        Cmd::Mirror(a) => block_on(mirror::mirror(a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -197,7 +197,7 @@ impl Session {
         if self.common.raw {
             return name.to_vec();
         }
-        match self.charset.and_then(|c| c.to_utf8(name)) {
+        match self.text_of(name) {
             Some(text) => display_path(text.as_bytes()).into_bytes(),
             None => display_path(name).into_bytes(),
         }
@@ -206,7 +206,7 @@ impl Session {
     /// A remote name as a local file name: decoded into UTF-8 when the
     /// server's charset converts it exactly, else the same bytes.
     pub fn local_name(&self, name: &[u8]) -> Vec<u8> {
-        match self.charset.and_then(|c| c.to_utf8(name)) {
+        match self.text_of(name) {
             Some(text) => text.into_bytes(),
             None => name.to_vec(),
         }
@@ -220,10 +220,40 @@ impl Session {
         }
     }
 
-    /// Lists, learning the charset from the names when it is not known.
+    /// Lists a directory the user named, learning the charset from the
+    /// names when it is not known.
     pub async fn list(&mut self, dir: Option<&[u8]>) -> anyhow::Result<Vec<RemoteEntry>> {
         let dir = dir.map(|d| self.encode(d));
-        let entries = self.client.list(dir.as_deref()).await?;
+        self.list_raw(dir.as_deref()).await
+    }
+
+    /// A remote name as text: valid UTF-8 is taken as UTF-8 (a legacy
+    /// name is almost never valid UTF-8 by accident, and servers often mix
+    /// UTF-8 and legacy directories); otherwise decoded with the server's
+    /// charset when it converts exactly; else `None`.
+    pub fn text_of(&self, name: &[u8]) -> Option<String> {
+        std::str::from_utf8(name)
+            .ok()
+            .map(str::to_owned)
+            .or_else(|| self.charset.and_then(|c| c.to_utf8(name)))
+    }
+
+    /// The bytes for a new name in a directory whose names are `siblings`:
+    /// UTF-8 where the directory's names are all UTF-8 (or it is empty),
+    /// the server's legacy charset where they are not, or always the
+    /// explicit `--charset`.
+    pub fn encode_in(&self, name: &[u8], siblings: &[&[u8]]) -> Vec<u8> {
+        let legacy_dir = siblings.iter().any(|n| !babelftp_proto::utf8::is_utf8(n));
+        if self.explicit || legacy_dir {
+            self.encode(name)
+        } else {
+            name.to_vec()
+        }
+    }
+
+    /// Lists a directory given in the server's own bytes.
+    pub async fn list_raw(&mut self, dir: Option<&[u8]>) -> anyhow::Result<Vec<RemoteEntry>> {
+        let entries = self.client.list(dir).await?;
         if !self.explicit {
             if let Some(c) = Client::guess_charset(&entries) {
                 if self.charset != Some(c) {
@@ -253,7 +283,7 @@ impl Session {
         let want = String::from_utf8_lossy(name).into_owned();
         let entries = self.list(dir).await?;
         for e in entries {
-            let shown = self.charset.and_then(|c| c.to_utf8(&e.name));
+            let shown = self.text_of(&e.name);
             if e.name == name || shown.as_deref() == Some(want.as_str()) {
                 let mut full = dir.map(|d| self.encode(d)).unwrap_or_default();
                 if !full.is_empty() && !full.ends_with(b"/") {

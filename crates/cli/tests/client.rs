@@ -220,3 +220,80 @@ fn lang_is_negotiated_from_the_option_or_the_locale() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("> LANG pt-BR"), "{err}");
 }
+
+#[test]
+fn mirror_both_ways_new_and_changed_only_with_delete_and_nfc() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let local = tempfile::tempdir().unwrap();
+    let down = local.path().join("down");
+    // Down: the Shift_JIS tree arrives under Unicode names.
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &["mirror", &format!("{base}/sjis/"), down.to_str().unwrap()],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("3 copied"), "{err}");
+    assert_eq!(std::fs::read(down.join("日本語のファイル.txt")).unwrap(), b"nihongo");
+    assert_eq!(std::fs::read(down.join("写真フォルダ")).unwrap(), b"photos");
+    // Again: nothing to do.
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &["mirror", &format!("{base}/sjis/"), down.to_str().unwrap()],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("0 copied") && err.contains("3 unchanged"), "{err}");
+    // A local extra file goes with --delete.
+    std::fs::write(down.join("extra.txt"), b"x").unwrap();
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &["mirror", "--delete", &format!("{base}/sjis/"), down.to_str().unwrap()],
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("1 deleted") && !down.join("extra.txt").exists(), "{err}");
+
+    // Up: a macOS-style NFD name whose NFC twin the server already has is
+    // the same file, not a re-upload.
+    let up = local.path().join("up");
+    std::fs::create_dir_all(up.join("sub")).unwrap();
+    let nfd = "Cafe\u{301}.txt";
+    std::fs::write(up.join(nfd), b"same").unwrap();
+    std::fs::write(up.join("sub/новый.txt"), b"new").unwrap();
+    std::fs::create_dir(srv.root.path().join("site")).unwrap();
+    std::fs::write(srv.root.path().join("site/Café.txt"), b"same").unwrap();
+    std::fs::write(srv.root.path().join("site/stale.txt"), b"old").unwrap();
+    // The server's copy is newer than the local one.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(up.join(nfd))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            "--delete",
+            up.to_str().unwrap(),
+            &format!("{base}/site/"),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("1 copied") && err.contains("1 unchanged") && err.contains("1 deleted"),
+        "{err}"
+    );
+    let mut names: Vec<_> = std::fs::read_dir(srv.root.path().join("site"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Café.txt", "sub"]);
+    assert_eq!(
+        std::fs::read(srv.root.path().join("site/sub/новый.txt")).unwrap(),
+        b"new"
+    );
+}
