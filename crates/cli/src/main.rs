@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod check;
 mod mirror;
 mod remote;
 mod serve;
@@ -44,6 +45,8 @@ enum Cmd {
     Rm(remote::PathArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
+    /// Report how well a server implements RFC 2640 (one line per check).
+    Check(check::CheckArgs),
     /// Copy a remote tree here (or, with --reverse, a local tree there): new and changed files only.
     Mirror(mirror::MirrorArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
@@ -80,6 +83,16 @@ fn main() -> ExitCode {
         Cmd::Rm(a) => block_on(remote::rm(a)),
         Cmd::Mv(a) => block_on(remote::mv(a)),
         Cmd::Mirror(a) => block_on(mirror::mirror(a)),
+        Cmd::Check(a) => match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| rt.block_on(check::check(a)))
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -297,3 +297,23 @@ fn mirror_both_ways_new_and_changed_only_with_delete_and_nfc() {
         b"new"
     );
 }
+
+#[test]
+fn check_reports_our_server_fully_compliant() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let (ok, out, err) = babelftp(
+        state.path(),
+        &["check", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port)],
+    );
+    assert!(ok, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 13, "{out}");
+    assert!(lines[..12].iter().all(|l| l.starts_with("PASS ")), "{out}");
+    assert_eq!(lines[12], "12 passed, 0 failed, 0 skipped");
+    // Anonymous may not write: the write checks are skipped, not failed.
+    let (ok, out, _) = babelftp(state.path(), &["check", &format!("ftp://127.0.0.1:{}/", srv.port)]);
+    assert!(ok, "{out}");
+    assert!(out.ends_with("9 passed, 0 failed, 3 skipped\n"), "{out}");
+    assert!(out.contains("SKIP one-sp"), "{out}");
+}

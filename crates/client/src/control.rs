@@ -120,6 +120,21 @@ impl Control {
         self.reply().await
     }
 
+    /// Sends a line as it is (for `quote` and protocol checks) and reads
+    /// the reply. The line must not hold CR or LF; CR LF is appended.
+    pub async fn raw_line(&mut self, line: &[u8]) -> Result<Reply, Error> {
+        if let Some(i) = line.iter().position(|&b| b == b'\n' || b == b'\r') {
+            return Err(Error::Path(PathError::LineFeed(i)));
+        }
+        if self.verbose {
+            eprintln!("> {}", line.escape_ascii());
+        }
+        let mut l = line.to_vec();
+        l.extend_from_slice(b"\r\n");
+        self.stream.write_all(&l).await?;
+        self.reply().await
+    }
+
     /// USER then PASS (and nothing else when USER alone logs in).
     pub async fn login(&mut self, user: &[u8], password: &[u8]) -> Result<Reply, Error> {
         let r = self.command(&Command::User(user.to_vec())).await?;
