@@ -15,6 +15,7 @@ mod check;
 mod mirror;
 mod remote;
 mod serve;
+mod shell;
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +46,8 @@ enum Cmd {
     Rm(remote::PathArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
+    /// An interactive session: ls cd pwd get put mget mput lang feat quote bye.
+    Shell(shell::ShellArgs),
     /// Report how well a server implements RFC 2640 (one line per check).
     Check(check::CheckArgs),
     /// Copy a remote tree here (or, with --reverse, a local tree there): new and changed files only.
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Cmd::Rm(a) => block_on(remote::rm(a)),
         Cmd::Mv(a) => block_on(remote::mv(a)),
         Cmd::Mirror(a) => block_on(mirror::mirror(a)),
+        Cmd::Shell(a) => block_on(shell::shell(a)),
         Cmd::Check(a) => match tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

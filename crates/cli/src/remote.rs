@@ -301,6 +301,23 @@ impl Session {
     }
 }
 
+/// A progress bar on a terminal; none in a pipe or with `-q`.
+fn progress_bar(total: Option<u64>, quiet: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = match total {
+        Some(t) => indicatif::ProgressBar::new(t),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
 #[derive(Args, Debug)]
 pub struct LsArgs {
     /// ftp://[user[:password]@]host[:port]/path/
@@ -385,15 +402,22 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
         .open(&dest)
         .await
         .with_context(|| format!("opening {}", dest.display()))?;
-    let quiet = s.quiet();
+    let total = s.client.size(&remote).await?;
+    let bar = progress_bar(total, s.quiet());
+    if let Some(b) = &bar {
+        b.set_position(offset);
+    }
     let mut progress = |n: u64| {
-        if !quiet && n % (8 << 20) < 256 * 1024 {
-            eprint!("\r{} bytes", offset + n);
+        if let Some(b) = &bar {
+            b.set_position(offset + n);
         }
     };
     let n = s.client.retr(&remote, offset, &mut file, &mut progress).await?;
-    if !quiet {
-        eprintln!("\r{} bytes -> {}", offset + n, dest.display());
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if !s.quiet() {
+        eprintln!("{} bytes -> {}", offset + n, dest.display());
     }
     s.client.quit().await?;
     Ok(())
@@ -434,8 +458,21 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
     } else {
         babelftp_client::client::StoreMode::Replace
     };
-    let mut progress = |_n: u64| {};
+    let len = file.metadata().await.map(|m| m.len()).ok();
+    let start = match mode {
+        babelftp_client::client::StoreMode::At(n) => n,
+        _ => 0,
+    };
+    let bar = progress_bar(len, s.quiet());
+    let mut progress = |n: u64| {
+        if let Some(b) = &bar {
+            b.set_position(start + n);
+        }
+    };
     let n = s.client.stor(&remote, mode, &mut file, &mut progress).await?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     if !s.quiet() {
         eprintln!("{n} bytes -> {}", String::from_utf8_lossy(&s.show(&remote)));
     }

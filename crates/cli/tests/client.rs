@@ -317,3 +317,51 @@ fn check_reports_our_server_fully_compliant() {
     assert!(out.ends_with("9 passed, 0 failed, 3 skipped\n"), "{out}");
     assert!(out.contains("SKIP one-sp"), "{out}");
 }
+
+#[test]
+fn shell_runs_commands_from_its_input() {
+    use std::io::Write;
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("up one.txt"), b"one").unwrap();
+    std::fs::write(work.path().join("up two.txt"), b"two").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["shell", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port)])
+        .current_dir(work.path())
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "C")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            "pwd\ncd sjis\nls\nget 報告書.doc\nmget *.txt\ncd /\nmkdir-nope\nmput up*\nls\nlang ja\nquote NOOP\nfeat\nbye\n"
+                .as_bytes(),
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("\n/sjis\n") || stdout.starts_with("/\n"), "{stdout}");
+    assert!(
+        stdout.contains("写真フォルダ\n日本語のファイル.txt\n報告書.doc\n"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(work.path().join("報告書.doc")).unwrap(), b"report");
+    assert_eq!(
+        std::fs::read(work.path().join("日本語のファイル.txt")).unwrap(),
+        b"nihongo"
+    );
+    assert!(stderr.contains("unknown command \"mkdir-nope\""), "{stderr}");
+    assert_eq!(std::fs::read(srv.root.path().join("up one.txt")).unwrap(), b"one");
+    assert_eq!(std::fs::read(srv.root.path().join("up two.txt")).unwrap(), b"two");
+    assert!(stdout.contains("200 "), "{stdout}");
+    assert!(stdout.contains(" UTF8\n"), "{stdout}");
+}
