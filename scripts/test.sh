@@ -23,5 +23,6 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd for crates/cli/tests/peers.rs
 echo "== cargo test"
 cargo test --workspace --locked

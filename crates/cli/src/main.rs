@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod mirror;
+mod msg;
 mod remote;
 mod serve;
 mod shell;
@@ -101,7 +102,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("babelftp: {e:#}");
+            eprintln!("{}", msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
             ExitCode::FAILURE
         }
     }

@@ -90,13 +90,23 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
         }
         up(&mut s, &local, &root, a.delete, &mut tally).await?;
     } else {
-        std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
+        std::fs::create_dir_all(&local)
+            .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
         down(&mut s, &root, &local, a.delete, &mut tally).await?;
     }
     if !s.quiet() {
+        let n = babelftp_i18n::lang::Arg::Num;
         eprintln!(
-            "{} copied ({} bytes), {} unchanged, {} deleted",
-            tally.copied, tally.bytes, tally.skipped, tally.deleted
+            "{}",
+            crate::msg::t(
+                "cli-mirror-summary",
+                &[
+                    ("copied", n(tally.copied)),
+                    ("bytes", n(tally.bytes)),
+                    ("unchanged", n(tally.skipped)),
+                    ("deleted", n(tally.deleted)),
+                ],
+            )
         );
     }
     s.client.quit().await?;
@@ -106,7 +116,9 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
 /// Local entries of a directory, by comparison key.
 fn local_entries(dir: &Path) -> anyhow::Result<HashMap<Vec<u8>, (OsString, std::fs::Metadata)>> {
     let mut out = HashMap::new();
-    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+    for e in std::fs::read_dir(dir)
+        .with_context(|| crate::msg::ts("cli-opening", &[("path", &dir.display().to_string())]))?
+    {
         let e = e?;
         let name = e.file_name();
         let md = e.metadata()?;
@@ -154,7 +166,7 @@ fn down<'a>(
             }
             let mut file = tokio::fs::File::create(&target)
                 .await
-                .with_context(|| format!("creating {}", target.display()))?;
+                .with_context(|| crate::msg::ts("cli-creating", &[("path", &target.display().to_string())]))?;
             let n = s.client.retr(&rpath, 0, &mut file, &mut |_| {}).await?;
             drop(file);
             if let Some(t) = e.modified {

@@ -79,6 +79,7 @@ fn remember(key: &str, cs: Option<Charset>) -> std::io::Result<()> {
     let old = std::fs::read_to_string(&path).unwrap_or_default();
     let mut lines: Vec<String> = old
         .lines()
+        .filter(|l| !l.trim().is_empty())
         .filter(|l| l.split_once(' ').map(|(k, _)| k) != Some(key))
         .map(str::to_owned)
         .collect();
@@ -89,7 +90,12 @@ fn remember(key: &str, cs: Option<Charset>) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
     }
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, lines.join("\n") + "\n")?;
+    let text = if lines.is_empty() {
+        String::new()
+    } else {
+        lines.join("\n") + "\n"
+    };
+    std::fs::write(&tmp, text)?;
     std::fs::rename(tmp, path)
 }
 
@@ -133,7 +139,7 @@ fn netrc(host: &str) -> Option<(String, String)> {
 impl Session {
     /// Parses the URL, connects and logs in.
     pub async fn open(url: &str, common: &Common) -> anyhow::Result<Session> {
-        let url = FtpUrl::parse(url).with_context(|| format!("bad URL {url:?}"))?;
+        let url = FtpUrl::parse(url).with_context(|| crate::msg::ts("cli-bad-url", &[("url", url)]))?;
         let host = url.host.to_string();
         let host_plain = host.trim_start_matches('[').trim_end_matches(']').to_string();
         let port = url.port_or_default();
@@ -158,7 +164,7 @@ impl Session {
         };
         let client = Client::connect(&host_plain, port, &opts)
             .await
-            .with_context(|| format!("connecting to {host_plain}:{port}"))?;
+            .with_context(|| crate::msg::ts("cli-connecting", &[("host", &format!("{host_plain}:{port}"))]))?;
         let key = format!("{host_plain}:{port}");
         if common.forget {
             remember(&key, None).ok();
@@ -166,8 +172,8 @@ impl Session {
         let (charset, explicit) = if common.charset.eq_ignore_ascii_case("auto") {
             (remembered(&key), false)
         } else {
-            let c =
-                Charset::for_label(&common.charset).with_context(|| format!("unknown charset {:?}", common.charset))?;
+            let c = Charset::for_label(&common.charset)
+                .with_context(|| crate::msg::ts("cli-unknown-charset", &[("charset", &common.charset)]))?;
             (Some(c).filter(|c| *c != Charset::utf8()), true)
         };
         let mut s = Session {
@@ -183,7 +189,17 @@ impl Session {
                 eprintln!("* {n}");
             }
             if let Some(c) = s.charset {
-                eprintln!("* charset: {c} ({})", if explicit { "--charset" } else { "remembered" });
+                eprintln!(
+                    "* {}",
+                    crate::msg::ts(
+                        if explicit {
+                            "cli-charset-explicit"
+                        } else {
+                            "cli-charset-remembered"
+                        },
+                        &[("charset", c.name())]
+                    )
+                );
             }
         }
         s.client.notes.clear();
@@ -258,7 +274,13 @@ impl Session {
             if let Some(c) = Client::guess_charset(&entries) {
                 if self.charset != Some(c) {
                     if self.common.verbose {
-                        eprintln!("* charset: {c} (guessed from {} names)", entries.len());
+                        eprintln!(
+                            "* {}",
+                            crate::msg::ts(
+                                "cli-charset-guessed",
+                                &[("charset", c.name()), ("count", &entries.len().to_string())]
+                            )
+                        );
                     }
                     self.charset = Some(c);
                     remember(&self.key, Some(c)).ok();
@@ -373,7 +395,7 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
     let mut s = Session::open(&a.url, &a.common).await?;
     let path = s.url.path_bytes();
     let Some(name) = s.url.name().filter(|n| !n.is_empty()).map(<[u8]>::to_vec) else {
-        bail!("the URL names no file");
+        bail!(crate::msg::ts("cli-url-names-no-file", &[]));
     };
     let remote = s.resolve_file(&path).await?;
     // The URL's name is the user's text when it is UTF-8; raw %HH bytes
@@ -401,7 +423,7 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
         .truncate(!a.resume)
         .open(&dest)
         .await
-        .with_context(|| format!("opening {}", dest.display()))?;
+        .with_context(|| crate::msg::ts("cli-opening", &[("path", &dest.display().to_string())]))?;
     let total = s.client.size(&remote).await?;
     let bar = progress_bar(total, s.quiet());
     if let Some(b) = &bar {
@@ -417,7 +439,16 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     if !s.quiet() {
-        eprintln!("{} bytes -> {}", offset + n, dest.display());
+        eprintln!(
+            "{}",
+            crate::msg::ts(
+                "cli-bytes-to",
+                &[
+                    ("bytes", &(offset + n).to_string()),
+                    ("dest", &dest.display().to_string())
+                ]
+            )
+        );
     }
     s.client.quit().await?;
     Ok(())
@@ -450,7 +481,7 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
     let remote = s.encode(&path);
     let mut file = tokio::fs::File::open(&a.src)
         .await
-        .with_context(|| format!("opening {}", a.src.display()))?;
+        .with_context(|| crate::msg::ts("cli-opening", &[("path", &a.src.display().to_string())]))?;
     let mode = if a.resume {
         let have = s.client.size(&remote).await?.unwrap_or(0);
         file.seek(std::io::SeekFrom::Start(have)).await?;
@@ -474,7 +505,16 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     if !s.quiet() {
-        eprintln!("{n} bytes -> {}", String::from_utf8_lossy(&s.show(&remote)));
+        eprintln!(
+            "{}",
+            crate::msg::ts(
+                "cli-bytes-to",
+                &[
+                    ("bytes", &n.to_string()),
+                    ("dest", &String::from_utf8_lossy(&s.show(&remote)))
+                ]
+            )
+        );
     }
     s.client.quit().await?;
     Ok(())

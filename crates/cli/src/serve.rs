@@ -147,21 +147,34 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
     let cfg = build_config(args)?;
     if !cfg.root.exists() {
-        std::fs::create_dir_all(&cfg.root).with_context(|| format!("creating {}", cfg.root.display()))?;
+        std::fs::create_dir_all(&cfg.root)
+            .with_context(|| crate::msg::ts("cli-creating", &[("path", &cfg.root.display().to_string())]))?;
         std::fs::write(cfg.root.join("README.txt"), README)?;
     }
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async move {
         let server = Server::bind(cfg.clone()).await.context("starting the server")?;
         for a in server.local_addrs() {
-            println!("babelftp serving {} on ftp://{a}/", cfg.root.display());
+            println!(
+                "{}",
+                crate::msg::ts(
+                    "cli-serving",
+                    &[
+                        ("root", &cfg.root.display().to_string()),
+                        ("url", &format!("ftp://{a}/"))
+                    ]
+                )
+            );
         }
         if cfg.anonymous {
             let first = server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default();
-            println!("connect with any FTP client as \"anonymous\" (read-only), e.g.: lftp ftp://{first}");
+            println!(
+                "{}",
+                crate::msg::ts("cli-connect-hint", &[("example", &format!("lftp ftp://{first}"))])
+            );
         }
         server.run(shutdown_signal(), cfg.shutdown_grace).await?;
-        println!("babelftp stopped");
+        println!("{}", crate::msg::ts("cli-stopped", &[]));
         Ok(())
     })
 }

@@ -180,7 +180,7 @@ async fn remote_name(s: &mut Session, typed: &str) -> anyhow::Result<Vec<u8>> {
 async fn get_one(s: &mut Session, remote: &[u8], local: PathBuf) -> anyhow::Result<u64> {
     let mut file = tokio::fs::File::create(&local)
         .await
-        .with_context(|| format!("creating {}", local.display()))?;
+        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
     let n = s.client.retr(remote, 0, &mut file, &mut |_| {}).await?;
     Ok(n)
 }
@@ -188,7 +188,7 @@ async fn get_one(s: &mut Session, remote: &[u8], local: PathBuf) -> anyhow::Resu
 async fn put_one(s: &mut Session, local: &std::path::Path, remote: &[u8]) -> anyhow::Result<u64> {
     let mut file = tokio::fs::File::open(local)
         .await
-        .with_context(|| format!("opening {}", local.display()))?;
+        .with_context(|| crate::msg::ts("cli-opening", &[("path", &local.display().to_string())]))?;
     Ok(s.client
         .stor(remote, StoreMode::Replace, &mut file, &mut |_| {})
         .await?)
@@ -208,7 +208,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             println!("{}", String::from_utf8_lossy(&s.show(&cwd)));
         }
         "cd" => {
-            let dir = arg(0).context("cd needs a directory")?;
+            let dir = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "cd")]))?;
             let d = s.resolve_file(dir.as_bytes()).await?;
             s.client.cwd(&d).await?;
             refresh(s, names).await?;
@@ -229,14 +229,15 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
         }
         "get" => {
-            let name = arg(0).context("get needs a name")?;
+            let name = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "get")]))?;
             let remote = remote_name(s, name).await?;
             let local = PathBuf::from(arg(1).unwrap_or(name));
             let n = get_one(s, &remote, local.clone()).await?;
             println!("{n} bytes -> {}", local.display());
         }
         "put" => {
-            let local = PathBuf::from(arg(0).context("put needs a local file")?);
+            let local =
+                PathBuf::from(arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "put")]))?);
             let name = match arg(1) {
                 Some(n) => n.to_string(),
                 None => local
@@ -250,7 +251,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             refresh(s, names).await?;
         }
         "mget" => {
-            let pat = arg(0).context("mget needs a pattern")?;
+            let pat = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "mget")]))?;
             let entries = refresh(s, names).await?;
             for e in entries.iter().filter(|e| !e.is_dir) {
                 let text = s
@@ -264,7 +265,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             }
         }
         "mput" => {
-            let pat = arg(0).context("mput needs a pattern")?;
+            let pat = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "mput")]))?;
             let mut files: Vec<PathBuf> = std::fs::read_dir(".")?
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
@@ -295,7 +296,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
         }
         "quote" => {
             if args.is_empty() {
-                bail!("quote needs a command line");
+                bail!(crate::msg::ts("cli-needs-argument", &[("command", "quote")]));
             }
             let r = s.client.control().raw_line(args.join(" ").as_bytes()).await?;
             for (i, l) in r.lines.iter().enumerate() {
@@ -303,7 +304,10 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                 println!("{}{sep}{}", r.code, String::from_utf8_lossy(l));
             }
         }
-        other => bail!("unknown command {other:?} (try help)"),
+        other => bail!(crate::msg::ts(
+            "cli-unknown-command",
+            &[("command", &format!("{other:?}"))]
+        )),
     }
     Ok(true)
 }
@@ -343,14 +347,14 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
         let words = match split_words(&line) {
             Ok(w) => w,
             Err(e) => {
-                eprintln!("babelftp: {e}");
+                eprintln!("{}", crate::msg::ts("cli-error", &[("error", e)]));
                 continue;
             }
         };
         match run(&mut s, &words, &names).await {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => eprintln!("babelftp: {e:#}"),
+            Err(e) => eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))])),
         }
     }
     if let Some(h) = &history {

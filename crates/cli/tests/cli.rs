@@ -112,3 +112,22 @@ fn serve_reads_a_config_file_and_reports_its_mistakes() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("bad.toml") && err.contains("no_such_option"), "{err}");
 }
+
+/// CLI messages come from the catalogs, in the user's locale.
+#[test]
+fn cli_messages_follow_the_locale() {
+    for (locale, want) in [
+        ("fr_FR.UTF-8", "URL invalide"),
+        ("ja_JP.UTF-8", "不正な URL"),
+        ("C", "bad URL"),
+    ] {
+        let out = babelftp()
+            .args(["ls", "ftp://host:99999/"])
+            .env("LC_ALL", locale)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{locale}: {err}");
+    }
+}

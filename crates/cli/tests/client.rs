@@ -129,7 +129,7 @@ fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
     assert_eq!(out, "Новая папка\nОтчёт за год.doc\nСписок дел.txt\n");
     assert_eq!(
         std::fs::read_to_string(state.path().join("babelftp/charsets")).unwrap(),
-        "\n"
+        ""
     );
     // Auto-detection of CP1251 from the listing, then a download by name.
     let (ok, out, err) = babelftp(state.path(), &["ls", &format!("{base}/cyr/")]);
@@ -209,6 +209,14 @@ fn lang_is_negotiated_from_the_option_or_the_locale() {
     assert!(ok, "{err}");
     assert!(
         err.contains("> LANG fr") && err.contains("* language: asked fr-CA, server serves fr"),
+        "{err}"
+    );
+    // HOST goes before LANG, so the language holds for the login replies.
+    assert!(err.find("> HOST").unwrap() < err.find("> LANG").unwrap(), "{err}");
+    let cats = babelftp_i18n::lang::Catalogs::builtin().unwrap();
+    let fr = cats.tags().position(|t| t == "fr").unwrap();
+    assert!(
+        err.contains(&format!("< 230 {}", cats.text(fr, "logged-in-anonymous", &[]))),
         "{err}"
     );
     let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))

@@ -1,10 +1,10 @@
 //! A logged-in FTP session: negotiation in the order RFC 2640 asks for,
 //! then listings and transfers over data connections.
 //!
-//! Negotiation (RFC 2640 3.2, 4.1; RFC 7151): FEAT first; then LANG when
-//! the server lists LANG (the tag from the options, else the user's
-//! locale, matched against the server's list); HOST when listed; `OPTS UTF8
-//! ON` when UTF8 is listed; then USER/PASS. Old servers answer 500/502 to
+//! Negotiation (RFC 2640 3.2, 4.1; RFC 7151): FEAT first; HOST when listed
+//! (then FEAT again, for that host); LANG when the server lists LANG (the
+//! tag from the options, else the user's locale, matched against the
+//! server's list); `OPTS UTF8 ON` when UTF8 is listed; then USER/PASS. Old servers answer 500/502 to
 //! any of it, and some refuse LANG before login: every step tolerates a
 //! refusal, and a refused LANG is tried again after login.
 
@@ -125,6 +125,18 @@ impl Client {
             active: opts.active,
             epsv: true,
         };
+        // RFC 7151: HOST before anything that depends on the virtual host;
+        // a server resets the language on HOST, so LANG comes after it, and
+        // the new host's features are asked for again.
+        if let Some(h) = &opts.host {
+            if c.features.has(&Feature::Host) {
+                let r = c.control.command(&Command::Host(h.as_bytes().to_vec())).await?;
+                c.notes.push(format!("HOST {h}: {}", r.code));
+                if r.code.is_completion() {
+                    c.features = Features::from_reply(&c.control.command(&Command::Feat).await?);
+                }
+            }
+        }
         let wanted = opts.lang.clone().or_else(crate::locale::user_language);
         let mut lang_after_login = None;
         if let (Some(w), Some(fact)) = (&wanted, c.features.lang().cloned()) {
@@ -139,12 +151,6 @@ impl Client {
                     }
                 }
                 None => c.notes.push(format!("language: server offers none matching {w}")),
-            }
-        }
-        if let Some(h) = &opts.host {
-            if c.features.has(&Feature::Host) {
-                let r = c.control.command(&Command::Host(h.as_bytes().to_vec())).await?;
-                c.notes.push(format!("HOST {h}: {}", r.code));
             }
         }
         if c.features.utf8() {

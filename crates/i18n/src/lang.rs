@@ -24,9 +24,14 @@ use unic_langid::LanguageIdentifier;
 
 macro_rules! shipped {
     ($($tag:literal),* $(,)?) => {
-        /// The languages compiled in: (tag, catalog text). English first.
-        const SHIPPED: &[(&str, &str)] = &[
-            $(($tag, include_str!(concat!("../locales/", $tag, "/server.ftl"))),)*
+        /// The languages compiled in: (tag, server catalog, CLI catalog).
+        /// English first.
+        const SHIPPED: &[(&str, &str, &str)] = &[
+            $((
+                $tag,
+                include_str!(concat!("../locales/", $tag, "/server.ftl")),
+                include_str!(concat!("../locales/", $tag, "/cli.ftl")),
+            ),)*
         ];
     };
 }
@@ -35,12 +40,33 @@ shipped!("en", "fr", "de", "es", "it", "pt-BR", "ru", "uk", "pl", "ja", "zh-CN",
 
 /// Tags of the compiled-in languages, English first.
 pub fn shipped_tags() -> impl Iterator<Item = &'static str> {
-    SHIPPED.iter().map(|(t, _)| *t)
+    SHIPPED.iter().map(|(t, _, _)| *t)
 }
 
-/// The English source text of a compiled-in catalog, by tag.
+/// The server catalog (`server.ftl`) compiled in for a tag.
 pub fn shipped_source(tag: &str) -> Option<&'static str> {
-    SHIPPED.iter().find(|(t, _)| *t == tag).map(|(_, s)| *s)
+    SHIPPED.iter().find(|(t, _, _)| *t == tag).map(|(_, s, _)| *s)
+}
+
+/// The command-line catalog (`cli.ftl`) compiled in for a tag.
+pub fn shipped_cli_source(tag: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(t, _, _)| *t == tag).map(|(_, _, c)| *c)
+}
+
+/// The compiled-in sources of every language, as `build` takes them.
+fn shipped_sources() -> Vec<(String, Vec<(String, String)>)> {
+    SHIPPED
+        .iter()
+        .map(|(t, s, c)| {
+            (
+                t.to_string(),
+                vec![
+                    ("builtin server.ftl".to_string(), s.to_string()),
+                    ("builtin cli.ftl".to_string(), c.to_string()),
+                ],
+            )
+        })
+        .collect()
 }
 
 /// A problem with a catalog file.
@@ -112,21 +138,13 @@ impl Catalogs {
     /// The compiled-in catalogs; English is the default. (Only fails if a
     /// shipped catalog is broken, which the tests rule out.)
     pub fn builtin() -> Result<Catalogs, CatalogError> {
-        Self::build(
-            SHIPPED
-                .iter()
-                .map(|(t, s)| (t.to_string(), vec![("builtin".to_string(), s.to_string())]))
-                .collect(),
-        )
+        Self::build(shipped_sources())
     }
 
     /// The compiled-in catalogs plus `dir/<tag>/*.ftl`: a new tag adds a
     /// language; a shipped tag has its messages overridden one by one.
     pub fn with_dir(dir: &Path) -> Result<Catalogs, CatalogError> {
-        let mut sources: Vec<(String, Vec<(String, String)>)> = SHIPPED
-            .iter()
-            .map(|(t, s)| (t.to_string(), vec![("builtin".to_string(), s.to_string())]))
-            .collect();
+        let mut sources = shipped_sources();
         let read_err = |path: &Path, source| CatalogError::Read {
             path: path.display().to_string(),
             source,
@@ -166,7 +184,7 @@ impl Catalogs {
     }
 
     fn build(sources: Vec<(String, Vec<(String, String)>)>) -> Result<Catalogs, CatalogError> {
-        let english = SHIPPED[0].1;
+        let (_, english_server, english_cli) = SHIPPED[0];
         let mut langs = Vec::with_capacity(sources.len());
         for (tag, texts) in sources {
             let id: LanguageIdentifier = tag.parse().map_err(|_| CatalogError::BadTag(tag.clone()))?;
@@ -177,7 +195,8 @@ impl Catalogs {
             // English underneath, so a catalog missing a message still
             // answers; then the language's own files, later ones winning.
             if tag != "en" {
-                bundle.add_resource_overriding(parse_resource("builtin en", english)?);
+                bundle.add_resource_overriding(parse_resource("builtin en server.ftl", english_server)?);
+                bundle.add_resource_overriding(parse_resource("builtin en cli.ftl", english_cli)?);
             }
             for (path, text) in texts {
                 bundle.add_resource_overriding(parse_resource(&path, &text)?);

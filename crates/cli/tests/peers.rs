@@ -1,0 +1,880 @@
+//! Our `babelftp` client against real FTP servers from Debian's packages:
+//! vsftpd 3.0.3, ProFTPD 1.3.8 (mod_lang, so LANG is live) and Pure-FTPd
+//! 1.0.50. `scripts/peers.sh` installs them (vsftpd with apt; ProFTPD and
+//! Pure-FTPd unpacked into `target/peers`, or `$PEERS_DIR`) and builds the
+//! locales ProFTPD's LANG needs. Each test starts its server here, as root,
+//! in the foreground on a free port of 127.0.0.1, with a config file of its
+//! own in a temporary directory that also holds the tree it serves; the
+//! server is stopped when the test ends.
+//!
+//! What each server is, as measured here:
+//! - vsftpd (anonymous, chrooted in `anon_root`): FEAT lists ` UTF8` only
+//!   with `utf8_filesystem=YES` (then `OPTS UTF8 ON` is "200 Always in UTF8
+//!   mode."); no MLSD, LANG or HOST, so the client lists with LIST.
+//! - ProFTPD (user `bob` from an AuthUserFile, chrooted in its home): MLSD,
+//!   HOST; with `LangEngine on` FEAT lists ` UTF8` and ` LANG fr-FR;ja-JP`
+//!   (the languages whose .mo file and locale both exist, none marked `*`);
+//!   `LANG fr-FR` answers 200 but the replies stay English (only `fr_FR`
+//!   switches). With `LangEngine off` FEAT lists neither UTF8 nor LANG and
+//!   names go out as the bytes on disk: a legacy server.
+//! - Pure-FTPd (virtual user `bob` from a PureDB, chrooted): MLSD; FEAT
+//!   lists ` UTF8` but Debian's build answers `OPTS UTF8 ON` with 504.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Read;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `secret`, hashed with `openssl passwd -6 -salt babelftppeers secret`
+/// (glibc's crypt, which both ProFTPD's AuthUserFile and PureDB take).
+const SECRET_HASH: &str =
+    "$6$babelftppeers$enbcgUQ32kr3G8fPZqoR6SDyg30NeZkoyeJQH5uvnBqFCKGeHP5Bxz.gpMqH2X.7SdtLIVPH1ZjmhW7gg3Yez/";
+
+/// How long one client command may take before the test fails.
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(60);
+
+// ------------------------------------------------------------------ setup
+
+fn peers_dir() -> PathBuf {
+    match std::env::var_os("PEERS_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers"),
+    }
+}
+
+/// A server binary `scripts/peers.sh` installs.
+fn installed(path: PathBuf) -> PathBuf {
+    assert!(
+        path.is_file(),
+        "{} is missing: run `bash scripts/peers.sh` (as root) first",
+        path.display()
+    );
+    path
+}
+
+/// uid and gid of the `ftp` system user (vsftpd's package creates it;
+/// every server here runs its sessions as it).
+fn ftp_ids() -> (u32, u32) {
+    let out = Command::new("getent").args(["passwd", "ftp"]).output().unwrap();
+    let line = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = line.trim().split(':').collect();
+    assert!(
+        fields.len() >= 4,
+        "no ftp user ({line:?}): run `bash scripts/peers.sh` first"
+    );
+    (fields[2].parse().unwrap(), fields[3].parse().unwrap())
+}
+
+fn chown_ftp(path: &Path) {
+    let (uid, gid) = ftp_ids();
+    std::os::unix::fs::chown(path, Some(uid), Some(gid)).unwrap();
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The working directory of one server: its config, logs, and `root/`,
+/// the tree it serves (0755 all the way, so that a server that has
+/// switched to `ftp` can still walk it).
+fn workdir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let root = dir.path().join("root");
+    fs::create_dir(&root).unwrap();
+    fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
+    (dir, root)
+}
+
+fn write_mode(path: &Path, text: &str, mode: u32) {
+    fs::write(path, text).unwrap();
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// 300,000 bytes that are not all alike.
+fn payload() -> Vec<u8> {
+    (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect()
+}
+
+/// `pub/`, writable by `ftp`, with UTF-8 names: a small file, a larger one
+/// and a directory whose name has a space.
+fn fill_pub(root: &Path) -> PathBuf {
+    let dir = root.join("pub");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("été.txt"), b"salut").unwrap();
+    fs::write(dir.join("日本語.bin"), payload()).unwrap();
+    fs::create_dir(dir.join("Ünïcödé dir")).unwrap();
+    fs::write(dir.join("Ünïcödé dir/Ελληνικά.txt"), b"ellinika").unwrap();
+    chown_ftp(&dir);
+    dir
+}
+
+// ----------------------------------------------------------------- servers
+
+/// A running server, stopped (SIGTERM, then SIGKILL) when dropped.
+struct Peer {
+    name: &'static str,
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+/// Why a server did not come up.
+enum NotReady {
+    Exited(std::process::ExitStatus),
+    Silent,
+}
+
+/// Waits until the server on `port` answers a connection with its 220
+/// greeting (15 s at most).
+fn wait_ready(child: &mut Child, port: u16) -> Result<(), NotReady> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Err(NotReady::Exited(status));
+        }
+        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut greeting = [0u8; 3];
+            if s.read_exact(&mut greeting).is_ok() && &greeting == b"220" {
+                return Ok(());
+            }
+        }
+        if Instant::now() > deadline {
+            return Err(NotReady::Silent);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Stops a server: SIGTERM, then SIGKILL after 5 s.
+fn stop(child: &mut Child) {
+    if let Ok(Some(_)) = child.try_wait() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .stderr(Stdio::null())
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// What a server wrote: its own output and its log file.
+fn server_logs(name: &str, dir: &Path) -> String {
+    let mut text = String::new();
+    for f in ["server.out", "proftpd.log"] {
+        if let Ok(b) = fs::read(dir.join(f)) {
+            text += &format!("--- {name} {f}:\n{}", String::from_utf8_lossy(&b));
+        }
+    }
+    text
+}
+
+impl Peer {
+    /// Starts a server: `make` writes its config for a port and returns the
+    /// command. A port found free can be taken by another test's data
+    /// connection before the server binds it, so a server that exits
+    /// before greeting is tried again on another port (three tries).
+    fn start(
+        name: &'static str,
+        dir: tempfile::TempDir,
+        root: PathBuf,
+        mut make: impl FnMut(&Path, u16) -> Command,
+    ) -> Peer {
+        let started = Instant::now();
+        let mut attempt = 1;
+        loop {
+            let port = free_port();
+            let mut cmd = make(dir.path(), port);
+            let log = fs::File::create(dir.path().join("server.out")).unwrap();
+            cmd.stdin(Stdio::null())
+                .stdout(log.try_clone().unwrap())
+                .stderr(log)
+                .current_dir(dir.path());
+            let mut child = cmd.spawn().unwrap_or_else(|e| panic!("starting {name}: {e}"));
+            match wait_ready(&mut child, port) {
+                Ok(()) => {
+                    eprintln!("{name} ready on 127.0.0.1:{port} in {:?}", started.elapsed());
+                    return Peer {
+                        name,
+                        child,
+                        port,
+                        dir,
+                        root,
+                    };
+                }
+                Err(NotReady::Exited(status)) if attempt < 3 => {
+                    let logs = server_logs(name, dir.path());
+                    eprintln!("{name} exited ({status}) on port {port}, trying another port:\n{logs}");
+                    attempt += 1;
+                }
+                Err(why) => {
+                    stop(&mut child);
+                    let why = match why {
+                        NotReady::Exited(status) => format!("exited before serving: {status}"),
+                        NotReady::Silent => format!("does not greet on port {port}"),
+                    };
+                    panic!("{name} {why}\n{}", server_logs(name, dir.path()));
+                }
+            }
+        }
+    }
+
+    /// `ftp://127.0.0.1:PORT` + `path`.
+    fn url(&self, path: &str) -> String {
+        format!("ftp://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// The key the client remembers this server's charset under.
+    fn key(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// What the server wrote.
+    fn logs(&self) -> String {
+        server_logs(self.name, self.dir.path())
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        stop(&mut self.child);
+    }
+}
+
+/// vsftpd, anonymous (any password), read/write below `pub/`: uploads,
+/// MKD, and DELE/RMD/RNFR/overwrites are each enabled for anonymous.
+/// vsftpd refuses a chroot it could write to, so the root stays root's and
+/// `pub/` is ftp's.
+fn vsftpd() -> Peer {
+    let bin = installed(PathBuf::from("/usr/sbin/vsftpd"));
+    let (dir, root) = workdir();
+    fill_pub(&root);
+    let empty = dir.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let root_text = root.display().to_string();
+    Peer::start("vsftpd", dir, root, |d, port| {
+        let conf = d.join("vsftpd.conf");
+        let text = format!(
+            "listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port={port}
+background=NO
+anonymous_enable=YES
+local_enable=NO
+anon_root={root_text}
+write_enable=YES
+anon_upload_enable=YES
+anon_mkdir_write_enable=YES
+anon_other_write_enable=YES
+anon_world_readable_only=NO
+anon_umask=022
+utf8_filesystem=YES
+seccomp_sandbox=NO
+secure_chroot_dir={empty}
+xferlog_enable=NO
+dirmessage_enable=NO
+",
+            empty = empty.display()
+        );
+        // vsftpd wants its config owned by root and not writable by others.
+        write_mode(&conf, &text, 0o600);
+        let mut cmd = Command::new(&bin);
+        cmd.arg(&conf);
+        cmd
+    })
+}
+
+/// ProFTPD, standalone in the foreground (`-n`), user `bob`/`secret` from
+/// an AuthUserFile (uid and gid of `ftp`, home = the root, chrooted there),
+/// overwrites and REST+STOR allowed; LANG from the package's own catalogs.
+fn proftpd(lang_engine: bool, fill: impl FnOnce(&Path)) -> Peer {
+    let top = peers_dir().join("proftpd");
+    let bin = installed(top.join("usr/sbin/proftpd"));
+    let (dir, root) = workdir();
+    fill(&root);
+    let (uid, gid) = ftp_ids();
+    let d = dir.path();
+    write_mode(
+        &d.join("passwd"),
+        &format!("bob:{SECRET_HASH}:{uid}:{gid}::{}:/bin/sh\n", root.display()),
+        0o600,
+    );
+    write_mode(&d.join("group"), &format!("peers:x:{gid}:bob\n"), 0o600);
+    let name = if lang_engine {
+        "proftpd"
+    } else {
+        "proftpd (LangEngine off)"
+    };
+    Peer::start(name, dir, root, |d, port| {
+        let conf = d.join("proftpd.conf");
+        let text = format!(
+            "ServerType standalone
+ServerName \"babelftp peers\"
+DefaultAddress 127.0.0.1
+SocketBindTight on
+Port {port}
+User nobody
+Group nogroup
+ScoreboardFile {d}/proftpd.scoreboard
+PidFile {d}/proftpd.pid
+SystemLog {d}/proftpd.log
+TransferLog none
+WtmpLog off
+DelayEngine off
+UseReverseDNS off
+AuthPAM off
+AuthOrder mod_auth_file.c
+AuthUserFile {d}/passwd
+AuthGroupFile {d}/group
+RequireValidShell off
+DefaultRoot ~
+Umask 022
+AllowOverwrite on
+AllowStoreRestart on
+LangEngine {lang}
+LangPath {langpath}
+",
+            d = d.display(),
+            lang = if lang_engine { "on" } else { "off" },
+            langpath = top.join("usr/share/locale").display(),
+        );
+        write_mode(&conf, &text, 0o600);
+        let mut cmd = Command::new(&bin);
+        cmd.arg("-n").arg("-c").arg(&conf);
+        cmd
+    })
+}
+
+/// Pure-FTPd in the foreground, virtual user `bob`/`secret` from a PureDB
+/// made with `pure-pw mkdb` (uid and gid of `ftp`, home = the root with
+/// `/./`: chrooted), no anonymous.
+fn pure_ftpd() -> Peer {
+    let top = peers_dir().join("pure-ftpd");
+    let bin = installed(top.join("usr/sbin/pure-ftpd"));
+    let pure_pw = installed(top.join("usr/bin/pure-pw"));
+    let (dir, root) = workdir();
+    fill_pub(&root);
+    let (uid, gid) = ftp_ids();
+    let d = dir.path();
+    let passwd = d.join("pureftpd.passwd");
+    let pdb = d.join("pureftpd.pdb");
+    write_mode(
+        &passwd,
+        &format!("bob:{SECRET_HASH}:{uid}:{gid}::{}/./::::::::::::\n", root.display()),
+        0o600,
+    );
+    let out = Command::new(pure_pw)
+        .arg("mkdb")
+        .arg(&pdb)
+        .arg("-f")
+        .arg(&passwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "pure-pw mkdb: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Peer::start("pure-ftpd", dir, root, |d, port| {
+        let mut cmd = Command::new(&bin);
+        cmd.arg("-S")
+            .arg(format!("127.0.0.1,{port}"))
+            .arg("-l")
+            .arg(format!("puredb:{}", pdb.display()))
+            .args(["-E", "-H", "-A"])
+            .arg("-g")
+            .arg(d.join("pure-ftpd.pid"));
+        cmd
+    })
+}
+
+// ------------------------------------------------------------------ client
+
+struct Run {
+    ok: bool,
+    out: String,
+    raw: Vec<u8>,
+    err: String,
+}
+
+/// Runs our client with `XDG_STATE_HOME` (and `HOME`, for ~/.netrc) in
+/// `state`, the C locale unless `env` says otherwise; fails the test when it
+/// takes longer than `CLIENT_TIMEOUT`.
+fn babelftp_env(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_babelftp"));
+    cmd.args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANGUAGE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    let out = match rx.recv_timeout(CLIENT_TIMEOUT) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+            panic!("babelftp {args:?} took more than {CLIENT_TIMEOUT:?}");
+        }
+    };
+    Run {
+        ok: out.status.success(),
+        out: String::from_utf8_lossy(&out.stdout).into_owned(),
+        raw: out.stdout,
+        err: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn babelftp(state: &Path, args: &[&str]) -> Run {
+    babelftp_env(state, args, &[])
+}
+
+/// Sorted lines (servers list in their own order).
+fn sorted_lines(text: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = text.lines().collect();
+    v.sort_unstable();
+    v
+}
+
+/// What the client remembered: the charsets file, empty if there is none.
+fn remembered(state: &Path) -> String {
+    fs::read_to_string(state.join("babelftp/charsets")).unwrap_or_default()
+}
+
+/// The part every server goes through: UTF-8 names listed, downloaded
+/// (by name, by %HH, resumed, active mode), uploaded (new, resumed),
+/// mkdir, mv, rm, and a refusal. `login` is added to every command.
+fn exercise(peer: &Peer, base: &str, login: &[&str]) {
+    let state = tempfile::tempdir().unwrap();
+    let local = tempfile::tempdir().unwrap();
+    let data = payload();
+    let pubdir = peer.root.join("pub");
+    let run = |args: &[&str]| -> Run {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(login);
+        let started = Instant::now();
+        let r = babelftp(state.path(), &all);
+        eprintln!("{}: babelftp {} ({:?})", peer.name, args[0], started.elapsed());
+        assert!(
+            r.ok,
+            "{}: babelftp {all:?} failed:\n{}\n{}",
+            peer.name,
+            r.err,
+            peer.logs()
+        );
+        r
+    };
+    let url = |path: &str| format!("{base}{path}");
+
+    // A listing with UTF-8 names, one of them with a space.
+    let r = run(&["ls", &url("/pub/")]);
+    assert_eq!(
+        sorted_lines(&r.out),
+        ["Ünïcödé dir/", "été.txt", "日本語.bin"],
+        "{}: {}",
+        peer.name,
+        r.err
+    );
+    let r = run(&["ls", "-l", &url("/pub/")]);
+    let big = r.out.lines().find(|l| l.ends_with(" 日本語.bin")).unwrap_or_default();
+    assert!(
+        big.starts_with('-') && big.contains(" 300000 "),
+        "{}: {}",
+        peer.name,
+        r.out
+    );
+    let r = run(&["ls", &url("/pub/%C3%9Cn%C3%AFc%C3%B6d%C3%A9%20dir/")]);
+    assert_eq!(r.out, "Ελληνικά.txt\n", "{}", peer.name);
+
+    // Downloads: by name, by %HH, in a directory with a space, active mode.
+    let dest = local.path();
+    run(&["get", &url("/pub/été.txt"), dest.to_str().unwrap()]);
+    assert_eq!(fs::read(dest.join("été.txt")).unwrap(), b"salut", "{}", peer.name);
+    run(&[
+        "get",
+        "-q",
+        &url("/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E.bin"),
+        dest.to_str().unwrap(),
+    ]);
+    assert_eq!(fs::read(dest.join("日本語.bin")).unwrap(), data, "{}", peer.name);
+    run(&[
+        "get",
+        "-q",
+        &url("/pub/Ünïcödé%20dir/Ελληνικά.txt"),
+        dest.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        fs::read(dest.join("Ελληνικά.txt")).unwrap(),
+        b"ellinika",
+        "{}",
+        peer.name
+    );
+    let active = dest.join("active.bin");
+    run(&[
+        "get",
+        "-q",
+        "--active",
+        &url("/pub/日本語.bin"),
+        active.to_str().unwrap(),
+    ]);
+    assert_eq!(fs::read(&active).unwrap(), data, "{}", peer.name);
+
+    // Resumed downloads (REST + RETR), passive then active.
+    let partial = dest.join("partial.bin");
+    fs::write(&partial, &data[..123_456]).unwrap();
+    run(&["get", "-q", "-c", &url("/pub/日本語.bin"), partial.to_str().unwrap()]);
+    assert_eq!(fs::read(&partial).unwrap(), data, "{}: resumed download", peer.name);
+    fs::write(&partial, &data[..7]).unwrap();
+    run(&[
+        "get",
+        "-q",
+        "-c",
+        "--active",
+        &url("/pub/日本語.bin"),
+        partial.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        fs::read(&partial).unwrap(),
+        data,
+        "{}: resumed active download",
+        peer.name
+    );
+
+    // Uploads: a new file with a UTF-8 name into a directory URL, then a
+    // resumed one the server has the first part of (REST + STOR).
+    let src = local.path().join("データ.bin");
+    fs::write(&src, &data).unwrap();
+    let r = run(&["put", src.to_str().unwrap(), &url("/pub/")]);
+    assert!(r.err.contains("300000 bytes"), "{}: {}", peer.name, r.err);
+    assert_eq!(
+        fs::read(pubdir.join("データ.bin")).unwrap(),
+        data,
+        "{}: upload",
+        peer.name
+    );
+    fs::write(pubdir.join("half.bin"), &data[..100_000]).unwrap();
+    chown_ftp(&pubdir.join("half.bin"));
+    run(&["put", "-q", "-c", src.to_str().unwrap(), &url("/pub/half.bin")]);
+    assert_eq!(
+        fs::read(pubdir.join("half.bin")).unwrap(),
+        data,
+        "{}: resumed upload",
+        peer.name
+    );
+    // Replacing a file the server has (STOR over it).
+    run(&["put", "-q", "--active", src.to_str().unwrap(), &url("/pub/half.bin")]);
+    assert_eq!(
+        fs::read(pubdir.join("half.bin")).unwrap(),
+        data,
+        "{}: replaced",
+        peer.name
+    );
+
+    // mkdir, mv into it, rm, rmdir.
+    run(&["mkdir", &url("/pub/新しい")]);
+    assert!(pubdir.join("新しい").is_dir(), "{}: mkdir", peer.name);
+    run(&["mv", &url("/pub/データ.bin"), "/pub/新しい/名前 2.bin"]);
+    assert!(!pubdir.join("データ.bin").exists(), "{}: mv", peer.name);
+    assert_eq!(
+        fs::read(pubdir.join("新しい/名前 2.bin")).unwrap(),
+        data,
+        "{}: mv",
+        peer.name
+    );
+    run(&["rm", &url("/pub/新しい/名前%202.bin")]);
+    assert!(!pubdir.join("新しい/名前 2.bin").exists(), "{}: rm", peer.name);
+    run(&["rm", &url("/pub/half.bin")]);
+    assert!(!pubdir.join("half.bin").exists(), "{}: rm", peer.name);
+    run(&["rm", &url("/pub/新しい/")]);
+    assert!(!pubdir.join("新しい").exists(), "{}: rmdir", peer.name);
+
+    // A refused command exits non-zero with the server's 550.
+    let mut args = vec!["rm", "-v"];
+    let missing = url("/pub/nothing-here");
+    args.push(&missing);
+    args.extend_from_slice(login);
+    let r = babelftp(state.path(), &args);
+    assert!(!r.ok, "{}: rm of a missing file succeeded", peer.name);
+    assert!(r.err.contains("550"), "{}: {}", peer.name, r.err);
+
+    // All names were UTF-8: no charset remembered for this server.
+    assert!(
+        !remembered(state.path()).contains(&peer.key()),
+        "{}: {}",
+        peer.name,
+        remembered(state.path())
+    );
+}
+
+// ------------------------------------------------------------------- tests
+
+#[test]
+fn vsftpd_anonymous_utf8_names_transfers_and_changes() {
+    let peer = vsftpd();
+    let state = tempfile::tempdir().unwrap();
+    // What the client negotiates with vsftpd: FEAT, OPTS UTF8 ON, anonymous.
+    let r = babelftp(state.path(), &["ls", "-v", &peer.url("/pub/")]);
+    assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    for want in [
+        "> FEAT",
+        "<  UTF8",
+        "> OPTS UTF8 ON",
+        "< 200 Always in UTF8 mode.",
+        "> USER anonymous",
+        "> LIST pub/",
+    ] {
+        assert!(r.err.contains(want), "no {want:?} in:\n{}", r.err);
+    }
+    assert!(!r.err.contains("> LANG") && !r.err.contains("> MLSD"), "{}", r.err);
+    exercise(&peer, &peer.url(""), &[]);
+}
+
+#[test]
+fn proftpd_lang_utf8_names_transfers_and_changes() {
+    let peer = proftpd(true, |root| {
+        fill_pub(root);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let base = peer.url("");
+
+    // LANG is live: FEAT offers the languages whose locale was built.
+    let r = babelftp(
+        state.path(),
+        &["ls", "-v", "--lang", "fr", "--user", "bob:secret", &peer.url("/pub/")],
+    );
+    assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    for want in [
+        "<  LANG fr-FR;ja-JP",
+        "<  UTF8",
+        "> LANG fr-FR",
+        "< 200 Using language fr-FR",
+        "* language: asked fr, server serves fr-FR",
+        "> OPTS UTF8 ON",
+        "< 200 UTF8 set to on",
+        "> MLSD pub/",
+    ] {
+        assert!(r.err.contains(want), "no {want:?} in:\n{}", r.err);
+    }
+    // ProFTPD 1.3.8 accepts `LANG fr-FR` but keeps replying in English
+    // (it switches only on `fr_FR`, which is not an RFC 1766 tag).
+    assert!(r.err.contains("< 230 User bob logged in"), "{}", r.err);
+    assert_eq!(sorted_lines(&r.out), ["Ünïcödé dir/", "été.txt", "日本語.bin"]);
+
+    // The tag from the locale, and a language the server does not offer.
+    let r = babelftp_env(
+        state.path(),
+        &["ls", "-v", "--user", "bob:secret", &peer.url("/pub/")],
+        &[("LC_ALL", "ja_JP.UTF-8")],
+    );
+    assert!(r.ok, "{}", r.err);
+    assert!(
+        r.err.contains("> LANG ja-JP") && r.err.contains("< 200 Using language ja-JP"),
+        "{}",
+        r.err
+    );
+    let r = babelftp(
+        state.path(),
+        &["ls", "-v", "--lang", "de", "--user", "bob:secret", &peer.url("/pub/")],
+    );
+    assert!(r.ok, "{}", r.err);
+    assert!(!r.err.contains("> LANG"), "{}", r.err);
+    assert!(
+        r.err.contains("* language: server offers none matching de"),
+        "{}",
+        r.err
+    );
+
+    // Credentials by --user on every command.
+    exercise(&peer, &base, &["--user", "bob:secret"]);
+}
+
+#[test]
+fn pure_ftpd_utf8_names_transfers_and_changes() {
+    let peer = pure_ftpd();
+    let state = tempfile::tempdir().unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", peer.port);
+    let r = babelftp(state.path(), &["ls", "-v", &format!("{base}/pub/")]);
+    assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    // FEAT lists UTF8, but Debian's build refuses OPTS UTF8 ON; the client
+    // goes on (names on disk are UTF-8 anyway) and lists with MLSD.
+    for want in ["<  UTF8", "> OPTS UTF8 ON", "< 504", "> USER bob", "> MLSD pub/"] {
+        assert!(r.err.contains(want), "no {want:?} in:\n{}", r.err);
+    }
+    // Credentials in the URL.
+    exercise(&peer, &base, &[]);
+}
+
+/// Raw Shift_JIS names (日本語のファイル.txt, 報告書.doc, 写真フォルダ).
+const SJIS: [(&[u8], &[u8]); 3] = [
+    (
+        b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x74\x83\x40\x83\x43\x83\x8b.txt",
+        b"nihongo",
+    ),
+    (b"\x95\xf1\x8d\x90\x8f\x91.doc", b"report"),
+    (b"\x8e\xca\x90\x5e\x83\x74\x83\x48\x83\x8b\x83\x5f", b"photos"),
+];
+/// Raw CP1251 names (Отчёт за год.doc, Новая папка, Список дел.txt).
+const CP1251: [(&[u8], &[u8]); 3] = [
+    (b"\xce\xf2\xf7\xb8\xf2 \xe7\xe0 \xe3\xee\xe4.doc", b"otchet"),
+    (b"\xcd\xee\xe2\xe0\xff \xef\xe0\xef\xea\xe0", b"papka"),
+    (b"\xd1\xef\xe8\xf1\xee\xea \xe4\xe5\xeb.txt", b"spisok"),
+];
+
+fn raw(name: &[u8]) -> &Path {
+    Path::new(OsStr::from_bytes(name))
+}
+
+#[test]
+fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
+    let peer = proftpd(false, |root| {
+        for (sub, names) in [("sjis", &SJIS), ("cyr", &CP1251)] {
+            let dir = root.join(sub);
+            fs::create_dir(&dir).unwrap();
+            for (name, body) in names.iter() {
+                fs::write(dir.join(raw(name)), body).unwrap();
+            }
+            chown_ftp(&dir);
+        }
+    });
+    let state = tempfile::tempdir().unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let d = dest.path().to_str().unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", peer.port);
+    let run = |args: &[&str]| -> Run {
+        let r = babelftp(state.path(), args);
+        assert!(r.ok, "babelftp {args:?} failed:\n{}\n{}", r.err, peer.logs());
+        r
+    };
+
+    // A legacy server: neither UTF8 nor LANG in FEAT, names as on disk.
+    let r = run(&["ls", "-v", &format!("{base}/sjis/")]);
+    assert!(r.err.contains("> FEAT") && r.err.contains("> MLSD sjis/"), "{}", r.err);
+    assert!(!r.err.contains("UTF8") && !r.err.contains("LANG"), "{}", r.err);
+    assert_eq!(
+        sorted_lines(&r.out),
+        ["写真フォルダ", "報告書.doc", "日本語のファイル.txt"],
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err.contains("* charset: Shift_JIS (guessed from 3 names)"),
+        "{}",
+        r.err
+    );
+    assert_eq!(remembered(state.path()), format!("{} Shift_JIS\n", peer.key()));
+
+    // The next run knows it before listing, and finds files by their
+    // Unicode name (raw UTF-8 in the URL, or %HH).
+    let r = run(&["get", "-v", &format!("{base}/sjis/日本語のファイル.txt"), d]);
+    assert!(
+        r.err.contains("* charset: Shift_JIS (remembered for this server)"),
+        "{}",
+        r.err
+    );
+    assert_eq!(fs::read(dest.path().join("日本語のファイル.txt")).unwrap(), b"nihongo");
+    run(&["get", "-q", &format!("{base}/sjis/%E5%A0%B1%E5%91%8A%E6%9B%B8.doc"), d]);
+    assert_eq!(fs::read(dest.path().join("報告書.doc")).unwrap(), b"report");
+    // The server's own bytes as %HH: the local file is named in Unicode.
+    let other = tempfile::tempdir().unwrap();
+    run(&[
+        "get",
+        "-q",
+        &format!("{base}/sjis/%95%F1%8D%90%8F%91.doc"),
+        other.path().to_str().unwrap(),
+    ]);
+    assert_eq!(fs::read(other.path().join("報告書.doc")).unwrap(), b"report");
+    // --raw prints the bytes as they came.
+    let r = run(&["ls", "--raw", &format!("{base}/sjis/")]);
+    assert!(
+        r.raw
+            .split(|&b| b == b'\n')
+            .any(|l| l == b"\x8e\xca\x90\x5e\x83\x74\x83\x48\x83\x8b\x83\x5f"),
+        "{:?}",
+        r.raw
+    );
+    // An upload with a Unicode name is stored under its Shift_JIS bytes (メモ.txt).
+    let src = dest.path().join("メモ.txt");
+    fs::write(&src, b"memo").unwrap();
+    run(&["put", "-q", src.to_str().unwrap(), &format!("{base}/sjis/")]);
+    assert_eq!(
+        fs::read(peer.root.join("sjis").join(raw(b"\x83\x81\x83\x82.txt"))).unwrap(),
+        b"memo"
+    );
+
+    // --forget, then an explicit charset (not remembered).
+    let r = run(&["ls", "--forget", "--charset", "windows-1251", &format!("{base}/cyr/")]);
+    assert_eq!(
+        sorted_lines(&r.out),
+        ["Новая папка", "Отчёт за год.doc", "Список дел.txt"]
+    );
+    assert!(
+        !remembered(state.path()).contains(&peer.key()),
+        "{}",
+        remembered(state.path())
+    );
+    let r = run(&["ls", "-v", "--charset", "shift_jis", &format!("{base}/sjis/")]);
+    assert!(r.err.contains("* charset: Shift_JIS (from --charset)"), "{}", r.err);
+    assert!(
+        !remembered(state.path()).contains(&peer.key()),
+        "{}",
+        remembered(state.path())
+    );
+
+    // CP1251 detected from the listing, remembered, then used both ways.
+    let r = run(&["ls", &format!("{base}/cyr/")]);
+    assert_eq!(
+        sorted_lines(&r.out),
+        ["Новая папка", "Отчёт за год.doc", "Список дел.txt"]
+    );
+    // After the --forget above the file was "\n"; it must hold exactly one
+    // line now, not a blank one before it.
+    assert_eq!(
+        remembered(state.path()),
+        format!("{} windows-1251\n", peer.key()),
+        "the charsets file keeps a blank line left by --forget"
+    );
+    run(&["get", "-q", &format!("{base}/cyr/Список%20дел.txt"), d]);
+    assert_eq!(fs::read(dest.path().join("Список дел.txt")).unwrap(), b"spisok");
+    let cyr = peer.root.join("cyr");
+    let archive = cyr.join(raw(b"\xc0\xf0\xf5\xe8\xe2")); // Архив
+    run(&["mkdir", &format!("{base}/cyr/Архив")]);
+    assert!(archive.is_dir());
+    run(&[
+        "mv",
+        &format!("{base}/cyr/Отчёт%20за%20год.doc"),
+        "/cyr/Архив/Отчёт.doc",
+    ]);
+    let moved = archive.join(raw(b"\xce\xf2\xf7\xb8\xf2.doc")); // Отчёт.doc
+    assert_eq!(fs::read(&moved).unwrap(), b"otchet");
+    assert!(!cyr.join(raw(CP1251[0].0)).exists());
+    run(&["rm", &format!("{base}/cyr/Архив/Отчёт.doc")]);
+    assert!(!moved.exists());
+    run(&["rm", &format!("{base}/cyr/Архив/")]);
+    assert!(!archive.exists());
+}

@@ -1,0 +1,21 @@
+# رسائل سطر أوامر babelftp باللغة العربية.
+# الأسماء وعناوين URL والأرقام ورموز الردود وسائطُ لا تُترجم أبدًا.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } بايت -> { $dest }
+cli-mirror-summary = نُسخ { $copied } ({ $bytes } بايت)، وبقي { $unchanged } دون تغيير، وحُذف { $deleted }
+cli-serving = يقدّم babelftp الدليل { $root } على { $url }
+cli-connect-hint = اتصل باستخدام أي عميل FTP باسم "anonymous" (قراءة فقط)، مثلًا: { $example }
+cli-stopped = توقف babelftp.
+cli-connecting = جارٍ الاتصال بـ { $host }
+cli-refused = رفض الخادم: { $reply }
+cli-url-names-no-file = لا يحدد عنوان URL أي ملف
+cli-bad-url = عنوان URL غير صالح { $url }
+cli-unknown-charset = مجموعة محارف غير معروفة { $charset }
+cli-charset-guessed = مجموعة المحارف: { $charset } (مستنتجة من الأسماء، وعددها { $count })
+cli-charset-remembered = مجموعة المحارف: { $charset } (محفوظة لهذا الخادم)
+cli-charset-explicit = مجموعة المحارف: { $charset } (من --charset)
+cli-unknown-command = أمر غير معروف { $command } (جرّب help)
+cli-needs-argument = يحتاج الأمر { $command } إلى وسيط
+cli-creating = جارٍ إنشاء { $path }
+cli-opening = جارٍ فتح { $path }

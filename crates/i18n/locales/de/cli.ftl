@@ -1,0 +1,21 @@
+# Meldungen der babelftp-Befehlszeile, Deutsch.
+# Namen, URLs, Zahlen und Antwortcodes sind Argumente und werden nie übersetzt.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } Bytes -> { $dest }
+cli-mirror-summary = { $copied } kopiert ({ $bytes } Bytes), { $unchanged } unverändert, { $deleted } gelöscht
+cli-serving = babelftp stellt { $root } unter { $url } bereit
+cli-connect-hint = Verbinden Sie sich mit einem beliebigen FTP-Client als "anonymous" (nur Lesezugriff), z. B.: { $example }
+cli-stopped = babelftp beendet.
+cli-connecting = Verbindung zu { $host } wird hergestellt
+cli-refused = vom Server abgelehnt: { $reply }
+cli-url-names-no-file = die URL gibt keine Datei an
+cli-bad-url = ungültige URL { $url }
+cli-unknown-charset = unbekannter Zeichensatz { $charset }
+cli-charset-guessed = Zeichensatz: { $charset } (aus { $count } Namen erraten)
+cli-charset-remembered = Zeichensatz: { $charset } (für diesen Server gespeichert)
+cli-charset-explicit = Zeichensatz: { $charset } (aus --charset)
+cli-unknown-command = unbekannter Befehl { $command } (versuchen Sie help)
+cli-needs-argument = { $command } benötigt ein Argument
+cli-creating = { $path } wird angelegt
+cli-opening = { $path } wird geöffnet

@@ -1,0 +1,21 @@
+# Mensajes de la línea de comandos de babelftp, en español.
+# Los nombres, URL, números y códigos de respuesta son argumentos y nunca se traducen.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } bytes transferidos a { $dest }
+cli-mirror-summary = { $copied } copiados ({ $bytes } bytes), { $unchanged } sin cambios, { $deleted } eliminados
+cli-serving = babelftp sirve { $root } en { $url }
+cli-connect-hint = Conéctese con cualquier cliente FTP como "anonymous" (solo lectura), por ejemplo: { $example }
+cli-stopped = babelftp detenido.
+cli-connecting = conectando con { $host }
+cli-refused = rechazado por el servidor: { $reply }
+cli-url-names-no-file = la URL no indica ningún archivo
+cli-bad-url = URL no válida { $url }
+cli-unknown-charset = juego de caracteres desconocido { $charset }
+cli-charset-guessed = juego de caracteres: { $charset } (deducido de { $count } nombres)
+cli-charset-remembered = juego de caracteres: { $charset } (recordado para este servidor)
+cli-charset-explicit = juego de caracteres: { $charset } (indicado con --charset)
+cli-unknown-command = comando desconocido { $command } (pruebe help)
+cli-needs-argument = { $command } necesita un argumento
+cli-creating = creando { $path }
+cli-opening = abriendo { $path }

@@ -1,0 +1,21 @@
+# Messages de la ligne de commande de babelftp, en français.
+# Les noms, URL, nombres et codes de réponse sont des arguments et ne sont jamais traduits.
+
+cli-error = babelftp : { $error }
+cli-bytes-to = { $bytes } octets -> { $dest }
+cli-mirror-summary = { $copied } copiés ({ $bytes } octets), { $unchanged } inchangés, { $deleted } supprimés
+cli-serving = babelftp sert { $root } sur { $url }
+cli-connect-hint = Connectez-vous avec n'importe quel client FTP en tant que "anonymous" (lecture seule), par exemple : { $example }
+cli-stopped = babelftp arrêté.
+cli-connecting = connexion à { $host }
+cli-refused = refus du serveur : { $reply }
+cli-url-names-no-file = l'URL ne désigne aucun fichier
+cli-bad-url = URL invalide { $url }
+cli-unknown-charset = jeu de caractères inconnu { $charset }
+cli-charset-guessed = jeu de caractères : { $charset } (deviné d'après { $count } noms)
+cli-charset-remembered = jeu de caractères : { $charset } (mémorisé pour ce serveur)
+cli-charset-explicit = jeu de caractères : { $charset } (donné par --charset)
+cli-unknown-command = commande inconnue { $command } (essayez help)
+cli-needs-argument = { $command } attend un argument
+cli-creating = création de { $path }
+cli-opening = ouverture de { $path }

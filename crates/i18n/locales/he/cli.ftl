@@ -1,0 +1,21 @@
+# הודעות שורת הפקודה של babelftp בעברית.
+# שמות, כתובות URL, מספרים וקודי תשובה הם ארגומנטים ואינם מתורגמים לעולם.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } בתים -> { $dest }
+cli-mirror-summary = הועתקו: { $copied } ({ $bytes } בתים), ללא שינוי: { $unchanged }, נמחקו: { $deleted }
+cli-serving = babelftp משרת את התיקייה { $root } בכתובת { $url }
+cli-connect-hint = אפשר להתחבר בכל לקוח FTP בתור "anonymous" (קריאה בלבד), למשל: { $example }
+cli-stopped = babelftp נעצר.
+cli-connecting = מתחבר אל { $host }
+cli-refused = השרת סירב: { $reply }
+cli-url-names-no-file = כתובת ה-URL אינה מציינת קובץ
+cli-bad-url = כתובת URL לא תקינה { $url }
+cli-unknown-charset = ערכת תווים לא מוכרת { $charset }
+cli-charset-guessed = ערכת תווים: { $charset } (נוחשה מתוך { $count } שמות)
+cli-charset-remembered = ערכת תווים: { $charset } (נשמרה עבור שרת זה)
+cli-charset-explicit = ערכת תווים: { $charset } (מתוך --charset)
+cli-unknown-command = פקודה לא מוכרת { $command } (אפשר לנסות help)
+cli-needs-argument = הפקודה { $command } דורשת ארגומנט
+cli-creating = יוצר את { $path }
+cli-opening = פותח את { $path }

@@ -1,0 +1,21 @@
+# Messaggi della riga di comando di babelftp, in italiano.
+# Nomi, URL, numeri e codici di risposta sono argomenti e non vengono mai tradotti.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } byte -> { $dest }
+cli-mirror-summary = { $copied } copiati ({ $bytes } byte), { $unchanged } invariati, { $deleted } eliminati
+cli-serving = babelftp serve { $root } su { $url }
+cli-connect-hint = Collegarsi con qualsiasi client FTP come "anonymous" (sola lettura), per esempio: { $example }
+cli-stopped = babelftp arrestato.
+cli-connecting = connessione a { $host }
+cli-refused = rifiutato dal server: { $reply }
+cli-url-names-no-file = l'URL non indica alcun file
+cli-bad-url = URL non valido { $url }
+cli-unknown-charset = set di caratteri sconosciuto { $charset }
+cli-charset-guessed = set di caratteri: { $charset } (dedotto da { $count } nomi)
+cli-charset-remembered = set di caratteri: { $charset } (ricordato per questo server)
+cli-charset-explicit = set di caratteri: { $charset } (da --charset)
+cli-unknown-command = comando sconosciuto { $command } (provare help)
+cli-needs-argument = { $command } richiede un argomento
+cli-creating = creazione di { $path }
+cli-opening = apertura di { $path }

@@ -1,0 +1,21 @@
+# babelftp コマンドラインのメッセージ（日本語）。
+# 名前、URL、数値、応答コードは引数であり、翻訳しません。
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } バイト -> { $dest }
+cli-mirror-summary = コピー { $copied } 件（{ $bytes } バイト）、変更なし { $unchanged } 件、削除 { $deleted } 件
+cli-serving = babelftp が { $root } を { $url } で公開しています
+cli-connect-hint = 任意の FTP クライアントで "anonymous" としてログインできます（読み取り専用）。例: { $example }
+cli-stopped = babelftp を停止しました。
+cli-connecting = { $host } に接続しています
+cli-refused = サーバーが拒否しました: { $reply }
+cli-url-names-no-file = URL にファイル名がありません
+cli-bad-url = 不正な URL { $url }
+cli-unknown-charset = 不明な文字コード { $charset }
+cli-charset-guessed = 文字コード: { $charset }（{ $count } 個の名前から推定）
+cli-charset-remembered = 文字コード: { $charset }（このサーバー用に記憶済み）
+cli-charset-explicit = 文字コード: { $charset }（--charset で指定）
+cli-unknown-command = 不明なコマンド { $command }（help を参照）
+cli-needs-argument = { $command } には引数が必要です
+cli-creating = { $path } を作成しています
+cli-opening = { $path } を開いています

@@ -1,0 +1,21 @@
+# babelftp 명령줄 메시지(한국어).
+# 이름, URL, 숫자, 응답 코드는 인수이며 번역하지 않습니다.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes }바이트 -> { $dest }
+cli-mirror-summary = 복사 { $copied }개({ $bytes }바이트), 변경 없음 { $unchanged }개, 삭제 { $deleted }개
+cli-serving = babelftp가 { $root } 디렉터리를 { $url } 주소로 제공합니다
+cli-connect-hint = 어떤 FTP 클라이언트로든 "anonymous" 계정으로 접속할 수 있습니다(읽기 전용). 예: { $example }
+cli-stopped = babelftp를 중지했습니다.
+cli-connecting = { $host }에 연결하는 중
+cli-refused = 서버가 거부했습니다: { $reply }
+cli-url-names-no-file = URL에 파일 이름이 없습니다
+cli-bad-url = 잘못된 URL { $url }
+cli-unknown-charset = 알 수 없는 문자 집합 { $charset }
+cli-charset-guessed = 문자 집합: { $charset }(이름 { $count }개로 추정)
+cli-charset-remembered = 문자 집합: { $charset }(이 서버용으로 기억됨)
+cli-charset-explicit = 문자 집합: { $charset }(--charset으로 지정)
+cli-unknown-command = 알 수 없는 명령 { $command }(help 참고)
+cli-needs-argument = { $command } 명령에는 인수가 필요합니다
+cli-creating = { $path } 생성 중
+cli-opening = { $path } 여는 중

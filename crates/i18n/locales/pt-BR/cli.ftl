@@ -1,0 +1,21 @@
+# Mensagens da linha de comando do babelftp, em português do Brasil.
+# Nomes, URLs, números e códigos de resposta são argumentos e nunca são traduzidos.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } bytes transferidos para { $dest }
+cli-mirror-summary = { $copied } copiados ({ $bytes } bytes), { $unchanged } inalterados, { $deleted } excluídos
+cli-serving = babelftp servindo { $root } em { $url }
+cli-connect-hint = Conecte-se com qualquer cliente FTP como "anonymous" (somente leitura), por exemplo: { $example }
+cli-stopped = babelftp encerrado.
+cli-connecting = conectando a { $host }
+cli-refused = o servidor recusou: { $reply }
+cli-url-names-no-file = a URL não indica nenhum arquivo
+cli-bad-url = URL inválida { $url }
+cli-unknown-charset = conjunto de caracteres desconhecido { $charset }
+cli-charset-guessed = conjunto de caracteres: { $charset } (deduzido de { $count } nomes)
+cli-charset-remembered = conjunto de caracteres: { $charset } (lembrado para este servidor)
+cli-charset-explicit = conjunto de caracteres: { $charset } (de --charset)
+cli-unknown-command = comando desconhecido { $command } (tente help)
+cli-needs-argument = { $command } precisa de um argumento
+cli-creating = criando { $path }
+cli-opening = abrindo { $path }

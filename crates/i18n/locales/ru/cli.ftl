@@ -1,0 +1,21 @@
+# Сообщения командной строки babelftp, русский язык.
+# Имена, URL, числа и коды ответов — это аргументы, они никогда не переводятся.
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } байт -> { $dest }
+cli-mirror-summary = скопировано: { $copied } ({ $bytes } байт), без изменений: { $unchanged }, удалено: { $deleted }
+cli-serving = babelftp раздаёт { $root } по адресу { $url }
+cli-connect-hint = Подключитесь любым FTP-клиентом как "anonymous" (только чтение), например: { $example }
+cli-stopped = babelftp остановлен.
+cli-connecting = подключение к { $host }
+cli-refused = сервер отказал: { $reply }
+cli-url-names-no-file = в URL не указан файл
+cli-bad-url = неверный URL { $url }
+cli-unknown-charset = неизвестная кодировка { $charset }
+cli-charset-guessed = кодировка: { $charset } (определена по { $count } именам)
+cli-charset-remembered = кодировка: { $charset } (запомнена для этого сервера)
+cli-charset-explicit = кодировка: { $charset } (из --charset)
+cli-unknown-command = неизвестная команда { $command } (см. help)
+cli-needs-argument = команде { $command } нужен аргумент
+cli-creating = создание { $path }
+cli-opening = открытие { $path }

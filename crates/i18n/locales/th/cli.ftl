@@ -1,0 +1,21 @@
+# ข้อความบรรทัดคำสั่งของ babelftp ภาษาไทย
+# ชื่อ URL ตัวเลข และรหัสตอบกลับเป็นอาร์กิวเมนต์และจะไม่ถูกแปล
+
+cli-error = babelftp: { $error }
+cli-bytes-to = { $bytes } ไบต์ -> { $dest }
+cli-mirror-summary = คัดลอก { $copied } รายการ ({ $bytes } ไบต์) ไม่เปลี่ยนแปลง { $unchanged } รายการ ลบ { $deleted } รายการ
+cli-serving = babelftp กำลังให้บริการ { $root } ที่ { $url }
+cli-connect-hint = เชื่อมต่อด้วยไคลเอนต์ FTP ใดก็ได้โดยใช้ชื่อผู้ใช้ "anonymous" (อ่านอย่างเดียว) เช่น: { $example }
+cli-stopped = babelftp หยุดทำงานแล้ว
+cli-connecting = กำลังเชื่อมต่อกับ { $host }
+cli-refused = เซิร์ฟเวอร์ปฏิเสธ: { $reply }
+cli-url-names-no-file = URL ไม่ได้ระบุไฟล์
+cli-bad-url = URL ไม่ถูกต้อง { $url }
+cli-unknown-charset = ไม่รู้จักชุดอักขระ { $charset }
+cli-charset-guessed = ชุดอักขระ: { $charset } (คาดเดาจากชื่อ { $count } รายการ)
+cli-charset-remembered = ชุดอักขระ: { $charset } (จดจำไว้สำหรับเซิร์ฟเวอร์นี้)
+cli-charset-explicit = ชุดอักขระ: { $charset } (จาก --charset)
+cli-unknown-command = ไม่รู้จักคำสั่ง { $command } (ลองใช้ help)
+cli-needs-argument = { $command } ต้องมีอาร์กิวเมนต์
+cli-creating = กำลังสร้าง { $path }
+cli-opening = กำลังเปิด { $path }

@@ -1,0 +1,21 @@
+# babelftp 命令列訊息（繁體中文）。
+# 名稱、URL、數字與回應碼都是參數，一律不翻譯。
+
+cli-error = babelftp：{ $error }
+cli-bytes-to = { $bytes } 位元組 -> { $dest }
+cli-mirror-summary = 已複製 { $copied } 個（{ $bytes } 位元組），未變更 { $unchanged } 個，已刪除 { $deleted } 個
+cli-serving = babelftp 正在 { $url } 上提供 { $root }
+cli-connect-hint = 可用任何 FTP 用戶端以 "anonymous" 身分連線（唯讀），例如：{ $example }
+cli-stopped = babelftp 已停止。
+cli-connecting = 正在連線到 { $host }
+cli-refused = 伺服器拒絕：{ $reply }
+cli-url-names-no-file = URL 未指明檔案
+cli-bad-url = 無效的 URL { $url }
+cli-unknown-charset = 未知的字元集 { $charset }
+cli-charset-guessed = 字元集：{ $charset }（依 { $count } 個名稱推測）
+cli-charset-remembered = 字元集：{ $charset }（已為此伺服器記住）
+cli-charset-explicit = 字元集：{ $charset }（來自 --charset）
+cli-unknown-command = 未知的指令 { $command }（請試試 help）
+cli-needs-argument = { $command } 需要一個參數
+cli-creating = 正在建立 { $path }
+cli-opening = 正在開啟 { $path }
