@@ -319,6 +319,10 @@ fn check_reports_our_server_fully_compliant() {
     assert_eq!(lines.len(), 13, "{out}");
     assert!(lines[..12].iter().all(|l| l.starts_with("PASS ")), "{out}");
     assert_eq!(lines[12], "12 passed, 0 failed, 0 skipped");
+    if let Some(dir) = std::env::var_os("BABELFTP_REPORTS_DIR") {
+        let text = format!("# babelftp check against babelftp serve (this repository, read/write user)\n\n{out}");
+        std::fs::write(std::path::PathBuf::from(dir).join("check-babelftp.txt"), text).unwrap();
+    }
     // Anonymous may not write: the write checks are skipped, not failed.
     let (ok, out, _) = babelftp(state.path(), &["check", &format!("ftp://127.0.0.1:{}/", srv.port)]);
     assert!(ok, "{out}");

@@ -878,3 +878,81 @@ fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
     run(&["rm", &format!("{base}/cyr/Архив/")]);
     assert!(!archive.exists());
 }
+
+/// `babelftp check` against each peer: the report's shape, and a few facts
+/// each server is known for. With `BABELFTP_REPORTS_DIR` set, the reports
+/// are also written there (how `docs/check-*.txt` are made).
+#[test]
+fn check_reports_of_each_peer() {
+    let state = tempfile::tempdir().unwrap();
+    let mut reports = Vec::new();
+    {
+        let peer = vsftpd();
+        let r = babelftp(state.path(), &["check", &peer.url("/pub/")]);
+        reports.push((
+            "vsftpd 3.0.3 (Debian bookworm, utf8_filesystem=YES, anonymous)",
+            "vsftpd",
+            r,
+        ));
+    }
+    {
+        let peer = proftpd(true, |root| {
+            fill_pub(root);
+        });
+        let base = peer.url("").replace("ftp://", "ftp://bob:secret@");
+        let r = babelftp(state.path(), &["check", &format!("{base}/pub/")]);
+        reports.push((
+            "ProFTPD 1.3.8 (Debian bookworm, LangEngine on, fr_FR/ja_JP locales)",
+            "proftpd",
+            r,
+        ));
+    }
+    {
+        let peer = proftpd(false, |root| {
+            fill_pub(root);
+        });
+        let base = peer.url("").replace("ftp://", "ftp://bob:secret@");
+        let r = babelftp(state.path(), &["check", &format!("{base}/pub/")]);
+        reports.push((
+            "ProFTPD 1.3.8 (Debian bookworm, LangEngine off)",
+            "proftpd-langengine-off",
+            r,
+        ));
+    }
+    {
+        let peer = pure_ftpd();
+        let r = babelftp(
+            state.path(),
+            &["check", &format!("ftp://bob:secret@127.0.0.1:{}/pub/", peer.port)],
+        );
+        reports.push(("Pure-FTPd 1.0.50 (Debian bookworm, virtual user)", "pure-ftpd", r));
+    }
+    for (what, name, r) in &reports {
+        let last = r.out.lines().last().unwrap_or_default();
+        let parts: Vec<&str> = last.split(", ").collect();
+        assert!(
+            parts.len() == 3 && parts[0].ends_with(" passed") && parts[2].ends_with(" skipped"),
+            "{name}: {}\n{}",
+            r.out,
+            r.err
+        );
+        assert_eq!(r.out.lines().count(), 13, "{name}: {}", r.out);
+        if let Some(dir) = std::env::var_os("BABELFTP_REPORTS_DIR") {
+            let text = format!("# babelftp check against {what}\n\n{}", r.out);
+            fs::write(PathBuf::from(dir).join(format!("check-{name}.txt")), text).unwrap();
+        }
+    }
+    let out = |n: &str| &reports.iter().find(|(_, x, _)| *x == n).unwrap().2.out;
+    assert!(
+        out("vsftpd").contains("PASS feat-utf8") && out("vsftpd").contains("FAIL feat-lang"),
+        "{}",
+        out("vsftpd")
+    );
+    assert!(out("proftpd").contains("PASS feat-lang"), "{}", out("proftpd"));
+    assert!(
+        out("proftpd-langengine-off").contains("FAIL feat-utf8"),
+        "{}",
+        out("proftpd-langengine-off")
+    );
+    assert!(out("pure-ftpd").contains("PASS feat-utf8"), "{}", out("pure-ftpd"));
+}

@@ -1,7 +1,7 @@
 # رسائل سطر أوامر babelftp باللغة العربية.
 # الأسماء وعناوين URL والأرقام ورموز الردود وسائطُ لا تُترجم أبدًا.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: خطأ: { $error }
 cli-bytes-to = { $bytes } بايت -> { $dest }
 cli-mirror-summary = نُسخ { $copied } ({ $bytes } بايت)، وبقي { $unchanged } دون تغيير، وحُذف { $deleted }
 cli-serving = يقدّم babelftp الدليل { $root } على { $url }

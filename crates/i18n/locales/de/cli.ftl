@@ -1,7 +1,7 @@
 # Meldungen der babelftp-Befehlszeile, Deutsch.
 # Namen, URLs, Zahlen und Antwortcodes sind Argumente und werden nie übersetzt.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: Fehler: { $error }
 cli-bytes-to = { $bytes } Bytes -> { $dest }
 cli-mirror-summary = { $copied } kopiert ({ $bytes } Bytes), { $unchanged } unverändert, { $deleted } gelöscht
 cli-serving = babelftp stellt { $root } unter { $url } bereit

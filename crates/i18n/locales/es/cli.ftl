@@ -1,7 +1,7 @@
 # Mensajes de la línea de comandos de babelftp, en español.
 # Los nombres, URL, números y códigos de respuesta son argumentos y nunca se traducen.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: error: { $error }
 cli-bytes-to = { $bytes } bytes transferidos a { $dest }
 cli-mirror-summary = { $copied } copiados ({ $bytes } bytes), { $unchanged } sin cambios, { $deleted } eliminados
 cli-serving = babelftp sirve { $root } en { $url }

@@ -1,7 +1,7 @@
 # Messages de la ligne de commande de babelftp, en français.
 # Les noms, URL, nombres et codes de réponse sont des arguments et ne sont jamais traduits.
 
-cli-error = babelftp : { $error }
+cli-error = babelftp : erreur : { $error }
 cli-bytes-to = { $bytes } octets -> { $dest }
 cli-mirror-summary = { $copied } copiés ({ $bytes } octets), { $unchanged } inchangés, { $deleted } supprimés
 cli-serving = babelftp sert { $root } sur { $url }

@@ -1,7 +1,7 @@
 # הודעות שורת הפקודה של babelftp בעברית.
 # שמות, כתובות URL, מספרים וקודי תשובה הם ארגומנטים ואינם מתורגמים לעולם.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: שגיאה: { $error }
 cli-bytes-to = { $bytes } בתים -> { $dest }
 cli-mirror-summary = הועתקו: { $copied } ({ $bytes } בתים), ללא שינוי: { $unchanged }, נמחקו: { $deleted }
 cli-serving = babelftp משרת את התיקייה { $root } בכתובת { $url }

@@ -1,7 +1,7 @@
 # Messaggi della riga di comando di babelftp, in italiano.
 # Nomi, URL, numeri e codici di risposta sono argomenti e non vengono mai tradotti.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: errore: { $error }
 cli-bytes-to = { $bytes } byte -> { $dest }
 cli-mirror-summary = { $copied } copiati ({ $bytes } byte), { $unchanged } invariati, { $deleted } eliminati
 cli-serving = babelftp serve { $root } su { $url }

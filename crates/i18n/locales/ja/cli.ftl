@@ -1,7 +1,7 @@
 # babelftp コマンドラインのメッセージ（日本語）。
 # 名前、URL、数値、応答コードは引数であり、翻訳しません。
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: エラー: { $error }
 cli-bytes-to = { $bytes } バイト -> { $dest }
 cli-mirror-summary = コピー { $copied } 件（{ $bytes } バイト）、変更なし { $unchanged } 件、削除 { $deleted } 件
 cli-serving = babelftp が { $root } を { $url } で公開しています

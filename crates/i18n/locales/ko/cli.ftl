@@ -1,7 +1,7 @@
 # babelftp 명령줄 메시지(한국어).
 # 이름, URL, 숫자, 응답 코드는 인수이며 번역하지 않습니다.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: 오류: { $error }
 cli-bytes-to = { $bytes }바이트 -> { $dest }
 cli-mirror-summary = 복사 { $copied }개({ $bytes }바이트), 변경 없음 { $unchanged }개, 삭제 { $deleted }개
 cli-serving = babelftp가 { $root } 디렉터리를 { $url } 주소로 제공합니다

@@ -1,7 +1,7 @@
 # Komunikaty wiersza poleceń babelftp, po polsku.
 # Nazwy, adresy URL, liczby i kody odpowiedzi są argumentami i nigdy nie są tłumaczone.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: błąd: { $error }
 cli-bytes-to = { $bytes } bajtów -> { $dest }
 cli-mirror-summary = skopiowano: { $copied } ({ $bytes } bajtów), bez zmian: { $unchanged }, usunięto: { $deleted }
 cli-serving = babelftp udostępnia { $root } pod adresem { $url }

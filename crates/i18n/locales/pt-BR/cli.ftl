@@ -1,7 +1,7 @@
 # Mensagens da linha de comando do babelftp, em português do Brasil.
 # Nomes, URLs, números e códigos de resposta são argumentos e nunca são traduzidos.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: erro: { $error }
 cli-bytes-to = { $bytes } bytes transferidos para { $dest }
 cli-mirror-summary = { $copied } copiados ({ $bytes } bytes), { $unchanged } inalterados, { $deleted } excluídos
 cli-serving = babelftp servindo { $root } em { $url }

@@ -1,7 +1,7 @@
 # Сообщения командной строки babelftp, русский язык.
 # Имена, URL, числа и коды ответов — это аргументы, они никогда не переводятся.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: ошибка: { $error }
 cli-bytes-to = { $bytes } байт -> { $dest }
 cli-mirror-summary = скопировано: { $copied } ({ $bytes } байт), без изменений: { $unchanged }, удалено: { $deleted }
 cli-serving = babelftp раздаёт { $root } по адресу { $url }

@@ -1,7 +1,7 @@
 # ข้อความบรรทัดคำสั่งของ babelftp ภาษาไทย
 # ชื่อ URL ตัวเลข และรหัสตอบกลับเป็นอาร์กิวเมนต์และจะไม่ถูกแปล
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: ข้อผิดพลาด: { $error }
 cli-bytes-to = { $bytes } ไบต์ -> { $dest }
 cli-mirror-summary = คัดลอก { $copied } รายการ ({ $bytes } ไบต์) ไม่เปลี่ยนแปลง { $unchanged } รายการ ลบ { $deleted } รายการ
 cli-serving = babelftp กำลังให้บริการ { $root } ที่ { $url }

@@ -1,7 +1,7 @@
 # Повідомлення командного рядка babelftp, українська мова.
 # Імена, URL, числа й коди відповідей — це аргументи, їх ніколи не перекладають.
 
-cli-error = babelftp: { $error }
+cli-error = babelftp: помилка: { $error }
 cli-bytes-to = { $bytes } байтів -> { $dest }
 cli-mirror-summary = скопійовано: { $copied } ({ $bytes } байтів), без змін: { $unchanged }, видалено: { $deleted }
 cli-serving = babelftp роздає { $root } за адресою { $url }

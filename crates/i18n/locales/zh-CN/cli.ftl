@@ -1,7 +1,7 @@
 # babelftp 命令行消息（简体中文）。
 # 名称、URL、数字和应答码都是参数，从不翻译。
 
-cli-error = babelftp：{ $error }
+cli-error = babelftp：错误：{ $error }
 cli-bytes-to = { $bytes } 字节 -> { $dest }
 cli-mirror-summary = 已复制 { $copied } 个（{ $bytes } 字节），未更改 { $unchanged } 个，已删除 { $deleted } 个
 cli-serving = babelftp 正在 { $url } 上提供 { $root }

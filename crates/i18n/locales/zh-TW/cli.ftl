@@ -1,7 +1,7 @@
 # babelftp 命令列訊息（繁體中文）。
 # 名稱、URL、數字與回應碼都是參數，一律不翻譯。
 
-cli-error = babelftp：{ $error }
+cli-error = babelftp：錯誤：{ $error }
 cli-bytes-to = { $bytes } 位元組 -> { $dest }
 cli-mirror-summary = 已複製 { $copied } 個（{ $bytes } 位元組），未變更 { $unchanged } 個，已刪除 { $deleted } 個
 cli-serving = babelftp 正在 { $url } 上提供 { $root }
