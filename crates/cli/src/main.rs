@@ -102,10 +102,25 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
+            eprintln!("{}", msg::ts("cli-error", &[("error", &describe(&e))]));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error chain for a person: the server's refusals through the
+/// catalogs (the reply itself, code and text, as the server sent it).
+fn describe(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|c| match c.downcast_ref::<babelftp_client::Error>() {
+            Some(babelftp_client::Error::Refused(r)) => {
+                let reply = format!("{} {}", r.code, babelftp_proto::display::display_path(&r.text()));
+                msg::ts("cli-refused", &[("reply", &reply)])
+            }
+            _ => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// Runs a client command on a small runtime.

@@ -385,8 +385,11 @@ pub struct GetArgs {
     /// Local destination (file or directory); default: the file's name here.
     dest: Option<PathBuf>,
     /// Resume a partial local file (REST).
-    #[arg(short = 'c', long = "continue")]
+    #[arg(short = 'c', long = "continue", conflicts_with = "ascii")]
     resume: bool,
+    /// Text mode (TYPE A): CR LF on the wire becomes LF here.
+    #[arg(short = 'a', long)]
+    ascii: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -398,6 +401,9 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
         bail!(crate::msg::ts("cli-url-names-no-file", &[]));
     };
     let remote = s.resolve_file(&path).await?;
+    if a.ascii {
+        s.client.set_ascii(true).await?;
+    }
     // The URL's name is the user's text when it is UTF-8; raw %HH bytes
     // are the server's and are decoded with its charset.
     let local = if std::str::from_utf8(&name).is_ok() {
@@ -461,8 +467,11 @@ pub struct PutArgs {
     /// ftp://host/path/ (a directory, ending in /) or ftp://host/path/name
     url: String,
     /// Resume: append what the server does not have yet (REST + STOR).
-    #[arg(short = 'c', long = "continue")]
+    #[arg(short = 'c', long = "continue", conflicts_with = "ascii")]
     resume: bool,
+    /// Text mode (TYPE A): LF here becomes CR LF on the wire.
+    #[arg(short = 'a', long)]
+    ascii: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -479,6 +488,9 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
         path.extend_from_slice(name.as_encoded_bytes());
     }
     let remote = s.encode(&path);
+    if a.ascii {
+        s.client.set_ascii(true).await?;
+    }
     let mut file = tokio::fs::File::open(&a.src)
         .await
         .with_context(|| crate::msg::ts("cli-opening", &[("path", &a.src.display().to_string())]))?;

@@ -194,10 +194,38 @@ fn put_mkdir_mv_rm_and_resume() {
     run(&["rm", &format!("{base}/新しい/half.bin")]);
     run(&["rm", &format!("{base}/新しい/")]);
     assert!(!srv.root.path().join("新しい").exists());
-    // A refused command exits non-zero with the server's reply.
+    // A refused command exits non-zero with the server's reply, the
+    // surrounding words in the user's language.
     let (ok, _, err) = babelftp(state.path(), &["rm", &format!("{base}/nothing-here")]);
     assert!(!ok);
-    assert!(err.contains("550"), "{err}");
+    assert!(err.contains("server refused: 550 "), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["rm", &format!("{base}/nothing-here")])
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "fr_FR.UTF-8")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("refus du serveur : 550 "), "{err}");
+    // Text mode both ways: LF locally, CR LF on the wire.
+    std::fs::write(local.path().join("notes.txt"), b"one\ntwo\n").unwrap();
+    run(&[
+        "put",
+        "-q",
+        "-a",
+        local.path().join("notes.txt").to_str().unwrap(),
+        &format!("{base}/notes.txt"),
+    ]);
+    assert_eq!(std::fs::read(srv.root.path().join("notes.txt")).unwrap(), b"one\ntwo\n");
+    let back = local.path().join("back.txt");
+    run(&[
+        "get",
+        "-q",
+        "--ascii",
+        &format!("{base}/notes.txt"),
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&back).unwrap(), b"one\ntwo\n");
 }
 
 #[test]

@@ -501,6 +501,22 @@ fn exercise(peer: &Peer, base: &str, login: &[&str]) {
         peer.name,
         r.err
     );
+
+    // Mirror the tree down: every file arrives; a second run copies nothing.
+    let mirror = local.path().join("mirror");
+    let m = mirror.to_str().unwrap();
+    let r = run(&["mirror", &url("/pub/"), m]);
+    assert!(r.err.contains("3 copied"), "{}: {}", peer.name, r.err);
+    for f in ["été.txt", "日本語.bin"] {
+        assert_eq!(
+            fs::read(mirror.join(f)).unwrap(),
+            fs::read(pubdir.join(f)).unwrap(),
+            "{}: {f}",
+            peer.name
+        );
+    }
+    let r = run(&["mirror", &url("/pub/"), m]);
+    assert!(r.err.contains("0 copied"), "{}: {}", peer.name, r.err);
     let r = run(&["ls", "-l", &url("/pub/")]);
     let big = r.out.lines().find(|l| l.ends_with(" 日本語.bin")).unwrap_or_default();
     assert!(

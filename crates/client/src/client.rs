@@ -78,6 +78,8 @@ pub struct Client {
     peer: IpAddr,
     active: bool,
     epsv: bool,
+    /// TYPE A: line ends are CR LF on the wire, LF here.
+    ascii: bool,
 }
 
 fn ok(r: Reply) -> Result<Reply, Error> {
@@ -124,6 +126,7 @@ impl Client {
             peer,
             active: opts.active,
             epsv: true,
+            ascii: false,
         };
         // RFC 7151: HOST before anything that depends on the virtual host;
         // a server resets the language on HOST, so LANG comes after it, and
@@ -181,6 +184,18 @@ impl Client {
         }
         ok(c.control.command(&Command::Type(TransferType::Image)).await?)?;
         Ok(c)
+    }
+
+    /// TYPE A (text: CR LF on the wire, LF locally) or TYPE I (octets).
+    pub async fn set_ascii(&mut self, ascii: bool) -> Result<(), Error> {
+        let t = if ascii {
+            TransferType::Ascii
+        } else {
+            TransferType::Image
+        };
+        self.run(Command::Type(t)).await?;
+        self.ascii = ascii;
+        Ok(())
     }
 
     /// The control connection (for raw commands: `quote`).
@@ -348,15 +363,36 @@ impl Client {
         }
         let mut stream = self.data_command(Command::Retr(WirePath::new(file.to_vec()))).await?;
         let mut buf = vec![0u8; 256 * 1024];
+        let mut text = Vec::new();
+        let mut held_cr = false;
         let mut total = 0u64;
         loop {
             let n = stream.read(&mut buf).await?;
             if n == 0 {
                 break;
             }
-            out.write_all(&buf[..n]).await?;
+            if self.ascii {
+                // CR LF → LF; a CR at a chunk's end waits for the next one.
+                text.clear();
+                for &b in &buf[..n] {
+                    if std::mem::take(&mut held_cr) && b != b'\n' {
+                        text.push(b'\r');
+                    }
+                    if b == b'\r' {
+                        held_cr = true;
+                    } else {
+                        text.push(b);
+                    }
+                }
+                out.write_all(&text).await?;
+            } else {
+                out.write_all(&buf[..n]).await?;
+            }
             total += n as u64;
             progress(total);
+        }
+        if held_cr {
+            out.write_all(b"\r").await?;
         }
         out.flush().await?;
         drop(stream);
@@ -386,13 +422,26 @@ impl Client {
         };
         let mut stream = self.data_command(cmd).await?;
         let mut buf = vec![0u8; 256 * 1024];
+        let mut text = Vec::new();
         let mut total = 0u64;
         loop {
             let n = input.read(&mut buf).await?;
             if n == 0 {
                 break;
             }
-            stream.write_all(&buf[..n]).await?;
+            if self.ascii {
+                // LF → CR LF, the NVT end of line (RFC 959 3.1.1.1).
+                text.clear();
+                for &b in &buf[..n] {
+                    if b == b'\n' {
+                        text.push(b'\r');
+                    }
+                    text.push(b);
+                }
+                stream.write_all(&text).await?;
+            } else {
+                stream.write_all(&buf[..n]).await?;
+            }
             total += n as u64;
             progress(total);
         }
