@@ -405,3 +405,24 @@ fn shell_runs_commands_from_its_input() {
     assert!(stdout.contains("200 "), "{stdout}");
     assert!(stdout.contains(" UTF8\n"), "{stdout}");
 }
+
+#[test]
+fn credentials_from_netrc() {
+    let srv = start();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join(".netrc"),
+        "machine example.org login nobody password x\nmachine 127.0.0.1 login bob password secret\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["mkdir", &format!("ftp://127.0.0.1:{}/from-netrc", srv.port)])
+        .env("HOME", home.path())
+        .env("XDG_STATE_HOME", home.path())
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Anonymous could not have made it: the login came from ~/.netrc.
+    assert!(srv.root.path().join("from-netrc").is_dir());
+}
