@@ -168,17 +168,72 @@ pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> 
     Ok(total)
 }
 
+/// What a write on the blocking pool hands back: the upload, its buffer,
+/// and how the write went.
+type WriteDone = (Box<dyn Upload>, Vec<u8>, io::Result<()>);
+
+/// Buffer size of uploads: two of these per upload, one filling from the
+/// socket while the other is written to storage.
+pub const UPLOAD_BUF: usize = 1 << 20;
+
 /// Receives an upload: socket → `upload`, the blocking writes on tokio's
-/// blocking pool. Buffers travel there and back, so nothing is allocated
-/// per chunk. In ASCII mode CR LF becomes LF. Returns the octets written
-/// and the upload, for commit.
+/// blocking pool. Binary uploads use two buffers so that reading the next
+/// one overlaps writing the last; buffers travel there and back, so nothing
+/// is allocated per chunk. In ASCII mode CR LF becomes LF. Returns the
+/// octets written and the upload, for commit.
 pub async fn receive(
     stream: &mut TcpStream,
-    mut upload: Box<dyn Upload>,
+    upload: Box<dyn Upload>,
     ascii: bool,
 ) -> io::Result<(u64, Box<dyn Upload>)> {
+    if ascii {
+        return receive_ascii(stream, upload).await;
+    }
+    let mut filling = vec![0u8; UPLOAD_BUF];
+    let mut spare = vec![0u8; UPLOAD_BUF];
+    let mut idle = Some(upload);
+    let mut writing: Option<tokio::task::JoinHandle<WriteDone>> = None;
+    let mut total = 0u64;
+    loop {
+        let n = fill(stream, &mut filling).await?;
+        if let Some(w) = writing.take() {
+            let (u, buf, r) = w.await.map_err(|e| io::Error::other(e.to_string()))?;
+            r?;
+            idle = Some(u);
+            spare = buf;
+        }
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        let mut u = idle.take().ok_or_else(|| io::Error::other("upload lost"))?;
+        let data = std::mem::replace(&mut filling, std::mem::take(&mut spare));
+        writing = Some(tokio::task::spawn_blocking(move || {
+            let r = u.write_all(&data[..n]);
+            (u, data, r)
+        }));
+    }
+    let upload = idle.ok_or_else(|| io::Error::other("upload lost"))?;
+    Ok((total, upload))
+}
+
+/// Reads until `buf` is full or the peer closes; returns the octets read.
+async fn fill(stream: &mut TcpStream, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        let m = stream.read(&mut buf[n..]).await?;
+        if m == 0 {
+            break;
+        }
+        n += m;
+    }
+    Ok(n)
+}
+
+/// The ASCII-mode upload: CR LF → LF, one buffer at a time.
+async fn receive_ascii(stream: &mut TcpStream, mut upload: Box<dyn Upload>) -> io::Result<(u64, Box<dyn Upload>)> {
     let mut buf = vec![0u8; BUF];
-    let mut out = Vec::with_capacity(if ascii { BUF } else { 0 });
+    let mut out = Vec::with_capacity(BUF);
     let mut total = 0u64;
     let mut held_cr = false;
     loop {
@@ -186,16 +241,11 @@ pub async fn receive(
         if n == 0 {
             break;
         }
-        if ascii {
-            out.clear();
-            crlf_to_lf(&buf[..n], &mut held_cr, &mut out);
-            let len = out.len();
-            (upload, out) = write_blocking(upload, out, len).await?;
-            total += len as u64;
-        } else {
-            (upload, buf) = write_blocking(upload, buf, n).await?;
-            total += n as u64;
-        }
+        out.clear();
+        crlf_to_lf(&buf[..n], &mut held_cr, &mut out);
+        let len = out.len();
+        (upload, out) = write_blocking(upload, out, len).await?;
+        total += len as u64;
     }
     if held_cr {
         (upload, _) = write_blocking(upload, b"\r".to_vec(), 1).await?;
