@@ -323,21 +323,51 @@ impl Session {
     }
 }
 
-/// A progress bar on a terminal; none in a pipe or with `-q`.
-fn progress_bar(total: Option<u64>, quiet: bool) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
+/// What a person sees of a transfer: a progress bar on a terminal (none
+/// in a pipe), then one line saying where the bytes went; nothing with -q.
+struct Shown {
+    bar: Option<indicatif::ProgressBar>,
+    start: u64,
+    quiet: bool,
+}
+
+impl Shown {
+    fn start(total: Option<u64>, start: u64, quiet: bool) -> Shown {
+        use std::io::IsTerminal;
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = match total {
+                Some(t) => indicatif::ProgressBar::new(t),
+                None => indicatif::ProgressBar::new_spinner(),
+            };
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{wide_bar} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+            {
+                bar.set_style(style);
+            }
+            bar.set_position(start);
+            bar
+        });
+        Shown { bar, start, quiet }
     }
-    let bar = match total {
-        Some(t) => indicatif::ProgressBar::new(t),
-        None => indicatif::ProgressBar::new_spinner(),
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
-    {
-        bar.set_style(style);
+
+    /// `n` octets moved so far in this transfer.
+    fn update(&self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.set_position(self.start + n);
+        }
     }
-    Some(bar)
+
+    fn done(self, bytes: u64, dest: &str) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+        if !self.quiet {
+            eprintln!(
+                "{}",
+                crate::msg::ts("cli-bytes-to", &[("bytes", &bytes.to_string()), ("dest", dest)])
+            );
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -431,31 +461,12 @@ pub async fn get(a: GetArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| crate::msg::ts("cli-opening", &[("path", &dest.display().to_string())]))?;
     let total = s.client.size(&remote).await?;
-    let bar = progress_bar(total, s.quiet());
-    if let Some(b) = &bar {
-        b.set_position(offset);
-    }
-    let mut progress = |n: u64| {
-        if let Some(b) = &bar {
-            b.set_position(offset + n);
-        }
-    };
-    let n = s.client.retr(&remote, offset, &mut file, &mut progress).await?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    if !s.quiet() {
-        eprintln!(
-            "{}",
-            crate::msg::ts(
-                "cli-bytes-to",
-                &[
-                    ("bytes", &(offset + n).to_string()),
-                    ("dest", &dest.display().to_string())
-                ]
-            )
-        );
-    }
+    let shown = Shown::start(total, offset, s.quiet());
+    let n = s
+        .client
+        .retr(&remote, offset, &mut file, &mut |n| shown.update(n))
+        .await?;
+    shown.done(offset + n, &dest.display().to_string());
     s.client.quit().await?;
     Ok(())
 }
@@ -506,28 +517,12 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
         babelftp_client::client::StoreMode::At(n) => n,
         _ => 0,
     };
-    let bar = progress_bar(len, s.quiet());
-    let mut progress = |n: u64| {
-        if let Some(b) = &bar {
-            b.set_position(start + n);
-        }
-    };
-    let n = s.client.stor(&remote, mode, &mut file, &mut progress).await?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    if !s.quiet() {
-        eprintln!(
-            "{}",
-            crate::msg::ts(
-                "cli-bytes-to",
-                &[
-                    ("bytes", &n.to_string()),
-                    ("dest", &String::from_utf8_lossy(&s.show(&remote)))
-                ]
-            )
-        );
-    }
+    let shown = Shown::start(len, start, s.quiet());
+    let n = s
+        .client
+        .stor(&remote, mode, &mut file, &mut |n| shown.update(n))
+        .await?;
+    shown.done(n, &String::from_utf8_lossy(&s.show(&remote)));
     s.client.quit().await?;
     Ok(())
 }

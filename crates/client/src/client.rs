@@ -364,7 +364,7 @@ impl Client {
         let mut stream = self.data_command(Command::Retr(WirePath::new(file.to_vec()))).await?;
         let mut buf = vec![0u8; 256 * 1024];
         let mut text = Vec::new();
-        let mut held_cr = false;
+        let mut lines = babelftp_proto::ascii::CrlfToLf::default();
         let mut total = 0u64;
         loop {
             let n = stream.read(&mut buf).await?;
@@ -372,18 +372,8 @@ impl Client {
                 break;
             }
             if self.ascii {
-                // CR LF → LF; a CR at a chunk's end waits for the next one.
                 text.clear();
-                for &b in &buf[..n] {
-                    if std::mem::take(&mut held_cr) && b != b'\n' {
-                        text.push(b'\r');
-                    }
-                    if b == b'\r' {
-                        held_cr = true;
-                    } else {
-                        text.push(b);
-                    }
-                }
+                lines.push(&buf[..n], &mut text);
                 out.write_all(&text).await?;
             } else {
                 out.write_all(&buf[..n]).await?;
@@ -391,9 +381,9 @@ impl Client {
             total += n as u64;
             progress(total);
         }
-        if held_cr {
-            out.write_all(b"\r").await?;
-        }
+        text.clear();
+        lines.finish(&mut text);
+        out.write_all(&text).await?;
         out.flush().await?;
         drop(stream);
         self.finish().await?;
@@ -430,14 +420,8 @@ impl Client {
                 break;
             }
             if self.ascii {
-                // LF → CR LF, the NVT end of line (RFC 959 3.1.1.1).
                 text.clear();
-                for &b in &buf[..n] {
-                    if b == b'\n' {
-                        text.push(b'\r');
-                    }
-                    text.push(b);
-                }
+                babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut text);
                 stream.write_all(&text).await?;
             } else {
                 stream.write_all(&buf[..n]).await?;

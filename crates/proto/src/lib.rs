@@ -20,6 +20,7 @@
 //! ```
 //!
 //! Module map:
+//! - [`ascii`]: TYPE A line-end conversion, both ways.
 //! - [`utf8`]: validation (strict RFC 3629 and legacy 31-bit), UCS-4 coding.
 //! - [`line`]: the telnet layer and the bounded line reader.
 //! - [`path`]: [`path::WirePath`], the CR NUL rule, 257 quoting.
@@ -31,6 +32,7 @@
 //! - [`url`]: `ftp://` URLs per RFC 1738 and the Masinter draft.
 //! - [`listing`]: LIST (`ls -l`) and MLSD/MLST lines.
 
+pub mod ascii;
 pub mod command;
 pub mod display;
 pub mod feat;

@@ -14,6 +14,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
+use babelftp_proto::ascii::CrlfToLf;
+
 use crate::storage::Upload;
 
 /// Buffer size of the streaming loops: large enough to keep loopback and
@@ -130,7 +132,7 @@ where
         total += n as u64;
         if ascii_out {
             conv.clear();
-            lf_to_crlf(&buf[..n], &mut conv);
+            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
             dst.write_all(&conv).await?;
         } else {
             dst.write_all(&buf[..n]).await?;
@@ -225,21 +227,24 @@ async fn receive_ascii(stream: &mut TcpStream, mut upload: Box<dyn Upload>) -> i
     let mut buf = vec![0u8; BUF];
     let mut out = Vec::with_capacity(BUF);
     let mut total = 0u64;
-    let mut held_cr = false;
+    let mut lines = CrlfToLf::default();
     loop {
         let n = stream.read(&mut buf).await?;
         if n == 0 {
             break;
         }
         out.clear();
-        crlf_to_lf(&buf[..n], &mut held_cr, &mut out);
+        lines.push(&buf[..n], &mut out);
         let len = out.len();
         (upload, out) = write_blocking(upload, out, len).await?;
         total += len as u64;
     }
-    if held_cr {
-        (upload, _) = write_blocking(upload, b"\r".to_vec(), 1).await?;
-        total += 1;
+    out.clear();
+    lines.finish(&mut out);
+    if !out.is_empty() {
+        let len = out.len();
+        (upload, _) = write_blocking(upload, out, len).await?;
+        total += len as u64;
     }
     Ok((total, upload))
 }
@@ -257,20 +262,6 @@ async fn write_blocking(
     .await
     .map_err(|e| io::Error::other(e.to_string()))?;
     r.map(|()| (upload, data))
-}
-
-/// CR LF → LF for one chunk; a CR at the end waits for the next chunk.
-fn crlf_to_lf(chunk: &[u8], held_cr: &mut bool, out: &mut Vec<u8>) {
-    for &b in chunk {
-        if std::mem::take(held_cr) && b != b'\n' {
-            out.push(b'\r');
-        }
-        if b == b'\r' {
-            *held_cr = true;
-        } else {
-            out.push(b);
-        }
-    }
 }
 
 /// Sends a download from a blocking reader (non-local back-ends).
@@ -299,7 +290,7 @@ pub async fn send_reader(
         total += n as u64;
         if ascii {
             conv.clear();
-            lf_to_crlf(&buf[..n], &mut conv);
+            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
             stream.write_all(&conv).await?;
         } else {
             stream.write_all(&buf[..n]).await?;
@@ -307,16 +298,6 @@ pub async fn send_reader(
     }
     stream.flush().await?;
     Ok(total)
-}
-
-/// LF → CR LF (RFC 959 3.1.1.1, the NVT end of line).
-fn lf_to_crlf(chunk: &[u8], out: &mut Vec<u8>) {
-    for &b in chunk {
-        if b == b'\n' {
-            out.push(b'\r');
-        }
-        out.push(b);
-    }
 }
 
 #[cfg(test)]
@@ -328,16 +309,6 @@ mod tests {
         let mut out = Vec::new();
         pump(&b"a\nb\n"[..], &mut out, true).await.unwrap();
         assert_eq!(out, b"a\r\nb\r\n");
-    }
-
-    #[test]
-    fn ascii_in_drops_cr_before_lf_across_chunks() {
-        let mut held = false;
-        let mut out = Vec::new();
-        crlf_to_lf(b"a\r", &mut held, &mut out);
-        crlf_to_lf(b"\nb\rc\r", &mut held, &mut out);
-        assert_eq!(out, b"a\nb\rc");
-        assert!(held);
     }
 
     #[test]
