@@ -13,6 +13,7 @@
 //! max_line = 4096
 //! idle_timeout = 300          # seconds
 //! data_timeout = 30           # seconds
+//! stall_timeout = 60          # seconds
 //! login_fail_delay_ms = 1000
 //! max_connections = 512
 //! max_per_ip = 32
@@ -111,6 +112,10 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// How long to wait for a data connection.
     pub data_timeout: Duration,
+    /// A data connection that moves no byte for this long is cut (426),
+    /// and a client that reads none of its replies for this long is
+    /// disconnected.
+    pub stall_timeout: Duration,
     /// Delay before answering a failed login.
     pub login_fail_delay: Duration,
     /// Most sessions at once; more get 421.
@@ -154,6 +159,7 @@ impl Default for Config {
             max_line: babelftp_proto::line::DEFAULT_MAX_LINE,
             idle_timeout: Duration::from_secs(300),
             data_timeout: Duration::from_secs(30),
+            stall_timeout: Duration::from_secs(60),
             login_fail_delay: Duration::from_secs(1),
             max_connections: 512,
             max_per_ip: 32,
@@ -212,6 +218,7 @@ struct FileConfig {
     max_line: Option<usize>,
     idle_timeout: Option<u64>,
     data_timeout: Option<u64>,
+    stall_timeout: Option<u64>,
     login_fail_delay_ms: Option<u64>,
     max_connections: Option<usize>,
     max_per_ip: Option<usize>,
@@ -336,6 +343,9 @@ impl Config {
         }
         if let Some(s) = f.data_timeout {
             c.data_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = f.stall_timeout {
+            c.stall_timeout = Duration::from_secs(s);
         }
         if let Some(ms) = f.login_fail_delay_ms {
             c.login_fail_delay = Duration::from_millis(ms);

@@ -9,6 +9,7 @@
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -22,22 +23,10 @@ use crate::storage::Upload;
 /// LAN links full, allocated once per transfer.
 pub const BUF: usize = 256 * 1024;
 
-/// How the next transfer gets its data connection.
-#[derive(Debug, Default)]
-pub enum DataSetup {
-    /// Neither PASV/EPSV nor PORT/EPRT was given.
-    #[default]
-    None,
-    /// Waiting for the client on this listener.
-    Passive(TcpListener),
-    /// Connect to the client here.
-    Active(SocketAddr),
-}
-
 /// Why a data connection could not be made.
 #[derive(Debug)]
 pub enum DataError {
-    /// No PASV/EPSV/PORT/EPRT before the transfer command.
+    /// No passive listener (none was bound, or it was released).
     NotSetUp,
     /// The client did not connect in time.
     Timeout,
@@ -69,28 +58,18 @@ pub async fn bind_passive(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io
     ))
 }
 
-/// Opens the data connection for a transfer.
-pub async fn open(setup: DataSetup, peer: IpAddr, local: IpAddr, timeout: Duration) -> Result<TcpStream, DataError> {
-    match setup {
-        DataSetup::None => Err(DataError::NotSetUp),
-        DataSetup::Passive(listener) => {
-            let deadline = tokio::time::Instant::now() + timeout;
-            loop {
-                let accepted = tokio::time::timeout_at(deadline, listener.accept()).await;
-                match accepted {
-                    Err(_) => return Err(DataError::Timeout),
-                    Ok(Err(e)) => return Err(DataError::Io(e)),
-                    // A connection from anyone but the control peer is
-                    // dropped: it may be a port-stealing attacker.
-                    Ok(Ok((s, from))) if same_ip(from.ip(), peer) => return Ok(s),
-                    Ok(Ok((s, from))) => {
-                        tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
-                        drop(s);
-                    }
-                }
-            }
-        }
-        DataSetup::Active(addr) => {
+/// Opens the data connection for a transfer: accepts on `passive` (only
+/// from the control peer's address) or connects to `active` from the
+/// control connection's local address.
+pub async fn open(
+    passive: Option<TcpListener>,
+    active: Option<SocketAddr>,
+    peer: IpAddr,
+    local: IpAddr,
+    timeout: Duration,
+) -> Result<TcpStream, DataError> {
+    let stream = match (passive, active) {
+        (_, Some(addr)) => {
             let socket = if addr.is_ipv4() {
                 TcpSocket::new_v4()
             } else {
@@ -102,11 +81,33 @@ pub async fn open(setup: DataSetup, peer: IpAddr, local: IpAddr, timeout: Durati
                 socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
             }
             match tokio::time::timeout(timeout, socket.connect(addr)).await {
-                Err(_) => Err(DataError::Timeout),
-                Ok(r) => r.map_err(DataError::Io),
+                Err(_) => return Err(DataError::Timeout),
+                Ok(r) => r.map_err(DataError::Io)?,
             }
         }
-    }
+        (Some(listener), None) => {
+            let deadline = tokio::time::Instant::now() + timeout;
+            loop {
+                let accepted = tokio::time::timeout_at(deadline, listener.accept()).await;
+                match accepted {
+                    Err(_) => return Err(DataError::Timeout),
+                    Ok(Err(e)) => return Err(DataError::Io(e)),
+                    // A connection from anyone but the control peer is
+                    // dropped: it may be a port-stealing attacker.
+                    Ok(Ok((s, from))) if same_ip(from.ip(), peer) => break s,
+                    Ok(Ok((s, from))) => {
+                        tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
+                        drop(s);
+                    }
+                }
+            }
+        }
+        (None, None) => return Err(DataError::NotSetUp),
+    };
+    // A peer that stops reading or writing is caught by the stall timeout;
+    // keepalive catches one that vanished without a word.
+    let _ = crate::sockopt::keepalive(&stream);
+    Ok(stream)
 }
 
 /// Compares addresses, treating an IPv4-mapped IPv6 address as IPv4.
@@ -116,7 +117,7 @@ pub fn same_ip(a: IpAddr, b: IpAddr) -> bool {
 
 /// Copies `src` to `dst` through one buffer; in ASCII mode every LF
 /// becomes CR LF. Returns the octets read from `src`.
-pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool) -> io::Result<u64>
+pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> io::Result<u64>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -137,6 +138,7 @@ where
         } else {
             dst.write_all(&buf[..n]).await?;
         }
+        progress.fetch_add(n as u64, Ordering::Relaxed);
     }
     dst.flush().await?;
     Ok(total)
@@ -147,7 +149,7 @@ where
 /// The end is the file's size when the transfer starts. (A file that is
 /// not in the page cache makes sendfile wait for the disk on a worker
 /// thread; the other workers keep serving.)
-pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> io::Result<u64> {
+pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream, progress: &AtomicU64) -> io::Result<u64> {
     use std::os::fd::AsFd;
     use tokio::io::Interest;
     let len = file.metadata()?.len();
@@ -166,6 +168,7 @@ pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream) -> 
             break;
         }
         total += n as u64;
+        progress.fetch_add(n as u64, Ordering::Relaxed);
     }
     Ok(total)
 }
@@ -181,9 +184,10 @@ pub async fn receive(
     stream: &mut TcpStream,
     upload: Box<dyn Upload>,
     ascii: bool,
+    progress: &AtomicU64,
 ) -> io::Result<(u64, Box<dyn Upload>)> {
     if ascii {
-        return receive_ascii(stream, upload).await;
+        return receive_ascii(stream, upload, progress).await;
     }
     let mut upload = upload;
     let mut buf = vec![0u8; UPLOAD_BUF];
@@ -192,7 +196,7 @@ pub async fn receive(
     let in_place = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
     let mut total = 0u64;
     loop {
-        let n = fill(stream, &mut buf).await?;
+        let n = fill(stream, &mut buf, progress).await?;
         if n == 0 {
             break;
         }
@@ -210,7 +214,7 @@ pub async fn receive(
 }
 
 /// Reads until `buf` is full or the peer closes; returns the octets read.
-async fn fill(stream: &mut TcpStream, buf: &mut [u8]) -> io::Result<usize> {
+async fn fill(stream: &mut TcpStream, buf: &mut [u8], progress: &AtomicU64) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         let m = stream.read(&mut buf[n..]).await?;
@@ -218,12 +222,17 @@ async fn fill(stream: &mut TcpStream, buf: &mut [u8]) -> io::Result<usize> {
             break;
         }
         n += m;
+        progress.fetch_add(m as u64, Ordering::Relaxed);
     }
     Ok(n)
 }
 
 /// The ASCII-mode upload: CR LF → LF, one buffer at a time.
-async fn receive_ascii(stream: &mut TcpStream, mut upload: Box<dyn Upload>) -> io::Result<(u64, Box<dyn Upload>)> {
+async fn receive_ascii(
+    stream: &mut TcpStream,
+    mut upload: Box<dyn Upload>,
+    progress: &AtomicU64,
+) -> io::Result<(u64, Box<dyn Upload>)> {
     let mut buf = vec![0u8; BUF];
     let mut out = Vec::with_capacity(BUF);
     let mut total = 0u64;
@@ -233,6 +242,7 @@ async fn receive_ascii(stream: &mut TcpStream, mut upload: Box<dyn Upload>) -> i
         if n == 0 {
             break;
         }
+        progress.fetch_add(n as u64, Ordering::Relaxed);
         out.clear();
         lines.push(&buf[..n], &mut out);
         let len = out.len();
@@ -269,6 +279,7 @@ pub async fn send_reader(
     reader: Box<dyn std::io::Read + Send>,
     stream: &mut TcpStream,
     ascii: bool,
+    progress: &AtomicU64,
 ) -> io::Result<u64> {
     let mut reader = reader;
     let mut buf = vec![0u8; BUF];
@@ -295,6 +306,7 @@ pub async fn send_reader(
         } else {
             stream.write_all(&buf[..n]).await?;
         }
+        progress.fetch_add(n as u64, Ordering::Relaxed);
     }
     stream.flush().await?;
     Ok(total)
@@ -307,7 +319,7 @@ mod tests {
     #[tokio::test]
     async fn ascii_out_adds_cr() {
         let mut out = Vec::new();
-        pump(&b"a\nb\n"[..], &mut out, true).await.unwrap();
+        pump(&b"a\nb\n"[..], &mut out, true, &AtomicU64::new(0)).await.unwrap();
         assert_eq!(out, b"a\r\nb\r\n");
     }
 

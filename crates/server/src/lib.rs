@@ -3,23 +3,26 @@
 //! A tokio driver around `babelftp-proto`:
 //!
 //! ```text
-//!  Server::bind ─ listeners (IPv4/IPv6) ─ accept ─► session::serve (one task per client)
-//!                                                    │  LineReader → Command::parse → handler
-//!                                                    │  data::{bind_passive, open, pump}
+//!  Server::bind ─ listeners (IPv4/IPv6) ─ accept ─► driver::serve (one task per client)
+//!                                                    │  bytes ⇄ babelftp_session::ServerSession
+//!                                                    │  Actions: storage ops, transfers
+//!                                                    │  data::{bind_passive, open, pump, sendfile}
 //!                                                    ▼
 //!                                                  storage::FsStorage (cap-std, beneath the root)
 //! ```
 //!
-//! Module map: [`config`] (options and defaults), `session` (one control
-//! connection), `data` (data connections and byte pumps), [`storage`]
-//! (the filesystem beneath the root), [`auth`] (accounts, argon2),
-//! [`xferlog`] (the transfer log), `msg` (reply texts).
+//! Every protocol decision is made by the sans-IO session
+//! (`babelftp-session`); this crate is its driver. Module map: [`config`]
+//! (options and defaults), `driver` (one control connection: sockets,
+//! timers, the transfer task), `data` (data connections and byte pumps),
+//! [`storage`] (the filesystem beneath the root), [`auth`] (accounts,
+//! argon2), [`xferlog`] (the transfer log), `sockopt` (socket options).
 
 pub mod auth;
 pub mod config;
 mod data;
-mod msg;
-mod session;
+mod driver;
+mod sockopt;
 pub mod storage;
 pub mod xferlog;
 
@@ -35,17 +38,14 @@ use tokio::sync::broadcast;
 use tokio::task::JoinSet;
 
 use babelftp_i18n::lang::Catalogs;
+use babelftp_session::{HostInfo, SessionConfig};
 pub use config::Config;
 use storage::fs::FsStorage;
 use storage::Storage;
 
 /// A bound server, ready to run.
 pub struct Server {
-    cfg: Arc<Config>,
-    storage: Arc<dyn Storage>,
-    xferlog: Option<Arc<xferlog::XferLog>>,
-    catalogs: Arc<Catalogs>,
-    hosts: Arc<Vec<session::Host>>,
+    shared: Arc<driver::Shared>,
     listeners: Vec<TcpListener>,
 }
 
@@ -53,7 +53,7 @@ impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
-        let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let storage: Arc<dyn Storage> = Arc::new(FsStorage::open(&cfg.root)?.with_charsets(charsets));
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
@@ -73,6 +73,7 @@ impl Server {
             }
         }
         let mut hosts = Vec::new();
+        let mut host_infos = Vec::new();
         for h in &cfg.hosts {
             let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
             let storage: Arc<dyn Storage> = Arc::new(
@@ -92,9 +93,9 @@ impl Server {
                     }
                 },
             };
-            hosts.push(session::Host {
+            hosts.push(storage);
+            host_infos.push(HostInfo {
                 name: h.name.clone(),
-                storage,
                 lang,
             });
         }
@@ -102,12 +103,25 @@ impl Server {
         for addr in &cfg.listen {
             listeners.push(TcpListener::bind(addr).await?);
         }
+        let session = SessionConfig {
+            max_line: cfg.max_line,
+            idle_timeout: cfg.idle_timeout,
+            login_fail_delay: cfg.login_fail_delay,
+            anonymous: cfg.anonymous,
+            anonymous_write: cfg.anonymous_write,
+            passive_address: cfg.passive_address,
+            legacy_charset: legacy,
+            hosts: host_infos,
+            ..SessionConfig::new(Arc::new(catalogs))
+        };
         Ok(Server {
-            cfg: Arc::new(cfg),
-            storage,
-            xferlog,
-            catalogs: Arc::new(catalogs),
-            hosts: Arc::new(hosts),
+            shared: Arc::new(driver::Shared {
+                cfg: Arc::new(cfg),
+                session: Arc::new(session),
+                root: storage,
+                hosts,
+                xferlog,
+            }),
             listeners,
         })
     }
@@ -118,10 +132,10 @@ impl Server {
     }
 
     /// Serves until `shutdown` completes, then stops accepting, lets
-    /// sessions finish their transfers for up to `grace`, and closes the
-    /// rest with 421.
+    /// sessions finish their transfers for up to `grace` (then cuts them
+    /// with 426), and closes every session with 421.
     pub async fn run(self, shutdown: impl Future<Output = ()>, grace: Duration) -> io::Result<()> {
-        let (stop_tx, _) = broadcast::channel::<()>(1);
+        let (stop_tx, _) = broadcast::channel::<Duration>(1);
         let mut sessions = JoinSet::new();
         let mut accepts = JoinSet::new();
         let (conn_tx, mut conn_rx) = tokio::sync::mpsc::channel(64);
@@ -154,22 +168,18 @@ impl Server {
             tokio::select! {
                 Some(stream) = conn_rx.recv() => {
                     let Ok(peer) = stream.peer_addr() else { continue };
-                    let Some(slot) = limits.admit(peer.ip(), &self.cfg) else {
+                    let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
                         tracing::warn!(%peer, "connection refused: too many connections");
-                        let catalogs = self.catalogs.clone();
-                        tokio::spawn(async move { session::refuse(stream, &catalogs).await });
+                        let shared = self.shared.clone();
+                        sessions.spawn(async move { driver::refuse(stream, &shared.session.catalogs).await });
                         continue;
                     };
-                    let cfg = self.cfg.clone();
-                    let storage = self.storage.clone();
-                    let xferlog = self.xferlog.clone();
-                    let catalogs = self.catalogs.clone();
-                    let hosts = self.hosts.clone();
+                    let shared = self.shared.clone();
                     let rx = stop_tx.subscribe();
                     sessions.spawn(async move {
                         let _slot = slot;
                         tracing::info!(%peer, "connected");
-                        if let Err(e) = session::serve(stream, cfg, storage, xferlog, catalogs, hosts, rx).await {
+                        if let Err(e) = driver::serve(stream, shared, rx).await {
                             tracing::debug!(%peer, error = %e, "session ended with an error");
                         }
                         tracing::info!(%peer, "disconnected");
@@ -180,9 +190,14 @@ impl Server {
             }
         }
         accepts.abort_all();
-        let _ = stop_tx.send(());
+        let _ = stop_tx.send(grace);
+        // Sessions cut their transfers at `grace` and say 421 themselves;
+        // the margin lets them write it. Past that, a backstop.
         let drain = async { while sessions.join_next().await.is_some() {} };
-        if tokio::time::timeout(grace, drain).await.is_err() {
+        if tokio::time::timeout(grace + Duration::from_secs(5), drain)
+            .await
+            .is_err()
+        {
             sessions.abort_all();
         }
         Ok(())

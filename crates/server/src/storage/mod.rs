@@ -23,97 +23,19 @@ use babelftp_proto::listing::Entry;
 
 pub mod fs;
 
-/// A normalized virtual path: components below the virtual root.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct VPath(Vec<Vec<u8>>);
+pub use babelftp_session::{VPath, WriteMode};
 
-impl VPath {
-    /// The root `/`.
-    pub fn root() -> Self {
-        VPath(Vec::new())
+/// The relative filesystem path of a virtual path below the root (`.` for
+/// the root).
+pub(crate) fn rel(p: &VPath) -> PathBuf {
+    if p.is_root() {
+        return PathBuf::from(".");
     }
-
-    /// Resolves `arg` (absolute, or relative to `self`) lexically: empty
-    /// components and `.` vanish, `..` goes up but never above the root
-    /// (as `cd ..` does at `/`).
-    pub fn join(&self, arg: &[u8]) -> VPath {
-        let mut parts = if arg.first() == Some(&b'/') {
-            Vec::new()
-        } else {
-            self.0.clone()
-        };
-        for comp in arg.split(|&b| b == b'/') {
-            match comp {
-                b"" | b"." => {}
-                b".." => {
-                    parts.pop();
-                }
-                c => parts.push(c.to_vec()),
-            }
-        }
-        VPath(parts)
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        out.push(OsStr::from_bytes(c));
     }
-
-    /// The parent (the root is its own parent).
-    pub fn parent(&self) -> VPath {
-        let mut p = self.0.clone();
-        p.pop();
-        VPath(p)
-    }
-
-    /// The last component, if any.
-    pub fn file_name(&self) -> Option<&[u8]> {
-        self.0.last().map(Vec::as_slice)
-    }
-
-    /// Whether this is the root.
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The components.
-    pub fn components(&self) -> &[Vec<u8>] {
-        &self.0
-    }
-
-    /// The absolute virtual path as bytes (`/a/b`), as PWD shows it.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        if self.0.is_empty() {
-            return b"/".to_vec();
-        }
-        let mut out = Vec::new();
-        for c in &self.0 {
-            out.push(b'/');
-            out.extend_from_slice(c);
-        }
-        out
-    }
-
-    /// The relative filesystem path below the root (`.` for the root).
-    fn rel(&self) -> PathBuf {
-        if self.0.is_empty() {
-            return PathBuf::from(".");
-        }
-        let mut p = PathBuf::new();
-        for c in &self.0 {
-            p.push(OsStr::from_bytes(c));
-        }
-        p
-    }
-}
-
-/// How an upload opens its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteMode {
-    /// STOR: write beside the target, rename over it when complete, so a
-    /// failed or aborted upload never destroys the old file.
-    Replace,
-    /// STOU: a new file that must not exist.
-    CreateNew,
-    /// APPE: append in place.
-    Append,
-    /// REST n + STOR: write in place from offset n.
-    At(u64),
+    out
 }
 
 /// How a download reads its file.

@@ -1,13 +1,25 @@
-//! FEAT, HELP, STAT and OPTS.
+//! FEAT, HELP, STAT, OPTS and LANG.
 
-use super::*;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-impl Session {
-    pub(super) fn features(&self) -> Features {
+use babelftp_i18n::lang::Negotiated;
+use babelftp_proto::command::Verb;
+use babelftp_proto::feat::{Feature, Features};
+use babelftp_proto::lang::{LangFact, LangTag};
+use babelftp_proto::listing::{self, Entry, MLST_FACTS};
+use babelftp_proto::reply::{Reply, ReplyCode};
+
+use crate::commands::perm_fact;
+use crate::session::Login;
+use crate::{Msg, ServerSession};
+
+impl ServerSession {
+    pub(crate) fn features(&self) -> Features {
         Features(vec![
             Feature::Utf8,
             Feature::Lang(LangFact {
                 tags: self
+                    .cfg
                     .catalogs
                     .tags()
                     .filter_map(|t| LangTag::parse(t.as_bytes()).ok())
@@ -30,7 +42,7 @@ impl Session {
         ])
     }
 
-    pub(super) fn help(&self) -> Reply {
+    pub(crate) fn help(&self) -> Reply {
         let mut lines = vec![self.t(Msg::HelpIntro).into_bytes()];
         for chunk in Verb::ALL.chunks(8) {
             let mut l = Vec::new();
@@ -43,7 +55,7 @@ impl Session {
         Reply::multi(ReplyCode::HELP, lines)
     }
 
-    pub(super) fn status(&self) -> Reply {
+    pub(crate) fn status(&self) -> Reply {
         let user = match &self.login {
             Login::LoggedIn { user, .. } => user.escape_ascii().to_string(),
             _ => "-".into(),
@@ -55,7 +67,7 @@ impl Session {
             format!(
                 " TYPE {:?}, STRU F, MODE S; transfer {}",
                 self.ttype,
-                if self.transfer.is_some() { "running" } else { "idle" }
+                if self.in_transfer() { "running" } else { "idle" }
             )
             .into_bytes(),
             self.t(Msg::StatusEnd).into_bytes(),
@@ -63,28 +75,32 @@ impl Session {
         Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
     }
 
-    pub(super) async fn stat_path(&mut self, p: &WirePath) -> io::Result<Reply> {
-        if !self.logged_in() {
-            return Ok(self.r(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn));
-        }
-        let entries = self.entries(&self.path(p)).await?;
-        let now = now();
+    /// STAT with a pathname: the listing on the control connection.
+    pub(crate) fn stat_listing(&self, mut entries: Vec<Entry>) -> Reply {
+        let write = self.may_write();
+        // LIST's "recent" threshold needs the wall clock; `now` is a
+        // monotonic instant, so the date comes from the entries' side.
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
         let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
-        for e in &entries {
+        for e in &mut entries {
+            e.perm = perm_fact(e.kind, write);
+            e.name = self.wire_out(&e.name);
             let mut l = Vec::new();
-            listing::list_line(e, now, &mut l);
-            l.truncate(l.len() - 2);
+            listing::list_line(e, wall, &mut l);
+            l.truncate(l.len().saturating_sub(2));
             lines.push(l);
         }
         lines.push(self.t(Msg::StatusEnd).into_bytes());
-        Ok(Reply::multi(ReplyCode::FILE_STATUS, lines))
+        Reply::multi(ReplyCode::FILE_STATUS, lines)
     }
 
-    pub(super) fn opts(&mut self, name: &str, params: Option<&[u8]>) -> Reply {
+    pub(crate) fn opts(&mut self, name: &str, params: Option<&[u8]>) -> Reply {
         match (name, params) {
-            // What Windows clients and FileZilla send; UTF-8 is always on.
-            // What Windows clients and FileZilla send. Names are UTF-8 either way
-            // unless a legacy client charset is configured.
+            // What Windows clients and FileZilla send. Names are UTF-8 either
+            // way unless a legacy client charset is configured.
             ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") => {
                 self.legacy_active = false;
                 self.r(ReplyCode::OK, Msg::Utf8On)
@@ -92,7 +108,7 @@ impl Session {
             ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"OFF") => {
                 // Back to the legacy client charset, if one is configured;
                 // without one, names are bytes either way.
-                self.legacy_active = self.legacy.is_some();
+                self.legacy_active = self.cfg.legacy_charset.is_some();
                 self.r(
                     ReplyCode::OK,
                     if self.legacy_active { Msg::Utf8Off } else { Msg::Utf8On },
@@ -124,22 +140,31 @@ impl Session {
     /// LANG (RFC 2640 4.1-4.2): no argument returns to the default
     /// language; a tag we serve (or whose variant we ship) switches every
     /// later reply to it; a well-formed tag we cannot serve is 504.
-    pub(super) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
+    pub(crate) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
         // RFC 2640 A.2: a client that sends LANG understands UTF-8.
         self.legacy_active = false;
         let Some(tag) = tag else {
             self.lang = self.default_lang;
-            let name = self.catalogs.language_name(self.lang);
+            let name = self.cfg.catalogs.language_name(self.lang);
             return self.r(ReplyCode::OK, Msg::LangDefault(name));
         };
-        match self.catalogs.negotiate(&tag) {
+        match self.cfg.catalogs.negotiate(&tag) {
             Negotiated::Lang(l) => {
                 self.lang = l;
-                let name = self.catalogs.language_name(l);
-                tracing::debug!(peer = %self.peer, asked = %tag, chosen = self.catalogs.tag(l), "LANG");
+                let name = self.cfg.catalogs.language_name(l);
+                tracing::debug!(peer = %self.peer, asked = %tag, chosen = self.cfg.catalogs.tag(l), "LANG");
                 self.r(ReplyCode::OK, Msg::LangOk(name))
             }
             Negotiated::Unsupported => self.r(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::LangUnsupported),
         }
+    }
+}
+
+/// The name FEAT and OPTS show for a fact (RFC 3659 7.9).
+pub fn display_fact(f: &str) -> String {
+    if f == "unix.mode" {
+        "UNIX.mode".into()
+    } else {
+        f.to_string()
     }
 }

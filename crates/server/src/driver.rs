@@ -1,0 +1,599 @@
+//! The tokio driver of one control connection: sockets, storage, clock and
+//! TLS-free bytes around the sans-IO [`ServerSession`].
+//!
+//! One task per session. It reads control bytes into the session, writes
+//! the session's output (with a timeout: a client that never reads is
+//! dropped), runs the operations the session asks for on the blocking
+//! pool, and runs at most one transfer task, which ends with the session:
+//! the session never closes while a transfer is outstanding, and the
+//! driver aborts any leftover before it returns.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use babelftp_proto::listing::{self, Entry, EntryKind};
+use babelftp_proto::reply::{Reply, ReplyCode};
+use babelftp_session::{
+    Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession,
+    SessionConfig, TransferKind, TransferSpec, VPath, WriteMode,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::data::{self, DataError};
+use crate::storage::{ReadHandle, Storage, Upload};
+use crate::xferlog::{XferEntry, XferLog};
+use babelftp_i18n::lang::Catalogs;
+
+/// What every session of a server shares.
+pub(crate) struct Shared {
+    pub(crate) cfg: Arc<Config>,
+    pub(crate) session: Arc<SessionConfig>,
+    /// The server root.
+    pub(crate) root: Arc<dyn Storage>,
+    /// Virtual hosts' roots, in the order of `session.hosts`.
+    pub(crate) hosts: Vec<Arc<dyn Storage>>,
+    pub(crate) xferlog: Option<Arc<XferLog>>,
+}
+
+/// Answers a connection over the limits with 421 and closes it.
+pub(crate) async fn refuse(mut stream: TcpStream, catalogs: &Catalogs) {
+    let text = Msg::TooManyConnections.render(catalogs, catalogs.default_lang());
+    let r = Reply::new(ReplyCode::UNAVAILABLE, text);
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.write_all(&r.to_bytes())).await;
+    let _ = stream.shutdown().await;
+}
+
+/// The running transfer, as the driver holds it.
+struct Running {
+    id: u64,
+    task: JoinHandle<()>,
+    progress: Arc<AtomicU64>,
+    /// The commit decision for an upload.
+    decide: Option<oneshot::Sender<bool>>,
+}
+
+/// What a transfer task moves, once opened.
+enum Payload {
+    /// A file, and the offset to start from.
+    File(ReadHandle, u64),
+    Bytes(Vec<u8>),
+    Upload(Box<dyn Upload>),
+}
+
+struct Driver {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    local: SocketAddr,
+    /// The current host's root; `storage` is narrowed to a home at login.
+    base: Arc<dyn Storage>,
+    storage: Arc<dyn Storage>,
+    passive: Option<TcpListener>,
+    transfer: Option<Running>,
+    events_tx: mpsc::UnboundedSender<DataEvent>,
+    events_rx: mpsc::UnboundedReceiver<DataEvent>,
+}
+
+/// Serves one accepted connection until the session closes.
+/// `shutdown` carries the grace period running transfers get.
+pub(crate) async fn serve(
+    stream: TcpStream,
+    shared: Arc<Shared>,
+    mut shutdown: broadcast::Receiver<Duration>,
+) -> io::Result<()> {
+    let peer = stream.peer_addr()?;
+    let local = stream.local_addr()?;
+    stream.set_nodelay(true)?;
+    crate::sockopt::oob_inline(&stream)?;
+    let _ = crate::sockopt::keepalive(&stream);
+    let (mut rd, mut wr) = stream.into_split();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let mut d = Driver {
+        base: shared.root.clone(),
+        storage: shared.root.clone(),
+        shared: shared.clone(),
+        peer,
+        local,
+        passive: None,
+        transfer: None,
+        events_tx,
+        events_rx,
+    };
+    let mut sess = ServerSession::new(shared.session.clone(), peer, local, Instant::now());
+    let write_timeout = shared.cfg.stall_timeout;
+    let mut buf = vec![0u8; 4096];
+    let mut shutdown_seen = false;
+    let result = loop {
+        while let Some(a) = sess.poll_action() {
+            d.act(&mut sess, a).await;
+        }
+        if !sess.output().is_empty() {
+            let n = sess.output().len();
+            match tokio::time::timeout(write_timeout, wr.write_all(sess.output())).await {
+                Ok(Ok(())) => sess.consume_output(n),
+                Ok(Err(e)) => {
+                    tracing::debug!(%peer, error = %e, "control connection write failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+                Err(_) => {
+                    tracing::info!(%peer, "client reads no replies: disconnecting");
+                    sess.handle_control_closed(Instant::now());
+                }
+            }
+            continue;
+        }
+        if sess.is_closed() {
+            break Ok(());
+        }
+        let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
+        let reading = sess.wants_input();
+        tokio::select! {
+            r = rd.read(&mut buf), if reading => match r {
+                Ok(0) => sess.handle_control_closed(Instant::now()),
+                Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
+                Err(e) => {
+                    tracing::debug!(%peer, error = %e, "control connection read failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+            },
+            Some(ev) = d.events_rx.recv() => {
+                let ended = matches!(ev, DataEvent::Ended { .. });
+                if ended {
+                    // The task has released everything; let it finish.
+                    if let Some(t) = d.transfer.take() {
+                        let _ = t.task.await;
+                    }
+                }
+                sess.handle_data(Instant::now(), ev);
+            }
+            _ = async { match deadline { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
+                sess.handle_timeout(Instant::now());
+            }
+            g = shutdown.recv(), if !shutdown_seen => {
+                shutdown_seen = true;
+                let grace = g.unwrap_or(Duration::ZERO);
+                let now = Instant::now();
+                sess.handle_shutdown(now, now + grace);
+            }
+        }
+    };
+    // The session closed with nothing outstanding; this is a backstop.
+    if let Some(t) = d.transfer.take() {
+        t.task.abort();
+        let _ = t.task.await;
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(1), wr.shutdown()).await;
+    result
+}
+
+impl Driver {
+    async fn act(&mut self, sess: &mut ServerSession, a: Action) {
+        match a {
+            Action::Op(op) => {
+                let r = self.run_op(op).await;
+                sess.handle_op(Instant::now(), r);
+            }
+            Action::SelectRoot(host) => {
+                self.base = match host.and_then(|i| self.shared.hosts.get(i)) {
+                    Some(h) => h.clone(),
+                    None => self.shared.root.clone(),
+                };
+                self.storage = self.base.clone();
+            }
+            Action::ReleasePassive => self.passive = None,
+            Action::StartTransfer(spec) => self.start_transfer(sess, spec).await,
+            Action::Commit(id) | Action::Discard(id) => {
+                let commit = matches!(a, Action::Commit(_));
+                if let Some(t) = self.transfer.as_mut().filter(|t| t.id == id) {
+                    if let Some(tx) = t.decide.take() {
+                        let _ = tx.send(commit);
+                    }
+                }
+            }
+            Action::AbortTransfer(id) => {
+                let Some(t) = self.transfer.take_if(|t| t.id == id) else {
+                    return;
+                };
+                t.task.abort();
+                let _ = t.task.await;
+                // Events the task sent before it stopped come first; an
+                // Ended among them is the truth, else it was cut here.
+                let mut ended = false;
+                while let Ok(ev) = self.events_rx.try_recv() {
+                    ended |= matches!(ev, DataEvent::Ended { id: i, .. } if i == id);
+                    sess.handle_data(Instant::now(), ev);
+                }
+                if !ended {
+                    let bytes = t.progress.load(Ordering::Relaxed);
+                    sess.handle_data(
+                        Instant::now(),
+                        DataEvent::Ended {
+                            id,
+                            bytes,
+                            outcome: Outcome::Aborted,
+                        },
+                    );
+                }
+            }
+            Action::Log(rec) => {
+                tracing::info!(
+                    peer = %self.peer,
+                    path = %rec.path.escape_ascii(),
+                    bytes = rec.bytes,
+                    upload = rec.incoming,
+                    complete = rec.complete,
+                    "transfer"
+                );
+                if let Some(log) = &self.shared.xferlog {
+                    log.write(&XferEntry {
+                        seconds: rec.seconds,
+                        peer: self.peer.ip(),
+                        bytes: rec.bytes,
+                        path: &rec.path,
+                        ascii: rec.ascii,
+                        incoming: rec.incoming,
+                        anonymous: rec.anonymous,
+                        user: &rec.user,
+                        complete: rec.complete,
+                    });
+                }
+            }
+            Action::Close => {
+                self.passive = None;
+            }
+        }
+    }
+
+    async fn run_op(&mut self, op: Op) -> OpResult {
+        let st = self.storage.clone();
+        match op {
+            Op::BindPassive { ip } => {
+                self.passive = None;
+                match data::bind_passive(ip, self.shared.cfg.passive_ports.as_ref()).await {
+                    Ok(l) => {
+                        let port = l.local_addr().map_err(|e| e.kind())?.port();
+                        self.passive = Some(l);
+                        Ok(OpOk::Port(port))
+                    }
+                    Err(e) => Err(e.kind()),
+                }
+            }
+            Op::VerifyPassword { user, password } => {
+                let cfg = self.shared.cfg.clone();
+                // argon2 costs tens of milliseconds: off the async workers.
+                blocking(move || {
+                    let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
+                    Ok(OpOk::Account(found.map(|u| babelftp_session::Account {
+                        home: u.home.clone(),
+                        write: u.write,
+                    })))
+                })
+                .await
+            }
+            Op::EnterHome(home) => {
+                let base = self.base.clone();
+                let st = blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?;
+                self.storage = st;
+                Ok(OpOk::Done)
+            }
+            Op::Stat(p) => blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await,
+            Op::IsDir(p) => blocking(move || Ok(OpOk::IsDir(st.is_dir(&p)))).await,
+            Op::Entries(p) => blocking(move || entries(&*st, &p).map(OpOk::Entries).map_err(|e| e.kind())).await,
+            Op::Mkdir(p) => blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::Rmdir(p) => blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::RemoveFile(p) => blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::Rename { from, to } => {
+                blocking(move || st.rename(&from, &to).map(|()| OpOk::Done).map_err(|e| e.kind())).await
+            }
+        }
+    }
+
+    /// Opens the source or sink (so a missing file is 550 with no 150),
+    /// reports it, then runs the data connection in a task.
+    async fn start_transfer(&mut self, sess: &mut ServerSession, spec: TransferSpec) {
+        let TransferSpec {
+            id,
+            source,
+            kind,
+            ascii,
+        } = spec;
+        let st = self.storage.clone();
+        let opened = match kind {
+            TransferKind::Retr { path, offset } => {
+                blocking(move || {
+                    st.open_read(&path, offset)
+                        .map(|h| (Payload::File(h, offset), None))
+                        .map_err(|e| e.kind())
+                })
+                .await
+            }
+            TransferKind::Stor { path, mode } => blocking(move || open_upload(&*st, path, mode)).await,
+            TransferKind::List {
+                path,
+                format,
+                write,
+                legacy,
+            } => {
+                blocking(move || {
+                    listing_bytes(&*st, &path, &format, write, legacy)
+                        .map(|b| (Payload::Bytes(b), None))
+                        .map_err(|e| e.kind())
+                })
+                .await
+            }
+        };
+        let (payload, chosen) = match opened {
+            Ok(p) => p,
+            Err(error) => {
+                sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+                return;
+            }
+        };
+        let upload = matches!(payload, Payload::Upload(_));
+        let (decide_tx, decide_rx) = oneshot::channel();
+        let progress = Arc::new(AtomicU64::new(0));
+        let job = Job {
+            id,
+            passive: match source {
+                DataSource::Passive => self.passive.take(),
+                DataSource::Active(_) => None,
+            },
+            active: match source {
+                DataSource::Active(a) => Some(a),
+                DataSource::Passive => None,
+            },
+            peer: self.peer,
+            local: self.local,
+            data_timeout: self.shared.cfg.data_timeout,
+            stall: self.shared.cfg.stall_timeout,
+            ascii,
+            progress: progress.clone(),
+            events: self.events_tx.clone(),
+            decide: decide_rx,
+        };
+        let task = tokio::spawn(job.run(payload));
+        self.transfer = Some(Running {
+            id,
+            task,
+            progress,
+            decide: upload.then_some(decide_tx),
+        });
+        sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
+    }
+}
+
+/// Runs a storage call on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
+) -> Result<T, io::ErrorKind> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or(Err(io::ErrorKind::Other))
+}
+
+/// Opens an upload; STOU takes the first free name of `name`, `name.1`, …
+fn open_upload(st: &dyn Storage, path: VPath, mode: WriteMode) -> Result<(Payload, Option<VPath>), io::ErrorKind> {
+    if mode != WriteMode::Unique {
+        return st
+            .open_write(&path, mode)
+            .map(|u| (Payload::Upload(u), None))
+            .map_err(|e| e.kind());
+    }
+    let base = path.file_name().unwrap_or(b"file").to_vec();
+    for n in 0u32..10_000 {
+        let mut name = base.clone();
+        if n > 0 {
+            name.extend_from_slice(format!(".{n}").as_bytes());
+        }
+        let candidate = path.parent().join(&name);
+        match st.open_write(&candidate, mode) {
+            Ok(u) => return Ok((Payload::Upload(u), Some(candidate))),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e.kind()),
+        }
+    }
+    Err(io::ErrorKind::AlreadyExists)
+}
+
+/// A directory's entries, or the one entry of a non-directory.
+fn entries(st: &dyn Storage, p: &VPath) -> io::Result<Vec<Entry>> {
+    let me = st.stat(p)?;
+    if me.kind == EntryKind::Dir {
+        st.list(p)
+    } else {
+        Ok(vec![me])
+    }
+}
+
+/// The bytes of a LIST, NLST or MLSD reply.
+fn listing_bytes(
+    st: &dyn Storage,
+    p: &VPath,
+    format: &ListFormat,
+    write: bool,
+    legacy: Option<babelftp_i18n::Charset>,
+) -> io::Result<Vec<u8>> {
+    if matches!(format, ListFormat::Mlsd(_)) && st.stat(p)?.kind != EntryKind::Dir {
+        return Err(io::Error::from(io::ErrorKind::NotADirectory));
+    }
+    let mut entries = entries(st, p)?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(entries.len() * 64);
+    for e in &mut entries {
+        if let Some(cs) = legacy {
+            e.name = babelftp_i18n::names::legacy_out(&e.name, cs).into_owned();
+        }
+        match format {
+            ListFormat::List => listing::list_line(e, now, &mut out),
+            ListFormat::Nlst => {
+                out.extend_from_slice(&e.name);
+                out.extend_from_slice(b"\r\n");
+            }
+            ListFormat::Mlsd(facts) => {
+                e.perm = babelftp_session::perm_fact(e.kind, write);
+                listing::mlsd_line(e, facts, &mut out)
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A transfer task: data connection, bytes, and how it ended.
+struct Job {
+    id: u64,
+    passive: Option<TcpListener>,
+    active: Option<SocketAddr>,
+    peer: SocketAddr,
+    local: SocketAddr,
+    data_timeout: Duration,
+    stall: Duration,
+    ascii: bool,
+    progress: Arc<AtomicU64>,
+    events: mpsc::UnboundedSender<DataEvent>,
+    decide: oneshot::Receiver<bool>,
+}
+
+/// Why a running transfer stopped early.
+enum Cut {
+    Io(io::Error),
+    Stalled,
+}
+
+impl Job {
+    async fn run(self, payload: Payload) {
+        let (id, events) = (self.id, self.events.clone());
+        let (bytes, outcome) = self.transfer(payload).await;
+        let _ = events.send(DataEvent::Ended { id, bytes, outcome });
+    }
+
+    async fn transfer(self, payload: Payload) -> (u64, Outcome) {
+        let stream = data::open(
+            self.passive,
+            self.active,
+            self.peer.ip(),
+            self.local.ip(),
+            self.data_timeout,
+        )
+        .await;
+        let mut stream = match stream {
+            Ok(s) => s,
+            Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
+            Err(DataError::NotSetUp) => return (0, Outcome::NoConnection(NoConnection::Failed)),
+            Err(DataError::Io(e)) => {
+                tracing::debug!(error = %e, "data connection failed");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
+        };
+        let progress = self.progress.clone();
+        let (ascii, stall) = (self.ascii, self.stall);
+        match payload {
+            Payload::File(handle, offset) => {
+                let r = watch(&progress, stall, async {
+                    match handle {
+                        // Binary, no TLS, a local file: the kernel copies.
+                        ReadHandle::File(file) if !ascii => data::sendfile(&file, offset, &stream, &progress).await,
+                        ReadHandle::File(file) => {
+                            data::pump(tokio::fs::File::from_std(file), &mut stream, true, &progress).await
+                        }
+                        ReadHandle::Reader(reader) => data::send_reader(reader, &mut stream, ascii, &progress).await,
+                    }
+                })
+                .await;
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Bytes(out) => {
+                let r = watch(&progress, stall, async {
+                    stream.write_all(&out).await?;
+                    progress.fetch_add(out.len() as u64, Ordering::Relaxed);
+                    Ok(out.len() as u64)
+                })
+                .await;
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Upload(upload) => {
+                let r = watch(&progress, stall, data::receive(&mut stream, upload, ascii, &progress)).await;
+                drop(stream);
+                let (n, upload) = match r {
+                    Ok(v) => v,
+                    // A failed or interrupted upload is dropped uncommitted:
+                    // a replacing STOR leaves the old file as it was.
+                    Err(Cut::Io(e)) if is_storage_error(&e) => {
+                        return (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind()))
+                    }
+                    Err(Cut::Io(_)) => return (progress.load(Ordering::Relaxed), Outcome::Network),
+                    Err(Cut::Stalled) => return (progress.load(Ordering::Relaxed), Outcome::Stalled),
+                };
+                let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
+                let commit = self.decide.await.unwrap_or(false);
+                let r = tokio::task::spawn_blocking(move || {
+                    if commit {
+                        upload.commit().map(|()| true)
+                    } else {
+                        drop(upload);
+                        Ok(false)
+                    }
+                })
+                .await;
+                match r {
+                    Ok(Ok(true)) => (n, Outcome::Complete),
+                    Ok(Ok(false)) => (n, Outcome::Aborted),
+                    Ok(Err(e)) => (n, Outcome::Storage(e.kind())),
+                    Err(_) => (n, Outcome::Storage(io::ErrorKind::Other)),
+                }
+            }
+        }
+    }
+}
+
+/// Runs `fut`, cutting it when `progress` does not move for `stall`.
+async fn watch<T>(
+    progress: &AtomicU64,
+    stall: Duration,
+    fut: impl std::future::Future<Output = io::Result<T>>,
+) -> Result<T, Cut> {
+    tokio::pin!(fut);
+    let mut last = progress.load(Ordering::Relaxed);
+    loop {
+        tokio::select! {
+            r = &mut fut => return r.map_err(Cut::Io),
+            _ = tokio::time::sleep(stall) => {
+                let now = progress.load(Ordering::Relaxed);
+                if now == last {
+                    return Err(Cut::Stalled);
+                }
+                last = now;
+            }
+        }
+    }
+}
+
+/// Ends a download: close the data connection cleanly.
+async fn finish_download(r: Result<u64, Cut>, mut stream: TcpStream, progress: &AtomicU64) -> (u64, Outcome) {
+    match r {
+        Ok(n) => {
+            let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
+            (n, Outcome::Complete)
+        }
+        Err(Cut::Stalled) => (progress.load(Ordering::Relaxed), Outcome::Stalled),
+        Err(Cut::Io(e)) if is_storage_error(&e) => (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind())),
+        Err(Cut::Io(_)) => (progress.load(Ordering::Relaxed), Outcome::Network),
+    }
+}
+
+/// Whether a transfer failed on the storage side (disk full) rather than
+/// on the network.
+fn is_storage_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
+    )
+}

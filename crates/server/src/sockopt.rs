@@ -1,0 +1,36 @@
+//! Socket options the control and data connections need, through nix
+//! (the workspace forbids `unsafe`).
+
+use std::io;
+use std::os::fd::AsFd;
+use std::time::Duration;
+
+use nix::sys::socket::{setsockopt, sockopt};
+
+/// How long a silent connection waits before the first keepalive probe.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(60);
+/// Then one probe every …
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(10);
+/// … and this many unanswered probes end it.
+const KEEPALIVE_PROBES: u32 = 6;
+
+/// Urgent data stays in the stream (RFC 959 4.1.3): Python's
+/// `ftplib.FTP.abort()` sends `ABOR\r\n` with `MSG_OOB`; without
+/// `SO_OOBINLINE` the kernel takes the urgent octet (the LF) out of band
+/// and the line never ends.
+pub fn oob_inline(s: &impl AsFd) -> io::Result<()> {
+    setsockopt(s, sockopt::OobInline, &true).map_err(io::Error::from)
+}
+
+/// TCP keepalive, so a peer that vanished (power cut, NAT timeout) is
+/// noticed in minutes rather than never.
+pub fn keepalive(s: &impl AsFd) -> io::Result<()> {
+    setsockopt(s, sockopt::KeepAlive, &true).map_err(io::Error::from)?;
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        setsockopt(s, sockopt::TcpKeepIdle, &(KEEPALIVE_IDLE.as_secs() as u32)).map_err(io::Error::from)?;
+        setsockopt(s, sockopt::TcpKeepInterval, &(KEEPALIVE_INTERVAL.as_secs() as u32)).map_err(io::Error::from)?;
+        setsockopt(s, sockopt::TcpKeepCount, &KEEPALIVE_PROBES).map_err(io::Error::from)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,305 @@
+//! What the session asks of its driver ([`Action`], [`Op`]) and what the
+//! driver tells it back ([`OpResult`], [`DataEvent`]).
+
+use std::io::ErrorKind;
+use std::net::{IpAddr, SocketAddr};
+
+use babelftp_i18n::Charset;
+use babelftp_proto::listing::Entry;
+
+use crate::VPath;
+
+/// A storage (or account) operation. The driver runs it and answers with
+/// [`crate::ServerSession::handle_op`]; one is outstanding at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Metadata of a path, not following a final symlink → [`OpOk::Entry`].
+    Stat(VPath),
+    /// Whether a path is a directory one can enter → [`OpOk::IsDir`].
+    IsDir(VPath),
+    /// A directory's entries, or the one entry of a non-directory →
+    /// [`OpOk::Entries`] (STAT with a pathname).
+    Entries(VPath),
+    /// MKD → [`OpOk::Done`].
+    Mkdir(VPath),
+    /// RMD → [`OpOk::Done`].
+    Rmdir(VPath),
+    /// DELE → [`OpOk::Done`].
+    RemoveFile(VPath),
+    /// RNFR/RNTO → [`OpOk::Done`].
+    Rename {
+        /// The RNFR path.
+        from: VPath,
+        /// The RNTO path.
+        to: VPath,
+    },
+    /// Check a password → [`OpOk::Account`] (`None`: refused). Hashing is
+    /// slow on purpose: the driver runs it off its async workers.
+    VerifyPassword {
+        /// The USER name, as sent.
+        user: Vec<u8>,
+        /// The PASS argument, as sent.
+        password: Vec<u8>,
+    },
+    /// Narrow the storage to a user's home (below the current host's
+    /// root); nothing above it stays reachable → [`OpOk::Done`].
+    EnterHome(VPath),
+    /// Bind a passive data listener on `ip` (replacing any earlier one)
+    /// → [`OpOk::Port`].
+    BindPassive {
+        /// The control connection's local address.
+        ip: IpAddr,
+    },
+}
+
+/// A successful [`Op`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpOk {
+    /// The operation was done.
+    Done,
+    /// One entry.
+    Entry(Entry),
+    /// Several entries.
+    Entries(Vec<Entry>),
+    /// Whether the path is an enterable directory.
+    IsDir(bool),
+    /// The account behind a password, or `None` when refused.
+    Account(Option<Account>),
+    /// The port a passive listener was bound to.
+    Port(u16),
+}
+
+/// The result of an [`Op`]: errors are I/O error kinds, mapped to replies
+/// in one place ([`crate::reply_for`]).
+pub type OpResult = Result<OpOk, ErrorKind>;
+
+/// A verified account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The home directory below the host's root (`/`: all of it).
+    pub home: Vec<u8>,
+    /// Whether the account may change files.
+    pub write: bool,
+}
+
+/// Where the data connection of a transfer comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataSource {
+    /// Accept on the passive listener the driver holds (from the last
+    /// [`Op::BindPassive`]); only the control peer's address may connect.
+    Passive,
+    /// Connect to the client here (PORT/EPRT, already checked against the
+    /// control peer).
+    Active(SocketAddr),
+}
+
+/// How an upload opens its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    /// STOR: write beside the target, rename over it when complete, so a
+    /// failed or aborted upload never destroys the old file.
+    Replace,
+    /// STOU: a new file; the first free name of `name`, `name.1`, …
+    Unique,
+    /// APPE: append in place.
+    Append,
+    /// REST n + STOR: write in place from offset n.
+    At(u64),
+}
+
+/// The listing formats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListFormat {
+    /// `ls -l` lines (LIST).
+    List,
+    /// Names only (NLST).
+    Nlst,
+    /// RFC 3659 machine lines with these facts (MLSD); the path must be a
+    /// directory.
+    Mlsd(Vec<&'static str>),
+}
+
+/// What a transfer moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransferKind {
+    /// RETR: a file, from `offset`.
+    Retr {
+        /// The file.
+        path: VPath,
+        /// The REST offset (0 without REST).
+        offset: u64,
+    },
+    /// STOR, APPE, STOU, REST+STOR.
+    Stor {
+        /// The target (for STOU, the name to start from).
+        path: VPath,
+        /// How to open it.
+        mode: WriteMode,
+    },
+    /// LIST, NLST, MLSD of a directory (or LIST/NLST of one file).
+    List {
+        /// What to list.
+        path: VPath,
+        /// How.
+        format: ListFormat,
+        /// Whether the session may write (the MLSD `perm` fact).
+        write: bool,
+        /// Names go out in this legacy client charset (RFC 2640 A.2).
+        legacy: Option<Charset>,
+    },
+}
+
+impl TransferKind {
+    /// Whether the transfer writes to storage.
+    pub fn is_upload(&self) -> bool {
+        matches!(self, TransferKind::Stor { .. })
+    }
+
+    /// The path the transfer is about.
+    pub fn path(&self) -> &VPath {
+        match self {
+            TransferKind::Retr { path, .. } | TransferKind::Stor { path, .. } | TransferKind::List { path, .. } => path,
+        }
+    }
+}
+
+/// A transfer to run: open the source or sink, report
+/// [`DataEvent::Opened`] (or `OpenFailed`), get the data connection, move
+/// the bytes, report how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferSpec {
+    /// Names this transfer in every [`DataEvent`] about it.
+    pub id: u64,
+    /// Where the data connection comes from.
+    pub source: DataSource,
+    /// What moves.
+    pub kind: TransferKind,
+    /// TYPE A: line ends converted (LF on disk, CR LF on the wire).
+    pub ascii: bool,
+}
+
+/// Why a data connection could not be had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoConnection {
+    /// The client did not connect (or accept) in time.
+    Timeout,
+    /// Refused, reset, or no passive listener.
+    Failed,
+}
+
+/// How a transfer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every byte moved (for an upload: and it was committed).
+    Complete,
+    /// The data connection could not be made (425).
+    NoConnection(NoConnection),
+    /// The data connection broke (or, for an upload over TLS, ended
+    /// without close_notify): 426.
+    Network,
+    /// The data connection made no progress for the stall timeout: 426.
+    Stalled,
+    /// The storage side failed (disk full, I/O error, commit failed).
+    Storage(ErrorKind),
+    /// Cancelled by [`Action::AbortTransfer`] or discarded.
+    Aborted,
+}
+
+/// What the driver reports about the running transfer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataEvent {
+    /// The source or sink is open; for STOU, the path it chose.
+    Opened {
+        /// The transfer.
+        id: u64,
+        /// The file actually opened (STOU), else `None`.
+        path: Option<VPath>,
+    },
+    /// The source or sink could not be opened: no 150 was sent, the
+    /// passive listener is kept for the next command.
+    OpenFailed {
+        /// The transfer.
+        id: u64,
+        /// Why.
+        error: ErrorKind,
+    },
+    /// An upload's data connection ended in order (EOF, close_notify):
+    /// the driver holds the upload until [`Action::Commit`] or
+    /// [`Action::Discard`].
+    UploadReceived {
+        /// The transfer.
+        id: u64,
+        /// Octets received.
+        bytes: u64,
+    },
+    /// The transfer is over and everything it held is released.
+    Ended {
+        /// The transfer.
+        id: u64,
+        /// Octets moved on the data connection (or written, for uploads).
+        bytes: u64,
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+impl DataEvent {
+    /// The transfer the event is about.
+    pub fn id(&self) -> u64 {
+        match self {
+            DataEvent::Opened { id, .. }
+            | DataEvent::OpenFailed { id, .. }
+            | DataEvent::UploadReceived { id, .. }
+            | DataEvent::Ended { id, .. } => *id,
+        }
+    }
+}
+
+/// One xferlog line's worth of a transfer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferRecord {
+    /// The file (virtual path as stored).
+    pub path: Vec<u8>,
+    /// Upload (true) or download.
+    pub incoming: bool,
+    /// TYPE A.
+    pub ascii: bool,
+    /// Octets moved.
+    pub bytes: u64,
+    /// Whole seconds it took.
+    pub seconds: u64,
+    /// Whether it completed.
+    pub complete: bool,
+    /// The logged-in user.
+    pub user: Vec<u8>,
+    /// Whether that user is anonymous.
+    pub anonymous: bool,
+}
+
+/// What the session asks the driver to do, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Run an operation, then call `handle_op` with its result.
+    Op(Op),
+    /// Use this virtual host's root (RFC 7151; an index into
+    /// [`crate::SessionConfig::hosts`]), or the server's root for `None`,
+    /// as the whole storage again (any home is left).
+    SelectRoot(Option<usize>),
+    /// Drop the passive listener, if any (PORT/EPRT or REIN replaced it).
+    ReleasePassive,
+    /// Start a transfer.
+    StartTransfer(TransferSpec),
+    /// Make the received upload visible (rename into place), then report
+    /// `Ended` with `Complete` or `Storage(kind)`.
+    Commit(u64),
+    /// Drop the received upload (the old file stays), then report `Ended`.
+    Discard(u64),
+    /// Cancel the transfer; report `Ended` once it has stopped and released
+    /// everything (an upload is never committed after this).
+    AbortTransfer(u64),
+    /// Append a line to the transfer log.
+    Log(TransferRecord),
+    /// Flush the pending output, then close the control connection. Nothing
+    /// follows it; no transfer or operation is outstanding when it comes.
+    Close,
+}

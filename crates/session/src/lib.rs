@@ -1,0 +1,134 @@
+//! # babelftp-session — the FTP server session as a sans-IO state machine
+//!
+//! Everything a control connection decides lives here: login, LANG, HOST,
+//! OPTS and REIN state, path resolution, replies, transfer setup, ABOR,
+//! QUIT during a transfer, timeouts, shutdown. Nothing here does I/O:
+//!
+//! ```text
+//!   driver (tokio, TLS, sockets, storage, clock)
+//!     │ handle_input(now, bytes)        ▲ output() / consume_output(n)
+//!     │ handle_control_closed(now)      │ poll_action() → Action
+//!     │ handle_op(now, OpResult)        │ poll_timeout() → Instant
+//!     │ handle_data(now, DataEvent)     │ wants_input(), is_closed()
+//!     │ handle_timeout(now)             │
+//!     │ handle_shutdown(now, deadline)  │
+//!     ▼                                 │
+//!   ServerSession: LineReader → Command::parse → handler → Reply (in the
+//!   session's language) and Actions (Op, StartTransfer, Commit, Close, …)
+//! ```
+//!
+//! Control bytes go in and out as plain bytes, so TLS (or a PROXY header)
+//! sits between the socket and the session without the session knowing,
+//! as rustls' `ConnectionCommon` does. Effects are actions the driver
+//! polls, as in quinn-proto's `Connection`: the session never blocks,
+//! never reads a clock (`now` is passed in), and data bytes never pass
+//! through it (sendfile stays in the driver).
+//!
+//! Module map: [`effects`] (actions, operations, data events), `vpath`
+//! ([`VPath`]), [`msg`] (reply texts), `session` (the machine: input,
+//! dispatch, timeouts), `commands` (handlers), `transfer` (data
+//! connections and transfers), `info` (FEAT, HELP, STAT, OPTS, LANG).
+
+pub mod effects;
+pub mod msg;
+mod vpath;
+
+mod commands;
+mod info;
+mod session;
+mod transfer;
+
+use std::io::ErrorKind;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use babelftp_i18n::lang::{Catalogs, Lang};
+use babelftp_i18n::Charset;
+use babelftp_proto::reply::ReplyCode;
+
+pub use commands::perm_fact;
+pub use effects::*;
+pub use info::display_fact;
+pub use msg::Msg;
+pub use session::ServerSession;
+pub use vpath::VPath;
+
+/// A virtual host as the session sees it (RFC 7151); the driver keeps its
+/// storage under the same index.
+#[derive(Debug, Clone)]
+pub struct HostInfo {
+    /// The name clients send with HOST (compared without ASCII case).
+    pub name: String,
+    /// Its language before LANG.
+    pub lang: Lang,
+}
+
+/// The policy a session follows; shared by every session of a server.
+#[derive(Clone)]
+pub struct SessionConfig {
+    /// Reply texts in every language.
+    pub catalogs: Arc<Catalogs>,
+    /// Longest command line (longer: 500 at once).
+    pub max_line: usize,
+    /// A session that completes no command for this long gets 421.
+    pub idle_timeout: Duration,
+    /// Delay before answering a failed login.
+    pub login_fail_delay: Duration,
+    /// Whether `anonymous`/`ftp` may log in.
+    pub anonymous: bool,
+    /// Whether anonymous users may write.
+    pub anonymous_write: bool,
+    /// Address announced in 227 replies (NAT); default: the control
+    /// connection's local address.
+    pub passive_address: Option<IpAddr>,
+    /// Charset of clients before LANG/HOST/`OPTS UTF8 ON` (RFC 2640 A.2).
+    pub legacy_charset: Option<Charset>,
+    /// Virtual hosts; with none, HOST accepts any name.
+    pub hosts: Vec<HostInfo>,
+}
+
+impl std::fmt::Debug for SessionConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionConfig")
+            .field("max_line", &self.max_line)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("anonymous", &self.anonymous)
+            .field("hosts", &self.hosts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionConfig {
+    /// A configuration with the defaults of `babelftp serve`.
+    pub fn new(catalogs: Arc<Catalogs>) -> Self {
+        SessionConfig {
+            catalogs,
+            max_line: babelftp_proto::line::DEFAULT_MAX_LINE,
+            idle_timeout: Duration::from_secs(300),
+            login_fail_delay: Duration::from_secs(1),
+            anonymous: true,
+            anonymous_write: false,
+            passive_address: None,
+            legacy_charset: None,
+            hosts: Vec::new(),
+        }
+    }
+}
+
+/// Maps a storage error to its reply, once, by kind (errno).
+pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
+    use ErrorKind as K;
+    match e {
+        K::NotFound => (ReplyCode::FILE_UNAVAILABLE, Msg::NoSuchFile),
+        K::PermissionDenied | K::ReadOnlyFilesystem => (ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied),
+        K::AlreadyExists => (ReplyCode::FILE_UNAVAILABLE, Msg::FileExists),
+        K::DirectoryNotEmpty => (ReplyCode::FILE_UNAVAILABLE, Msg::DirectoryNotEmpty),
+        K::NotADirectory => (ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
+        K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
+        K::StorageFull | K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::NoSpace),
+        K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::ArgumentError),
+        K::Unsupported => (ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
+        _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
+    }
+}

@@ -1,0 +1,99 @@
+//! Virtual paths: what every storage operation the session asks for names.
+
+/// A normalized virtual path: components below the session's root.
+///
+/// Built only by [`VPath::root`] and [`VPath::join`], so by construction no
+/// component is empty, `.`, `..` or contains `/`: a `VPath` can never name
+/// anything above the root it is resolved against. (The storage back-end
+/// still confines symlinks; this is the lexical half.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct VPath(Vec<Vec<u8>>);
+
+impl VPath {
+    /// The root `/`.
+    pub fn root() -> Self {
+        VPath(Vec::new())
+    }
+
+    /// Resolves `arg` (absolute, or relative to `self`) lexically: empty
+    /// components and `.` vanish, `..` goes up but never above the root
+    /// (as `cd ..` does at `/`).
+    pub fn join(&self, arg: &[u8]) -> VPath {
+        let mut parts = if arg.first() == Some(&b'/') {
+            Vec::new()
+        } else {
+            self.0.clone()
+        };
+        for comp in arg.split(|&b| b == b'/') {
+            match comp {
+                b"" | b"." => {}
+                b".." => {
+                    parts.pop();
+                }
+                c => parts.push(c.to_vec()),
+            }
+        }
+        VPath(parts)
+    }
+
+    /// The parent (the root is its own parent).
+    pub fn parent(&self) -> VPath {
+        let mut p = self.0.clone();
+        p.pop();
+        VPath(p)
+    }
+
+    /// The last component, if any.
+    pub fn file_name(&self) -> Option<&[u8]> {
+        self.0.last().map(Vec::as_slice)
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The components.
+    pub fn components(&self) -> &[Vec<u8>] {
+        &self.0
+    }
+
+    /// Whether every component is a plain name (never true of a `VPath`
+    /// made by `join`; the fuzz target checks it of every operation).
+    pub fn is_confined(&self) -> bool {
+        self.0
+            .iter()
+            .all(|c| !c.is_empty() && c != b"." && c != b".." && !c.contains(&b'/'))
+    }
+
+    /// The absolute virtual path as bytes (`/a/b`), as PWD shows it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        if self.0.is_empty() {
+            return b"/".to_vec();
+        }
+        let mut out = Vec::new();
+        for c in &self.0 {
+            out.push(b'/');
+            out.extend_from_slice(c);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vpath_never_climbs_above_root() {
+        let cwd = VPath::root().join(b"/a/b");
+        assert_eq!(cwd.to_bytes(), b"/a/b");
+        assert_eq!(cwd.join(b"../../../../etc").to_bytes(), b"/etc");
+        assert_eq!(cwd.join(b"./c//d/").to_bytes(), b"/a/b/c/d");
+        assert_eq!(cwd.join(b"/").to_bytes(), b"/");
+        assert_eq!(cwd.join(b"  ").to_bytes(), b"/a/b/  ");
+        // An overlong "." (C0 AE) is a name, not a dot (RFC 2279 section 6).
+        assert_eq!(cwd.join(b"\xc0\xae\xc0\xae").to_bytes(), b"/a/b/\xc0\xae\xc0\xae");
+        assert!(cwd.join(b"../x/./../..").is_confined());
+    }
+}
