@@ -22,7 +22,7 @@ pub enum Error {
     /// The server closed the connection.
     #[error("the server closed the connection")]
     Closed,
-    /// A pathname that cannot be sent (LF or NUL inside).
+    /// A pathname that cannot be sent (a NUL, or an LF not after a CR).
     #[error("pathname cannot be sent: {0}")]
     Path(#[from] PathError),
     /// The server refused a step that must succeed.
@@ -154,5 +154,49 @@ impl Control {
     pub async fn feat(&mut self) -> Result<Features, Error> {
         let r = self.command(&Command::Feat).await?;
         Ok(Features::from_reply(&r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use babelftp_proto::line::{LineEvent, LineReader};
+    use babelftp_proto::path::WirePath;
+    use tokio::net::TcpListener;
+
+    /// Sends `cmd` to a one-line server and returns the octets of the one
+    /// line that server framed (end of line included), as its
+    /// [`LineReader`] saw them.
+    async fn wire_of(cmd: &Command) -> Vec<u8> {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            let (mut s, _) = listener.accept().await.unwrap();
+            s.write_all(b"220 ready\r\n").await.unwrap();
+            let mut lines = LineReader::default();
+            let mut wire = Vec::new();
+            let mut chunk = [0u8; 512];
+            loop {
+                let n = s.read(&mut chunk).await.unwrap();
+                assert!(n > 0, "client closed after {}", wire.escape_ascii());
+                let (used, st) = lines.advance(&chunk[..n]);
+                wire.extend_from_slice(&chunk[..used]);
+                if let Status::Complete(ev) = st {
+                    assert!(matches!(ev, LineEvent::Line(_)), "{ev:?}");
+                    s.write_all(b"200 ok\r\n").await.unwrap();
+                    return wire;
+                }
+            }
+        });
+        let mut c = Control::connect(addr).await.unwrap();
+        let r = c.command(cmd).await.unwrap();
+        assert_eq!(r.code, ReplyCode::OK);
+        server.await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_name_with_cr_lf_is_sent_as_one_padded_line_rfc2640_3_1() {
+        let cmd = Command::Mkd(WirePath::new(b"foo\r\nboo.bar".to_vec()));
+        assert_eq!(wire_of(&cmd).await, b"MKD foo\r\0\nboo.bar\r\n");
     }
 }

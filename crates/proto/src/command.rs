@@ -533,12 +533,14 @@ impl Command {
     }
 
     /// The line to send, CR LF included: verb, exactly one SP, the argument
-    /// with every CR padded with NUL (RFC 2640 3.1). An LF or NUL anywhere
-    /// in the argument is refused so that no name can inject a command.
+    /// with every CR padded with NUL (RFC 2640 3.1), so a `CR LF` inside a
+    /// name travels as `CR NUL LF` and does not end the line. A NUL, or an
+    /// LF that does not follow a CR, is refused so that no name can inject
+    /// a command.
     pub fn to_line(&self) -> Result<Vec<u8>, PathError> {
         let mut out = self.verb().name().as_bytes().to_vec();
         if let Some(arg) = self.argument() {
-            if let Some(i) = arg.iter().position(|&b| b == b'\n') {
+            if let Some(i) = path::bare_lf(&arg) {
                 return Err(PathError::LineFeed(i));
             }
             // A NUL cannot be sent either: the peer would refuse it, or

@@ -14,7 +14,10 @@
 //! Lines end with CR LF. Like vsftpd and ProFTPD we also accept a bare LF
 //! (and then drop one CR before it). A CR followed by NUL is *not* an end of
 //! line: it is RFC 2640's padded CR inside a pathname and is handed on as is
-//! (see [`crate::path::unpad_cr_nul`]).
+//! (see [`crate::path::unpad_cr_nul`]). Nor is an LF right after such a
+//! `CR NUL`: RFC 2640 3.1 sends the name `foo<CR><LF>` as
+//! `foo<CR><NUL><LF>`, so that LF is pathname data and stays in the line
+//! (otherwise the rest of the name would run as a second command).
 //!
 //! Memory is bounded: a line longer than the configured maximum is never
 //! buffered beyond that maximum; the rest is skipped up to the next LF and
@@ -62,6 +65,15 @@ pub enum LineEvent {
     Interrupt,
 }
 
+/// What the last data octets of the current line were, for the RFC 2640
+/// `CR NUL LF` rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    Other,
+    Cr,
+    CrNul,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Telnet {
     Data,
@@ -78,6 +90,7 @@ pub struct LineReader {
     max: usize,
     line: Vec<u8>,
     telnet: Telnet,
+    tail: Tail,
     discarding: bool,
     replies: VecDeque<[u8; 3]>,
 }
@@ -96,6 +109,7 @@ impl LineReader {
             max,
             line: Vec::new(),
             telnet: Telnet::Data,
+            tail: Tail::Other,
             discarding: false,
             replies: VecDeque::new(),
         }
@@ -188,7 +202,14 @@ impl LineReader {
     }
 
     fn data(&mut self, b: u8) -> Option<LineEvent> {
-        if b == b'\n' {
+        let tail = self.tail;
+        self.tail = match b {
+            b'\r' => Tail::Cr,
+            0 if tail == Tail::Cr => Tail::CrNul,
+            _ => Tail::Other,
+        };
+        // RFC 2640 3.1: an LF after a padded CR is part of a pathname.
+        if b == b'\n' && tail != Tail::CrNul {
             if std::mem::take(&mut self.discarding) {
                 self.line.clear();
                 return Some(LineEvent::TooLong);
@@ -266,6 +287,41 @@ mod tests {
     fn cr_nul_is_not_end_of_line_rfc2640() {
         let mut r = LineReader::default();
         assert_eq!(all_events(&mut r, b"MKD a\r\0b\r\n"), vec![line(b"MKD a\r\0b")]);
+    }
+
+    #[test]
+    fn lf_after_cr_nul_is_pathname_data_rfc2640_3_1() {
+        // RFC 2640 3.1: the name foo<CR><LF>boo.bar travels as
+        // foo<CR><NUL><LF>boo.bar; that LF must not end the line (else
+        // "boo.bar" would run as a second command).
+        let input = b"MKD foo\r\0\nboo.bar\r\n";
+        let whole = all_events(&mut LineReader::default(), input);
+        assert_eq!(whole, vec![line(b"MKD foo\r\0\nboo.bar")]);
+        for cut in 0..=input.len() {
+            let mut r = LineReader::default();
+            let mut got = all_events(&mut r, &input[..cut]);
+            got.extend(all_events(&mut r, &input[cut..]));
+            assert_eq!(got, whole, "cut at {cut}");
+        }
+        let LineEvent::Line(l) = &whole[0] else {
+            panic!("{whole:?}")
+        };
+        match crate::command::Command::parse(l) {
+            Ok(crate::command::Command::Mkd(p)) => assert_eq!(p.as_bytes(), b"foo\r\nboo.bar"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn name_ending_in_cr_then_crlf_rfc2640_3_1() {
+        // foo<CR> is sent as foo<CR><NUL>, then the CR LF ends the line.
+        let mut r = LineReader::default();
+        assert_eq!(
+            all_events(&mut r, b"STOR foo\r\0\r\nNOOP\r\n"),
+            vec![line(b"STOR foo\r\0"), line(b"NOOP")]
+        );
+        // An LF after a NUL that does not pad a CR still ends the line.
+        assert_eq!(all_events(&mut r, b"X a\0\nY\n"), vec![line(b"X a\0"), line(b"Y")]);
     }
 
     #[test]

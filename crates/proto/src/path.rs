@@ -31,9 +31,11 @@ pub enum PathError {
     /// peer's filesystem call.
     #[error("bare NUL octet at offset {0} in pathname")]
     BareNul(usize),
-    /// An LF inside a pathname can only be sent by ending the command line,
-    /// so such a name cannot be expressed on the wire (and sending it would
-    /// inject a second command).
+    /// An LF that does not follow a CR. RFC 2640 can send `CR LF` inside a
+    /// name (as `CR NUL LF`), but any other LF could only be sent by ending
+    /// the command line, so such a name has no wire form (and sending it
+    /// would inject a second command). On receipt, an LF not preceded by
+    /// `CR NUL` cannot have been inside a line.
     #[error("LF octet at offset {0} in pathname")]
     LineFeed(usize),
 }
@@ -82,10 +84,11 @@ impl WirePath {
         self.bytes.is_empty()
     }
 
-    /// The octets to send: every CR padded with NUL. Borrowed when there is
-    /// no CR (the common case). Fails on an LF, which cannot be sent.
+    /// The octets to send: every CR padded with NUL, so `CR LF` becomes
+    /// `CR NUL LF` (RFC 2640 3.1). Borrowed when there is no CR (the common
+    /// case). Fails on an LF that does not follow a CR, which cannot be sent.
     pub fn to_wire(&self) -> Result<Cow<'_, [u8]>, PathError> {
-        if let Some(i) = self.bytes.iter().position(|&b| b == b'\n') {
+        if let Some(i) = bare_lf(&self.bytes) {
             return Err(PathError::LineFeed(i));
         }
         Ok(pad_cr(&self.bytes))
@@ -153,7 +156,9 @@ impl From<&[u8]> for WirePath {
     }
 }
 
-/// Undoes RFC 2640's CR NUL padding. A bare NUL is refused.
+/// Undoes RFC 2640's CR NUL padding (`CR NUL` → `CR`, so `CR NUL LF` →
+/// `CR LF`). A bare NUL is refused, and so is an LF that does not follow
+/// `CR NUL` (no line read by [`crate::line::LineReader`] holds one).
 pub fn unpad_cr_nul(arg: &[u8]) -> Result<Vec<u8>, PathError> {
     let mut out = Vec::with_capacity(arg.len());
     let mut i = 0;
@@ -162,8 +167,13 @@ pub fn unpad_cr_nul(arg: &[u8]) -> Result<Vec<u8>, PathError> {
             b'\r' if arg.get(i + 1) == Some(&0) => {
                 out.push(b'\r');
                 i += 2;
+                if arg.get(i) == Some(&b'\n') {
+                    out.push(b'\n');
+                    i += 1;
+                }
             }
             0 => return Err(PathError::BareNul(i)),
+            b'\n' => return Err(PathError::LineFeed(i)),
             b => {
                 out.push(b);
                 i += 1;
@@ -171,6 +181,15 @@ pub fn unpad_cr_nul(arg: &[u8]) -> Result<Vec<u8>, PathError> {
         }
     }
     Ok(out)
+}
+
+/// The offset of the first LF that does not follow a CR: the one octet a
+/// pathname cannot carry on the wire.
+pub fn bare_lf(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .iter()
+        .enumerate()
+        .position(|(i, &b)| b == b'\n' && (i == 0 || bytes[i - 1] != b'\r'))
 }
 
 /// Pads every CR with a NUL (RFC 2640 3.1). Borrows when there is no CR.
@@ -223,6 +242,17 @@ mod tests {
             WirePath::new(b"a\nDELE x".to_vec()).to_wire(),
             Err(PathError::LineFeed(1))
         );
+    }
+
+    #[test]
+    fn cr_lf_in_a_name_round_trips_rfc2640_3_1() {
+        // "foo<CR><LF>" is sent as "foo<CR><NUL><LF>" and read back.
+        let p = WirePath::new(b"foo\r\nboo.bar".to_vec());
+        assert_eq!(&*p.to_wire().unwrap(), b"foo\r\0\nboo.bar");
+        assert_eq!(WirePath::from_wire(&p.to_wire().unwrap()).unwrap(), p);
+        // An LF that does not follow CR NUL was never part of a line.
+        assert_eq!(WirePath::from_wire(b"a\nb"), Err(PathError::LineFeed(1)));
+        assert_eq!(WirePath::from_wire(b"a\r\nb"), Err(PathError::LineFeed(2)));
     }
 
     #[test]
