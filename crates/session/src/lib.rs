@@ -132,3 +132,6 @@ pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
         _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
     }
 }
+
+#[doc(hidden)]
+pub mod testing;

@@ -6,7 +6,7 @@
 /// component is empty, `.`, `..` or contains `/`: a `VPath` can never name
 /// anything above the root it is resolved against. (The storage back-end
 /// still confines symlinks; this is the lexical half.)
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VPath(Vec<Vec<u8>>);
 
 impl VPath {

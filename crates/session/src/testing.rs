@@ -1,0 +1,863 @@
+//! Deterministic drivers for tests and fuzzing: an in-memory storage, a
+//! simulated clock, a scripted data side, and the invariants every step
+//! must keep. Not part of the API (`#[doc(hidden)]`): the crate's tests,
+//! its property test and the `session` fuzz target run on it.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use babelftp_i18n::lang::Catalogs;
+use babelftp_proto::line::Status;
+use babelftp_proto::listing::{Entry, EntryKind};
+use babelftp_proto::reply::{Reply, ReplyReader};
+
+use crate::{
+    Account, Action, DataEvent, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession, SessionConfig, TransferKind,
+    TransferSpec, VPath, WriteMode,
+};
+
+/// A tiny filesystem: directories and files with contents.
+#[derive(Debug, Clone)]
+pub struct MemFs {
+    nodes: BTreeMap<VPath, Option<Vec<u8>>>,
+}
+
+impl Default for MemFs {
+    fn default() -> Self {
+        let mut nodes = BTreeMap::new();
+        nodes.insert(VPath::root(), None);
+        MemFs { nodes }
+    }
+}
+
+impl MemFs {
+    /// Adds a file (and its parent directories).
+    pub fn add_file(&mut self, path: &[u8], data: &[u8]) {
+        let p = VPath::root().join(path);
+        self.add_dir(&p.parent().to_bytes());
+        self.nodes.insert(p, Some(data.to_vec()));
+    }
+
+    /// Adds a directory and its parents.
+    pub fn add_dir(&mut self, path: &[u8]) {
+        let p = VPath::root().join(path);
+        let mut cur = VPath::root();
+        for c in p.components() {
+            cur = cur.join(c);
+            self.nodes.entry(cur.clone()).or_insert(None);
+        }
+    }
+
+    /// A file's contents.
+    pub fn file(&self, path: &[u8]) -> Option<&[u8]> {
+        self.nodes.get(&VPath::root().join(path))?.as_deref()
+    }
+
+    /// Whether anything is at `path`.
+    pub fn exists(&self, path: &[u8]) -> bool {
+        self.nodes.contains_key(&VPath::root().join(path))
+    }
+
+    fn is_dir(&self, p: &VPath) -> bool {
+        matches!(self.nodes.get(p), Some(None))
+    }
+
+    fn entry(&self, p: &VPath) -> Option<Entry> {
+        let node = self.nodes.get(p)?;
+        Some(Entry {
+            name: p.file_name().unwrap_or(b"/").to_vec(),
+            kind: if node.is_some() {
+                EntryKind::File
+            } else {
+                EntryKind::Dir
+            },
+            size: node.as_ref().map_or(0, |d| d.len() as u64),
+            modified: Some(1_700_000_000),
+            mode: 0o644,
+            nlink: 1,
+            unique: None,
+            perm: String::new(),
+        })
+    }
+
+    fn children(&self, p: &VPath) -> Vec<Entry> {
+        self.nodes
+            .keys()
+            .filter(|k| !k.is_root() && k.parent() == *p)
+            .filter_map(|k| self.entry(k))
+            .collect()
+    }
+
+    /// Runs a storage operation.
+    pub fn run(&mut self, op: &Op) -> OpResult {
+        match op {
+            Op::Stat(p) => self.entry(p).map(OpOk::Entry).ok_or(ErrorKind::NotFound),
+            Op::IsDir(p) => Ok(OpOk::IsDir(self.is_dir(p))),
+            Op::Entries(p) => match self.nodes.get(p) {
+                None => Err(ErrorKind::NotFound),
+                Some(None) => Ok(OpOk::Entries(self.children(p))),
+                Some(Some(_)) => Ok(OpOk::Entries(self.entry(p).into_iter().collect())),
+            },
+            Op::Mkdir(p) => {
+                if self.nodes.contains_key(p) {
+                    Err(ErrorKind::AlreadyExists)
+                } else if !self.is_dir(&p.parent()) {
+                    Err(ErrorKind::NotFound)
+                } else {
+                    self.nodes.insert(p.clone(), None);
+                    Ok(OpOk::Done)
+                }
+            }
+            Op::Rmdir(p) => {
+                if p.is_root() {
+                    Err(ErrorKind::PermissionDenied)
+                } else if !self.is_dir(p) {
+                    Err(ErrorKind::NotFound)
+                } else if !self.children(p).is_empty() {
+                    Err(ErrorKind::DirectoryNotEmpty)
+                } else {
+                    self.nodes.remove(p);
+                    Ok(OpOk::Done)
+                }
+            }
+            Op::RemoveFile(p) => match self.nodes.get(p) {
+                Some(Some(_)) => {
+                    self.nodes.remove(p);
+                    Ok(OpOk::Done)
+                }
+                Some(None) => Err(ErrorKind::IsADirectory),
+                None => Err(ErrorKind::NotFound),
+            },
+            Op::Rename { from, to } => {
+                if from.is_root() || to.is_root() || !self.nodes.contains_key(from) {
+                    return Err(ErrorKind::NotFound);
+                }
+                if !self.is_dir(&to.parent()) {
+                    return Err(ErrorKind::NotFound);
+                }
+                let moved: Vec<(VPath, Option<Vec<u8>>)> = self
+                    .nodes
+                    .range(from.clone()..)
+                    .take_while(|(k, _)| k.components().starts_with(from.components()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                for (k, _) in &moved {
+                    self.nodes.remove(k);
+                }
+                for (k, v) in moved {
+                    let mut parts = to.clone();
+                    for c in &k.components()[from.components().len()..] {
+                        parts = parts.join(c);
+                    }
+                    self.nodes.insert(parts, v);
+                }
+                Ok(OpOk::Done)
+            }
+            Op::VerifyPassword { user, password } => {
+                Ok(OpOk::Account((user == b"bob" && password == b"secret").then(|| {
+                    Account {
+                        home: b"/".to_vec(),
+                        write: true,
+                    }
+                })))
+            }
+            Op::EnterHome(p) => {
+                if self.is_dir(p) {
+                    Ok(OpOk::Done)
+                } else {
+                    Err(ErrorKind::NotFound)
+                }
+            }
+            Op::BindPassive { .. } => Ok(OpOk::Port(40_000)),
+        }
+    }
+}
+
+/// The data side of a transfer as the harness plays it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stage {
+    /// StartTransfer came; Opened not yet sent.
+    Start,
+    /// Opened sent; bytes would be moving.
+    Running,
+    /// UploadReceived sent; waiting for Commit/Discard.
+    Received,
+    /// Commit/Discard/Abort came; Ended not yet sent.
+    Finishing(Outcome),
+}
+
+/// A session under test: the machine, a clock, a [`MemFs`], a scripted
+/// data side and an invariant checker over everything it emits.
+pub struct Harness {
+    /// The machine.
+    pub s: ServerSession,
+    /// Simulated time.
+    pub now: Instant,
+    /// The storage behind it.
+    pub fs: MemFs,
+    /// Bytes an upload receives.
+    pub upload: Vec<u8>,
+    /// What downloads and listings sent, in order.
+    pub sent: Vec<Vec<u8>>,
+    /// Transfers stay Running until [`Harness::finish_transfer`] (to test
+    /// ABOR, QUIT and STAT during a transfer).
+    pub hold: bool,
+    /// Every action, in order.
+    pub actions: Vec<Action>,
+    /// Every output byte, in order.
+    pub wire: Vec<u8>,
+    reader: ReplyReader,
+    replies: Vec<Reply>,
+    taken: usize,
+    op: Option<Op>,
+    transfer: Option<(TransferSpec, Stage)>,
+    uploads_received: Vec<u64>,
+    aborted: Vec<u64>,
+    control_closed: bool,
+    closed: bool,
+    passive: bool,
+}
+
+impl Harness {
+    /// A session with the builtin catalogs and test timeouts (idle 300 s,
+    /// failed login 1 s), anonymous read-only and `bob`/`secret`.
+    pub fn new() -> Self {
+        Self::with(|_| {})
+    }
+
+    /// Like [`Harness::new`], with the configuration tuned.
+    pub fn with(tune: impl FnOnce(&mut SessionConfig)) -> Self {
+        let catalogs = Catalogs::builtin()
+            .map(Arc::new)
+            .unwrap_or_else(|e| panic!("catalogs: {e}"));
+        let mut cfg = SessionConfig::new(catalogs);
+        tune(&mut cfg);
+        let now = Instant::now();
+        let peer = "127.0.0.1:50000".parse().unwrap_or_else(|e| panic!("{e}"));
+        let local = "127.0.0.1:21".parse().unwrap_or_else(|e| panic!("{e}"));
+        let s = ServerSession::new(Arc::new(cfg), peer, local, now);
+        let mut h = Harness {
+            s,
+            now,
+            fs: MemFs::default(),
+            upload: b"uploaded data".to_vec(),
+            sent: Vec::new(),
+            hold: false,
+            actions: Vec::new(),
+            wire: Vec::new(),
+            reader: ReplyReader::new(1 << 20, 1 << 16),
+            replies: Vec::new(),
+            taken: 0,
+            op: None,
+            transfer: None,
+            uploads_received: Vec::new(),
+            aborted: Vec::new(),
+            control_closed: false,
+            closed: false,
+            passive: false,
+        };
+        h.pump();
+        h
+    }
+
+    /// Sends `line` and CR LF, then plays the driver until nothing moves.
+    pub fn send(&mut self, line: &[u8]) {
+        let mut l = line.to_vec();
+        l.extend_from_slice(b"\r\n");
+        self.input(&l);
+        self.settle();
+    }
+
+    /// Sends `line`, plays the driver, and returns the replies' codes.
+    pub fn codes(&mut self, line: &[u8]) -> Vec<u16> {
+        self.send(line);
+        self.take().iter().map(|r| r.code.get()).collect()
+    }
+
+    /// Feeds raw control bytes (without playing the driver).
+    pub fn input(&mut self, bytes: &[u8]) {
+        self.s.handle_input(self.now, bytes);
+        self.pump();
+    }
+
+    /// The replies since the last call.
+    pub fn take(&mut self) -> Vec<Reply> {
+        let r = self.replies[self.taken..].to_vec();
+        self.taken = self.replies.len();
+        r
+    }
+
+    /// Every reply so far.
+    pub fn replies(&self) -> &[Reply] {
+        &self.replies
+    }
+
+    /// Moves the clock and wakes the session if its deadline has come.
+    pub fn advance(&mut self, d: Duration) {
+        self.now += d;
+        if self.s.poll_timeout().is_some_and(|t| t <= self.now) {
+            self.s.handle_timeout(self.now);
+            self.pump();
+        }
+    }
+
+    /// The control connection closes.
+    pub fn close_control(&mut self) {
+        self.control_closed = true;
+        self.s.handle_control_closed(self.now);
+        self.pump();
+        self.settle();
+    }
+
+    /// The server begins to shut down with `grace`.
+    pub fn shutdown(&mut self, grace: Duration) {
+        self.s.handle_shutdown(self.now, self.now + grace);
+        self.pump();
+        self.settle();
+    }
+
+    /// Whether the session has closed.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Whether the harness holds a running transfer.
+    pub fn transfer_running(&self) -> bool {
+        self.transfer.is_some()
+    }
+
+    /// Lets a held transfer finish (the data all moved).
+    pub fn finish_transfer(&mut self) {
+        let hold = std::mem::replace(&mut self.hold, false);
+        self.settle();
+        self.hold = hold;
+    }
+
+    /// Plays the driver: answers operations from the [`MemFs`] and runs
+    /// transfers, until nothing moves.
+    pub fn settle(&mut self) {
+        for _ in 0..1000 {
+            if self.closed {
+                return;
+            }
+            if let Some(op) = self.op.take() {
+                let r = self.fs.run(&op);
+                if matches!(op, Op::BindPassive { .. }) && r.is_ok() {
+                    self.passive = true;
+                }
+                self.s.handle_op(self.now, r);
+                self.pump();
+                continue;
+            }
+            if !self.step_transfer() {
+                return;
+            }
+        }
+        panic!("the session did not settle in 1000 steps");
+    }
+
+    /// One step of the scripted data side; false when it waits.
+    fn step_transfer(&mut self) -> bool {
+        let Some((spec, stage)) = self.transfer.clone() else {
+            return false;
+        };
+        let id = spec.id;
+        match stage {
+            Stage::Start => {
+                match self.open(&spec) {
+                    Ok(path) => {
+                        self.set_stage(Stage::Running);
+                        if let (
+                            Some(p),
+                            Some((
+                                TransferSpec {
+                                    kind: TransferKind::Stor { path: target, .. },
+                                    ..
+                                },
+                                _,
+                            )),
+                        ) = (&path, self.transfer.as_mut())
+                        {
+                            *target = p.clone();
+                        }
+                        self.event(DataEvent::Opened { id, path });
+                    }
+                    Err(error) => {
+                        self.transfer = None;
+                        self.event(DataEvent::OpenFailed { id, error });
+                    }
+                }
+                true
+            }
+            Stage::Running if self.hold => false,
+            Stage::Running => {
+                let passive_ok = match spec.source {
+                    crate::DataSource::Passive => std::mem::take(&mut self.passive),
+                    crate::DataSource::Active(_) => true,
+                };
+                if !passive_ok {
+                    self.finish(id, 0, Outcome::NoConnection(NoConnection::Failed));
+                    return true;
+                }
+                match &spec.kind {
+                    TransferKind::Stor { .. } => {
+                        self.set_stage(Stage::Received);
+                        self.uploads_received.push(id);
+                        let bytes = self.upload.len() as u64;
+                        self.event(DataEvent::UploadReceived { id, bytes });
+                    }
+                    TransferKind::Retr { path, offset } => {
+                        let data = self.fs.file(&path.to_bytes()).unwrap_or_default();
+                        let start = usize::try_from(*offset).unwrap_or(usize::MAX).min(data.len());
+                        let data = data[start..].to_vec();
+                        let n = data.len() as u64;
+                        self.sent.push(data);
+                        self.finish(id, n, Outcome::Complete);
+                    }
+                    TransferKind::List { path, .. } => {
+                        let mut out = Vec::new();
+                        if let Ok(OpOk::Entries(es)) = self.fs.run(&Op::Entries(path.clone())) {
+                            for e in es {
+                                out.extend_from_slice(&e.name);
+                                out.extend_from_slice(b"\r\n");
+                            }
+                        }
+                        let n = out.len() as u64;
+                        self.sent.push(out);
+                        self.finish(id, n, Outcome::Complete);
+                    }
+                }
+                true
+            }
+            Stage::Received => false,
+            Stage::Finishing(outcome) => {
+                let bytes = if spec.kind.is_upload() {
+                    self.upload.len() as u64
+                } else {
+                    0
+                };
+                self.finish(id, bytes, outcome);
+                true
+            }
+        }
+    }
+
+    fn open(&mut self, spec: &TransferSpec) -> Result<Option<VPath>, ErrorKind> {
+        match &spec.kind {
+            TransferKind::Retr { path, .. } => match self.fs.nodes.get(path) {
+                Some(Some(_)) => Ok(None),
+                Some(None) => Err(ErrorKind::IsADirectory),
+                None => Err(ErrorKind::NotFound),
+            },
+            TransferKind::Stor { path, mode } => {
+                if !self.fs.is_dir(&path.parent()) {
+                    return Err(ErrorKind::NotFound);
+                }
+                if self.fs.is_dir(path) {
+                    return Err(ErrorKind::IsADirectory);
+                }
+                if *mode != WriteMode::Unique {
+                    return Ok(None);
+                }
+                let base = path.file_name().unwrap_or(b"file").to_vec();
+                (0..100)
+                    .map(|n| {
+                        let mut name = base.clone();
+                        if n > 0 {
+                            name.extend_from_slice(format!(".{n}").as_bytes());
+                        }
+                        path.parent().join(&name)
+                    })
+                    .find(|c| !self.fs.nodes.contains_key(c))
+                    .map(Some)
+                    .ok_or(ErrorKind::AlreadyExists)
+            }
+            TransferKind::List { path, format, .. } => match self.fs.nodes.get(path) {
+                None => Err(ErrorKind::NotFound),
+                Some(Some(_)) if matches!(format, crate::ListFormat::Mlsd(_)) => Err(ErrorKind::NotADirectory),
+                Some(_) => Ok(None),
+            },
+        }
+    }
+
+    fn set_stage(&mut self, stage: Stage) {
+        if let Some((_, s)) = self.transfer.as_mut() {
+            *s = stage;
+        }
+    }
+
+    fn finish(&mut self, id: u64, bytes: u64, outcome: Outcome) {
+        self.transfer = None;
+        self.passive = false;
+        self.event(DataEvent::Ended { id, bytes, outcome });
+    }
+
+    fn event(&mut self, ev: DataEvent) {
+        self.s.handle_data(self.now, ev);
+        self.pump();
+    }
+
+    /// Takes output and actions, checking the invariants on each.
+    fn pump(&mut self) {
+        let out = self.s.output().to_vec();
+        self.s.consume_output(out.len());
+        if !out.is_empty() {
+            assert!(!self.closed, "output after close: {:?}", out.escape_ascii().to_string());
+            assert!(!self.control_closed, "output after the control connection closed");
+            self.wire.extend_from_slice(&out);
+            let mut rest = &out[..];
+            while !rest.is_empty() {
+                let (n, st) = self.reader.advance(rest);
+                rest = &rest[n..];
+                match st {
+                    Status::Partial => break,
+                    Status::Complete(Ok(r)) => {
+                        if let Some(prev) = self.replies.last() {
+                            assert!(
+                                !(prev.code.is_preliminary() && r.code.is_preliminary()),
+                                "two 1xx replies in a row: {prev:?} {r:?}"
+                            );
+                        }
+                        self.replies.push(r);
+                    }
+                    Status::Complete(Err(e)) => panic!("malformed reply on the wire: {e:?}"),
+                }
+            }
+        }
+        while let Some(a) = self.s.poll_action() {
+            self.check(&a);
+            self.actions.push(a);
+        }
+    }
+
+    /// The invariants of one action.
+    fn check(&mut self, a: &Action) {
+        assert!(!self.closed, "action after close: {a:?}");
+        match a {
+            Action::Op(op) => {
+                assert!(self.op.is_none(), "two operations at once: {op:?}");
+                assert!(self.transfer.is_none(), "an operation during a transfer: {op:?}");
+                for p in op_paths(op) {
+                    assert!(p.is_confined(), "path outside the root: {p:?}");
+                }
+                self.op = Some(op.clone());
+            }
+            Action::StartTransfer(spec) => {
+                assert!(self.transfer.is_none(), "two transfers at once");
+                assert!(self.op.is_none(), "a transfer during an operation");
+                assert!(spec.kind.path().is_confined(), "path outside the root");
+                self.transfer = Some((spec.clone(), Stage::Start));
+            }
+            Action::Commit(id) => {
+                assert!(!self.control_closed, "commit after the control connection closed");
+                assert!(!self.aborted.contains(id), "commit after abort");
+                assert!(
+                    self.uploads_received.contains(id),
+                    "commit before the upload was received"
+                );
+                self.set_stage(Stage::Finishing(Outcome::Complete));
+                if let Some((
+                    TransferSpec {
+                        kind: TransferKind::Stor { path, mode },
+                        ..
+                    },
+                    _,
+                )) = &self.transfer
+                {
+                    let mut data = match mode {
+                        WriteMode::Append => self.fs.file(&path.to_bytes()).unwrap_or_default().to_vec(),
+                        WriteMode::At(n) => {
+                            let mut d = self.fs.file(&path.to_bytes()).unwrap_or_default().to_vec();
+                            d.truncate(usize::try_from(*n).unwrap_or(usize::MAX));
+                            d
+                        }
+                        _ => Vec::new(),
+                    };
+                    data.extend_from_slice(&self.upload);
+                    let p = path.clone();
+                    self.fs.nodes.insert(p, Some(data));
+                }
+            }
+            Action::Discard(id) => {
+                if self.transfer.as_ref().is_some_and(|(s, _)| s.id == *id) {
+                    self.set_stage(Stage::Finishing(Outcome::Aborted));
+                }
+            }
+            Action::AbortTransfer(id) => {
+                self.aborted.push(*id);
+                if self.transfer.as_ref().is_some_and(|(s, _)| s.id == *id) {
+                    self.set_stage(Stage::Finishing(Outcome::Aborted));
+                }
+            }
+            Action::ReleasePassive => self.passive = false,
+            Action::Close => {
+                assert!(self.op.is_none(), "closed with an operation outstanding");
+                assert!(self.transfer.is_none(), "closed with a transfer outstanding");
+                self.closed = true;
+            }
+            Action::SelectRoot(_) | Action::Log(_) => {}
+        }
+    }
+}
+
+impl Default for Harness {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn op_paths(op: &Op) -> Vec<&VPath> {
+    match op {
+        Op::Stat(p) | Op::IsDir(p) | Op::Entries(p) | Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) => vec![p],
+        Op::EnterHome(p) => vec![p],
+        Op::Rename { from, to } => vec![from, to],
+        Op::VerifyPassword { .. } | Op::BindPassive { .. } => vec![],
+    }
+}
+
+impl Harness {
+    /// Answers the outstanding operation with `r` (nothing if none).
+    pub fn answer_op(&mut self, r: OpResult) {
+        if self.op.take().is_some() {
+            self.s.handle_op(self.now, r);
+            self.pump();
+        }
+    }
+
+    /// Feeds a data event as a (possibly misbehaving) driver would.
+    pub fn data_event(&mut self, ev: DataEvent) {
+        let current = self.transfer.as_ref().map(|(s, _)| s.id);
+        match &ev {
+            DataEvent::UploadReceived { id, .. } => self.uploads_received.push(*id),
+            DataEvent::Ended { id, .. } | DataEvent::OpenFailed { id, .. } if Some(*id) == current => {
+                self.transfer = None;
+                self.passive = false;
+            }
+            _ => {}
+        }
+        self.event(ev);
+    }
+
+    /// The id of the transfer the harness holds.
+    pub fn transfer_id(&self) -> Option<u64> {
+        self.transfer.as_ref().map(|(s, _)| s.id)
+    }
+
+    /// Plays the driver to the end of everything outstanding; a transfer
+    /// stuck waiting (a misbehaving driver's doing) is ended.
+    pub fn quiesce(&mut self) {
+        self.hold = false;
+        for _ in 0..8 {
+            self.settle();
+            if let Some(id) = self.transfer_id() {
+                self.finish(id, 0, Outcome::Aborted);
+                continue;
+            }
+            // A failed login's delay (shorter than the idle timeout).
+            match self.s.poll_timeout() {
+                Some(t) if !self.closed && t <= self.now + Duration::from_secs(2) => {
+                    self.now = t;
+                    self.s.handle_timeout(self.now);
+                    self.pump();
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Whether nothing is outstanding: no operation, no transfer.
+    pub fn released(&self) -> bool {
+        self.op.is_none() && self.transfer.is_none()
+    }
+}
+
+/// Reads fuzz input a byte at a time.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let (&b, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(b)
+    }
+
+    fn pick<'t, T>(&mut self, from: &'t [T]) -> &'t T {
+        &from[usize::from(self.byte().unwrap_or(0)) % from.len()]
+    }
+}
+
+const VERBS: &[&str] = &[
+    "USER", "PASS", "ACCT", "CWD", "CDUP", "REIN", "QUIT", "PORT", "PASV", "TYPE", "STRU", "MODE", "RETR", "STOR",
+    "STOU", "APPE", "ALLO", "REST", "RNFR", "RNTO", "ABOR", "DELE", "RMD", "MKD", "PWD", "LIST", "NLST", "SITE",
+    "SYST", "STAT", "HELP", "NOOP", "FEAT", "OPTS", "LANG", "HOST", "EPRT", "EPSV", "MLST", "MLSD", "SIZE", "MDTM",
+    "AUTH", "XPWD", "abor", "Quit",
+];
+
+const ARGS: &[&[u8]] = &[
+    b"",
+    b"bob",
+    b"secret",
+    b"anonymous",
+    b"a.txt",
+    b"d",
+    b"..",
+    b"../../..",
+    b"/",
+    b"/d/../a.txt",
+    b"foo\r\0\nboo.bar",
+    b"\xff\xff\xd0\xaf",
+    b"I",
+    b"A",
+    b"3",
+    b"UTF8 ON",
+    b"MLST type;size;",
+    b"fr",
+    b"zz-QQ",
+    b"127,0,0,1,200,10",
+    b"|1|127.0.0.1|50010|",
+    b"-la d",
+    b"ALL",
+    b"\xe6\x97\xa5\xe6\x9c\xac",
+    b"\xc0\xae\xc0\xae",
+    b" two  spaces",
+];
+
+/// One fuzz run: `data` picks command lines, raw bytes, operation results,
+/// data events in any order, time, control close and shutdown; every step
+/// is checked by the [`Harness`], and at the end every command has had its
+/// final reply and nothing is outstanding.
+pub fn fuzz_session(data: &[u8]) {
+    let mut h = Harness::with(|c| {
+        c.max_line = 512;
+        c.login_fail_delay = Duration::from_secs(1);
+        c.idle_timeout = Duration::from_secs(300);
+    });
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.fs.add_dir(b"/d");
+    let mut u = Bytes(data);
+    let mut lines = 0usize;
+    let mut exact = true;
+    while let Some(k) = u.byte() {
+        match k % 12 {
+            0..=4 => {
+                let verb = *u.pick(VERBS);
+                let arg = *u.pick(ARGS);
+                let mut line = verb.as_bytes().to_vec();
+                if !arg.is_empty() {
+                    line.push(b' ');
+                    line.extend_from_slice(arg);
+                }
+                if k % 12 == 4 {
+                    // An over-long line.
+                    line.extend(std::iter::repeat_n(b'x', 600));
+                }
+                line.extend_from_slice(b"\r\n");
+                if h.s.wants_input() {
+                    lines += 1;
+                    h.input(&line);
+                }
+            }
+            5 => {
+                let n = usize::from(u.byte().unwrap_or(0) % 24);
+                let raw: Vec<u8> = (0..n).filter_map(|_| u.byte()).collect();
+                if h.s.wants_input() && !raw.is_empty() {
+                    exact = false;
+                    h.input(&raw);
+                }
+            }
+            6 | 7 => {
+                let Some(op) = h.op.clone() else { continue };
+                let r = match u.byte().unwrap_or(0) % 6 {
+                    0 => Err(*u.pick(&[
+                        ErrorKind::NotFound,
+                        ErrorKind::PermissionDenied,
+                        ErrorKind::StorageFull,
+                        ErrorKind::Other,
+                        ErrorKind::InvalidFilename,
+                    ])),
+                    1 => Ok(OpOk::Done),
+                    2 => Ok(OpOk::IsDir(false)),
+                    _ => h.fs.run(&op),
+                };
+                h.answer_op(r);
+            }
+            8 => {
+                let id = match (h.transfer_id(), u.byte().unwrap_or(0) % 8) {
+                    (Some(id), 0..=6) => id,
+                    (Some(id), _) => id.wrapping_sub(1),
+                    (None, _) => 0,
+                };
+                let ev = match u.byte().unwrap_or(0) % 9 {
+                    0 => DataEvent::Opened { id, path: None },
+                    1 => DataEvent::OpenFailed {
+                        id,
+                        error: ErrorKind::NotFound,
+                    },
+                    2 => DataEvent::UploadReceived { id, bytes: 7 },
+                    3 => DataEvent::Ended {
+                        id,
+                        bytes: 7,
+                        outcome: Outcome::Complete,
+                    },
+                    4 => DataEvent::Ended {
+                        id,
+                        bytes: 3,
+                        outcome: Outcome::Network,
+                    },
+                    5 => DataEvent::Ended {
+                        id,
+                        bytes: 0,
+                        outcome: Outcome::NoConnection(NoConnection::Timeout),
+                    },
+                    6 => DataEvent::Ended {
+                        id,
+                        bytes: 0,
+                        outcome: Outcome::Storage(ErrorKind::StorageFull),
+                    },
+                    7 => DataEvent::Ended {
+                        id,
+                        bytes: 1,
+                        outcome: Outcome::Stalled,
+                    },
+                    _ => {
+                        // The well-behaved driver takes one step.
+                        h.step_transfer();
+                        continue;
+                    }
+                };
+                h.data_event(ev);
+            }
+            9 => {
+                let secs = u64::from(u.byte().unwrap_or(0));
+                h.advance(Duration::from_secs(secs * 2));
+                exact &= !h.closed();
+            }
+            10 => {
+                if u.byte().unwrap_or(0) % 4 == 0 {
+                    h.control_closed = true;
+                    h.s.handle_control_closed(h.now);
+                    h.pump();
+                    exact = false;
+                }
+            }
+            _ => {
+                let secs = u64::from(u.byte().unwrap_or(0) % 8);
+                h.s.handle_shutdown(h.now, h.now + Duration::from_secs(secs));
+                h.pump();
+                exact = false;
+            }
+        }
+    }
+    h.quiesce();
+    assert!(h.released(), "something left outstanding after the session settled");
+    if exact && !h.closed() {
+        let finals = h.replies().iter().filter(|r| !r.code.is_preliminary()).count();
+        assert_eq!(
+            finals,
+            lines + 1,
+            "every command line gets exactly one final reply (plus the greeting)"
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! Whole sessions without sockets: bytes in, replies and actions out, time
+//! simulated. Each test names the rule it holds the session to.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use babelftp_session::testing::Harness;
+use babelftp_session::{Action, DataEvent, Outcome, TransferKind};
+
+fn logged_in() -> Harness {
+    let mut h = Harness::new();
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.fs.add_dir(b"/d");
+    assert_eq!(h.take()[0].code.get(), 220);
+    assert_eq!(h.codes(b"USER bob"), [331]);
+    assert_eq!(h.codes(b"PASS secret"), [230]);
+    h.take();
+    h
+}
+
+fn text(h: &mut Harness, line: &[u8]) -> Vec<u8> {
+    h.send(line);
+    let r = h.take();
+    assert_eq!(r.len(), 1, "{r:?}");
+    r[0].text()
+}
+
+#[test]
+fn greeting_login_and_directories_rfc959() {
+    let mut h = Harness::new();
+    assert_eq!(h.take()[0].code.get(), 220);
+    assert_eq!(h.codes(b"PWD"), [530], "PWD needs login");
+    assert_eq!(h.codes(b"PASS x"), [503], "PASS before USER");
+    assert_eq!(h.codes(b"USER bob"), [331]);
+    assert_eq!(h.codes(b"PASS secret"), [230]);
+    assert_eq!(h.codes(b"PASS secret"), [503]);
+    assert_eq!(h.codes(b"PWD"), [257], "a stray PASS does not log the session out");
+    assert_eq!(h.codes(b"MKD \xe6\x97\xa5\xe6\x9c\xac"), [257]);
+    assert_eq!(h.codes(b"CWD \xe6\x97\xa5\xe6\x9c\xac"), [250]);
+    assert_eq!(
+        text(&mut h, b"PWD"),
+        b"\"/\xe6\x97\xa5\xe6\x9c\xac\" is the current directory."
+    );
+    assert_eq!(h.codes(b"CWD ../../.."), [250]);
+    assert_eq!(text(&mut h, b"PWD")[..3], *b"\"/\"");
+    assert_eq!(h.codes(b"CWD nowhere"), [550]);
+    assert_eq!(h.codes(b"RMD \xe6\x97\xa5\xe6\x9c\xac"), [250]);
+}
+
+#[test]
+fn rfc2640_3_1_cr_lf_in_a_pathname_is_data_not_a_second_command() {
+    // RFC 2640 3.1: "foo<CR><LF>boo.bar" is sent as "foo<CR><NUL><LF>boo.bar".
+    let mut h = logged_in();
+    assert_eq!(h.codes(b"MKD foo\r\0\nboo.bar"), [257]);
+    assert!(
+        h.fs.exists(b"/foo\r\nboo.bar"),
+        "the directory has the CR LF in its name"
+    );
+    assert!(!h.fs.exists(b"/foo\r"), "no directory named by the first half");
+    assert_eq!(h.codes(b"CWD foo\r\0\nboo.bar"), [250]);
+    // PWD pads the CR again (RFC 2640 3.1) on the way out.
+    h.send(b"PWD");
+    assert!(
+        h.wire
+            .ends_with(b"257 \"/foo\r\0\nboo.bar\" is the current directory\r\n")
+            || h.wire.windows(14).any(|w| w == b"/foo\r\0\nboo.bar"),
+        "{}",
+        h.wire.escape_ascii()
+    );
+}
+
+#[test]
+fn failed_login_is_answered_after_the_delay_without_blocking() {
+    let mut h = Harness::new();
+    h.take();
+    assert_eq!(h.codes(b"USER bob"), [331]);
+    assert!(h.codes(b"PASS wrong").is_empty(), "530 waits for the delay");
+    // Commands sent meanwhile wait their turn.
+    assert!(h.codes(b"NOOP").is_empty());
+    h.advance(Duration::from_millis(999));
+    assert!(h.take().is_empty());
+    h.advance(Duration::from_millis(1));
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [530, 200]);
+}
+
+#[test]
+fn idle_deadline_is_per_command_not_per_read() {
+    let mut h = Harness::new();
+    h.take();
+    // A client trickling one byte a minute never completes a command.
+    for _ in 0..4 {
+        h.advance(Duration::from_secs(60));
+        h.input(b"N");
+    }
+    assert!(!h.closed());
+    h.advance(Duration::from_secs(60));
+    assert!(h.closed(), "300 s without a complete command: 421");
+    assert_eq!(h.take().last().unwrap().code.get(), 421);
+}
+
+#[test]
+fn an_over_long_line_gets_500_before_it_ends() {
+    let mut h = Harness::new();
+    h.take();
+    let mut big = b"STOR ".to_vec();
+    big.extend(std::iter::repeat_n(b'x', 1 << 20));
+    h.input(&big);
+    assert_eq!(h.take().iter().map(|r| r.code.get()).collect::<Vec<_>>(), [500]);
+    // The rest of that line is skipped; the next line is a command again.
+    h.input(b"yyyy\r\n");
+    assert!(h.take().is_empty());
+    assert_eq!(h.codes(b"NOOP"), [200]);
+}
+
+#[test]
+fn abor_during_a_download_is_426_then_226_and_the_session_goes_on() {
+    let mut h = logged_in();
+    h.hold = true;
+    assert_eq!(h.codes(b"PASV"), [227]);
+    assert_eq!(h.codes(b"RETR a.txt"), [150]);
+    assert!(h.transfer_running());
+    assert_eq!(h.codes(b"STAT"), [211], "STAT is answered during a transfer");
+    assert!(h.codes(b"NOOP").is_empty(), "other commands wait");
+    h.send(b"ABOR");
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [426, 226, 200], "transfer 426, ABOR 226, then the queued NOOP");
+    assert!(h.actions.iter().any(|a| matches!(a, Action::AbortTransfer(_))));
+    assert!(!h.transfer_running());
+    assert_eq!(h.codes(b"NOOP"), [200]);
+}
+
+#[test]
+fn telnet_ip_makes_the_next_command_urgent_rfc959_4_1_3() {
+    let mut h = logged_in();
+    h.hold = true;
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"LIST"), [150]);
+    // Queued commands, then IP + Synch + ABOR: ABOR acts at once.
+    h.input(b"NOOP\r\nSYST\r\n\xff\xf4\xff\xf2ABOR\r\n");
+    h.settle();
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [426, 226, 200, 215]);
+}
+
+#[test]
+fn quit_during_an_upload_finishes_it_then_closes_rfc959() {
+    let mut h = logged_in();
+    h.fs.add_file(b"/up.bin", b"old");
+    h.hold = true;
+    h.codes(b"TYPE I");
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"STOR up.bin"), [150]);
+    assert!(h.codes(b"QUIT").is_empty(), "QUIT waits for the transfer");
+    h.finish_transfer();
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [226, 221]);
+    assert!(h.closed());
+    assert_eq!(
+        h.fs.file(b"/up.bin"),
+        Some(&b"uploaded data"[..]),
+        "the whole upload is kept"
+    );
+}
+
+#[test]
+fn control_closed_mid_upload_never_commits() {
+    let mut h = logged_in();
+    h.fs.add_file(b"/up.bin", b"old");
+    h.hold = true;
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"STOR up.bin"), [150]);
+    let id = h.transfer_id().unwrap();
+    h.close_control();
+    assert!(h.actions.iter().any(|a| *a == Action::AbortTransfer(id)));
+    assert!(!h.actions.iter().any(|a| matches!(a, Action::Commit(_))));
+    assert!(h.closed(), "closed once the transfer ended");
+    assert_eq!(h.fs.file(b"/up.bin"), Some(&b"old"[..]));
+}
+
+#[test]
+fn upload_data_arriving_after_the_control_connection_closed_is_discarded() {
+    // The data EOF of a killed client is reported after its control EOF.
+    let mut h = logged_in();
+    h.hold = true;
+    h.codes(b"PASV");
+    h.codes(b"STOR new.bin");
+    let id = h.transfer_id().unwrap();
+    h.s.handle_control_closed(h.now);
+    h.data_event(DataEvent::UploadReceived { id, bytes: 5 });
+    assert!(!h.actions.iter().any(|a| matches!(a, Action::Commit(_))));
+    h.quiesce();
+    assert!(h.closed());
+    assert!(!h.fs.exists(b"/new.bin"));
+}
+
+#[test]
+fn shutdown_lets_a_transfer_finish_then_cuts_it_at_the_deadline() {
+    let mut h = logged_in();
+    h.hold = true;
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"RETR a.txt"), [150]);
+    h.shutdown(Duration::from_secs(30));
+    assert!(!h.closed(), "the transfer may finish");
+    h.advance(Duration::from_secs(29));
+    assert!(h.take().is_empty());
+    h.advance(Duration::from_secs(1));
+    h.settle();
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [426, 421]);
+    assert!(h.closed());
+}
+
+#[test]
+fn shutdown_when_idle_is_421_at_once() {
+    let mut h = logged_in();
+    h.shutdown(Duration::from_secs(30));
+    assert_eq!(h.take().iter().map(|r| r.code.get()).collect::<Vec<_>>(), [421]);
+    assert!(h.closed());
+}
+
+#[test]
+fn transfers_need_a_data_connection_and_open_failures_send_no_150() {
+    let mut h = logged_in();
+    assert_eq!(h.codes(b"RETR a.txt"), [425]);
+    assert_eq!(h.codes(b"PASV"), [227]);
+    assert_eq!(h.codes(b"RETR missing"), [550], "550 without 150");
+    // The passive listener is still there for the next transfer.
+    assert_eq!(h.codes(b"RETR a.txt"), [150, 226]);
+    assert_eq!(h.sent.last().unwrap(), b"hello");
+    assert_eq!(h.codes(b"REST 2"), [350]);
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"RETR a.txt"), [150, 226]);
+    assert_eq!(h.sent.last().unwrap(), b"llo");
+    h.codes(b"EPSV");
+    assert_eq!(h.codes(b"MLSD a.txt"), [550], "MLSD of a file");
+    assert_eq!(h.codes(b"NLST -la d"), [150, 226]);
+}
+
+#[test]
+fn stou_names_the_file_in_its_150_rfc1123() {
+    let mut h = logged_in();
+    h.codes(b"PASV");
+    h.send(b"STOU a.txt");
+    let r = h.take();
+    assert_eq!(r[0].code.get(), 150);
+    assert!(r[0].text().ends_with(b" a.txt.1"), "{r:?}");
+    assert_eq!(r[1].code.get(), 226);
+    assert_eq!(h.fs.file(b"/a.txt"), Some(&b"hello"[..]));
+}
+
+#[test]
+fn port_goes_only_back_to_the_client_rfc2577() {
+    let mut h = logged_in();
+    assert_eq!(h.codes(b"PORT 10,0,0,1,200,10"), [504]);
+    assert_eq!(h.codes(b"PORT 127,0,0,1,0,21"), [504]);
+    assert_eq!(h.codes(b"PORT 127,0,0,1,200,10"), [200]);
+    assert_eq!(h.codes(b"EPSV ALL"), [200]);
+    assert_eq!(h.codes(b"PASV"), [503]);
+}
+
+#[test]
+fn iac_in_a_reply_is_doubled_rfc854() {
+    // windows-1251 "я" is 0xFF; a mirror-mode name may hold it.
+    let mut h = logged_in();
+    assert_eq!(h.codes(b"MKD \xff\xffa"), [257]);
+    assert!(h.fs.exists(b"/\xffa"));
+    assert!(
+        h.wire.windows(4).any(|w| w == b"/\xff\xffa"),
+        "0xFF goes out as IAC IAC: {}",
+        h.wire.escape_ascii()
+    );
+    assert_eq!(
+        text(&mut h, b"MKD \xff\xffb")[..5],
+        *b"\"/\xffb\"",
+        "and reads back as one 0xFF"
+    );
+}
+
+#[test]
+fn rein_and_host_return_to_defaults_rfc2640_rfc7151() {
+    let mut h = logged_in();
+    assert_eq!(h.codes(b"LANG fr"), [200]);
+    assert_eq!(h.codes(b"HOST example"), [503], "HOST after login");
+    assert_eq!(h.codes(b"REIN"), [220]);
+    assert!(h.actions.iter().any(|a| *a == Action::SelectRoot(None)));
+    assert_eq!(h.codes(b"PWD"), [530]);
+    assert_eq!(h.codes(b"HOST example"), [220]);
+}
+
+#[test]
+fn the_transfer_log_has_every_file_transfer_with_its_bytes() {
+    let mut h = logged_in();
+    h.codes(b"PASV");
+    h.codes(b"RETR a.txt");
+    h.codes(b"PASV");
+    h.codes(b"LIST");
+    h.hold = true;
+    h.codes(b"PASV");
+    h.codes(b"STOR b.txt");
+    h.codes(b"ABOR");
+    let logs: Vec<_> = h
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Log(r) => Some((r.path.clone(), r.bytes, r.complete, r.incoming)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        logs,
+        [
+            (b"/a.txt".to_vec(), 5, true, false),
+            (b"/b.txt".to_vec(), 13, false, true)
+        ],
+        "listings are not logged; the aborted upload is, as incomplete"
+    );
+    assert!(h
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::StartTransfer(s) if matches!(s.kind, TransferKind::List { .. }))));
+    let _ = Outcome::Complete;
+}
