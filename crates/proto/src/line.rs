@@ -20,8 +20,11 @@
 //! (otherwise the rest of the name would run as a second command).
 //!
 //! Memory is bounded: a line longer than the configured maximum is never
-//! buffered beyond that maximum; the rest is skipped up to the next LF and
-//! [`LineEvent::TooLong`] is reported once.
+//! buffered beyond that maximum. [`LineEvent::TooLong`] is reported as soon
+//! as the octet that crosses the maximum arrives (so a line that never ends
+//! is answered too), exactly once per line; everything after it, up to and
+//! including the line's end-of-line LF, is then skipped silently (that LF
+//! yields no event).
 //!
 //! Incomplete input is a status ([`Status::Partial`]), not an error.
 
@@ -58,7 +61,10 @@ pub enum Status<T> {
 pub enum LineEvent {
     /// A whole line without its end-of-line, telnet commands removed.
     Line(Vec<u8>),
-    /// A line exceeded the maximum; it was discarded (reply 500).
+    /// The current line just exceeded the maximum (reply 500). Reported
+    /// once, with the octet that crosses the limit and before the line
+    /// ends; the rest of the line, through its end-of-line LF, is skipped
+    /// without further events.
     TooLong,
     /// `IAC IP` or `IAC DM` was seen: the peer wants its next command (an
     /// `ABOR`) handled urgently.
@@ -165,11 +171,12 @@ impl LineReader {
                     // Not a telnet command at all: a client that sent a raw
                     // 0xFF of a legacy charset without doubling it. Keep both
                     // octets rather than lose part of a name.
-                    // (`data` only completes an event on LF, so the first
-                    // call never yields one.)
+                    // (The first octet can only yield TooLong, and then
+                    // the second, skipped or ending the skip, yields none.)
                     other => {
-                        let _ = self.data(IAC);
-                        self.data(other)
+                        let first = self.data(IAC);
+                        let second = self.data(other);
+                        first.or(second)
                     }
                 }
             }
@@ -211,8 +218,8 @@ impl LineReader {
         // RFC 2640 3.1: an LF after a padded CR is part of a pathname.
         if b == b'\n' && tail != Tail::CrNul {
             if std::mem::take(&mut self.discarding) {
-                self.line.clear();
-                return Some(LineEvent::TooLong);
+                // The end of a line already reported as TooLong.
+                return None;
             }
             let mut line = std::mem::take(&mut self.line);
             if line.last() == Some(&b'\r') {
@@ -227,7 +234,7 @@ impl LineReader {
         if self.line.len() > self.max || (self.line.len() == self.max && b != b'\r') {
             self.discarding = true;
             self.line = Vec::new();
-            return None;
+            return Some(LineEvent::TooLong);
         }
         self.line.push(b);
         None
@@ -373,13 +380,14 @@ mod tests {
         let mut r = LineReader::new(8);
         let mut input = b"STOR ".to_vec();
         input.extend(std::iter::repeat_n(b'x', 100_000));
-        let (n, st) = r.advance(&input);
-        assert_eq!((n, st), (input.len(), Status::Partial));
-        assert!(r.pending() <= 9);
-        assert_eq!(
-            all_events(&mut r, b"yy\r\nNOOP\r\n"),
-            vec![LineEvent::TooLong, line(b"NOOP")]
-        );
+        // "STOR xxx" fills the 8 octets; the next 'x' crosses the limit and
+        // is reported at once, without waiting for the LF.
+        assert_eq!(r.advance(&input), (9, Status::Complete(LineEvent::TooLong)));
+        assert_eq!(r.advance(&input[9..]), (input.len() - 9, Status::Partial));
+        assert_eq!(r.pending(), 0);
+        // The rest of the line, up to and including its LF, is skipped
+        // silently: no second TooLong, no event for that LF.
+        assert_eq!(all_events(&mut r, b"yy\r\nNOOP\r\n"), vec![line(b"NOOP")]);
     }
 
     #[test]
@@ -388,5 +396,60 @@ mod tests {
         assert_eq!(all_events(&mut r, b"NOOP\r\n"), vec![line(b"NOOP")]);
         assert_eq!(all_events(&mut r, b"NOOPS\r\n"), vec![LineEvent::TooLong]);
         assert_eq!(all_events(&mut r, b"NOOP\n"), vec![line(b"NOOP")]);
+        // The CR of the CR LF does not count, even when it comes alone...
+        assert_eq!(all_events(&mut r, b"NOOP\r"), vec![]);
+        assert_eq!(all_events(&mut r, b"\n"), vec![line(b"NOOP")]);
+        // ...but a CR that turns out to be data does.
+        assert_eq!(all_events(&mut r, b"NOOP\r"), vec![]);
+        assert_eq!(r.advance(b"\0\r\nNOOP\r\n"), (1, Status::Complete(LineEvent::TooLong)));
+        assert_eq!(all_events(&mut r, b"\r\nNOOP\r\n"), vec![line(b"NOOP")]);
+    }
+
+    #[test]
+    fn a_line_that_never_ends_is_refused_as_it_crosses_the_limit() {
+        // 1 KiB chunks and no LF ever: TooLong comes with the chunk that
+        // crosses 4096 octets, right after the crossing octet, and once.
+        let mut r = LineReader::new(DEFAULT_MAX_LINE);
+        let chunk = [b'x'; 1024];
+        for _ in 0..4 {
+            assert_eq!(r.advance(&chunk), (1024, Status::Partial));
+        }
+        assert_eq!(r.pending(), 4096);
+        assert_eq!(r.advance(&chunk), (1, Status::Complete(LineEvent::TooLong)));
+        assert_eq!(r.advance(&chunk[1..]), (1023, Status::Partial));
+        for _ in 0..1024 {
+            assert_eq!(r.advance(&chunk), (1024, Status::Partial));
+            assert_eq!(r.pending(), 0);
+        }
+        // A padded CR LF inside the skipped line does not end it.
+        assert_eq!(all_events(&mut r, b"a\r\0\nDELE x\r\nNOOP\r\n"), vec![line(b"NOOP")]);
+    }
+
+    #[test]
+    fn an_undoubled_0xff_can_cross_the_limit() {
+        let mut r = LineReader::new(4);
+        assert_eq!(
+            all_events(&mut r, b"ABCD\xffa\r\nNOOP\r\n"),
+            vec![LineEvent::TooLong, line(b"NOOP")]
+        );
+        assert_eq!(
+            all_events(&mut r, b"ABCD\xff\nNOOP\r\n"),
+            vec![LineEvent::TooLong, line(b"NOOP")]
+        );
+    }
+
+    #[test]
+    fn too_long_at_every_split_point() {
+        let input = b"STOR abcdefgh\r\0\nDELE x\r\nNOOP\r\n";
+        let whole = all_events(&mut LineReader::new(8), input);
+        assert_eq!(whole, vec![LineEvent::TooLong, line(b"NOOP")]);
+        for cut in 0..=input.len() {
+            let mut r = LineReader::new(8);
+            let mut got = all_events(&mut r, &input[..cut]);
+            // Reported as soon as the ninth octet is in.
+            assert_eq!(got.first() == Some(&LineEvent::TooLong), cut >= 9, "cut at {cut}");
+            got.extend(all_events(&mut r, &input[cut..]));
+            assert_eq!(got, whole, "cut at {cut}");
+        }
     }
 }

@@ -413,6 +413,19 @@ mod tests {
     }
 
     #[test]
+    fn an_endless_reply_line_is_an_error_at_once() {
+        let mut r = ReplyReader::new(16, 10);
+        let mut flood = b"220 ".to_vec();
+        flood.extend([b'x'; 100]);
+        assert_eq!(r.advance(&flood), (17, Status::Complete(Err(ReplyError::TooLong))));
+        assert_eq!(r.advance(&flood[17..]), (flood.len() - 17, Status::Partial));
+        assert_eq!(
+            r.advance(b"\r\n200 ok\r\n"),
+            (10, Status::Complete(Ok(Reply::new(ReplyCode::OK, "ok"))))
+        );
+    }
+
+    #[test]
     fn code_classes() {
         assert!(ReplyCode::OPENING_DATA.is_preliminary());
         assert!(ReplyCode::PENDING.is_intermediate());
