@@ -4,7 +4,7 @@ use std::io;
 
 use babelftp_proto::command::Command;
 use babelftp_proto::feat::Features;
-use babelftp_proto::line::Status;
+use babelftp_proto::line::{push_escaping_iac, Status};
 use babelftp_proto::path::PathError;
 use babelftp_proto::reply::{Reply, ReplyCode, ReplyError, ReplyReader};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -121,7 +121,9 @@ impl Control {
     }
 
     /// Sends a line as it is (for `quote` and protocol checks) and reads
-    /// the reply. The line must not hold CR or LF; CR LF is appended.
+    /// the reply. The line must not hold CR or LF; CR LF is appended. Like
+    /// every data octet 0xFF on the control connection, a 0xFF in the line
+    /// is sent as telnet `IAC IAC`.
     pub async fn raw_line(&mut self, line: &[u8]) -> Result<Reply, Error> {
         if let Some(i) = line.iter().position(|&b| b == b'\n' || b == b'\r') {
             return Err(Error::Path(PathError::LineFeed(i)));
@@ -129,7 +131,8 @@ impl Control {
         if self.verbose {
             eprintln!("> {}", line.escape_ascii());
         }
-        let mut l = line.to_vec();
+        let mut l = Vec::with_capacity(line.len() + 2);
+        push_escaping_iac(&mut l, line);
         l.extend_from_slice(b"\r\n");
         self.stream.write_all(&l).await?;
         self.reply().await
@@ -164,10 +167,10 @@ mod tests {
     use babelftp_proto::path::WirePath;
     use tokio::net::TcpListener;
 
-    /// Sends `cmd` to a one-line server and returns the octets of the one
-    /// line that server framed (end of line included), as its
-    /// [`LineReader`] saw them.
-    async fn wire_of(cmd: &Command) -> Vec<u8> {
+    /// Sends `cmd` to a one-line server that answers `answer`; returns the
+    /// octets of the one line that server framed (end of line included), as
+    /// its [`LineReader`] saw them, and the reply the client read.
+    async fn exchange(cmd: &Command, answer: &'static [u8]) -> (Vec<u8>, Reply) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = tokio::spawn(async move {
@@ -183,20 +186,34 @@ mod tests {
                 wire.extend_from_slice(&chunk[..used]);
                 if let Status::Complete(ev) = st {
                     assert!(matches!(ev, LineEvent::Line(_)), "{ev:?}");
-                    s.write_all(b"200 ok\r\n").await.unwrap();
+                    s.write_all(answer).await.unwrap();
                     return wire;
                 }
             }
         });
         let mut c = Control::connect(addr).await.unwrap();
         let r = c.command(cmd).await.unwrap();
-        assert_eq!(r.code, ReplyCode::OK);
-        server.await.unwrap()
+        (server.await.unwrap(), r)
     }
 
     #[tokio::test]
     async fn a_name_with_cr_lf_is_sent_as_one_padded_line_rfc2640_3_1() {
         let cmd = Command::Mkd(WirePath::new(b"foo\r\nboo.bar".to_vec()));
-        assert_eq!(wire_of(&cmd).await, b"MKD foo\r\0\nboo.bar\r\n");
+        let (wire, r) = exchange(&cmd, b"200 ok\r\n").await;
+        assert_eq!(wire, b"MKD foo\r\0\nboo.bar\r\n");
+        assert_eq!(r.code, ReplyCode::OK);
+    }
+
+    #[tokio::test]
+    async fn iac_goes_out_doubled_and_comes_back_single_rfc854() {
+        // windows-1251 "/ая": я is 0xFF, the telnet IAC.
+        let cmd = Command::Mkd(WirePath::new(b"/\xe0\xff".to_vec()));
+        let (wire, r) = exchange(&cmd, b"257 \"/\xe0\xff\xff\" created\r\n").await;
+        assert_eq!(wire, b"MKD /\xe0\xff\xff\r\n");
+        assert_eq!(r.code, ReplyCode::PATH_CREATED);
+        assert_eq!(
+            WirePath::unquote_257(&r.lines[0]).map(WirePath::into_bytes),
+            Some(b"/\xe0\xff".to_vec())
+        );
     }
 }

@@ -16,6 +16,7 @@ use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, SocketAddrV4};
 
 use crate::lang::LangTag;
+use crate::line;
 use crate::path::{self, PathError, WirePath};
 use crate::reply::ReplyCode;
 
@@ -534,9 +535,10 @@ impl Command {
 
     /// The line to send, CR LF included: verb, exactly one SP, the argument
     /// with every CR padded with NUL (RFC 2640 3.1), so a `CR LF` inside a
-    /// name travels as `CR NUL LF` and does not end the line. A NUL, or an
-    /// LF that does not follow a CR, is refused so that no name can inject
-    /// a command.
+    /// name travels as `CR NUL LF` and does not end the line, and every
+    /// `0xFF` doubled as telnet `IAC IAC` (RFC 854). A NUL, or an LF that
+    /// does not follow a CR, is refused so that no name can inject a
+    /// command.
     pub fn to_line(&self) -> Result<Vec<u8>, PathError> {
         let mut out = self.verb().name().as_bytes().to_vec();
         if let Some(arg) = self.argument() {
@@ -549,7 +551,7 @@ impl Command {
                 return Err(PathError::BareNul(i));
             }
             out.push(b' ');
-            out.extend_from_slice(&path::pad_cr(&arg));
+            line::push_escaping_iac(&mut out, &path::pad_cr(&arg));
         }
         out.extend_from_slice(b"\r\n");
         Ok(out)
@@ -702,11 +704,20 @@ mod tests;
 
 /// Fuzzing entry point: frames arbitrary control-connection bytes into
 /// lines, parses each, and asserts that every parsed command survives
-/// [`Command::to_line`] and a second parse unchanged, and that every error
-/// maps to a 5xx reply.
+/// [`Command::to_line`], framing by a [`LineReader`](line::LineReader) and a
+/// second parse unchanged, and that every error maps to a 5xx reply.
 #[doc(hidden)]
 pub fn fuzz_control(input: &[u8]) {
     use crate::line::{LineEvent, LineReader, Status};
+    // The line a peer's LineReader frames out of `wire`, which must be
+    // exactly one line.
+    fn reframe(wire: &[u8]) -> Vec<u8> {
+        let mut r = LineReader::new(64 * 1024);
+        match r.advance(wire) {
+            (n, Status::Complete(LineEvent::Line(l))) if n == wire.len() => l,
+            other => panic!("{} is not one line: {other:?}", wire.escape_ascii()),
+        }
+    }
     let mut reader = LineReader::new(512);
     let mut rest = input;
     loop {
@@ -724,7 +735,7 @@ pub fn fuzz_control(input: &[u8]) {
                     Ok(w) => w,
                     Err(e) => panic!("parsed {cmd:?} cannot be sent again: {e}"),
                 };
-                let again = Command::parse(&wire[..wire.len() - 2]);
+                let again = Command::parse(&reframe(&wire));
                 assert_eq!(again.as_ref(), Ok(&cmd), "round trip of {}", line.escape_ascii());
             }
             Err(e) => assert!(e.code().is_permanent()),

@@ -3,6 +3,9 @@
 //! RFC 959 4.1: the control connection follows the Telnet protocol. For an
 //! FTP server that means:
 //! - `IAC IAC` is one data octet `0xFF` (a legacy-charset name may hold it);
+//!   going out, every data octet `0xFF` is doubled the same way
+//!   ([`push_escaping_iac`], used by [`crate::command::Command::to_line`]
+//!   and [`crate::reply::Reply::encode`]);
 //! - `IAC IP` and `IAC DM` (the "Synch") surround an urgent `ABOR`
 //!   (RFC 959 4.1.3): they are reported as [`LineEvent::Interrupt`] so the
 //!   driver can look at the next line before queued ones;
@@ -46,6 +49,18 @@ pub const DM: u8 = 242;
 /// Default longest command line: RFC 959 names no limit; 4 KiB holds any
 /// real pathname (PATH_MAX) with its verb.
 pub const DEFAULT_MAX_LINE: usize = 4096;
+
+/// Appends `data` to `out` as telnet data: every `0xFF` (IAC) doubled
+/// (RFC 854; RFC 959 4.1 puts the control connection under telnet), so a
+/// legacy-charset octet such as windows-1251 `я` is not read as a command.
+pub fn push_escaping_iac(out: &mut Vec<u8>, data: &[u8]) {
+    for chunk in data.split_inclusive(|&b| b == IAC) {
+        out.extend_from_slice(chunk);
+        if chunk.last() == Some(&IAC) {
+            out.push(IAC);
+        }
+    }
+}
 
 /// Progress of a read: complete with a value, or more input is needed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,6 +274,18 @@ mod tests {
 
     fn line(s: &[u8]) -> LineEvent {
         LineEvent::Line(s.to_vec())
+    }
+
+    #[test]
+    fn iac_is_doubled_going_out_rfc854() {
+        let mut out = b"RETR ".to_vec();
+        push_escaping_iac(&mut out, b"\xffa\xff\xff");
+        assert_eq!(out, b"RETR \xff\xffa\xff\xff\xff\xff");
+        out.extend_from_slice(b"\r\n");
+        assert_eq!(
+            all_events(&mut LineReader::default(), &out),
+            vec![line(b"RETR \xffa\xff\xff")]
+        );
     }
 
     #[test]

@@ -11,11 +11,14 @@
 //! Reply texts are UTF-8 (RFC 2640 4.1) — but they may quote pathnames,
 //! which are bytes, so a text line is `Vec<u8>`. Any CR inside a text is
 //! padded with NUL (RFC 2640 3.1) and an LF is replaced by a SP: a text can
-//! never end a reply early or inject a line.
+//! never end a reply early or inject a line. Every `0xFF` (telnet IAC, and
+//! windows-1251 `я`) is sent as `IAC IAC` (RFC 854, RFC 959 4.1);
+//! [`ReplyReader`] reads `IAC IAC` back as one `0xFF` and drops other telnet
+//! commands (see [`crate::line`]).
 
 use std::fmt;
 
-use crate::line::{LineEvent, LineReader, Status};
+use crate::line::{LineEvent, LineReader, Status, IAC};
 use crate::path;
 
 /// A three-digit reply code (100–599).
@@ -155,7 +158,8 @@ impl Reply {
         self.lines.join(&b'\n')
     }
 
-    /// Writes the reply as it goes on the wire (with CR LF).
+    /// Writes the reply as it goes on the wire (with CR LF): CR in a text
+    /// padded with NUL, LF replaced by SP, 0xFF doubled (`IAC IAC`).
     pub fn encode(&self, out: &mut Vec<u8>) {
         let code = self.code.to_string();
         let n = self.lines.len();
@@ -189,6 +193,7 @@ fn push_text(out: &mut Vec<u8>, text: &[u8]) {
         match b {
             b'\n' => out.push(b' '),
             b'\r' => out.extend_from_slice(b"\r\0"),
+            IAC => out.extend_from_slice(&[IAC, IAC]),
             _ => out.push(b),
         }
     }
@@ -323,6 +328,7 @@ fn parse_head(line: &[u8]) -> Option<(ReplyCode, u8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::WirePath;
 
     fn read_all(input: &[u8]) -> Vec<Result<Reply, ReplyError>> {
         let mut r = ReplyReader::default();
@@ -402,6 +408,56 @@ mod tests {
         assert_eq!(r.to_bytes(), b"257 \"a\r\0b\" x 226 fake\r\n");
         let back = read_all(&r.to_bytes());
         assert_eq!(back[0].clone().unwrap().lines[0], b"\"a\rb\" x 226 fake");
+    }
+
+    #[test]
+    fn iac_in_a_reply_is_doubled_rfc854() {
+        // windows-1251 "/Даняяр": я is 0xFF, р is 0xF0 (telnet SE), so
+        // undoubled this would read back as "/Даня" and a dropped command.
+        let name = WirePath::new(b"/\xc4\xe0\xed\xff\xff\xf0".to_vec());
+        let mut text = name.quote_257();
+        text.extend_from_slice(b" created");
+        let r = Reply::new(ReplyCode::PATH_CREATED, text);
+        let wire = r.to_bytes();
+        assert_eq!(wire, b"257 \"/\xc4\xe0\xed\xff\xff\xff\xff\xf0\" created\r\n");
+        for cut in 0..=wire.len() {
+            let mut rd = ReplyReader::default();
+            let (n, st) = rd.advance(&wire[..cut]);
+            let st = match st {
+                Status::Partial => rd.advance(&wire[cut..]).1,
+                done => {
+                    assert_eq!(n, wire.len());
+                    done
+                }
+            };
+            assert_eq!(st, Status::Complete(Ok(r.clone())), "cut {cut}");
+        }
+        assert_eq!(WirePath::unquote_257(&r.lines[0]), Some(name));
+    }
+
+    #[test]
+    fn iac_in_a_multi_line_reply_is_doubled_rfc854() {
+        let r = Reply::multi(
+            ReplyCode::SYSTEM_STATUS,
+            vec![
+                b"\xff first".to_vec(),
+                b"\xff\xfb middle".to_vec(),
+                b"last \xff".to_vec(),
+            ],
+        );
+        let wire = r.to_bytes();
+        assert_eq!(
+            wire,
+            b"211-\xff\xff first\r\n\xff\xff\xfb middle\r\n211 last \xff\xff\r\n"
+        );
+        assert_eq!(read_all(&wire), vec![Ok(r)]);
+    }
+
+    #[test]
+    fn telnet_commands_in_replies_are_dropped_rfc854() {
+        // IAC NOP, IAC WILL ECHO, IAC IP: not text.
+        let got = read_all(b"220 he\xff\xf1llo\xff\xfb\x01 w\xff\xf4orld\r\n");
+        assert_eq!(got, vec![Ok(Reply::new(ReplyCode::READY, "hello world"))]);
     }
 
     #[test]
