@@ -20,7 +20,7 @@ use babelftp_session::{
     Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession,
     SessionConfig, TransferKind, TransferSpec, VPath, WriteMode,
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -92,7 +92,7 @@ pub(crate) async fn serve(
     stream.set_nodelay(true)?;
     crate::sockopt::oob_inline(&stream)?;
     let _ = crate::sockopt::keepalive(&stream);
-    let (mut rd, mut wr) = stream.into_split();
+    let (rd, mut wr) = stream.into_split();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
     let mut d = Driver {
         base: shared.root.clone(),
@@ -134,7 +134,7 @@ pub(crate) async fn serve(
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
         let reading = sess.wants_input();
         tokio::select! {
-            r = rd.read(&mut buf), if reading => match r {
+            r = crate::sockopt::read_control(rd.as_ref(), &mut buf), if reading => match r {
                 Ok(0) => sess.handle_control_closed(Instant::now()),
                 Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
                 Err(e) => {
@@ -174,6 +174,7 @@ pub(crate) async fn serve(
 
 impl Driver {
     async fn act(&mut self, sess: &mut ServerSession, a: Action) {
+        tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
                 let r = self.run_op(op).await;
