@@ -189,13 +189,19 @@ impl Reply {
 }
 
 fn push_text(out: &mut Vec<u8>, text: &[u8]) {
+    let mut after_cr = false;
     for &b in text {
+        let cr = b == b'\r';
         match b {
+            // RFC 2640 3.1: CR NUL LF is pathname data to a reader (so a
+            // name with CR LF round-trips); a bare LF would end the line.
+            b'\n' if after_cr => out.push(b'\n'),
             b'\n' => out.push(b' '),
             b'\r' => out.extend_from_slice(b"\r\0"),
             IAC => out.extend_from_slice(&[IAC, IAC]),
             _ => out.push(b),
         }
+        after_cr = cr;
     }
 }
 
@@ -400,6 +406,15 @@ mod tests {
             let (_, st) = rd.advance(&wire[cut..]);
             assert_eq!(st, Status::Complete(Ok(r.clone())), "cut {cut}");
         }
+    }
+
+    #[test]
+    fn a_pathname_with_cr_lf_round_trips_in_a_reply_rfc2640_3_1() {
+        let r = Reply::new(ReplyCode::PATH_CREATED, b"\"/foo\r\nboo.bar\" created".to_vec());
+        assert_eq!(r.to_bytes(), b"257 \"/foo\r\0\nboo.bar\" created\r\n");
+        let back = read_all(&r.to_bytes());
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].clone().unwrap(), r);
     }
 
     #[test]

@@ -18,12 +18,18 @@ def connect():
     f = s.makefile('rb')
     assert f.readline().startswith(b'220'), 'greeting'
     return s, f
-def reply(f):
+def readline(f):
+    # RFC 2640 3.1: CR NUL LF inside a line is pathname data.
     line = f.readline()
+    while line.endswith(b'\r\x00\n'):
+        line += f.readline()
+    return line
+def reply(f):
+    line = readline(f)
     code = line[:3]
     if line[3:4] == b'-':
         while True:
-            l = f.readline()
+            l = readline(f)
             if l[:3] == code and l[3:4] == b' ':
                 break
     return line
@@ -71,7 +77,10 @@ print('noop', cmd(s, f, b'NOOP')[:3])
     assert!(out.contains("mkd b'257'"), "{out}");
     assert!(out.contains("cwd b'250'"), "{out}");
     // PWD pads the CR again on the way out.
-    assert!(out.contains(r#"pwd b'257 "/foo\r\x00\nboo.bar""#), "{out}");
+    assert!(
+        out.contains(r#"pwd b'257 "/foo\r\x00\nboo.bar" is the current directory.\r\n'"#),
+        "{out}"
+    );
     assert!(out.contains("nlst b'150'") && out.contains("226 b'226'"), "{out}");
     assert!(out.contains("listed True"), "{out}");
     assert!(out.contains("noop b'200'"), "no second command ran: {out}");
