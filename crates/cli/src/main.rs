@@ -3,9 +3,10 @@
 //! Subcommands:
 //! - `serve`: run the FTP server (see `babelftp serve --help`);
 //! - `passwd`: hash a password for the users file;
-//! - `url encode|decode`: convert `ftp://` URLs between their IRI form
-//!   (raw UTF-8) and their ASCII form (UTF-8 then `%HH`), as the Masinter
-//!   draft describes.
+//! - `url encode|decode`: convert `ftp://` URLs between the form a person
+//!   writes (raw UTF-8, spaces, `#`, …) and their ASCII form (UTF-8 then
+//!   `%HH`), as the Masinter draft describes; `decode` gives back what
+//!   `encode` took.
 
 use std::process::ExitCode;
 
@@ -62,12 +63,12 @@ enum Cmd {
 
 #[derive(Subcommand)]
 enum UrlOp {
-    /// Percent-encode a URL or a bare path: non-ASCII becomes UTF-8 then %HH.
+    /// Percent-encode a URL or a bare path as written: spaces, #, ?, a lone % and non-ASCII (as UTF-8) become %HH.
     Encode {
-        /// An ftp:// URL or a path such as /pub/日本語.
+        /// An ftp:// URL or a path such as "/pub/日本語/a b.txt".
         input: String,
     },
-    /// Decode %HH escapes that form UTF-8 back into characters.
+    /// Turn %HH escapes back into the characters a person writes (the inverse of encode).
     Decode {
         /// An ftp:// URL or a path.
         input: String,

@@ -34,6 +34,26 @@ fn url_encode_and_decode_masinter_draft() {
     assert_eq!(out, "ftp://h/%93%FA%96%7B\n");
 }
 
+/// `url encode` takes a URL as a person writes it; `url decode` gives it back.
+fn encode_then_decode(written: &str, encoded: &str) {
+    let (ok, out, err) = run(&["url", "encode", written]);
+    assert!(ok, "{err}");
+    assert_eq!(out, format!("{encoded}\n"));
+    let (ok, out, err) = run(&["url", "decode", encoded]);
+    assert!(ok, "{err}");
+    assert_eq!(out, format!("{written}\n"));
+}
+
+#[test]
+fn url_encode_escapes_a_space_and_decode_restores_it() {
+    encode_then_decode("ftp://u@h/דוד/a b.txt", "ftp://u@h/%D7%93%D7%95%D7%93/a%20b.txt");
+}
+
+#[test]
+fn url_encode_escapes_a_hash_and_decode_restores_it() {
+    encode_then_decode("ftp://h/C# notes/#1.txt", "ftp://h/C%23%20notes/%231.txt");
+}
+
 #[test]
 fn url_errors_exit_nonzero_with_a_reason() {
     let (ok, out, err) = run(&["url", "decode", "ftp://host:99999/"]);

@@ -65,6 +65,25 @@
 //! write `%23`), a `%` not followed by two hex digits, a scheme other than
 //! `ftp`, a missing or malformed host, a port outside 1–65535 and a typecode
 //! other than `a`, `i`, `d`.
+//!
+//! ## The written form
+//!
+//! A person writes `ftp://u@h/דוד/a b.txt`, not `…/a%20b.txt`.
+//! [`FtpUrl::parse_written`] (behind `babelftp url encode`) takes a URL so
+//! written: on top of what [`FtpUrl::parse`] accepts, control characters,
+//! white space and `#` are name characters, and a `%` that is not followed
+//! by two hex digits is a `%` (one that is starts an escape, as always).
+//! [`FtpUrl::to_written_string`] (behind `babelftp url decode`) writes that
+//! form back: the IRI form, plus SP, `#`, `?`, `%` and the RFC 1738
+//! "unsafe" characters `` " < > [ \ ] ^ ` { | } `` as themselves. Still `%HH`
+//! in it: what would change the URL's structure (`/` in a segment, `;` in a
+//! segment, `:` and `@` in the userinfo), controls and other white space,
+//! invisible and bidi formatting characters, octets that are not UTF-8 and
+//! an ASCII octet right after one (the second half of a Shift_JIS or Big5
+//! character), and a `%` followed by two hex digits (it would read as an
+//! escape). So `parse_written(to_written_string())` gives the same URL, and
+//! a written URL made only of visible characters comes back as it was
+//! written (the scheme in lowercase, `%HH` of letters and digits decoded).
 
 use std::fmt::{self, Write as _};
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -394,6 +413,33 @@ impl FtpUrl {
         }
     }
 
+    /// Parses a URL as a person writes it (see [the written
+    /// form](self#the-written-form)): control characters, white space and
+    /// `#` are part of the name they are in, and a `%` that does not start a
+    /// `%HH` escape is a `%`. Everything else is as in [`FtpUrl::parse`].
+    ///
+    /// ```
+    /// use babelftp_proto::url::FtpUrl;
+    /// let u = FtpUrl::parse_written("ftp://h/C# notes/100% a b.txt")?;
+    /// assert_eq!(u.to_string(), "ftp://h/C%23%20notes/100%25%20a%20b.txt");
+    /// assert_eq!(u.to_written_string(), "ftp://h/C# notes/100% a b.txt");
+    /// # Ok::<(), babelftp_proto::url::UrlError>(())
+    /// ```
+    pub fn parse_written(input: &str) -> Result<FtpUrl, UrlError> {
+        FtpUrl::parse(&escape_written(input))
+    }
+
+    /// The URL as a person writes it (see [the written
+    /// form](self#the-written-form)): what [`FtpUrl::parse_written`] reads
+    /// back to the same URL. Not for [`FtpUrl::parse`], which refuses the
+    /// raw SP and `#` this form may hold.
+    pub fn to_written_string(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = self.write(&mut out, Form::Written);
+        out
+    }
+
     /// The URL with valid, displayable non-ASCII UTF-8 shown as characters
     /// (an IRI, RFC 3987 style): `ftp://host/日本語.txt`. Still `%HH`: ASCII
     /// octets not allowed in their component (including `%`, and `/` or `;`
@@ -489,56 +535,66 @@ impl FromStr for FtpUrl {
     }
 }
 
-/// For `babelftp url encode`: an `ftp://` URL is parsed and written in its
-/// canonical ASCII form; anything that does not start with `scheme://` is a
-/// bare pathname whose segments are percent-encoded (UTF-8, then `%HH`),
-/// keeping its `/` separators.
+/// For `babelftp url encode`: a URL as a person writes it (raw UTF-8,
+/// spaces, `#`, `?`, a `%` that starts no escape: [`FtpUrl::parse_written`])
+/// in its canonical ASCII form, every octet that may not stand raw in its
+/// part written `%HH`. Anything that does not start with `scheme://` is a
+/// bare pathname whose segments are encoded the same way, keeping its `/`
+/// separators.
 ///
-/// A bare pathname is literal text: a `%` in it is a `%` in the name and
-/// becomes `%25`. (In a URL, `%` starts an escape.) A `;` becomes `%3B` so
-/// that the result can be pasted after `ftp://host` without growing a
-/// typecode.
+/// In both, `%HH` (two hex digits) is an escape that is already there and
+/// any other `%` is a `%` (→ `%25`). In a bare pathname a `;` becomes `%3B`,
+/// so that the result can be pasted after `ftp://host` without growing a
+/// typecode. [`decode_url`] reverses this.
 ///
 /// ```
 /// use babelftp_proto::url::encode_url_or_path;
 /// assert_eq!(encode_url_or_path("ftp://host/日本語.txt")?,
 ///            "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt");
+/// assert_eq!(encode_url_or_path("ftp://u@h/דוד/a b.txt")?,
+///            "ftp://u@h/%D7%93%D7%95%D7%93/a%20b.txt");
 /// assert_eq!(encode_url_or_path("/pub/日本語")?, "/pub/%E6%97%A5%E6%9C%AC%E8%AA%9E");
 /// # Ok::<(), babelftp_proto::url::UrlError>(())
 /// ```
 pub fn encode_url_or_path(input: &str) -> Result<String, UrlError> {
     if has_scheme(input) {
-        return Ok(FtpUrl::parse(input)?.to_string());
+        return Ok(FtpUrl::parse_written(input)?.to_string());
     }
     let mut out = String::with_capacity(input.len());
     for (i, segment) in input.split('/').enumerate() {
         if i > 0 {
             out.push('/');
         }
-        let _ = write!(out, "{}", percent_encode(segment.as_bytes(), SEGMENT));
+        let bytes: Vec<u8> = percent_decode_str(&escape_percent(segment)).collect();
+        let _ = write!(out, "{}", percent_encode(&bytes, SEGMENT));
     }
     Ok(out)
 }
 
-/// For `babelftp url decode`: `%HH` escapes that spell displayable non-ASCII
-/// UTF-8 are turned back into characters; escapes of invalid UTF-8, of ASCII
-/// (`%2F`, `%25`, `%20`, …), of controls, white space and bidi formatting
-/// characters stay `%HH`, so the result is still unambiguous.
+/// For `babelftp url decode`: an ASCII URL back in the form a person writes
+/// it, the inverse of [`encode_url_or_path`]. `%HH` escapes become
+/// characters where [the written form](self#the-written-form) allows: SP,
+/// `#`, `?`, `%`, `` " < > [ \ ] ^ ` { | } `` and displayable non-ASCII UTF-8.
+/// Escapes of separators and delimiters, of controls, other white space and
+/// bidi formatting characters, of invalid UTF-8, and a `%25` that would
+/// read as an escape stay `%HH`, so the result is unambiguous and safe to
+/// print, and `url encode` turns it back into the same URL.
 ///
-/// An `ftp://` URL is parsed (and so validated) and written with
-/// [`FtpUrl::to_iri_string`]. Anything that does not start with `scheme://`
-/// is a bare url-path: only its `%HH` runs are rewritten, every other
-/// character is left exactly as it is.
+/// An `ftp://` URL is parsed (and so validated: `%` must start an escape,
+/// as in any URL) and written with [`FtpUrl::to_written_string`]. Anything
+/// that does not start with `scheme://` is a bare url-path: only its `%HH`
+/// runs are rewritten, every other character is left exactly as it is.
 ///
 /// ```
 /// use babelftp_proto::url::decode_url;
 /// assert_eq!(decode_url("ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt")?, "ftp://host/日本語.txt");
+/// assert_eq!(decode_url("ftp://u@h/%D7%93%D7%95%D7%93/a%20b.txt")?, "ftp://u@h/דוד/a b.txt");
 /// assert_eq!(decode_url("/pub/%93%FA%96%7B/%E6%97%A5")?, "/pub/%93%FA%96%7B/日");
 /// # Ok::<(), babelftp_proto::url::UrlError>(())
 /// ```
 pub fn decode_url(input: &str) -> Result<String, UrlError> {
     if has_scheme(input) {
-        return Ok(FtpUrl::parse(input)?.to_iri_string());
+        return Ok(FtpUrl::parse(input)?.to_written_string());
     }
     check_percent(input, 0)?;
     let mut out = String::with_capacity(input.len());
@@ -552,26 +608,84 @@ pub fn decode_url(input: &str) -> Result<String, UrlError> {
             .count()
             * 3;
         let run = &rest[start..start + run_len];
+        rest = &rest[start + run_len..];
         let octets: Vec<u8> = percent_decode_str(run).collect();
         let mut at = 0; // index into `octets`; the escape for octet k is run[3k..3k+3]
+        let mut after_invalid = false;
         for chunk in octets.utf8_chunks() {
             for c in chunk.valid().chars() {
                 let len = c.len_utf8();
-                if !c.is_ascii() && iri_keeps(c) {
+                // What follows a '%' in the output: the next escape of the
+                // run (a '%' or a character that is no hex digit), or `rest`.
+                let hex_follows = at + len == octets.len() && starts_with_hex_pair(rest.as_bytes());
+                if written_keeps(c, after_invalid, hex_follows) {
                     out.push(c);
                 } else {
                     out.push_str(&run[3 * at..3 * (at + len)]);
                 }
+                after_invalid = false;
                 at += len;
             }
             let len = chunk.invalid().len();
             out.push_str(&run[3 * at..3 * (at + len)]);
+            after_invalid = len > 0;
             at += len;
         }
-        rest = &rest[start + run_len..];
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// Rewrites a URL as a person writes it into one [`FtpUrl::parse`]
+/// accepts: what `parse` refuses raw (controls, white space, `#`) and a
+/// `%` that starts no escape become `%HH`. None of these delimits a part of
+/// a URL, so the structure is unchanged.
+fn escape_written(input: &str) -> String {
+    let mut out = String::with_capacity(input.len());
+    let mut buf = [0u8; 4];
+    for (i, c) in input.char_indices() {
+        if forbidden_raw(c) || (c == '%' && !starts_with_hex_pair(&input.as_bytes()[i + 1..])) {
+            for &b in c.encode_utf8(&mut buf).as_bytes() {
+                out.push_str(percent_encode_byte(b));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Only the `%` that start no `%HH` escape, as `%25`.
+fn escape_percent(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('%') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 4);
+    for (i, c) in s.char_indices() {
+        if c == '%' && !starts_with_hex_pair(&s.as_bytes()[i + 1..]) {
+            out.push_str("%25");
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether `s` starts with two hex digits (so a `%` before it is an escape).
+fn starts_with_hex_pair(s: &[u8]) -> bool {
+    s.len() >= 2 && s[0].is_ascii_hexdigit() && s[1].is_ascii_hexdigit()
+}
+
+/// Whether the written form shows `c` (whose octets some part of a URL
+/// escapes) as itself. `after_invalid`: `c` comes right after an octet that
+/// is not UTF-8; `hex_follows`: two hex digits come right after `c`.
+fn written_keeps(c: char, after_invalid: bool, hex_follows: bool) -> bool {
+    match c {
+        '%' => !after_invalid && !hex_follows,
+        ' ' | '#' | '?' | '"' | '<' | '>' | '[' | '\\' | ']' | '^' | '`' | '{' | '|' | '}' => !after_invalid,
+        _ if c.is_ascii() => false,
+        _ => iri_keeps(c),
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -580,6 +694,9 @@ enum Form {
     Ascii,
     /// Displayable non-ASCII UTF-8 as characters.
     Iri,
+    /// As a person writes it: the IRI form plus the ASCII characters
+    /// [`written_keeps`] allows.
+    Written,
 }
 
 /// Whether the IRI form shows the non-ASCII character `c` as itself: the
@@ -592,12 +709,20 @@ fn iri_keeps(c: char) -> bool {
 fn write_escaped(out: &mut impl fmt::Write, bytes: &[u8], set: &'static AsciiSet, form: Form) -> fmt::Result {
     match form {
         Form::Ascii => write!(out, "{}", percent_encode(bytes, set)),
-        Form::Iri => {
+        Form::Iri | Form::Written => {
+            let written = matches!(form, Form::Written);
             let mut buf = [0u8; 4];
+            let mut at = 0; // offset of `c` in `bytes`
+            let mut after_invalid = false;
             for chunk in bytes.utf8_chunks() {
                 for c in chunk.valid().chars() {
                     let encoded = c.encode_utf8(&mut buf);
-                    if c.is_ascii() {
+                    at += encoded.len();
+                    // Hex digits are never escaped, so what follows `c` in
+                    // `bytes` is what follows it in the output.
+                    if written && c.is_ascii() && written_keeps(c, after_invalid, starts_with_hex_pair(&bytes[at..])) {
+                        out.write_char(c)?;
+                    } else if c.is_ascii() {
                         write!(out, "{}", percent_encode(encoded.as_bytes(), set))?;
                     } else if iri_keeps(c) {
                         out.write_char(c)?;
@@ -606,10 +731,13 @@ fn write_escaped(out: &mut impl fmt::Write, bytes: &[u8], set: &'static AsciiSet
                             out.write_str(percent_encode_byte(b))?;
                         }
                     }
+                    after_invalid = false;
                 }
                 for &b in chunk.invalid() {
                     out.write_str(percent_encode_byte(b))?;
                 }
+                at += chunk.invalid().len();
+                after_invalid = !chunk.invalid().is_empty();
             }
             Ok(())
         }
@@ -619,13 +747,15 @@ fn write_escaped(out: &mut impl fmt::Write, bytes: &[u8], set: &'static AsciiSet
 /// Rejects what may never appear raw: controls (C0, DEL, C1), white space
 /// (ASCII and Unicode) and `#`.
 fn check_raw_chars(input: &str) -> Result<(), UrlError> {
-    match input
-        .char_indices()
-        .find(|&(_, c)| c.is_control() || c.is_whitespace() || c == '#')
-    {
+    match input.char_indices().find(|&(_, c)| forbidden_raw(c)) {
         Some((offset, ch)) => Err(UrlError::ForbiddenChar { ch, offset }),
         None => Ok(()),
     }
+}
+
+/// What [`FtpUrl::parse`] refuses raw: controls, white space and `#`.
+fn forbidden_raw(c: char) -> bool {
+    c.is_control() || c.is_whitespace() || c == '#'
 }
 
 /// RFC 1738 `scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]`, starting
@@ -775,8 +905,8 @@ fn parse_path(path: &str, base: usize) -> Result<(Vec<Vec<u8>>, Option<TypeCode>
 }
 
 /// Fuzzing entry point: any input either fails to parse or parses to a
-/// URL whose canonical and IRI forms parse back to the same canonical form,
-/// and whose canonical form is pure ASCII.
+/// URL whose canonical, IRI and written forms parse back to the same
+/// canonical form, and whose canonical form is pure ASCII.
 #[doc(hidden)]
 pub fn fuzz_url(input: &[u8]) {
     let Ok(url) = FtpUrl::parse_bytes(input) else { return };
@@ -787,6 +917,9 @@ pub fn fuzz_url(input: &[u8]) {
     let iri = url.to_iri_string();
     let from_iri = FtpUrl::parse(&iri).map(|u| u.to_string());
     assert_eq!(from_iri.as_deref(), Ok(canonical.as_str()), "IRI {iri}");
+    let written = url.to_written_string();
+    let from_written = FtpUrl::parse_written(&written).map(|u| u.to_string());
+    assert_eq!(from_written.as_deref(), Ok(canonical.as_str()), "written {written}");
     if let Ok(text) = std::str::from_utf8(input) {
         let _ = decode_url(text);
         let _ = encode_url_or_path(text);

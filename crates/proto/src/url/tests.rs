@@ -347,12 +347,34 @@ proptest! {
         let iri = u.to_iri_string();
         prop_assert_eq!(FtpUrl::parse(&iri), Ok(u.clone()));
         prop_assert_eq!(FtpUrl::parse(&iri).map(|v| v.to_string()), Ok(u.to_string()));
-        prop_assert_eq!(decode_url(&u.to_string()), Ok(iri));
     }
 
     #[test]
-    fn bare_path_encode_then_decode_segments(path in ".{0,16}") {
-        // Each encoded segment decodes back to the literal segment.
+    fn round_trips_through_written_text(u in url_strategy()) {
+        // `url decode` then `url encode` gives the canonical URL back.
+        let written = u.to_written_string();
+        prop_assert_eq!(FtpUrl::parse_written(&written), Ok(u.clone()));
+        prop_assert_eq!(decode_url(&u.to_string()), Ok(written.clone()));
+        prop_assert_eq!(encode_url_or_path(&written), Ok(u.to_string()));
+    }
+
+    #[test]
+    fn written_text_is_stable(path in "\\PC{0,24}", bare in any::<bool>()) {
+        // Whatever `url encode` accepts, `url decode` turns into a text that
+        // `url encode` turns into the same URL or path again.
+        let input = if bare { path } else { format!("ftp://h/{path}") };
+        if let Ok(encoded) = encode_url_or_path(&input) {
+            prop_assert!(encoded.is_ascii());
+            let decoded = decode_url(&encoded);
+            prop_assert!(decoded.is_ok(), "{:?}", decoded);
+            prop_assert_eq!(encode_url_or_path(&decoded.unwrap_or_default()), Ok(encoded));
+        }
+    }
+
+    #[test]
+    fn bare_path_encode_then_decode_segments(path in "[^%]{0,16}") {
+        // Each encoded segment decodes back to the literal segment (a `%`
+        // followed by two hex digits would be an escape already there).
         let encoded = encode_url_or_path(&path);
         prop_assert!(encoded.is_ok());
         let encoded = encoded.unwrap_or_default();
@@ -378,4 +400,66 @@ proptest! {
         input.extend(b);
         let _ = FtpUrl::parse_bytes(&input);
     }
+}
+
+#[test]
+fn encode_takes_a_url_as_a_person_writes_it() {
+    // Every octet that may not stand raw in its part becomes %HH (RFC 3986,
+    // Masinter §2): SP, '#', '?' in a path, a '%' that starts no escape,
+    // non-ASCII as UTF-8, controls.
+    let enc = |s: &str| encode_url_or_path(s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    assert_eq!(enc("ftp://u@h/דוד/a b.txt"), "ftp://u@h/%D7%93%D7%95%D7%93/a%20b.txt");
+    assert_eq!(enc("ftp://h/C# notes/#1?.txt"), "ftp://h/C%23%20notes/%231%3F.txt");
+    assert_eq!(enc("ftp://h/100% sure/50%"), "ftp://h/100%25%20sure/50%25");
+    assert_eq!(enc("ftp://h/a\tb\u{7f}"), "ftp://h/a%09b%7F");
+    assert_eq!(enc("ftp://h/\u{3000}x\u{85}"), "ftp://h/%E3%80%80x%C2%85");
+    // A '%' followed by two hex digits is an escape the person already wrote.
+    assert_eq!(enc("ftp://h/%E6%97%A5 1"), "ftp://h/%E6%97%A5%201");
+    // In the userinfo too; its delimiters keep their meaning.
+    assert_eq!(enc("ftp://my user:p@ss #1@h/"), "ftp://my%20user:p%40ss%20%231@h/");
+    // What is not a URL stays an error.
+    assert!(matches!(
+        encode_url_or_path("ftp://ho st/"),
+        Err(UrlError::InvalidHost { .. })
+    ));
+    assert_eq!(
+        encode_url_or_path("ftp://h:9 9/"),
+        Err(UrlError::InvalidPort("9%209".into()))
+    );
+}
+
+#[test]
+fn decode_gives_back_what_encode_took() {
+    for written in [
+        "ftp://u@h/דוד/a b.txt",
+        "ftp://h/C# notes/#1?.txt",
+        "ftp://h/100% sure/50%",
+        "ftp://my user:p%40ss #1@h/",
+        "ftp://h/[draft] {v2} a|b \"q\" <x> ^`\\.txt",
+        "ftp://h/%2Fetc/a%3Bb;type=a",
+        "ftp://h/%2541 is not A",
+        "ftp://ホスト.jp/日本語 ファイル.txt",
+        "/pub/a b #1?/100%",
+    ] {
+        let encoded = encode_url_or_path(written).unwrap_or_else(|e| panic!("{written:?}: {e}"));
+        assert!(encoded.is_ascii(), "{encoded}");
+        assert_eq!(decode_url(&encoded).as_deref(), Ok(written), "via {encoded}");
+    }
+}
+
+#[test]
+fn decode_keeps_what_cannot_be_written_raw() {
+    // Escapes of separators and delimiters, of controls, of invisible or
+    // bidi characters and of octets that are not UTF-8 stay %HH, and so does
+    // a '%' that would otherwise read as the start of an escape.
+    for kept in [
+        "ftp://h/a%2Fb/c%3Bd",
+        "ftp://u%3Ax%40y:p%3Aw@h/",
+        "ftp://h/%09%7F%E3%80%80%E2%80%AE",
+        "ftp://h/%93%FA%96%7B",
+        "ftp://h/%2541",
+    ] {
+        assert_eq!(decode_url(kept).as_deref(), Ok(kept));
+    }
+    assert_eq!(decode_url("ftp://h/%25%20%23%3F"), Ok("ftp://h/% #?".to_owned()));
 }
