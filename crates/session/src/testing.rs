@@ -229,10 +229,14 @@ impl Harness {
 
     /// Like [`Harness::new`], with the configuration tuned.
     pub fn with(tune: impl FnOnce(&mut SessionConfig)) -> Self {
-        let catalogs = Catalogs::builtin()
-            .map(Arc::new)
-            .unwrap_or_else(|e| panic!("catalogs: {e}"));
-        let mut cfg = SessionConfig::new(catalogs);
+        // Parsing every catalog costs milliseconds: once per process.
+        static CATALOGS: std::sync::OnceLock<Arc<Catalogs>> = std::sync::OnceLock::new();
+        let catalogs = CATALOGS.get_or_init(|| {
+            Catalogs::builtin()
+                .map(Arc::new)
+                .unwrap_or_else(|e| panic!("catalogs: {e}"))
+        });
+        let mut cfg = SessionConfig::new(catalogs.clone());
         tune(&mut cfg);
         let now = Instant::now();
         let peer = "127.0.0.1:50000".parse().unwrap_or_else(|e| panic!("{e}"));
