@@ -1,196 +1,234 @@
 #!/usr/bin/env bash
-# Installs the real FTP servers that crates/cli/tests/peers.rs runs our
-# client against: vsftpd, ProFTPD (1.3.8, mod_lang built in) and Pure-FTPd
-# (1.0.50), all from Debian bookworm's packages, plus the locales ProFTPD's
-# LANG needs.
+# Fetches the real FTP servers that crates/cli/tests/peers.rs runs our
+# client against: vsftpd (3.0.3), ProFTPD (1.3.8, mod_lang built in) and
+# Pure-FTPd (1.0.50), all from Debian bookworm's packages, and builds the
+# locales ProFTPD's LANG needs. Everything goes under $PEERS_DIR (default:
+# target/peers of this workspace); nothing on the machine is installed,
+# removed, upgraded or reconfigured, and no service, user or system locale
+# is created:
 #
-# The three packages each declare `Conflicts: ftp-server`, so only vsftpd
-# is installed with apt (its service is kept from starting and disabled:
-# nothing listens on port 21); proftpd-core and pure-ftpd are fetched with
-# `apt-get download` and unpacked with `dpkg-deb -x` into $PEERS_DIR
-# (default: target/peers of this workspace), their shared libraries
-# installed with apt. The tests start every server themselves, in the
-# foreground on a free loopback port with a config file of their own.
+# - each server package is fetched with `apt-get download` and unpacked
+#   with `dpkg-deb -x` into $PEERS_DIR/<server> (never installed: the three
+#   declare `Conflicts: ftp-server`, and installing one would remove
+#   another already on the machine);
+# - the shared libraries the machine lacks (`ldd` "not found") are taken
+#   from the server's `Depends: lib*` (then theirs), fetched and unpacked the
+#   same way into $PEERS_DIR/libs; the directories the tests must add to
+#   LD_LIBRARY_PATH are written to $PEERS_DIR/ld-library-path;
+# - fr_FR, ja_JP and de_DE are compiled with `localedef --no-archive` into
+#   $PEERS_DIR/locale, in UTF-8 under their `.utf8` name, and under their
+#   bare name too (mod_lang calls setlocale(LC_ALL, "fr_FR")) in the charset
+#   LOCALES gives below (EUC-JP for ja_JP, see there); the tests
+#   start ProFTPD with LOCPATH pointing there. The locale sources are the
+#   machine's /usr/share/i18n, or Debian's `locales` package unpacked into
+#   $PEERS_DIR/i18n when they are missing.
 #
-# Idempotent, and quick when everything is already there. Runs as root (or
-# through sudo). Exits non-zero when anything fails.
+# The tests (crates/test-support/src/peers.rs) start every server
+# themselves, in the foreground on a free loopback port with a config file
+# of their own; sessions run as users every Debian system has (`nobody`,
+# and `daemon` for vsftpd's anonymous user). Idempotent, and quick when
+# everything is already there. Needs root only when apt's package lists are
+# missing or stale (for `apt-get update`). Exits non-zero when anything
+# fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PEERS_DIR="${PEERS_DIR:-$PWD/target/peers}"
 case "$PEERS_DIR" in /*) ;; *) PEERS_DIR="$PWD/$PEERS_DIR" ;; esac
-# Packages unpacked rather than installed, with their bookworm version prefix.
-UNPACKED=("proftpd-core:1.3.8" "pure-ftpd:1.0.50")
-# Locales ProFTPD's LANG can offer (it lists a language only when its locale exists).
-LOCALES=(fr_FR ja_JP de_DE)
+# directory:package:version prefix:server binary
+SERVERS=(
+  "vsftpd:vsftpd:3.0.3:usr/sbin/vsftpd"
+  "proftpd:proftpd-core:1.3.8:usr/sbin/proftpd"
+  "pure-ftpd:pure-ftpd:1.0.50:usr/sbin/pure-ftpd"
+)
+# Locales ProFTPD's LANG can offer (it lists a language only when its
+# catalog and its locale both exist: the package has no de_DE catalog), each
+# with the charset of its bare name. mod_lang calls setlocale(LC_ALL,
+# "ja_JP"), which glibc first turns into ja_JP.eucJP when Debian's
+# /usr/share/locale/locale.alias (package locales) is there, and then only
+# takes a locale in EUC-JP: the bare ja_JP is built in EUC-JP, so that it
+# loads (and ProFTPD answers the same) with or without that file.
+LOCALES=("fr_FR:UTF-8" "ja_JP:EUC-JP" "de_DE:UTF-8")
+LIBS="$PEERS_DIR/libs"
+LOCALE_DIR="$PEERS_DIR/locale"
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "== peers: $*"; }
+die() { echo "peers: $*" >&2; exit 1; }
 
-dir_of() { # package name -> directory under $PEERS_DIR
-  case "$1" in
-    proftpd-core) echo proftpd ;;
-    *) echo "$1" ;;
-  esac
+# The directories of $LIBS holding shared libraries, colon-separated.
+lib_path() {
+  [ -d "$LIBS" ] || return 0
+  find "$LIBS" \( -name '*.so' -o -name '*.so.*' \) -printf '%h\n' | sort -u | paste -sd: -
 }
 
-bin_of() { # package name -> its server binary, relative to its directory
-  case "$1" in
-    proftpd-core) echo usr/sbin/proftpd ;;
-    pure-ftpd) echo usr/sbin/pure-ftpd ;;
-  esac
-}
-
-# Shared libraries a binary needs that the loader cannot find.
+# Shared libraries a binary needs that the loader cannot find (with $LIBS).
 missing_libs() {
   local out
-  out="$(ldd "$1" 2>&1)" || { echo "ldd failed on $1: $out" >&2; echo "?"; return; }
+  out="$(LD_LIBRARY_PATH="$(lib_path)" ldd "$1" 2>&1)" || { echo "?ldd-failed"; return; }
   grep 'not found' <<<"$out" | awk '{print $1}' || true
 }
 
-locale_present() { # fr_FR -> is fr_FR.UTF-8 (and the bare fr_FR) there?
-  local all
-  all="$(locale -a 2>/dev/null)"
-  grep -qx "$1.utf8" <<<"$all" && grep -qx "$1" <<<"$all"
+# The directories a locale is built under, with their charmap:
+# fr_FR:UTF-8 -> "fr_FR.utf8:UTF-8" and "fr_FR:UTF-8".
+locale_dirs() {
+  echo "${1%%:*}.utf8:UTF-8"
+  echo "$1"
+}
+
+charmap_of() { # NAME -> the charset setlocale(LC_ALL, NAME) gets with LOCPATH=$LOCALE_DIR
+  local out
+  out="$(LOCPATH="$LOCALE_DIR" LC_ALL="$1" locale charmap 2>&1)" || return 0
+  grep -q 'Cannot set' <<<"$out" || echo "$out"
+}
+
+locale_ok() { # fr_FR:UTF-8 -> is every directory of it built, and does each name load?
+  local d
+  for d in $(locale_dirs "$1"); do
+    [ -f "$LOCALE_DIR/${d%%:*}/LC_CTYPE" ] || return 1
+  done
+  [ "$(charmap_of "${1%%:*}.UTF-8")" = UTF-8 ] && [ "$(charmap_of "${1%%:*}")" = "${1#*:}" ]
+}
+
+installed() { # is this package installed on the machine?
+  [ "$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
 }
 
 apt_updated=""
 apt_update() {
-  if [ -z "$apt_updated" ]; then
-    say "apt-get update"
-    $sudo apt-get update -qq
-    apt_updated=1
+  [ -z "$apt_updated" ] || return 0
+  say "apt-get update (package lists only)"
+  $sudo apt-get update -qq
+  apt_updated=1
+}
+
+# fetch PACKAGE DIR: downloads PACKAGE's .deb and unpacks it into DIR
+# (added to what DIR holds); prints the version fetched.
+fetch() {
+  local pkg="$1" dest="$2" dl deb
+  dl="$(mktemp -d)"
+  chmod 755 "$dl"
+  if ! (cd "$dl" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
+    apt_update >&2 # stale or missing package lists
+    (cd "$dl" && apt-get download -qq "$pkg" 2>&1 | grep -v 'Download is performed unsandboxed' >&2) || true
   fi
+  deb="$(ls "$dl"/"$pkg"_*.deb 2>/dev/null | head -n1)"
+  [ -n "$deb" ] || { rm -rf "$dl"; die "apt-get download $pkg fetched nothing"; }
+  mkdir -p "$dest"
+  dpkg-deb -x "$deb" "$dest"
+  dpkg-deb -f "$deb" Version
+  rm -rf "$dl"
 }
 
 # ---------------------------------------------------------------- check
 todo=()
-command -v vsftpd >/dev/null 2>&1 || [ -x /usr/sbin/vsftpd ] || todo+=(vsftpd)
-for entry in "${UNPACKED[@]}"; do
-  pkg="${entry%%:*}" want="${entry#*:}"
-  d="$PEERS_DIR/$(dir_of "$pkg")"
-  if [ ! -x "$d/$(bin_of "$pkg")" ] || [[ "$(cat "$d/.version" 2>/dev/null)" != "$want"* ]]; then
+for entry in "${SERVERS[@]}"; do
+  IFS=: read -r dir pkg want bin <<<"$entry"
+  d="$PEERS_DIR/$dir"
+  if [ ! -x "$d/$bin" ] || [[ "$(cat "$d/.version" 2>/dev/null)" != "$want"* ]]; then
     todo+=("$pkg")
-  elif [ -n "$(missing_libs "$d/$(bin_of "$pkg")")" ]; then
+  elif [ -n "$(missing_libs "$d/$bin")" ]; then
     todo+=("$pkg-libs")
   fi
 done
-command -v localedef >/dev/null 2>&1 && [ -d /usr/share/i18n/locales ] || todo+=(locales)
 for l in "${LOCALES[@]}"; do
-  locale_present "$l" || todo+=("locale-$l")
+  locale_ok "$l" || todo+=("locale-${l%%:*}")
 done
-getent passwd ftp >/dev/null || todo+=(ftp-user)
+[ -f "$PEERS_DIR/ld-library-path" ] && [ "$(cat "$PEERS_DIR/ld-library-path")" = "$(lib_path)" ] ||
+  todo+=(ld-library-path)
+
+summary() {
+  local entry dir pkg want bin
+  for entry in "${SERVERS[@]}"; do
+    IFS=: read -r dir pkg want bin <<<"$entry"
+    printf '%s %s, ' "$dir" "$(cat "$PEERS_DIR/$dir/.version")"
+  done
+  echo "locales ${LOCALES[*]%%:*}"
+}
 
 if [ "${#todo[@]}" -eq 0 ]; then
-  say "all present in $PEERS_DIR (vsftpd $(dpkg-query -W -f '${Version}' vsftpd)," \
-    "proftpd $(cat "$PEERS_DIR/proftpd/.version"), pure-ftpd $(cat "$PEERS_DIR/pure-ftpd/.version")," \
-    "locales ${LOCALES[*]}): nothing to do"
+  say "all present in $PEERS_DIR ($(summary)): nothing to do"
   exit 0
 fi
 say "to do: ${todo[*]}"
+mkdir -p "$PEERS_DIR"
+# A fresh machine may have no package lists at all.
+apt-cache show vsftpd proftpd-core pure-ftpd >/dev/null 2>&1 || apt_update
 
-# ---------------------------------------------------------------- vsftpd
-if [[ " ${todo[*]} " == *" vsftpd "* ]]; then
-  apt_update
-  # Keep the package's init script from starting vsftpd on port 21.
-  created_policy=""
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod 755 /usr/sbin/policy-rc.d
-    created_policy=1
-    trap '[ -z "$created_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d' EXIT
-  fi
-  say "apt-get install vsftpd"
-  $sudo apt-get install -y -qq --no-install-recommends vsftpd >/dev/null
-  if [ -n "$created_policy" ]; then
-    $sudo rm -f /usr/sbin/policy-rc.d
-    created_policy=""
-  fi
-fi
-# Whatever installed it, the system service must not run (nor start at boot):
-# the tests start their own vsftpd on a high port.
-if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-  if systemctl is-enabled --quiet vsftpd 2>/dev/null || systemctl is-active --quiet vsftpd 2>/dev/null; then
-    say "systemctl disable --now vsftpd"
-    $sudo systemctl disable --now vsftpd >/dev/null 2>&1
-  fi
-else
-  if [ -e /etc/init.d/vsftpd ] && $sudo /etc/init.d/vsftpd status >/dev/null 2>&1; then
-    say "stopping the vsftpd service"
-    $sudo /etc/init.d/vsftpd stop >/dev/null
-  fi
-  if command -v deb-systemd-helper >/dev/null 2>&1 && [ -e /lib/systemd/system/vsftpd.service ] &&
-    deb-systemd-helper --quiet was-enabled vsftpd.service 2>/dev/null; then
-    $sudo deb-systemd-helper disable vsftpd.service >/dev/null 2>&1 || true
-  fi
-  if ls /etc/rc[2-5].d/S*vsftpd >/dev/null 2>&1; then
-    say "update-rc.d vsftpd disable"
-    $sudo update-rc.d vsftpd disable >/dev/null 2>&1
-  fi
-fi
-[ -x /usr/sbin/vsftpd ] || { echo "peers: vsftpd is not installed" >&2; exit 1; }
-
-# ------------------------------------------------- ProFTPD and Pure-FTPd
-for entry in "${UNPACKED[@]}"; do
-  pkg="${entry%%:*}" want="${entry#*:}"
-  d="$PEERS_DIR/$(dir_of "$pkg")"
-  if [[ " ${todo[*]} " == *" $pkg "* ]]; then
-    apt_update
-    dl="$(mktemp -d)"
-    chmod 755 "$dl" # apt's download sandbox user must be able to write there
-    say "apt-get download $pkg"
-    (cd "$dl" && apt-get download -qq "$pkg" 2>&1 | grep -v 'Download is performed unsandboxed' || true)
-    deb="$(ls "$dl"/"$pkg"_*.deb 2>/dev/null | head -n1)"
-    [ -n "$deb" ] || { echo "peers: apt-get download $pkg fetched nothing" >&2; exit 1; }
-    version="$(dpkg-deb -f "$deb" Version)"
-    [[ "$version" == "$want"* ]] || { echo "peers: $pkg is $version, not $want" >&2; exit 1; }
-    rm -rf "$d"
-    mkdir -p "$d"
-    dpkg-deb -x "$deb" "$d"
-    echo "$version" >"$d/.version"
-    rm -rf "$dl"
-    say "unpacked $pkg $version into $d"
-  fi
-  # Its shared libraries, from the package's own Depends.
-  bin="$d/$(bin_of "$pkg")"
-  if [ -n "$(missing_libs "$bin")" ]; then
-    apt_update
-    mapfile -t libs < <(apt-cache depends "$pkg" | awk '/^ *(Pre)?Depends: lib/ {print $2}' | sort -u)
-    say "apt-get install ${libs[*]} (libraries of $pkg)"
-    $sudo apt-get install -y -qq --no-install-recommends "${libs[@]}" >/dev/null
-    still="$(missing_libs "$bin")"
-    [ -z "$still" ] || { echo "peers: $bin still misses: $still" >&2; exit 1; }
-  fi
+# ---------------------------------------------------------------- servers
+for entry in "${SERVERS[@]}"; do
+  IFS=: read -r dir pkg want bin <<<"$entry"
+  d="$PEERS_DIR/$dir"
+  [[ " ${todo[*]} " == *" $pkg "* ]] || continue
+  rm -rf "$d"
+  version="$(fetch "$pkg" "$d")"
+  [[ "$version" == "$want"* ]] || die "$pkg is $version, not $want"
+  [ -x "$d/$bin" ] || die "$pkg has no $bin"
+  echo "$version" >"$d/.version"
+  say "unpacked $pkg $version into $d"
 done
+
+# -------------------------------------------------------------- libraries
+# What the machine lacks, from the Depends of the servers (then of the
+# libraries unpacked), never installed: unpacked into $LIBS.
+declare -A tried=()
+for round in 1 2 3 4 5 6; do
+  need=()
+  pkgs=()
+  for entry in "${SERVERS[@]}"; do
+    IFS=: read -r dir pkg want bin <<<"$entry"
+    m="$(missing_libs "$PEERS_DIR/$dir/$bin")"
+    [ -z "$m" ] || { need+=($m); pkgs+=("$pkg"); }
+  done
+  [ "${#need[@]}" -gt 0 ] || break
+  [ "$round" -lt 6 ] || die "still missing after $round rounds: ${need[*]}"
+  [ -f "$LIBS/.packages" ] && mapfile -t -O "${#pkgs[@]}" pkgs <"$LIBS/.packages"
+  for p in "${pkgs[@]}"; do apt-cache show "$p" >/dev/null 2>&1 || apt_update; done
+  fetched=0
+  while read -r lib; do
+    [ -n "$lib" ] && [ -z "${tried[$lib]:-}" ] || continue
+    tried[$lib]=1
+    installed "$lib" && continue
+    grep -qx "$lib" "$LIBS/.packages" 2>/dev/null && continue
+    version="$(fetch "$lib" "$LIBS")"
+    echo "$lib" >>"$LIBS/.packages"
+    say "unpacked $lib $version into $LIBS (for ${need[*]})"
+    fetched=1
+  done < <(for p in "${pkgs[@]}"; do apt-cache depends "$p"; done |
+    awk '/^ *\|?(Pre)?Depends: lib/ {print $2}' | sort -u)
+  [ "$fetched" -eq 1 ] || die "no library package provides: ${need[*]}"
+done
+lib_path >"$PEERS_DIR/ld-library-path"
 
 # ---------------------------------------------------------------- locales
-if ! command -v localedef >/dev/null 2>&1 || [ ! -d /usr/share/i18n/locales ]; then
-  apt_update
-  say "apt-get install locales"
-  $sudo apt-get install -y -qq --no-install-recommends locales >/dev/null
-fi
+command -v localedef >/dev/null 2>&1 || die "localedef (package libc-bin) is missing"
+sources=/usr/share/i18n
 for l in "${LOCALES[@]}"; do
-  if ! locale_present "$l"; then
-    # mod_lang switches with setlocale(LC_ALL, "fr_FR") and lists a
-    # language only when that succeeds: build the bare name too.
-    say "localedef -i $l -f UTF-8 $l.UTF-8 (and $l)"
-    $sudo localedef -i "$l" -f UTF-8 "$l.UTF-8"
-    $sudo localedef -i "$l" -f UTF-8 "$l"
-    locale_present "$l" || { echo "peers: locale $l missing after localedef" >&2; exit 1; }
+  [ -f "$sources/locales/${l%%:*}" ] && [ -f "$sources/charmaps/${l#*:}.gz" ] || sources=""
+done
+if [ -z "$sources" ]; then
+  sources="$PEERS_DIR/i18n/usr/share/i18n"
+  if [ ! -f "$sources/charmaps/UTF-8.gz" ]; then
+    rm -rf "$PEERS_DIR/i18n"
+    version="$(fetch locales "$PEERS_DIR/i18n")"
+    say "unpacked the locale sources (locales $version) into $PEERS_DIR/i18n"
   fi
+fi
+mkdir -p "$LOCALE_DIR"
+for l in "${LOCALES[@]}"; do
+  locale_ok "$l" && continue
+  for d in $(locale_dirs "$l"); do
+    name="${d%%:*}" charmap="${d#*:}"
+    say "localedef --no-archive -i ${l%%:*} -f $charmap $LOCALE_DIR/$name"
+    rm -rf "${LOCALE_DIR:?}/$name"
+    # 1 is "warnings, output written" (EUC-JP lacks a few characters).
+    I18NPATH="$sources" localedef --no-archive -i "${l%%:*}" -f "$charmap" "$LOCALE_DIR/$name" 2>/dev/null ||
+      [ $? -eq 1 ] || die "localedef -i ${l%%:*} -f $charmap $LOCALE_DIR/$name failed"
+  done
+  locale_ok "$l" || die "locale ${l%%:*} does not load from $LOCALE_DIR after localedef"
 done
 
-# ---------------------------------------------------------------- ftp user
-# vsftpd's postinst creates it; anonymous vsftpd sessions run as it.
-if ! getent passwd ftp >/dev/null; then
-  say "adding the ftp system user"
-  $sudo adduser --system --group --home /srv/ftp --no-create-home ftp >/dev/null
-fi
-
-say "done: vsftpd $(dpkg-query -W -f '${Version}' vsftpd) (/usr/sbin/vsftpd)," \
-  "proftpd $(cat "$PEERS_DIR/proftpd/.version") ($PEERS_DIR/proftpd)," \
-  "pure-ftpd $(cat "$PEERS_DIR/pure-ftpd/.version") ($PEERS_DIR/pure-ftpd)," \
-  "locales ${LOCALES[*]}"
+say "done in $PEERS_DIR: $(summary)"

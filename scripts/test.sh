@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The whole babelftp test suite, runnable on a fresh machine.
 #
-# It installs what the tests need (Debian packages: curl, lftp; Python's
-# ftplib ships with python3), then checks formatting and lints and runs every
+# It installs what the tests need and the machine lacks (Debian packages:
+# curl, lftp, python3 for ftplib), and nothing else: it never removes,
+# upgrades or reconfigures a package already there (apt's plan is checked
+# first). Then it checks formatting and lints, unpacks the peer servers into
+# target/peers (scripts/peers.sh, which installs nothing) and runs every
 # test of the workspace. `.ci/run` calls exactly this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,14 +18,21 @@ if [ "${#need[@]}" -gt 0 ]; then
   echo "== installing: ${need[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  # Only new packages: refuse a plan that removes or upgrades anything.
+  plan="$($sudo apt-get install -s --no-install-recommends "${need[@]}")"
+  if grep -E '^(Remv|Purg) |^Inst [^ ]+ \[' <<<"$plan" >&2; then
+    echo "test.sh: installing ${need[*]} would change the packages above; install them by hand" >&2
+    exit 1
+  fi
+  $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd for crates/cli/tests/peers.rs
+bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
 echo "== cargo test"
 cargo test --workspace --locked

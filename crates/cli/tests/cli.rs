@@ -3,6 +3,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use babelftp_test_support::{signal, wait_child, within, ChildGuard};
 
 fn babelftp() -> Command {
     Command::new(env!("CARGO_BIN_EXE_babelftp"))
@@ -68,15 +71,25 @@ fn url_errors_exit_nonzero_with_a_reason() {
 #[test]
 fn serve_creates_the_default_root_and_serves_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = babelftp()
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
+    let mut child = ChildGuard(
+        babelftp()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = BufReader::new(child.0.stdout.take().unwrap()).lines();
+    // Its first line says where it listens, once it does.
+    let (first, _lines) = within(
+        Duration::from_secs(30),
+        "the first line of `babelftp serve`",
+        move || {
+            let first = lines.next().unwrap().unwrap();
+            (first, lines)
+        },
+    );
     let url = first.rsplit_once(" on ").unwrap().1.to_string();
     assert!(url.starts_with("ftp://127.0.0.1:"), "{first}");
     let list = Command::new("curl")
@@ -96,9 +109,9 @@ fn serve_creates_the_default_root_and_serves_it() {
         .output()
         .unwrap();
     assert_eq!(upload.status.code(), Some(25), "anonymous upload must be refused");
-    let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let status = child.wait().unwrap();
+    assert!(signal(child.0.id(), "TERM"));
+    let status =
+        wait_child(&mut child.0, Duration::from_secs(10)).expect("babelftp serve still runs 10 s after SIGTERM");
     assert!(status.success(), "{status:?}");
 }
 

@@ -8,19 +8,18 @@ use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
 use std::time::Duration;
 
-use babelftp_server::config::User;
-use babelftp_server::{Config, Server};
+use babelftp_test_support::TestServer;
 
-struct Srv {
-    port: u16,
-    root: tempfile::TempDir,
-    _rt: tokio::runtime::Runtime,
-}
-
-fn start() -> Srv {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::create_dir(root.path().join("sjis")).unwrap();
-    std::fs::create_dir(root.path().join("cyr")).unwrap();
+/// Our server in mirror mode (the names go out as the bytes on disk) over
+/// `sjis/` and `cyr/`, three raw Shift_JIS and three raw CP1251 names.
+fn start() -> TestServer {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+        c.mirror = true;
+    });
+    let root = srv.root.path();
+    std::fs::create_dir(root.join("sjis")).unwrap();
+    std::fs::create_dir(root.join("cyr")).unwrap();
     for (name, body) in [
         (
             &b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x74\x83\x40\x83\x43\x83\x8b.txt"[..],
@@ -29,32 +28,16 @@ fn start() -> Srv {
         (b"\x95\xf1\x8d\x90\x8f\x91.doc", b"report"), // 報告書.doc
         (b"\x8e\xca\x90\x5e\x83\x74\x83\x48\x83\x8b\x83\x5f", b"photos"), // 写真フォルダ
     ] {
-        std::fs::write(root.path().join("sjis").join(OsStr::from_bytes(name)), body).unwrap();
+        std::fs::write(root.join("sjis").join(OsStr::from_bytes(name)), body).unwrap();
     }
     for (name, body) in [
         (&b"\xce\xf2\xf7\xb8\xf2 \xe7\xe0 \xe3\xee\xe4.doc"[..], &b"otchet"[..]), // Отчёт за год.doc
         (b"\xcd\xee\xe2\xe0\xff \xef\xe0\xef\xea\xe0", b"papka"),                 // Новая папка
         (b"\xd1\xef\xe8\xf1\xee\xea \xe4\xe5\xeb.txt", b"spisok"),                // Список дел.txt
     ] {
-        std::fs::write(root.path().join("cyr").join(OsStr::from_bytes(name)), body).unwrap();
+        std::fs::write(root.join("cyr").join(OsStr::from_bytes(name)), body).unwrap();
     }
-    let cfg = Config {
-        root: root.path().to_path_buf(),
-        listen: vec!["127.0.0.1:0".parse().unwrap()],
-        users: vec![User::plain("bob", "secret")],
-        login_fail_delay: Duration::from_millis(10),
-        mirror: true,
-        ..Config::default()
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let server = rt.block_on(Server::bind(cfg)).unwrap();
-    let port = server.local_addrs()[0].port();
-    rt.spawn(server.run(std::future::pending(), Duration::from_secs(1)));
-    Srv { port, root, _rt: rt }
+    srv
 }
 
 fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
@@ -77,7 +60,7 @@ fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
 fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
     let srv = start();
     let state = tempfile::tempdir().unwrap();
-    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
     let (ok, out, err) = babelftp(state.path(), &["ls", "-v", &format!("{base}/sjis/")]);
     assert!(ok, "{err}");
     assert_eq!(out, "写真フォルダ\n日本語のファイル.txt\n報告書.doc\n", "{err}");
@@ -85,7 +68,7 @@ fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
     assert!(err.contains("* charset: Shift_JIS (guessed from 3 names)"), "{err}");
     // Remembered: the next run knows the charset before listing.
     let remembered = std::fs::read_to_string(state.path().join("babelftp/charsets")).unwrap();
-    assert_eq!(remembered, format!("127.0.0.1:{} Shift_JIS\n", srv.port));
+    assert_eq!(remembered, format!("127.0.0.1:{} Shift_JIS\n", srv.port()));
     let dest = tempfile::tempdir().unwrap();
     let (ok, _, err) = babelftp(
         state.path(),
@@ -146,14 +129,13 @@ fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
     );
     assert!(ok, "{err}");
     assert_eq!(std::fs::read(dest.path().join("Список дел.txt")).unwrap(), b"spisok");
-    drop(srv.root);
 }
 
 #[test]
 fn put_mkdir_mv_rm_and_resume() {
     let srv = start();
     let state = tempfile::tempdir().unwrap();
-    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
     let local = tempfile::tempdir().unwrap();
     let src = local.path().join("データ.bin");
     let data: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
@@ -232,7 +214,7 @@ fn put_mkdir_mv_rm_and_resume() {
 fn lang_is_negotiated_from_the_option_or_the_locale() {
     let srv = start();
     let state = tempfile::tempdir().unwrap();
-    let url = format!("ftp://127.0.0.1:{}/", srv.port);
+    let url = format!("ftp://127.0.0.1:{}/", srv.port());
     let (ok, _, err) = babelftp(state.path(), &["ls", "-v", "--lang", "fr-CA", &url]);
     assert!(ok, "{err}");
     assert!(
@@ -261,7 +243,7 @@ fn lang_is_negotiated_from_the_option_or_the_locale() {
 fn mirror_both_ways_new_and_changed_only_with_delete_and_nfc() {
     let srv = start();
     let state = tempfile::tempdir().unwrap();
-    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port);
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
     let local = tempfile::tempdir().unwrap();
     let down = local.path().join("down");
     // Down: the Shift_JIS tree arrives under Unicode names.
@@ -340,7 +322,7 @@ fn check_reports_our_server_fully_compliant() {
     let state = tempfile::tempdir().unwrap();
     let (ok, out, err) = babelftp(
         state.path(),
-        &["check", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port)],
+        &["check", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port())],
     );
     assert!(ok, "{out}{err}");
     let lines: Vec<&str> = out.lines().collect();
@@ -352,7 +334,7 @@ fn check_reports_our_server_fully_compliant() {
         std::fs::write(std::path::PathBuf::from(dir).join("check-babelftp.txt"), text).unwrap();
     }
     // Anonymous may not write: the write checks are skipped, not failed.
-    let (ok, out, _) = babelftp(state.path(), &["check", &format!("ftp://127.0.0.1:{}/", srv.port)]);
+    let (ok, out, _) = babelftp(state.path(), &["check", &format!("ftp://127.0.0.1:{}/", srv.port())]);
     assert!(ok, "{out}");
     assert!(out.ends_with("9 passed, 0 failed, 3 skipped\n"), "{out}");
     assert!(out.contains("SKIP one-sp"), "{out}");
@@ -367,7 +349,7 @@ fn shell_runs_commands_from_its_input() {
     std::fs::write(work.path().join("up one.txt"), b"one").unwrap();
     std::fs::write(work.path().join("up two.txt"), b"two").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(["shell", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port)])
+        .args(["shell", &format!("ftp://bob:secret@127.0.0.1:{}/", srv.port())])
         .current_dir(work.path())
         .env("XDG_STATE_HOME", state.path())
         .env("LC_ALL", "C")
@@ -416,7 +398,7 @@ fn credentials_from_netrc() {
     )
     .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(["mkdir", &format!("ftp://127.0.0.1:{}/from-netrc", srv.port)])
+        .args(["mkdir", &format!("ftp://127.0.0.1:{}/from-netrc", srv.port())])
         .env("HOME", home.path())
         .env("XDG_STATE_HOME", home.path())
         .env("LC_ALL", "C")

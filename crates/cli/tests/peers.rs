@@ -1,109 +1,52 @@
-//! Our `babelftp` client against real FTP servers from Debian's packages:
-//! vsftpd 3.0.3, ProFTPD 1.3.8 (mod_lang, so LANG is live) and Pure-FTPd
-//! 1.0.50. `scripts/peers.sh` installs them (vsftpd with apt; ProFTPD and
-//! Pure-FTPd unpacked into `target/peers`, or `$PEERS_DIR`) and builds the
-//! locales ProFTPD's LANG needs. Each test starts its server here, as root,
-//! in the foreground on a free port of 127.0.0.1, with a config file of its
-//! own in a temporary directory that also holds the tree it serves; the
-//! server is stopped when the test ends.
+//! Our `babelftp` client against real FTP servers from Debian bookworm's
+//! packages: vsftpd 3.0.3, ProFTPD 1.3.8 (mod_lang, so LANG is live) and
+//! Pure-FTPd 1.0.50. `scripts/peers.sh` unpacks them into `target/peers`
+//! (or `$PEERS_DIR`), never installing anything, and builds there the
+//! locales ProFTPD's LANG needs; `babelftp_test_support::peers` starts each
+//! one, as root, in the foreground on a free port of 127.0.0.1 with a
+//! config file of its own in a temporary directory that also holds the tree
+//! it serves, sessions running as `nobody`; the server is stopped when the
+//! test ends.
 //!
 //! What each server is, as measured here:
 //! - vsftpd (anonymous, chrooted in `anon_root`): FEAT lists ` UTF8` only
 //!   with `utf8_filesystem=YES` (then `OPTS UTF8 ON` is "200 Always in UTF8
 //!   mode."); no MLSD, LANG or HOST, so the client lists with LIST.
 //! - ProFTPD (user `bob` from an AuthUserFile, chrooted in its home): MLSD,
-//!   HOST; with `LangEngine on` FEAT lists ` UTF8` and ` LANG fr-FR;ja-JP`
-//!   (the languages whose .mo file and locale both exist, none marked `*`);
-//!   `LANG fr-FR` answers 200 but the replies stay English (only `fr_FR`
-//!   switches). With `LangEngine off` FEAT lists neither UTF8 nor LANG and
-//!   names go out as the bytes on disk: a legacy server.
+//!   HOST; with `LangEngine on` FEAT lists ` UTF8` and ` LANG` with the
+//!   languages whose catalog (in the package) and locale (built by
+//!   `scripts/peers.sh`: fr_FR and ja_JP; de_DE has no catalog) both
+//!   exist, none marked `*`. `LANG fr-FR` answers 200 but the replies stay
+//!   English: it switches only on `LANG fr_FR`, which is not an RFC 1766
+//!   tag. With `LangEngine off` FEAT lists neither UTF8 nor LANG and names
+//!   go out as the bytes on disk: a legacy server.
 //! - Pure-FTPd (virtual user `bob` from a PureDB, chrooted): MLSD; FEAT
 //!   lists ` UTF8` but Debian's build answers `OPTS UTF8 ON` with 504.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Read;
-use std::net::{TcpListener, TcpStream};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `secret`, hashed with `openssl passwd -6 -salt babelftppeers secret`
-/// (glibc's crypt, which both ProFTPD's AuthUserFile and PureDB take).
-const SECRET_HASH: &str =
-    "$6$babelftppeers$enbcgUQ32kr3G8fPZqoR6SDyg30NeZkoyeJQH5uvnBqFCKGeHP5Bxz.gpMqH2X.7SdtLIVPH1ZjmhW7gg3Yez/";
+use babelftp_test_support::peers::{self, proftpd, pure_ftpd, vsftpd, Peer};
+use babelftp_test_support::{output_within, Control};
 
 /// How long one client command may take before the test fails.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(60);
 
 // ------------------------------------------------------------------ setup
 
-fn peers_dir() -> PathBuf {
-    match std::env::var_os("PEERS_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers"),
-    }
-}
-
-/// A server binary `scripts/peers.sh` installs.
-fn installed(path: PathBuf) -> PathBuf {
-    assert!(
-        path.is_file(),
-        "{} is missing: run `bash scripts/peers.sh` (as root) first",
-        path.display()
-    );
-    path
-}
-
-/// uid and gid of the `ftp` system user (vsftpd's package creates it;
-/// every server here runs its sessions as it).
-fn ftp_ids() -> (u32, u32) {
-    let out = Command::new("getent").args(["passwd", "ftp"]).output().unwrap();
-    let line = String::from_utf8(out.stdout).unwrap();
-    let fields: Vec<&str> = line.trim().split(':').collect();
-    assert!(
-        fields.len() >= 4,
-        "no ftp user ({line:?}): run `bash scripts/peers.sh` first"
-    );
-    (fields[2].parse().unwrap(), fields[3].parse().unwrap())
-}
-
-fn chown_ftp(path: &Path) {
-    let (uid, gid) = ftp_ids();
-    std::os::unix::fs::chown(path, Some(uid), Some(gid)).unwrap();
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// The working directory of one server: its config, logs, and `root/`,
-/// the tree it serves (0755 all the way, so that a server that has
-/// switched to `ftp` can still walk it).
-fn workdir() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
-    let root = dir.path().join("root");
-    fs::create_dir(&root).unwrap();
-    fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
-    (dir, root)
-}
-
-fn write_mode(path: &Path, text: &str, mode: u32) {
-    fs::write(path, text).unwrap();
-    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
-}
-
 /// 300,000 bytes that are not all alike.
 fn payload() -> Vec<u8> {
     (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect()
 }
 
-/// `pub/`, writable by `ftp`, with UTF-8 names: a small file, a larger one
-/// and a directory whose name has a space.
+/// `pub/` with UTF-8 names: a small file, a larger one and a directory
+/// whose name has a space (given to the session user, as all below the
+/// root, by the server's start).
 fn fill_pub(root: &Path) -> PathBuf {
     let dir = root.join("pub");
     fs::create_dir(&dir).unwrap();
@@ -111,298 +54,7 @@ fn fill_pub(root: &Path) -> PathBuf {
     fs::write(dir.join("日本語.bin"), payload()).unwrap();
     fs::create_dir(dir.join("Ünïcödé dir")).unwrap();
     fs::write(dir.join("Ünïcödé dir/Ελληνικά.txt"), b"ellinika").unwrap();
-    chown_ftp(&dir);
     dir
-}
-
-// ----------------------------------------------------------------- servers
-
-/// A running server, stopped (SIGTERM, then SIGKILL) when dropped.
-struct Peer {
-    name: &'static str,
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-/// Why a server did not come up.
-enum NotReady {
-    Exited(std::process::ExitStatus),
-    Silent,
-}
-
-/// Waits until the server on `port` answers a connection with its 220
-/// greeting (15 s at most).
-fn wait_ready(child: &mut Child, port: u16) -> Result<(), NotReady> {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return Err(NotReady::Exited(status));
-        }
-        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-            let mut greeting = [0u8; 3];
-            if s.read_exact(&mut greeting).is_ok() && &greeting == b"220" {
-                return Ok(());
-            }
-        }
-        if Instant::now() > deadline {
-            return Err(NotReady::Silent);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Stops a server: SIGTERM, then SIGKILL after 5 s.
-fn stop(child: &mut Child) {
-    if let Ok(Some(_)) = child.try_wait() {
-        return;
-    }
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .stderr(Stdio::null())
-        .status();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// What a server wrote: its own output and its log file.
-fn server_logs(name: &str, dir: &Path) -> String {
-    let mut text = String::new();
-    for f in ["server.out", "proftpd.log"] {
-        if let Ok(b) = fs::read(dir.join(f)) {
-            text += &format!("--- {name} {f}:\n{}", String::from_utf8_lossy(&b));
-        }
-    }
-    text
-}
-
-impl Peer {
-    /// Starts a server: `make` writes its config for a port and returns the
-    /// command. A port found free can be taken by another test's data
-    /// connection before the server binds it, so a server that exits
-    /// before greeting is tried again on another port (three tries).
-    fn start(
-        name: &'static str,
-        dir: tempfile::TempDir,
-        root: PathBuf,
-        mut make: impl FnMut(&Path, u16) -> Command,
-    ) -> Peer {
-        let started = Instant::now();
-        let mut attempt = 1;
-        loop {
-            let port = free_port();
-            let mut cmd = make(dir.path(), port);
-            let log = fs::File::create(dir.path().join("server.out")).unwrap();
-            cmd.stdin(Stdio::null())
-                .stdout(log.try_clone().unwrap())
-                .stderr(log)
-                .current_dir(dir.path());
-            let mut child = cmd.spawn().unwrap_or_else(|e| panic!("starting {name}: {e}"));
-            match wait_ready(&mut child, port) {
-                Ok(()) => {
-                    eprintln!("{name} ready on 127.0.0.1:{port} in {:?}", started.elapsed());
-                    return Peer {
-                        name,
-                        child,
-                        port,
-                        dir,
-                        root,
-                    };
-                }
-                Err(NotReady::Exited(status)) if attempt < 3 => {
-                    let logs = server_logs(name, dir.path());
-                    eprintln!("{name} exited ({status}) on port {port}, trying another port:\n{logs}");
-                    attempt += 1;
-                }
-                Err(why) => {
-                    stop(&mut child);
-                    let why = match why {
-                        NotReady::Exited(status) => format!("exited before serving: {status}"),
-                        NotReady::Silent => format!("does not greet on port {port}"),
-                    };
-                    panic!("{name} {why}\n{}", server_logs(name, dir.path()));
-                }
-            }
-        }
-    }
-
-    /// `ftp://127.0.0.1:PORT` + `path`.
-    fn url(&self, path: &str) -> String {
-        format!("ftp://127.0.0.1:{}{path}", self.port)
-    }
-
-    /// The key the client remembers this server's charset under.
-    fn key(&self) -> String {
-        format!("127.0.0.1:{}", self.port)
-    }
-
-    /// What the server wrote.
-    fn logs(&self) -> String {
-        server_logs(self.name, self.dir.path())
-    }
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        stop(&mut self.child);
-    }
-}
-
-/// vsftpd, anonymous (any password), read/write below `pub/`: uploads,
-/// MKD, and DELE/RMD/RNFR/overwrites are each enabled for anonymous.
-/// vsftpd refuses a chroot it could write to, so the root stays root's and
-/// `pub/` is ftp's.
-fn vsftpd() -> Peer {
-    let bin = installed(PathBuf::from("/usr/sbin/vsftpd"));
-    let (dir, root) = workdir();
-    fill_pub(&root);
-    let empty = dir.path().join("empty");
-    fs::create_dir(&empty).unwrap();
-    let root_text = root.display().to_string();
-    Peer::start("vsftpd", dir, root, |d, port| {
-        let conf = d.join("vsftpd.conf");
-        let text = format!(
-            "listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port={port}
-background=NO
-anonymous_enable=YES
-local_enable=NO
-anon_root={root_text}
-write_enable=YES
-anon_upload_enable=YES
-anon_mkdir_write_enable=YES
-anon_other_write_enable=YES
-anon_world_readable_only=NO
-anon_umask=022
-utf8_filesystem=YES
-seccomp_sandbox=NO
-secure_chroot_dir={empty}
-xferlog_enable=NO
-dirmessage_enable=NO
-",
-            empty = empty.display()
-        );
-        // vsftpd wants its config owned by root and not writable by others.
-        write_mode(&conf, &text, 0o600);
-        let mut cmd = Command::new(&bin);
-        cmd.arg(&conf);
-        cmd
-    })
-}
-
-/// ProFTPD, standalone in the foreground (`-n`), user `bob`/`secret` from
-/// an AuthUserFile (uid and gid of `ftp`, home = the root, chrooted there),
-/// overwrites and REST+STOR allowed; LANG from the package's own catalogs.
-fn proftpd(lang_engine: bool, fill: impl FnOnce(&Path)) -> Peer {
-    let top = peers_dir().join("proftpd");
-    let bin = installed(top.join("usr/sbin/proftpd"));
-    let (dir, root) = workdir();
-    fill(&root);
-    let (uid, gid) = ftp_ids();
-    let d = dir.path();
-    write_mode(
-        &d.join("passwd"),
-        &format!("bob:{SECRET_HASH}:{uid}:{gid}::{}:/bin/sh\n", root.display()),
-        0o600,
-    );
-    write_mode(&d.join("group"), &format!("peers:x:{gid}:bob\n"), 0o600);
-    let name = if lang_engine {
-        "proftpd"
-    } else {
-        "proftpd (LangEngine off)"
-    };
-    Peer::start(name, dir, root, |d, port| {
-        let conf = d.join("proftpd.conf");
-        let text = format!(
-            "ServerType standalone
-ServerName \"babelftp peers\"
-DefaultAddress 127.0.0.1
-SocketBindTight on
-Port {port}
-User nobody
-Group nogroup
-ScoreboardFile {d}/proftpd.scoreboard
-PidFile {d}/proftpd.pid
-SystemLog {d}/proftpd.log
-TransferLog none
-WtmpLog off
-DelayEngine off
-UseReverseDNS off
-AuthPAM off
-AuthOrder mod_auth_file.c
-AuthUserFile {d}/passwd
-AuthGroupFile {d}/group
-RequireValidShell off
-DefaultRoot ~
-Umask 022
-AllowOverwrite on
-AllowStoreRestart on
-LangEngine {lang}
-LangPath {langpath}
-",
-            d = d.display(),
-            lang = if lang_engine { "on" } else { "off" },
-            langpath = top.join("usr/share/locale").display(),
-        );
-        write_mode(&conf, &text, 0o600);
-        let mut cmd = Command::new(&bin);
-        cmd.arg("-n").arg("-c").arg(&conf);
-        cmd
-    })
-}
-
-/// Pure-FTPd in the foreground, virtual user `bob`/`secret` from a PureDB
-/// made with `pure-pw mkdb` (uid and gid of `ftp`, home = the root with
-/// `/./`: chrooted), no anonymous.
-fn pure_ftpd() -> Peer {
-    let top = peers_dir().join("pure-ftpd");
-    let bin = installed(top.join("usr/sbin/pure-ftpd"));
-    let pure_pw = installed(top.join("usr/bin/pure-pw"));
-    let (dir, root) = workdir();
-    fill_pub(&root);
-    let (uid, gid) = ftp_ids();
-    let d = dir.path();
-    let passwd = d.join("pureftpd.passwd");
-    let pdb = d.join("pureftpd.pdb");
-    write_mode(
-        &passwd,
-        &format!("bob:{SECRET_HASH}:{uid}:{gid}::{}/./::::::::::::\n", root.display()),
-        0o600,
-    );
-    let out = Command::new(pure_pw)
-        .arg("mkdb")
-        .arg(&pdb)
-        .arg("-f")
-        .arg(&passwd)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pure-pw mkdb: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Peer::start("pure-ftpd", dir, root, |d, port| {
-        let mut cmd = Command::new(&bin);
-        cmd.arg("-S")
-            .arg(format!("127.0.0.1,{port}"))
-            .arg("-l")
-            .arg(format!("puredb:{}", pdb.display()))
-            .args(["-E", "-H", "-A"])
-            .arg("-g")
-            .arg(d.join("pure-ftpd.pid"));
-        cmd
-    })
 }
 
 // ------------------------------------------------------------------ client
@@ -426,23 +78,11 @@ fn babelftp_env(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env_remove("LANG")
         .env_remove("LC_MESSAGES")
         .env_remove("LANGUAGE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stdin(Stdio::null());
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let child = cmd.spawn().unwrap();
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || tx.send(child.wait_with_output()));
-    let out = match rx.recv_timeout(CLIENT_TIMEOUT) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
-            panic!("babelftp {args:?} took more than {CLIENT_TIMEOUT:?}");
-        }
-    };
+    let out = output_within(&mut cmd, CLIENT_TIMEOUT);
     Run {
         ok: out.status.success(),
         out: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -595,7 +235,7 @@ fn exercise(peer: &Peer, base: &str, login: &[&str]) {
         peer.name
     );
     fs::write(pubdir.join("half.bin"), &data[..100_000]).unwrap();
-    chown_ftp(&pubdir.join("half.bin"));
+    peer.give(&pubdir.join("half.bin"));
     run(&["put", "-q", "-c", src.to_str().unwrap(), &url("/pub/half.bin")]);
     assert_eq!(
         fs::read(pubdir.join("half.bin")).unwrap(),
@@ -652,7 +292,9 @@ fn exercise(peer: &Peer, base: &str, login: &[&str]) {
 
 #[test]
 fn vsftpd_anonymous_utf8_names_transfers_and_changes() {
-    let peer = vsftpd();
+    let peer = vsftpd(|root| {
+        fill_pub(root);
+    });
     let state = tempfile::tempdir().unwrap();
     // What the client negotiates with vsftpd: FEAT, OPTS UTF8 ON, anonymous.
     let r = babelftp(state.path(), &["ls", "-v", &peer.url("/pub/")]);
@@ -679,14 +321,20 @@ fn proftpd_lang_utf8_names_transfers_and_changes() {
     let state = tempfile::tempdir().unwrap();
     let base = peer.url("");
 
-    // LANG is live: FEAT offers the languages whose locale was built.
+    // LANG is live: FEAT offers exactly the languages that have both a
+    // catalog in the package and a locale built by scripts/peers.sh.
+    let built = peers::proftpd_languages();
+    assert!(
+        built.iter().any(|t| t == "fr-FR") && built.iter().any(|t| t == "ja-JP"),
+        "fr-FR and ja-JP must be offerable ({built:?}): run `bash scripts/peers.sh`"
+    );
     let r = babelftp(
         state.path(),
         &["ls", "-v", "--lang", "fr", "--user", "bob:secret", &peer.url("/pub/")],
     );
     assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    assert_eq!(feat_langs(&r.err), built, "{}\n{}", r.err, peer.logs());
     for want in [
-        "<  LANG fr-FR;ja-JP",
         "<  UTF8",
         "> LANG fr-FR",
         "< 200 Using language fr-FR",
@@ -714,6 +362,10 @@ fn proftpd_lang_utf8_names_transfers_and_changes() {
         "{}",
         r.err
     );
+    assert!(
+        !built.iter().any(|t| t.starts_with("de-")),
+        "ProFTPD 1.3.8 has no German catalog: {built:?}"
+    );
     let r = babelftp(
         state.path(),
         &["ls", "-v", "--lang", "de", "--user", "bob:secret", &peer.url("/pub/")],
@@ -726,13 +378,53 @@ fn proftpd_lang_utf8_names_transfers_and_changes() {
         r.err
     );
 
+    // LANG with a locale name switches the replies (to French in UTF-8
+    // here; a bare LANG does not switch back: there is no en_US locale).
+    let (mut c, greeting) = Control::connect(peer.addr());
+    assert!(greeting.starts_with(b"220 "), "{}", String::from_utf8_lossy(&greeting));
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    let english = text(c.cmd("LANG xx_XX"));
+    assert!(english.starts_with("504 ") && english.contains("xx_XX"), "{english}");
+    for tag in &built {
+        let name = tag.replace('-', "_");
+        let r = text(c.cmd(&format!("LANG {name}")));
+        assert!(
+            r.starts_with("200 ") && r.contains(&name),
+            "LANG {name}: {r}\n{}",
+            peer.logs()
+        );
+    }
+    let r = text(c.cmd("LANG fr_FR"));
+    assert!(r.starts_with("200 ") && !r.contains("Using language"), "{r}");
+    let french = c.cmd("LANG xx_XX");
+    let french = String::from_utf8(french).expect("French replies in UTF-8");
+    assert!(french.starts_with("504 ") && french != english, "{english} / {french}");
+
     // Credentials by --user on every command.
     exercise(&peer, &base, &["--user", "bob:secret"]);
 }
 
+/// The tags of the ` LANG` line of FEAT in a `-v` transcript, without the
+/// `*` marking the current one, sorted.
+fn feat_langs(transcript: &str) -> Vec<String> {
+    let line = transcript
+        .lines()
+        .find_map(|l| l.strip_prefix("<  LANG "))
+        .unwrap_or_else(|| panic!("no LANG line in FEAT:\n{transcript}"));
+    let mut tags: Vec<String> = line
+        .trim()
+        .split(';')
+        .map(|t| t.trim_end_matches('*').to_string())
+        .collect();
+    tags.sort();
+    tags
+}
+
 #[test]
 fn pure_ftpd_utf8_names_transfers_and_changes() {
-    let peer = pure_ftpd();
+    let peer = pure_ftpd(|root| {
+        fill_pub(root);
+    });
     let state = tempfile::tempdir().unwrap();
     let base = format!("ftp://bob:secret@127.0.0.1:{}", peer.port);
     let r = babelftp(state.path(), &["ls", "-v", &format!("{base}/pub/")]);
@@ -775,7 +467,6 @@ fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
             for (name, body) in names.iter() {
                 fs::write(dir.join(raw(name)), body).unwrap();
             }
-            chown_ftp(&dir);
         }
     });
     let state = tempfile::tempdir().unwrap();
@@ -903,7 +594,9 @@ fn check_reports_of_each_peer() {
     let state = tempfile::tempdir().unwrap();
     let mut reports = Vec::new();
     {
-        let peer = vsftpd();
+        let peer = vsftpd(|root| {
+            fill_pub(root);
+        });
         let r = babelftp(state.path(), &["check", &peer.url("/pub/")]);
         reports.push((
             "vsftpd 3.0.3 (Debian bookworm, utf8_filesystem=YES, anonymous)",
@@ -936,7 +629,9 @@ fn check_reports_of_each_peer() {
         ));
     }
     {
-        let peer = pure_ftpd();
+        let peer = pure_ftpd(|root| {
+            fill_pub(root);
+        });
         let r = babelftp(
             state.path(),
             &["check", &format!("ftp://bob:secret@127.0.0.1:{}/pub/", peer.port)],
