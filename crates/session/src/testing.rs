@@ -633,9 +633,16 @@ impl Harness {
     /// Feeds a data event as a (possibly misbehaving) driver would.
     pub fn data_event(&mut self, ev: DataEvent) {
         let current = self.transfer.as_ref().map(|(s, _)| s.id);
+        let opening = matches!(self.transfer, Some((_, Stage::Start)));
         match &ev {
             DataEvent::UploadReceived { id, .. } => self.uploads_received.push(*id),
-            DataEvent::Ended { id, .. } | DataEvent::OpenFailed { id, .. } if Some(*id) == current => {
+            DataEvent::Opened { id, .. } if Some(*id) == current && opening => self.set_stage(Stage::Running),
+            // OpenFailed ends a transfer only before it opened (the
+            // driver's contract); after, the transfer is still there.
+            DataEvent::OpenFailed { id, .. } if Some(*id) == current && opening => {
+                self.transfer = None;
+            }
+            DataEvent::Ended { id, .. } if Some(*id) == current => {
                 self.transfer = None;
                 self.passive = false;
             }
@@ -861,7 +868,8 @@ pub fn fuzz_session(data: &[u8]) {
         assert_eq!(
             finals,
             lines + 1,
-            "every command line gets exactly one final reply (plus the greeting)"
+            "every command line gets exactly one final reply (plus the greeting); wire:\n{}",
+            String::from_utf8_lossy(&h.wire[h.wire.len().saturating_sub(4096)..])
         );
     }
 }

@@ -22,10 +22,12 @@ proptest! {
 #[test]
 fn fuzz_regressions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/session");
-    let Ok(entries) = std::fs::read_dir(&dir) else { return };
-    for e in entries {
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = e.unwrap().path();
         let data = std::fs::read(&path).unwrap();
         babelftp_session::testing::fuzz_session(&data);
+        n += 1;
     }
+    assert!(n > 0, "no regression inputs in {}", dir.display());
 }
