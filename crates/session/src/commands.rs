@@ -23,11 +23,24 @@ pub(crate) enum Pending {
     Rnto,
     Size,
     Mdtm,
-    Mlst { target: VPath, shown: Vec<u8> },
+    Mlst {
+        target: VPath,
+        shown: Vec<u8>,
+    },
     StatPath,
-    Verify { user: Vec<u8> },
-    EnterHome { user: Vec<u8>, write: bool },
-    Pasv { extended: bool },
+    Verify {
+        user: Vec<u8>,
+    },
+    EnterHome {
+        user: Vec<u8>,
+        write: bool,
+    },
+    Pasv {
+        extended: bool,
+    },
+    /// A download with no data connection: 550 if the path is missing,
+    /// else 425.
+    NoData,
 }
 
 impl ServerSession {
@@ -310,6 +323,7 @@ impl ServerSession {
                 self.reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
             }
             (Pending::Pasv { extended }, OpOk::Port(port)) => self.passive_reply(extended, port),
+            (Pending::NoData, _) => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
             (p, ok) => {
                 // A result that does not answer the operation: a driver bug.
                 tracing::error!(pending = ?p, result = ?ok, "operation result does not match its operation");

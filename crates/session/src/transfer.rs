@@ -131,6 +131,13 @@ impl ServerSession {
     /// Starts a transfer on the data connection set up before, or 425.
     fn start(&mut self, now: Instant, kind: TransferKind) {
         let source = match self.data {
+            // A download of something missing is 550 even without a data
+            // connection (as before, and as ProFTPD does); else 425.
+            DataSetup::None if !kind.is_upload() => {
+                let p = kind.path().clone();
+                self.op(Op::Stat(p), crate::commands::Pending::NoData);
+                return;
+            }
             DataSetup::None => {
                 self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData);
                 return;
