@@ -213,6 +213,8 @@ pub struct Harness {
     taken: usize,
     op: Option<Op>,
     transfer: Option<(TransferSpec, Stage)>,
+    /// An Opened was delivered for the current transfer.
+    opened: bool,
     uploads_received: Vec<u64>,
     aborted: Vec<u64>,
     control_closed: bool,
@@ -256,6 +258,7 @@ impl Harness {
             taken: 0,
             op: None,
             transfer: None,
+            opened: false,
             uploads_received: Vec::new(),
             aborted: Vec::new(),
             control_closed: false,
@@ -499,6 +502,9 @@ impl Harness {
     }
 
     fn event(&mut self, ev: DataEvent) {
+        if matches!(ev, DataEvent::Opened { id, .. } if Some(id) == self.transfer_id()) {
+            self.opened = true;
+        }
         self.s.handle_data(self.now, ev);
         self.pump();
     }
@@ -553,6 +559,7 @@ impl Harness {
                 assert!(self.op.is_none(), "a transfer during an operation");
                 assert!(spec.kind.path().is_confined(), "path outside the root");
                 self.transfer = Some((spec.clone(), Stage::Start));
+                self.opened = false;
             }
             Action::Commit(id) => {
                 assert!(!self.control_closed, "commit after the control connection closed");
@@ -633,13 +640,13 @@ impl Harness {
     /// Feeds a data event as a (possibly misbehaving) driver would.
     pub fn data_event(&mut self, ev: DataEvent) {
         let current = self.transfer.as_ref().map(|(s, _)| s.id);
-        let opening = matches!(self.transfer, Some((_, Stage::Start)));
+        let start = matches!(self.transfer, Some((_, Stage::Start)));
         match &ev {
             DataEvent::UploadReceived { id, .. } => self.uploads_received.push(*id),
-            DataEvent::Opened { id, .. } if Some(*id) == current && opening => self.set_stage(Stage::Running),
+            DataEvent::Opened { id, .. } if Some(*id) == current && start => self.set_stage(Stage::Running),
             // OpenFailed ends a transfer only before it opened (the
             // driver's contract); after, the transfer is still there.
-            DataEvent::OpenFailed { id, .. } if Some(*id) == current && opening => {
+            DataEvent::OpenFailed { id, .. } if Some(*id) == current && !self.opened => {
                 self.transfer = None;
             }
             DataEvent::Ended { id, .. } if Some(*id) == current => {
