@@ -143,10 +143,9 @@ pub(crate) async fn serve(
                 }
             },
             Some(ev) = d.events_rx.recv() => {
-                let ended = matches!(ev, DataEvent::Ended { .. });
-                if ended {
+                if let DataEvent::Ended { id, .. } = ev {
                     // The task has released everything; let it finish.
-                    if let Some(t) = d.transfer.take() {
+                    if let Some(t) = d.transfer.take_if(|t| t.id == id) {
                         let _ = t.task.await;
                     }
                 }
