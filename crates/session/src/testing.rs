@@ -542,6 +542,24 @@ impl Harness {
         }
     }
 
+    /// The last actions and replies, for a failed invariant's message.
+    fn context(&self) -> String {
+        let actions: Vec<String> = self
+            .actions
+            .iter()
+            .rev()
+            .take(12)
+            .rev()
+            .map(|a| format!("{a:?}"))
+            .collect();
+        format!(
+            "\nharness transfer: {:?}\nlast actions:\n  {}\nwire:\n{}",
+            self.transfer,
+            actions.join("\n  "),
+            String::from_utf8_lossy(&self.wire[self.wire.len().saturating_sub(2048)..])
+        )
+    }
+
     /// The invariants of one action.
     fn check(&mut self, a: &Action) {
         assert!(!self.closed, "action after close: {a:?}");
@@ -604,8 +622,16 @@ impl Harness {
             }
             Action::ReleasePassive => self.passive = false,
             Action::Close => {
-                assert!(self.op.is_none(), "closed with an operation outstanding");
-                assert!(self.transfer.is_none(), "closed with a transfer outstanding");
+                assert!(
+                    self.op.is_none(),
+                    "closed with an operation outstanding{}",
+                    self.context()
+                );
+                assert!(
+                    self.transfer.is_none(),
+                    "closed with a transfer outstanding{}",
+                    self.context()
+                );
                 self.closed = true;
             }
             Action::SelectRoot(_) | Action::Log(_) => {}

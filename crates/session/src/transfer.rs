@@ -266,16 +266,20 @@ impl ServerSession {
         let aborting = t.abort.is_some();
         match ev {
             DataEvent::Opened { path, .. } => {
-                if t.phase != Phase::Opening || aborting {
+                if t.phase != Phase::Opening {
                     return;
                 }
+                // The driver holds the file and the data connection now,
+                // even if the transfer is being cut (then no 150).
                 t.phase = Phase::Running;
                 if let Some(p) = path {
                     t.path = p;
                 }
                 let unique_name = t.unique.then(|| t.path.file_name().unwrap_or_default().to_vec());
-                // The data connection is being used up.
                 self.data = DataSetup::None;
+                if aborting {
+                    return;
+                }
                 match unique_name {
                     Some(name) => {
                         // RFC 1123 4.1.2.9: the 150 reply names the file.
