@@ -352,7 +352,9 @@ impl ServerSession {
     /// (RFC 959 4.1.3); `false` leaves the line queued for later.
     fn during_transfer(&mut self, now: Instant, line: &[u8]) -> bool {
         match Command::parse(line) {
-            Ok(Command::Abor) => {
+            // A second ABOR while the first is being carried out waits its
+            // turn (then 225: no transfer), so it too gets its reply.
+            Ok(Command::Abor) if matches!(&self.busy, Busy::Transfer(t) if t.abort.is_none()) => {
                 self.abor_during_transfer(now);
                 true
             }

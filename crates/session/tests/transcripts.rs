@@ -131,6 +131,19 @@ fn abor_during_a_download_is_426_then_226_and_the_session_goes_on() {
 }
 
 #[test]
+fn a_second_abor_while_the_first_is_carried_out_gets_its_own_reply() {
+    let mut h = logged_in();
+    h.hold = true;
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"RETR a.txt"), [150]);
+    // Both arrive before the driver reports the end of the transfer.
+    h.input(b"ABOR\r\nABOR\r\n");
+    h.settle();
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [426, 226, 225]);
+}
+
+#[test]
 fn telnet_ip_makes_the_next_command_urgent_rfc959_4_1_3() {
     let mut h = logged_in();
     h.hold = true;
