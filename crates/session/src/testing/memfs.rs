@@ -1,0 +1,165 @@
+//! The harness's storage: a tiny in-memory filesystem.
+
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+
+use babelftp_proto::listing::{Entry, EntryKind};
+
+use crate::{Account, Op, OpOk, OpResult, VPath};
+
+/// A tiny filesystem: directories and files with contents.
+#[derive(Debug, Clone)]
+pub struct MemFs {
+    pub(super) nodes: BTreeMap<VPath, Option<Vec<u8>>>,
+}
+
+impl Default for MemFs {
+    fn default() -> Self {
+        let mut nodes = BTreeMap::new();
+        nodes.insert(VPath::root(), None);
+        MemFs { nodes }
+    }
+}
+
+impl MemFs {
+    /// Adds a file (and its parent directories).
+    pub fn add_file(&mut self, path: &[u8], data: &[u8]) {
+        let p = VPath::root().join(path);
+        self.add_dir(&p.parent().to_bytes());
+        self.nodes.insert(p, Some(data.to_vec()));
+    }
+
+    /// Adds a directory and its parents.
+    pub fn add_dir(&mut self, path: &[u8]) {
+        let p = VPath::root().join(path);
+        let mut cur = VPath::root();
+        for c in p.components() {
+            cur = cur.join(c);
+            self.nodes.entry(cur.clone()).or_insert(None);
+        }
+    }
+
+    /// A file's contents.
+    pub fn file(&self, path: &[u8]) -> Option<&[u8]> {
+        self.nodes.get(&VPath::root().join(path))?.as_deref()
+    }
+
+    /// Whether anything is at `path`.
+    pub fn exists(&self, path: &[u8]) -> bool {
+        self.nodes.contains_key(&VPath::root().join(path))
+    }
+
+    pub(super) fn is_dir(&self, p: &VPath) -> bool {
+        matches!(self.nodes.get(p), Some(None))
+    }
+
+    fn entry(&self, p: &VPath) -> Option<Entry> {
+        let node = self.nodes.get(p)?;
+        Some(Entry {
+            name: p.file_name().unwrap_or(b"/").to_vec(),
+            kind: if node.is_some() {
+                EntryKind::File
+            } else {
+                EntryKind::Dir
+            },
+            size: node.as_ref().map_or(0, |d| d.len() as u64),
+            modified: Some(1_700_000_000),
+            mode: 0o644,
+            nlink: 1,
+            unique: None,
+            perm: String::new(),
+        })
+    }
+
+    fn children(&self, p: &VPath) -> Vec<Entry> {
+        self.nodes
+            .keys()
+            .filter(|k| !k.is_root() && k.parent() == *p)
+            .filter_map(|k| self.entry(k))
+            .collect()
+    }
+
+    /// Runs a storage operation.
+    pub fn run(&mut self, op: &Op) -> OpResult {
+        match op {
+            Op::Stat(p) => self.entry(p).map(OpOk::Entry).ok_or(ErrorKind::NotFound),
+            Op::IsDir(p) => Ok(OpOk::IsDir(self.is_dir(p))),
+            Op::Entries(p) => match self.nodes.get(p) {
+                None => Err(ErrorKind::NotFound),
+                Some(None) => Ok(OpOk::Entries(self.children(p))),
+                Some(Some(_)) => Ok(OpOk::Entries(self.entry(p).into_iter().collect())),
+            },
+            Op::Mkdir(p) => {
+                if self.nodes.contains_key(p) {
+                    Err(ErrorKind::AlreadyExists)
+                } else if !self.is_dir(&p.parent()) {
+                    Err(ErrorKind::NotFound)
+                } else {
+                    self.nodes.insert(p.clone(), None);
+                    Ok(OpOk::Done)
+                }
+            }
+            Op::Rmdir(p) => {
+                if p.is_root() {
+                    Err(ErrorKind::PermissionDenied)
+                } else if !self.is_dir(p) {
+                    Err(ErrorKind::NotFound)
+                } else if !self.children(p).is_empty() {
+                    Err(ErrorKind::DirectoryNotEmpty)
+                } else {
+                    self.nodes.remove(p);
+                    Ok(OpOk::Done)
+                }
+            }
+            Op::RemoveFile(p) => match self.nodes.get(p) {
+                Some(Some(_)) => {
+                    self.nodes.remove(p);
+                    Ok(OpOk::Done)
+                }
+                Some(None) => Err(ErrorKind::IsADirectory),
+                None => Err(ErrorKind::NotFound),
+            },
+            Op::Rename { from, to } => {
+                if from.is_root() || to.is_root() || !self.nodes.contains_key(from) {
+                    return Err(ErrorKind::NotFound);
+                }
+                if !self.is_dir(&to.parent()) {
+                    return Err(ErrorKind::NotFound);
+                }
+                let moved: Vec<(VPath, Option<Vec<u8>>)> = self
+                    .nodes
+                    .range(from.clone()..)
+                    .take_while(|(k, _)| k.components().starts_with(from.components()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                for (k, _) in &moved {
+                    self.nodes.remove(k);
+                }
+                for (k, v) in moved {
+                    let mut parts = to.clone();
+                    for c in &k.components()[from.components().len()..] {
+                        parts = parts.join(c);
+                    }
+                    self.nodes.insert(parts, v);
+                }
+                Ok(OpOk::Done)
+            }
+            Op::VerifyPassword { user, password } => {
+                Ok(OpOk::Account((user == b"bob" && password == b"secret").then(|| {
+                    Account {
+                        home: b"/".to_vec(),
+                        write: true,
+                    }
+                })))
+            }
+            Op::EnterHome(p) => {
+                if self.is_dir(p) {
+                    Ok(OpOk::Done)
+                } else {
+                    Err(ErrorKind::NotFound)
+                }
+            }
+            Op::BindPassive { .. } => Ok(OpOk::Port(40_000)),
+        }
+    }
+}
