@@ -53,10 +53,40 @@ pub(crate) async fn refuse(mut stream: TcpStream, catalogs: &Catalogs) {
 /// The running transfer, as the driver holds it.
 struct Running {
     id: u64,
-    task: JoinHandle<()>,
+    task: Task,
     progress: Arc<AtomicU64>,
     /// The commit decision for an upload.
     decide: Option<oneshot::Sender<bool>>,
+}
+
+/// A transfer task that is aborted when dropped: if the session's own task
+/// is cut (the server's shutdown backstop), its transfer goes with it
+/// rather than running on detached.
+struct Task(Option<JoinHandle<()>>);
+
+impl Task {
+    /// Waits for the task to end.
+    async fn join(mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.await;
+        }
+    }
+
+    /// Cancels the task and waits until it has stopped.
+    async fn cancel(mut self) {
+        if let Some(h) = self.0.take() {
+            h.abort();
+            let _ = h.await;
+        }
+    }
+}
+
+impl Drop for Task {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            h.abort();
+        }
+    }
 }
 
 /// What a transfer task moves, once opened.
@@ -146,7 +176,7 @@ pub(crate) async fn serve(
                 if let DataEvent::Ended { id, .. } = ev {
                     // The task has released everything; let it finish.
                     if let Some(t) = d.transfer.take_if(|t| t.id == id) {
-                        let _ = t.task.await;
+                        t.task.join().await;
                     }
                 }
                 sess.handle_data(Instant::now(), ev);
@@ -164,8 +194,7 @@ pub(crate) async fn serve(
     };
     // The session closed with nothing outstanding; this is a backstop.
     if let Some(t) = d.transfer.take() {
-        t.task.abort();
-        let _ = t.task.await;
+        t.task.cancel().await;
     }
     let _ = tokio::time::timeout(Duration::from_secs(1), wr.shutdown()).await;
     result
@@ -200,8 +229,7 @@ impl Driver {
                 let Some(t) = self.transfer.take_if(|t| t.id == id) else {
                     return;
                 };
-                t.task.abort();
-                let _ = t.task.await;
+                t.task.cancel().await;
                 // Events the task sent before it stopped come first; an
                 // Ended among them is the truth, else it was cut here.
                 let mut ended = false;
@@ -357,7 +385,7 @@ impl Driver {
             events: self.events_tx.clone(),
             decide: decide_rx,
         };
-        let task = tokio::spawn(job.run(payload));
+        let task = Task(Some(tokio::spawn(job.run(payload))));
         self.transfer = Some(Running {
             id,
             task,
