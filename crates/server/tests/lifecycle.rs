@@ -121,6 +121,60 @@ ftp.quit()
 }
 
 #[test]
+fn bsd_ftp_style_ip_and_synch_abort_a_retr() {
+    // What BSD ftp(1) sends: IAC IP, then IAC DM with the DM urgent (the
+    // Synch), then ABOR (RFC 959 4.1.3).
+    let srv = start(|_| {});
+    random_file(&srv.path("big.bin"), 64 << 20);
+    let out = py(
+        &srv,
+        r#"
+s, f = connect(); login(s, f)
+cmd(s, f, b'TYPE I')
+d = pasv(s, f)
+print('retr', cmd(s, f, b'RETR big.bin')[:3])
+d.recv(65536)
+s.send(b'\xff\xf4\xff')
+s.send(b'\xf2', socket.MSG_OOB)
+s.sendall(b'ABOR\r\n')
+print('first', reply(f)[:3])
+print('second', reply(f)[:3])
+d.close()
+print('noop', cmd(s, f, b'NOOP')[:3])
+"#,
+    );
+    assert!(out.contains("retr b'150'"), "{out}");
+    assert!(out.contains("first b'426'") && out.contains("second b'226'"), "{out}");
+    assert!(out.contains("noop b'200'"), "{out}");
+}
+
+#[test]
+fn twenty_thousand_pipelined_commands_each_get_their_reply_in_order() {
+    let srv = start(|_| {});
+    let out = py(
+        &srv,
+        r#"
+import threading
+s, f = connect(); login(s, f)
+N = 20000
+def send():
+    for i in range(N // 1000):
+        s.sendall(b''.join(b'NOOP\r\n' if j % 2 else b'SYST\r\n' for j in range(1000)))
+t = threading.Thread(target=send); t.start()
+ok = 0
+for j in range(N):
+    line = f.readline()
+    want = b'200' if j % 2 else b'215'
+    if line[:3] == want:
+        ok += 1
+t.join()
+print('in order', ok)
+"#,
+    );
+    assert!(out.contains("in order 20000"), "{out}");
+}
+
+#[test]
 fn a_one_mib_line_gets_500_before_it_ends() {
     let srv = start(|_| {});
     let out = py(
