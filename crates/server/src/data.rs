@@ -36,6 +36,13 @@ pub enum DataError {
 
 /// Binds a passive listener on `ip`, in `range` when one is configured.
 pub async fn bind_passive(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io::Result<TcpListener> {
+    let l = bind_in_range(ip, range).await?;
+    // Accepted data connections inherit TCP keepalive from the listener.
+    let _ = crate::sockopt::keepalive(&l);
+    Ok(l)
+}
+
+async fn bind_in_range(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io::Result<TcpListener> {
     let Some(range) = range else {
         return TcpListener::bind(SocketAddr::new(ip, 0)).await;
     };
@@ -76,6 +83,7 @@ pub async fn open(
                 TcpSocket::new_v6()
             }
             .map_err(DataError::Io)?;
+            let _ = crate::sockopt::keepalive(&socket);
             // Connect from the control connection's local address.
             if local.is_ipv4() == addr.is_ipv4() {
                 socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
@@ -104,9 +112,6 @@ pub async fn open(
         }
         (None, None) => return Err(DataError::NotSetUp),
     };
-    // A peer that stops reading or writing is caught by the stall timeout;
-    // keepalive catches one that vanished without a word.
-    let _ = crate::sockopt::keepalive(&stream);
     Ok(stream)
 }
 

@@ -57,6 +57,9 @@ struct Running {
     progress: Arc<AtomicU64>,
     /// The commit decision for an upload.
     decide: Option<oneshot::Sender<bool>>,
+    /// What the task reports (made per transfer: an idle session holds no
+    /// channel).
+    events: mpsc::UnboundedReceiver<DataEvent>,
 }
 
 /// A transfer task that is aborted when dropped: if the session's own task
@@ -106,8 +109,6 @@ struct Driver {
     storage: Arc<dyn Storage>,
     passive: Option<TcpListener>,
     transfer: Option<Running>,
-    events_tx: mpsc::UnboundedSender<DataEvent>,
-    events_rx: mpsc::UnboundedReceiver<DataEvent>,
 }
 
 /// Serves one accepted connection until the session closes.
@@ -120,10 +121,8 @@ pub(crate) async fn serve(
     let peer = stream.peer_addr()?;
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
-    crate::sockopt::oob_inline(&stream)?;
-    let _ = crate::sockopt::keepalive(&stream);
+    // SO_OOBINLINE and keepalive come from the listening socket.
     let (rd, mut wr) = stream.into_split();
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
     let mut d = Driver {
         base: shared.root.clone(),
         storage: shared.root.clone(),
@@ -132,8 +131,6 @@ pub(crate) async fn serve(
         local,
         passive: None,
         transfer: None,
-        events_tx,
-        events_rx,
     };
     let mut sess = ServerSession::new(shared.session.clone(), peer, local, Instant::now());
     let write_timeout = shared.cfg.stall_timeout;
@@ -172,7 +169,7 @@ pub(crate) async fn serve(
                     sess.handle_control_closed(Instant::now());
                 }
             },
-            Some(ev) = d.events_rx.recv() => {
+            Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
                 if let DataEvent::Ended { id, .. } = ev {
                     // The task has released everything; let it finish.
                     if let Some(t) = d.transfer.take_if(|t| t.id == id) {
@@ -233,7 +230,8 @@ impl Driver {
                 // Events the task sent before it stopped come first; an
                 // Ended among them is the truth, else it was cut here.
                 let mut ended = false;
-                while let Ok(ev) = self.events_rx.try_recv() {
+                let mut events = t.events;
+                while let Ok(ev) = events.try_recv() {
                     ended |= matches!(ev, DataEvent::Ended { id: i, .. } if i == id);
                     sess.handle_data(Instant::now(), ev);
                 }
@@ -366,6 +364,7 @@ impl Driver {
         let upload = matches!(payload, Payload::Upload(_));
         let (decide_tx, decide_rx) = oneshot::channel();
         let progress = Arc::new(AtomicU64::new(0));
+        let (events_tx, events) = mpsc::unbounded_channel();
         let job = Job {
             id,
             passive: match source {
@@ -382,7 +381,7 @@ impl Driver {
             stall: self.shared.cfg.stall_timeout,
             ascii,
             progress: progress.clone(),
-            events: self.events_tx.clone(),
+            events: events_tx,
             decide: decide_rx,
         };
         let task = Task(Some(tokio::spawn(job.run(payload))));
@@ -391,6 +390,7 @@ impl Driver {
             task,
             progress,
             decide: upload.then_some(decide_tx),
+            events,
         });
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
     }

@@ -101,7 +101,12 @@ impl Server {
         }
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
-            listeners.push(TcpListener::bind(addr).await?);
+            let l = TcpListener::bind(addr).await?;
+            // Set once here, inherited by every accepted control connection
+            // (Linux copies socket options to the accepted socket).
+            sockopt::oob_inline(&l)?;
+            sockopt::keepalive(&l)?;
+            listeners.push(l);
         }
         let session = SessionConfig {
             max_line: cfg.max_line,

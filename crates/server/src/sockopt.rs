@@ -53,3 +53,30 @@ pub async fn read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io:
         })
         .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nix::sys::socket::getsockopt;
+
+    /// The server sets these on its listeners only: an accepted control
+    /// connection must have them (Linux copies them at accept).
+    #[test]
+    fn accepted_sockets_inherit_oob_inline_and_keepalive() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        oob_inline(&l).unwrap();
+        keepalive(&l).unwrap();
+        let _c = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        assert!(getsockopt(&s, sockopt::OobInline).unwrap());
+        assert!(getsockopt(&s, sockopt::KeepAlive).unwrap());
+        #[cfg(target_os = "linux")]
+        {
+            assert_eq!(
+                getsockopt(&s, sockopt::TcpKeepIdle).unwrap(),
+                KEEPALIVE_IDLE.as_secs() as u32
+            );
+            assert_eq!(getsockopt(&s, sockopt::TcpKeepCount).unwrap(), KEEPALIVE_PROBES);
+        }
+    }
+}

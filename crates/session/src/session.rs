@@ -250,11 +250,20 @@ impl ServerSession {
     pub fn consume_output(&mut self, n: usize) {
         let n = n.min(self.out.len());
         self.out.drain(..n);
+        if self.out.is_empty() {
+            // An idle session holds no buffers (thousands of them may be
+            // connected at once).
+            self.out = Vec::new();
+        }
     }
 
     /// The next thing the driver must do.
     pub fn poll_action(&mut self) -> Option<Action> {
-        self.actions.pop_front()
+        let a = self.actions.pop_front();
+        if a.is_none() && self.actions.capacity() > 0 {
+            self.actions = VecDeque::new();
+        }
+        a
     }
 
     /// When to call [`ServerSession::handle_timeout`].
@@ -312,7 +321,14 @@ impl ServerSession {
                     continue;
                 }
             }
-            if self.queue.len() >= MAX_QUEUE || self.input.is_empty() {
+            if self.input.is_empty() {
+                self.input = Vec::new();
+                if self.queue.is_empty() {
+                    self.queue = VecDeque::new();
+                }
+                return;
+            }
+            if self.queue.len() >= MAX_QUEUE {
                 return;
             }
             let (n, st) = self.lines.advance(&self.input);
@@ -321,7 +337,11 @@ impl ServerSession {
                 self.out.extend_from_slice(&t);
             }
             match st {
-                Status::Partial => return,
+                Status::Partial => {
+                    // All input is in the line reader now.
+                    self.input = Vec::new();
+                    return;
+                }
                 Status::Complete(LineEvent::Interrupt) => self.urgent = true,
                 Status::Complete(LineEvent::TooLong) => {
                     // Answered at once, in order with what is queued.
