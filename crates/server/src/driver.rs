@@ -582,23 +582,29 @@ impl Job {
     }
 }
 
-/// Runs `fut`, cutting it when `progress` does not move for `stall`.
+/// Runs `fut`, cutting it when `progress` does not move for `stall` (give
+/// or take a quarter of it: progress is looked at four times per period).
 async fn watch<T>(
     progress: &AtomicU64,
     stall: Duration,
     fut: impl std::future::Future<Output = io::Result<T>>,
 ) -> Result<T, Cut> {
     tokio::pin!(fut);
+    let tick = (stall / 4).max(Duration::from_millis(50));
     let mut last = progress.load(Ordering::Relaxed);
+    let mut since = tokio::time::Instant::now();
+    let mut ticks = tokio::time::interval_at(since + tick, tick);
     loop {
         tokio::select! {
             r = &mut fut => return r.map_err(Cut::Io),
-            _ = tokio::time::sleep(stall) => {
-                let now = progress.load(Ordering::Relaxed);
-                if now == last {
+            now = ticks.tick() => {
+                let p = progress.load(Ordering::Relaxed);
+                if p != last {
+                    last = p;
+                    since = now;
+                } else if now.duration_since(since) >= stall {
                     return Err(Cut::Stalled);
                 }
-                last = now;
             }
         }
     }
