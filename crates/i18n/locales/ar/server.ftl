@@ -77,3 +77,15 @@ host-after-login = يجب إرسال HOST قبل تسجيل الدخول.
 unique-name = بدء النقل؛ اسم الملف الفريد:
 name-untranslatable = لا يمكن كتابة الاسم بمجموعة محارف هذا الدليل.
 language-name = العربية
+
+# FTPS (RFC 4217)
+auth-ok = تم قبول AUTH TLS: جارٍ بدء مصافحة TLS.
+auth-already = اتصال التحكم محمي بالفعل.
+auth-unsupported = آلية الأمان غير مدعومة؛ استخدم AUTH TLS.
+prot-ok = تم ضبط مستوى حماية البيانات على { $level }.
+prot-unsupported = مستوى الحماية غير مدعوم؛ استخدم PROT C أو PROT P.
+ccc-refused = لا يُسمح بإعادة قناة الأوامر إلى النص غير المشفر.
+tls-required = يلزم استخدام TLS: أرسل AUTH TLS أولًا.
+prot-required = يجب حماية اتصالات البيانات: أرسل PROT P أولًا.
+tls-reuse-required = يلزم إعادة استخدام جلسة TLS على اتصال البيانات.
+tls-data-failed = فشل التفاوض على TLS في اتصال البيانات.

@@ -77,3 +77,15 @@ host-after-login = HOST muss vor der Anmeldung gesendet werden.
 unique-name = Übertragung beginnt; eindeutiger Dateiname:
 name-untranslatable = Der Name kann im Zeichensatz dieses Verzeichnisses nicht geschrieben werden.
 language-name = Deutsch
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS akzeptiert: TLS-Handshake wird gestartet.
+auth-already = Die Steuerverbindung ist bereits geschützt.
+auth-unsupported = Sicherheitsmechanismus nicht unterstützt; verwenden Sie AUTH TLS.
+prot-ok = Schutzstufe für Datenverbindungen auf { $level } gesetzt.
+prot-unsupported = Schutzstufe nicht unterstützt; verwenden Sie PROT C oder PROT P.
+ccc-refused = Der Befehlskanal darf nicht auf Klartext zurückgesetzt werden.
+tls-required = TLS erforderlich: Senden Sie zuerst AUTH TLS.
+prot-required = Datenverbindungen müssen geschützt sein: Senden Sie zuerst PROT P.
+tls-reuse-required = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich.
+tls-data-failed = TLS-Aushandlung auf der Datenverbindung fehlgeschlagen.

@@ -77,3 +77,15 @@ host-after-login = HOST must come before login.
 unique-name = Transfer starting; unique file name:
 name-untranslatable = The name cannot be written in this directory's character set.
 language-name = English
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS accepted: starting the TLS handshake.
+auth-already = The control connection is already protected.
+auth-unsupported = Security mechanism not supported; use AUTH TLS.
+prot-ok = Data protection level set to { $level }.
+prot-unsupported = Protection level not supported; use PROT C or PROT P.
+ccc-refused = Clearing the command channel is not allowed.
+tls-required = TLS is required: send AUTH TLS first.
+prot-required = Data connections must be protected: send PROT P first.
+tls-reuse-required = TLS session reuse required on the data connection.
+tls-data-failed = TLS negotiation on the data connection failed.

@@ -77,3 +77,15 @@ host-after-login = HOST debe enviarse antes de iniciar sesión.
 unique-name = Iniciando transferencia; nombre de archivo único:
 name-untranslatable = El nombre no se puede escribir en el juego de caracteres de este directorio.
 language-name = Español
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS aceptado: iniciando la negociación TLS.
+auth-already = La conexión de control ya está protegida.
+auth-unsupported = Mecanismo de seguridad no admitido; use AUTH TLS.
+prot-ok = Nivel de protección de datos establecido en { $level }.
+prot-unsupported = Nivel de protección no admitido; use PROT C o PROT P.
+ccc-refused = No se permite devolver el canal de comandos a texto sin cifrar.
+tls-required = Se requiere TLS: envíe primero AUTH TLS.
+prot-required = Las conexiones de datos deben estar protegidas: envíe primero PROT P.
+tls-reuse-required = Se requiere reutilizar la sesión TLS en la conexión de datos.
+tls-data-failed = Falló la negociación TLS en la conexión de datos.

@@ -77,3 +77,15 @@ host-after-login = HOST doit précéder la connexion.
 unique-name = Début du transfert ; nom de fichier unique :
 name-untranslatable = Le nom ne peut pas être écrit dans le jeu de caractères de ce répertoire.
 language-name = Français
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS accepté : lancement de la négociation TLS.
+auth-already = La connexion de contrôle est déjà protégée.
+auth-unsupported = Mécanisme de sécurité non pris en charge ; utilisez AUTH TLS.
+prot-ok = Niveau de protection des données défini sur { $level }.
+prot-unsupported = Niveau de protection non pris en charge ; utilisez PROT C ou PROT P.
+ccc-refused = Le retour en clair du canal de commande n'est pas autorisé.
+tls-required = TLS obligatoire : envoyez d'abord AUTH TLS.
+prot-required = Les connexions de données doivent être protégées : envoyez d'abord PROT P.
+tls-reuse-required = Réutilisation de la session TLS requise sur la connexion de données.
+tls-data-failed = Échec de la négociation TLS sur la connexion de données.

@@ -77,3 +77,15 @@ host-after-login = יש לשלוח HOST לפני ההתחברות.
 unique-name = ההעברה מתחילה; שם קובץ ייחודי:
 name-untranslatable = לא ניתן לכתוב את השם בערכת התווים של תיקייה זו.
 language-name = עברית
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS התקבל: מתחיל את לחיצת היד של TLS.
+auth-already = חיבור הבקרה כבר מוגן.
+auth-unsupported = מנגנון האבטחה אינו נתמך; יש להשתמש ב-AUTH TLS.
+prot-ok = רמת הגנת הנתונים הוגדרה ל-{ $level }.
+prot-unsupported = רמת ההגנה אינה נתמכת; יש להשתמש ב-PROT C או ב-PROT P.
+ccc-refused = החזרת ערוץ הפקודות למצב לא מוצפן אינה מותרת.
+tls-required = נדרש TLS: יש לשלוח תחילה AUTH TLS.
+prot-required = חיבורי הנתונים חייבים להיות מוגנים: יש לשלוח תחילה PROT P.
+tls-reuse-required = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים.
+tls-data-failed = המשא ומתן על TLS בחיבור הנתונים נכשל.

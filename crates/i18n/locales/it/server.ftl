@@ -77,3 +77,15 @@ host-after-login = HOST deve precedere l'accesso.
 unique-name = Avvio del trasferimento; nome file univoco:
 name-untranslatable = Il nome non può essere scritto nel set di caratteri di questa directory.
 language-name = Italiano
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS accettato: avvio dell'handshake TLS.
+auth-already = La connessione di controllo è già protetta.
+auth-unsupported = Meccanismo di sicurezza non supportato; usare AUTH TLS.
+prot-ok = Livello di protezione dei dati impostato su { $level }.
+prot-unsupported = Livello di protezione non supportato; usare PROT C o PROT P.
+ccc-refused = Non è consentito riportare in chiaro il canale dei comandi.
+tls-required = TLS obbligatorio: inviare prima AUTH TLS.
+prot-required = Le connessioni dati devono essere protette: inviare prima PROT P.
+tls-reuse-required = Riutilizzo della sessione TLS richiesto sulla connessione dati.
+tls-data-failed = Negoziazione TLS sulla connessione dati non riuscita.

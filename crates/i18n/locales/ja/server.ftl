@@ -77,3 +77,15 @@ host-after-login = HOST はログイン前に送信する必要があります�
 unique-name = 転送を開始します。一意のファイル名:
 name-untranslatable = この名前はこのディレクトリの文字コードでは表記できません。
 language-name = 日本語
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS を受け付けました。TLS ハンドシェイクを開始します。
+auth-already = 制御接続はすでに保護されています。
+auth-unsupported = サポートされていないセキュリティ機構です。AUTH TLS を使用してください。
+prot-ok = データ保護レベルを { $level } に設定しました。
+prot-unsupported = サポートされていない保護レベルです。PROT C または PROT P を使用してください。
+ccc-refused = コマンドチャネルを平文に戻すことは許可されていません。
+tls-required = TLS が必要です。先に AUTH TLS を送信してください。
+prot-required = データ接続は保護されている必要があります。先に PROT P を送信してください。
+tls-reuse-required = データ接続では TLS セッションの再利用が必要です。
+tls-data-failed = データ接続での TLS ネゴシエーションに失敗しました。

@@ -77,3 +77,15 @@ host-after-login = HOST 명령은 로그인 전에 보내야 합니다.
 unique-name = 전송을 시작합니다. 고유 파일 이름:
 name-untranslatable = 이 이름은 이 디렉터리의 문자 집합으로 쓸 수 없습니다.
 language-name = 한국어
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS 명령을 수락했습니다. TLS 핸드셰이크를 시작합니다.
+auth-already = 제어 연결이 이미 보호되어 있습니다.
+auth-unsupported = 지원하지 않는 보안 메커니즘입니다. AUTH TLS를 사용하십시오.
+prot-ok = 데이터 보호 수준을 { $level }(으)로 설정했습니다.
+prot-unsupported = 지원하지 않는 보호 수준입니다. PROT C 또는 PROT P를 사용하십시오.
+ccc-refused = 명령 채널을 평문으로 되돌리는 것은 허용되지 않습니다.
+tls-required = TLS가 필요합니다. 먼저 AUTH TLS 명령을 보내십시오.
+prot-required = 데이터 연결은 보호되어야 합니다. 먼저 PROT P 명령을 보내십시오.
+tls-reuse-required = 데이터 연결에서 TLS 세션을 재사용해야 합니다.
+tls-data-failed = 데이터 연결의 TLS 협상에 실패했습니다.

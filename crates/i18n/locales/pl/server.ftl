@@ -77,3 +77,15 @@ host-after-login = Polecenie HOST musi poprzedzać logowanie.
 unique-name = Rozpoczynanie transferu; unikalna nazwa pliku:
 name-untranslatable = Tej nazwy nie można zapisać w kodowaniu znaków tego katalogu.
 language-name = Polski
+
+# FTPS (RFC 4217)
+auth-ok = Polecenie AUTH TLS zaakceptowane: rozpoczynanie negocjacji TLS.
+auth-already = Połączenie sterujące jest już chronione.
+auth-unsupported = Mechanizm zabezpieczeń nieobsługiwany; użyj AUTH TLS.
+prot-ok = Ustawiono poziom ochrony danych: { $level }.
+prot-unsupported = Poziom ochrony nieobsługiwany; użyj PROT C lub PROT P.
+ccc-refused = Wyłączanie ochrony kanału poleceń jest niedozwolone.
+tls-required = Wymagany TLS: najpierw wyślij AUTH TLS.
+prot-required = Połączenia danych muszą być chronione: najpierw wyślij PROT P.
+tls-reuse-required = Połączenie danych wymaga ponownego użycia sesji TLS.
+tls-data-failed = Negocjacja TLS na połączeniu danych nie powiodła się.

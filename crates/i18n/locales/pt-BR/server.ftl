@@ -77,3 +77,15 @@ host-after-login = HOST deve ser enviado antes do login.
 unique-name = Iniciando transferência; nome de arquivo único:
 name-untranslatable = O nome não pode ser escrito no conjunto de caracteres deste diretório.
 language-name = Português (Brasil)
+
+# FTPS (RFC 4217)
+auth-ok = AUTH TLS aceito: iniciando o handshake TLS.
+auth-already = A conexão de controle já está protegida.
+auth-unsupported = Mecanismo de segurança não suportado; use AUTH TLS.
+prot-ok = Nível de proteção de dados definido como { $level }.
+prot-unsupported = Nível de proteção não suportado; use PROT C ou PROT P.
+ccc-refused = Não é permitido retornar o canal de comandos a texto sem criptografia.
+tls-required = TLS obrigatório: envie AUTH TLS primeiro.
+prot-required = As conexões de dados devem ser protegidas: envie PROT P primeiro.
+tls-reuse-required = É necessário reutilizar a sessão TLS na conexão de dados.
+tls-data-failed = Falha na negociação TLS na conexão de dados.

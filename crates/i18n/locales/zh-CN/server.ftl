@@ -77,3 +77,15 @@ host-after-login = HOST 必须在登录之前发送。
 unique-name = 开始传输；唯一文件名：
 name-untranslatable = 该名称无法用此目录的字符集表示。
 language-name = 简体中文
+
+# FTPS (RFC 4217)
+auth-ok = 已接受 AUTH TLS：开始 TLS 握手。
+auth-already = 控制连接已受保护。
+auth-unsupported = 不支持该安全机制，请使用 AUTH TLS。
+prot-ok = 数据保护级别已设置为 { $level }。
+prot-unsupported = 不支持该保护级别，请使用 PROT C 或 PROT P。
+ccc-refused = 不允许将命令通道恢复为明文。
+tls-required = 必须使用 TLS：请先发送 AUTH TLS。
+prot-required = 数据连接必须受保护：请先发送 PROT P。
+tls-reuse-required = 数据连接必须复用 TLS 会话。
+tls-data-failed = 数据连接上的 TLS 协商失败。

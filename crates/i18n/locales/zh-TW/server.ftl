@@ -77,3 +77,15 @@ host-after-login = HOST 必須在登入之前傳送。
 unique-name = 開始傳輸；唯一檔案名稱：
 name-untranslatable = 此名稱無法以這個目錄的字元集表示。
 language-name = 繁體中文
+
+# FTPS (RFC 4217)
+auth-ok = 已接受 AUTH TLS：開始 TLS 交握。
+auth-already = 控制連線已受保護。
+auth-unsupported = 不支援此安全機制，請改用 AUTH TLS。
+prot-ok = 資料保護等級已設為 { $level }。
+prot-unsupported = 不支援此保護等級，請使用 PROT C 或 PROT P。
+ccc-refused = 不允許將指令通道恢復為明文。
+tls-required = 必須使用 TLS：請先傳送 AUTH TLS。
+prot-required = 資料連線必須受到保護：請先傳送 PROT P。
+tls-reuse-required = 資料連線必須重複使用 TLS 工作階段。
+tls-data-failed = 資料連線的 TLS 協商失敗。
