@@ -118,9 +118,12 @@ codes! {
     NOT_IMPLEMENTED = 502, "Command not implemented.";
     BAD_SEQUENCE = 503, "Bad sequence of commands.";
     PARAMETER_NOT_IMPLEMENTED = 504, "Command not implemented for that parameter.";
-    PROTOCOL_NOT_SUPPORTED = 522, "Network protocol not supported (RFC 2428).";
+    PROT_REQUIRED = 521, "Data connection cannot be opened with this PROT setting (RFC 4217 9).";
+    PROTOCOL_NOT_SUPPORTED = 522, "Network protocol not supported (RFC 2428); TLS on the data connection failed (RFC 4217).";
     NOT_LOGGED_IN = 530, "Not logged in.";
     NEED_ACCOUNT_FOR_STORING = 532, "Need account for storing files.";
+    POLICY_DENIED = 534, "Request denied for policy reasons (RFC 2228).";
+    PROT_NOT_SUPPORTED = 536, "Requested PROT level not supported by mechanism (RFC 2228).";
     FILE_UNAVAILABLE = 550, "Requested action not taken: file unavailable.";
     PAGE_TYPE_UNKNOWN = 551, "Requested action aborted: page type unknown.";
     EXCEEDED_STORAGE = 552, "Requested file action aborted: exceeded storage allocation.";

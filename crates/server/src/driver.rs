@@ -273,6 +273,14 @@ impl Driver {
             Action::Close => {
                 self.passive = None;
             }
+            // FTPS is not wired into this driver yet (the server never
+            // gives the session a TLS policy, so AUTH is 502 and neither of
+            // these comes); should one come, the connection ends rather
+            // than go on in clear.
+            Action::StartTls => {
+                tracing::error!(peer = %self.peer, "TLS asked for, but this driver has none");
+                sess.handle_control_closed(Instant::now());
+            }
         }
     }
 
@@ -328,7 +336,13 @@ impl Driver {
             source,
             kind,
             ascii,
+            tls,
         } = spec;
+        if tls {
+            let error = io::ErrorKind::Unsupported;
+            sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+            return;
+        }
         let st = self.storage.clone();
         let opened = match kind {
             TransferKind::Retr { path, offset } => {

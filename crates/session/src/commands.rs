@@ -233,9 +233,12 @@ impl ServerSession {
             C::Nlst(p) => self.list(now, p, crate::transfer::ListKind::Nlst),
             C::Mlsd(p) => self.list(now, p, crate::transfer::ListKind::Mlsd),
             C::Abor => self.reply(ReplyCode::DATA_OPEN, Msg::NoTransfer),
-            C::Site(_) | C::Auth(_) | C::Pbsz(_) | C::Prot(_) | C::Ccc => {
-                self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand)
-            }
+            C::Auth(mechanism) => self.auth(&mechanism),
+            C::Pbsz(_) => self.pbsz(),
+            C::Prot(level) => self.prot(level),
+            // RFC 4217 6: a server may refuse to drop protection.
+            C::Ccc if self.cfg.tls.is_some() => self.reply(ReplyCode::POLICY_DENIED, Msg::CccRefused),
+            C::Site(_) | C::Ccc => self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
         }
     }
 
@@ -337,6 +340,11 @@ impl ServerSession {
     }
 
     fn user(&mut self, name: Vec<u8>) {
+        // RFC 4217 11: a server that requires TLS refuses USER before it.
+        if self.cfg.tls.is_some_and(|t| t.required) && !self.tls {
+            self.reply(ReplyCode::NOT_LOGGED_IN, Msg::TlsRequired);
+            return;
+        }
         if self.logged_in() {
             self.reply(ReplyCode::BAD_SEQUENCE, Msg::AlreadyLoggedIn);
             return;
@@ -370,6 +378,68 @@ impl ServerSession {
             },
             Pending::Verify { user },
         );
+    }
+
+    /// AUTH (RFC 4217 4): `TLS` (also `TLS-C`, and the older `SSL` and
+    /// `TLS-P`, which also protect data connections at once) before login.
+    fn auth(&mut self, mechanism: &str) {
+        if self.cfg.tls.is_none() {
+            self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand);
+            return;
+        }
+        if self.tls {
+            self.reply(ReplyCode::BAD_SEQUENCE, Msg::AuthAlready);
+            return;
+        }
+        let protect_data = match mechanism {
+            "TLS" | "TLS-C" => false,
+            "SSL" | "TLS-P" => true,
+            _ => {
+                self.reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::AuthUnsupported);
+                return;
+            }
+        };
+        if self.logged_in() || matches!(self.login, Login::AwaitPass { .. }) {
+            self.reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence);
+            return;
+        }
+        self.reply(ReplyCode::AUTH_OK, Msg::AuthOk);
+        self.tls = true;
+        self.pbsz = protect_data;
+        self.prot_private = protect_data;
+        self.forget_plaintext();
+        self.action(Action::StartTls);
+    }
+
+    /// PBSZ (RFC 4217 8): only after AUTH; the size is always 0 for TLS.
+    fn pbsz(&mut self) {
+        if !self.tls {
+            self.reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence);
+            return;
+        }
+        self.pbsz = true;
+        // "PBSZ=0" is the protocol's own answer, not a text to translate.
+        self.send(&Reply::new(ReplyCode::OK, "PBSZ=0"));
+    }
+
+    /// PROT (RFC 4217 9): C or P after PBSZ; S and E are not TLS levels.
+    fn prot(&mut self, level: babelftp_proto::command::ProtLevel) {
+        use babelftp_proto::command::ProtLevel as L;
+        if !self.tls || !self.pbsz {
+            self.reply(ReplyCode::BAD_SEQUENCE, Msg::BadSequence);
+            return;
+        }
+        match level {
+            L::Clear => {
+                self.prot_private = false;
+                self.reply(ReplyCode::OK, Msg::ProtOk("C"));
+            }
+            L::Private => {
+                self.prot_private = true;
+                self.reply(ReplyCode::OK, Msg::ProtOk("P"));
+            }
+            _ => self.reply(ReplyCode::PROT_NOT_SUPPORTED, Msg::ProtUnsupported),
+        }
     }
 
     fn login_failed(&mut self, now: Instant) {

@@ -176,6 +176,8 @@ pub struct TransferSpec {
     pub kind: TransferKind,
     /// TYPE A: line ends converted (LF on disk, CR LF on the wire).
     pub ascii: bool,
+    /// PROT P: the data connection runs TLS (RFC 4217 9).
+    pub tls: bool,
 }
 
 /// Why a data connection could not be had.
@@ -203,6 +205,11 @@ pub enum Outcome {
     Storage(ErrorKind),
     /// Cancelled by [`Action::AbortTransfer`] or discarded.
     Aborted,
+    /// The data connection's TLS handshake did not resume this control
+    /// connection's TLS session (RFC 4217 10.2 reuse, enforced): 522.
+    TlsNotReused,
+    /// The data connection's TLS handshake failed: 522.
+    TlsFailed,
 }
 
 /// What the driver reports about the running transfer.
@@ -299,6 +306,10 @@ pub enum Action {
     AbortTransfer(u64),
     /// Append a line to the transfer log.
     Log(TransferRecord),
+    /// AUTH TLS was accepted: send the output so far (the 234) in clear,
+    /// then run the TLS handshake as the server; every later control byte
+    /// goes through TLS. A failed handshake is `handle_control_closed`.
+    StartTls,
     /// Flush the pending output, then close the control connection. Nothing
     /// follows it; no transfer or operation is outstanding when it comes.
     Close,

@@ -15,7 +15,7 @@ use crate::{Msg, ServerSession};
 
 impl ServerSession {
     pub(crate) fn features(&self) -> Features {
-        Features(vec![
+        let mut f = vec![
             Feature::Utf8,
             Feature::Lang(LangFact {
                 tags: self
@@ -39,7 +39,12 @@ impl ServerSession {
             Feature::Eprt,
             Feature::Host,
             Feature::Tvfs,
-        ])
+        ];
+        if self.cfg.tls.is_some() {
+            // RFC 4217 6: what a client needs to see to use FTPS.
+            f.extend([Feature::Auth(vec!["TLS".into()]), Feature::Pbsz, Feature::Prot]);
+        }
+        Features(f)
     }
 
     pub(crate) fn help(&self) -> Reply {

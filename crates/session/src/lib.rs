@@ -86,6 +86,16 @@ pub struct SessionConfig {
     pub legacy_charset: Option<Charset>,
     /// Virtual hosts; with none, HOST accepts any name.
     pub hosts: Vec<HostInfo>,
+    /// FTPS (RFC 4217), when the server has a certificate.
+    pub tls: Option<TlsPolicy>,
+}
+
+/// How a server with a certificate treats clients (RFC 4217).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TlsPolicy {
+    /// USER before AUTH is refused (530), and so is a data connection
+    /// without PROT P once logged in (521).
+    pub required: bool,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -112,6 +122,7 @@ impl SessionConfig {
             passive_address: None,
             legacy_charset: None,
             hosts: Vec::new(),
+            tls: None,
         }
     }
 }

@@ -87,6 +87,12 @@ pub struct ServerSession {
     pub(crate) data: DataSetup,
     pub(crate) epsv_all: bool,
     pub(crate) mlst_facts: Vec<&'static str>,
+    /// The control connection runs TLS (AUTH TLS, or implicit FTPS).
+    pub(crate) tls: bool,
+    /// PBSZ 0 came (RFC 4217 8; PROT needs it).
+    pub(crate) pbsz: bool,
+    /// PROT P: data connections run TLS.
+    pub(crate) prot_private: bool,
 
     // The machine.
     lines: LineReader,
@@ -131,6 +137,9 @@ impl ServerSession {
             data: DataSetup::None,
             epsv_all: false,
             mlst_facts: MLST_FACTS.to_vec(),
+            tls: false,
+            pbsz: false,
+            prot_private: false,
             input: Vec::new(),
             queue: VecDeque::new(),
             urgent: false,
@@ -145,6 +154,22 @@ impl ServerSession {
         };
         s.reply(ReplyCode::READY, Msg::Greeting);
         s
+    }
+
+    /// A session on an implicit-FTPS connection: the driver made the TLS
+    /// handshake before the greeting; data connections are protected
+    /// (PROT P) until the client says PROT C.
+    pub fn new_implicit_tls(cfg: Arc<SessionConfig>, peer: SocketAddr, local: SocketAddr, now: Instant) -> Self {
+        let mut s = Self::new(cfg, peer, local, now);
+        s.tls = true;
+        s.pbsz = true;
+        s.prot_private = true;
+        s
+    }
+
+    /// Whether the control connection is protected.
+    pub fn is_tls(&self) -> bool {
+        self.tls
     }
 
     // ------------------------------------------------------------ events
@@ -411,6 +436,16 @@ impl ServerSession {
             self.closed = true;
             self.actions.push_back(Action::Close);
         }
+    }
+
+    /// After AUTH TLS: plaintext the client sent behind it is dropped
+    /// unread (the STARTTLS command-injection class), and the line reader
+    /// starts over for the protected stream.
+    pub(crate) fn forget_plaintext(&mut self) {
+        self.input = Vec::new();
+        self.queue = VecDeque::new();
+        self.lines = LineReader::new(self.cfg.max_line);
+        self.urgent = false;
     }
 
     pub(crate) fn touch(&mut self, now: Instant) {

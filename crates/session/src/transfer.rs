@@ -130,6 +130,12 @@ impl ServerSession {
 
     /// Starts a transfer on the data connection set up before, or 425.
     fn start(&mut self, now: Instant, kind: TransferKind) {
+        // RFC 4217 9: a server that requires protection refuses a clear
+        // data connection.
+        if self.cfg.tls.is_some_and(|t| t.required) && !self.prot_private {
+            self.reply(ReplyCode::PROT_REQUIRED, Msg::ProtRequired);
+            return;
+        }
         let source = match self.data {
             // A download of something missing is 550 even without a data
             // connection (as before, and as ProFTPD does); else 425.
@@ -165,11 +171,13 @@ impl ServerSession {
             phase: Phase::Opening,
             abort: None,
         });
+        let tls = self.prot_private;
         self.action(Action::StartTransfer(TransferSpec {
             id,
             source,
             kind,
             ascii,
+            tls,
         }));
     }
 
@@ -350,6 +358,8 @@ impl ServerSession {
             Outcome::Network | Outcome::Stalled | Outcome::Aborted => {
                 self.reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
             }
+            Outcome::TlsNotReused => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsReuseRequired),
+            Outcome::TlsFailed => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsDataFailed),
             Outcome::Storage(e) => {
                 let (code, msg) = reply_for(e);
                 // A storage failure during the transfer is "aborted", not

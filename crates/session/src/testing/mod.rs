@@ -481,6 +481,9 @@ impl Harness {
                 );
                 self.closed = true;
             }
+            Action::StartTls => {
+                assert!(self.transfer.is_none(), "TLS started during a transfer");
+            }
             Action::SelectRoot(_) | Action::Log(_) => {}
         }
     }
