@@ -54,6 +54,18 @@ pub struct ServeArgs {
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
+    /// PEM certificate chain: FTPS (AUTH TLS, RFC 4217) with --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// An implicit-FTPS listener, TLS from the first byte (repeatable).
+    #[arg(long = "implicit-listen", value_name = "ADDR:PORT")]
+    implicit_listen: Vec<SocketAddr>,
+    /// Refuse USER before AUTH TLS and clear data connections.
+    #[arg(long)]
+    tls_required: bool,
     /// Language of replies before LANG (RFC 2640 4.1) [default: en].
     #[arg(long, value_name = "TAG")]
     default_lang: Option<String>,
@@ -115,6 +127,18 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(x) = args.xferlog {
         cfg.xferlog = Some(x);
+    }
+    if let Some(c) = args.tls_cert {
+        cfg.tls_cert = Some(c);
+    }
+    if let Some(k) = args.tls_key {
+        cfg.tls_key = Some(k);
+    }
+    if !args.implicit_listen.is_empty() {
+        cfg.implicit_listen = args.implicit_listen;
+    }
+    if args.tls_required {
+        cfg.tls_required = true;
     }
     if let Some(t) = &args.default_lang {
         cfg.default_lang = Some(

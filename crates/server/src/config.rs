@@ -19,6 +19,11 @@
 //! max_per_ip = 32
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
+//! tls_cert = "/etc/babelftp/cert.pem" # FTPS (RFC 4217): AUTH TLS
+//! tls_key = "/etc/babelftp/key.pem"
+//! implicit_listen = ["0.0.0.0:990"]  # implicit FTPS listeners
+//! tls_required = false        # true: USER before AUTH 530, clear data 521
+//! tls_reuse_required = true   # data connections must resume this session's TLS
 //! default_lang = "fr"         # replies before LANG (RFC 2640 4.1)
 //! catalogs = "catalogs"       # <tag>/*.ftl: add or override messages
 //! fs_charset = "windows-1252" # names on disk (translating server, A.1)
@@ -126,6 +131,17 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// Where to append one xferlog line per transfer.
     pub xferlog: Option<PathBuf>,
+    /// PEM certificate chain for FTPS (with `tls_key`: AUTH TLS offered).
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for FTPS.
+    pub tls_key: Option<PathBuf>,
+    /// Implicit-FTPS listeners (TLS from the first byte).
+    pub implicit_listen: Vec<SocketAddr>,
+    /// Refuse USER before AUTH (530) and clear data connections (521).
+    pub tls_required: bool,
+    /// A protected data connection must resume its own control
+    /// connection's TLS session (522 otherwise); on by default.
+    pub tls_reuse_required: bool,
     /// The language before any LANG (RFC 2640 4.1); English if unset.
     pub default_lang: Option<LangTag>,
     /// A directory of extra or overriding catalogs: `<tag>/*.ftl`.
@@ -165,6 +181,11 @@ impl Default for Config {
             max_per_ip: 32,
             shutdown_grace: Duration::from_secs(30),
             xferlog: None,
+            tls_cert: None,
+            tls_key: None,
+            implicit_listen: Vec::new(),
+            tls_required: false,
+            tls_reuse_required: true,
             default_lang: None,
             catalogs_dir: None,
             fs_charset: None,
@@ -224,6 +245,11 @@ struct FileConfig {
     max_per_ip: Option<usize>,
     shutdown_grace: Option<u64>,
     xferlog: Option<PathBuf>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+    implicit_listen: Option<Vec<SocketAddr>>,
+    tls_required: Option<bool>,
+    tls_reuse_required: Option<bool>,
     default_lang: Option<String>,
     catalogs: Option<PathBuf>,
     fs_charset: Option<String>,
@@ -356,6 +382,17 @@ impl Config {
             c.shutdown_grace = Duration::from_secs(s);
         }
         c.xferlog = f.xferlog.map(|x| base.join(x));
+        c.tls_cert = f.tls_cert.map(|x| base.join(x));
+        c.tls_key = f.tls_key.map(|x| base.join(x));
+        if let Some(l) = f.implicit_listen {
+            c.implicit_listen = l;
+        }
+        if let Some(b) = f.tls_required {
+            c.tls_required = b;
+        }
+        if let Some(b) = f.tls_reuse_required {
+            c.tls_reuse_required = b;
+        }
         c.catalogs_dir = f.catalogs.map(|x| base.join(x));
         c.fs_charset = f.fs_charset;
         c.dir_charsets = f.dir_charsets.into_iter().collect();

@@ -185,8 +185,8 @@ pub const UPLOAD_BUF: usize = 1 << 20;
 /// allocation per chunk), each buffer written where the runtime allows a
 /// blocking call. In ASCII mode CR LF becomes LF. Returns the octets
 /// written and the upload, for commit.
-pub async fn receive(
-    stream: &mut TcpStream,
+pub async fn receive<S: AsyncRead + Unpin>(
+    stream: &mut S,
     upload: Box<dyn Upload>,
     ascii: bool,
     progress: &AtomicU64,
@@ -219,7 +219,7 @@ pub async fn receive(
 }
 
 /// Reads until `buf` is full or the peer closes; returns the octets read.
-async fn fill(stream: &mut TcpStream, buf: &mut [u8], progress: &AtomicU64) -> io::Result<usize> {
+async fn fill<S: AsyncRead + Unpin>(stream: &mut S, buf: &mut [u8], progress: &AtomicU64) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         let m = stream.read(&mut buf[n..]).await?;
@@ -233,8 +233,8 @@ async fn fill(stream: &mut TcpStream, buf: &mut [u8], progress: &AtomicU64) -> i
 }
 
 /// The ASCII-mode upload: CR LF → LF, one buffer at a time.
-async fn receive_ascii(
-    stream: &mut TcpStream,
+async fn receive_ascii<S: AsyncRead + Unpin>(
+    stream: &mut S,
     mut upload: Box<dyn Upload>,
     progress: &AtomicU64,
 ) -> io::Result<(u64, Box<dyn Upload>)> {
@@ -280,9 +280,9 @@ async fn write_blocking(
 }
 
 /// Sends a download from a blocking reader (non-local back-ends).
-pub async fn send_reader(
+pub async fn send_reader<S: AsyncWrite + Unpin>(
     reader: Box<dyn std::io::Read + Send>,
-    stream: &mut TcpStream,
+    stream: &mut S,
     ascii: bool,
     progress: &AtomicU64,
 ) -> io::Result<u64> {

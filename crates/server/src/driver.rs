@@ -20,7 +20,8 @@ use babelftp_session::{
     Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession,
     SessionConfig, TransferKind, TransferSpec, VPath, WriteMode,
 };
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -40,6 +41,70 @@ pub(crate) struct Shared {
     /// Virtual hosts' roots, in the order of `session.hosts`.
     pub(crate) hosts: Vec<Arc<dyn Storage>>,
     pub(crate) xferlog: Option<Arc<XferLog>>,
+    /// FTPS, when the server has a certificate.
+    pub(crate) tls: Option<crate::tls::Tls>,
+}
+
+/// The control connection: plain TCP (read with `read_control`, which
+/// copes with urgent data), or TLS after AUTH or on an implicit listener.
+enum Control {
+    Plain(OwnedReadHalf, OwnedWriteHalf),
+    Tls(ReadHalf<ServerTls>, WriteHalf<ServerTls>),
+    Gone,
+}
+
+type ServerTls = tokio_rustls::server::TlsStream<TcpStream>;
+
+impl Control {
+    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Control::Plain(rd, _) => crate::sockopt::read_control(rd.as_ref(), buf).await,
+            Control::Tls(rd, _) => rd.read(buf).await,
+            Control::Gone => Ok(0),
+        }
+    }
+
+    async fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        match self {
+            Control::Plain(_, wr) => wr.write_all(data).await,
+            Control::Tls(_, wr) => {
+                wr.write_all(data).await?;
+                wr.flush().await
+            }
+            Control::Gone => Err(io::ErrorKind::NotConnected.into()),
+        }
+    }
+
+    async fn shutdown(&mut self) {
+        let r = match self {
+            Control::Plain(_, wr) => tokio::time::timeout(Duration::from_secs(1), wr.shutdown()).await,
+            // close_notify, then FIN.
+            Control::Tls(_, wr) => tokio::time::timeout(Duration::from_secs(1), wr.shutdown()).await,
+            Control::Gone => return,
+        };
+        let _ = r;
+    }
+
+    /// AUTH TLS: the rest of this connection is TLS, with `cfg`.
+    async fn start_tls(&mut self, cfg: Arc<rustls::ServerConfig>, timeout: Duration) -> io::Result<()> {
+        let Control::Plain(rd, wr) = std::mem::replace(self, Control::Gone) else {
+            return Err(io::ErrorKind::InvalidInput.into());
+        };
+        let stream = rd.reunite(wr).map_err(|e| io::Error::other(e.to_string()))?;
+        let tls = accept_tls(cfg, stream, timeout).await?;
+        let (r, w) = tokio::io::split(tls);
+        *self = Control::Tls(r, w);
+        Ok(())
+    }
+}
+
+/// A TLS handshake as the server, bounded in time (a client that starts
+/// one and stalls holds nothing for long).
+async fn accept_tls(cfg: Arc<rustls::ServerConfig>, stream: TcpStream, timeout: Duration) -> io::Result<ServerTls> {
+    match tokio::time::timeout(timeout, tokio_rustls::TlsAcceptor::from(cfg).accept(stream)).await {
+        Ok(r) => r,
+        Err(_) => Err(io::ErrorKind::TimedOut.into()),
+    }
 }
 
 /// Answers a connection over the limits with 421 and closes it.
@@ -109,20 +174,42 @@ struct Driver {
     storage: Arc<dyn Storage>,
     passive: Option<TcpListener>,
     transfer: Option<Running>,
+    /// This FTP session's TLS for data connections (its own session store).
+    data_tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 /// Serves one accepted connection until the session closes.
 /// `shutdown` carries the grace period running transfers get.
+/// `implicit`: the connection came to an implicit-FTPS listener.
 pub(crate) async fn serve(
     stream: TcpStream,
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
+    implicit: bool,
 ) -> io::Result<()> {
     let peer = stream.peer_addr()?;
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
     // SO_OOBINLINE and keepalive come from the listening socket.
-    let (rd, mut wr) = stream.into_split();
+    let session_tls = shared.tls.as_ref().map(|t| t.session());
+    let handshake_timeout = shared.cfg.data_timeout;
+    let mut control = match (&session_tls, implicit) {
+        (Some(t), true) => match accept_tls(t.control.clone(), stream, handshake_timeout).await {
+            Ok(tls) => {
+                let (r, w) = tokio::io::split(tls);
+                Control::Tls(r, w)
+            }
+            Err(e) => {
+                // A plaintext client, a garbage ClientHello, a stall.
+                tracing::info!(%peer, error = %e, "implicit FTPS handshake failed");
+                return Ok(());
+            }
+        },
+        _ => {
+            let (rd, wr) = stream.into_split();
+            Control::Plain(rd, wr)
+        }
+    };
     let mut d = Driver {
         base: shared.root.clone(),
         storage: shared.root.clone(),
@@ -131,18 +218,40 @@ pub(crate) async fn serve(
         local,
         passive: None,
         transfer: None,
+        data_tls: session_tls.as_ref().map(|t| t.data.clone()),
     };
-    let mut sess = ServerSession::new(shared.session.clone(), peer, local, Instant::now());
+    let mut sess = if implicit {
+        ServerSession::new_implicit_tls(shared.session.clone(), peer, local, Instant::now())
+    } else {
+        ServerSession::new(shared.session.clone(), peer, local, Instant::now())
+    };
     let write_timeout = shared.cfg.stall_timeout;
     let mut buf = vec![0u8; 4096];
     let mut shutdown_seen = false;
     let result = loop {
         while let Some(a) = sess.poll_action() {
+            if a == Action::StartTls {
+                // The 234 goes out in clear, then the handshake.
+                let n = sess.output().len();
+                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
+                sess.consume_output(n);
+                let cfg = session_tls.as_ref().map(|t| t.control.clone());
+                let r = match (sent, cfg) {
+                    (Ok(Ok(())), Some(cfg)) => control.start_tls(cfg, handshake_timeout).await,
+                    (Ok(Err(e)), _) => Err(e),
+                    _ => Err(io::ErrorKind::Unsupported.into()),
+                };
+                if let Err(e) = r {
+                    tracing::info!(%peer, error = %e, "TLS handshake after AUTH failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+                continue;
+            }
             d.act(&mut sess, a).await;
         }
         if !sess.output().is_empty() {
             let n = sess.output().len();
-            match tokio::time::timeout(write_timeout, wr.write_all(sess.output())).await {
+            match tokio::time::timeout(write_timeout, control.write_all(sess.output())).await {
                 Ok(Ok(())) => sess.consume_output(n),
                 Ok(Err(e)) => {
                     tracing::debug!(%peer, error = %e, "control connection write failed");
@@ -161,7 +270,7 @@ pub(crate) async fn serve(
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
         let reading = sess.wants_input();
         tokio::select! {
-            r = crate::sockopt::read_control(rd.as_ref(), &mut buf), if reading => match r {
+            r = control.read(&mut buf), if reading => match r {
                 Ok(0) => sess.handle_control_closed(Instant::now()),
                 Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
                 Err(e) => {
@@ -193,7 +302,7 @@ pub(crate) async fn serve(
     if let Some(t) = d.transfer.take() {
         t.task.cancel().await;
     }
-    let _ = tokio::time::timeout(Duration::from_secs(1), wr.shutdown()).await;
+    control.shutdown().await;
     result
 }
 
@@ -273,14 +382,8 @@ impl Driver {
             Action::Close => {
                 self.passive = None;
             }
-            // FTPS is not wired into this driver yet (the server never
-            // gives the session a TLS policy, so AUTH is 502 and neither of
-            // these comes); should one come, the connection ends rather
-            // than go on in clear.
-            Action::StartTls => {
-                tracing::error!(peer = %self.peer, "TLS asked for, but this driver has none");
-                sess.handle_control_closed(Instant::now());
-            }
+            // Handled by `serve`, which owns the control connection.
+            Action::StartTls => {}
         }
     }
 
@@ -338,11 +441,15 @@ impl Driver {
             ascii,
             tls,
         } = spec;
-        if tls {
-            let error = io::ErrorKind::Unsupported;
-            sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
-            return;
-        }
+        let tls = match (tls, &self.data_tls) {
+            (false, _) => None,
+            (true, Some(cfg)) => Some(cfg.clone()),
+            (true, None) => {
+                let error = io::ErrorKind::Unsupported;
+                sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+                return;
+            }
+        };
         let st = self.storage.clone();
         let opened = match kind {
             TransferKind::Retr { path, offset } => {
@@ -394,6 +501,8 @@ impl Driver {
             data_timeout: self.shared.cfg.data_timeout,
             stall: self.shared.cfg.stall_timeout,
             ascii,
+            tls,
+            reuse_required: self.shared.cfg.tls_reuse_required,
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
@@ -499,6 +608,9 @@ struct Job {
     data_timeout: Duration,
     stall: Duration,
     ascii: bool,
+    /// PROT P: TLS on the data connection, with this FTP session's config.
+    tls: Option<Arc<rustls::ServerConfig>>,
+    reuse_required: bool,
     progress: Arc<AtomicU64>,
     events: mpsc::UnboundedSender<DataEvent>,
     decide: oneshot::Receiver<bool>,
@@ -517,16 +629,16 @@ impl Job {
         let _ = events.send(DataEvent::Ended { id, bytes, outcome });
     }
 
-    async fn transfer(self, payload: Payload) -> (u64, Outcome) {
+    async fn transfer(mut self, payload: Payload) -> (u64, Outcome) {
         let stream = data::open(
-            self.passive,
+            self.passive.take(),
             self.active,
             self.peer.ip(),
             self.local.ip(),
             self.data_timeout,
         )
         .await;
-        let mut stream = match stream {
+        let stream = match stream {
             Ok(s) => s,
             Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
             Err(DataError::NotSetUp) => return (0, Outcome::NoConnection(NoConnection::Failed)),
@@ -535,16 +647,48 @@ impl Job {
                 return (0, Outcome::NoConnection(NoConnection::Failed));
             }
         };
+        let Some(cfg) = self.tls.take() else {
+            // Binary, no TLS, a local file: the kernel copies (sendfile).
+            if let Payload::File(ReadHandle::File(file), offset) = &payload {
+                if !self.ascii {
+                    let progress = self.progress.clone();
+                    let r = watch(&progress, self.stall, data::sendfile(file, *offset, &stream, &progress)).await;
+                    return finish_download(r, stream, &progress).await;
+                }
+            }
+            return self.move_bytes(stream, payload).await;
+        };
+        let tls = match accept_tls(cfg, stream, self.data_timeout).await {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
+                return (0, Outcome::TlsFailed);
+            }
+        };
+        // RFC 4217 10.2 with the binding vsftpd lacks: the handshake must
+        // resume *this* control connection's TLS session (the data config
+        // shares only this FTP session's store, so Resumed means that).
+        if self.reuse_required && tls.get_ref().1.handshake_kind() != Some(rustls::HandshakeKind::Resumed) {
+            tracing::info!(peer = %self.peer, "data connection did not resume the control connection's TLS session");
+            // Closed in order (close_notify), so the client reads the 522.
+            let mut tls = tls;
+            let _ = tokio::time::timeout(Duration::from_secs(1), tls.shutdown()).await;
+            return (0, Outcome::TlsNotReused);
+        }
+        self.move_bytes(tls, payload).await
+    }
+
+    /// Moves the bytes over a data connection (plain or TLS).
+    async fn move_bytes<S: AsyncRead + AsyncWrite + Unpin>(self, mut stream: S, payload: Payload) -> (u64, Outcome) {
         let progress = self.progress.clone();
         let (ascii, stall) = (self.ascii, self.stall);
         match payload {
-            Payload::File(handle, offset) => {
+            Payload::File(handle, _) => {
+                // The handle is already at the REST offset.
                 let r = watch(&progress, stall, async {
                     match handle {
-                        // Binary, no TLS, a local file: the kernel copies.
-                        ReadHandle::File(file) if !ascii => data::sendfile(&file, offset, &stream, &progress).await,
                         ReadHandle::File(file) => {
-                            data::pump(tokio::fs::File::from_std(file), &mut stream, true, &progress).await
+                            data::pump(tokio::fs::File::from_std(file), &mut stream, ascii, &progress).await
                         }
                         ReadHandle::Reader(reader) => data::send_reader(reader, &mut stream, ascii, &progress).await,
                     }
@@ -562,7 +706,14 @@ impl Job {
                 finish_download(r, stream, &progress).await
             }
             Payload::Upload(upload) => {
+                // Over TLS, an end without close_notify is an error here
+                // (rustls: unexpected EOF), so a cut upload never commits.
                 let r = watch(&progress, stall, data::receive(&mut stream, upload, ascii, &progress)).await;
+                if r.is_ok() {
+                    // Over TLS: our close_notify answers the client's (ftplib's
+                    // unwrap() waits for it); over TCP: our FIN.
+                    let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
+                }
                 drop(stream);
                 let (n, upload) = match r {
                     Ok(v) => v,
@@ -624,8 +775,13 @@ async fn watch<T>(
     }
 }
 
-/// Ends a download: close the data connection cleanly.
-async fn finish_download(r: Result<u64, Cut>, mut stream: TcpStream, progress: &AtomicU64) -> (u64, Outcome) {
+/// Ends a download: close the data connection cleanly (over TLS, with
+/// close_notify first).
+async fn finish_download<S: AsyncWrite + Unpin>(
+    r: Result<u64, Cut>,
+    mut stream: S,
+    progress: &AtomicU64,
+) -> (u64, Outcome) {
     match r {
         Ok(n) => {
             let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;

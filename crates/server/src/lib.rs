@@ -24,6 +24,7 @@ mod data;
 mod driver;
 mod sockopt;
 pub mod storage;
+pub mod tls;
 pub mod xferlog;
 
 use std::collections::HashMap;
@@ -47,6 +48,8 @@ use storage::Storage;
 pub struct Server {
     shared: Arc<driver::Shared>,
     listeners: Vec<TcpListener>,
+    /// Implicit-FTPS listeners.
+    implicit: Vec<TcpListener>,
 }
 
 impl Server {
@@ -99,6 +102,28 @@ impl Server {
                 lang,
             });
         }
+        let tls = match (&cfg.tls_cert, &cfg.tls_key) {
+            (Some(c), Some(k)) => Some(tls::Tls::new(Arc::new(tls::CertStore::open(c, k)?))?),
+            (None, None) => None,
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "FTPS needs both tls_cert and tls_key",
+                ))
+            }
+        };
+        if tls.is_none() && (cfg.tls_required || !cfg.implicit_listen.is_empty()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "tls_required and implicit_listen need tls_cert and tls_key",
+            ));
+        }
+        let mut implicit = Vec::new();
+        for addr in &cfg.implicit_listen {
+            let l = TcpListener::bind(addr).await?;
+            sockopt::keepalive(&l)?;
+            implicit.push(l);
+        }
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
             let l = TcpListener::bind(addr).await?;
@@ -117,6 +142,9 @@ impl Server {
             passive_address: cfg.passive_address,
             legacy_charset: legacy,
             hosts: host_infos,
+            tls: tls.as_ref().map(|_| babelftp_session::TlsPolicy {
+                required: cfg.tls_required,
+            }),
             ..SessionConfig::new(Arc::new(catalogs))
         };
         Ok(Server {
@@ -126,14 +154,21 @@ impl Server {
                 root: storage,
                 hosts,
                 xferlog,
+                tls,
             }),
             listeners,
+            implicit,
         })
     }
 
     /// The addresses actually bound.
     pub fn local_addrs(&self) -> Vec<SocketAddr> {
         self.listeners.iter().filter_map(|l| l.local_addr().ok()).collect()
+    }
+
+    /// The implicit-FTPS addresses actually bound.
+    pub fn implicit_addrs(&self) -> Vec<SocketAddr> {
+        self.implicit.iter().filter_map(|l| l.local_addr().ok()).collect()
     }
 
     /// Serves until `shutdown` completes, then stops accepting, lets
@@ -144,7 +179,8 @@ impl Server {
         let mut sessions = JoinSet::new();
         let mut accepts = JoinSet::new();
         let (conn_tx, mut conn_rx) = tokio::sync::mpsc::channel(64);
-        for l in self.listeners {
+        let all = self.listeners.into_iter().map(|l| (l, false));
+        for (l, implicit) in all.chain(self.implicit.into_iter().map(|l| (l, true))) {
             let tx = conn_tx.clone();
             accepts.spawn(async move {
                 let mut backoff = Duration::from_millis(10);
@@ -152,7 +188,7 @@ impl Server {
                     match l.accept().await {
                         Ok((s, _)) => {
                             backoff = Duration::from_millis(10);
-                            if tx.send(s).await.is_err() {
+                            if tx.send((s, implicit)).await.is_err() {
                                 return;
                             }
                         }
@@ -171,7 +207,7 @@ impl Server {
         tokio::pin!(shutdown);
         loop {
             tokio::select! {
-                Some(stream) = conn_rx.recv() => {
+                Some((stream, implicit)) = conn_rx.recv() => {
                     let Ok(peer) = stream.peer_addr() else { continue };
                     let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
                         tracing::warn!(%peer, "connection refused: too many connections");
@@ -184,7 +220,7 @@ impl Server {
                     sessions.spawn(async move {
                         let _slot = slot;
                         tracing::info!(%peer, "connected");
-                        if let Err(e) = driver::serve(stream, shared, rx).await {
+                        if let Err(e) = driver::serve(stream, shared, rx, implicit).await {
                             tracing::debug!(%peer, error = %e, "session ended with an error");
                         }
                         tracing::info!(%peer, "disconnected");

@@ -29,6 +29,8 @@ use babelftp_server::{Config, Server};
 pub struct TestServer {
     /// Where it listens: IPv4 loopback first, then IPv6 loopback if any.
     pub addrs: Vec<SocketAddr>,
+    /// Its implicit-FTPS listeners, if configured.
+    pub implicit: Vec<SocketAddr>,
     /// The directory it serves as `/`.
     pub root: tempfile::TempDir,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -110,7 +112,9 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
                     return;
                 }
             };
-            addr_tx.send(Ok(server.local_addrs())).unwrap();
+            addr_tx
+                .send(Ok((server.local_addrs(), server.implicit_addrs())))
+                .unwrap();
             server
                 .run(
                     async {
@@ -122,13 +126,14 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
                 .unwrap();
         });
     });
-    let addrs = match addr_rx.recv_timeout(START_TIMEOUT) {
+    let (addrs, implicit) = match addr_rx.recv_timeout(START_TIMEOUT) {
         Ok(Ok(addrs)) => addrs,
         Ok(Err(e)) => panic!("the test server did not bind: {e}"),
         Err(e) => panic!("the test server did not start within {START_TIMEOUT:?}: {e}"),
     };
     TestServer {
         addrs,
+        implicit,
         root,
         stop: Some(stop_tx),
         thread: Some(thread),

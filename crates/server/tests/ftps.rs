@@ -1,0 +1,321 @@
+//! FTPS (RFC 4217) on real sockets with real clients: curl, lftp and
+//! Python's ftplib, explicit (AUTH TLS) and implicit, and the binding of
+//! data connections to their own control connection's TLS session.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// A self-signed certificate for 127.0.0.1 and localhost, in `dir`.
+fn certificate(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let ck = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert, ck.cert.pem()).unwrap();
+    std::fs::write(&key, ck.signing_key.serialize_pem()).unwrap();
+    (cert, key)
+}
+
+fn start_tls(required: bool) -> (TestServer, tempfile::TempDir) {
+    let certs = tempfile::tempdir().unwrap();
+    let (cert, key) = certificate(certs.path());
+    let srv = start(move |c| {
+        c.tls_cert = Some(cert);
+        c.tls_key = Some(key);
+        c.tls_required = required;
+        c.implicit_listen = vec!["127.0.0.1:0".parse().unwrap()];
+    });
+    (srv, certs)
+}
+
+/// Python prelude: a TLS context that trusts the test certificate, and an
+/// FTP_TLS that resumes the control connection's TLS session on data
+/// connections (ftplib does not, CPython issue 63699).
+const TLS: &str = r#"
+import ssl, time
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.check_hostname = False
+ctx.verify_mode = ssl.CERT_NONE
+class Reusing(ftplib.FTP_TLS):
+    def ntransfercmd(self, cmd, rest=None):
+        conn, size = ftplib.FTP.ntransfercmd(self, cmd, rest)
+        if self._prot_p:
+            conn = self.context.wrap_socket(conn, server_hostname=self.host, session=self.sock.session)
+        return conn, size
+def login(cls=Reusing):
+    f = cls(context=ctx)
+    f.connect(HOST, PORT, timeout=20)
+    f.login('bob', 'secret')
+    f.prot_p()
+    return f
+"#;
+
+#[test]
+fn ftplib_ftps_with_session_reuse_lists_stores_and_retrieves_utf8_names() {
+    let (srv, _certs) = start_tls(false);
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+print('feat', [l.strip() for l in f.sendcmd('FEAT').splitlines() if l.strip() in ('AUTH TLS', 'PBSZ', 'PROT', 'UTF8')])
+data = os.urandom(300000)
+f.storbinary('STOR 日本語.bin', io.BytesIO(data))
+got = io.BytesIO()
+f.retrbinary('RETR 日本語.bin', got.write)
+print('same', got.getvalue() == data)
+print('nlst', '日本語.bin' in f.nlst())
+f.sendcmd('LANG fr')
+print('lang', f.sendcmd('NOOP'))
+f.quit()
+"#
+        ),
+    );
+    assert!(
+        out.contains("'UTF8'") && out.contains("'AUTH TLS'") && out.contains("'PBSZ'") && out.contains("'PROT'"),
+        "{out}"
+    );
+    assert!(out.contains("same True"), "{out}");
+    assert!(out.contains("nlst True"), "{out}");
+    assert!(out.contains("lang 200 Commande"), "RFC 2640 holds under TLS: {out}");
+    assert!(srv.path("日本語.bin").is_file());
+}
+
+#[test]
+fn a_data_connection_that_does_not_resume_its_own_session_is_refused_with_522() {
+    let (srv, _certs) = start_tls(false);
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+# Plain ftplib: a full handshake on the data connection.
+f = login(ftplib.FTP_TLS)
+try:
+    f.nlst()
+    print('plain ftplib: accepted')
+except ftplib.error_perm as e:
+    print('plain ftplib:', str(e)[:3])
+except (ssl.SSLError, OSError) as e:
+    print('plain ftplib:', f.getresp()[:3])
+print('still there', f.sendcmd('NOOP')[:3])
+# Another FTP session's TLS session, offered on this one's data connection.
+a = login()
+b = login()
+class Stealing(ftplib.FTP_TLS):
+    pass
+def steal(cmd, rest=None):
+    conn, size = ftplib.FTP.ntransfercmd(b, cmd, rest)
+    return ctx.wrap_socket(conn, server_hostname=HOST, session=a.sock.session), size
+b.ntransfercmd = steal
+try:
+    b.nlst()
+    print('stolen: accepted')
+except ftplib.error_perm as e:
+    print('stolen:', str(e)[:3])
+except (ssl.SSLError, OSError) as e:
+    print('stolen:', b.getresp()[:3])
+# And its own session resumes, again and again (the same ticket).
+print('own', [len(a.nlst()) >= 0 for _ in range(5)])
+"#
+        ),
+    );
+    assert!(out.contains("plain ftplib: 522"), "{out}");
+    assert!(out.contains("still there 200"), "{out}");
+    assert!(out.contains("stolen: 522"), "{out}");
+    assert!(out.contains("own [True, True, True, True, True]"), "{out}");
+}
+
+#[test]
+fn curl_explicit_and_implicit_ftps() {
+    let (srv, _certs) = start_tls(false);
+    std::fs::write(srv.path("hello.txt"), b"hello over tls\n").unwrap();
+    let port = srv.port();
+    let (code, body) = curl(&[
+        "--ssl-reqd",
+        "-k",
+        &format!("ftp://bob:secret@127.0.0.1:{port}/hello.txt"),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(body, b"hello over tls\n");
+    let up = srv.root.path().join("..").join("upload-src.bin");
+    let data = random_file(&up, 2 << 20);
+    let (code, _) = curl(&[
+        "--ssl-reqd",
+        "-k",
+        "-T",
+        up.to_str().unwrap(),
+        &format!("ftp://bob:secret@127.0.0.1:{port}/%C3%A9t%C3%A9.bin"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(std::fs::read(srv.path("été.bin")).unwrap() == data, "upload differs");
+    let iport = srv.implicit[0].port();
+    let (code, body) = curl(&["-k", &format!("ftps://bob:secret@127.0.0.1:{iport}/hello.txt")]);
+    assert_eq!(code, 0, "implicit FTPS");
+    assert_eq!(body, b"hello over tls\n");
+}
+
+#[test]
+fn lftp_puts_and_gets_over_ftps() {
+    let (srv, _certs) = start_tls(true);
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("данные.bin");
+    let data = random_file(&src, 1 << 20);
+    let url = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
+    let (code, out, err) = lftp(
+        &url,
+        &format!(
+            "set ftp:ssl-allow yes; set ftp:ssl-force yes; set ftp:ssl-protect-data yes; set ssl:verify-certificate no; put {} -o данные.bin; get данные.bin -o {}",
+            src.display(),
+            tmp.path().join("back.bin").display()
+        ),
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(std::fs::read(srv.path("данные.bin")).unwrap() == data);
+    assert!(std::fs::read(tmp.path().join("back.bin")).unwrap() == data);
+}
+
+#[test]
+fn plaintext_behind_auth_tls_is_discarded_and_tls_required_refuses_clear_logins() {
+    let (srv, _certs) = start_tls(true);
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+s = socket.create_connection((HOST, PORT), timeout=10)
+f = s.makefile('rb')
+f.readline()
+s.sendall(b'USER bob\r\n')
+print('clear user', f.readline()[:3])
+# A man in the middle appends commands to AUTH TLS: they must not run.
+s.sendall(b'AUTH TLS\r\nUSER bob\r\nPASS secret\r\n')
+print('auth', f.readline()[:3])
+t = ctx.wrap_socket(s, server_hostname=HOST)
+tf = t.makefile('rb')
+t.sendall(b'PWD\r\n')
+print('pwd', tf.readline()[:3])
+"#
+        ),
+    );
+    assert!(out.contains("clear user b'530'"), "{out}");
+    assert!(out.contains("auth b'234'"), "{out}");
+    assert!(out.contains("pwd b'530'"), "the injected USER/PASS did not run: {out}");
+}
+
+#[test]
+fn an_upload_cut_without_close_notify_is_426_and_not_committed() {
+    let (srv, _certs) = start_tls(false);
+    std::fs::write(srv.path("keep.bin"), b"old data").unwrap();
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+f.voidcmd('TYPE I')
+conn = f.transfercmd('STOR keep.bin')
+conn.sendall(b'x' * 200000)
+# No unwrap(): the TCP connection ends without TLS close_notify, as when
+# an attacker truncates it.
+conn.close()
+try:
+    print('end', f.voidresp()[:3])
+except ftplib.error_temp as e:
+    print('end', str(e)[:3])
+"#
+        ),
+    );
+    assert!(out.contains("end 426"), "{out}");
+    let kept = std::fs::read(srv.path("keep.bin")).unwrap();
+    assert!(
+        kept == b"old data",
+        "a truncated TLS upload replaced the file ({} bytes)",
+        kept.len()
+    );
+}
+
+#[test]
+fn garbage_and_plaintext_on_tls_ports_close_cleanly() {
+    let (srv, _certs) = start_tls(false);
+    let iport = srv.implicit[0].port();
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+# A plaintext client on the implicit port.
+s = socket.create_connection((HOST, {iport}), timeout=20)
+s.sendall(b'USER bob\r\n')
+try:
+    print('implicit plain', s.recv(100))
+except OSError as e:
+    print('implicit plain', type(e).__name__)
+# Garbage instead of a ClientHello after AUTH TLS.
+s = socket.create_connection((HOST, PORT), timeout=20)
+f = s.makefile('rb'); f.readline()
+s.sendall(b'AUTH TLS\r\n'); print('auth', f.readline()[:3])
+s.sendall(b'\x16\x03\x01\x00\x05hello-not-tls' * 10)
+try:
+    print('garbage', s.recv(100))
+except OSError as e:
+    print('garbage', type(e).__name__)
+# The server still serves.
+g = login(); print('after', g.sendcmd('NOOP')[:3])
+"#
+        ),
+    );
+    assert!(
+        !out.contains("implicit plain b'2") && !out.contains("implicit plain b'3"),
+        "{out}"
+    );
+    assert!(out.contains("auth b'234'"), "{out}");
+    assert!(out.contains("after 200"), "{out}");
+}
+
+#[test]
+fn tls13_uploads_from_curl_are_never_truncated() {
+    // Tickets on an upload's data connection make a client that only
+    // writes lose its tail (shared/research/ftps.md: vsftpd 9/20); none
+    // are sent, and every upload must arrive whole.
+    let (srv, _certs) = start_tls(false);
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("up.bin");
+    let data = random_file(&src, 3 << 20);
+    for i in 0..10 {
+        let (code, _) = curl(&[
+            "--ssl-reqd",
+            "-k",
+            "--tlsv1.3",
+            "-T",
+            src.to_str().unwrap(),
+            &format!("ftp://bob:secret@127.0.0.1:{}/up{i}.bin", srv.port()),
+        ]);
+        assert_eq!(code, 0, "upload {i}");
+        assert!(
+            std::fs::read(srv.path(&format!("up{i}.bin"))).unwrap() == data,
+            "upload {i} differs"
+        );
+    }
+}
+
+#[test]
+fn a_renewed_certificate_is_used_without_a_restart() {
+    let (srv, certs) = start_tls(false);
+    let fingerprint = r#"
+import hashlib
+s = socket.create_connection((HOST, PORT), timeout=10)
+f = s.makefile('rb'); f.readline()
+s.sendall(b'AUTH TLS\r\n'); f.readline()
+t = ctx.wrap_socket(s, server_hostname=HOST)
+print('cert', hashlib.sha256(t.getpeercert(binary_form=True)).hexdigest())
+"#;
+    let before = python(&srv, &format!("{TLS}{fingerprint}"));
+    // Renew: a new key pair and certificate in the same files.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    certificate(certs.path());
+    let after = python(&srv, &format!("{TLS}{fingerprint}"));
+    assert!(
+        before.starts_with("cert ") && after.starts_with("cert "),
+        "{before} {after}"
+    );
+    assert_ne!(before, after, "the renewed certificate is presented");
+}
