@@ -705,11 +705,10 @@ fn shutdown_lets_a_transfer_finish_then_says_421() {
     let mut srv = start(|_| {});
     random_file(&srv.path("big.bin"), 32 << 20);
     let addr = srv.addrs[0];
-    let client = std::thread::spawn(move || {
-        let out = std::process::Command::new("python3")
-            .arg("-c")
-            .arg(format!(
-                r#"
+    let mut child = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            r#"
 import ftplib, time, sys
 f = ftplib.FTP()
 f.connect('127.0.0.1', {})
@@ -728,24 +727,23 @@ print('got', n)
 print(f.getline()[:3])
 print(f.getline()[:3])
 "#,
-                addr.port()
-            ))
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child_output(out)
-    });
-    std::thread::sleep(std::time::Duration::from_millis(500));
+            addr.port()
+        ))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Shut down once the transfer is under way (not after a guessed delay).
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert_eq!(first, "started\n");
     srv.begin_shutdown();
-    let out = client.join().unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+    let _ = child.wait();
     srv.join();
     assert!(out.contains(&format!("got {}", 32 << 20)), "{out}");
     assert!(out.contains("226\n421"), "{out}");
-}
-
-fn child_output(child: std::process::Child) -> String {
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
