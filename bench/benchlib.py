@@ -176,3 +176,29 @@ def table(rows, labels):
     w = [max(len(l[i]) for l in lines) for i in range(len(head))]
     for l in lines:
         print('  '.join([l[0].ljust(w[0])] + [c.rjust(w[i + 1]) for i, c in enumerate(l[1:])]))
+
+
+def vsftpd_conf(port, root, empty, anon, nopriv, extra=''):
+    """The vsftpd configuration both transfer benches use: anonymous
+    (running as `anon`, its unprivileged part as `nopriv`) with uploads,
+    on 127.0.0.1:`port`, serving `root`; `extra` lines are appended."""
+    return f"""listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port={port}
+background=NO
+anonymous_enable=YES
+local_enable=NO
+ftp_username={anon}
+nopriv_user={nopriv}
+anon_root={root}
+write_enable=YES
+anon_upload_enable=YES
+anon_other_write_enable=YES
+anon_world_readable_only=NO
+anon_umask=022
+seccomp_sandbox=NO
+secure_chroot_dir={empty}
+xferlog_enable=NO
+dirmessage_enable=NO
+""" + extra

@@ -204,26 +204,7 @@ def start_vsftpd(base, big, cert, key):
     empty = os.path.join(d, 'empty'); os.mkdir(empty)
     port = B.free_port()
     conf = os.path.join(d, 'vsftpd.conf')
-    write_mode(conf, f"""listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port={port}
-background=NO
-anonymous_enable=YES
-local_enable=NO
-ftp_username={anon.pw_name}
-nopriv_user={nopriv.pw_name}
-anon_root={root}
-write_enable=YES
-anon_upload_enable=YES
-anon_other_write_enable=YES
-anon_world_readable_only=NO
-anon_umask=022
-seccomp_sandbox=NO
-secure_chroot_dir={empty}
-xferlog_enable=NO
-dirmessage_enable=NO
-ssl_enable=YES
+    write_mode(conf, B.vsftpd_conf(port, root, empty, anon.pw_name, nopriv.pw_name, f"""ssl_enable=YES
 allow_anon_ssl=YES
 force_anon_logins_ssl=YES
 force_anon_data_ssl=YES
@@ -231,7 +212,7 @@ require_ssl_reuse=NO
 ssl_ciphers=HIGH
 rsa_cert_file={cert}
 rsa_private_key_file={key}
-""")
+"""))
     p, log = spawn('vsftpd', [VSFTPD, conf], d, port, peer_env())
     return Server('vsftpd', f'ftp://anonymous:x@127.0.0.1:{port}/pub/', pub, p, log)
 

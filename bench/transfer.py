@@ -84,26 +84,7 @@ try:
     vs_port = B.free_port()
     conf = os.path.join(base, 'vsftpd.conf')
     with open(conf, 'w') as f:
-        f.write(f"""listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port={vs_port}
-background=NO
-anonymous_enable=YES
-local_enable=NO
-ftp_username={anon.pw_name}
-nopriv_user={nopriv.pw_name}
-anon_root={root}
-write_enable=YES
-anon_upload_enable=YES
-anon_other_write_enable=YES
-anon_world_readable_only=NO
-anon_umask=022
-seccomp_sandbox=NO
-secure_chroot_dir={empty}
-xferlog_enable=NO
-dirmessage_enable=NO
-""")
+        f.write(B.vsftpd_conf(vs_port, root, empty, anon.pw_name, nopriv.pw_name))
     os.chmod(conf, 0o600)  # vsftpd wants its config root's and not writable by others
     vs_log = open(os.path.join(base, 'vsftpd.out'), 'wb')
     vs = subprocess.Popen([VSFTPD, conf], stdin=subprocess.DEVNULL, stdout=vs_log, stderr=vs_log,
