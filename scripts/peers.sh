@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the real FTP servers that crates/cli/tests/peers.rs runs our
-# client against: vsftpd (3.0.3), ProFTPD (1.3.8, mod_lang built in) and
+# client against: vsftpd (3.0.3), ProFTPD (1.3.8, mod_lang built in, and
+# mod_tls from proftpd-mod-crypto, unpacked into proftpd-crypto/) and
 # Pure-FTPd (1.0.50), all from Debian bookworm's packages, and builds the
 # locales ProFTPD's LANG needs. Everything goes under $PEERS_DIR (default:
 # target/peers of this workspace); nothing on the machine is installed,
@@ -39,6 +40,7 @@ case "$PEERS_DIR" in /*) ;; *) PEERS_DIR="$PWD/$PEERS_DIR" ;; esac
 SERVERS=(
   "vsftpd:vsftpd:3.0.3:usr/sbin/vsftpd"
   "proftpd:proftpd-core:1.3.8:usr/sbin/proftpd"
+  "proftpd-crypto:proftpd-mod-crypto:1.3.8:usr/lib/proftpd/mod_tls.so"
   "pure-ftpd:pure-ftpd:1.0.50:usr/sbin/pure-ftpd"
 )
 # Locales ProFTPD's LANG can offer (it lists a language only when its
@@ -128,7 +130,7 @@ todo=()
 for entry in "${SERVERS[@]}"; do
   IFS=: read -r dir pkg want bin <<<"$entry"
   d="$PEERS_DIR/$dir"
-  if [ ! -x "$d/$bin" ] || [[ "$(cat "$d/.version" 2>/dev/null)" != "$want"* ]]; then
+  if [ ! -f "$d/$bin" ] || [[ "$(cat "$d/.version" 2>/dev/null)" != "$want"* ]]; then
     todo+=("$pkg")
   elif [ -n "$(missing_libs "$d/$bin")" ]; then
     todo+=("$pkg-libs")
@@ -166,7 +168,7 @@ for entry in "${SERVERS[@]}"; do
   rm -rf "$d"
   version="$(fetch "$pkg" "$d")"
   [[ "$version" == "$want"* ]] || die "$pkg is $version, not $want"
-  [ -x "$d/$bin" ] || die "$pkg has no $bin"
+  [ -f "$d/$bin" ] || die "$pkg has no $bin"
   echo "$version" >"$d/.version"
   say "unpacked $pkg $version into $d"
 done

@@ -11,7 +11,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use babelftp_client::{Client, Options, RemoteEntry};
+use babelftp_client::{Client, Options, RemoteEntry, TlsMode, TlsOptions, TlsVersion};
 use babelftp_i18n::Charset;
 use babelftp_proto::display::display_path;
 use babelftp_proto::url::FtpUrl;
@@ -44,6 +44,43 @@ pub struct Common {
     /// No progress output.
     #[arg(short, long)]
     quiet: bool,
+    /// Explicit FTPS on ftp:// URLs: AUTH TLS first, and nothing in clear if
+    /// the server refuses it (ftps:// URLs are implicit FTPS, port 990).
+    #[arg(long)]
+    tls: bool,
+    /// Trust the certificates in FILE (PEM) instead of the system's roots.
+    #[arg(long, value_name = "FILE")]
+    cacert: Option<PathBuf>,
+    /// Do not check the server's certificate (a warning says so on every run).
+    #[arg(short = 'k', long)]
+    insecure: bool,
+    /// TLS versions: auto (1.2 when the server has it, whose sessions resume
+    /// on any number of data connections; else 1.3), 1.2 or 1.3.
+    #[arg(long, value_name = "VERSION", default_value = "auto", value_parser = ["auto", "1.2", "1.3"])]
+    tls_version: String,
+}
+
+impl Common {
+    /// The TLS settings for `url`.
+    fn tls(&self, url: &FtpUrl) -> TlsOptions {
+        let mode = if url.secure {
+            TlsMode::Implicit
+        } else if self.tls {
+            TlsMode::Explicit
+        } else {
+            TlsMode::Off
+        };
+        TlsOptions {
+            mode,
+            cacert: self.cacert.clone(),
+            insecure: self.insecure,
+            version: match self.tls_version.as_str() {
+                "1.2" => TlsVersion::Tls12,
+                "1.3" => TlsVersion::Tls13,
+                _ => TlsVersion::Auto,
+            },
+        }
+    }
 }
 
 /// A connected client with what it knows about the server's names.
@@ -154,6 +191,10 @@ impl Session {
                 None => (Vec::new(), Vec::new()),
             },
         };
+        let tls = common.tls(&url);
+        if tls.mode != TlsMode::Off && tls.insecure {
+            eprintln!("{}", crate::msg::ts("cli-insecure", &[("host", &host_plain)]));
+        }
         let opts = Options {
             user,
             password,
@@ -161,6 +202,7 @@ impl Session {
             host: Some(host_plain.clone()),
             active: common.active,
             verbose: common.verbose,
+            tls,
         };
         let client = Client::connect(&host_plain, port, &opts)
             .await

@@ -12,16 +12,23 @@ use std::net::{IpAddr, SocketAddr};
 
 use babelftp_i18n::detect::{detect_names, Detected};
 use babelftp_i18n::Charset;
-use babelftp_proto::command::{Command, EpsvArg, TransferType};
+use babelftp_proto::command::{Command, EpsvArg, ProtLevel, TransferType};
 use babelftp_proto::feat::{Feature, Features};
 use babelftp_proto::lang::LangTag;
 use babelftp_proto::listing::parse::{parse_listing, ParsedKind};
 use babelftp_proto::path::WirePath;
 use babelftp_proto::reply::{Reply, ReplyCode};
+use std::time::Duration;
+
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::control::{Control, Error};
+use crate::tls::{SessionTls, Stream, TlsMode, TlsOptions, TlsVersion};
+
+/// How long a data connection may take to open (connect or accept, and
+/// its TLS handshake).
+const DATA_OPEN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How to connect and log in.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +45,8 @@ pub struct Options {
     pub active: bool,
     /// Print the control dialogue to stderr (passwords hidden).
     pub verbose: bool,
+    /// FTPS.
+    pub tls: TlsOptions,
 }
 
 /// One entry of a remote listing: the name exactly as the server sent it.
@@ -80,6 +89,19 @@ pub struct Client {
     epsv: bool,
     /// TYPE A: line ends are CR LF on the wire, LF here.
     ascii: bool,
+    /// The session's TLS (control and `PROT P` data connections).
+    tls: Option<SessionTls>,
+    /// Where and how it connected (to renew a TLS 1.3 session).
+    origin: Origin,
+}
+
+/// What [`Client::connect`] was given, and the TLS version it settled on.
+#[derive(Clone)]
+struct Origin {
+    host: String,
+    port: u16,
+    opts: Options,
+    version: TlsVersion,
 }
 
 fn ok(r: Reply) -> Result<Reply, Error> {
@@ -110,10 +132,48 @@ pub fn choose_language(wanted: &str, offered: &[LangTag]) -> Option<LangTag> {
 }
 
 impl Client {
-    /// Connects, negotiates and logs in.
+    /// Connects, negotiates and logs in. With TLS ([`Options::tls`]), the
+    /// control connection is protected before anything else is said
+    /// (explicit: `AUTH TLS`, then `PBSZ 0` and `PROT P`; implicit: TLS
+    /// from the first octet), and every data connection resumes its TLS
+    /// session.
     pub async fn connect(host: &str, port: u16, opts: &Options) -> Result<Client, Error> {
-        let mut control = Control::connect((host, port)).await?;
+        let version = match (opts.tls.mode, opts.tls.version) {
+            (TlsMode::Off, _) => TlsVersion::Auto,
+            (_, TlsVersion::Auto) => match Client::connect_version(host, port, opts, TlsVersion::Tls12).await {
+                Err(Error::Handshake(e)) if !is_certificate_error(&e) => {
+                    let mut c = Client::connect_version(host, port, opts, TlsVersion::Tls13).await?;
+                    c.notes.push(format!("TLS 1.2 refused ({e}): TLS 1.3"));
+                    return Ok(c);
+                }
+                other => return other,
+            },
+            (_, v) => v,
+        };
+        Client::connect_version(host, port, opts, version).await
+    }
+
+    async fn connect_version(host: &str, port: u16, opts: &Options, version: TlsVersion) -> Result<Client, Error> {
+        let tls = match opts.tls.mode {
+            TlsMode::Off => None,
+            _ => Some(SessionTls::new(&opts.tls, host, version)?),
+        };
+        let implicit = tls.as_ref().filter(|_| opts.tls.mode == TlsMode::Implicit);
+        let mut control = Control::connect_with((host, port), implicit).await?;
         control.verbose = opts.verbose;
+        if let Some(tls) = &tls {
+            if opts.tls.mode == TlsMode::Explicit {
+                control = control.auth_tls(tls).await?;
+            }
+            // RFC 4217 8, 9: no buffering, then protected data connections.
+            // Reading these replies also takes in the TLS 1.3 tickets the
+            // server sent after its handshake.
+            ok(control.command(&Command::Pbsz(0)).await?)?;
+            let r = control.command(&Command::Prot(ProtLevel::Private)).await?;
+            if !r.code.is_completion() {
+                return Err(Error::TlsRefused(r));
+            }
+        }
         let peer = control.peer_ip()?;
         let feat_reply = control.command(&Command::Feat).await?;
         let features = Features::from_reply(&feat_reply);
@@ -127,7 +187,22 @@ impl Client {
             active: opts.active,
             epsv: true,
             ascii: false,
+            tls,
+            origin: Origin {
+                host: host.to_owned(),
+                port,
+                opts: opts.clone(),
+                version,
+            },
         };
+        if let Some(v) = c.control.stream().version() {
+            let how = if opts.tls.mode == TlsMode::Implicit {
+                "implicit"
+            } else {
+                "AUTH TLS"
+            };
+            c.notes.push(format!("{v} ({how}), data connections PROT P"));
+        }
         // RFC 7151: HOST before anything that depends on the virtual host;
         // a server resets the language on HOST, so LANG comes after it, and
         // the new host's features are asked for again.
@@ -262,11 +337,66 @@ impl Client {
     }
 
     /// Opens a data connection and sends `cmd` on it; returns the stream
-    /// after the 1xx reply.
-    async fn data_command(&mut self, cmd: Command) -> Result<TcpStream, Error> {
-        if self.active {
-            return self.active_command(cmd).await;
+    /// after the 1xx reply (with `PROT P`, after its TLS handshake).
+    async fn data_command(&mut self, cmd: Command) -> Result<Stream, Error> {
+        let how = if self.active {
+            Opening::Listen(self.listen().await?)
+        } else {
+            Opening::Connect(self.passive().await?)
+        };
+        self.control.send(&cmd).await?;
+        let tls = self.tls.clone();
+        let open = async move {
+            let tcp = match how {
+                Opening::Connect(tcp) => tcp,
+                Opening::Listen(l) => l.accept().await?.0,
+            };
+            match tls {
+                Some(tls) => Ok(Stream::Tls(Box::new(tls.handshake(tcp).await?))),
+                None => Ok(Stream::Plain(tcp)),
+            }
+        };
+        let open = tokio::time::timeout(DATA_OPEN_TIMEOUT, open);
+        tokio::pin!(open);
+        // The server may answer before or after the connection is made
+        // (and its TLS handshake done), in either order: wait for both,
+        // and a refusal ends the wait.
+        let mut opened = None;
+        let reply = tokio::select! {
+            r = self.control.reply() => r?,
+            o = &mut open => {
+                opened = Some(o);
+                self.control.reply().await?
+            }
+        };
+        if reply.code.is_negative() {
+            return Err(Error::Refused(reply));
         }
+        let opened = match opened {
+            Some(o) => o,
+            None => open.await,
+        };
+        let err = match opened {
+            Ok(Ok(stream)) => return Ok(stream),
+            Ok(Err(e)) => e,
+            Err(_) => Error::Io(std::io::Error::new(std::io::ErrorKind::TimedOut, "no data connection")),
+        };
+        // The server says why (a refused TLS resumption: 522/425).
+        match tokio::time::timeout(Duration::from_secs(5), self.control.reply()).await {
+            Ok(Ok(r)) if r.code.is_negative() => Err(match err {
+                Error::Handshake(e) => Error::Handshake(std::io::Error::other(format!(
+                    "{e}; the server said {} {}",
+                    r.code,
+                    r.text().escape_ascii()
+                ))),
+                _ => Error::Refused(r),
+            }),
+            _ => Err(err),
+        }
+    }
+
+    /// EPSV (or PASV on an old server), then the connection to its port.
+    async fn passive(&mut self) -> Result<TcpStream, Error> {
         let port = if self.epsv {
             let r = self.control.command(&Command::Epsv(EpsvArg::Any)).await?;
             if r.code == ReplyCode::EXTENDED_PASSIVE {
@@ -289,12 +419,13 @@ impl Client {
                 parse_227_port(&r.lines[0]).ok_or(Error::Refused(r))?
             }
         };
-        let stream = TcpStream::connect(SocketAddr::new(self.peer, port)).await?;
-        ok(self.control.command(&cmd).await?)?;
-        Ok(stream)
+        let tcp = TcpStream::connect(SocketAddr::new(self.peer, port)).await?;
+        tcp.set_nodelay(true)?;
+        Ok(tcp)
     }
 
-    async fn active_command(&mut self, cmd: Command) -> Result<TcpStream, Error> {
+    /// A listener for active mode, announced with EPRT (or PORT).
+    async fn listen(&mut self) -> Result<TcpListener, Error> {
         let local = self.control.local_ip()?;
         let listener = TcpListener::bind(SocketAddr::new(local, 0)).await?;
         let addr = listener.local_addr()?;
@@ -307,11 +438,32 @@ impl Client {
                 SocketAddr::V6(_) => return Err(Error::Refused(r)),
             }
         }
-        ok(self.control.command(&cmd).await?)?;
-        let (stream, _) = tokio::time::timeout(std::time::Duration::from_secs(30), listener.accept())
-            .await
-            .map_err(|_| Error::Io(std::io::Error::new(std::io::ErrorKind::TimedOut, "no data connection")))??;
-        Ok(stream)
+        Ok(listener)
+    }
+
+    /// Before a data connection: a TLS 1.3 session whose tickets are used
+    /// up cannot resume any more (rustls offers each ticket once), so it is
+    /// renewed: a new control connection, logged in the same way, in the
+    /// same directory and type, and the old one closed.
+    async fn ensure_resumable(&mut self) -> Result<(), Error> {
+        let Some(tls) = &self.tls else { return Ok(()) };
+        if self.control.stream().version() != Some("TLS 1.3") || tls.tls13_tickets() > 0 {
+            return Ok(());
+        }
+        let dir = self.pwd().await?;
+        let o = self.origin.clone();
+        let mut fresh = Client::connect_version(&o.host, o.port, &o.opts, o.version).await?;
+        fresh.cwd(&dir).await?;
+        if self.ascii {
+            fresh.set_ascii(true).await?;
+        }
+        fresh.epsv = self.epsv;
+        fresh
+            .notes
+            .push("TLS 1.3 tickets used up: renewed the session on a new control connection".into());
+        let old = std::mem::replace(self, fresh);
+        old.quit().await.ok();
+        Ok(())
     }
 
     /// Reads the final reply of a transfer.
@@ -324,9 +476,10 @@ impl Client {
         let path = dir.map(|d| WirePath::new(d.to_vec()));
         let mlsd = self.features.has(&Feature::Mlst(Vec::new()));
         let cmd = if mlsd { Command::Mlsd(path) } else { Command::List(path) };
+        self.ensure_resumable().await?;
         let mut stream = self.data_command(cmd).await?;
         let mut data = Vec::new();
-        stream.read_to_end(&mut data).await?;
+        read_to_end(&mut stream, &mut data).await?;
         drop(stream);
         self.finish().await?;
         let now = std::time::SystemTime::now()
@@ -355,6 +508,7 @@ impl Client {
         out: &mut W,
         progress: &mut (dyn FnMut(u64) + Send),
     ) -> Result<u64, Error> {
+        self.ensure_resumable().await?;
         if offset > 0 {
             let r = self.control.command(&Command::Rest(offset)).await?;
             if r.code != ReplyCode::PENDING {
@@ -367,7 +521,7 @@ impl Client {
         let mut lines = babelftp_proto::ascii::CrlfToLf::default();
         let mut total = 0u64;
         loop {
-            let n = stream.read(&mut buf).await?;
+            let n = read_data(&mut stream, &mut buf).await?;
             if n == 0 {
                 break;
             }
@@ -398,6 +552,7 @@ impl Client {
         input: &mut R,
         progress: &mut (dyn FnMut(u64) + Send),
     ) -> Result<u64, Error> {
+        self.ensure_resumable().await?;
         let path = WirePath::new(file.to_vec());
         let cmd = match mode {
             StoreMode::Replace => Command::Stor(path),
@@ -429,7 +584,15 @@ impl Client {
             total += n as u64;
             progress(total);
         }
+        // With TLS: close_notify, which tells the server the upload is
+        // whole; then read until the server closes, so that nothing it sent
+        // (TLS 1.3 tickets) is left unread, which would make our kernel
+        // answer with a reset and cost the upload's tail.
         stream.shutdown().await?;
+        if let Stream::Tls(_) = stream {
+            let mut sink = Vec::new();
+            let _ = tokio::time::timeout(DATA_OPEN_TIMEOUT, read_to_end(&mut stream, &mut sink)).await;
+        }
         drop(stream);
         self.finish().await?;
         Ok(total)
@@ -441,6 +604,50 @@ impl Client {
             Detected::Legacy(c) => Some(c),
             Detected::Ascii | Detected::Utf8 => None,
         }
+    }
+}
+
+/// How a data connection is being made.
+enum Opening {
+    /// Passive: connected to the server's port.
+    Connect(TcpStream),
+    /// Active: waiting for the server.
+    Listen(TcpListener),
+}
+
+/// Whether a failed handshake is about the certificate (which another TLS
+/// version would not change).
+fn is_certificate_error(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        .is_some_and(|e| {
+            matches!(
+                e,
+                rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented
+            )
+        })
+}
+
+/// Reads data. Over TLS, a server that closes without close_notify ends
+/// the data like a FIN does: whether the transfer was whole is then the
+/// final reply's to say (226 over the protected control connection), as
+/// curl and lftp take it.
+async fn read_data(stream: &mut Stream, buf: &mut [u8]) -> Result<usize, Error> {
+    match stream.read(buf).await {
+        Ok(n) => Ok(n),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && matches!(stream, Stream::Tls(_)) => Ok(0),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn read_to_end(stream: &mut Stream, out: &mut Vec<u8>) -> Result<(), Error> {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = read_data(stream, &mut buf).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.extend_from_slice(&buf[..n]);
     }
 }
 

@@ -10,6 +10,8 @@ use babelftp_proto::reply::{Reply, ReplyCode, ReplyError, ReplyReader};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpStream, ToSocketAddrs};
 
+use crate::tls::{SessionTls, Stream};
+
 /// What can go wrong on the control connection.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -28,11 +30,21 @@ pub enum Error {
     /// The server refused a step that must succeed.
     #[error("server refused: {} {}", .0.code, .0.text().escape_ascii())]
     Refused(Reply),
+    /// `AUTH TLS` was refused: the session ends there, nothing having been
+    /// sent in clear.
+    #[error("the server refused TLS ({} {}); nothing was sent in clear", .0.code, .0.text().escape_ascii())]
+    TlsRefused(Reply),
+    /// The TLS handshake failed (certificate, versions, a refused resumption…).
+    #[error("TLS handshake failed: {0}")]
+    Handshake(io::Error),
+    /// The TLS settings cannot be used (an unreadable --cacert, no roots…).
+    #[error("TLS setup: {0}")]
+    TlsSetup(String),
 }
 
 /// A control connection.
 pub struct Control {
-    stream: TcpStream,
+    stream: Stream,
     reader: ReplyReader,
     buf: Vec<u8>,
     start: usize,
@@ -46,8 +58,18 @@ impl Control {
     /// Connects and reads the greeting. A 120 ("ready in n minutes") is
     /// followed by the real greeting, which is returned.
     pub async fn connect(addr: impl ToSocketAddrs) -> Result<Control, Error> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
+        Control::connect_with(addr, None).await
+    }
+
+    /// Connects; with `implicit`, makes the TLS handshake first (implicit
+    /// FTPS), then reads the greeting.
+    pub async fn connect_with(addr: impl ToSocketAddrs, implicit: Option<&SessionTls>) -> Result<Control, Error> {
+        let tcp = TcpStream::connect(addr).await?;
+        tcp.set_nodelay(true)?;
+        let stream = match implicit {
+            Some(tls) => Stream::Tls(Box::new(tls.handshake(tcp).await?)),
+            None => Stream::Plain(tcp),
+        };
         let mut c = Control {
             stream,
             reader: ReplyReader::default(),
@@ -67,14 +89,39 @@ impl Control {
         Ok(c)
     }
 
+    /// Explicit FTPS (RFC 4217 4): `AUTH TLS`, and on 234 the handshake.
+    /// Any other answer ends the session ([`Error::TlsRefused`]): the
+    /// caller asked for TLS, so nothing more is said in clear. Whatever the
+    /// server sent after its 234 in clear is dropped, not read as replies
+    /// (the STARTTLS injection class).
+    pub async fn auth_tls(mut self, tls: &SessionTls) -> Result<Control, Error> {
+        let r = self.command(&Command::Auth("TLS".into())).await?;
+        if r.code != ReplyCode::AUTH_OK {
+            return Err(Error::TlsRefused(r));
+        }
+        self.buf.clear();
+        self.start = 0;
+        self.reader = ReplyReader::default();
+        let Stream::Plain(tcp) = self.stream else {
+            return Err(Error::TlsSetup("AUTH TLS on a TLS connection".into()));
+        };
+        self.stream = Stream::Tls(Box::new(tls.handshake(tcp).await?));
+        Ok(self)
+    }
+
+    /// The control connection's stream (plain or TLS).
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
     /// The server's address.
     pub fn peer_ip(&self) -> Result<std::net::IpAddr, Error> {
-        Ok(self.stream.peer_addr()?.ip())
+        Ok(self.stream.tcp().peer_addr()?.ip())
     }
 
     /// Our address on this connection.
     pub fn local_ip(&self) -> Result<std::net::IpAddr, Error> {
-        Ok(self.stream.local_addr()?.ip())
+        Ok(self.stream.tcp().local_addr()?.ip())
     }
 
     /// Reads the next reply.
@@ -112,12 +159,18 @@ impl Control {
 
     /// Sends a command and reads its reply.
     pub async fn command(&mut self, cmd: &Command) -> Result<Reply, Error> {
+        self.send(cmd).await?;
+        self.reply().await
+    }
+
+    /// Sends a command; its reply is for the caller to read.
+    pub async fn send(&mut self, cmd: &Command) -> Result<(), Error> {
         let line = cmd.to_line()?;
         if self.verbose {
             eprintln!("> {cmd}");
         }
         self.stream.write_all(&line).await?;
-        self.reply().await
+        Ok(())
     }
 
     /// Sends a line as it is (for `quote` and protocol checks) and reads

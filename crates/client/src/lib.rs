@@ -17,6 +17,8 @@
 pub mod client;
 pub mod control;
 pub mod locale;
+pub mod tls;
 
 pub use client::{Client, Options, RemoteEntry};
 pub use control::{Control, Error};
+pub use tls::{TlsMode, TlsOptions, TlsVersion};

@@ -63,7 +63,8 @@
 //! UTF-8 ([`FtpUrl::parse_bytes`]), control characters and white space (also
 //! non-ASCII ones such as U+3000), a raw `#` (ftp URLs have no fragment;
 //! write `%23`), a `%` not followed by two hex digits, a scheme other than
-//! `ftp`, a missing or malformed host, a port outside 1–65535 and a typecode
+//! `ftp` and `ftps` (implicit FTPS, port 990, as curl and lftp read it;
+//! [`FtpUrl::secure`]), a missing or malformed host, a port outside 1–65535 and a typecode
 //! other than `a`, `i`, `d`.
 //!
 //! ## The written form
@@ -95,6 +96,10 @@ use crate::display::is_displayable;
 
 /// The port an `ftp://` URL means when it names none (RFC 1738 §3.2.1).
 pub const DEFAULT_PORT: u16 = 21;
+
+/// The port of an `ftps://` URL that names none (implicit FTPS, RFC 4217
+/// 15 / IANA `ftps`).
+pub const DEFAULT_FTPS_PORT: u16 = 990;
 
 /// RFC 1738 `unreserved`: alphanumerics, `safe` (`$ - _ . +`) and `extra`
 /// (`! * ' ( ) ,`), plus `~` (unreserved since RFC 2396, and every client
@@ -159,7 +164,7 @@ pub enum UrlError {
     #[error("not a URL: expected it to start with \"ftp://\"")]
     MissingScheme,
     /// A scheme other than `ftp`.
-    #[error("unsupported scheme {0:?}: only ftp:// URLs are supported")]
+    #[error("unsupported scheme {0:?}: only ftp:// and ftps:// URLs are supported")]
     UnsupportedScheme(String),
     /// `ftp:` not followed by `//`.
     #[error("expected \"//\" after \"ftp:\"")]
@@ -295,6 +300,8 @@ impl TypeCode {
 /// [""]`). Every other value round-trips exactly.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct FtpUrl {
+    /// `ftps://`: implicit FTPS (TLS from the first octet, port 990).
+    pub secure: bool,
     /// The user name, decoded; `None` when there is no `@` (anonymous).
     pub user: Option<Vec<u8>>,
     /// The password, decoded; `None` when the userinfo has no `:`.
@@ -314,6 +321,7 @@ pub struct FtpUrl {
 impl fmt::Debug for FtpUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FtpUrl")
+            .field("secure", &self.secure)
             .field("user", &self.user.as_deref().map(crate::display::display_path))
             .field("password", &self.password.as_ref().map(|_| "<redacted>"))
             .field("host", &self.host)
@@ -335,6 +343,7 @@ impl FtpUrl {
     /// A URL for `host` with no user, port, path or typecode (`ftp://host`).
     pub fn new(host: Host) -> FtpUrl {
         FtpUrl {
+            secure: false,
             user: None,
             password: None,
             host,
@@ -362,9 +371,13 @@ impl FtpUrl {
         if !is_scheme(scheme) {
             return Err(UrlError::MissingScheme);
         }
-        if !scheme.eq_ignore_ascii_case("ftp") {
+        let secure = if scheme.eq_ignore_ascii_case("ftp") {
+            false
+        } else if scheme.eq_ignore_ascii_case("ftps") {
+            true
+        } else {
             return Err(UrlError::UnsupportedScheme(scheme.to_owned()));
-        }
+        };
         let rest = input[colon + 1..]
             .strip_prefix("//")
             .ok_or(UrlError::MissingAuthority)?;
@@ -389,6 +402,7 @@ impl FtpUrl {
         let (host, port) = parse_host_port(hostport, hostport_at)?;
         let (segments, typecode) = parse_path(path, authority_at + authority_len)?;
         Ok(FtpUrl {
+            secure,
             user,
             password,
             host,
@@ -482,13 +496,15 @@ impl FtpUrl {
         self.typecode == Some(TypeCode::D) || self.name().is_none_or(<[u8]>::is_empty)
     }
 
-    /// The port, or [`DEFAULT_PORT`] (21) when the URL names none.
+    /// The port, or [`DEFAULT_PORT`] (21) when the URL names none
+    /// ([`DEFAULT_FTPS_PORT`], 990, for `ftps://`).
     pub fn port_or_default(&self) -> u16 {
-        self.port.unwrap_or(DEFAULT_PORT)
+        self.port
+            .unwrap_or(if self.secure { DEFAULT_FTPS_PORT } else { DEFAULT_PORT })
     }
 
     fn write(&self, out: &mut impl fmt::Write, form: Form) -> fmt::Result {
-        out.write_str("ftp://")?;
+        out.write_str(if self.secure { "ftps://" } else { "ftp://" })?;
         if self.user.is_some() || self.password.is_some() {
             write_escaped(out, self.user.as_deref().unwrap_or_default(), USERINFO, form)?;
             if let Some(password) = &self.password {

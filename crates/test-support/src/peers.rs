@@ -173,7 +173,7 @@ fn wait_ready(child: &mut Child, port: u16) -> Result<(), NotReady> {
 /// What a server wrote: its own output and its log file.
 fn server_logs(name: &str, dir: &Path) -> String {
     let mut text = String::new();
-    for f in ["server.out", "proftpd.log"] {
+    for f in ["server.out", "proftpd.log", "tls.log"] {
         if let Ok(b) = fs::read(dir.join(f)) {
             text += &format!("--- {name} {f}:\n{}", String::from_utf8_lossy(&b));
         }
@@ -277,6 +277,35 @@ impl Drop for Peer {
 /// each enabled for anonymous. vsftpd refuses a chroot it could write to,
 /// so the root stays root's; what `fill` puts below it is `daemon`'s.
 pub fn vsftpd(fill: impl FnOnce(&Path)) -> Peer {
+    vsftpd_with("", fill)
+}
+
+/// [`vsftpd`] with explicit FTPS required for logins and data
+/// (`force_anon_logins_ssl`, `force_anon_data_ssl`) and data connections
+/// required to resume the control connection's TLS session
+/// (`require_ssl_reuse=YES`), TLS 1.2 and 1.3, with the certificate and key
+/// in `cert` and `key` (PEM).
+pub fn vsftpd_tls(cert: &Path, key: &Path, fill: impl FnOnce(&Path)) -> Peer {
+    vsftpd_with(
+        &format!(
+            "ssl_enable=YES
+allow_anon_ssl=YES
+force_anon_logins_ssl=YES
+force_anon_data_ssl=YES
+require_ssl_reuse=YES
+ssl_ciphers=HIGH
+rsa_cert_file={}
+rsa_private_key_file={}
+",
+            cert.display(),
+            key.display()
+        ),
+        fill,
+    )
+}
+
+/// [`vsftpd`] with `extra` lines added to its config.
+pub fn vsftpd_with(extra: &str, fill: impl FnOnce(&Path)) -> Peer {
     let bin = installed(peers_dir().join("vsftpd/usr/sbin/vsftpd"));
     let (dir, root) = workdir();
     let anon = account("daemon");
@@ -312,7 +341,7 @@ seccomp_sandbox=NO
 secure_chroot_dir={empty}
 xferlog_enable=NO
 dirmessage_enable=NO
-",
+{extra}",
             empty = empty.display()
         );
         // vsftpd wants its config owned by root and not writable by others.
@@ -329,6 +358,40 @@ dirmessage_enable=NO
 /// allowed; LANG from the package's own catalogs and the locales of
 /// [`locale_dir`] (`LOCPATH`).
 pub fn proftpd(lang_engine: bool, fill: impl FnOnce(&Path)) -> Peer {
+    proftpd_with(lang_engine, "", "", fill)
+}
+
+/// [`proftpd`] (LangEngine on) with mod_tls (from Debian's
+/// proftpd-mod-crypto, which `scripts/peers.sh` unpacks into
+/// `proftpd-crypto/`): explicit FTPS required for logins and data, and
+/// data connections required to resume the control connection's TLS
+/// session (mod_tls's default), TLS 1.2 and 1.3, with the (ECDSA)
+/// certificate and key in `cert` and `key` (PEM).
+pub fn proftpd_tls(cert: &Path, key: &Path, fill: impl FnOnce(&Path)) -> Peer {
+    let modules = peers_dir().join("proftpd-crypto/usr/lib/proftpd");
+    installed(modules.join("mod_tls.so"));
+    let head = format!("ModulePath {}\nLoadModule mod_tls.c\n", modules.display());
+    let tail = format!(
+        "<IfModule mod_tls.c>
+  TLSEngine on
+  TLSLog %D/tls.log
+  TLSProtocol TLSv1.2 TLSv1.3
+  TLSECCertificateFile {}
+  TLSECCertificateKeyFile {}
+  TLSVerifyClient off
+  TLSRequired on
+  TLSRenegotiate none
+</IfModule>
+",
+        cert.display(),
+        key.display()
+    );
+    proftpd_with(true, &head, &tail, fill)
+}
+
+/// [`proftpd`] with `head` before its config and `tail` after it (`%D` in
+/// them is the server's directory).
+pub fn proftpd_with(lang_engine: bool, head: &str, tail: &str, fill: impl FnOnce(&Path)) -> Peer {
     let top = peers_dir().join("proftpd");
     let bin = installed(top.join("usr/sbin/proftpd"));
     let (dir, root) = workdir();
@@ -352,7 +415,7 @@ pub fn proftpd(lang_engine: bool, fill: impl FnOnce(&Path)) -> Peer {
     Peer::start(name, nobody, dir, root, |d, port| {
         let conf = d.join("proftpd.conf");
         let text = format!(
-            "ServerType standalone
+            "{head}ServerType standalone
 ServerName \"babelftp peers\"
 DefaultAddress 127.0.0.1
 SocketBindTight on
@@ -377,7 +440,9 @@ AllowOverwrite on
 AllowStoreRestart on
 LangEngine {lang}
 LangPath {langpath}
-",
+{tail}",
+            head = head.replace("%D", &d.display().to_string()),
+            tail = tail.replace("%D", &d.display().to_string()),
             d = d.display(),
             lang = if lang_engine { "on" } else { "off" },
             langpath = top.join("usr/share/locale").display(),

@@ -19,3 +19,4 @@ cli-unknown-command = أمر غير معروف { $command } (جرّب help)
 cli-needs-argument = يحتاج الأمر { $command } إلى وسيط
 cli-creating = جارٍ إنشاء { $path }
 cli-opening = جارٍ فتح { $path }
+cli-insecure = تحذير: ‎--insecure‎: لا يُتحقق من شهادة الخادم؛ يمكن لأي شخص على مسار الشبكة انتحال صفة { $host } وقراءة هذه الجلسة أو تغييرها، بما في ذلك كلمات المرور والملفات

@@ -19,3 +19,4 @@ cli-unknown-command = unbekannter Befehl { $command } (versuchen Sie help)
 cli-needs-argument = { $command } benötigt ein Argument
 cli-creating = { $path } wird angelegt
 cli-opening = { $path } wird geöffnet
+cli-insecure = Warnung: --insecure: Das Zertifikat des Servers wird nicht geprüft; jeder auf dem Netzwerkpfad kann sich als { $host } ausgeben und diese Sitzung samt Passwörtern und Dateien mitlesen oder verändern

@@ -19,3 +19,4 @@ cli-unknown-command = unknown command { $command } (try help)
 cli-needs-argument = { $command } needs an argument
 cli-creating = creating { $path }
 cli-opening = opening { $path }
+cli-insecure = warning: --insecure: the server's certificate is not checked; anyone on the network path can pose as { $host } and read or change this session, passwords and files included

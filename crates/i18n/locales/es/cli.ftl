@@ -19,3 +19,4 @@ cli-unknown-command = comando desconocido { $command } (pruebe help)
 cli-needs-argument = { $command } necesita un argumento
 cli-creating = creando { $path }
 cli-opening = abriendo { $path }
+cli-insecure = aviso: --insecure: no se comprueba el certificado del servidor; cualquiera en la ruta de red puede hacerse pasar por { $host } y leer o cambiar esta sesión, contraseñas y archivos incluidos

@@ -19,3 +19,4 @@ cli-unknown-command = commande inconnue { $command } (essayez help)
 cli-needs-argument = { $command } attend un argument
 cli-creating = création de { $path }
 cli-opening = ouverture de { $path }
+cli-insecure = attention : --insecure : le certificat du serveur n'est pas vérifié ; n'importe qui sur le chemin réseau peut se faire passer pour { $host } et lire ou modifier cette session, mots de passe et fichiers compris

@@ -19,3 +19,4 @@ cli-unknown-command = פקודה לא מוכרת { $command } (אפשר לנסו
 cli-needs-argument = הפקודה { $command } דורשת ארגומנט
 cli-creating = יוצר את { $path }
 cli-opening = פותח את { $path }
+cli-insecure = אזהרה: ‎--insecure‎: תעודת השרת אינה נבדקת; כל אחד בנתיב הרשת יכול להתחזות ל־{ $host } ולקרוא או לשנות את ההפעלה הזו, כולל סיסמאות וקבצים

@@ -19,3 +19,4 @@ cli-unknown-command = comando sconosciuto { $command } (provare help)
 cli-needs-argument = { $command } richiede un argomento
 cli-creating = creazione di { $path }
 cli-opening = apertura di { $path }
+cli-insecure = attenzione: --insecure: il certificato del server non viene verificato; chiunque sul percorso di rete può fingersi { $host } e leggere o modificare questa sessione, password e file compresi

@@ -19,3 +19,4 @@ cli-unknown-command = 不明なコマンド { $command }（help を参照）
 cli-needs-argument = { $command } には引数が必要です
 cli-creating = { $path } を作成しています
 cli-opening = { $path } を開いています
+cli-insecure = 警告: --insecure: サーバー証明書を検証しません。ネットワーク経路上の誰でも { $host } になりすまし、パスワードやファイルを含むこのセッションを読み取り・改ざんできます

@@ -19,3 +19,4 @@ cli-unknown-command = 알 수 없는 명령 { $command }(help 참고)
 cli-needs-argument = { $command } 명령에는 인수가 필요합니다
 cli-creating = { $path } 생성 중
 cli-opening = { $path } 여는 중
+cli-insecure = 경고: --insecure: 서버 인증서를 확인하지 않습니다. 네트워크 경로상의 누구든 { $host }(으)로 가장하여 비밀번호와 파일을 포함한 이 세션을 읽거나 바꿀 수 있습니다

@@ -19,3 +19,4 @@ cli-unknown-command = nieznane polecenie { $command } (spróbuj help)
 cli-needs-argument = { $command } wymaga argumentu
 cli-creating = tworzenie { $path }
 cli-opening = otwieranie { $path }
+cli-insecure = uwaga: --insecure: certyfikat serwera nie jest sprawdzany; każdy na ścieżce sieciowej może podszyć się pod { $host } i czytać lub zmieniać tę sesję, łącznie z hasłami i plikami

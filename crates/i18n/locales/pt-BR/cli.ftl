@@ -19,3 +19,4 @@ cli-unknown-command = comando desconhecido { $command } (tente help)
 cli-needs-argument = { $command } precisa de um argumento
 cli-creating = criando { $path }
 cli-opening = abrindo { $path }
+cli-insecure = aviso: --insecure: o certificado do servidor não é verificado; qualquer um no caminho da rede pode se passar por { $host } e ler ou alterar esta sessão, inclusive senhas e arquivos

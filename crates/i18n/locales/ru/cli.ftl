@@ -19,3 +19,4 @@ cli-unknown-command = неизвестная команда { $command } (см. 
 cli-needs-argument = команде { $command } нужен аргумент
 cli-creating = создание { $path }
 cli-opening = открытие { $path }
+cli-insecure = внимание: --insecure: сертификат сервера не проверяется; любой на сетевом пути может выдать себя за { $host } и читать или изменять этот сеанс, включая пароли и файлы

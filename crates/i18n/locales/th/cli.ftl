@@ -19,3 +19,4 @@ cli-unknown-command = ไม่รู้จักคำสั่ง { $command }
 cli-needs-argument = { $command } ต้องมีอาร์กิวเมนต์
 cli-creating = กำลังสร้าง { $path }
 cli-opening = กำลังเปิด { $path }
+cli-insecure = คำเตือน: --insecure: ไม่ตรวจสอบใบรับรองของเซิร์ฟเวอร์ ใครก็ตามบนเส้นทางเครือข่ายสามารถปลอมเป็น { $host } และอ่านหรือแก้ไขเซสชันนี้ได้ รวมถึงรหัสผ่านและไฟล์

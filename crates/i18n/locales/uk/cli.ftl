@@ -19,3 +19,4 @@ cli-unknown-command = невідома команда { $command } (див. help
 cli-needs-argument = команді { $command } потрібен аргумент
 cli-creating = створення { $path }
 cli-opening = відкриття { $path }
+cli-insecure = увага: --insecure: сертифікат сервера не перевіряється; будь-хто на мережевому шляху може видати себе за { $host } і читати або змінювати цей сеанс, разом із паролями та файлами

@@ -19,3 +19,4 @@ cli-unknown-command = 未知命令 { $command }（请试试 help）
 cli-needs-argument = { $command } 需要一个参数
 cli-creating = 正在创建 { $path }
 cli-opening = 正在打开 { $path }
+cli-insecure = 警告：--insecure：不验证服务器证书；网络路径上的任何人都可以冒充 { $host }，读取或篡改本次会话，包括密码和文件

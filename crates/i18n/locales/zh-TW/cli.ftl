@@ -19,3 +19,4 @@ cli-unknown-command = 未知的指令 { $command }（請試試 help）
 cli-needs-argument = { $command } 需要一個參數
 cli-creating = 正在建立 { $path }
 cli-opening = 正在開啟 { $path }
+cli-insecure = 警告：--insecure：不驗證伺服器憑證；網路路徑上的任何人都可以冒充 { $host }，讀取或竄改本次工作階段，包括密碼和檔案

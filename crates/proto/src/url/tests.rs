@@ -238,6 +238,7 @@ fn errors() {
     );
     assert_eq!(err("ftp://host:2x/"), UrlError::InvalidPort("2x".into()));
     assert_eq!(err("http://x/"), UrlError::UnsupportedScheme("http".into()));
+    assert_eq!(err("sftp://x/"), UrlError::UnsupportedScheme("sftp".into()));
     assert_eq!(err("ftp://ho st/"), UrlError::ForbiddenChar { ch: ' ', offset: 8 });
     assert_eq!(err("ftp://h/a\nb"), UrlError::ForbiddenChar { ch: '\n', offset: 9 });
     assert_eq!(
@@ -314,8 +315,9 @@ fn url_strategy() -> impl Strategy<Value = FtpUrl> {
         prop::option::of(1u16..=u16::MAX),
         prop::collection::vec(bytes(), 0..5),
         prop::option::of(prop_oneof![Just(TypeCode::A), Just(TypeCode::I), Just(TypeCode::D)]),
+        any::<bool>(),
     )
-        .prop_map(|(userinfo, host, port, segments, typecode)| {
+        .prop_map(|(userinfo, host, port, segments, typecode, secure)| {
             let (user, password) = match userinfo {
                 Some((u, p)) => (Some(u), p),
                 None => (None, None),
@@ -323,6 +325,7 @@ fn url_strategy() -> impl Strategy<Value = FtpUrl> {
             // A typecode needs a url-path to hang on (see FtpUrl docs).
             let typecode = if segments.is_empty() { None } else { typecode };
             FtpUrl {
+                secure,
                 user,
                 password,
                 host,
@@ -462,4 +465,16 @@ fn decode_keeps_what_cannot_be_written_raw() {
         assert_eq!(decode_url(kept).as_deref(), Ok(kept));
     }
     assert_eq!(decode_url("ftp://h/%25%20%23%3F"), Ok("ftp://h/% #?".to_owned()));
+}
+
+#[test]
+fn ftps_is_implicit_ftps_on_port_990() {
+    let u = url("FTPS://bob@h/日本語.txt");
+    assert!(u.secure);
+    assert_eq!(u.port_or_default(), 990);
+    assert_eq!(u.to_string(), "ftps://bob@h/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt");
+    assert_eq!(url("ftps://h:2990/").port_or_default(), 2990);
+    let plain = url("ftp://h/");
+    assert!(!plain.secure);
+    assert_eq!(plain.port_or_default(), 21);
 }
