@@ -458,9 +458,11 @@ impl Client {
             fresh.set_ascii(true).await?;
         }
         fresh.epsv = self.epsv;
-        fresh
-            .notes
-            .push("TLS 1.3 tickets used up: renewed the session on a new control connection".into());
+        let note = "TLS 1.3 tickets used up: renewed the session on a new control connection";
+        if o.opts.verbose {
+            eprintln!("* {note}");
+        }
+        fresh.notes.push(note.into());
         let old = std::mem::replace(self, fresh);
         old.quit().await.ok();
         Ok(())

@@ -5,29 +5,10 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::*;
 
-/// A self-signed certificate for 127.0.0.1 and localhost, in `dir`.
-fn certificate(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
-    let ck = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
-    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
-    std::fs::write(&cert, ck.cert.pem()).unwrap();
-    std::fs::write(&key, ck.signing_key.serialize_pem()).unwrap();
-    (cert, key)
-}
-
 fn start_tls(required: bool) -> (TestServer, tempfile::TempDir) {
-    let certs = tempfile::tempdir().unwrap();
-    let (cert, key) = certificate(certs.path());
-    let srv = start(move |c| {
-        c.tls_cert = Some(cert);
-        c.tls_key = Some(key);
-        c.tls_required = required;
-        c.implicit_listen = vec!["127.0.0.1:0".parse().unwrap()];
-    });
-    (srv, certs)
+    babelftp_test_support::start_tls(required, |_| {})
 }
 
 /// Python prelude: a TLS context that trusts the test certificate, and an

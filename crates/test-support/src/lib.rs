@@ -70,6 +70,34 @@ impl Drop for TestServer {
     }
 }
 
+/// A self-signed certificate (ECDSA P-256, not a CA) for 127.0.0.1 and
+/// localhost, made now with rcgen (no key is ever committed): writes
+/// `cert.pem` and `key.pem` into `dir` and returns their paths.
+pub fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
+    let ck = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert, ck.cert.pem()).unwrap();
+    std::fs::write(&key, ck.signing_key.serialize_pem()).unwrap();
+    std::fs::set_permissions(&key, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    (cert, key)
+}
+
+/// A server with FTPS (explicit, and implicit on [`TestServer::implicit`])
+/// under a fresh [`certificate`], whose files are in the returned
+/// directory; `required`: `--tls-required`.
+pub fn start_tls(required: bool, tune: impl FnOnce(&mut Config)) -> (TestServer, tempfile::TempDir) {
+    let certs = tempfile::tempdir().unwrap();
+    let (cert, key) = certificate(certs.path());
+    let srv = start(move |c| {
+        c.tls_cert = Some(cert);
+        c.tls_key = Some(key);
+        c.tls_required = required;
+        c.implicit_listen = vec!["127.0.0.1:0".parse().unwrap()];
+        tune(c);
+    });
+    (srv, certs)
+}
+
 /// Whether this machine has IPv6 loopback.
 pub fn has_ipv6() -> bool {
     std::net::TcpListener::bind("[::1]:0").is_ok()

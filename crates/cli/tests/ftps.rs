@@ -1,0 +1,275 @@
+//! The `babelftp` client over FTPS against a real babelftp server that
+//! requires TLS (`--tls-required`) and requires every data connection to
+//! resume its own control connection's TLS session (the default): explicit
+//! `--tls`, implicit `ftps://`, certificate checks (`--cacert`, the system
+//! roots, `--insecure`), failing closed, and sessions of many transfers on
+//! TLS 1.2 and TLS 1.3.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use babelftp_test_support::{random_file, start, start_tls, TestServer};
+
+struct Run {
+    ok: bool,
+    out: String,
+    err: String,
+}
+
+/// Runs the client with `env` added; the state directory is a fresh one.
+fn babelftp_env(env: &[(&str, &Path)], args: &[&str]) -> Run {
+    let state = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_babelftp"));
+    cmd.args(args)
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    Run {
+        ok: out.status.success(),
+        out: String::from_utf8(out.stdout).unwrap(),
+        err: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn babelftp(args: &[&str]) -> Run {
+    babelftp_env(&[], args)
+}
+
+fn cacert(certs: &tempfile::TempDir) -> String {
+    certs.path().join("cert.pem").to_str().unwrap().to_owned()
+}
+
+fn explicit_url(srv: &TestServer, path: &str) -> String {
+    format!("ftp://bob:secret@127.0.0.1:{}{path}", srv.port())
+}
+
+fn implicit_url(srv: &TestServer, path: &str) -> String {
+    format!("ftps://bob:secret@127.0.0.1:{}{path}", srv.implicit[0].port())
+}
+
+#[test]
+fn explicit_tls_puts_gets_and_lists_utf8_names_with_cacert() {
+    let (srv, certs) = start_tls(true, |_| {});
+    let ca = cacert(&certs);
+    let local = tempfile::tempdir().unwrap();
+    let src = local.path().join("src.bin");
+    let data = random_file(&src, 3 << 20);
+    let r = babelftp(&[
+        "put",
+        "-q",
+        "--tls",
+        "--cacert",
+        &ca,
+        src.to_str().unwrap(),
+        &explicit_url(&srv, "/Ελληνικά_日本語.bin"),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(std::fs::read(srv.path("Ελληνικά_日本語.bin")).unwrap(), data);
+
+    let back = local.path().join("back.bin");
+    let r = babelftp(&[
+        "get",
+        "-q",
+        "--tls",
+        "--cacert",
+        &ca,
+        &explicit_url(&srv, "/Ελληνικά_日本語.bin"),
+        back.to_str().unwrap(),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(std::fs::read(&back).unwrap(), data);
+
+    let r = babelftp(&["ls", "-v", "--tls", "--cacert", &ca, &explicit_url(&srv, "/")]);
+    assert!(r.ok, "{}", r.err);
+    assert!(r.out.lines().any(|l| l == "Ελληνικά_日本語.bin"), "{}", r.out);
+    // TLS before anything else (the server requires it before USER), TLS
+    // 1.2 by default, then PBSZ 0 and PROT P.
+    let auth = r.err.find("> AUTH TLS").expect(&r.err);
+    let user = r.err.find("> USER bob").expect(&r.err);
+    assert!(auth < user, "{}", r.err);
+    assert!(r.err.contains("> PBSZ 0") && r.err.contains("> PROT P"), "{}", r.err);
+    assert!(
+        r.err.contains("* TLS 1.2 (AUTH TLS), data connections PROT P"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn ftps_urls_are_implicit_ftps_and_tls_1_3_can_be_asked_for() {
+    let (srv, certs) = start_tls(true, |_| {});
+    std::fs::write(srv.path("été.txt"), "salut").unwrap();
+    let ca = cacert(&certs);
+    let r = babelftp(&[
+        "ls",
+        "-v",
+        "--cacert",
+        &ca,
+        "--tls-version",
+        "1.3",
+        &implicit_url(&srv, "/"),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert!(r.out.lines().any(|l| l == "été.txt"), "{}", r.out);
+    assert!(!r.err.contains("> AUTH"), "{}", r.err);
+    assert!(
+        r.err.contains("* TLS 1.3 (implicit), data connections PROT P"),
+        "{}",
+        r.err
+    );
+    let dest = tempfile::tempdir().unwrap();
+    let r = babelftp(&[
+        "get",
+        "-q",
+        "--cacert",
+        &ca,
+        &implicit_url(&srv, "/été.txt"),
+        dest.path().to_str().unwrap(),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(std::fs::read_to_string(dest.path().join("été.txt")).unwrap(), "salut");
+}
+
+#[test]
+fn tls_fails_closed_when_the_server_has_no_tls() {
+    let srv = start(|_| {});
+    let r = babelftp(&["ls", "-v", "--tls", &explicit_url(&srv, "/")]);
+    assert!(!r.ok, "{}", r.err);
+    assert!(r.err.contains("> AUTH TLS"), "{}", r.err);
+    assert!(
+        r.err.contains("refused TLS") && r.err.contains("nothing was sent in clear"),
+        "{}",
+        r.err
+    );
+    // Not a word more: no user name, no password in clear.
+    let after = &r.err[r.err.find("> AUTH TLS").unwrap()..];
+    assert!(!after.contains("> USER") && !after.contains("> PASS"), "{}", r.err);
+}
+
+#[test]
+fn an_untrusted_certificate_is_refused_the_system_roots_count_and_insecure_warns() {
+    let (srv, certs) = start_tls(true, |_| {});
+    let url = explicit_url(&srv, "/");
+    // Not in the system's roots: refused, before USER.
+    let empty = tempfile::tempdir().unwrap();
+    let none = empty.path().join("none.pem");
+    std::fs::write(&none, "").unwrap();
+    let r = babelftp_env(&[("SSL_CERT_FILE", &none)], &["ls", "-v", "--tls", &url]);
+    assert!(!r.ok, "{}", r.err);
+    assert!(r.err.contains("no trusted root certificates"), "{}", r.err);
+    let other = tempfile::tempdir().unwrap();
+    babelftp_test_support::certificate(other.path());
+    let r = babelftp_env(
+        &[("SSL_CERT_FILE", &other.path().join("cert.pem"))],
+        &["ls", "-v", "--tls", &url],
+    );
+    assert!(!r.ok, "{}", r.err);
+    assert!(
+        r.err.contains("TLS handshake failed: invalid peer certificate"),
+        "{}",
+        r.err
+    );
+    assert!(!r.err.contains("> USER"), "{}", r.err);
+    // --cacert with another certificate: the same.
+    let r = babelftp(&[
+        "ls",
+        "--tls",
+        "--cacert",
+        other.path().join("cert.pem").to_str().unwrap(),
+        &url,
+    ]);
+    assert!(!r.ok && r.err.contains("invalid peer certificate"), "{}", r.err);
+    // The system's roots are read (SSL_CERT_FILE is how a system names
+    // them, as OpenSSL does).
+    let ca = PathBuf::from(cacert(&certs));
+    let r = babelftp_env(&[("SSL_CERT_FILE", &ca)], &["ls", "--tls", &url]);
+    assert!(r.ok, "{}", r.err);
+    // --insecure goes on, and says what it costs.
+    let r = babelftp_env(&[("SSL_CERT_FILE", &none)], &["ls", "-k", "--tls", &url]);
+    assert!(r.ok, "{}", r.err);
+    assert!(
+        r.err
+            .contains("warning: --insecure: the server's certificate is not checked"),
+        "{}",
+        r.err
+    );
+}
+
+/// `n` files of different sizes in `dir`.
+fn fill(dir: &Path, n: usize) -> Vec<(String, Vec<u8>)> {
+    std::fs::create_dir_all(dir).unwrap();
+    (0..n)
+        .map(|i| {
+            let name = format!("файл-{i:02}.bin");
+            let data = random_file(&dir.join(&name), 1000 + i * 40_000);
+            (name, data)
+        })
+        .collect()
+}
+
+#[test]
+fn a_mirror_of_many_files_never_runs_out_of_resumable_sessions() {
+    // The server sends 4 TLS 1.3 tickets on the control connection and
+    // none on data connections, and requires every data connection to
+    // resume: with TLS 1.3 the client renews its session when they are
+    // used up; with TLS 1.2 (the default) the one session resumes on all.
+    let (srv, certs) = start_tls(true, |_| {});
+    let ca = cacert(&certs);
+    let files = fill(&srv.path("many"), 14);
+    for version in ["1.3", "auto"] {
+        let dest = tempfile::tempdir().unwrap();
+        let r = babelftp(&[
+            "mirror",
+            "-v",
+            "--cacert",
+            &ca,
+            "--tls-version",
+            version,
+            &implicit_url(&srv, "/many/"),
+            dest.path().to_str().unwrap(),
+        ]);
+        assert!(r.ok, "{version}: {}", r.err);
+        for (name, data) in &files {
+            assert_eq!(
+                &std::fs::read(dest.path().join(name)).unwrap(),
+                data,
+                "{version} {name}"
+            );
+        }
+        assert_eq!(r.err.matches("< 226").count(), 15, "{version}: {}", r.err);
+        assert!(!r.err.contains("< 522"), "{version}: {}", r.err);
+        let renewed = r.err.contains("* TLS 1.3 tickets used up: renewed the session");
+        if version == "1.3" {
+            assert!(renewed && r.err.contains("* TLS 1.3 (implicit)"), "{}", r.err);
+        } else {
+            assert!(!renewed && r.err.contains("* TLS 1.2 (implicit)"), "{}", r.err);
+        }
+    }
+
+    // Uploads: mirror -R of as many files, TLS 1.3; each one whole.
+    let local = tempfile::tempdir().unwrap();
+    let files = fill(&local.path().join("up"), 14);
+    let r = babelftp(&[
+        "mirror",
+        "-R",
+        "-q",
+        "--cacert",
+        &ca,
+        "--tls-version",
+        "1.3",
+        local.path().join("up").to_str().unwrap(),
+        &implicit_url(&srv, "/up/"),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    for (name, data) in &files {
+        assert_eq!(&std::fs::read(srv.path("up").join(name)).unwrap(), data, "{name}");
+    }
+}
