@@ -98,6 +98,42 @@ impl Control {
     }
 }
 
+/// How long the end of a plain upload waits for a control connection's
+/// FIN that trails the data connection's (see [`control_pending`]).
+const UPLOAD_END_GRACE: Duration = Duration::from_millis(1);
+
+/// Feeds the session what the control connection holds right now,
+/// without waiting: commands, or the end of a client that is gone (FIN or
+/// reset: `handle_control_closed`). Returns whether the connection is
+/// still open. Plain control connections only: under TLS a cut upload is
+/// told by its missing close_notify.
+///
+/// The window this leaves: a killed client's kernel closes its sockets one
+/// after the other, so its control FIN reaches us within microseconds of
+/// its data FIN on one host; the caller waits [`UPLOAD_END_GRACE`] more
+/// for it. Only a control FIN delayed longer than that on the way, behind
+/// the data FIN, still lets a killed client's upload commit.
+fn control_pending(control: &Control, sess: &mut ServerSession, buf: &mut [u8]) -> bool {
+    let Control::Plain(rd, _) = control else {
+        return true;
+    };
+    while sess.wants_input() {
+        match crate::sockopt::try_read_control(rd.as_ref(), buf) {
+            Ok(0) => {
+                sess.handle_control_closed(Instant::now());
+                return false;
+            }
+            Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
+            Err(_) => {
+                sess.handle_control_closed(Instant::now());
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// A TLS handshake as the server, bounded in time (a client that starts
 /// one and stalls holds nothing for long).
 async fn accept_tls(cfg: Arc<rustls::ServerConfig>, stream: TcpStream, timeout: Duration) -> io::Result<ServerTls> {
@@ -279,6 +315,18 @@ pub(crate) async fn serve(
                 }
             },
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
+                if matches!(ev, DataEvent::UploadReceived { .. }) {
+                    // Is the client still there? A killed client's kernel
+                    // ends the data connection with a FIN, like a whole
+                    // upload; its control connection's FIN comes at the
+                    // same moment. Take in what the control connection
+                    // already holds, and wait a moment for the FIN that may
+                    // trail the data's, before the upload may commit.
+                    if control_pending(&control, &mut sess, &mut buf) {
+                        tokio::time::sleep(UPLOAD_END_GRACE).await;
+                        control_pending(&control, &mut sess, &mut buf);
+                    }
+                }
                 if let DataEvent::Ended { id, .. } = ev {
                     // The task has released everything; let it finish.
                     if let Some(t) = d.transfer.take_if(|t| t.id == id) {

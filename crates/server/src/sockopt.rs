@@ -54,6 +54,14 @@ pub async fn read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io:
         .await
 }
 
+/// Reads what the control connection holds now, without waiting
+/// (`WouldBlock` when nothing is there); 0 is the peer's FIN.
+pub fn try_read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io::Result<usize> {
+    use nix::sys::socket::{recv, MsgFlags};
+    use std::os::fd::AsRawFd;
+    recv(stream.as_raw_fd(), buf, MsgFlags::MSG_DONTWAIT).map_err(io::Error::from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

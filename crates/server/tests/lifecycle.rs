@@ -349,3 +349,58 @@ fn shutdown_cuts_a_transfer_at_the_grace_deadline_with_426_then_421() {
     drop(data);
     srv.join();
 }
+
+/// Issue 11: a client process killed mid-STOR. Its kernel closes the data
+/// connection with a FIN, which in stream mode looks like a complete
+/// upload, and the control connection with a FIN too; the upload must be
+/// taken as cut (the control connection is gone), every time.
+#[test]
+fn a_killed_client_never_replaces_the_file_it_was_uploading() {
+    let srv = start(|c| c.max_connections = 1);
+    let old = vec![b'o'; 8 << 20];
+    std::fs::write(srv.path("keep.bin"), &old).unwrap();
+    let local = tempfile::tempdir().unwrap();
+    let src = local.path().join("src.bin");
+    random_file(&src, 64 << 20);
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/keep.bin", srv.port());
+    let parts = || -> Vec<u64> {
+        std::fs::read_dir(srv.root.path())
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".part"))
+            .map(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
+            .collect()
+    };
+    let addr = srv.addrs[0];
+    for run in 0..20 {
+        let mut child = ChildGuard(
+            std::process::Command::new("curl")
+                .args(["-s", "-S", "--limit-rate", "40M", "-T"])
+                .arg(&src)
+                .arg(&url)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("curl"),
+        );
+        // Killed once the server has a good part of the upload.
+        wait_until(Duration::from_secs(20), "the upload is under way", || {
+            parts().iter().any(|&n| n >= 2 << 20).then_some(())
+        });
+        assert!(signal(child.0.id(), "KILL"));
+        let _ = child.0.wait();
+        wait_until(Duration::from_secs(20), "the session is gone", || {
+            let (_c, greeting) = Control::connect(addr);
+            greeting.starts_with(b"220").then_some(())
+        });
+        wait_until(Duration::from_secs(20), "no temporary file is left", || {
+            parts().is_empty().then_some(())
+        });
+        let kept = std::fs::read(srv.path("keep.bin")).unwrap();
+        assert!(
+            kept == old,
+            "run {run}: the old file was replaced by {} bytes of a killed upload",
+            kept.len()
+        );
+    }
+}
