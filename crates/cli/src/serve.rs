@@ -54,6 +54,9 @@ pub struct ServeArgs {
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
+    /// When uploads are synced to disk: always (before the 226, the default) or never.
+    #[arg(long, value_name = "WHEN", value_parser = ["always", "never"])]
+    fsync: Option<String>,
     /// PEM certificate chain: FTPS (AUTH TLS, RFC 4217) with --tls-key.
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -124,6 +127,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(n) = args.max_per_ip {
         cfg.max_per_ip = n;
+    }
+    if let Some(f) = args.fsync.as_deref().and_then(babelftp_server::config::parse_fsync) {
+        cfg.fsync = f;
     }
     if let Some(x) = args.xferlog {
         cfg.xferlog = Some(x);

@@ -19,6 +19,7 @@
 //! max_per_ip = 32
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
+//! fsync = "always"            # uploads synced before 226 (default); "never"
 //! tls_cert = "/etc/babelftp/cert.pem" # FTPS (RFC 4217): AUTH TLS
 //! tls_key = "/etc/babelftp/key.pem"
 //! implicit_listen = ["0.0.0.0:990"]  # implicit FTPS listeners
@@ -131,6 +132,9 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// Where to append one xferlog line per transfer.
     pub xferlog: Option<PathBuf>,
+    /// When uploads reach the disk: before the 226 (`Always`, the
+    /// default) or when the kernel likes (`Never`).
+    pub fsync: crate::storage::fs::Fsync,
     /// PEM certificate chain for FTPS (with `tls_key`: AUTH TLS offered).
     pub tls_cert: Option<PathBuf>,
     /// PEM private key for FTPS.
@@ -181,6 +185,7 @@ impl Default for Config {
             max_per_ip: 32,
             shutdown_grace: Duration::from_secs(30),
             xferlog: None,
+            fsync: crate::storage::fs::Fsync::Always,
             tls_cert: None,
             tls_key: None,
             implicit_listen: Vec::new(),
@@ -245,6 +250,7 @@ struct FileConfig {
     max_per_ip: Option<usize>,
     shutdown_grace: Option<u64>,
     xferlog: Option<PathBuf>,
+    fsync: Option<String>,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
     implicit_listen: Option<Vec<SocketAddr>>,
@@ -291,6 +297,15 @@ struct FileUser {
 
 fn default_home() -> String {
     "/".into()
+}
+
+/// Parses `always` / `never`.
+pub fn parse_fsync(s: &str) -> Option<crate::storage::fs::Fsync> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "always" => Some(crate::storage::fs::Fsync::Always),
+        "never" => Some(crate::storage::fs::Fsync::Never),
+        _ => None,
+    }
 }
 
 /// Parses `LOW-HIGH`.
@@ -382,6 +397,12 @@ impl Config {
             c.shutdown_grace = Duration::from_secs(s);
         }
         c.xferlog = f.xferlog.map(|x| base.join(x));
+        if let Some(v) = f.fsync {
+            c.fsync = parse_fsync(&v).ok_or_else(|| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("fsync {v:?}: expected \"always\" or \"never\""),
+            })?;
+        }
         c.tls_cert = f.tls_cert.map(|x| base.join(x));
         c.tls_key = f.tls_key.map(|x| base.join(x));
         if let Some(l) = f.implicit_listen {

@@ -52,12 +52,32 @@ pub struct Server {
     implicit: Vec<TcpListener>,
 }
 
+/// Removes, in the background, the temporary files of uploads an earlier
+/// run left under `root` (a crash or a kill -9 cannot remove them).
+fn sweep(root: &std::path::Path, before: std::time::SystemTime) {
+    let Ok(fs) = FsStorage::open(root) else {
+        return;
+    };
+    let root = root.to_owned();
+    std::thread::spawn(move || {
+        let n = fs.sweep_temp_files(before);
+        if n > 0 {
+            tracing::info!(root = %root.display(), removed = n, "removed temporary files of interrupted uploads");
+        }
+    });
+}
+
 impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
         let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let storage: Arc<dyn Storage> = Arc::new(FsStorage::open(&cfg.root)?.with_charsets(charsets));
+        let started = std::time::SystemTime::now();
+        let fs = FsStorage::open(&cfg.root)?
+            .with_charsets(charsets)
+            .with_fsync(cfg.fsync);
+        sweep(&cfg.root, started);
+        let storage: Arc<dyn Storage> = Arc::new(fs);
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,
@@ -79,11 +99,12 @@ impl Server {
         let mut host_infos = Vec::new();
         for h in &cfg.hosts {
             let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-            let storage: Arc<dyn Storage> = Arc::new(
-                FsStorage::open(&h.root)
-                    .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?
-                    .with_charsets(charsets),
-            );
+            let fs = FsStorage::open(&h.root)
+                .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?
+                .with_charsets(charsets)
+                .with_fsync(cfg.fsync);
+            sweep(&h.root, started);
+            let storage: Arc<dyn Storage> = Arc::new(fs);
             let lang = match &h.default_lang {
                 None => catalogs.default_lang(),
                 Some(tag) => match catalogs.negotiate(tag) {

@@ -327,7 +327,9 @@ impl ServerSession {
                 let Busy::Transfer(t) = std::mem::replace(&mut self.busy, Busy::Idle) else {
                     return;
                 };
-                let complete = outcome == Outcome::Complete;
+                // An upload cut by ABOR or by its client going away is
+                // never committed, however its data connection ended.
+                let complete = outcome == Outcome::Complete && !(t.upload && t.abort.is_some());
                 if t.logged {
                     let (user, anonymous) = self.log_user();
                     self.action(Action::Log(TransferRecord {

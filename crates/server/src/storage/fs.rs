@@ -17,25 +17,91 @@ use babelftp_i18n::Charset;
 
 use super::{ReadHandle, Storage, Upload, VPath, WriteMode};
 
+/// When an upload's data reach the disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Fsync {
+    /// Before the 226: the file's data, and the directory after a rename
+    /// (the default: a 226 means the upload survives a power cut). An
+    /// error is reported (451), never followed by 226.
+    #[default]
+    Always,
+    /// Left to the kernel (faster on disks that sync slowly).
+    Never,
+}
+
+/// The prefix of an upload's temporary name (`.babelftp-<pid>-<n>.part`,
+/// beside its target). Short whatever the target's name (a name near
+/// NAME_MAX has room for it), never listed, swept at start.
+pub const TEMP_PREFIX: &[u8] = b".babelftp-";
+/// … and its suffix.
+pub const TEMP_SUFFIX: &[u8] = b".part";
+
+/// Whether `name` is an upload's temporary name.
+pub fn is_temp_name(name: &[u8]) -> bool {
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
+}
+
 /// An upload to a local file. Dropping it without commit removes a
-/// temporary file.
+/// temporary file, and a file this upload created but wrote nothing to
+/// (STOU, APPE of a new name, whose data connection never came).
 pub struct FsUpload {
     file: File,
     dir: Dir,
     temp: Option<PathBuf>,
     target: PathBuf,
+    fsync: Fsync,
+    /// REST+STOR: the offset to cut the file at, once data arrive (not
+    /// before: a data connection that never comes leaves the file whole).
+    truncate_at: Option<u64>,
+    /// A file created by this upload, removed if dropped with nothing
+    /// written.
+    created: Option<PathBuf>,
+    written: u64,
+}
+
+impl FsUpload {
+    /// REST+STOR: cut the file at the offset, and write from there.
+    fn start_at_offset(&mut self) -> io::Result<()> {
+        if let Some(offset) = self.truncate_at.take() {
+            self.file.set_len(offset)?;
+            self.file.seek(SeekFrom::Start(offset))?;
+        }
+        Ok(())
+    }
 }
 
 impl Upload for FsUpload {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        io::Write::write_all(&mut self.file, buf)
+        self.start_at_offset()?;
+        io::Write::write_all(&mut self.file, buf)?;
+        self.written += buf.len() as u64;
+        Ok(())
     }
 
-    /// For a replacing STOR, renames the temporary file over the target.
+    /// For a replacing STOR, renames the temporary file over the target
+    /// (keeping the replaced file's permission bits).
     fn commit(mut self: Box<Self>) -> io::Result<()> {
-        self.file.sync_data().ok();
+        self.start_at_offset()?;
+        self.created = None;
+        if self.fsync == Fsync::Always {
+            self.file.sync_data()?;
+        }
         if let Some(temp) = self.temp.take() {
-            self.dir.rename(&temp, &self.dir, &self.target)?;
+            if let Ok(old) = self.dir.metadata(&self.target) {
+                if old.is_file() {
+                    // Best effort: a file we may write but not chmod keeps
+                    // the new file's mode.
+                    let _ = self.file.set_permissions(old.permissions());
+                }
+            }
+            if let Err(e) = self.dir.rename(&temp, &self.dir, &self.target) {
+                self.temp = Some(temp);
+                return Err(e);
+            }
+            if self.fsync == Fsync::Always {
+                // The rename itself must survive a crash too.
+                self.dir.open(".")?.sync_all()?;
+            }
         }
         Ok(())
     }
@@ -45,6 +111,11 @@ impl Drop for FsUpload {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
             let _ = self.dir.remove_file(temp);
+        }
+        if let Some(created) = self.created.take() {
+            if self.written == 0 {
+                let _ = self.dir.remove_file(created);
+            }
         }
     }
 }
@@ -58,6 +129,7 @@ pub struct FsStorage {
     /// Where this storage's root sits in the server's tree (a user's home),
     /// so subtree charsets keep applying below it.
     base: Vec<Vec<u8>>,
+    fsync: Fsync,
 }
 
 impl FsStorage {
@@ -68,7 +140,45 @@ impl FsStorage {
             root: Dir::open_ambient_dir(root, ambient_authority())?,
             charsets: Arc::new(CharsetMap::default()),
             base: Vec::new(),
+            fsync: Fsync::default(),
         })
+    }
+
+    /// Sets when uploads are synced to disk.
+    pub fn with_fsync(mut self, fsync: Fsync) -> Self {
+        self.fsync = fsync;
+        self
+    }
+
+    /// Removes the temporary files of uploads that an earlier run left
+    /// behind (a crash, a kill -9): every `.babelftp-*.part` below the
+    /// root last written before `before`. Symlinks are not followed.
+    /// Returns how many were removed.
+    pub fn sweep_temp_files(&self, before: std::time::SystemTime) -> usize {
+        let mut removed = 0;
+        let mut dirs = vec![match self.root.try_clone() {
+            Ok(d) => d,
+            Err(_) => return 0,
+        }];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = dir.entries() else { continue };
+            for de in entries.flatten() {
+                let name = de.file_name();
+                let Ok(md) = dir.symlink_metadata(&name) else { continue };
+                if md.is_dir() {
+                    if let Ok(sub) = dir.open_dir(&name) {
+                        dirs.push(sub);
+                    }
+                } else if md.is_file()
+                    && is_temp_name(name.as_bytes())
+                    && md.modified().map(|t| t.into_std() < before).unwrap_or(false)
+                    && dir.remove_file(&name).is_ok()
+                {
+                    removed += 1;
+                }
+            }
+        }
+        removed
     }
 
     /// Sets the charsets of local names (a translating server).
@@ -149,6 +259,7 @@ impl Storage for FsStorage {
             root: self.open_dir(p)?,
             charsets: self.charsets.clone(),
             base,
+            fsync: self.fsync,
         }))
     }
 
@@ -181,6 +292,9 @@ impl Storage for FsStorage {
         for de in dir.entries()? {
             let de = de?;
             let name = de.file_name();
+            if is_temp_name(name.as_bytes()) {
+                continue; // an upload in progress is not a file yet
+            }
             let md = match dir.symlink_metadata(&name) {
                 Ok(md) => md,
                 Err(_) => continue, // vanished meanwhile
@@ -209,37 +323,40 @@ impl Storage for FsStorage {
         let rel = self.resolve(p, true)?;
         let dir = self.open_dir(&p.parent())?;
         let target = PathBuf::from(rel.file_name().unwrap_or_default());
-        let name = target.as_os_str().as_bytes().to_vec();
-        let name = name.as_slice();
         if let Ok(md) = dir.symlink_metadata(&target) {
             if md.is_dir() {
                 return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
             }
         }
+        let existed = dir.symlink_metadata(&target).is_ok();
         let mut opts = OpenOptions::new();
         opts.write(true);
+        let mut truncate_at = None;
         let (file, temp) = match mode {
             WriteMode::Replace => {
-                let (file, temp) = create_temp(&dir, name)?;
+                let (file, temp) = create_temp(&dir)?;
                 (file, Some(temp))
             }
             WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
             WriteMode::Append => (dir.open_with(&target, opts.append(true).create(true))?, None),
             WriteMode::At(offset) => {
-                let mut f = dir.open_with(&target, opts.create(true))?;
+                let f = dir.open_with(&target, opts.create(true))?;
                 // REST beyond the end continues from the end, as
                 // ProFTPD does, rather than leaving a hole.
-                let offset = offset.min(f.metadata()?.len());
-                f.set_len(offset)?;
-                f.seek(SeekFrom::Start(offset))?;
+                truncate_at = Some(offset.min(f.metadata()?.len()));
                 (f, None)
             }
         };
+        let created = (!existed && temp.is_none()).then(|| target.clone());
         Ok(Box::new(FsUpload {
             file,
             dir,
             temp,
             target,
+            fsync: self.fsync,
+            truncate_at,
+            created,
+            written: 0,
         }))
     }
 
@@ -275,14 +392,15 @@ impl Storage for FsStorage {
     }
 }
 
-/// Creates `.<name>.<n>.part` beside the target with `create_new`.
-fn create_temp(dir: &Dir, name: &[u8]) -> io::Result<(File, PathBuf)> {
+/// Creates `.babelftp-<pid>-<n>.part` beside the target with
+/// `create_new` (see [`TEMP_PREFIX`]).
+fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
     let mut opts = OpenOptions::new();
     opts.write(true).create_new(true);
     for n in 0u32..1000 {
-        let mut t = b".".to_vec();
-        t.extend_from_slice(name);
-        t.extend_from_slice(format!(".{}-{n}.part", std::process::id()).as_bytes());
+        let mut t = TEMP_PREFIX.to_vec();
+        t.extend_from_slice(format!("{}-{n}", std::process::id()).as_bytes());
+        t.extend_from_slice(TEMP_SUFFIX);
         let temp = PathBuf::from(OsStr::from_bytes(&t));
         match dir.open_with(&temp, &opts) {
             Ok(f) => return Ok((f, temp)),
