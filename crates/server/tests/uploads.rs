@@ -231,7 +231,7 @@ print('whole', reply(f)[:3])
     // current-time (5 fields), transfer-time, host, size, name, type, _, dir, …, completion.
     let retr = find("/big.bin");
     let bytes: u64 = retr[7].parse().unwrap();
-    assert!(bytes >= 1 << 20 && bytes < 8 << 20, "{text}");
+    assert!((1 << 20..8 << 20).contains(&bytes), "{text}");
     assert_eq!((retr[11], *retr.last().unwrap()), ("o", "i"), "{text}");
     let cut = find("/cut.bin");
     assert_eq!(cut[7], "300000", "{text}");
