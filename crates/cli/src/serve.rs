@@ -23,9 +23,11 @@ pub struct ServeArgs {
     /// [default: ftp-root].
     #[arg(long)]
     root: Option<PathBuf>,
-    /// Address to listen on, IPv4 or IPv6 (repeatable) [default: 127.0.0.1:2121].
-    #[arg(long = "listen", value_name = "ADDR:PORT")]
-    listen: Vec<SocketAddr>,
+    /// Address to listen on: ADDR:PORT (IPv4 or [IPv6]), HOST:PORT (every
+    /// address of HOST), or a PORT alone (on 127.0.0.1) (repeatable)
+    /// [default: 127.0.0.1:2121].
+    #[arg(long = "listen", value_name = "ADDR:PORT", value_parser = parse_listen)]
+    listen: Vec<Vec<SocketAddr>>,
     /// A read/write user NAME:PASSWORD on the root (repeatable).
     #[arg(long = "user", value_name = "NAME:PASSWORD")]
     users: Vec<String>,
@@ -33,9 +35,12 @@ pub struct ServeArgs {
     /// `babelftp passwd`), home and write.
     #[arg(long = "users", value_name = "FILE")]
     users_file: Option<PathBuf>,
-    /// Refuse anonymous logins.
-    #[arg(long)]
+    /// Refuse anonymous logins (the default once --user or --users is given).
+    #[arg(long, conflicts_with = "anonymous")]
     no_anonymous: bool,
+    /// Allow anonymous logins (read-only) alongside --user/--users.
+    #[arg(long)]
+    anonymous: bool,
     /// Ports for passive data connections.
     #[arg(long, value_name = "LOW-HIGH")]
     passive_ports: Option<String>,
@@ -63,9 +68,10 @@ pub struct ServeArgs {
     /// PEM private key of --tls-cert.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
-    /// An implicit-FTPS listener, TLS from the first byte (repeatable).
-    #[arg(long = "implicit-listen", value_name = "ADDR:PORT")]
-    implicit_listen: Vec<SocketAddr>,
+    /// An implicit-FTPS listener, TLS from the first byte, written as for
+    /// --listen (repeatable).
+    #[arg(long = "implicit-listen", value_name = "ADDR:PORT", value_parser = parse_listen)]
+    implicit_listen: Vec<Vec<SocketAddr>>,
     /// Refuse USER before AUTH TLS and clear data connections.
     #[arg(long)]
     tls_required: bool,
@@ -98,10 +104,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         cfg.root = r;
     }
     if !args.listen.is_empty() {
-        cfg.listen = args.listen;
-    }
-    if args.no_anonymous {
-        cfg.anonymous = false;
+        cfg.listen = args.listen.concat();
     }
     for u in &args.users {
         let Some((name, pw)) = u.split_once(':') else {
@@ -111,6 +114,16 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(f) = &args.users_file {
         cfg.users.extend(config::load_users(f)?);
+    }
+    // Named users on the command line: anonymous is off unless asked for.
+    if (!args.users.is_empty() || args.users_file.is_some()) && !args.anonymous {
+        cfg.anonymous = false;
+    }
+    if args.anonymous {
+        cfg.anonymous = true;
+    }
+    if args.no_anonymous {
+        cfg.anonymous = false;
     }
     if let Some(r) = &args.passive_ports {
         cfg.passive_ports =
@@ -141,7 +154,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         cfg.tls_key = Some(k);
     }
     if !args.implicit_listen.is_empty() {
-        cfg.implicit_listen = args.implicit_listen;
+        cfg.implicit_listen = args.implicit_listen.concat();
     }
     if args.tls_required {
         cfg.tls_required = true;
@@ -173,17 +186,84 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     Ok(cfg)
 }
 
+/// `--listen`: `ADDR:PORT`, `[V6]:PORT`, `HOST:PORT` (every address the
+/// name resolves to), or a port alone (on 127.0.0.1, the default address).
+fn parse_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(port) = s.parse::<u16>() {
+        return Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))]);
+    }
+    if let Ok(a) = s.parse::<SocketAddr>() {
+        return Ok(vec![a]);
+    }
+    let bad = |e: &str| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", e)]);
+    let mut addrs: Vec<SocketAddr> = s.to_socket_addrs().map_err(|e| bad(&e.to_string()))?.collect();
+    addrs.sort();
+    addrs.dedup();
+    if addrs.is_empty() {
+        return Err(bad("no address"));
+    }
+    Ok(addrs)
+}
+
+/// Start-up lines that say who may do what.
+fn access_lines(cfg: &Config) -> Vec<String> {
+    let mut out = vec![crate::msg::ts(
+        match (cfg.anonymous, cfg.anonymous_write) {
+            (false, _) => "cli-access-anonymous-off",
+            (true, false) => "cli-access-anonymous-read",
+            (true, true) => "cli-access-anonymous-write",
+        },
+        &[],
+    )];
+    for u in &cfg.users {
+        let name = String::from_utf8_lossy(&u.name);
+        let home = String::from_utf8_lossy(&u.home);
+        out.push(crate::msg::ts(
+            if u.write {
+                "cli-access-user-write"
+            } else {
+                "cli-access-user-read"
+            },
+            &[("name", &name), ("home", &home)],
+        ));
+    }
+    out
+}
+
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
+    let root_named = args.root.is_some();
     let cfg = build_config(args)?;
-    if !cfg.root.exists() {
+    let root_named = root_named || cfg.root != Config::default().root;
+    // Only the default root is made when missing: a root that was named
+    // and is not there is a typo, not something to create and serve.
+    let created = if cfg.root.exists() {
+        false
+    } else if root_named {
+        bail!(crate::msg::ts(
+            "cli-root-missing",
+            &[("path", &cfg.root.display().to_string())]
+        ));
+    } else {
         std::fs::create_dir_all(&cfg.root)
             .with_context(|| crate::msg::ts("cli-creating", &[("path", &cfg.root.display().to_string())]))?;
         std::fs::write(cfg.root.join("README.txt"), README)?;
-    }
+        true
+    };
     let rt = tokio::runtime::Runtime::new()?;
+    let server = match rt.block_on(Server::bind(cfg.clone())) {
+        Ok(s) => s,
+        Err(e) => {
+            // A server that did not start leaves nothing behind.
+            if created {
+                let _ = std::fs::remove_file(cfg.root.join("README.txt"));
+                let _ = std::fs::remove_dir(&cfg.root);
+            }
+            return Err(anyhow::Error::from(e).context(crate::msg::ts("cli-starting", &[])));
+        }
+    };
     rt.block_on(async move {
-        let server = Server::bind(cfg.clone()).await.context("starting the server")?;
         for a in server.local_addrs() {
             println!(
                 "{}",
@@ -195,6 +275,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                     ]
                 )
             );
+        }
+        for line in access_lines(&cfg) {
+            println!("{line}");
         }
         if cfg.anonymous {
             let first = server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default();

@@ -164,3 +164,142 @@ fn cli_messages_follow_the_locale() {
         assert!(err.contains(want), "{locale}: {err}");
     }
 }
+
+/// Starts `babelftp serve ARGS` in `dir`; returns it and the lines it
+/// printed up to its first user's access line (read within 30 s).
+fn serve_banner(dir: &std::path::Path, args: &[&str]) -> (ChildGuard, Vec<String>) {
+    let mut child = ChildGuard(
+        babelftp()
+            .arg("serve")
+            .args(args)
+            .current_dir(dir)
+            .env("LC_ALL", "C")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let lines = BufReader::new(child.0.stdout.take().unwrap()).lines();
+    let banner = within(Duration::from_secs(30), "the start-up lines", move || {
+        let mut got = Vec::new();
+        for l in lines {
+            let l = l.unwrap();
+            // The tests name one user: its line is the last access line.
+            let done = l.starts_with("Connect with") || l.starts_with("access: user");
+            got.push(l);
+            if done {
+                break;
+            }
+        }
+        got
+    });
+    (child, banner)
+}
+
+/// Issue 11: named users turn anonymous off unless asked for, and the
+/// banner says every access rule; a port alone and a host name are
+/// accepted by --listen.
+#[test]
+fn serve_states_its_access_rules_and_named_users_turn_anonymous_off() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = port.to_string();
+    let (child, banner) = serve_banner(
+        dir.path(),
+        &["--root", "root", "--listen", &listen, "--user", "alice:pw"],
+    );
+    let text = banner.join("\n");
+    assert!(text.contains(&format!("ftp://127.0.0.1:{port}/")), "{text}");
+    assert!(text.contains("access: anonymous logins refused"), "{text}");
+    assert!(text.contains("access: user alice, read and write, in /"), "{text}");
+    let anon = Command::new("curl")
+        .args(["-s", "--max-time", "20", &format!("ftp://127.0.0.1:{port}/")])
+        .output()
+        .unwrap();
+    assert_eq!(anon.status.code(), Some(67), "anonymous login must be refused");
+    let alice = Command::new("curl")
+        .args(["-s", "--max-time", "20", &format!("ftp://alice:pw@127.0.0.1:{port}/")])
+        .output()
+        .unwrap();
+    assert!(alice.status.success());
+    drop(child);
+
+    // --anonymous keeps it, read-only; a host name is resolved.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("localhost:{port}");
+    let (_child, banner) = serve_banner(
+        dir.path(),
+        &[
+            "--root",
+            "root",
+            "--listen",
+            &listen,
+            "--user",
+            "alice:pw",
+            "--anonymous",
+        ],
+    );
+    let text = banner.join("\n");
+    assert!(
+        text.contains("access: anonymous, read-only, on the whole root"),
+        "{text}"
+    );
+    assert!(text.contains(&format!(":{port}/")), "{text}");
+    let anon = Command::new("curl")
+        .args(["-s", "--max-time", "20", &format!("ftp://127.0.0.1:{port}/")])
+        .output()
+        .unwrap();
+    assert!(anon.status.success());
+}
+
+/// Issue 11: a named root that does not exist is an error (a typo is not
+/// created and served); the default root is not left behind when the
+/// server cannot start; a port in use is named.
+#[test]
+fn serve_refuses_a_missing_root_and_leaves_nothing_when_it_cannot_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = babelftp()
+        .args(["serve", "--root", "srv/ftp-typo", "--listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("srv/ftp-typo does not exist"), "{err}");
+    assert!(!dir.path().join("srv").exists());
+
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = babelftp()
+        .args(["serve", "--listen", &addr])
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+    assert!(
+        !dir.path().join("ftp-root").exists(),
+        "ftp-root made by a server that did not start"
+    );
+
+    let out = babelftp()
+        .args(["serve", "--listen", "no such host:21"])
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--listen no such host:21"));
+}

@@ -5,7 +5,7 @@
 //! ```toml
 //! root = "/srv/ftp"
 //! listen = ["0.0.0.0:2121", "[::]:2121"]
-//! anonymous = true
+//! anonymous = true          # default: true, false when users are configured
 //! anonymous_write = false
 //! users_file = "/etc/babelftp/users.toml"
 //! passive_ports = "50000-50100"
@@ -369,7 +369,9 @@ impl Config {
         if let Some(l) = f.listen {
             c.listen = l;
         }
-        c.anonymous = f.anonymous.unwrap_or(c.anonymous);
+        // With named users, anonymous is off unless the file turns it on.
+        let named = !f.user.is_empty() || f.users_file.is_some();
+        c.anonymous = f.anonymous.unwrap_or(c.anonymous && !named);
         c.anonymous_write = f.anonymous_write.unwrap_or(c.anonymous_write);
         if let Some(r) = f.passive_ports {
             c.passive_ports = Some(parse_port_range(&r).ok_or_else(|| ConfigError::Invalid {
@@ -535,5 +537,25 @@ write = true
         std::fs::write(&p, "[[user]]\nname = \"a\"\npassword = \"plain\"\n").unwrap();
         assert!(Config::load(&p).unwrap_err().to_string().contains("babelftp passwd"));
         assert!(Config::load(&dir.path().join("missing.toml")).is_err());
+        std::fs::write(&p, "fsync = \"sometimes\"\n").unwrap();
+        assert!(Config::load(&p).unwrap_err().to_string().contains("\"always\" or \"never\""));
+    }
+
+    #[test]
+    fn named_users_turn_anonymous_off_unless_the_file_says_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.toml");
+        let hash = auth::hash_password(b"pw").unwrap();
+        let user = format!("[[user]]\nname = \"a\"\npassword = \"{hash}\"\n");
+        std::fs::write(&p, &user).unwrap();
+        let c = Config::load(&p).unwrap();
+        assert!(!c.anonymous);
+        assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
+        std::fs::write(&p, format!("anonymous = true\nfsync = \"never\"\n{user}")).unwrap();
+        let c = Config::load(&p).unwrap();
+        assert!(c.anonymous);
+        assert_eq!(c.fsync, crate::storage::fs::Fsync::Never);
+        std::fs::write(&p, "").unwrap();
+        assert!(Config::load(&p).unwrap().anonymous);
     }
 }

@@ -52,6 +52,12 @@ pub struct Server {
     implicit: Vec<TcpListener>,
 }
 
+/// A bind error that names the address (`127.0.0.1:21: Address already
+/// in use`).
+fn in_use(addr: &std::net::SocketAddr, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}"))
+}
+
 /// Removes, in the background, the temporary files of uploads an earlier
 /// run left under `root` (a crash or a kill -9 cannot remove them).
 fn sweep(root: &std::path::Path, before: std::time::SystemTime) {
@@ -141,13 +147,13 @@ impl Server {
         }
         let mut implicit = Vec::new();
         for addr in &cfg.implicit_listen {
-            let l = TcpListener::bind(addr).await?;
+            let l = TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?;
             sockopt::keepalive(&l)?;
             implicit.push(l);
         }
         let mut listeners = Vec::new();
         for addr in &cfg.listen {
-            let l = TcpListener::bind(addr).await?;
+            let l = TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?;
             // Set once here, inherited by every accepted control connection
             // (Linux copies socket options to the accepted socket).
             sockopt::oob_inline(&l)?;
