@@ -538,7 +538,10 @@ write = true
         assert!(Config::load(&p).unwrap_err().to_string().contains("babelftp passwd"));
         assert!(Config::load(&dir.path().join("missing.toml")).is_err());
         std::fs::write(&p, "fsync = \"sometimes\"\n").unwrap();
-        assert!(Config::load(&p).unwrap_err().to_string().contains("\"always\" or \"never\""));
+        assert!(Config::load(&p)
+            .unwrap_err()
+            .to_string()
+            .contains("\"always\" or \"never\""));
     }
 
     #[test]

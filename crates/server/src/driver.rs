@@ -473,6 +473,9 @@ impl Driver {
             Op::Mkdir(p) => blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::Rmdir(p) => blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::RemoveFile(p) => blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::Chmod { path, mode } => {
+                blocking(move || st.chmod(&path, mode).map(|()| OpOk::Done).map_err(|e| e.kind())).await
+            }
             Op::Rename { from, to } => {
                 blocking(move || st.rename(&from, &to).map(|()| OpOk::Done).map_err(|e| e.kind())).await
             }

@@ -300,11 +300,22 @@ fn lftp_mirrors_both_ways_and_resumes() {
     std::fs::create_dir_all(local.path().join("src/sub")).unwrap();
     let a = random_file(&local.path().join("src/a.bin"), 1_000_000);
     std::fs::write(local.path().join("src/sub/тест.txt"), "привет\n").unwrap();
+    std::fs::write(local.path().join("src/run.sh"), "#!/bin/sh\n").unwrap();
+    let mode = |p: &std::path::Path, m: u32| {
+        std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(m)).unwrap()
+    };
+    mode(&local.path().join("src/a.bin"), 0o640);
+    mode(&local.path().join("src/run.sh"), 0o755);
     let url = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
     let src = local.path().join("src");
     let (rc, out, err) = lftp(&url, &format!("mirror -R {} /up", src.display()));
     assert_eq!(rc, 0, "{out}{err}");
     assert_eq!(std::fs::read(srv.path("up/a.bin")).unwrap(), a);
+    // lftp sends SITE CHMOD with the local modes (issue 11).
+    let remote_mode = |p: &str| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(srv.path(p)).unwrap().permissions()) & 0o777
+    };
+    assert_eq!((remote_mode("up/a.bin"), remote_mode("up/run.sh")), (0o640, 0o755));
     assert_eq!(
         std::fs::read_to_string(srv.path("up/sub/тест.txt")).unwrap(),
         "привет\n"
@@ -773,4 +784,59 @@ f.quit()
     assert!(out.contains("after 200"), "{out}");
     assert_eq!(std::fs::read(srv.path("report.txt")).unwrap(), b"first");
     assert_eq!(std::fs::read(srv.path("report.txt.1")).unwrap(), b"second");
+}
+
+/// SITE (issue 11): CHMOD for writers, HELP, a clear refusal of the rest;
+/// HELP lists only commands that work here.
+#[test]
+fn site_chmod_and_help_list_only_what_works() {
+    let srv = start(|_| {});
+    std::fs::write(srv.path("f.txt"), b"x").unwrap();
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT, timeout=20)
+help = f.sendcmd('HELP')
+print('help ccc', 'CCC' in help, 'auth', ' AUTH' in help, 'site', 'SITE' in help)
+f.login('anonymous', 'x')
+try:
+    f.sendcmd('SITE CHMOD 600 f.txt')
+    print('anon chmod: accepted')
+except ftplib.error_perm as e:
+    print('anon chmod:', str(e)[:3])
+f.quit()
+f = ftplib.FTP()
+f.connect(HOST, PORT, timeout=20)
+f.login('bob', 'secret')
+print('site help', f.sendcmd('SITE HELP').replace('\r\n', '|'))
+print('chmod', f.sendcmd('SITE CHMOD 600 f.txt')[:3])
+for bad in ('SITE CHMOD 999 f.txt', 'SITE CHMOD 600', 'SITE CHMOD u+x f.txt', 'SITE EXEC ls'):
+    try:
+        f.sendcmd(bad)
+        print(bad, 'accepted')
+    except ftplib.error_perm as e:
+        print(bad, '->', str(e)[:3])
+try:
+    f.sendcmd('SITE CHMOD 644 missing.txt')
+except ftplib.error_perm as e:
+    print('missing ->', str(e)[:3])
+f.quit()
+"#,
+    );
+    assert!(out.contains("help ccc False auth False site True"), "{out}");
+    assert!(out.contains("anon chmod: 550"), "{out}");
+    assert!(out.contains("site help 214") && out.contains("CHMOD"), "{out}");
+    assert!(out.contains("chmod 200"), "{out}");
+    for bad in [
+        "SITE CHMOD 999 f.txt -> 501",
+        "SITE CHMOD 600 -> 501",
+        "SITE CHMOD u+x f.txt -> 501",
+        "SITE EXEC ls -> 504",
+    ] {
+        assert!(out.contains(bad), "{bad}: {out}");
+    }
+    assert!(out.contains("missing -> 550"), "{out}");
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(srv.path("f.txt")).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
 }

@@ -21,6 +21,7 @@ pub(crate) enum Pending {
     Dele,
     Rnfr(VPath),
     Rnto,
+    Chmod,
     Size,
     Mdtm,
     Mlst {
@@ -238,8 +239,49 @@ impl ServerSession {
             C::Prot(level) => self.prot(level),
             // RFC 4217 6: a server may refuse to drop protection.
             C::Ccc if self.cfg.tls.is_some() => self.reply(ReplyCode::POLICY_DENIED, Msg::CccRefused),
-            C::Site(_) | C::Ccc => self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
+            C::Site(args) => self.site(&args),
+            C::Ccc => self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
         }
+    }
+
+    /// SITE (RFC 959 4.1.3): `CHMOD <octal> <path>` (what `lftp mirror -R`
+    /// and FileZilla send after an upload) and `HELP`.
+    fn site(&mut self, args: &[u8]) {
+        let (word, rest) = match args.iter().position(|&b| b == b' ') {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &b""[..]),
+        };
+        if word.eq_ignore_ascii_case(b"HELP") {
+            let lines = vec![
+                self.t(Msg::SiteHelp).into_bytes(),
+                b" CHMOD HELP".to_vec(),
+                self.t(Msg::HelpEnd).into_bytes(),
+            ];
+            self.send(&Reply::multi(ReplyCode::HELP, lines));
+            return;
+        }
+        if !word.eq_ignore_ascii_case(b"CHMOD") {
+            self.reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::SiteUnknown);
+            return;
+        }
+        if self.refuse_write() {
+            return;
+        }
+        let (mode, path) = match rest.iter().position(|&b| b == b' ') {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, &b""[..]),
+        };
+        let mode = std::str::from_utf8(mode)
+            .ok()
+            .filter(|m| !m.is_empty() && m.len() <= 4)
+            .and_then(|m| u32::from_str_radix(m, 8).ok())
+            .filter(|&m| m <= 0o777);
+        let (Some(mode), false) = (mode, path.is_empty()) else {
+            self.reply(ReplyCode::ARGUMENT_ERROR, Msg::BadMode);
+            return;
+        };
+        let t = self.path(&WirePath::new(path.to_vec()));
+        self.op(Op::Chmod { path: t, mode }, Pending::Chmod);
     }
 
     /// The result of an [`Op`], for the command that asked for it.
@@ -279,6 +321,7 @@ impl ServerSession {
                 self.reply(ReplyCode::PENDING, Msg::RenamePending);
             }
             (Pending::Rnto, OpOk::Done) => self.reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed),
+            (Pending::Chmod, OpOk::Done) => self.reply(ReplyCode::OK, Msg::ChmodOk),
             (Pending::Size, OpOk::Entry(e)) => {
                 if e.kind == EntryKind::File {
                     self.send(&Reply::new(ReplyCode::FILE_STATUS, e.size.to_string()));

@@ -33,6 +33,13 @@ pub enum Op {
         /// The RNTO path.
         to: VPath,
     },
+    /// SITE CHMOD: permission bits (0–0o777) → [`OpOk::Done`].
+    Chmod {
+        /// The file or directory.
+        path: VPath,
+        /// The new permission bits.
+        mode: u32,
+    },
     /// Check a password → [`OpOk::Account`] (`None`: refused). Hashing is
     /// slow on purpose: the driver runs it off its async workers.
     VerifyPassword {

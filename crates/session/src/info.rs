@@ -49,7 +49,19 @@ impl ServerSession {
 
     pub(crate) fn help(&self) -> Reply {
         let mut lines = vec![self.t(Msg::HelpIntro).into_bytes()];
-        for chunk in Verb::ALL.chunks(8) {
+        // Only what works here: no FTPS verbs without TLS, never CCC
+        // (refused: the control connection stays protected).
+        let tls = self.cfg.tls.is_some();
+        let verbs: Vec<Verb> = Verb::ALL
+            .iter()
+            .copied()
+            .filter(|v| match v {
+                Verb::Ccc => false,
+                Verb::Auth | Verb::Pbsz | Verb::Prot => tls,
+                _ => true,
+            })
+            .collect();
+        for chunk in verbs.chunks(8) {
             let mut l = Vec::new();
             for v in chunk {
                 l.extend_from_slice(format!(" {:<5}", v.name()).as_bytes());

@@ -83,6 +83,14 @@ pub enum Msg {
     ProtOk(&'static str),
     ProtUnsupported,
     CccRefused,
+    /// SITE CHMOD done.
+    ChmodOk,
+    /// SITE CHMOD with a mode that is not 0–777 in octal.
+    BadMode,
+    /// SITE HELP: the intro of the list.
+    SiteHelp,
+    /// A SITE command this server does not have.
+    SiteUnknown,
     TlsRequired,
     ProtRequired,
     TlsReuseRequired,
@@ -176,6 +184,10 @@ impl Msg {
             ProtOk(l) => ("prot-ok", Some(("level", Arg::Str(l)))),
             ProtUnsupported => ("prot-unsupported", None),
             CccRefused => ("ccc-refused", None),
+            ChmodOk => ("chmod-ok", None),
+            BadMode => ("bad-mode", None),
+            SiteHelp => ("site-help", None),
+            SiteUnknown => ("site-unknown", None),
             TlsRequired => ("tls-required", None),
             ProtRequired => ("prot-required", None),
             TlsReuseRequired => ("tls-reuse-required", None),
@@ -281,6 +293,10 @@ mod tests {
             Msg::ProtOk("P"),
             Msg::ProtUnsupported,
             Msg::CccRefused,
+            Msg::ChmodOk,
+            Msg::BadMode,
+            Msg::SiteHelp,
+            Msg::SiteUnknown,
             Msg::TlsRequired,
             Msg::ProtRequired,
             Msg::TlsReuseRequired,

@@ -89,3 +89,7 @@ tls-required = يلزم استخدام TLS: أرسل AUTH TLS أولًا.
 prot-required = يجب حماية اتصالات البيانات: أرسل PROT P أولًا.
 tls-reuse-required = يلزم إعادة استخدام جلسة TLS على اتصال البيانات.
 tls-data-failed = فشل التفاوض على TLS في اتصال البيانات.
+chmod-ok = نُفذ الأمر SITE CHMOD بنجاح.
+bad-mode = الاستخدام: SITE CHMOD <الوضع> <المسار>، والوضع بالنظام الثماني من 0 إلى 777.
+site-help = أوامر SITE:
+site-unknown = أمر SITE غير معروف (يسردها SITE HELP).

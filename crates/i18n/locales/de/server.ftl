@@ -89,3 +89,7 @@ tls-required = TLS erforderlich: Senden Sie zuerst AUTH TLS.
 prot-required = Datenverbindungen müssen geschützt sein: Senden Sie zuerst PROT P.
 tls-reuse-required = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich.
 tls-data-failed = TLS-Aushandlung auf der Datenverbindung fehlgeschlagen.
+chmod-ok = SITE CHMOD ausgeführt.
+bad-mode = Aufruf: SITE CHMOD <Modus> <Pfad>, der Modus oktal von 0 bis 777.
+site-help = SITE-Befehle:
+site-unknown = Unbekannter SITE-Befehl (SITE HELP listet sie auf).

@@ -89,3 +89,7 @@ tls-required = TLS is required: send AUTH TLS first.
 prot-required = Data connections must be protected: send PROT P first.
 tls-reuse-required = TLS session reuse required on the data connection.
 tls-data-failed = TLS negotiation on the data connection failed.
+chmod-ok = SITE CHMOD command successful.
+bad-mode = Usage: SITE CHMOD <mode> <path>, the mode in octal from 0 to 777.
+site-help = SITE commands:
+site-unknown = Unknown SITE command (SITE HELP lists them).

@@ -89,3 +89,7 @@ tls-required = Se requiere TLS: envíe primero AUTH TLS.
 prot-required = Las conexiones de datos deben estar protegidas: envíe primero PROT P.
 tls-reuse-required = Se requiere reutilizar la sesión TLS en la conexión de datos.
 tls-data-failed = Falló la negociación TLS en la conexión de datos.
+chmod-ok = Orden SITE CHMOD ejecutada.
+bad-mode = Uso: SITE CHMOD <modo> <ruta>, el modo en octal de 0 a 777.
+site-help = Órdenes SITE:
+site-unknown = Orden SITE desconocida (SITE HELP las enumera).

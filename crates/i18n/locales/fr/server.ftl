@@ -89,3 +89,7 @@ tls-required = TLS obligatoire : envoyez d'abord AUTH TLS.
 prot-required = Les connexions de données doivent être protégées : envoyez d'abord PROT P.
 tls-reuse-required = Réutilisation de la session TLS requise sur la connexion de données.
 tls-data-failed = Échec de la négociation TLS sur la connexion de données.
+chmod-ok = Commande SITE CHMOD réussie.
+bad-mode = Usage : SITE CHMOD <mode> <chemin>, le mode en octal de 0 à 777.
+site-help = Commandes SITE :
+site-unknown = Commande SITE inconnue (SITE HELP les liste).

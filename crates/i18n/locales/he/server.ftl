@@ -89,3 +89,7 @@ tls-required = נדרש TLS: יש לשלוח תחילה AUTH TLS.
 prot-required = חיבורי הנתונים חייבים להיות מוגנים: יש לשלוח תחילה PROT P.
 tls-reuse-required = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים.
 tls-data-failed = המשא ומתן על TLS בחיבור הנתונים נכשל.
+chmod-ok = הפקודה SITE CHMOD בוצעה.
+bad-mode = שימוש: SITE CHMOD <הרשאות> <נתיב>, ההרשאות באוקטלי מ־0 עד 777.
+site-help = פקודות SITE:
+site-unknown = פקודת SITE לא מוכרת (SITE HELP מפרט אותן).

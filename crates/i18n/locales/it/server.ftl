@@ -89,3 +89,7 @@ tls-required = TLS obbligatorio: inviare prima AUTH TLS.
 prot-required = Le connessioni dati devono essere protette: inviare prima PROT P.
 tls-reuse-required = Riutilizzo della sessione TLS richiesto sulla connessione dati.
 tls-data-failed = Negoziazione TLS sulla connessione dati non riuscita.
+chmod-ok = Comando SITE CHMOD eseguito.
+bad-mode = Uso: SITE CHMOD <modo> <percorso>, il modo in ottale da 0 a 777.
+site-help = Comandi SITE:
+site-unknown = Comando SITE sconosciuto (SITE HELP li elenca).

@@ -89,3 +89,7 @@ tls-required = TLS が必要です。先に AUTH TLS を送信してください
 prot-required = データ接続は保護されている必要があります。先に PROT P を送信してください。
 tls-reuse-required = データ接続では TLS セッションの再利用が必要です。
 tls-data-failed = データ接続での TLS ネゴシエーションに失敗しました。
+chmod-ok = SITE CHMOD を実行しました。
+bad-mode = 使い方: SITE CHMOD <モード> <パス> (モードは 0〜777 の8進数)。
+site-help = SITE コマンド:
+site-unknown = 不明な SITE コマンドです (一覧は SITE HELP)。

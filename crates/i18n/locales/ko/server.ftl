@@ -89,3 +89,7 @@ tls-required = TLS가 필요합니다. 먼저 AUTH TLS 명령을 보내십시오
 prot-required = 데이터 연결은 보호되어야 합니다. 먼저 PROT P 명령을 보내십시오.
 tls-reuse-required = 데이터 연결에서 TLS 세션을 재사용해야 합니다.
 tls-data-failed = 데이터 연결의 TLS 협상에 실패했습니다.
+chmod-ok = SITE CHMOD 명령을 실행했습니다.
+bad-mode = 사용법: SITE CHMOD <모드> <경로>, 모드는 0~777의 8진수.
+site-help = SITE 명령:
+site-unknown = 알 수 없는 SITE 명령입니다 (SITE HELP로 목록 확인).

@@ -89,3 +89,7 @@ tls-required = Wymagany TLS: najpierw wyślij AUTH TLS.
 prot-required = Połączenia danych muszą być chronione: najpierw wyślij PROT P.
 tls-reuse-required = Połączenie danych wymaga ponownego użycia sesji TLS.
 tls-data-failed = Negocjacja TLS na połączeniu danych nie powiodła się.
+chmod-ok = Polecenie SITE CHMOD wykonane.
+bad-mode = Użycie: SITE CHMOD <tryb> <ścieżka>, tryb ósemkowo od 0 do 777.
+site-help = Polecenia SITE:
+site-unknown = Nieznane polecenie SITE (SITE HELP je wymienia).

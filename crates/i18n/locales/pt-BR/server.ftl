@@ -89,3 +89,7 @@ tls-required = TLS obrigatório: envie AUTH TLS primeiro.
 prot-required = As conexões de dados devem ser protegidas: envie PROT P primeiro.
 tls-reuse-required = É necessário reutilizar a sessão TLS na conexão de dados.
 tls-data-failed = Falha na negociação TLS na conexão de dados.
+chmod-ok = Comando SITE CHMOD executado.
+bad-mode = Uso: SITE CHMOD <modo> <caminho>, o modo em octal de 0 a 777.
+site-help = Comandos SITE:
+site-unknown = Comando SITE desconhecido (SITE HELP os lista).

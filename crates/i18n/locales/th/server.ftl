@@ -89,3 +89,7 @@ tls-required = ต้องใช้ TLS: กรุณาส่ง AUTH TLS ก�
 prot-required = การเชื่อมต่อข้อมูลต้องได้รับการป้องกัน: กรุณาส่ง PROT P ก่อน
 tls-reuse-required = ต้องใช้เซสชัน TLS เดิมซ้ำบนการเชื่อมต่อข้อมูล
 tls-data-failed = การเจรจา TLS บนการเชื่อมต่อข้อมูลล้มเหลว
+chmod-ok = คำสั่ง SITE CHMOD สำเร็จ
+bad-mode = วิธีใช้: SITE CHMOD <โหมด> <พาธ> โหมดเป็นเลขฐานแปด 0 ถึง 777
+site-help = คำสั่ง SITE:
+site-unknown = ไม่รู้จักคำสั่ง SITE (ดูรายการด้วย SITE HELP)

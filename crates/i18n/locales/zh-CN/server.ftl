@@ -89,3 +89,7 @@ tls-required = 必须使用 TLS：请先发送 AUTH TLS。
 prot-required = 数据连接必须受保护：请先发送 PROT P。
 tls-reuse-required = 数据连接必须复用 TLS 会话。
 tls-data-failed = 数据连接上的 TLS 协商失败。
+chmod-ok = SITE CHMOD 命令执行成功。
+bad-mode = 用法：SITE CHMOD <模式> <路径>，模式为 0 到 777 的八进制数。
+site-help = SITE 命令：
+site-unknown = 未知的 SITE 命令（SITE HELP 可列出）。

@@ -89,3 +89,7 @@ tls-required = 必須使用 TLS：請先傳送 AUTH TLS。
 prot-required = 資料連線必須受到保護：請先傳送 PROT P。
 tls-reuse-required = 資料連線必須重複使用 TLS 工作階段。
 tls-data-failed = 資料連線的 TLS 協商失敗。
+chmod-ok = SITE CHMOD 指令執行成功。
+bad-mode = 用法：SITE CHMOD <模式> <路徑>，模式為 0 到 777 的八進位數。
+site-help = SITE 指令：
+site-unknown = 未知的 SITE 指令（SITE HELP 可列出）。

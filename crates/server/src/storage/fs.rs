@@ -382,6 +382,18 @@ impl Storage for FsStorage {
         self.root.remove_file(rel)
     }
 
+    /// SITE CHMOD (through cap-std: a symlink is followed only inside
+    /// the root).
+    fn chmod(&self, p: &VPath, mode: u32) -> io::Result<()> {
+        use cap_std::fs::PermissionsExt;
+        if p.is_root() {
+            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+        }
+        let rel = self.resolve(p, false)?;
+        self.root
+            .set_permissions(rel, cap_std::fs::Permissions::from_mode(mode & 0o777))
+    }
+
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
         if from.is_root() || to.is_root() {

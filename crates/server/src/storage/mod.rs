@@ -76,6 +76,12 @@ pub trait Storage: Send + Sync + 'static {
     fn remove_file(&self, p: &VPath) -> io::Result<()>;
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()>;
+    /// SITE CHMOD: set the permission bits (0–0o777). A back-end without
+    /// them answers `Unsupported` (502/504).
+    fn chmod(&self, p: &VPath, mode: u32) -> io::Result<()> {
+        let _ = (p, mode);
+        Err(io::ErrorKind::Unsupported.into())
+    }
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;

@@ -144,6 +144,10 @@ impl MemFs {
                 }
                 Ok(OpOk::Done)
             }
+            Op::Chmod { path, .. } => match self.nodes.get(path) {
+                Some(_) => Ok(OpOk::Done),
+                None => Err(ErrorKind::NotFound),
+            },
             Op::VerifyPassword { user, password } => {
                 Ok(OpOk::Account((user == b"bob" && password == b"secret").then(|| {
                     Account {

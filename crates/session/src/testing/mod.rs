@@ -498,7 +498,7 @@ impl Default for Harness {
 fn op_paths(op: &Op) -> Vec<&VPath> {
     match op {
         Op::Stat(p) | Op::IsDir(p) | Op::Entries(p) | Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) => vec![p],
-        Op::EnterHome(p) => vec![p],
+        Op::EnterHome(p) | Op::Chmod { path: p, .. } => vec![p],
         Op::Rename { from, to } => vec![from, to],
         Op::VerifyPassword { .. } | Op::BindPassive { .. } => vec![],
     }
