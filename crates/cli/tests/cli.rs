@@ -303,3 +303,90 @@ fn serve_refuses_a_missing_root_and_leaves_nothing_when_it_cannot_start() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--listen no such host:21"));
 }
+
+/// Issue 11: what an admin reads. At INFO, with stderr going to a file:
+/// no colour codes; every session line carries the session's id; uploads,
+/// downloads, MKD, renames, deletes, RMD and refused writes are there,
+/// with names as text; every disconnect says why.
+#[test]
+fn serve_logs_what_happened_with_names_as_text_and_no_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    let log_path = dir.path().join("server.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = ChildGuard(
+        babelftp()
+            .args(["serve", "--root", "root", "--listen", &port.to_string()])
+            .args(["--user", "bob:secret", "--anonymous"])
+            .current_dir(dir.path())
+            .env("BABELFTP_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    babelftp_test_support::wait_until(Duration::from_secs(20), "the server listens", || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).ok().map(drop)
+    });
+    let script = format!(
+        r#"
+import ftplib, io
+f = ftplib.FTP()
+f.connect('127.0.0.1', {port}, timeout=20)
+f.login('bob', 'secret')
+f.storbinary('STOR 日本語.txt', io.BytesIO(b'konnichiwa'))
+f.retrbinary('RETR 日本語.txt', lambda b: None)
+f.mkd('Ελληνικά')
+f.rename('日本語.txt', 'Ελληνικά/ملف.txt')
+f.delete('Ελληνικά/ملف.txt')
+f.rmd('Ελληνικά')
+f.quit()
+a = ftplib.FTP()
+a.connect('127.0.0.1', {port}, timeout=20)
+a.login('anonymous', 'x')
+try:
+    a.mkd('nope')
+except ftplib.error_perm:
+    pass
+a.close()
+"#
+    );
+    let out = Command::new("python3").arg("-c").arg(&script).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = babelftp_test_support::wait_until(Duration::from_secs(20), "two disconnects logged", || {
+        let t = std::fs::read_to_string(&log_path).unwrap_or_default();
+        (t.matches("disconnected").count() >= 2).then_some(t)
+    });
+    assert!(signal(child.0.id(), "TERM"));
+    let _ = wait_child(&mut child.0, Duration::from_secs(10));
+    assert!(!text.contains('\u{1b}'), "colour codes in a log file:\n{text}");
+    for want in [
+        "upload complete",
+        "download complete",
+        "path=/日本語.txt",
+        "MKD",
+        "path=/Ελληνικά",
+        "rename",
+        "/日本語.txt -> /Ελληνικά/",
+        "ملف.txt",
+        "DELE",
+        "RMD",
+        "write refused: read-only account",
+        "reason=\"QUIT\"",
+        "reason=\"client closed the connection\"",
+    ] {
+        assert!(text.contains(want), "no {want:?} in the log:\n{text}");
+    }
+    for line in text
+        .lines()
+        .filter(|l| l.contains("upload complete") || l.contains("disconnected"))
+    {
+        assert!(line.contains("session{id="), "no session id: {line}");
+    }
+    assert!(!text.contains("\\xe6"), "escaped UTF-8 in the log:\n{text}");
+}

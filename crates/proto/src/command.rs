@@ -559,14 +559,15 @@ impl Command {
 }
 
 impl fmt::Display for Command {
-    /// For logs: the verb and argument, with the password hidden and
-    /// non-printable octets escaped.
+    /// For logs: the verb and argument, with the password hidden; UTF-8
+    /// names as text, other octets and controls as `%HH`
+    /// ([`crate::display::display_path`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.verb().name())?;
         match self {
             Command::Pass(_) => f.write_str(" ****"),
             _ => match self.argument() {
-                Some(a) => write!(f, " {}", a.escape_ascii()),
+                Some(a) => write!(f, " {}", crate::display::display_path(&a)),
                 None => Ok(()),
             },
         }

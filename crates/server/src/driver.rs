@@ -98,6 +98,20 @@ impl Control {
     }
 }
 
+/// What an operation changes in the tree, for the log: its name and the
+/// path as text (`None` for what only reads).
+fn describe_change(op: &Op) -> Option<(&'static str, String)> {
+    let text = |p: &babelftp_session::VPath| babelftp_proto::display::display_path(&p.to_bytes());
+    match op {
+        Op::Mkdir(p) => Some(("MKD", text(p))),
+        Op::Rmdir(p) => Some(("RMD", text(p))),
+        Op::RemoveFile(p) => Some(("DELE", text(p))),
+        Op::Chmod { path, mode } => Some(("SITE CHMOD", format!("{} {mode:o}", text(path)))),
+        Op::Rename { from, to } => Some(("rename", format!("{} -> {}", text(from), text(to)))),
+        _ => None,
+    }
+}
+
 /// How long the end of a plain upload waits for a control connection's
 /// FIN that trails the data connection's (see [`control_pending`]).
 const UPLOAD_END_GRACE: Duration = Duration::from_millis(1);
@@ -222,7 +236,7 @@ pub(crate) async fn serve(
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
     implicit: bool,
-) -> io::Result<()> {
+) -> io::Result<&'static str> {
     let peer = stream.peer_addr()?;
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
@@ -238,7 +252,7 @@ pub(crate) async fn serve(
             Err(e) => {
                 // A plaintext client, a garbage ClientHello, a stall.
                 tracing::info!(%peer, error = %e, "implicit FTPS handshake failed");
-                return Ok(());
+                return Ok("implicit FTPS handshake failed");
             }
         },
         _ => {
@@ -264,6 +278,9 @@ pub(crate) async fn serve(
     let write_timeout = shared.cfg.stall_timeout;
     let mut buf = vec![0u8; 4096];
     let mut shutdown_seen = false;
+    // Why the connection ends, when the driver knows better than the
+    // session (a failed handshake, a write error, a stalled reader).
+    let mut why: Option<&'static str> = None;
     let result = loop {
         while let Some(a) = sess.poll_action() {
             if a == Action::StartTls {
@@ -279,6 +296,7 @@ pub(crate) async fn serve(
                 };
                 if let Err(e) = r {
                     tracing::info!(%peer, error = %e, "TLS handshake after AUTH failed");
+                    why = Some("TLS handshake after AUTH failed");
                     sess.handle_control_closed(Instant::now());
                 }
                 continue;
@@ -291,17 +309,19 @@ pub(crate) async fn serve(
                 Ok(Ok(())) => sess.consume_output(n),
                 Ok(Err(e)) => {
                     tracing::debug!(%peer, error = %e, "control connection write failed");
+                    why = why.or(Some("control connection write failed"));
                     sess.handle_control_closed(Instant::now());
                 }
                 Err(_) => {
                     tracing::info!(%peer, "client reads no replies: disconnecting");
+                    why = why.or(Some("client reads no replies (stall_timeout)"));
                     sess.handle_control_closed(Instant::now());
                 }
             }
             continue;
         }
         if sess.is_closed() {
-            break Ok(());
+            break Ok(why.unwrap_or(sess.close_reason()));
         }
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
         let reading = sess.wants_input();
@@ -311,6 +331,7 @@ pub(crate) async fn serve(
                 Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
                 Err(e) => {
                     tracing::debug!(%peer, error = %e, "control connection read failed");
+                    why = why.or(Some("control connection reset or failed"));
                     sess.handle_control_closed(Instant::now());
                 }
             },
@@ -359,7 +380,15 @@ impl Driver {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
+                let change = describe_change(&op);
                 let r = self.run_op(op).await;
+                if let Some((what, path)) = change {
+                    // Changes to the tree, at INFO, names as text.
+                    match &r {
+                        Ok(_) => tracing::info!(%path, "{what}"),
+                        Err(e) => tracing::info!(%path, error = ?e, "{what} refused"),
+                    }
+                }
                 sess.handle_op(Instant::now(), r);
             }
             Action::SelectRoot(host) => {
@@ -406,12 +435,12 @@ impl Driver {
             }
             Action::Log(rec) => {
                 tracing::info!(
-                    peer = %self.peer,
-                    path = %rec.path.escape_ascii(),
+                    path = %babelftp_proto::display::display_path(&rec.path),
                     bytes = rec.bytes,
-                    upload = rec.incoming,
-                    complete = rec.complete,
-                    "transfer"
+                    seconds = rec.seconds,
+                    "{} {}",
+                    if rec.incoming { "upload" } else { "download" },
+                    if rec.complete { "complete" } else { "cut short" }
                 );
                 if let Some(log) = &self.shared.xferlog {
                     log.write(&XferEntry {
@@ -558,7 +587,9 @@ impl Driver {
             events: events_tx,
             decide: decide_rx,
         };
-        let task = Task(Some(tokio::spawn(job.run(payload))));
+        let task = Task(Some(tokio::spawn(tracing::Instrument::in_current_span(
+            job.run(payload),
+        ))));
         self.transfer = Some(Running {
             id,
             task,

@@ -231,27 +231,31 @@ impl Server {
         }
         drop(conn_tx);
         let limits = Limits::default();
+        let mut session_ids: u64 = 0;
         tokio::pin!(shutdown);
         loop {
             tokio::select! {
                 Some((stream, implicit)) = conn_rx.recv() => {
                     let Ok(peer) = stream.peer_addr() else { continue };
                     let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
-                        tracing::warn!(%peer, "connection refused: too many connections");
+                        tracing::warn!(%peer, "connection refused: too many connections (max_connections or max_per_ip)");
                         let shared = self.shared.clone();
                         sessions.spawn(async move { driver::refuse(stream, &shared.session.catalogs).await });
                         continue;
                     };
                     let shared = self.shared.clone();
                     let rx = stop_tx.subscribe();
-                    sessions.spawn(async move {
+                    // Every line a session logs carries its id and peer.
+                    session_ids += 1;
+                    let span = tracing::info_span!("session", id = session_ids, %peer);
+                    sessions.spawn(tracing::Instrument::instrument(async move {
                         let _slot = slot;
-                        tracing::info!(%peer, "connected");
-                        if let Err(e) = driver::serve(stream, shared, rx, implicit).await {
-                            tracing::debug!(%peer, error = %e, "session ended with an error");
+                        tracing::info!("connected");
+                        match driver::serve(stream, shared, rx, implicit).await {
+                            Ok(why) => tracing::info!(reason = why, "disconnected"),
+                            Err(e) => tracing::info!(reason = %e, "disconnected"),
                         }
-                        tracing::info!(%peer, "disconnected");
-                    });
+                    }, span));
                 }
                 Some(_) = sessions.join_next(), if !sessions.is_empty() => {}
                 _ = &mut shutdown => break,

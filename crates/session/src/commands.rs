@@ -100,7 +100,7 @@ impl ServerSession {
             C::Acct(_) => self.reply(ReplyCode::SUPERFLUOUS, Msg::AccountNotNeeded),
             C::Quit => {
                 self.reply(ReplyCode::CLOSING, Msg::Goodbye);
-                self.close();
+                self.close("QUIT");
             }
             C::Rein => self.rein(),
             C::Noop => self.reply(ReplyCode::OK, Msg::Ok),
@@ -542,6 +542,7 @@ impl ServerSession {
         if self.may_write() {
             return false;
         }
+        tracing::info!(user = %self.log_user().0.escape_ascii(), "write refused: read-only account");
         self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied);
         true
     }

@@ -60,6 +60,9 @@ pub(crate) enum DataSetup {
     Active(SocketAddr),
 }
 
+/// The close reason when the client went away.
+pub(crate) const CLIENT_GONE: &str = "client closed the connection";
+
 /// One FTP control connection, server side, without I/O.
 ///
 /// Feed it with the `handle_*` methods; after each, take
@@ -112,6 +115,8 @@ pub struct ServerSession {
     /// QUIT came during a transfer: close once it has ended (RFC 959).
     pub(crate) quit_after: bool,
     closed: bool,
+    /// Why it closed (for the log).
+    close_reason: &'static str,
     pub(crate) next_id: u64,
 }
 
@@ -150,6 +155,7 @@ impl ServerSession {
             control_closed: false,
             quit_after: false,
             closed: false,
+            close_reason: "open",
             next_id: 1,
         };
         s.reply(ReplyCode::READY, Msg::Greeting);
@@ -195,7 +201,7 @@ impl ServerSession {
         self.input.clear();
         self.queue.clear();
         match self.busy {
-            Busy::Idle | Busy::LoginDelay(_) => self.close(),
+            Busy::Idle | Busy::LoginDelay(_) => self.close(CLIENT_GONE),
             Busy::Op(_) => {}
             Busy::Transfer(_) => self.abort_transfer(now, crate::transfer::AbortCause::ControlClosed),
         }
@@ -217,7 +223,7 @@ impl ServerSession {
         self.op_done(now, pending, result);
         if self.control_closed {
             if matches!(self.busy, Busy::Idle) {
-                self.close();
+                self.close(CLIENT_GONE);
             }
             return;
         }
@@ -233,7 +239,7 @@ impl ServerSession {
             Busy::Idle if now >= self.idle_deadline && !self.control_closed => {
                 tracing::info!(peer = %self.peer, "idle timeout");
                 self.reply(ReplyCode::UNAVAILABLE, Msg::Idle);
-                self.close();
+                self.close("idle timeout");
             }
             Busy::LoginDelay(at) if now >= *at => {
                 self.busy = Busy::Idle;
@@ -335,7 +341,7 @@ impl ServerSession {
             if matches!(self.busy, Busy::Idle) {
                 if self.shutdown.is_some() {
                     self.reply(ReplyCode::UNAVAILABLE, Msg::ShuttingDown);
-                    self.close();
+                    self.close("server shutting down");
                     return;
                 }
                 if let Some(q) = self.queue.pop_front() {
@@ -431,11 +437,18 @@ impl ServerSession {
         }
     }
 
-    pub(crate) fn close(&mut self) {
+    pub(crate) fn close(&mut self, why: &'static str) {
         if !self.closed {
             self.closed = true;
+            self.close_reason = why;
             self.actions.push_back(Action::Close);
         }
+    }
+
+    /// Why the session closed (for the server's log): `QUIT`, `idle
+    /// timeout`, `client closed the connection`, `server shutting down`…
+    pub fn close_reason(&self) -> &'static str {
+        self.close_reason
     }
 
     /// After AUTH TLS: plaintext the client sent behind it is dropped

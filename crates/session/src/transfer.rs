@@ -398,12 +398,12 @@ impl ServerSession {
     fn after_transfer(&mut self, now: Instant, cause: Option<AbortCause>) {
         self.touch(now);
         if self.control_closed || cause == Some(AbortCause::ControlClosed) {
-            self.close();
+            self.close(crate::session::CLIENT_GONE);
             return;
         }
         if std::mem::take(&mut self.quit_after) {
             self.reply(ReplyCode::CLOSING, Msg::Goodbye);
-            self.close();
+            self.close("QUIT");
             return;
         }
         self.process(now);

@@ -275,7 +275,13 @@ fn to_line_then_parse_round_trips() {
 #[test]
 fn display_hides_password() {
     assert_eq!(Command::Pass(b"secret".to_vec()).to_string(), "PASS ****");
-    assert_eq!(Command::Retr(path(b"a\x01")).to_string(), "RETR a\\x01");
+    assert_eq!(Command::Retr(path(b"a\x01")).to_string(), "RETR a%01");
+    // Names as text in logs (issue 11), not `\xe6\x97\xa5`.
+    assert_eq!(
+        Command::Retr(path("日本語.txt".as_bytes())).to_string(),
+        "RETR 日本語.txt"
+    );
+    assert_eq!(Command::Retr(path(b"\x93\xfa")).to_string(), "RETR %93%FA");
 }
 
 proptest::proptest! {
