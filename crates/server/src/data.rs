@@ -20,8 +20,45 @@ use babelftp_proto::ascii::CrlfToLf;
 use crate::storage::Upload;
 
 /// Buffer size of the streaming loops: large enough to keep loopback and
-/// LAN links full, allocated once per transfer.
+/// LAN links full, allocated once per transfer (less when many transfers
+/// run at once: [`Budget`]).
 pub const BUF: usize = 256 * 1024;
+
+/// The transfer buffers of the server together: the large ones come from
+/// this budget; when it is spent, a transfer gets [`MIN_BUF`]. So 1,000
+/// concurrent uploads hold at most 64 MiB + 1,000 × 64 KiB of buffers, not
+/// 1,000 MiB.
+const BUFFER_BUDGET: usize = 64 << 20;
+/// The buffer a transfer gets when the budget is spent.
+const MIN_BUF: usize = 64 * 1024;
+
+static BUDGET_USED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// One running transfer's part of [`BUFFER_BUDGET`], given back when
+/// dropped.
+pub struct Budget(usize);
+
+impl Budget {
+    /// Takes `want` from the budget if it is there, else [`MIN_BUF`]
+    /// (outside it); returns the buffer size to use.
+    pub fn take(want: usize) -> (Budget, usize) {
+        let got = BUDGET_USED.fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+            (used + want <= BUFFER_BUDGET).then_some(used + want)
+        });
+        match got {
+            Ok(_) => (Budget(want), want),
+            Err(_) => (Budget(0), want.min(MIN_BUF)),
+        }
+    }
+}
+
+impl Drop for Budget {
+    fn drop(&mut self) {
+        if self.0 > 0 {
+            BUDGET_USED.fetch_sub(self.0, Ordering::AcqRel);
+        }
+    }
+}
 
 /// Why a data connection could not be made.
 #[derive(Debug)]
@@ -127,7 +164,8 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    let mut buf = vec![0u8; BUF];
+    let (_budget, size) = Budget::take(BUF);
+    let mut buf = vec![0u8; size];
     let mut conv = Vec::new();
     let mut total = 0u64;
     loop {
@@ -195,7 +233,8 @@ pub async fn receive<S: AsyncRead + Unpin>(
         return receive_ascii(stream, upload, progress).await;
     }
     let mut upload = upload;
-    let mut buf = vec![0u8; UPLOAD_BUF];
+    let (_budget, size) = Budget::take(UPLOAD_BUF);
+    let mut buf = vec![0u8; size];
     // block_in_place needs the multi-threaded runtime (the server's); on a
     // current-thread runtime the blocking pool takes the writes.
     let in_place = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
@@ -238,8 +277,9 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
     mut upload: Box<dyn Upload>,
     progress: &AtomicU64,
 ) -> io::Result<(u64, Box<dyn Upload>)> {
-    let mut buf = vec![0u8; BUF];
-    let mut out = Vec::with_capacity(BUF);
+    let (_budget, size) = Budget::take(BUF);
+    let mut buf = vec![0u8; size];
+    let mut out = Vec::with_capacity(size);
     let mut total = 0u64;
     let mut lines = CrlfToLf::default();
     loop {
@@ -287,7 +327,8 @@ pub async fn send_reader<S: AsyncWrite + Unpin>(
     progress: &AtomicU64,
 ) -> io::Result<u64> {
     let mut reader = reader;
-    let mut buf = vec![0u8; BUF];
+    let (_budget, size) = Budget::take(BUF);
+    let mut buf = vec![0u8; size];
     let mut conv = Vec::new();
     let mut total = 0u64;
     loop {
@@ -335,5 +376,20 @@ mod tests {
             "127.0.0.1".parse().unwrap()
         ));
         assert!(!same_ip("127.0.0.2".parse().unwrap(), "127.0.0.1".parse().unwrap()));
+    }
+
+    #[test]
+    fn transfer_buffers_share_a_bounded_budget() {
+        let (one, size) = Budget::take(UPLOAD_BUF);
+        assert!(size >= MIN_BUF && size <= UPLOAD_BUF);
+        let many: Vec<(Budget, usize)> = (0..1100).map(|_| Budget::take(UPLOAD_BUF)).collect();
+        let last = many.last().map(|(_, s)| *s).unwrap();
+        assert_eq!(last, MIN_BUF, "1,100 transfers at once get the smallest buffers");
+        let total: usize = many.iter().map(|(_, s)| s).sum::<usize>();
+        assert!(total <= BUFFER_BUDGET + 1100 * MIN_BUF, "{total}");
+        drop(many);
+        drop(one);
+        let (_alone, size) = Budget::take(UPLOAD_BUF);
+        assert_eq!(size, UPLOAD_BUF, "alone again: a large buffer");
     }
 }
