@@ -381,7 +381,7 @@ mod tests {
     #[test]
     fn transfer_buffers_share_a_bounded_budget() {
         let (one, size) = Budget::take(UPLOAD_BUF);
-        assert!(size >= MIN_BUF && size <= UPLOAD_BUF);
+        assert!((MIN_BUF..=UPLOAD_BUF).contains(&size));
         let many: Vec<(Budget, usize)> = (0..1100).map(|_| Budget::take(UPLOAD_BUF)).collect();
         let last = many.last().map(|(_, s)| *s).unwrap();
         assert_eq!(last, MIN_BUF, "1,100 transfers at once get the smallest buffers");
