@@ -76,12 +76,21 @@ def stop(proc):
         proc.kill(); proc.wait()
 
 
-def pss_kib(pid):
-    with open(f'/proc/{pid}/smaps_rollup') as f:
+def proc_kib(pid, file, field):
+    """A `Field:   N kB` line of /proc/PID/FILE, in KiB (0 if absent)."""
+    with open(f'/proc/{pid}/{file}') as f:
         for line in f:
-            if line.startswith('Pss:'):
+            if line.startswith(field + ':'):
                 return int(line.split()[1])
     return 0
+
+
+def pss_kib(pid):
+    return proc_kib(pid, 'smaps_rollup', 'Pss')
+
+
+def rss_kib(pid):
+    return proc_kib(pid, 'status', 'VmRSS')
 
 
 def cpu_ticks(pid):

@@ -29,14 +29,6 @@ SESSIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 
 
-def rss_kib(pid):
-    with open(f'/proc/{pid}/status') as f:
-        for line in f:
-            if line.startswith('VmRSS:'):
-                return int(line.split()[1])
-    return 0
-
-
 def session(port, i, rnd, shared_sum, results, barrier):
     rng = random.Random(rnd * 100003 + i)
     data = rng.randbytes(rng.randint(64 << 10, 1 << 20))
@@ -92,7 +84,7 @@ def main():
     print(f'# {SESSIONS} concurrent sessions x {ROUNDS} rounds; each: STOR 64 KiB-1 MiB, RETR it, RETR 1 MiB shared, SHA-256 both')
     try:
         time.sleep(0.5)
-        start_rss = rss_kib(srv.pid)
+        start_rss = B.rss_kib(srv.pid)
         print(f'# server RSS at start: {start_rss / 1024:.1f} MiB')
         print('round  sessions  MiB moved  errors  corrupted  lost  peak RSS MiB  idle RSS MiB  seconds  client CPU s')
         totals = {'errors': 0, 'corrupted': 0, 'lost': 0}
@@ -101,11 +93,11 @@ def main():
             barrier = threading.Barrier(SESSIONS)
             threads = [threading.Thread(target=session, args=(port, i, rnd, shared_sum, results, barrier))
                        for i in range(SESSIONS)]
-            peak = [rss_kib(srv.pid)]
+            peak = [B.rss_kib(srv.pid)]
             done = threading.Event()
             def sample():
                 while not done.is_set():
-                    peak[0] = max(peak[0], rss_kib(srv.pid))
+                    peak[0] = max(peak[0], B.rss_kib(srv.pid))
                     time.sleep(0.02)
             sampler = threading.Thread(target=sample); sampler.start()
             c0 = resource.getrusage(resource.RUSAGE_SELF); t0 = time.perf_counter()
@@ -131,7 +123,7 @@ def main():
             moved = sum(r[1] for r in results if r is not None)
             # tokio's idle blocking threads exit after 10 s.
             time.sleep(12.0)
-            idle = rss_kib(srv.pid)
+            idle = B.rss_kib(srv.pid)
             cpu = (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
             print(f'{rnd:5d}  {SESSIONS:8d}  {moved / 2**20:9.0f}  {errors:6d}  {corrupted:9d}  {lost:4d}  '
                   f'{peak[0] / 1024:12.1f}  {idle / 1024:12.1f}  {t1 - t0:7.1f}  {cpu:12.1f}', flush=True)

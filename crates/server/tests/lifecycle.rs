@@ -10,44 +10,8 @@ use std::time::Duration;
 
 use common::*;
 
-/// Python prelude: a raw control connection with helpers.
-const RAW: &str = r#"
-import time
-def connect():
-    s = socket.create_connection((HOST, PORT), timeout=20)
-    f = s.makefile('rb')
-    assert f.readline().startswith(b'220'), 'greeting'
-    return s, f
-def readline(f):
-    # RFC 2640 3.1: CR NUL LF inside a line is pathname data.
-    line = f.readline()
-    while line.endswith(b'\r\x00\n'):
-        line += f.readline()
-    return line
-def reply(f):
-    line = readline(f)
-    code = line[:3]
-    if line[3:4] == b'-':
-        while True:
-            l = readline(f)
-            if l[:3] == code and l[3:4] == b' ':
-                break
-    return line
-def cmd(s, f, line):
-    s.sendall(line + b'\r\n')
-    return reply(f)
-def login(s, f):
-    assert cmd(s, f, b'USER bob').startswith(b'331')
-    assert cmd(s, f, b'PASS secret').startswith(b'230')
-def pasv(s, f):
-    r = cmd(s, f, b'EPSV')
-    assert r.startswith(b'229'), r
-    port = int(r.split(b'|||')[1].split(b'|')[0])
-    return socket.create_connection((HOST, port), timeout=20)
-"#;
-
 fn py(srv: &TestServer, body: &str) -> String {
-    python(srv, &format!("{RAW}\n{body}"))
+    python(srv, &format!("{PY_RAW_FTP}\n{body}"))
 }
 
 #[test]

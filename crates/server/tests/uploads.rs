@@ -11,40 +11,17 @@ use std::time::{Duration, SystemTime};
 
 use common::*;
 
-/// Python prelude: a raw control connection.
-const RAW: &str = r#"
-import time
-def connect():
-    s = socket.create_connection((HOST, PORT), timeout=20)
-    f = s.makefile('rb')
-    assert f.readline().startswith(b'220'), 'greeting'
-    return s, f
-def reply(f):
-    line = f.readline()
-    code = line[:3]
-    if line[3:4] == b'-':
-        while True:
-            l = f.readline()
-            if l[:3] == code and l[3:4] == b' ':
-                break
-    return line
-def cmd(s, f, line):
-    s.sendall(line + b'\r\n')
-    return reply(f)
-def login():
+/// [`PY_RAW_FTP`] and a login that also sets TYPE I.
+const LOGIN: &str = r#"
+def bob():
     s, f = connect()
-    assert cmd(s, f, b'USER bob').startswith(b'331')
-    assert cmd(s, f, b'PASS secret').startswith(b'230')
+    login(s, f)
     assert cmd(s, f, b'TYPE I').startswith(b'200')
     return s, f
-def epsv(s, f):
-    r = cmd(s, f, b'EPSV')
-    assert r.startswith(b'229'), r
-    return int(r.split(b'|||')[1].split(b'|')[0])
 "#;
 
 fn py(srv: &TestServer, body: &str) -> String {
-    python(srv, &format!("{RAW}\n{body}"))
+    python(srv, &format!("{PY_RAW_FTP}\n{LOGIN}\n{body}"))
 }
 
 fn names(dir: &std::path::Path) -> Vec<String> {
@@ -63,7 +40,7 @@ fn uploads_whose_data_connection_never_comes_change_nothing() {
     let out = py(
         &srv,
         r#"
-s, f = login()
+s, f = bob()
 # REST+STOR: the file is not cut at the offset before data arrive.
 epsv(s, f)
 assert cmd(s, f, b'REST 3').startswith(b'350')
@@ -91,7 +68,7 @@ print('noop', cmd(s, f, b'NOOP')[:3])
     let out = py(
         &srv,
         r#"
-s, f = login()
+s, f = bob()
 port = epsv(s, f)
 d = socket.create_connection((HOST, port), timeout=20)
 assert cmd(s, f, b'REST 3').startswith(b'350')
@@ -117,13 +94,13 @@ fn temporary_names_are_never_listed_fit_long_names_and_keep_the_mode() {
         &format!(
             r#"
 long = {long:?}.encode()
-s, f = login()
+s, f = bob()
 port = epsv(s, f)
 d = socket.create_connection((HOST, port), timeout=20)
 assert cmd(s, f, b'STOR mode.txt').startswith(b'150')
 d.sendall(b'half of it')
 # Meanwhile, another session lists the directory: no temporary name.
-s2, f2 = login()
+s2, f2 = bob()
 for verb in (b'NLST', b'LIST', b'MLSD'):
     p2 = epsv(s2, f2)
     d2 = socket.create_connection((HOST, p2), timeout=20)
@@ -184,7 +161,7 @@ fn every_transfer_has_an_xferlog_line_cut_ones_with_their_bytes() {
     let out = py(
         &srv,
         r#"
-s, f = login()
+s, f = bob()
 # A download the client aborts after 1 MiB.
 port = epsv(s, f)
 d = socket.create_connection((HOST, port), timeout=20)
@@ -208,7 +185,7 @@ s.close()
 time.sleep(0.3)
 d.close()
 # A complete one.
-s, f = login()
+s, f = bob()
 port = epsv(s, f)
 d = socket.create_connection((HOST, port), timeout=20)
 assert cmd(s, f, b'STOR whole.bin').startswith(b'150')
