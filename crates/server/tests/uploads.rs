@@ -157,7 +157,9 @@ fn every_transfer_has_an_xferlog_line_cut_ones_with_their_bytes() {
     let log = logs.path().join("xferlog");
     let l2 = log.clone();
     let srv = start(move |c| c.xferlog = Some(l2));
-    random_file(&srv.path("big.bin"), 8 << 20);
+    // Far more than loopback's socket buffers hold: the download is still
+    // running when ABOR comes.
+    random_file(&srv.path("big.bin"), 64 << 20);
     let out = py(
         &srv,
         r#"
@@ -172,8 +174,8 @@ while got < (1 << 20):
 s.sendall(b'ABOR\r\n')
 d.close()
 r = reply(f)
-if r.startswith(b'426'):
-    r = reply(f)
+assert r.startswith(b'426'), r
+r = reply(f)
 print('abor', r[:3])
 # An upload whose control connection dies.
 port = epsv(s, f)
@@ -193,7 +195,12 @@ d.sendall(b'w' * 1000); d.close()
 print('whole', reply(f)[:3])
 "#,
     );
-    assert!(out.contains("abor b'226'") && out.contains("whole b'226'"), "{out}");
+    // 426 then 226 when ABOR cuts the transfer; 426 then 225 when the
+    // closed data connection ended it first.
+    assert!(
+        (out.contains("abor b'226'") || out.contains("abor b'225'")) && out.contains("whole b'226'"),
+        "{out}"
+    );
     let text = wait_until(Duration::from_secs(10), "three xferlog lines", || {
         let t = std::fs::read_to_string(&log).unwrap_or_default();
         (t.lines().count() >= 3).then_some(t)
@@ -208,7 +215,7 @@ print('whole', reply(f)[:3])
     // current-time (5 fields), transfer-time, host, size, name, type, _, dir, …, completion.
     let retr = find("/big.bin");
     let bytes: u64 = retr[7].parse().unwrap();
-    assert!((1 << 20..8 << 20).contains(&bytes), "{text}");
+    assert!((1 << 20..64 << 20).contains(&bytes), "{text}");
     assert_eq!((retr[11], *retr.last().unwrap()), ("o", "i"), "{text}");
     let cut = find("/cut.bin");
     assert_eq!(cut[7], "300000", "{text}");
