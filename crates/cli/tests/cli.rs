@@ -92,6 +92,16 @@ fn serve_creates_the_default_root_and_serves_it() {
     );
     let url = first.rsplit_once(" on ").unwrap().1.to_string();
     assert!(url.starts_with("ftp://127.0.0.1:"), "{first}");
+    // It runs with as many malloc arenas as cores (issue 11: memory given
+    // back after load), having started itself again with GLIBC_TUNABLES.
+    let environ = std::fs::read(format!("/proc/{}/environ", child.0.id())).unwrap();
+    let environ = String::from_utf8_lossy(&environ);
+    assert!(
+        environ
+            .split('\0')
+            .any(|v| v.starts_with("GLIBC_TUNABLES=") && v.contains("glibc.malloc.arena_max=")),
+        "{environ}"
+    );
     let list = Command::new("curl")
         .args(["-s", "-S", "--max-time", "20", &url])
         .output()
@@ -255,10 +265,15 @@ fn serve_states_its_access_rules_and_named_users_turn_anonymous_off() {
     );
     assert!(text.contains(&format!(":{port}/")), "{text}");
     let anon = Command::new("curl")
-        .args(["-s", "--max-time", "20", &format!("ftp://127.0.0.1:{port}/")])
+        .args(["-sS", "--max-time", "20", &format!("ftp://127.0.0.1:{port}/")])
         .output()
         .unwrap();
-    assert!(anon.status.success());
+    assert!(
+        anon.status.success(),
+        "curl {:?}: {}",
+        anon.status.code(),
+        String::from_utf8_lossy(&anon.stderr)
+    );
 }
 
 /// Issue 11: a named root that does not exist is an error (a typo is not
