@@ -75,12 +75,12 @@ def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * SESSIONS + 256)), hard))
     threading.stack_size(256 << 10)
+    B.describe([('babelftp', binary)])
+    print(f'# root on {base}')
     port = B.free_port()
     srv = B.serve(binary, root, port, '--max-connections', str(SESSIONS + 10),
                   '--max-per-ip', str(SESSIONS + 10), '--passive-ports', '30000-39999',
                   '--fsync', 'never')
-    B.describe([('babelftp', binary)])
-    print(f'# root on {base}')
     print(f'# {SESSIONS} concurrent sessions x {ROUNDS} rounds; each: STOR 64 KiB-1 MiB, RETR it, RETR 1 MiB shared, SHA-256 both')
     try:
         time.sleep(0.5)
