@@ -522,31 +522,31 @@ fn ftps_checks(peer: &Peer, base: &str, cacert: &str, login: &[&str]) {
     }
 }
 
-#[test]
-fn vsftpd_ftps_with_ssl_reuse_required() {
+/// A peer started by `start(cert, key, fill)` with a fresh certificate,
+/// `pub/` and an empty `up/`: [`ftps_checks`], then the whole [`exercise`]
+/// over explicit FTPS, `login` added to every command.
+fn ftps_peer(start: impl FnOnce(&Path, &Path, fn(&Path)) -> Peer, login: &[&str]) {
     let certs = tempfile::tempdir().unwrap();
     let (cert, key) = babelftp_test_support::certificate(certs.path());
-    let peer = peers::vsftpd_tls(&cert, &key, |root| {
+    let peer = start(&cert, &key, |root| {
         fill_pub(root);
         fs::create_dir(root.join("up")).unwrap();
     });
     let ca = cert.to_str().unwrap();
-    ftps_checks(&peer, &peer.url(""), ca, &[]);
-    exercise(&peer, &peer.url(""), &["--tls", "--cacert", ca]);
+    ftps_checks(&peer, &peer.url(""), ca, login);
+    let mut tls = vec!["--tls", "--cacert", ca];
+    tls.extend_from_slice(login);
+    exercise(&peer, &peer.url(""), &tls);
+}
+
+#[test]
+fn vsftpd_ftps_with_ssl_reuse_required() {
+    ftps_peer(|c, k, fill| peers::vsftpd_tls(c, k, fill), &[]);
 }
 
 #[test]
 fn proftpd_mod_tls_with_session_reuse_required() {
-    let certs = tempfile::tempdir().unwrap();
-    let (cert, key) = babelftp_test_support::certificate(certs.path());
-    let peer = peers::proftpd_tls(&cert, &key, |root| {
-        fill_pub(root);
-        fs::create_dir(root.join("up")).unwrap();
-    });
-    let ca = cert.to_str().unwrap();
-    let login = ["--user", "bob:secret"];
-    ftps_checks(&peer, &peer.url(""), ca, &login);
-    exercise(&peer, &peer.url(""), &["--tls", "--cacert", ca, "--user", "bob:secret"]);
+    ftps_peer(|c, k, fill| peers::proftpd_tls(c, k, fill), &["--user", "bob:secret"]);
 }
 
 /// Raw Shift_JIS names (日本語のファイル.txt, 報告書.doc, 写真フォルダ).
