@@ -210,12 +210,6 @@ impl Stream {
         }
     }
 
-    /// Whether a TLS handshake resumed an earlier session (`None`: plain).
-    pub fn resumed(&self) -> Option<bool> {
-        self.tls()
-            .map(|c| c.handshake_kind() == Some(rustls::HandshakeKind::Resumed))
-    }
-
     /// "TLS 1.3", "TLS 1.2", or `None` for plain TCP.
     pub fn version(&self) -> Option<&'static str> {
         match self.tls()?.protocol_version()? {
