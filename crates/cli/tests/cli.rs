@@ -282,12 +282,16 @@ fn serve_states_its_access_rules_and_named_users_turn_anonymous_off() {
 #[test]
 fn serve_refuses_a_missing_root_and_leaves_nothing_when_it_cannot_start() {
     let dir = tempfile::tempdir().unwrap();
-    let out = babelftp()
-        .args(["serve", "--root", "srv/ftp-typo", "--listen", "127.0.0.1:0"])
-        .current_dir(dir.path())
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap();
+    let serve = |args: &[&str]| {
+        babelftp()
+            .arg("serve")
+            .args(args)
+            .current_dir(dir.path())
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap()
+    };
+    let out = serve(&["--root", "srv/ftp-typo", "--listen", "127.0.0.1:0"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("srv/ftp-typo does not exist"), "{err}");
@@ -295,12 +299,7 @@ fn serve_refuses_a_missing_root_and_leaves_nothing_when_it_cannot_start() {
 
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let out = babelftp()
-        .args(["serve", "--listen", &addr])
-        .current_dir(dir.path())
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap();
+    let out = serve(&["--listen", &addr]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
@@ -309,12 +308,7 @@ fn serve_refuses_a_missing_root_and_leaves_nothing_when_it_cannot_start() {
         "ftp-root made by a server that did not start"
     );
 
-    let out = babelftp()
-        .args(["serve", "--listen", "no such host:21"])
-        .current_dir(dir.path())
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap();
+    let out = serve(&["--listen", "no such host:21"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--listen no such host:21"));
 }

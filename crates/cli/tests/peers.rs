@@ -480,18 +480,14 @@ fn ftps_checks(peer: &Peer, base: &str, cacert: &str, login: &[&str]) {
             (name, data)
         })
         .collect();
-    let r = run(with(&[
-        "mirror",
-        "-R",
-        "-v",
-        "--tls",
-        "--tls-version",
-        "1.3",
-        "--cacert",
-        cacert,
-        up.to_str().unwrap(),
-        &format!("{base}/up/"),
-    ]));
+    // `mirror` over explicit FTPS, TLS 1.3 forced.
+    let mirror13 = |extra: &[&str], from: &str, to: &str| {
+        let mut args = vec!["mirror", "-v", "--tls", "--tls-version", "1.3", "--cacert", cacert];
+        args.extend_from_slice(extra);
+        args.extend([from, to]);
+        run(with(&args))
+    };
+    let r = mirror13(&["-R"], up.to_str().unwrap(), &format!("{base}/up/"));
     assert!(r.ok, "{}:\n{}\n{}", peer.name, r.err, peer.logs());
     assert!(r.err.contains("* TLS 1.3 (AUTH TLS)"), "{}: {}", peer.name, r.err);
     for (name, data) in &files {
@@ -505,17 +501,7 @@ fn ftps_checks(peer: &Peer, base: &str, cacert: &str, login: &[&str]) {
         );
     }
     let down = local.path().join("down");
-    let r = run(with(&[
-        "mirror",
-        "-v",
-        "--tls",
-        "--tls-version",
-        "1.3",
-        "--cacert",
-        cacert,
-        &format!("{base}/up/"),
-        down.to_str().unwrap(),
-    ]));
+    let r = mirror13(&[], &format!("{base}/up/"), down.to_str().unwrap());
     assert!(r.ok, "{}:\n{}\n{}", peer.name, r.err, peer.logs());
     for (name, data) in &files {
         assert_eq!(&fs::read(down.join(name)).unwrap(), data, "{}: {name}", peer.name);
