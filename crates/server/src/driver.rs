@@ -28,7 +28,7 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::data::{self, DataError};
-use crate::storage::{ReadHandle, Storage, Upload};
+use crate::storage::{DirEntries, ReadHandle, Storage, Upload};
 use crate::xferlog::{XferEntry, XferLog};
 use babelftp_i18n::lang::Catalogs;
 
@@ -213,7 +213,10 @@ impl Drop for Task {
 enum Payload {
     /// A file, and the offset to start from.
     File(ReadHandle, u64),
+    /// A listing small enough to be made whole (and sorted).
     Bytes(Vec<u8>),
+    /// A listing streamed as the directory is read.
+    Listing(Box<Lister>),
     Upload(Box<dyn Upload>),
 }
 
@@ -550,9 +553,8 @@ impl Driver {
                 legacy,
             } => {
                 blocking(move || {
-                    listing_bytes(&*st, &path, &format, write, legacy)
-                        .map(|b| (Payload::Bytes(b), None))
-                        .map_err(|e| e.kind())
+                    let fmt = LineFormat::new(format, write, legacy);
+                    open_listing(&*st, &path, fmt).map(|p| (p, None)).map_err(|e| e.kind())
                 })
                 .await
             }
@@ -646,40 +648,123 @@ fn entries(st: &dyn Storage, p: &VPath) -> io::Result<Vec<Entry>> {
     }
 }
 
-/// The bytes of a LIST, NLST or MLSD reply.
-fn listing_bytes(
-    st: &dyn Storage,
-    p: &VPath,
-    format: &ListFormat,
+/// How many entries a listing gathers before it starts to send: a
+/// directory that ends within them is sent sorted by name (as `ls` and
+/// Pure-FTPd do); a larger one is streamed in the order the directory is
+/// read, so neither the first line nor memory waits for a million entries.
+const SORTED_UP_TO: usize = 4096;
+
+/// The size of the chunks a streamed listing is sent in.
+const LISTING_CHUNK: usize = 64 * 1024;
+
+/// How a LIST, NLST or MLSD reply writes one entry.
+struct LineFormat {
+    format: ListFormat,
     write: bool,
     legacy: Option<babelftp_i18n::Charset>,
-) -> io::Result<Vec<u8>> {
-    if matches!(format, ListFormat::Mlsd(_)) && st.stat(p)?.kind != EntryKind::Dir {
-        return Err(io::Error::from(io::ErrorKind::NotADirectory));
-    }
-    let mut entries = entries(st, p)?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let mut out = Vec::with_capacity(entries.len() * 64);
-    for e in &mut entries {
-        if let Some(cs) = legacy {
-            e.name = babelftp_i18n::names::legacy_out(&e.name, cs).into_owned();
+    /// Seconds since the epoch: LIST's time-or-year column.
+    now: i64,
+}
+
+impl LineFormat {
+    fn new(format: ListFormat, write: bool, legacy: Option<babelftp_i18n::Charset>) -> Self {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        LineFormat {
+            format,
+            write,
+            legacy,
+            now,
         }
-        match format {
-            ListFormat::List => listing::list_line(e, now, &mut out),
+    }
+
+    fn line(&self, e: &mut Entry, out: &mut Vec<u8>) {
+        if let Some(cs) = self.legacy {
+            if let std::borrow::Cow::Owned(name) = babelftp_i18n::names::legacy_out(&e.name, cs) {
+                e.name = name;
+            }
+        }
+        match &self.format {
+            ListFormat::List => listing::list_line(e, self.now, out),
             ListFormat::Nlst => {
                 out.extend_from_slice(&e.name);
                 out.extend_from_slice(b"\r\n");
             }
             ListFormat::Mlsd(facts) => {
-                e.perm = babelftp_session::perm_fact(e.kind, write);
-                listing::mlsd_line(e, facts, &mut out)
+                e.perm = babelftp_session::perm_fact(e.kind, self.write);
+                listing::mlsd_line(e, facts, out)
             }
         }
     }
-    Ok(out)
+}
+
+/// A listing too large to gather: the entries read so far, the rest of
+/// the directory, and how to write them.
+struct Lister {
+    first: Vec<Entry>,
+    rest: DirEntries,
+    fmt: LineFormat,
+}
+
+impl Lister {
+    /// Formats the entries into chunks and hands them to `tx` (blocking:
+    /// a storage thread). Stops when the receiver is gone (ABOR, a closed
+    /// data connection); a read error mid-way is passed on.
+    fn produce(self, tx: &mpsc::Sender<io::Result<Vec<u8>>>) {
+        let Lister { first, rest, fmt } = self;
+        let mut out = Vec::with_capacity(LISTING_CHUNK + 4096);
+        for e in first.into_iter().map(Ok).chain(rest) {
+            match e {
+                Ok(mut e) => fmt.line(&mut e, &mut out),
+                Err(err) => {
+                    let _ = tx.blocking_send(Err(err));
+                    return;
+                }
+            }
+            if out.len() >= LISTING_CHUNK {
+                let chunk = std::mem::replace(&mut out, Vec::with_capacity(LISTING_CHUNK + 4096));
+                if tx.blocking_send(Ok(chunk)).is_err() {
+                    return;
+                }
+            }
+        }
+        if !out.is_empty() {
+            let _ = tx.blocking_send(Ok(out));
+        }
+    }
+}
+
+/// Opens a LIST, NLST or MLSD reply: errors (no such directory, MLSD of a
+/// file) come here, before 150. A directory that ends within
+/// [`SORTED_UP_TO`] entries is made whole and sorted; a larger one is
+/// returned to be streamed.
+fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> io::Result<Payload> {
+    let me = st.stat(p)?;
+    let mut out = Vec::new();
+    if me.kind != EntryKind::Dir {
+        if matches!(fmt.format, ListFormat::Mlsd(_)) {
+            return Err(io::Error::from(io::ErrorKind::NotADirectory));
+        }
+        let mut me = me;
+        fmt.line(&mut me, &mut out);
+        return Ok(Payload::Bytes(out));
+    }
+    let mut rest = st.read_dir(p, fmt.format == ListFormat::Nlst)?;
+    let mut first = Vec::new();
+    for e in rest.by_ref() {
+        first.push(e?);
+        if first.len() == SORTED_UP_TO {
+            return Ok(Payload::Listing(Box::new(Lister { first, rest, fmt })));
+        }
+    }
+    first.sort_by(|a, b| a.name.cmp(&b.name));
+    out.reserve(first.len() * 64);
+    for e in &mut first {
+        fmt.line(e, &mut out);
+    }
+    Ok(Payload::Bytes(out))
 }
 
 /// A transfer task: data connection, bytes, and how it ended.
@@ -787,6 +872,26 @@ impl Job {
                     Ok(out.len() as u64)
                 })
                 .await;
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Listing(lister) => {
+                let (tx, mut rx) = mpsc::channel(2);
+                let producer = tokio::task::spawn_blocking(move || lister.produce(&tx));
+                let r = watch(&progress, stall, async {
+                    let mut n = 0u64;
+                    while let Some(chunk) = rx.recv().await {
+                        let chunk = chunk?;
+                        stream.write_all(&chunk).await?;
+                        n += chunk.len() as u64;
+                        progress.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                    }
+                    Ok(n)
+                })
+                .await;
+                // A producer blocked on a full channel ends when it sees
+                // the receiver gone.
+                drop(rx);
+                drop(producer);
                 finish_download(r, stream, &progress).await
             }
             Payload::Upload(upload) => {

@@ -15,7 +15,7 @@ use cap_std::fs::{Dir, File, OpenOptions};
 use babelftp_i18n::names::{local_to_wire, wire_candidates, CharsetMap};
 use babelftp_i18n::Charset;
 
-use super::{ReadHandle, Storage, Upload, VPath, WriteMode};
+use super::{DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
 
 /// When an upload's data reach the disk.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -286,23 +286,18 @@ impl Storage for FsStorage {
 
     /// The entries of a directory, sorted by name bytes.
     fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
-        let dir = self.open_dir(p)?;
-        let cs = self.charset_of(p.components());
-        let mut out = Vec::new();
-        for de in dir.entries()? {
-            let de = de?;
-            let name = de.file_name();
-            if is_temp_name(name.as_bytes()) {
-                continue; // an upload in progress is not a file yet
-            }
-            let md = match dir.symlink_metadata(&name) {
-                Ok(md) => md,
-                Err(_) => continue, // vanished meanwhile
-            };
-            out.push(entry(local_to_wire(name.as_bytes(), cs).into_owned(), &md));
-        }
+        let mut out = self.read_dir(p, false)?.collect::<io::Result<Vec<_>>>()?;
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
+    }
+
+    fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
+        let dir = self.open_dir(p)?;
+        Ok(Box::new(FsDirEntries {
+            entries: dir.entries()?,
+            charset: self.charset_of(p.components()),
+            names_only,
+        }))
     }
 
     fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
@@ -421,6 +416,50 @@ fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
         }
     }
     Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
+}
+
+/// A local directory being read (`getdents64` in batches by the C
+/// library); one `statx` per entry unless only names are wanted.
+struct FsDirEntries {
+    entries: cap_std::fs::ReadDir,
+    /// The charset of the names on disk (a translating server).
+    charset: Option<Charset>,
+    names_only: bool,
+}
+
+impl Iterator for FsDirEntries {
+    type Item = io::Result<Entry>;
+
+    fn next(&mut self) -> Option<io::Result<Entry>> {
+        loop {
+            let de = match self.entries.next()? {
+                Ok(de) => de,
+                Err(e) => return Some(Err(e)),
+            };
+            let name = de.file_name();
+            if is_temp_name(name.as_bytes()) {
+                continue; // an upload in progress is not a file yet
+            }
+            let wire = local_to_wire(name.as_bytes(), self.charset).into_owned();
+            if self.names_only {
+                return Some(Ok(Entry {
+                    name: wire,
+                    kind: EntryKind::Other,
+                    size: 0,
+                    modified: None,
+                    mode: 0,
+                    nlink: 0,
+                    unique: None,
+                    perm: String::new(),
+                }));
+            }
+            // lstat semantics: a symlink is listed as itself.
+            match de.metadata() {
+                Ok(md) => return Some(Ok(entry(wire, &md))),
+                Err(_) => continue, // vanished meanwhile
+            }
+        }
+    }
 }
 
 fn entry(name: Vec<u8>, md: &cap_std::fs::Metadata) -> Entry {

@@ -47,6 +47,9 @@ pub enum ReadHandle {
     Reader(Box<dyn io::Read + Send>),
 }
 
+/// A directory being read: its entries one by one.
+pub type DirEntries = Box<dyn Iterator<Item = io::Result<Entry>> + Send>;
+
 /// An upload in progress. Dropping it without [`Upload::commit`] must
 /// leave any previous file of that name intact (for a replacing STOR).
 pub trait Upload: Send {
@@ -62,8 +65,17 @@ pub trait Storage: Send + Sync + 'static {
     fn stat(&self, p: &VPath) -> io::Result<Entry>;
     /// Whether a path is a directory one can enter.
     fn is_dir(&self, p: &VPath) -> bool;
-    /// The entries of a directory.
+    /// The entries of a directory, sorted by name bytes.
     fn list(&self, p: &VPath) -> io::Result<Vec<Entry>>;
+    /// The entries of a directory as they are read, in the back-end's
+    /// order: what listings stream, so memory stays flat however large the
+    /// directory. With `names_only` (NLST) only the name is needed, and a
+    /// back-end skips what costs more (the local one: the `stat` of each
+    /// entry); the other fields are then left empty.
+    fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
+        let _ = names_only;
+        Ok(Box::new(self.list(p)?.into_iter().map(Ok)))
+    }
     /// Opens a plain file for reading from `offset`.
     fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle>;
     /// Opens a file for an upload.
