@@ -286,6 +286,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         std::fs::write(cfg.root.join("README.txt"), README)?;
         true
     };
+    let open_files = babelftp_server::raise_open_files_limit();
     let rt = tokio::runtime::Runtime::new()?;
     let server = match rt.block_on(Server::bind(cfg.clone())) {
         Ok(s) => s,
@@ -307,6 +308,28 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                     ("url", &format!("ftp://{a}/")),
                 ],
             ));
+        }
+        match open_files {
+            Ok((from, to)) => {
+                if to > from {
+                    say(&crate::msg::ts(
+                        "cli-nofile-raised",
+                        &[("from", &from.to_string()), ("to", &to.to_string())],
+                    ));
+                }
+                let sessions = babelftp_server::sessions_for_open_files(to);
+                if sessions < cfg.max_connections as u64 {
+                    say(&crate::msg::ts(
+                        "cli-nofile-capped",
+                        &[
+                            ("limit", &to.to_string()),
+                            ("sessions", &sessions.to_string()),
+                            ("max", &cfg.max_connections.to_string()),
+                        ],
+                    ));
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not read or raise the open-files limit"),
         }
         for line in access_lines(&cfg) {
             say(&line);

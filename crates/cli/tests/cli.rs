@@ -178,9 +178,13 @@ fn cli_messages_follow_the_locale() {
 /// Starts `babelftp serve ARGS` in `dir`; returns it and the lines it
 /// printed up to its first user's access line (read within 30 s).
 fn serve_banner(dir: &std::path::Path, args: &[&str]) -> (ChildGuard, Vec<String>) {
+    serve_banner_with(babelftp(), dir, args)
+}
+
+/// [`serve_banner`] with the command that starts babelftp given.
+fn serve_banner_with(mut cmd: Command, dir: &std::path::Path, args: &[&str]) -> (ChildGuard, Vec<String>) {
     let mut child = ChildGuard(
-        babelftp()
-            .arg("serve")
+        cmd.arg("serve")
             .args(args)
             .current_dir(dir)
             .env("LC_ALL", "C")
@@ -204,6 +208,44 @@ fn serve_banner(dir: &std::path::Path, args: &[&str]) -> (ChildGuard, Vec<String
         got
     });
     (child, banner)
+}
+
+/// Issue 12: the server raises its soft open-files limit to the hard one
+/// and says so; when even the hard limit cannot carry --max-connections,
+/// it says how many sessions it can.
+#[test]
+fn serve_raises_its_open_files_limit_and_says_when_it_caps_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    let under = |limits: &str| {
+        let mut cmd = Command::new("prlimit");
+        cmd.arg(format!("--nofile={limits}"))
+            .arg(env!("CARGO_BIN_EXE_babelftp"));
+        cmd
+    };
+    let args = ["--root", "root", "--listen", "127.0.0.1:0", "--user", "alice:pw"];
+    let (child, banner) = serve_banner_with(under("256:4096"), dir.path(), &args);
+    let text = banner.join("\n");
+    assert!(text.contains("open files: limit raised from 256 to 4096"), "{text}");
+    assert!(!text.contains("warning: open files"), "{text}");
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.0.id())).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap()
+        .to_string();
+    assert_eq!(line.split_whitespace().nth(3), Some("4096"), "{line}");
+    drop(child);
+
+    let (_child, banner) = serve_banner_with(under("300:300"), dir.path(), &args);
+    let text = banner.join("\n");
+    assert!(!text.contains("limit raised"), "{text}");
+    assert!(
+        text.contains(
+            "warning: open files are limited to 300: about 118 sessions at once, not the 512 of --max-connections"
+        ),
+        "{text}"
+    );
 }
 
 /// Issue 11: named users turn anonymous off unless asked for, and the

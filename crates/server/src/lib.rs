@@ -315,3 +315,23 @@ impl Drop for Slot {
         }
     }
 }
+
+/// Raises this process's soft limit of open files to its hard limit (each
+/// session holds one or more descriptors: the default soft limit of 1,024
+/// would cap a server at a few hundred sessions). Returns the limit before
+/// and after, or the error of the system call.
+pub fn raise_open_files_limit() -> std::io::Result<(u64, u64)> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).map_err(std::io::Error::from)?;
+    if soft < hard {
+        setrlimit(Resource::RLIMIT_NOFILE, hard, hard).map_err(std::io::Error::from)?;
+    }
+    Ok((soft, hard.max(soft)))
+}
+
+/// How many sessions `open_files` descriptors carry: two each (control
+/// and data connection), less a reserve for listeners, logs and the
+/// runtime.
+pub fn sessions_for_open_files(open_files: u64) -> u64 {
+    open_files.saturating_sub(64) / 2
+}

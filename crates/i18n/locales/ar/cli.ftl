@@ -28,3 +28,5 @@ cli-access-user-read = الوصول: المستخدم { $name }، للقراءة
 cli-root-missing = المجلد الجذر { $path } غير موجود (لا يُنشأ إلا ftp-root الافتراضي؛ أنشئه أو صحّح --root)
 cli-bad-listen = --listen { $value }: { $error } (اكتب العنوان:المنفذ أو المضيف:المنفذ أو منفذًا)
 cli-starting = تشغيل الخادم
+cli-nofile-raised = الملفات المفتوحة: رُفع الحد من { $from } إلى { $to }
+cli-nofile-capped = تحذير: الملفات المفتوحة محدودة بـ { $limit }: نحو { $sessions } جلسة في وقت واحد، لا { $max } المحددة في --max-connections؛ ارفع الحد الصارم (ulimit -Hn، أو LimitNOFILE= في وحدة systemd)

@@ -28,3 +28,5 @@ cli-access-user-read = Zugang: Benutzer { $name }, nur lesen, in { $home }
 cli-root-missing = das Wurzelverzeichnis { $path } existiert nicht (nur das voreingestellte ftp-root wird angelegt; legen Sie es an oder korrigieren Sie --root)
 cli-bad-listen = --listen { $value }: { $error } (ADRESSE:PORT, HOST:PORT oder einen PORT angeben)
 cli-starting = Starten des Servers
+cli-nofile-raised = offene Dateien: Grenze von { $from } auf { $to } angehoben
+cli-nofile-capped = Warnung: offene Dateien sind auf { $limit } begrenzt: etwa { $sessions } Sitzungen gleichzeitig, nicht die { $max } von --max-connections; heben Sie die harte Grenze an (ulimit -Hn oder LimitNOFILE= in einer systemd-Unit)

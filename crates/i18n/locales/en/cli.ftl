@@ -28,3 +28,5 @@ cli-access-user-read = access: user { $name }, read-only, in { $home }
 cli-root-missing = the root directory { $path } does not exist (only the default ftp-root is created; create it, or fix --root)
 cli-bad-listen = --listen { $value }: { $error } (write ADDR:PORT, HOST:PORT or a PORT)
 cli-starting = starting the server
+cli-nofile-raised = open files: limit raised from { $from } to { $to }
+cli-nofile-capped = warning: open files are limited to { $limit }: about { $sessions } sessions at once, not the { $max } of --max-connections; raise the hard limit (ulimit -Hn, or LimitNOFILE= in a systemd unit)

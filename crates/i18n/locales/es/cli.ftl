@@ -28,3 +28,5 @@ cli-access-user-read = acceso: usuario { $name }, solo lectura, en { $home }
 cli-root-missing = el directorio raíz { $path } no existe (solo se crea el ftp-root por omisión; créelo o corrija --root)
 cli-bad-listen = --listen { $value }: { $error } (escriba DIRECCIÓN:PUERTO, HOST:PUERTO o un PUERTO)
 cli-starting = iniciando el servidor
+cli-nofile-raised = archivos abiertos: límite elevado de { $from } a { $to }
+cli-nofile-capped = aviso: los archivos abiertos están limitados a { $limit }: unas { $sessions } sesiones a la vez, no las { $max } de --max-connections; eleve el límite duro (ulimit -Hn, o LimitNOFILE= en una unidad systemd)

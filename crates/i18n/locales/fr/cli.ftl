@@ -28,3 +28,5 @@ cli-access-user-read = accès : utilisateur { $name }, en lecture seule, dans { 
 cli-root-missing = le répertoire racine { $path } n'existe pas (seul ftp-root, par défaut, est créé ; créez-le ou corrigez --root)
 cli-bad-listen = --listen { $value } : { $error } (écrivez ADRESSE:PORT, HÔTE:PORT ou un PORT)
 cli-starting = démarrage du serveur
+cli-nofile-raised = fichiers ouverts : limite relevée de { $from } à { $to }
+cli-nofile-capped = attention : les fichiers ouverts sont limités à { $limit } : environ { $sessions } sessions à la fois, pas les { $max } de --max-connections ; relevez la limite dure (ulimit -Hn, ou LimitNOFILE= dans une unité systemd)

@@ -28,3 +28,5 @@ cli-access-user-read = גישה: משתמש { $name }, לקריאה בלבד, ב
 cli-root-missing = תיקיית השורש { $path } אינה קיימת (רק ftp-root, ברירת המחדל, נוצרת; צרו אותה או תקנו את --root)
 cli-bad-listen = --listen { $value }: { $error } (כתבו כתובת:פורט, מארח:פורט או פורט)
 cli-starting = הפעלת השרת
+cli-nofile-raised = קבצים פתוחים: המגבלה הועלתה מ־{ $from } ל־{ $to }
+cli-nofile-capped = אזהרה: הקבצים הפתוחים מוגבלים ל־{ $limit }: כ־{ $sessions } הפעלות בו־זמנית, לא { $max } של --max-connections; יש להעלות את המגבלה הקשיחה (ulimit -Hn, או LimitNOFILE= ביחידת systemd)

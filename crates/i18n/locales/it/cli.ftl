@@ -28,3 +28,5 @@ cli-access-user-read = accesso: utente { $name }, sola lettura, in { $home }
 cli-root-missing = la directory radice { $path } non esiste (viene creata solo ftp-root, quella predefinita; createla o correggete --root)
 cli-bad-listen = --listen { $value }: { $error } (scrivete INDIRIZZO:PORTA, HOST:PORTA o una PORTA)
 cli-starting = avvio del server
+cli-nofile-raised = file aperti: limite alzato da { $from } a { $to }
+cli-nofile-capped = attenzione: i file aperti sono limitati a { $limit }: circa { $sessions } sessioni alla volta, non le { $max } di --max-connections; alzare il limite rigido (ulimit -Hn, o LimitNOFILE= in una unità systemd)

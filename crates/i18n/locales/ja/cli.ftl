@@ -28,3 +28,5 @@ cli-access-user-read = アクセス: ユーザー { $name }、読み取り専用
 cli-root-missing = ルートディレクトリ { $path } がありません (作成されるのは既定の ftp-root だけです。作成するか --root を直してください)
 cli-bad-listen = --listen { $value }: { $error } (アドレス:ポート、ホスト:ポート、またはポートを指定)
 cli-starting = サーバーの起動
+cli-nofile-raised = オープンファイル: 上限を { $from } から { $to } に引き上げました
+cli-nofile-capped = 警告: オープンファイルの上限は { $limit } です。同時セッションは --max-connections の { $max } ではなく約 { $sessions } までです。ハードリミットを引き上げてください (ulimit -Hn、または systemd ユニットの LimitNOFILE=)

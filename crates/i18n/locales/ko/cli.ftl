@@ -28,3 +28,5 @@ cli-access-user-read = 접근: 사용자 { $name }, 읽기 전용, { $home }
 cli-root-missing = 루트 디렉터리 { $path }이(가) 없습니다 (기본 ftp-root만 만들어집니다. 만들거나 --root를 고치세요)
 cli-bad-listen = --listen { $value }: { $error } (주소:포트, 호스트:포트 또는 포트를 쓰세요)
 cli-starting = 서버 시작
+cli-nofile-raised = 열린 파일: 한도를 { $from }에서 { $to }(으)로 올렸습니다
+cli-nofile-capped = 경고: 열린 파일은 { $limit }개로 제한됩니다. 동시 세션은 --max-connections의 { $max }개가 아니라 약 { $sessions }개입니다. 하드 한도를 올리십시오 (ulimit -Hn 또는 systemd 유닛의 LimitNOFILE=)

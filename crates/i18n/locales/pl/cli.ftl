@@ -28,3 +28,5 @@ cli-access-user-read = dostęp: użytkownik { $name }, tylko do odczytu, w { $ho
 cli-root-missing = katalog główny { $path } nie istnieje (tworzony jest tylko domyślny ftp-root; utwórz go lub popraw --root)
 cli-bad-listen = --listen { $value }: { $error } (podaj ADRES:PORT, HOST:PORT lub PORT)
 cli-starting = uruchamianie serwera
+cli-nofile-raised = otwarte pliki: limit podniesiony z { $from } do { $to }
+cli-nofile-capped = uwaga: otwarte pliki są ograniczone do { $limit }: około { $sessions } sesji naraz, a nie { $max } z --max-connections; podnieś twardy limit (ulimit -Hn lub LimitNOFILE= w jednostce systemd)

@@ -28,3 +28,5 @@ cli-access-user-read = acesso: usuário { $name }, somente leitura, em { $home }
 cli-root-missing = o diretório raiz { $path } não existe (só o ftp-root padrão é criado; crie-o ou corrija --root)
 cli-bad-listen = --listen { $value }: { $error } (escreva ENDEREÇO:PORTA, HOST:PORTA ou uma PORTA)
 cli-starting = iniciando o servidor
+cli-nofile-raised = arquivos abertos: limite elevado de { $from } para { $to }
+cli-nofile-capped = aviso: os arquivos abertos estão limitados a { $limit }: cerca de { $sessions } sessões de cada vez, não as { $max } de --max-connections; aumente o limite rígido (ulimit -Hn, ou LimitNOFILE= numa unidade systemd)

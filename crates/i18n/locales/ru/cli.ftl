@@ -28,3 +28,5 @@ cli-access-user-read = доступ: пользователь { $name }, тол�
 cli-root-missing = корневой каталог { $path } не существует (создаётся только ftp-root по умолчанию; создайте его или исправьте --root)
 cli-bad-listen = --listen { $value }: { $error } (укажите АДРЕС:ПОРТ, ХОСТ:ПОРТ или ПОРТ)
 cli-starting = запуск сервера
+cli-nofile-raised = открытые файлы: предел поднят с { $from } до { $to }
+cli-nofile-capped = внимание: открытые файлы ограничены числом { $limit }: примерно { $sessions } сеансов одновременно, а не { $max } из --max-connections; поднимите жёсткий предел (ulimit -Hn или LimitNOFILE= в юните systemd)

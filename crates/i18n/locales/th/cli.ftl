@@ -28,3 +28,5 @@ cli-access-user-read = การเข้าถึง: ผู้ใช้ { $nam
 cli-root-missing = ไม่มีไดเรกทอรีราก { $path } (สร้างให้เฉพาะ ftp-root ค่าเริ่มต้น โปรดสร้างเองหรือแก้ --root)
 cli-bad-listen = --listen { $value }: { $error } (เขียน ที่อยู่:พอร์ต โฮสต์:พอร์ต หรือพอร์ต)
 cli-starting = กำลังเริ่มเซิร์ฟเวอร์
+cli-nofile-raised = ไฟล์ที่เปิด: เพิ่มขีดจำกัดจาก { $from } เป็น { $to }
+cli-nofile-capped = คำเตือน: ไฟล์ที่เปิดถูกจำกัดที่ { $limit }: รองรับราว { $sessions } เซสชันพร้อมกัน ไม่ใช่ { $max } ตาม --max-connections; โปรดเพิ่มขีดจำกัดแบบแข็ง (ulimit -Hn หรือ LimitNOFILE= ในยูนิต systemd)

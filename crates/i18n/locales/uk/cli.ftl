@@ -28,3 +28,5 @@ cli-access-user-read = доступ: користувач { $name }, лише ч
 cli-root-missing = кореневий каталог { $path } не існує (створюється лише типовий ftp-root; створіть його або виправте --root)
 cli-bad-listen = --listen { $value }: { $error } (вкажіть АДРЕСА:ПОРТ, ХОСТ:ПОРТ або ПОРТ)
 cli-starting = запуск сервера
+cli-nofile-raised = відкриті файли: межу піднято з { $from } до { $to }
+cli-nofile-capped = увага: відкриті файли обмежено числом { $limit }: приблизно { $sessions } сеансів одночасно, а не { $max } з --max-connections; підніміть жорстку межу (ulimit -Hn або LimitNOFILE= у юніті systemd)

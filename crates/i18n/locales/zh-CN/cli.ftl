@@ -28,3 +28,5 @@ cli-access-user-read = 访问：用户 { $name }，只读，位于 { $home }
 cli-root-missing = 根目录 { $path } 不存在（只会自动创建默认的 ftp-root；请创建它或改正 --root）
 cli-bad-listen = --listen { $value }：{ $error }（请写 地址:端口、主机:端口 或 端口）
 cli-starting = 启动服务器
+cli-nofile-raised = 打开文件数：上限已从 { $from } 提高到 { $to }
+cli-nofile-capped = 警告：打开文件数上限为 { $limit }：同时约 { $sessions } 个会话，而不是 --max-connections 的 { $max } 个；请提高硬上限（ulimit -Hn，或 systemd 单元中的 LimitNOFILE=）

@@ -28,3 +28,5 @@ cli-access-user-read = 存取：使用者 { $name }，唯讀，位於 { $home }
 cli-root-missing = 根目錄 { $path } 不存在（只會自動建立預設的 ftp-root；請建立它或改正 --root）
 cli-bad-listen = --listen { $value }：{ $error }（請寫 位址:連接埠、主機:連接埠 或 連接埠）
 cli-starting = 啟動伺服器
+cli-nofile-raised = 開啟檔案數：上限已從 { $from } 提高到 { $to }
+cli-nofile-capped = 警告：開啟檔案數上限為 { $limit }：同時約 { $sessions } 個工作階段，而非 --max-connections 的 { $max } 個；請提高硬上限（ulimit -Hn，或 systemd 單元中的 LimitNOFILE=）
