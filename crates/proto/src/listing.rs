@@ -125,25 +125,77 @@ fn mode_string(kind: EntryKind, mode: u32) -> [u8; 10] {
     s
 }
 
+/// Appends `n` in decimal, right-aligned in `width` columns with spaces
+/// (or zeros with `zero`): the listing formats without `fmt` machinery.
+fn push_dec(out: &mut Vec<u8>, n: u64, width: usize, zero: bool) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    out.extend(std::iter::repeat_n(
+        if zero { b'0' } else { b' ' },
+        width.saturating_sub(len),
+    ));
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Appends `n` in base 16 (lower case) or 8.
+fn push_radix(out: &mut Vec<u8>, n: u64, radix: u64) {
+    let mut digits = [0u8; 22];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b"0123456789abcdef"[(n % radix) as usize];
+        n /= radix;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
 /// One `LIST` line in the Unix `ls -l` format that clients parse
 /// (`drwxr-xr-x 1 ftp ftp 4096 Nov 22 05:08 name`), CR LF included.
 /// Owner and group are always `ftp`: real account names are nobody's
 /// business. `now` decides between the time and the year column.
 pub fn list_line(e: &Entry, now: i64, out: &mut Vec<u8>) {
+    out.reserve(60 + e.name.len());
     out.extend_from_slice(&mode_string(e.kind, e.mode));
-    let date = match e.modified {
+    out.push(b' ');
+    push_dec(out, e.nlink.max(1), 3, false);
+    out.extend_from_slice(b" ftp ftp ");
+    push_dec(out, e.size, 12, false);
+    out.push(b' ');
+    match e.modified {
         Some(t) => {
             let c = Civil::from_unix(t);
-            let month = MONTHS[(c.month as usize).saturating_sub(1) % 12];
+            out.extend_from_slice(MONTHS[(c.month as usize).saturating_sub(1) % 12].as_bytes());
+            out.push(b' ');
+            push_dec(out, u64::from(c.day), 2, false);
+            out.push(b' ');
             if (now - t).abs() < SIX_MONTHS {
-                format!("{month} {:>2} {:02}:{:02}", c.day, c.hour, c.minute)
+                push_dec(out, u64::from(c.hour), 2, true);
+                out.push(b':');
+                push_dec(out, u64::from(c.minute), 2, true);
+            } else if c.year >= 0 {
+                out.push(b' ');
+                push_dec(out, c.year as u64, 4, false);
             } else {
-                format!("{month} {:>2}  {:>4}", c.day, c.year)
+                out.extend_from_slice(format!("{:>5}", c.year).as_bytes());
             }
         }
-        None => "Jan  1  1970".to_string(),
-    };
-    out.extend_from_slice(format!(" {:>3} ftp ftp {:>12} {date} ", e.nlink.max(1), e.size).as_bytes());
+        None => out.extend_from_slice(b"Jan  1  1970"),
+    }
+    out.push(b' ');
     out.extend_from_slice(&e.name);
     out.extend_from_slice(b"\r\n");
 }
@@ -155,11 +207,15 @@ pub const MLST_FACTS: &[&str] = &["type", "size", "modify", "perm", "unique", "u
 /// to `enabled` (names lower case, from [`MLST_FACTS`]). `cdir`/`pdir`
 /// entries are written by passing `type_override`.
 pub fn mlsx_facts(e: &Entry, enabled: &[&str], type_override: Option<&str>) -> Vec<u8> {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(96);
-    // `write!` into a String cannot fail.
+    let mut out = Vec::with_capacity(96);
+    mlsx_facts_into(e, enabled, type_override, &mut out);
+    out
+}
+
+/// [`mlsx_facts`], appended to `out`.
+pub fn mlsx_facts_into(e: &Entry, enabled: &[&str], type_override: Option<&str>, out: &mut Vec<u8>) {
     for fact in MLST_FACTS.iter().filter(|f| enabled.contains(f)) {
-        let _ = match (*fact, e.kind) {
+        match (*fact, e.kind) {
             ("type", kind) => {
                 let t = type_override.unwrap_or(match kind {
                     EntryKind::File => "file",
@@ -167,28 +223,57 @@ pub fn mlsx_facts(e: &Entry, enabled: &[&str], type_override: Option<&str>) -> V
                     EntryKind::Symlink => "OS.unix=symlink",
                     EntryKind::Other => "OS.unix=special",
                 });
-                write!(s, "type={t};")
+                out.extend_from_slice(b"type=");
+                out.extend_from_slice(t.as_bytes());
+                out.push(b';');
             }
-            ("size", EntryKind::File) => write!(s, "size={};", e.size),
-            ("modify", _) => match e.modified {
-                Some(t) => write!(s, "modify={};", Civil::from_unix(t).time_val()),
-                None => Ok(()),
-            },
-            ("perm", _) => write!(s, "perm={};", e.perm),
-            ("unique", _) => match e.unique {
-                Some((dev, ino)) => write!(s, "unique={dev:x}g{ino:x};"),
-                None => Ok(()),
-            },
-            ("unix.mode", _) => write!(s, "UNIX.mode=0{:o};", e.mode & 0o7777),
-            _ => Ok(()),
-        };
+            ("size", EntryKind::File) => {
+                out.extend_from_slice(b"size=");
+                push_dec(out, e.size, 0, false);
+                out.push(b';');
+            }
+            ("modify", _) => {
+                if let Some(t) = e.modified {
+                    let c = Civil::from_unix(t);
+                    out.extend_from_slice(b"modify=");
+                    if (0..=9999).contains(&c.year) {
+                        push_dec(out, c.year as u64, 4, true);
+                        for v in [c.month, c.day, c.hour, c.minute, c.second] {
+                            push_dec(out, u64::from(v), 2, true);
+                        }
+                    } else {
+                        out.extend_from_slice(c.time_val().as_bytes());
+                    }
+                    out.push(b';');
+                }
+            }
+            ("perm", _) => {
+                out.extend_from_slice(b"perm=");
+                out.extend_from_slice(e.perm.as_bytes());
+                out.push(b';');
+            }
+            ("unique", _) => {
+                if let Some((dev, ino)) = e.unique {
+                    out.extend_from_slice(b"unique=");
+                    push_radix(out, dev, 16);
+                    out.push(b'g');
+                    push_radix(out, ino, 16);
+                    out.push(b';');
+                }
+            }
+            ("unix.mode", _) => {
+                out.extend_from_slice(b"UNIX.mode=0");
+                push_radix(out, u64::from(e.mode & 0o7777), 8);
+                out.push(b';');
+            }
+            _ => {}
+        }
     }
-    s.into_bytes()
 }
 
 /// One MLSD line: facts, SP, name, CR LF (RFC 3659 7.2).
 pub fn mlsd_line(e: &Entry, enabled: &[&str], out: &mut Vec<u8>) {
-    out.extend_from_slice(&mlsx_facts(e, enabled, None));
+    mlsx_facts_into(e, enabled, None, out);
     out.push(b' ');
     out.extend_from_slice(&e.name);
     out.extend_from_slice(b"\r\n");
@@ -208,6 +293,55 @@ mod tests {
             nlink: 1,
             unique: Some((0x803, 0x1234)),
             perm: "adfrw".into(),
+        }
+    }
+
+    /// The hand-written formatting writes what `format!` would, for every
+    /// width and value edge.
+    #[test]
+    fn lines_match_the_format_reference() {
+        let now = 1_795_000_000;
+        for (size, nlink, t, mode) in [
+            (0u64, 0u64, Some(0i64), 0o7777u32),
+            (1234, 1, Some(now - 60), 0o644),
+            (u64::MAX, u64::MAX, Some(now - 400 * 86_400), 0o755),
+            (999_999_999_999, 1000, Some(253_402_300_799), 0o1777),
+            (7, 2, None, 0),
+            (7, 2, Some(-86_400 * 800_000), 0o600),
+        ] {
+            let e = Entry {
+                name: b"n".to_vec(),
+                kind: EntryKind::File,
+                size,
+                modified: t,
+                mode,
+                nlink,
+                unique: Some((size, nlink)),
+                perm: "r".into(),
+            };
+            let date = match t {
+                Some(t) => {
+                    let c = Civil::from_unix(t);
+                    let month = MONTHS[(c.month as usize).saturating_sub(1) % 12];
+                    if (now - t).abs() < SIX_MONTHS {
+                        format!("{month} {:>2} {:02}:{:02}", c.day, c.hour, c.minute)
+                    } else {
+                        format!("{month} {:>2}  {:>4}", c.day, c.year)
+                    }
+                }
+                None => "Jan  1  1970".to_string(),
+            };
+            let mut want = mode_string(e.kind, e.mode).to_vec();
+            want.extend_from_slice(format!(" {:>3} ftp ftp {:>12} {date} n\r\n", nlink.max(1), size).as_bytes());
+            let mut got = Vec::new();
+            list_line(&e, now, &mut got);
+            assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+            let mut facts = format!("type=file;size={size};");
+            if let Some(t) = t {
+                facts += &format!("modify={};", Civil::from_unix(t).time_val());
+            }
+            facts += &format!("perm=r;unique={size:x}g{nlink:x};UNIX.mode=0{:o};", mode & 0o7777);
+            assert_eq!(String::from_utf8(mlsx_facts(&e, MLST_FACTS, None)).unwrap(), facts);
         }
     }
 

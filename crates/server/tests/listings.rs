@@ -46,6 +46,9 @@ facts = list(f.mlsd('big'))
 sizes = {n: int(fa['size']) for n, fa in facts if fa['type'] == 'file'}
 print('mlsd', len(facts), sizes['Игра-01234.txt'], sizes['名前-02499.txt'],
       [fa['type'] for n, fa in facts if n == 'sub'])
+mlsd_unique = [fa['unique'] for n, fa in facts if n == 'Игра-01234.txt'][0]
+mlst = f.sendcmd('MLST big/Игра-01234.txt').splitlines()[1]
+print('unique same', ('unique=' + mlsd_unique + ';').lower() in mlst.lower(), 'modify=' in mlst)
 print('small', f.nlst())
 f.quit()
 "#,
@@ -54,6 +57,8 @@ f.quit()
     assert!(out.contains("list 10000 True 1 False"), "{out}");
     // sizes are the files' own: "1234" and "2499"
     assert!(out.contains("mlsd 10000 4 4 ['dir']"), "{out}");
+    // MLSD (statat on the directory) and MLST (a path) agree on `unique`.
+    assert!(out.contains("unique same True True"), "{out}");
     assert!(
         out.contains("small ['B', 'a', 'b', 'big', 'c', 'readme.txt', 'é']"),
         "{out}"

@@ -294,7 +294,15 @@ impl Storage for FsStorage {
     fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
         let dir = self.open_dir(p)?;
         Ok(Box::new(FsDirEntries {
-            entries: dir.entries()?,
+            // A descriptor of its own, opened for reading: `dir` may be
+            // an O_PATH one, which getdents refuses.
+            entries: rustix::fs::Dir::new(rustix::fs::openat(
+                &dir,
+                c".",
+                rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::Mode::empty(),
+            )?)?,
+            dir,
             charset: self.charset_of(p.components()),
             names_only,
         }))
@@ -418,10 +426,14 @@ fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
     Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
 }
 
-/// A local directory being read (`getdents64` in batches by the C
-/// library); one `statx` per entry unless only names are wanted.
+/// A local directory being read: `getdents64` in batches, then one
+/// `fstatat` per entry relative to the directory's descriptor (no path
+/// walk, no allocation for the name), unless only names are wanted. A name
+/// from `getdents64` is one component, and the stat does not follow a
+/// symlink, so nothing outside the directory is looked at.
 struct FsDirEntries {
-    entries: cap_std::fs::ReadDir,
+    entries: rustix::fs::Dir,
+    dir: Dir,
     /// The charset of the names on disk (a translating server).
     charset: Option<Charset>,
     names_only: bool,
@@ -432,15 +444,16 @@ impl Iterator for FsDirEntries {
 
     fn next(&mut self) -> Option<io::Result<Entry>> {
         loop {
-            let de = match self.entries.next()? {
+            let de = match self.entries.read()? {
                 Ok(de) => de,
-                Err(e) => return Some(Err(e)),
+                Err(e) => return Some(Err(e.into())),
             };
             let name = de.file_name();
-            if is_temp_name(name.as_bytes()) {
+            let bytes = name.to_bytes();
+            if bytes == b"." || bytes == b".." || is_temp_name(bytes) {
                 continue; // an upload in progress is not a file yet
             }
-            let wire = local_to_wire(name.as_bytes(), self.charset).into_owned();
+            let wire = local_to_wire(bytes, self.charset).into_owned();
             if self.names_only {
                 return Some(Ok(Entry {
                     name: wire,
@@ -453,12 +466,34 @@ impl Iterator for FsDirEntries {
                     perm: String::new(),
                 }));
             }
-            // lstat semantics: a symlink is listed as itself.
-            match de.metadata() {
-                Ok(md) => return Some(Ok(entry(wire, &md))),
+            match rustix::fs::statat(&self.dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => return Some(Ok(entry_of_stat(wire, &st))),
                 Err(_) => continue, // vanished meanwhile
             }
         }
+    }
+}
+
+/// An entry from `stat` fields, as [`entry`] makes it from cap-std's
+/// metadata (the same `unique` for MLSD and MLST). The casts are for the
+/// platforms whose `stat` fields have other widths.
+#[allow(clippy::unnecessary_cast)]
+fn entry_of_stat(name: Vec<u8>, st: &rustix::fs::Stat) -> Entry {
+    let kind = match rustix::fs::FileType::from_raw_mode(st.st_mode as _) {
+        rustix::fs::FileType::Directory => EntryKind::Dir,
+        rustix::fs::FileType::RegularFile => EntryKind::File,
+        rustix::fs::FileType::Symlink => EntryKind::Symlink,
+        _ => EntryKind::Other,
+    };
+    Entry {
+        name,
+        kind,
+        size: st.st_size as u64,
+        modified: (st.st_mtime >= 0).then_some(st.st_mtime as i64),
+        mode: st.st_mode as u32 & 0o7777,
+        nlink: st.st_nlink as u64,
+        unique: Some((st.st_dev as u64, st.st_ino as u64)),
+        perm: String::new(),
     }
 }
 
