@@ -13,7 +13,8 @@ peer. babelftp is measured twice: as is, and translating names for a
 legacy client (`--legacy-client-charset windows-1252`, the bench client
 sends no OPTS UTF8): the charset layer's cost.
 
-With JSON=path, the medians are also written there (bench/plot.py makes
+SERVERS=babelftp,pure-ftpd (names, comma-separated) measures only those
+(babelftp means both of its rows). With JSON=path, the medians are also written there (bench/plot.py makes
 the SVG plots of docs/benchmarks.md from it).
 
 Needs root (the peers). Usage: bench/listing.py [RUNS] [SIZES]
@@ -101,13 +102,27 @@ def measure(name, port, user, password, pid, sizes, formats):
                         peak[0] = max(peak[0], P.rss_kib(pids)); time.sleep(0.002)
                 t = threading.Thread(target=sample); t.start()
                 c0 = P.cpu_ns(pids)
-                secs, first, octets, lines = sess.listing(f'{fmt} d{n}')
+                try:
+                    secs, first, octets, lines = sess.listing(f'{fmt} d{n}')
+                except (OSError, AssertionError) as e:
+                    lines, secs = -1, repr(e)
                 c1 = P.cpu_ns(pids)
                 stop.set(); t.join()
                 if lines < n:
-                    raise RuntimeError(f'{name}: {fmt} d{n}: {lines} lines')
+                    # Left out of the tables, said here; a new session for
+                    # what follows.
+                    print(f'# {name}: {fmt} d{n}: failed ({lines} lines: {secs})', flush=True)
+                    out.pop((n, fmt), None)
+                    try:
+                        sess = Session(port, user, password)
+                        pids = P.descendants(pid)
+                    except OSError:
+                        return out
+                    break
                 out.setdefault((n, fmt), []).append((secs * 1e3, first * 1e3, (c1 - c0) / 1e6, peak[0] - base, lines))
-            v = out[(n, fmt)]
+            v = out.get((n, fmt))
+            if not v:
+                continue
             print(f'# {name} {fmt} {n}: {B.median([x[0] for x in v]):.1f} ms, cpu {B.median([x[2] for x in v]):.1f} ms, '
                   f'first byte {B.median([x[1] for x in v]):.1f} ms, rss +{max(x[3] for x in v) / 1024:.1f} MiB', flush=True)
     try:
@@ -131,6 +146,7 @@ def main():
         for n in SIZES:
             fill(os.path.join(root, f'd{n}'), n)
         print(f'# tree: {", ".join(str(n) for n in SIZES)} entries, made in {time.time() - t:.1f} s; {RUNS} runs', flush=True)
+        only = [x for x in os.environ.get('SERVERS', '').split(',') if x]
         servers = []
         for label, path in bins:
             port = B.free_port()
@@ -140,6 +156,8 @@ def main():
             p = B.serve(path, root, port, '--legacy-client-charset', 'windows-1252'); procs.append(p)
             servers.append((label + ' (cp1252 client)', port, 'u', 'p', p.pid, ['LIST', 'NLST', 'MLSD']))
         for name, start in P.STARTERS.items():
+            if only and name not in only:
+                continue
             try:
                 peer = start(os.path.join(base, name), root)
             except (RuntimeError, OSError) as e:
@@ -149,8 +167,13 @@ def main():
             servers.append((name, peer.port, peer.user, peer.password, peer.proc.pid,
                             ['LIST', 'NLST'] + ([] if name == 'vsftpd' else ['MLSD'])))
         for name, port, user, password, pid, formats in servers:
+            if only and name.split(' ')[0] not in only:
+                continue
             with B.measuring():
-                results[name] = measure(name, port, user, password, pid, SIZES, formats)
+                try:
+                    results[name] = measure(name, port, user, password, pid, SIZES, formats)
+                except (RuntimeError, OSError, AssertionError) as e:
+                    print(f'# {name}: left out: {e}')
         report(results, [b[0] for b in bins])
         if os.environ.get('JSON'):
             with open(os.environ['JSON'], 'w') as f:

@@ -126,7 +126,8 @@ LangEngine off
 
 
 def start_pure_ftpd(d, root):
-    """Virtual user bob (nobody) from a PureDB, home `root`."""
+    """Virtual user bob (nobody) from a PureDB, home `root`; listings not
+    cut at its default 10,000 entries (`-L`)."""
     os.makedirs(d, exist_ok=True)
     nobody = pwd.getpwnam('nobody')
     passwd, pdb = os.path.join(d, 'pureftpd.passwd'), os.path.join(d, 'pureftpd.pdb')
@@ -134,7 +135,7 @@ def start_pure_ftpd(d, root):
     subprocess.run([PURE_PW, 'mkdb', pdb, '-f', passwd], check=True, capture_output=True, env=env())
     port = B.free_port()
     return spawn('pure-ftpd', [PURE_FTPD, '-S', f'127.0.0.1,{port}', '-l', f'puredb:{pdb}', '-E', '-H', '-A',
-                               '-c', '20000', '-C', '20000', '-g', os.path.join(d, 'pure-ftpd.pid')],
+                               '-c', '20000', '-C', '20000', '-L', '2000000:8', '-g', os.path.join(d, 'pure-ftpd.pid')],
                  d, port, env(), 'bob', 'secret')
 
 
