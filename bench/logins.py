@@ -203,7 +203,7 @@ try:
     for label, path in bins:
         ports[label] = B.free_port()
         procs[label] = B.serve(path, root, ports[label], '--max-connections', str(CLIENTS + 64),
-                               '--max-per-ip', str(CLIENTS + 64))
+                               '--max-per-ip', str(CLIENTS + 64), '--anonymous')
     labels = [label for label, _ in bins]
     for label in labels:  # warm up: thread pools, allocator, page cache
         sequential(ports[label], 'user', 200)

@@ -43,6 +43,10 @@ pub(crate) struct Shared {
     pub(crate) xferlog: Option<Arc<XferLog>>,
     /// FTPS, when the server has a certificate.
     pub(crate) tls: Option<crate::tls::Tls>,
+    /// How many argon2 verifications may run at once (one per core): a
+    /// flood of logins cannot take the blocking pool from other sessions'
+    /// storage calls.
+    pub(crate) hashing: Arc<tokio::sync::Semaphore>,
 }
 
 /// The control connection: plain TCP (read with `read_control`, which
@@ -485,17 +489,37 @@ impl Driver {
             }
             Op::VerifyPassword { user, password } => {
                 let cfg = self.shared.cfg.clone();
-                // argon2 costs tens of milliseconds: off the async workers.
+                let account = |u: &crate::config::User| babelftp_session::Account {
+                    home: u.home.clone(),
+                    write: u.write,
+                };
+                let candidates = cfg.users.iter().filter(|u| u.name == user);
+                if candidates
+                    .clone()
+                    .all(|u| matches!(u.secret, crate::auth::Secret::Plain(_)))
+                {
+                    // No user of that name, or clear-text ones (--user): a
+                    // comparison, done here, without a thread hand-off.
+                    let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
+                    return Ok(OpOk::Account(found.map(account)));
+                }
+                // argon2 costs tens of milliseconds: off the async workers,
+                // as many at once as there are cores.
+                let Ok(_permit) = self.shared.hashing.clone().acquire_owned().await else {
+                    return Err(io::ErrorKind::Other);
+                };
                 blocking(move || {
                     let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
-                    Ok(OpOk::Account(found.map(|u| babelftp_session::Account {
-                        home: u.home.clone(),
-                        write: u.write,
-                    })))
+                    Ok(OpOk::Account(found.map(account)))
                 })
                 .await
             }
             Op::EnterHome(home) => {
+                if home.is_root() {
+                    // The whole root: nothing to open.
+                    self.storage = self.base.clone();
+                    return Ok(OpOk::Done);
+                }
                 let base = self.base.clone();
                 let st = blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?;
                 self.storage = st;

@@ -182,6 +182,9 @@ impl Server {
                 hosts,
                 xferlog,
                 tls,
+                hashing: Arc::new(tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+                )),
             }),
             listeners,
             implicit,
