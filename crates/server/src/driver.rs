@@ -493,11 +493,11 @@ impl Driver {
                     home: u.home.clone(),
                     write: u.write,
                 };
-                let candidates = cfg.users.iter().filter(|u| u.name == user);
-                if candidates
-                    .clone()
-                    .all(|u| matches!(u.secret, crate::auth::Secret::Plain(_)))
-                {
+                let hashed = cfg
+                    .users
+                    .iter()
+                    .any(|u| u.name == user && !matches!(u.secret, crate::auth::Secret::Plain(_)));
+                if !hashed {
                     // No user of that name, or clear-text ones (--user): a
                     // comparison, done here, without a thread hand-off.
                     let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
