@@ -45,6 +45,7 @@ Environment: FTPS_TLS=1.3,1.2 (which tables, in order).
 import os, pwd, grp, re, resource, shutil, subprocess, sys, tempfile, time
 
 import benchlib as B
+from peers import SECRET_HASH, env as peer_env, write as write_mode
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 MIB = int(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -55,30 +56,7 @@ PROFTPD = os.path.join(PEERS, 'proftpd', 'usr', 'sbin', 'proftpd')
 PURE_FTPD = os.path.join(PEERS, 'pure-ftpd', 'usr', 'sbin', 'pure-ftpd')
 PURE_PW = os.path.join(PEERS, 'pure-ftpd', 'usr', 'bin', 'pure-pw')
 PROFTPD_CRYPTO = os.path.join(PEERS, 'proftpd-crypto')
-# `secret`, as crates/test-support/src/peers.rs hashes it (openssl passwd -6).
-SECRET_HASH = '$6$babelftppeers$enbcgUQ32kr3G8fPZqoR6SDyg30NeZkoyeJQH5uvnBqFCKGeHP5Bxz.gpMqH2X.7SdtLIVPH1ZjmhW7gg3Yez/'
 CURL_TLS = {'1.3': ['--tlsv1.3'], '1.2': ['--tlsv1.2', '--tls-max', '1.2']}
-
-
-def peer_env():
-    """The environment of a peer server: no locale, LD_LIBRARY_PATH with the
-    libraries scripts/peers.sh unpacked."""
-    env = {k: v for k, v in os.environ.items() if k not in ('LANG', 'LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'LC_CTYPE')}
-    try:
-        with open(os.path.join(PEERS, 'ld-library-path')) as f:
-            ours = f.read().strip()
-    except FileNotFoundError:
-        ours = ''
-    path = ':'.join(p for p in (ours, env.get('LD_LIBRARY_PATH', '')) if p)
-    if path:
-        env['LD_LIBRARY_PATH'] = path
-    return env
-
-
-def write_mode(path, text, mode=0o600):
-    with open(path, 'w') as f:
-        f.write(text)
-    os.chmod(path, mode)
 
 
 def make_cert(d):

@@ -18,24 +18,12 @@ BENCH_PAUSE. Usage: bench/transfer.py [RUNS] [MiB]
 import os, shutil, subprocess, sys, tempfile, time
 
 import benchlib as B
+import peers as P
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 MIB = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
 PEERS = os.environ.get('PEERS_DIR') or os.path.join(B.TOP, 'target', 'peers')
 VSFTPD = os.path.join(PEERS, 'vsftpd', 'usr', 'sbin', 'vsftpd')
-
-
-def vsftpd_env():
-    env = {k: v for k, v in os.environ.items() if k not in ('LANG', 'LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'LC_CTYPE')}
-    try:
-        with open(os.path.join(PEERS, 'ld-library-path')) as f:
-            ours = f.read().strip()
-    except FileNotFoundError:
-        ours = ''
-    path = ':'.join(p for p in (ours, env.get('LD_LIBRARY_PATH', '')) if p)
-    if path:
-        env['LD_LIBRARY_PATH'] = path
-    return env
 
 
 def account(name):
@@ -88,7 +76,7 @@ try:
     os.chmod(conf, 0o600)  # vsftpd wants its config root's and not writable by others
     vs_log = open(os.path.join(base, 'vsftpd.out'), 'wb')
     vs = subprocess.Popen([VSFTPD, conf], stdin=subprocess.DEVNULL, stdout=vs_log, stderr=vs_log,
-                          cwd=base, env=vsftpd_env())
+                          cwd=base, env=P.env())
     procs.append(vs)
     try:
         B.wait_greeting(vs_port, vs)
