@@ -242,11 +242,11 @@ struct Driver {
 /// `implicit`: the connection came to an implicit-FTPS listener.
 pub(crate) async fn serve(
     stream: TcpStream,
+    peer: SocketAddr,
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
     implicit: bool,
 ) -> io::Result<&'static str> {
-    let peer = stream.peer_addr()?;
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
     // SO_OOBINLINE and keepalive come from the listening socket.

@@ -36,7 +36,6 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::broadcast;
-use tokio::task::JoinSet;
 
 use babelftp_i18n::lang::Catalogs;
 use babelftp_session::{HostInfo, SessionConfig};
@@ -206,75 +205,88 @@ impl Server {
     /// with 426), and closes every session with 421.
     pub async fn run(self, shutdown: impl Future<Output = ()>, grace: Duration) -> io::Result<()> {
         let (stop_tx, _) = broadcast::channel::<Duration>(1);
-        let mut sessions = JoinSet::new();
-        let mut accepts = JoinSet::new();
-        let (conn_tx, mut conn_rx) = tokio::sync::mpsc::channel(64);
-        let all = self.listeners.into_iter().map(|l| (l, false));
-        for (l, implicit) in all.chain(self.implicit.into_iter().map(|l| (l, true))) {
-            let tx = conn_tx.clone();
-            accepts.spawn(async move {
-                let mut backoff = Duration::from_millis(10);
-                loop {
-                    match l.accept().await {
-                        Ok((s, _)) => {
-                            backoff = Duration::from_millis(10);
-                            if tx.send((s, implicit)).await.is_err() {
-                                return;
-                            }
-                        }
-                        // Out of file descriptors and the like: wait, retry.
-                        Err(e) => {
-                            tracing::warn!(error = %e, "accept failed");
-                            tokio::time::sleep(backoff).await;
-                            backoff = (backoff * 2).min(Duration::from_secs(1));
-                        }
+        // Every session holds a clone of `alive`; when the last is dropped,
+        // `all_gone` says so. Nothing is woken when one session ends (a
+        // JoinSet would wake this loop for each).
+        let (alive, mut all_gone) = tokio::sync::mpsc::channel::<()>(1);
+        let listeners: Vec<(TcpListener, bool)> = self
+            .listeners
+            .into_iter()
+            .map(|l| (l, false))
+            .chain(self.implicit.into_iter().map(|l| (l, true)))
+            .collect();
+        // The listeners are polled here, by the loop that starts the
+        // sessions: no accept task and no channel between them (one thread
+        // hand-off less per connection).
+        let accept = || {
+            std::future::poll_fn(|cx| {
+                for (l, implicit) in &listeners {
+                    if let std::task::Poll::Ready(r) = l.poll_accept(cx) {
+                        return std::task::Poll::Ready(r.map(|(s, peer)| (s, peer, *implicit)));
                     }
                 }
-            });
-        }
-        drop(conn_tx);
+                std::task::Poll::Pending
+            })
+        };
         let limits = Limits::default();
         let mut session_ids: u64 = 0;
+        let mut backoff = Duration::from_millis(10);
         tokio::pin!(shutdown);
         loop {
-            tokio::select! {
-                Some((stream, implicit)) = conn_rx.recv() => {
-                    let Ok(peer) = stream.peer_addr() else { continue };
-                    let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
-                        tracing::warn!(%peer, "connection refused: too many connections (max_connections or max_per_ip)");
-                        let shared = self.shared.clone();
-                        sessions.spawn(async move { driver::refuse(stream, &shared.session.catalogs).await });
-                        continue;
-                    };
-                    let shared = self.shared.clone();
-                    let rx = stop_tx.subscribe();
-                    // Every line a session logs carries its id and peer.
-                    session_ids += 1;
-                    let span = tracing::info_span!("session", id = session_ids, %peer);
-                    sessions.spawn(tracing::Instrument::instrument(async move {
-                        let _slot = slot;
-                        tracing::info!("connected");
-                        match driver::serve(stream, shared, rx, implicit).await {
-                            Ok(why) => tracing::info!(reason = why, "disconnected"),
-                            Err(e) => tracing::info!(reason = %e, "disconnected"),
+            let (stream, peer, implicit) = tokio::select! {
+                r = accept() => match r {
+                    Ok(c) => {
+                        backoff = Duration::from_millis(10);
+                        c
+                    }
+                    // Out of file descriptors and the like: wait, retry.
+                    Err(e) => {
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::select! {
+                            _ = tokio::time::sleep(backoff) => {}
+                            _ = &mut shutdown => break,
                         }
-                    }, span));
-                }
-                Some(_) = sessions.join_next(), if !sessions.is_empty() => {}
+                        backoff = (backoff * 2).min(Duration::from_secs(1));
+                        continue;
+                    }
+                },
                 _ = &mut shutdown => break,
-            }
+            };
+            let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
+                tracing::warn!(%peer, "connection refused: too many connections (max_connections or max_per_ip)");
+                let shared = self.shared.clone();
+                let alive = alive.clone();
+                tokio::spawn(async move {
+                    let _alive = alive;
+                    driver::refuse(stream, &shared.session.catalogs).await
+                });
+                continue;
+            };
+            let shared = self.shared.clone();
+            let rx = stop_tx.subscribe();
+            let alive = alive.clone();
+            // Every line a session logs carries its id and peer.
+            session_ids += 1;
+            let span = tracing::info_span!("session", id = session_ids, %peer);
+            tokio::spawn(tracing::Instrument::instrument(
+                async move {
+                    let (_slot, _alive) = (slot, alive);
+                    tracing::info!("connected");
+                    match driver::serve(stream, peer, shared, rx, implicit).await {
+                        Ok(why) => tracing::info!(reason = why, "disconnected"),
+                        Err(e) => tracing::info!(reason = %e, "disconnected"),
+                    }
+                },
+                span,
+            ));
         }
-        accepts.abort_all();
+        drop(listeners);
+        drop(alive);
         let _ = stop_tx.send(grace);
         // Sessions cut their transfers at `grace` and say 421 themselves;
-        // the margin lets them write it. Past that, a backstop.
-        let drain = async { while sessions.join_next().await.is_some() {} };
-        if tokio::time::timeout(grace + Duration::from_secs(5), drain)
-            .await
-            .is_err()
-        {
-            sessions.abort_all();
-        }
+        // the margin lets them write it. Past that, a backstop: the
+        // runtime's end drops what is left.
+        let _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()).await;
         Ok(())
     }
 }
