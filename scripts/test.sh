@@ -2,16 +2,18 @@
 # The whole babelftp test suite, runnable on a fresh machine.
 #
 # It installs what the tests need and the machine lacks (Debian packages:
-# curl, lftp, python3 for ftplib), and nothing else: it never removes,
-# upgrades or reconfigures a package already there (apt's plan is checked
-# first). Then it checks formatting and lints, unpacks the peer servers into
-# target/peers (scripts/peers.sh, which installs nothing) and runs every
-# test of the workspace. `.ci/run` calls exactly this script.
+# curl, lftp, python3 for ftplib, valgrind for the instruction counts), and
+# nothing else: it never removes, upgrades or reconfigures a package already
+# there (apt's plan is checked first). Then it checks formatting and lints,
+# unpacks the peer servers into target/peers (scripts/peers.sh, which
+# installs nothing), runs every test of the workspace, and checks the
+# instruction counts of the hot paths against bench/icount-baseline.json.
+# `.ci/run` calls exactly this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for tool in curl lftp python3; do
+for tool in curl lftp python3 valgrind; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 if [ "${#need[@]}" -gt 0 ]; then
@@ -36,3 +38,5 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
 echo "== cargo test"
 cargo test --workspace --locked
+echo "== instruction counts of the hot paths against bench/icount-baseline.json"
+python3 bench/icount.py --check
