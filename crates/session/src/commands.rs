@@ -293,8 +293,17 @@ impl ServerSession {
                     Pending::Cwd(_) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
                     Pending::Pasv { .. } => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
                     Pending::Verify { user } | Pending::EnterHome { user, .. } => {
-                        tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed: home unavailable");
-                        self.login_failed(now);
+                        use std::io::ErrorKind as K;
+                        if matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory) {
+                            tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed: home unavailable");
+                            self.login_failed(now);
+                        } else {
+                            // Out of descriptors or memory: not the client's
+                            // fault, and no 530 that would say it was.
+                            tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login refused: out of resources");
+                            self.reply(ReplyCode::UNAVAILABLE, Msg::OutOfResources);
+                            self.close("out of resources");
+                        }
                     }
                     _ => {
                         let (code, msg) = reply_for(e);

@@ -84,6 +84,29 @@ fn failed_login_is_answered_after_the_delay_without_blocking() {
     assert_eq!(codes, [530, 200]);
 }
 
+/// A home that cannot be entered for want of descriptors or memory is not
+/// the client's fault: 421 and the connection closes, where a missing home
+/// stays 530 Login incorrect.
+#[test]
+fn a_login_out_of_resources_is_421_not_530() {
+    let mut h = Harness::new();
+    h.take();
+    h.fs.fail_enter_home = Some(std::io::ErrorKind::Other);
+    assert_eq!(h.codes(b"USER bob"), [331]);
+    assert_eq!(h.codes(b"PASS secret"), [421]);
+    assert!(h.closed());
+
+    let mut h = Harness::new();
+    h.take();
+    h.fs.fail_enter_home = Some(std::io::ErrorKind::NotFound);
+    assert_eq!(h.codes(b"USER bob"), [331]);
+    h.send(b"PASS secret");
+    h.advance(Duration::from_secs(1));
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [530]);
+    assert!(!h.closed());
+}
+
 #[test]
 fn idle_deadline_is_per_command_not_per_read() {
     let mut h = Harness::new();

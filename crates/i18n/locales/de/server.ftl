@@ -64,6 +64,7 @@ line-too-long = Befehlszeile zu lang.
 idle-timeout = Zeitüberschreitung wegen Inaktivität, Steuerverbindung wird geschlossen.
 shutting-down = Server wird heruntergefahren, Steuerverbindung wird geschlossen.
 too-many-connections = Zu viele Verbindungen, bitte später erneut versuchen.
+out-of-resources = Keine Ressourcen mehr (offene Dateien oder Speicher), Steuerverbindung wird geschlossen; bitte später erneut versuchen.
 utf8-on = UTF-8-Pfadnamen aktiviert.
 utf8-off = UTF-8-Pfadnamen deaktiviert: Der herkömmliche Zeichensatz des Clients wird verwendet.
 option-unknown = Option nicht verstanden.

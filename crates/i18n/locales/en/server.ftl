@@ -64,6 +64,7 @@ line-too-long = Command line too long.
 idle-timeout = Idle timeout, closing control connection.
 shutting-down = Server shutting down, closing control connection.
 too-many-connections = Too many connections, try again later.
+out-of-resources = Out of resources (open files or memory), closing control connection; try again later.
 utf8-on = UTF-8 pathnames on.
 utf8-off = UTF-8 pathnames off: legacy client charset in use.
 option-unknown = Option not understood.

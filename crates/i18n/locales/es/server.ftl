@@ -64,6 +64,7 @@ line-too-long = Línea de comandos demasiado larga.
 idle-timeout = Tiempo de inactividad agotado, cerrando la conexión de control.
 shutting-down = El servidor se está apagando, cerrando la conexión de control.
 too-many-connections = Demasiadas conexiones, inténtelo de nuevo más tarde.
+out-of-resources = Recursos agotados (archivos abiertos o memoria), se cierra la conexión de control; inténtelo de nuevo más tarde.
 utf8-on = Rutas en UTF-8 activadas.
 utf8-off = Rutas en UTF-8 desactivadas: se usa el juego de caracteres heredado del cliente.
 option-unknown = Opción no reconocida.

@@ -64,6 +64,7 @@ line-too-long = Ligne de commande trop longue.
 idle-timeout = Délai d'inactivité dépassé, fermeture de la connexion de contrôle.
 shutting-down = Arrêt du serveur, fermeture de la connexion de contrôle.
 too-many-connections = Trop de connexions, réessayez plus tard.
+out-of-resources = Ressources épuisées (fichiers ouverts ou mémoire), fermeture de la connexion de contrôle ; réessayez plus tard.
 utf8-on = Chemins en UTF-8 activés.
 utf8-off = Chemins en UTF-8 désactivés : jeu de caractères historique du client utilisé.
 option-unknown = Option non comprise.

@@ -64,6 +64,7 @@ line-too-long = Riga di comando troppo lunga.
 idle-timeout = Timeout per inattività, chiusura della connessione di controllo.
 shutting-down = Arresto del server, chiusura della connessione di controllo.
 too-many-connections = Troppe connessioni, riprovare più tardi.
+out-of-resources = Risorse esaurite (file aperti o memoria), chiusura della connessione di controllo; riprovare più tardi.
 utf8-on = Percorsi UTF-8 attivati.
 utf8-off = Percorsi UTF-8 disattivati: in uso il set di caratteri legacy del client.
 option-unknown = Opzione non riconosciuta.

@@ -64,6 +64,7 @@ line-too-long = 명령 줄이 너무 깁니다.
 idle-timeout = 유휴 시간이 초과되어 제어 연결을 닫습니다.
 shutting-down = 서버가 종료되므로 제어 연결을 닫습니다.
 too-many-connections = 연결이 너무 많습니다. 나중에 다시 시도하십시오.
+out-of-resources = 자원(열린 파일 또는 메모리)이 부족하여 제어 연결을 닫습니다. 나중에 다시 시도하십시오.
 utf8-on = UTF-8 경로 이름을 사용합니다.
 utf8-off = UTF-8 경로 이름 사용 안 함: 클라이언트의 기존 문자 집합을 사용합니다.
 option-unknown = 알 수 없는 옵션입니다.

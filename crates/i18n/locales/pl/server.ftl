@@ -64,6 +64,7 @@ line-too-long = Zbyt długi wiersz polecenia.
 idle-timeout = Przekroczono limit czasu bezczynności, zamykanie połączenia sterującego.
 shutting-down = Serwer jest wyłączany, zamykanie połączenia sterującego.
 too-many-connections = Zbyt wiele połączeń, spróbuj ponownie później.
+out-of-resources = Brak zasobów (otwartych plików lub pamięci), zamykanie połączenia sterującego; spróbuj ponownie później.
 utf8-on = Ścieżki w UTF-8 włączone.
 utf8-off = Ścieżki w UTF-8 wyłączone: używane jest starsze kodowanie znaków klienta.
 option-unknown = Nierozpoznana opcja.

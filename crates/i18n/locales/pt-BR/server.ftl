@@ -64,6 +64,7 @@ line-too-long = Linha de comando muito longa.
 idle-timeout = Tempo de inatividade esgotado, encerrando a conexão de controle.
 shutting-down = Servidor sendo desligado, encerrando a conexão de controle.
 too-many-connections = Muitas conexões, tente novamente mais tarde.
+out-of-resources = Recursos esgotados (arquivos abertos ou memória), fechando a conexão de controle; tente novamente mais tarde.
 utf8-on = Caminhos em UTF-8 ativados.
 utf8-off = Caminhos em UTF-8 desativados: usando o conjunto de caracteres legado do cliente.
 option-unknown = Opção não reconhecida.

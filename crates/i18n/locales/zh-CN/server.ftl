@@ -64,6 +64,7 @@ line-too-long = 命令行过长。
 idle-timeout = 空闲超时，正在关闭控制连接。
 shutting-down = 服务器即将关闭，正在断开控制连接。
 too-many-connections = 连接数过多，请稍后重试。
+out-of-resources = 资源耗尽（打开的文件或内存），正在关闭控制连接；请稍后重试。
 utf8-on = 已启用 UTF-8 路径名。
 utf8-off = 已禁用 UTF-8 路径名：正在使用客户端的传统字符集。
 option-unknown = 无法识别的选项。

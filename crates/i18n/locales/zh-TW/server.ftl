@@ -64,6 +64,7 @@ line-too-long = 指令列過長。
 idle-timeout = 閒置逾時，正在關閉控制連線。
 shutting-down = 伺服器即將關閉，正在中斷控制連線。
 too-many-connections = 連線數過多，請稍後再試。
+out-of-resources = 資源耗盡（開啟的檔案或記憶體），正在關閉控制連線；請稍後再試。
 utf8-on = 已啟用 UTF-8 路徑名稱。
 utf8-off = 已停用 UTF-8 路徑名稱：正在使用用戶端的舊式字元集。
 option-unknown = 無法辨識的選項。

@@ -11,13 +11,18 @@ use crate::{Account, Op, OpOk, OpResult, VPath};
 #[derive(Debug, Clone)]
 pub struct MemFs {
     pub(super) nodes: BTreeMap<VPath, Option<Vec<u8>>>,
+    /// When set, entering a home fails with this (EMFILE and the like).
+    pub fail_enter_home: Option<ErrorKind>,
 }
 
 impl Default for MemFs {
     fn default() -> Self {
         let mut nodes = BTreeMap::new();
         nodes.insert(VPath::root(), None);
-        MemFs { nodes }
+        MemFs {
+            nodes,
+            fail_enter_home: None,
+        }
     }
 }
 
@@ -157,7 +162,9 @@ impl MemFs {
                 })))
             }
             Op::EnterHome(p) => {
-                if self.is_dir(p) {
+                if let Some(e) = self.fail_enter_home {
+                    Err(e)
+                } else if self.is_dir(p) {
                     Ok(OpOk::Done)
                 } else {
                     Err(ErrorKind::NotFound)
