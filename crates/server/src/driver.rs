@@ -49,7 +49,7 @@ pub(crate) struct Shared {
     pub(crate) hashing: Arc<tokio::sync::Semaphore>,
 }
 
-/// The control connection: plain TCP (read with `read_control`, which
+/// The control connection: plain TCP (read by [`Control::read`], which
 /// copes with urgent data), or TLS after AUTH or on an implicit listener.
 enum Control {
     Plain(OwnedReadHalf, OwnedWriteHalf),
@@ -59,12 +59,47 @@ enum Control {
 
 type ServerTls = tokio_rustls::server::TlsStream<TcpStream>;
 
+/// How much one read of a control connection takes.
+const CONTROL_READ: usize = 4096;
+
+thread_local! {
+    /// The buffer plain control connections are read into, one per worker
+    /// thread: an idle session holds no read buffer of its own (4 KiB each
+    /// otherwise, most of an idle session's memory).
+    static CONTROL_BUF: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; CONTROL_READ]);
+}
+
 impl Control {
-    async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+    /// What the client sent next (empty at its FIN).
+    async fn read(&mut self) -> io::Result<Vec<u8>> {
         match self {
-            Control::Plain(rd, _) => crate::sockopt::read_control(rd.as_ref(), buf).await,
-            Control::Tls(rd, _) => rd.read(buf).await,
-            Control::Gone => Ok(0),
+            Control::Plain(rd, _) => {
+                let stream = rd.as_ref();
+                // Not `AsyncReadExt::read`: tokio clears a socket's
+                // readiness after a short read, taking the buffer as
+                // drained, but the kernel also ends a read early at the
+                // urgent mark (RFC 959 4.1.3's Synch; `ftplib`'s `abort()`
+                // marks the LF of `ABOR\r\n` urgent). The octet after the
+                // mark would then wait for more data that never comes.
+                // `async_io` waits for readiness only when the read itself
+                // says `WouldBlock`. The wait holds no buffer; the read goes
+                // into this thread's buffer and is copied out, as long as
+                // it is.
+                stream
+                    .async_io(tokio::io::Interest::READABLE, || {
+                        CONTROL_BUF.with_borrow_mut(|buf| {
+                            crate::sockopt::try_read_control(stream, buf).map(|n| buf[..n].to_vec())
+                        })
+                    })
+                    .await
+            }
+            Control::Tls(rd, _) => {
+                let mut buf = vec![0u8; CONTROL_READ];
+                let n = rd.read(&mut buf).await?;
+                buf.truncate(n);
+                Ok(buf)
+            }
+            Control::Gone => Ok(Vec::new()),
         }
     }
 
@@ -133,17 +168,19 @@ const UPLOAD_END_GRACE: Duration = Duration::from_millis(10);
 /// [`UPLOAD_END_GRACE`] more for it. Only a control FIN later than that
 /// still lets a killed client's upload commit (1 ms was not enough on 2
 /// busy cores: 1 kill in 40; 10 ms: 0 in 120).
-fn control_pending(control: &Control, sess: &mut ServerSession, buf: &mut [u8]) -> bool {
+fn control_pending(control: &Control, sess: &mut ServerSession) -> bool {
     let Control::Plain(rd, _) = control else {
         return true;
     };
     while sess.wants_input() {
-        match crate::sockopt::try_read_control(rd.as_ref(), buf) {
-            Ok(0) => {
+        let read = CONTROL_BUF
+            .with_borrow_mut(|buf| crate::sockopt::try_read_control(rd.as_ref(), buf).map(|n| buf[..n].to_vec()));
+        match read {
+            Ok(b) if b.is_empty() => {
                 sess.handle_control_closed(Instant::now());
                 return false;
             }
-            Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
+            Ok(b) => sess.handle_input(Instant::now(), &b),
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
             Err(_) => {
                 sess.handle_control_closed(Instant::now());
@@ -285,7 +322,6 @@ pub(crate) async fn serve(
         ServerSession::new(shared.session.clone(), peer, local, Instant::now())
     };
     let write_timeout = shared.cfg.stall_timeout;
-    let mut buf = vec![0u8; 4096];
     let mut shutdown_seen = false;
     // Why the connection ends, when the driver knows better than the
     // session (a failed handshake, a write error, a stalled reader).
@@ -335,9 +371,9 @@ pub(crate) async fn serve(
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
         let reading = sess.wants_input();
         tokio::select! {
-            r = control.read(&mut buf), if reading => match r {
-                Ok(0) => sess.handle_control_closed(Instant::now()),
-                Ok(n) => sess.handle_input(Instant::now(), &buf[..n]),
+            r = control.read(), if reading => match r {
+                Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+                Ok(b) => sess.handle_input(Instant::now(), &b),
                 Err(e) => {
                     tracing::debug!(%peer, error = %e, "control connection read failed");
                     why = why.or(Some("control connection reset or failed"));
@@ -352,9 +388,9 @@ pub(crate) async fn serve(
                     // same moment. Take in what the control connection
                     // already holds, and wait a moment for the FIN that may
                     // trail the data's, before the upload may commit.
-                    if control_pending(&control, &mut sess, &mut buf) {
+                    if control_pending(&control, &mut sess) {
                         tokio::time::sleep(UPLOAD_END_GRACE).await;
-                        control_pending(&control, &mut sess, &mut buf);
+                        control_pending(&control, &mut sess);
                     }
                 }
                 if let DataEvent::Ended { id, .. } = ev {

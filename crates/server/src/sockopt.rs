@@ -35,25 +35,6 @@ pub fn keepalive(s: &impl AsFd) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads the control connection.
-///
-/// Not `AsyncReadExt::read`: tokio clears a socket's readiness after a
-/// short read, taking the buffer as drained, but the kernel also ends a
-/// read early at the urgent mark (RFC 959 4.1.3's Synch; `ftplib`'s
-/// `abort()` marks the LF of `ABOR\r\n` urgent). The octet after the mark
-/// would then wait for more data that never comes. `async_io` waits for
-/// readiness only when the read itself says `WouldBlock`.
-pub async fn read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io::Result<usize> {
-    use nix::sys::socket::{recv, MsgFlags};
-    use std::os::fd::AsRawFd;
-    let fd = stream.as_raw_fd();
-    stream
-        .async_io(tokio::io::Interest::READABLE, || {
-            recv(fd, buf, MsgFlags::empty()).map_err(io::Error::from)
-        })
-        .await
-}
-
 /// Reads what the control connection holds now, without waiting
 /// (`WouldBlock` when nothing is there); 0 is the peer's FIN.
 pub fn try_read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io::Result<usize> {
