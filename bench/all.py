@@ -16,8 +16,9 @@ order rotating from run to run):
      1000, or as many as 10 s allow) and 50 connections at once doing 40 each, from bench/logins.py's
      load generator: logins/s and the server's CPU µs per login; the load
      generator's own CPU is printed, to show it is not the bottleneck;
-  5. IDLE logged-in idle sessions (default 500): the memory they add to the
-     server (PSS of the server and every process it started);
+  5. IDLE logged-in idle sessions (default 500; a comma-separated list
+     measures each count, for bench/plot.py's memory plot): the memory they
+     add to the server (PSS of the server and every process it started);
   6. the listings, by running bench/listing.py (LIST, NLST, MLSD of 1k, 10k
      and 100k entries; see there).
 Each server serves a tree of its own on tmpfs. The server's CPU time is
@@ -36,7 +37,7 @@ MIB = int(os.environ.get('MIB', '1024'))
 PAR = int(os.environ.get('PAR', '100'))
 FILES = int(os.environ.get('FILES', '20'))
 SEQ = int(os.environ.get('SEQ', '1000'))
-IDLE = int(os.environ.get('IDLE', '500'))
+IDLE = [int(x) for x in os.environ.get('IDLE', '500').split(',')]
 SKIP = set(x for x in os.environ.get('SKIP', '').split(',') if x)
 IPERF = os.path.join(P.PEERS, 'iperf3')
 
@@ -241,35 +242,41 @@ def logins(servers, res):
 
 def idle_sessions(servers, res):
     for s in servers:
-        for _ in range(RUNS):
-            with B.measuring():
-                before = tree_pss_kib(s.proc.pid)
-                socks = []
-                try:
-                    for _ in range(IDLE):
-                        c = socket.create_connection(('127.0.0.1', s.port), timeout=30)
-                        f = c.makefile('rb')
-                        for cmd in (None, f'USER {s.user}', f'PASS {s.password}'):
-                            if cmd:
-                                c.sendall(cmd.encode() + b'\r\n')
-                            line = f.readline()
-                            while line[3:4] == b'-':
-                                line = f.readline()
-                        if not line.startswith(b'230'):
-                            raise RuntimeError(f'login: {line!r}')
-                        socks.append((c, f))
-                    time.sleep(1)
-                    after = tree_pss_kib(s.proc.pid)
-                except (OSError, RuntimeError) as e:
-                    print(f'# {s.name}: idle sessions: {e} after {len(socks)}')
-                    after = None
-                finally:
-                    for c, f in socks:
-                        f.close(); c.close()
-            if after is not None:
-                res.setdefault((s.name, f'{IDLE} idle sessions, added MiB'), []).append((after - before) / 1024)
-            time.sleep(1)
+        for count in IDLE:
+            for _ in range(RUNS):
+                added = idle_once(s, count)
+                if added is not None:
+                    res.setdefault((s.name, f'{count} idle sessions, added MiB'), []).append(added)
+                time.sleep(1)
         print(f'# idle sessions {s.name} done', flush=True)
+
+
+def idle_once(s, count):
+    """Opens `count` logged-in sessions; returns the MiB they added."""
+    with B.measuring():
+        before = tree_pss_kib(s.proc.pid)
+        socks = []
+        try:
+            for _ in range(count):
+                c = socket.create_connection(('127.0.0.1', s.port), timeout=30)
+                f = c.makefile('rb')
+                socks.append((c, f))
+                for cmd in (None, f'USER {s.user}', f'PASS {s.password}'):
+                    if cmd:
+                        c.sendall(cmd.encode() + b'\r\n')
+                    line = f.readline()
+                    while line[3:4] == b'-':
+                        line = f.readline()
+                if not line.startswith(b'230'):
+                    raise RuntimeError(f'login: {line!r}')
+            time.sleep(1)
+            return (tree_pss_kib(s.proc.pid) - before) / 1024
+        except (OSError, RuntimeError) as e:
+            print(f'# {s.name}: idle sessions: {e} after {len(socks)}')
+            return None
+        finally:
+            for c, f in socks:
+                f.close(); c.close()
 
 
 def report(res, servers, ours='babelftp'):

@@ -6,6 +6,10 @@ Usage: bench/plot.py listing.json OUT_DIR
 Writes OUT_DIR/listing-LIST-ms.svg, listing-NLST-ms.svg, listing-MLSD-ms.svg
 (wall time against directory size) and listing-LIST-rss.svg (peak RSS
 growth of the server during a LIST against directory size).
+
+Or: bench/plot.py --sessions all.json OUT_DIR (the JSON of bench/all.py
+run with IDLE=100,500,1000,…): OUT_DIR/sessions-memory.svg, the memory
+idle sessions add to each server against their number.
 """
 import json, math, os, sys
 
@@ -71,7 +75,23 @@ def plot(title, xlabel, ylabel, series, path, ymin_floor=None):
         f.write('\n'.join(o) + '\n')
 
 
+def sessions(path, out):
+    data = json.load(open(path))
+    series = {}
+    for key, values in data.items():
+        server, fig = key.split('|', 1)
+        if fig.endswith('idle sessions, added MiB') and values:
+            n = int(fig.split()[0])
+            v = sorted(values)[len(values) // 2]
+            series.setdefault(server, []).append((n, max(v, 0.01)))
+    os.makedirs(out, exist_ok=True)
+    plot('Memory added by idle logged-in sessions', 'sessions', 'MiB (median, floor 0.01)', series,
+         os.path.join(out, 'sessions-memory.svg'), ymin_floor=0.01)
+
+
 def main():
+    if sys.argv[1] == '--sessions':
+        return sessions(sys.argv[2], sys.argv[3])
     data = json.load(open(sys.argv[1]))
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
