@@ -135,6 +135,66 @@ impl Control {
         *self = Control::Tls(r, w);
         Ok(())
     }
+
+    /// REIN after AUTH TLS (RFC 4217 13): close_notify, then the client's
+    /// close_notify, and the connection goes on in clear. The client's
+    /// records are read one at a time, header first, so not one octet of
+    /// the plaintext behind its close_notify is taken into TLS. A client
+    /// that sends no close_notify is known by its first octet: every TLS
+    /// record starts with a content type of 20–24, which no FTP command
+    /// does. Application data the client sent before its close_notify is
+    /// dropped unread, like plaintext behind AUTH TLS.
+    async fn end_tls(&mut self) -> io::Result<()> {
+        let Control::Tls(r, w) = std::mem::replace(self, Control::Gone) else {
+            return Err(io::ErrorKind::InvalidInput.into());
+        };
+        let mut tls = r.unsplit(w);
+        let (tcp, conn) = tls.get_mut();
+        conn.send_close_notify();
+        let mut out = Vec::new();
+        while conn.wants_write() {
+            conn.write_tls(&mut out)?;
+        }
+        tcp.write_all(&out).await?;
+        let mut sink = [0u8; 4096];
+        loop {
+            let state = conn.process_new_packets().map_err(io::Error::other)?;
+            // Drop whatever plaintext came before the close_notify.
+            while let Ok(n) = std::io::Read::read(&mut conn.reader(), &mut sink) {
+                if n == 0 {
+                    break;
+                }
+            }
+            if state.peer_has_closed() {
+                break;
+            }
+            let mut head = [0u8; 5];
+            if tcp.peek(&mut head[..1]).await? == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            if !(20..=24).contains(&head[0]) {
+                // Plaintext already: the client skipped its close_notify.
+                break;
+            }
+            tcp.read_exact(&mut head).await?;
+            let len = usize::from(u16::from_be_bytes([head[3], head[4]]));
+            // RFC 8446 5.2: a protected record is at most 2^14 + 256.
+            if len > (1 << 14) + 256 {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "oversized TLS record"));
+            }
+            let mut record = vec![0u8; 5 + len];
+            record[..5].copy_from_slice(&head);
+            tcp.read_exact(&mut record[5..]).await?;
+            let mut rd = &record[..];
+            while !rd.is_empty() {
+                conn.read_tls(&mut rd)?;
+            }
+        }
+        let (tcp, _) = tls.into_inner();
+        let (rd, wr) = tcp.into_split();
+        *self = Control::Plain(rd, wr);
+        Ok(())
+    }
 }
 
 /// What an operation changes in the tree, for the log: its name and the
@@ -346,6 +406,26 @@ pub(crate) async fn serve(
                 }
                 continue;
             }
+            if a == Action::EndTls {
+                // The 220 goes out under TLS, then TLS ends.
+                let n = sess.output().len();
+                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
+                sess.consume_output(n);
+                let r = match sent {
+                    Ok(Ok(())) => match tokio::time::timeout(handshake_timeout, control.end_tls()).await {
+                        Ok(r) => r,
+                        Err(_) => Err(io::ErrorKind::TimedOut.into()),
+                    },
+                    Ok(Err(e)) => Err(e),
+                    Err(_) => Err(io::ErrorKind::TimedOut.into()),
+                };
+                if let Err(e) = r {
+                    tracing::info!(%peer, error = %e, "ending TLS after REIN failed");
+                    why = Some("ending TLS after REIN failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+                continue;
+            }
             d.act(&mut sess, a).await;
         }
         if !sess.output().is_empty() {
@@ -505,7 +585,7 @@ impl Driver {
                 self.passive = None;
             }
             // Handled by `serve`, which owns the control connection.
-            Action::StartTls => {}
+            Action::StartTls | Action::EndTls => {}
         }
     }
 

@@ -300,3 +300,73 @@ print('cert', hashlib.sha256(t.getpeercert(binary_form=True)).hexdigest())
     );
     assert_ne!(before, after, "the renewed certificate is presented");
 }
+
+#[test]
+fn rein_after_auth_tls_ends_tls_and_auth_starts_it_again() {
+    // RFC 4217 13: REIN returns the control connection to its state at
+    // connect, in clear. With --tls-required, a clear USER is then 530
+    // until AUTH TLS comes again. The implicit port keeps its TLS.
+    let (srv, _certs) = start_tls(true);
+    let iport = srv.implicit[0].port();
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+f.storbinary('STOR before.bin', io.BytesIO(b'x' * 1000))
+print('rein', f.sendcmd('REIN')[:3])
+# Python's unwrap(): close_notify both ways, then the same TCP connection
+# as a plain socket (unwrap() gives back the SSLSocket object itself).
+f.sock = socket.socket(fileno=f.sock.unwrap().detach())
+f.sock.settimeout(20)
+f.file = f.sock.makefile('r', encoding=f.encoding)
+for cmd in ('PBSZ 0', 'USER bob', 'PWD'):
+    try:
+        print(cmd, f.sendcmd(cmd)[:3])
+    except ftplib.Error as e:
+        print(cmd, str(e)[:3])
+f.auth()
+f.login('bob', 'secret')
+f.prot_p()
+print('nlst', 'before.bin' in f.nlst())
+f.quit()
+# A client that sends plaintext at once, without its close_notify.
+s = socket.create_connection((HOST, PORT), timeout=20)
+s.recv(1000)
+s.sendall(b'AUTH TLS\r\n'); s.recv(1000)
+t = ctx.wrap_socket(s, server_hostname=HOST)
+tf = t.makefile('rb')
+t.sendall(b'REIN\r\n')
+print('rein2', tf.readline()[:3])
+raw = socket.socket(fileno=t.detach())
+raw.settimeout(20)
+raw.sendall(b'USER bob\r\n')
+got = b''
+while not got.endswith(b'\r\n'):
+    got += raw.recv(1000)
+print('clear user', got[got.rfind(b'530 '):][:3])
+# Implicit FTPS: REIN keeps TLS.
+g = Reusing(context=ctx)
+g.sock = ctx.wrap_socket(socket.create_connection((HOST, {iport}), timeout=20), server_hostname=HOST)
+g.af = g.sock.family
+g.file = g.sock.makefile('r', encoding=g.encoding)
+g.host = HOST
+g.welcome = g.getresp()
+g.login('bob', 'secret')
+print('implicit rein', g.sendcmd('REIN')[:3])
+g.login('bob', 'secret')
+g._prot_p = True
+print('implicit nlst', 'before.bin' in g.nlst())
+"#
+        ),
+    );
+    assert!(out.contains("rein 220"), "{out}");
+    assert!(out.contains("PBSZ 0 503"), "PBSZ needs AUTH again: {out}");
+    assert!(out.contains("USER bob 530"), "TLS is required again: {out}");
+    assert!(out.contains("PWD 530"), "{out}");
+    assert!(out.contains("nlst True"), "{out}");
+    assert!(out.contains("rein2 b'220'"), "{out}");
+    assert!(out.contains("clear user b'530'"), "{out}");
+    assert!(out.contains("implicit rein 220"), "{out}");
+    assert!(out.contains("implicit nlst True"), "{out}");
+}

@@ -516,6 +516,24 @@ impl ServerSession {
         self.lang = self.default_lang;
         self.legacy_active = self.cfg.legacy_charset.is_some();
         self.reply(ReplyCode::READY, Msg::Greeting);
+        // RFC 4217 13: REIN returns the control connection to the state it
+        // had when it was opened, which for AUTH TLS means in clear: the 220
+        // goes out under TLS, then the TLS session ends (as in Microsoft's
+        // MS-FTPS 3.1.5.3). A client that wants TLS again sends AUTH. On
+        // the implicit port TLS is the port's own: it stays, and so do the
+        // port's defaults (PBSZ 0, PROT P).
+        if self.implicit {
+            self.pbsz = true;
+            self.prot_private = true;
+        } else if self.tls {
+            self.tls = false;
+            self.pbsz = false;
+            self.prot_private = false;
+            // Whatever the client sent behind REIN under TLS is not read
+            // in clear.
+            self.forget_plaintext();
+            self.action(Action::EndTls);
+        }
     }
 
     /// HOST (RFC 7151 3): before login, selects a virtual host, its root

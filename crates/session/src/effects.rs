@@ -317,6 +317,12 @@ pub enum Action {
     /// then run the TLS handshake as the server; every later control byte
     /// goes through TLS. A failed handshake is `handle_control_closed`.
     StartTls,
+    /// REIN on a connection that AUTH TLS protected (RFC 4217 13): send the
+    /// output so far (the 220) through TLS, then close_notify, take the
+    /// client's close_notify (or its first plaintext byte, if it sends
+    /// none), and go on in clear on the same TCP connection. A failure is
+    /// `handle_control_closed`.
+    EndTls,
     /// Flush the pending output, then close the control connection. Nothing
     /// follows it; no transfer or operation is outstanding when it comes.
     Close,

@@ -96,6 +96,9 @@ pub struct ServerSession {
     pub(crate) pbsz: bool,
     /// PROT P: data connections run TLS.
     pub(crate) prot_private: bool,
+    /// The connection came to the implicit-FTPS port: TLS is the port's
+    /// contract, so REIN keeps it (RFC 4217 covers only AUTH).
+    pub(crate) implicit: bool,
 
     // The machine.
     lines: LineReader,
@@ -145,6 +148,7 @@ impl ServerSession {
             tls: false,
             pbsz: false,
             prot_private: false,
+            implicit: false,
             input: Vec::new(),
             queue: VecDeque::new(),
             urgent: false,
@@ -170,6 +174,7 @@ impl ServerSession {
         s.tls = true;
         s.pbsz = true;
         s.prot_private = true;
+        s.implicit = true;
         s
     }
 

@@ -149,3 +149,40 @@ fn implicit_ftps_starts_protected() {
     s.handle_input(now, b"USER bob\r\n");
     assert!(s.output().starts_with(b"331"), "{}", s.output().escape_ascii());
 }
+
+#[test]
+fn rein_after_auth_ends_tls_and_resets_pbsz_and_prot_rfc4217_13() {
+    let mut h = with_tls(true);
+    assert_eq!(codes(&mut h, b"AUTH TLS"), [234]);
+    h.send(b"PBSZ 0");
+    h.take();
+    assert_eq!(codes(&mut h, b"PROT P"), [200]);
+    assert_eq!(codes(&mut h, b"USER bob"), [331]);
+    assert_eq!(codes(&mut h, b"PASS secret"), [230]);
+    // Lines behind REIN were sent under TLS: they are not read in clear.
+    h.send(b"REIN\r\nPWD");
+    assert_eq!(h.take().iter().map(|r| r.code.get()).collect::<Vec<_>>(), [220]);
+    assert_eq!(h.actions.last(), Some(&Action::EndTls));
+    assert_eq!(codes(&mut h, b"PBSZ 0"), [503], "PBSZ needs AUTH again");
+    assert_eq!(codes(&mut h, b"PROT P"), [503]);
+    assert_eq!(codes(&mut h, b"USER bob"), [530], "TLS is required again");
+    assert_eq!(codes(&mut h, b"AUTH TLS"), [234], "AUTH may come again");
+    assert_eq!(h.actions.last(), Some(&Action::StartTls));
+}
+
+#[test]
+fn rein_on_the_implicit_port_keeps_tls_and_its_defaults() {
+    let mut h = Harness::with_implicit(|c| c.tls = Some(TlsPolicy { required: true }));
+    assert_eq!(h.take()[0].code.get(), 220);
+    assert_eq!(codes(&mut h, b"PROT C"), [200]);
+    assert_eq!(codes(&mut h, b"REIN"), [220]);
+    assert!(!h.actions.contains(&Action::EndTls));
+    assert_eq!(codes(&mut h, b"USER bob"), [331], "still protected");
+    assert_eq!(codes(&mut h, b"PASS secret"), [230]);
+    h.codes(b"PASV");
+    assert_eq!(codes(&mut h, b"NLST"), [150, 226]);
+    assert!(
+        matches!(h.actions.iter().rev().find(|a| matches!(a, Action::StartTransfer(_))), Some(Action::StartTransfer(s)) if s.tls),
+        "REIN restored the port's PROT P"
+    );
+}

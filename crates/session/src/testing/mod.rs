@@ -78,6 +78,15 @@ impl Harness {
 
     /// Like [`Harness::new`], with the configuration tuned.
     pub fn with(tune: impl FnOnce(&mut SessionConfig)) -> Self {
+        Self::build(tune, false)
+    }
+
+    /// A session on the implicit-FTPS port (TLS from the start).
+    pub fn with_implicit(tune: impl FnOnce(&mut SessionConfig)) -> Self {
+        Self::build(tune, true)
+    }
+
+    fn build(tune: impl FnOnce(&mut SessionConfig), implicit: bool) -> Self {
         // Parsing every catalog costs milliseconds: once per process.
         static CATALOGS: std::sync::OnceLock<Arc<Catalogs>> = std::sync::OnceLock::new();
         let catalogs = CATALOGS.get_or_init(|| {
@@ -90,7 +99,11 @@ impl Harness {
         let now = Instant::now();
         let peer = "127.0.0.1:50000".parse().unwrap_or_else(|e| panic!("{e}"));
         let local = "127.0.0.1:21".parse().unwrap_or_else(|e| panic!("{e}"));
-        let s = ServerSession::new(Arc::new(cfg), peer, local, now);
+        let s = if implicit {
+            ServerSession::new_implicit_tls(Arc::new(cfg), peer, local, now)
+        } else {
+            ServerSession::new(Arc::new(cfg), peer, local, now)
+        };
         let mut h = Harness {
             s,
             now,
@@ -483,6 +496,9 @@ impl Harness {
             }
             Action::StartTls => {
                 assert!(self.transfer.is_none(), "TLS started during a transfer");
+            }
+            Action::EndTls => {
+                assert!(self.transfer.is_none(), "TLS ended during a transfer");
             }
             Action::SelectRoot(_) | Action::Log(_) => {}
         }
