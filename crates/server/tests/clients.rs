@@ -840,3 +840,67 @@ f.quit()
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(srv.path("f.txt")).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
 }
+
+/// Issue 12: argon2 runs off the async workers, bounded, so a flood of
+/// hashed-password logins does not hold up other sessions: with forty
+/// verifications queued, a logged-in session's NOOP and NLST are answered
+/// while most of the flood is still waiting for its 230.
+#[test]
+fn a_flood_of_hashed_logins_does_not_hold_up_other_sessions() {
+    let hash = babelftp_server::auth::hash_password(b"alice-pw").unwrap();
+    let conf = tempfile::tempdir().unwrap();
+    let users = conf.path().join("users.toml");
+    std::fs::write(
+        &users,
+        format!("[[user]]\nname = \"alice\"\npassword = \"{hash}\"\nhome = \"/\"\n"),
+    )
+    .unwrap();
+    let srv = start(|c| {
+        c.users = babelftp_server::config::load_users(&users).unwrap();
+        c.max_per_ip = 64;
+    });
+    let out = python(
+        &srv,
+        r#"
+import threading
+N = 40
+w = ftplib.FTP(); w.connect(HOST, PORT, timeout=120); w.login('alice', 'alice-pw')
+sent = threading.Semaphore(0); done = []; lock = threading.Lock()
+def one():
+    released = False
+    try:
+        g = ftplib.FTP(); g.connect(HOST, PORT, timeout=300)
+        g.sendcmd('USER alice')
+        g.putcmd('PASS alice-pw')
+        sent.release(); released = True
+        r = g.getresp()
+        g.close()
+    except Exception as e:
+        r = 'err ' + repr(e)
+        if not released: sent.release()
+    with lock:
+        done.append(r[:3])
+ts = [threading.Thread(target=one) for _ in range(N)]
+for t in ts: t.start()
+for _ in range(N): sent.acquire()
+r = w.sendcmd('NOOP')
+with lock: at_noop = len(done)
+names = w.nlst()
+with lock: at_nlst = len(done)
+for t in ts: t.join()
+print('noop', r[:3], 'logins done at noop', at_noop, 'at nlst', at_nlst, 'of', N)
+print('all', sorted(set(done)), len(done))
+"#,
+    );
+    let num = |key: &str| -> usize {
+        let i = out.find(key).unwrap_or_else(|| panic!("{out}")) + key.len();
+        out[i..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    eprintln!("{out}");
+    assert!(out.contains("noop 200"), "{out}");
+    assert!(out.contains("all ['230'] 40"), "every login succeeds: {out}");
+    assert!(
+        num("at noop ") < 40 && num("at nlst ") < 40,
+        "NOOP/NLST waited for the whole flood: {out}"
+    );
+}
