@@ -1,0 +1,274 @@
+//! The plausibility model behind per-name detection: how many bits a text
+//! costs as a file name in the language that explains it best.
+//!
+//! Cost of a text under language `L` = sum over its characters of
+//! `-log2 P(char | L)` from the generated unigram tables (`charfreq.txt`,
+//! lowercased characters), fixed costs for ASCII, punctuation and symbols,
+//! plus structural penalties that no unigram sees (a capital after a small
+//! letter inside a non-ASCII word, letters of two scripts touching, a
+//! combining mark after a non-letter). Characters that no file name holds
+//! (C0/C1 controls, private use, noncharacters, U+FFFD) make the text
+//! impossible: [`score`] returns `None`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Languages of the tables, in the order of `charfreq.txt`'s codes; `th`
+/// has no table (Thai letters cost a flat 6 bits).
+pub(crate) const LANGS: &[&str] = &[
+    "ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi", "pl", "cs", "sk", "sl", "hu", "ro",
+    "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th",
+];
+const N: usize = 34;
+const ABSENT: u8 = u8::MAX;
+
+/// Cost of a character of the language's script that its table lacks.
+const OOV_LETTER: u32 = 18;
+const OOV_CJK: u32 = 20;
+/// Cost of a character nothing explains (box drawing, math, dingbats, a
+/// letter of another script).
+const ALIEN: u32 = 24;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    Cjk,
+    Other,
+}
+
+fn lang_script(lang: usize) -> Script {
+    match LANGS.get(lang).copied().unwrap_or("") {
+        "ja" | "zh" | "ko" | "zt" => Script::Cjk,
+        "ru" | "uk" | "bg" | "mk" => Script::Cyrillic,
+        "el" => Script::Greek,
+        "ar" | "fa" => Script::Arabic,
+        "he" => Script::Hebrew,
+        "th" => Script::Thai,
+        _ => Script::Latin,
+    }
+}
+
+pub(crate) fn lang_index(code: &str) -> Option<usize> {
+    LANGS.iter().position(|l| *l == code)
+}
+
+fn tables() -> &'static HashMap<char, [u8; N]> {
+    static T: OnceLock<HashMap<char, [u8; N]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut map: HashMap<char, [u8; N]> = HashMap::new();
+        for line in include_str!("charfreq.txt").lines() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.splitn(3, ' ');
+            let (Some(lang), Some(cost), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
+                continue;
+            };
+            let (Some(lang), Ok(cost)) = (lang_index(lang), cost.parse::<u8>()) else {
+                continue;
+            };
+            for c in chars.chars() {
+                let row = map.entry(c).or_insert([ABSENT; N]);
+                if let Some(slot) = row.get_mut(lang) {
+                    *slot = (*slot).min(cost);
+                }
+            }
+        }
+        map
+    })
+}
+
+pub(crate) fn script(c: char) -> Script {
+    match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F => Script::Cyrillic,
+        0x590..=0x5FF | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0xE00..=0xE7F => Script::Thai,
+        0x1100..=0x11FF
+        | 0x3040..=0x30FF
+        | 0x3130..=0x318F
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7AF
+        | 0xF900..=0xFAFF
+        | 0xFF66..=0xFF9F => Script::Cjk,
+        _ => Script::Other,
+    }
+}
+
+/// Characters that a decoding of a file name never yields.
+pub(crate) fn impossible(c: char) -> bool {
+    let u = c as u32;
+    c.is_control()
+        || (0xE000..=0xF8FF).contains(&u)
+        || u >= 0xF0000
+        || (0xFDD0..=0xFDEF).contains(&u)
+        || (u & 0xFFFE) == 0xFFFE
+        || c == '\u{FFFD}'
+}
+
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x300..=0x36F | 0x591..=0x5C7 | 0x610..=0x61A | 0x64B..=0x65F | 0xE31 | 0xE34..=0xE3A | 0xE47..=0xE4E)
+}
+
+/// A combining mark belongs to its base's script: Thai vowel and tone
+/// marks on Thai consonants, Hebrew points on Hebrew, Latin/Greek/Cyrillic
+/// diacritics (U+0300..U+036F) on those.
+fn mark_fits(base: char, mark: char) -> bool {
+    let base_script = if is_mark(base) { script(mark) } else { script(base) };
+    match mark as u32 {
+        0x300..=0x36F => matches!(base_script, Script::Latin | Script::Greek | Script::Cyrillic),
+        _ => base_script == script(mark),
+    }
+}
+
+fn is_letterlike(c: char) -> bool {
+    c.is_alphanumeric() || is_mark(c)
+}
+
+/// Cost of one character under one language, in bits.
+fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
+    if c.is_ascii() {
+        return if c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-') {
+            3
+        } else {
+            5
+        };
+    }
+    if let Some(cost) = row.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
+        return u32::from(cost);
+    }
+    let ls = lang_script(lang);
+    let s = script(lower);
+    if s == ls && ls != Script::Other {
+        return match ls {
+            Script::Thai => 6,
+            Script::Cjk => OOV_CJK,
+            _ => OOV_LETTER,
+        };
+    }
+    let u = c as u32;
+    match u {
+        // CJK punctuation, full-width forms, the katakana middle dot
+        0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => 9,
+        // Dashes, quotes, ellipsis, guillemets, euro: seen in names
+        0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => 12,
+        // Inverted marks in Spanish
+        0xA1 | 0xBF if LANGS.get(lang) == Some(&"es") => 10,
+        // Zero-width non-joiner: Persian writes it inside words
+        0x200C if ls == Script::Arabic => 9,
+        // Arabic comma, tatweel; Hebrew maqaf, geresh
+        0x60C | 0x640 | 0x5BE | 0x5F3 | 0x5F4 if s == ls => 12,
+        // No-break space, degree, section, middle dot, ordinal indicators
+        0xA0 | 0xB0 | 0xA7 | 0xB7 | 0xAA | 0xBA | 0xA9 | 0xAE => 15,
+        _ => ALIEN,
+    }
+}
+
+/// The best explanation of a text: total bits, the language and the bits
+/// spent on non-ASCII characters (for the "is this a decoding at all" test).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Score {
+    pub bits: f64,
+    pub lang: usize,
+    pub non_ascii: usize,
+    pub non_ascii_bits: f64,
+}
+
+/// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
+/// the text in that language under the candidate charset. `None` if the
+/// text holds a character no name holds.
+pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.iter().any(|&c| impossible(c)) {
+        return None;
+    }
+    let penalty = structure_penalty(&chars);
+    let table = tables();
+    let lowers: Vec<(char, Option<&[u8; N]>)> = chars
+        .iter()
+        .map(|&c| {
+            let l = c.to_lowercase().next().unwrap_or(c);
+            (l, table.get(&l))
+        })
+        .collect();
+    let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
+    let mut best: Option<Score> = None;
+    for lang in 0..N {
+        let mut bits = 0u32;
+        let mut na = 0u32;
+        for (&c, &(lower, row)) in chars.iter().zip(&lowers) {
+            let cost = char_cost(c, lower, row, lang);
+            bits += cost;
+            if !c.is_ascii() {
+                na += cost;
+            }
+        }
+        let total = f64::from(bits) + penalty + compat(lang);
+        if best.is_none_or(|b| total < b.bits) {
+            best = Some(Score {
+                bits: total,
+                lang,
+                non_ascii,
+                non_ascii_bits: f64::from(na) + penalty,
+            });
+        }
+    }
+    best
+}
+
+/// Penalties no unigram sees.
+fn structure_penalty(chars: &[char]) -> f64 {
+    let mut p = 0.0;
+    for w in chars.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)) {
+            p += 15.0;
+        }
+        if a.is_alphabetic() && b.is_alphabetic() {
+            if a.is_lowercase() && b.is_uppercase() && !(a.is_ascii() && b.is_ascii()) {
+                p += 7.0;
+            }
+            let (sa, sb) = (script(a), script(b));
+            if sa != sb && !is_mark(b) && !is_mark(a) {
+                p += 9.0;
+            }
+        }
+    }
+    if chars.first().is_some_and(|&c| is_mark(c)) {
+        p += 15.0;
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_load_and_rank() {
+        let t = tables();
+        assert!(t.len() > 5000, "{}", t.len());
+        let ja = lang_index("ja").unwrap();
+        let no = t.get(&'の').unwrap()[ja];
+        let rare = t.get(&'乞').map_or(255, |r| r[ja]);
+        assert!(no < rare);
+    }
+
+    #[test]
+    fn scores_prefer_real_text() {
+        let none = |_| 0.0;
+        let good = score("Фотографии", none).unwrap().bits;
+        let koi = score("фОТОГРАФИИ", none).unwrap().bits;
+        assert!(good < koi, "{good} {koi}");
+        assert!(score("a\u{85}b", none).is_none());
+        assert!(score("\u{E000}", none).is_none());
+    }
+}

@@ -1,0 +1,668 @@
+//! Per-name charset decisions (RFC 2640 A.1, client side; issue 13).
+//!
+//! Every name is decided on its own, with the directory it came in and the
+//! server's accumulated [`Evidence`] as the prior:
+//!
+//! 1. An explicit charset wins over everything: a name it decodes is shown
+//!    decoded (even when the bytes happen to be valid UTF-8), any other
+//!    name is [`Decision::Raw`].
+//! 2. Printable ASCII is [`Decision::Ascii`]; valid UTF-8 without
+//!    controls is [`Decision::Utf8`].
+//! 3. A name that is UTF-8 gone wrong — UTF-8 structure with a truncated
+//!    tail, a surrogate (`ED A0 80`, CESU-8), an overlong form — is
+//!    [`Decision::Raw`], FEAT UTF8 or not.
+//! 4. Otherwise every legacy charset of [`CANDIDATES`] that decodes the
+//!    name *losslessly* ([`Charset::to_utf8`]) proposes a text, scored by
+//!    the model (`model.rs`): bits of the text as a file name in its best
+//!    language, plus the charset's prior, a mixture weight estimated from
+//!    the whole directory (two EM rounds) and the server's evidence. The
+//!    cheapest text wins. If it still costs too much per non-ASCII
+//!    character, no plausible charset explains the name: Raw.
+//! 5. With FEAT UTF8 the server claims UTF-8, so a non-UTF-8 name is
+//!    decoded only when the decoding is confident and cheap (vsftpd
+//!    announces UTF8 over a disk of Shift_JIS names); anything else is Raw,
+//!    never a windows-1252 reading.
+
+use std::collections::BTreeMap;
+
+use super::model::{self, lang_index, Score};
+use crate::Charset;
+
+/// What the client decided to show for one name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Printable ASCII: shown as it is.
+    Ascii,
+    /// Valid UTF-8: shown as it is.
+    Utf8,
+    /// Decoded losslessly with a legacy charset. `confident` when the
+    /// runner-up text was far behind.
+    Decoded {
+        charset: Charset,
+        text: String,
+        confident: bool,
+    },
+    /// Shown as `%HH` of the server's bytes (printable ASCII kept).
+    Raw,
+}
+
+/// What one decision needs to know besides the name.
+pub struct Context<'a> {
+    /// A charset the user chose: overrides detection.
+    pub explicit: Option<Charset>,
+    /// The server's FEAT listed UTF8.
+    pub feat_utf8: bool,
+    /// What earlier listings of this server showed.
+    pub evidence: &'a Evidence,
+}
+
+/// The legacy charsets detection considers, with the languages each one is
+/// written in (a reading in another language pays [`OFF_LANGUAGE`] bits).
+/// Among charsets that give the same text, the first one listed is named.
+pub const CANDIDATES: &[(&str, &[&str])] = &[
+    ("Shift_JIS", &["ja"]),
+    ("EUC-JP", &["ja"]),
+    ("GBK", &["zh", "zt"]),
+    ("gb18030", &["zh", "zt"]),
+    ("Big5", &["zt"]),
+    ("EUC-KR", &["ko"]),
+    (
+        "windows-1252",
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    ),
+    (
+        "ISO-8859-15",
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    ),
+    (
+        "macintosh",
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    ),
+    ("windows-1250", &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
+    ("ISO-8859-2", &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
+    ("windows-1251", &["ru", "uk", "bg", "mk"]),
+    ("KOI8-R", &["ru", "bg"]),
+    ("KOI8-U", &["uk", "ru", "bg"]),
+    ("ISO-8859-5", &["ru", "bg", "mk"]),
+    ("IBM866", &["ru"]),
+    ("x-mac-cyrillic", &["ru", "uk", "bg"]),
+    ("windows-1253", &["el"]),
+    ("ISO-8859-7", &["el"]),
+    ("windows-1254", &["tr"]),
+    ("windows-1255", &["he"]),
+    ("ISO-8859-8", &["he"]),
+    ("windows-1256", &["ar", "fa"]),
+    ("windows-1257", &["lt", "lv"]),
+    ("windows-1258", &["vi"]),
+    ("windows-874", &["th"]),
+];
+
+/// Bits a reading pays for a language its charset is not written in.
+const OFF_LANGUAGE: f64 = 6.0;
+/// Pseudo-count of every candidate charset in a directory's mixture.
+const ALPHA: f64 = 0.25;
+/// How many names the server's history weighs in a directory's mixture.
+const HISTORY_WEIGHT: f64 = 3.0;
+/// A decoding whose non-ASCII characters cost more than this on average is
+/// no decoding (no FEAT UTF8 / FEAT UTF8).
+const RAW_BITS_PER_CHAR: f64 = 13.5;
+const RAW_BITS_PER_CHAR_FEAT: f64 = 11.0;
+/// Margin over the runner-up for a confident decision.
+const CONFIDENT_MARGIN: f64 = 8.0;
+
+fn candidates() -> &'static [(Charset, Vec<usize>)] {
+    static C: std::sync::OnceLock<Vec<(Charset, Vec<usize>)>> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        CANDIDATES
+            .iter()
+            .filter_map(|(label, langs)| {
+                Some((
+                    Charset::for_label(label)?,
+                    langs.iter().filter_map(|l| lang_index(l)).collect(),
+                ))
+            })
+            .collect()
+    })
+}
+
+/// One text a name can be read as, and the candidate charsets that read it.
+#[derive(Debug, Clone)]
+struct Reading {
+    text: String,
+    /// Indices into [`candidates`].
+    charsets: Vec<usize>,
+    score: Score,
+}
+
+/// The structural kinds of names, before any scoring.
+enum Shape {
+    Ascii,
+    Utf8,
+    BrokenUtf8,
+    Legacy(Vec<Reading>),
+}
+
+fn shape(name: &[u8]) -> Shape {
+    if name.is_ascii() {
+        return if name.iter().all(|b| (0x20..0x7F).contains(b)) {
+            Shape::Ascii
+        } else {
+            Shape::BrokenUtf8
+        };
+    }
+    if let Ok(s) = std::str::from_utf8(name) {
+        return if s.chars().any(model::impossible) {
+            Shape::BrokenUtf8
+        } else {
+            Shape::Utf8
+        };
+    }
+    if broken_utf8(name) {
+        return Shape::BrokenUtf8;
+    }
+    Shape::Legacy(readings(name))
+}
+
+/// UTF-8 structure with a defect: every non-ASCII byte sits in a lead +
+/// continuation sequence of the right length, except that the sequences
+/// may be overlong or surrogates or above U+10FFFF, or the last one cut
+/// short; and at least one multi-byte sequence is complete or the cut one
+/// kept a continuation byte (so `café` in Latin-1, `E9` at the end, is not
+/// "truncated UTF-8").
+fn broken_utf8(b: &[u8]) -> bool {
+    let mut i = 0;
+    let mut complete = 0;
+    while i < b.len() {
+        let lead = b[i];
+        let len = match lead {
+            0x00..=0x7F => {
+                i += 1;
+                continue;
+            }
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return false,
+        };
+        let mut j = 1;
+        while j < len && i + j < b.len() && (0x80..=0xBF).contains(&b[i + j]) {
+            j += 1;
+        }
+        if j < len {
+            // Cut short: only allowed at the very end.
+            return i + j == b.len() && (complete > 0 || j >= 2);
+        }
+        complete += 1;
+        i += len;
+    }
+    complete > 0
+}
+
+fn readings(name: &[u8]) -> Vec<Reading> {
+    let mut out: Vec<Reading> = Vec::new();
+    for (idx, (charset, langs)) in candidates().iter().enumerate() {
+        let Some(text) = charset.to_utf8(name) else { continue };
+        if let Some(r) = out.iter_mut().find(|r| r.text == text) {
+            r.charsets.push(idx);
+            continue;
+        }
+        let compat = |lang: usize| if langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
+        let Some(score) = model::score(&text, compat) else {
+            continue;
+        };
+        out.push(Reading {
+            text,
+            charsets: vec![idx],
+            score,
+        });
+    }
+    // Texts read by several charsets: the cheapest language among them.
+    for r in &mut out {
+        if r.charsets.len() > 1 {
+            let mut best = r.score;
+            for &idx in &r.charsets[1..] {
+                if let Some((_, langs)) = candidates().get(idx) {
+                    let compat = |lang: usize| if langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
+                    if let Some(s) = model::score(&r.text, compat) {
+                        if s.bits < best.bits {
+                            best = s;
+                        }
+                    }
+                }
+            }
+            r.score = best;
+        }
+    }
+    out
+}
+
+/// Decides every name of one listing; the listing is the prior.
+pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
+    if let Some(charset) = cx.explicit {
+        return names.iter().map(|n| explicit(n, charset)).collect();
+    }
+    let shapes: Vec<Shape> = names.iter().map(|n| shape(n)).collect();
+    let ncand = candidates().len();
+    // Prior mass from the server's history.
+    let history = cx.evidence.weights(ncand);
+    let mut weights = vec![1.0 / ncand as f64; ncand];
+    for _round in 0..3 {
+        let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
+        let mut mass = vec![ALPHA; ncand];
+        for (m, h) in mass.iter_mut().zip(&history) {
+            *m += HISTORY_WEIGHT * h;
+        }
+        for s in &shapes {
+            let Shape::Legacy(rs) = s else { continue };
+            let post = posterior(rs, &prior_bits);
+            for (r, p) in rs.iter().zip(post) {
+                for &c in &r.charsets {
+                    if let Some(m) = mass.get_mut(c) {
+                        *m += p;
+                    }
+                }
+            }
+        }
+        let total: f64 = mass.iter().sum();
+        weights = mass.iter().map(|m| m / total).collect();
+    }
+    let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
+    shapes
+        .into_iter()
+        .map(|s| match s {
+            Shape::Ascii => Decision::Ascii,
+            Shape::Utf8 => Decision::Utf8,
+            Shape::BrokenUtf8 => Decision::Raw,
+            Shape::Legacy(rs) => choose(&rs, &prior_bits, cx.feat_utf8),
+        })
+        .collect()
+}
+
+/// Decides one name outside any listing (the server's evidence is the
+/// prior).
+pub fn decide_name(name: &[u8], cx: &Context) -> Decision {
+    decide_listing(&[name], cx).pop().unwrap_or(Decision::Raw)
+}
+
+fn explicit(name: &[u8], charset: Charset) -> Decision {
+    if name.is_ascii() && name.iter().all(|b| (0x20..0x7F).contains(b)) {
+        return Decision::Ascii;
+    }
+    match charset.to_utf8(name) {
+        Some(text) if !text.chars().any(model::impossible) => {
+            if charset == Charset::utf8() {
+                Decision::Utf8
+            } else {
+                Decision::Decoded {
+                    charset,
+                    text,
+                    confident: true,
+                }
+            }
+        }
+        _ => Decision::Raw,
+    }
+}
+
+fn reading_cost(r: &Reading, prior_bits: &[f64]) -> f64 {
+    let prior = r
+        .charsets
+        .iter()
+        .filter_map(|&c| prior_bits.get(c))
+        .fold(f64::INFINITY, |a, &b| a.min(b));
+    r.score.bits + prior
+}
+
+fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
+    let costs: Vec<f64> = rs.iter().map(|r| reading_cost(r, prior_bits)).collect();
+    let min = costs.iter().copied().fold(f64::INFINITY, f64::min);
+    let ps: Vec<f64> = costs.iter().map(|c| (-(c - min)).exp2()).collect();
+    let sum: f64 = ps.iter().sum();
+    ps.into_iter().map(|p| if sum > 0.0 { p / sum } else { 0.0 }).collect()
+}
+
+fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
+    let mut ranked: Vec<(f64, &Reading)> = rs.iter().map(|r| (reading_cost(r, prior_bits), r)).collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(&(best_cost, best)) = ranked.first() else {
+        return Decision::Raw;
+    };
+    let margin = ranked.get(1).map_or(f64::INFINITY, |(c, _)| c - best_cost);
+    let per_char = best.score.non_ascii_bits / best.score.non_ascii.max(1) as f64;
+    let confident = margin >= CONFIDENT_MARGIN;
+    let limit = if feat_utf8 {
+        RAW_BITS_PER_CHAR_FEAT
+    } else {
+        RAW_BITS_PER_CHAR
+    };
+    if per_char > limit || (feat_utf8 && (!confident || best.score.non_ascii < 2)) {
+        return Decision::Raw;
+    }
+    // Among charsets giving this text, the most likely one is named.
+    let charset_idx = best
+        .charsets
+        .iter()
+        .copied()
+        .min_by(|&a, &b| {
+            let pa = prior_bits.get(a).copied().unwrap_or(f64::INFINITY);
+            let pb = prior_bits.get(b).copied().unwrap_or(f64::INFINITY);
+            pa.total_cmp(&pb).then(a.cmp(&b))
+        })
+        .unwrap_or(0);
+    match candidates().get(charset_idx) {
+        Some(&(charset, _)) => Decision::Decoded {
+            charset,
+            text: best.text.clone(),
+            confident,
+        },
+        None => Decision::Raw,
+    }
+}
+
+/// How a name is displayed: its text, or for [`Decision::Raw`] printable
+/// ASCII kept and every other octet (and `%` itself) as uppercase `%HH` of
+/// the server's byte.
+pub fn shown(name: &[u8], d: &Decision) -> String {
+    match d {
+        Decision::Decoded { text, .. } => text.clone(),
+        Decision::Ascii | Decision::Utf8 => match std::str::from_utf8(name) {
+            Ok(s) => s.to_owned(),
+            Err(_) => percent(name),
+        },
+        Decision::Raw => percent(name),
+    }
+}
+
+fn percent(name: &[u8]) -> String {
+    let mut out = String::with_capacity(name.len() * 3);
+    for &b in name {
+        if (0x20..0x7F).contains(&b) && b != b'%' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `%HH` escapes (and literal text) back to bytes; `None` if a `%` is not
+/// followed by two hex digits.
+fn unpercent(typed: &str) -> Option<Vec<u8>> {
+    let b = typed.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = typed.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// Maps a name the user typed back to the server's bytes, through the
+/// listing it was shown in: the displayed text of a name, or the `%HH` form
+/// of its bytes (any name, whatever was decided), reaches that name.
+pub fn typed_to_name(typed: &str, listing: &[&[u8]], decisions: &[Decision]) -> Option<Vec<u8>> {
+    for (name, d) in listing.iter().zip(decisions) {
+        if shown(name, d) == typed {
+            return Some(name.to_vec());
+        }
+    }
+    if typed.contains('%') {
+        let bytes = unpercent(typed)?;
+        if let Some(name) = listing.iter().find(|n| **n == bytes.as_slice()) {
+            return Some(name.to_vec());
+        }
+    }
+    None
+}
+
+/// What the client knows of one server's names, across listings.
+///
+/// Counts of names seen as UTF-8, as raw bytes and decoded confidently per
+/// charset. One listing adds at most [`PER_LISTING`] to each count, so a
+/// single odd directory does not flip what the server is taken to hold.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evidence {
+    utf8: u32,
+    raw: u32,
+    legacy: BTreeMap<&'static str, u32>,
+}
+
+/// Most a single listing adds to one count.
+const PER_LISTING: u32 = 4;
+/// Counts are halved past this, so old evidence fades.
+const CAP: u32 = 200;
+const LINE_TAG: &str = "ev1";
+
+impl Evidence {
+    /// A single line of printable ASCII: `ev1 utf8=N raw=N <charset>=N ...`.
+    pub fn to_line(&self) -> String {
+        let mut s = format!("{LINE_TAG} utf8={} raw={}", self.utf8, self.raw);
+        for (name, n) in &self.legacy {
+            s.push_str(&format!(" {name}={n}"));
+        }
+        s
+    }
+
+    /// Reads [`Evidence::to_line`]'s format back; anything else (garbage,
+    /// an unknown charset, a newer version) gives empty evidence.
+    pub fn from_line(s: &str) -> Evidence {
+        Self::parse(s).unwrap_or_default()
+    }
+
+    fn parse(s: &str) -> Option<Evidence> {
+        let mut parts = s.split_ascii_whitespace();
+        if parts.next()? != LINE_TAG {
+            return None;
+        }
+        let mut ev = Evidence::default();
+        for part in parts {
+            let (key, value) = part.split_once('=')?;
+            let n: u32 = value.parse().ok()?;
+            let n = n.min(CAP);
+            match key {
+                "utf8" => ev.utf8 = n,
+                "raw" => ev.raw = n,
+                _ => {
+                    let idx = candidates().iter().position(|(c, _)| c.name() == key)?;
+                    let &(charset, _) = candidates().get(idx)?;
+                    ev.legacy.insert(charset.name(), n);
+                }
+            }
+        }
+        Some(ev)
+    }
+
+    /// Learns from one listing's decisions.
+    pub fn observe(&mut self, decisions: &[Decision]) {
+        let mut utf8 = 0;
+        let mut raw = 0;
+        let mut legacy: BTreeMap<&'static str, u32> = BTreeMap::new();
+        for d in decisions {
+            match d {
+                Decision::Utf8 => utf8 += 1,
+                Decision::Raw => raw += 1,
+                Decision::Decoded {
+                    charset,
+                    confident: true,
+                    ..
+                } => {
+                    *legacy.entry(charset.name()).or_default() += 1;
+                }
+                Decision::Decoded { .. } | Decision::Ascii => {}
+            }
+        }
+        self.utf8 += utf8.min(PER_LISTING);
+        self.raw += raw.min(PER_LISTING);
+        for (name, n) in legacy {
+            *self.legacy.entry(name).or_default() += n.min(PER_LISTING);
+        }
+        if self
+            .utf8
+            .max(self.raw)
+            .max(self.legacy.values().copied().max().unwrap_or(0))
+            > CAP
+        {
+            self.utf8 /= 2;
+            self.raw /= 2;
+            for n in self.legacy.values_mut() {
+                *n /= 2;
+            }
+            self.legacy.retain(|_, n| *n > 0);
+        }
+    }
+
+    /// The server's most likely legacy charset: at least 3 confident names
+    /// and twice as many as the runner-up.
+    pub fn likely(&self) -> Option<Charset> {
+        let mut v: Vec<(&&str, &u32)> = self.legacy.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1));
+        let (name, &n) = *v.first()?;
+        let second = v.get(1).map_or(0, |(_, &m)| m);
+        (n >= 3 && n >= 2 * second).then(|| Charset::for_label(name)).flatten()
+    }
+
+    /// Shares of the candidate charsets in the history (sums to 1, or all
+    /// zero without history).
+    fn weights(&self, ncand: usize) -> Vec<f64> {
+        let mut w = vec![0.0; ncand];
+        let total: u32 = self.legacy.values().sum();
+        if total == 0 {
+            return w;
+        }
+        for (name, &n) in &self.legacy {
+            if let Some(idx) = candidates().iter().position(|(c, _)| c.name() == *name) {
+                if let Some(slot) = w.get_mut(idx) {
+                    *slot = f64::from(n) / f64::from(total);
+                }
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cx(ev: &Evidence) -> Context<'_> {
+        Context {
+            explicit: None,
+            feat_utf8: false,
+            evidence: ev,
+        }
+    }
+
+    fn enc(label: &str, s: &str) -> Vec<u8> {
+        Charset::for_label(label).unwrap().from_utf8(s).unwrap()
+    }
+
+    #[test]
+    fn explicit_gbk_overrides_valid_utf8() {
+        let ev = Evidence::default();
+        let name = enc("gbk", "通知");
+        assert!(std::str::from_utf8(&name).is_ok());
+        let gbk = Charset::for_label("gbk").unwrap();
+        let c = Context {
+            explicit: Some(gbk),
+            feat_utf8: true,
+            evidence: &ev,
+        };
+        assert_eq!(shown(&name, &decide_name(&name, &c)), "通知");
+        assert_eq!(
+            shown(&name, &decide_name(&name, &cx(&ev))),
+            std::str::from_utf8(&name).unwrap()
+        );
+    }
+
+    #[test]
+    fn c1_byte_is_server_byte_not_c2() {
+        let ev = Evidence::default();
+        let name = b"a\x8Db";
+        let d = decide_name(
+            name,
+            &Context {
+                explicit: None,
+                feat_utf8: true,
+                evidence: &ev,
+            },
+        );
+        assert_eq!(d, Decision::Raw);
+        assert_eq!(shown(name, &d), "a%8Db");
+        assert_eq!(shown(b"100%\xFF", &Decision::Raw), "100%25%FF");
+    }
+
+    #[test]
+    fn broken_utf8_shapes() {
+        assert!(broken_utf8(b"a\xED\xA0\x80b"));
+        assert!(broken_utf8("日本".as_bytes().split_last().unwrap().1));
+        assert!(broken_utf8(b"\xC0\xAE\xC0\xAE"));
+        assert!(!broken_utf8(b"caf\xE9"));
+        assert!(!broken_utf8(&enc("windows-1251", "Игры")));
+    }
+
+    #[test]
+    fn mixed_directory_each_name_in_its_charset() {
+        let ev = Evidence::default();
+        let names = [
+            enc("shift_jis", "写真フォルダ"),
+            enc("windows-1251", "Документы"),
+            enc("windows-1252", "Café crème.txt"),
+            b"\xFF\xFE\x01garbage".to_vec(),
+        ];
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        let shownv: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+        assert_eq!(
+            shownv,
+            ["写真フォルダ", "Документы", "Café crème.txt", "%FF%FE%01garbage"]
+        );
+        for (n, s) in refs.iter().zip(&shownv) {
+            assert_eq!(typed_to_name(s, &refs, &ds).as_deref(), Some(*n));
+        }
+        assert_eq!(typed_to_name("%93%FA", &refs, &ds), None);
+        let sjis_pct: String = refs[0].iter().map(|b| format!("%{b:02X}")).collect();
+        assert_eq!(typed_to_name(&sjis_pct, &refs, &ds).as_deref(), Some(refs[0]));
+    }
+
+    #[test]
+    fn evidence_round_trips_and_accumulates() {
+        let mut ev = Evidence::default();
+        let sjis = Charset::for_label("shift_jis").unwrap();
+        let d = Decision::Decoded {
+            charset: sjis,
+            text: "x".into(),
+            confident: true,
+        };
+        ev.observe(&[d.clone(), d.clone(), d.clone(), Decision::Utf8]);
+        assert_eq!(ev.likely(), Some(sjis));
+        let line = ev.to_line();
+        assert!(!line.contains('\n') && line.bytes().all(|b| (0x20..0x7F).contains(&b)));
+        assert_eq!(Evidence::from_line(&line), ev);
+        // one listing of another charset does not flip it
+        let cp = Charset::for_label("windows-1251").unwrap();
+        let e = Decision::Decoded {
+            charset: cp,
+            text: "y".into(),
+            confident: true,
+        };
+        ev.observe(&vec![e; 10]);
+        assert_ne!(ev.likely(), Some(cp));
+        for garbage in [
+            "",
+            "ev1 utf8=x",
+            "ev1 nosuch=3",
+            "hello\nworld",
+            "ev2 utf8=1",
+            "ev1 utf8",
+        ] {
+            assert_eq!(Evidence::from_line(garbage), Evidence::default(), "{garbage}");
+        }
+    }
+}
