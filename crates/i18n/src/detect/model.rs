@@ -28,6 +28,8 @@ const OOV_CJK: u32 = 20;
 /// Cost of a character nothing explains (box drawing, math, dingbats, a
 /// letter of another script).
 const ALIEN: u32 = 24;
+/// Extra cost of a letter pair the language's bigram table lacks.
+const BACKOFF: u32 = 3;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Script {
@@ -57,10 +59,18 @@ pub(crate) fn lang_index(code: &str) -> Option<usize> {
     LANGS.iter().position(|l| *l == code)
 }
 
-fn tables() -> &'static HashMap<char, [u8; N]> {
-    static T: OnceLock<HashMap<char, [u8; N]>> = OnceLock::new();
+struct Tables {
+    unigram: HashMap<char, [u8; N]>,
+    bigram: HashMap<(char, char), [u8; N]>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let mut map: HashMap<char, [u8; N]> = HashMap::new();
+        let mut t = Tables {
+            unigram: HashMap::new(),
+            bigram: HashMap::new(),
+        };
         for line in include_str!("charfreq.txt").lines() {
             if line.starts_with('#') {
                 continue;
@@ -69,17 +79,25 @@ fn tables() -> &'static HashMap<char, [u8; N]> {
             let (Some(lang), Some(cost), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
                 continue;
             };
-            let (Some(lang), Ok(cost)) = (lang_index(lang), cost.parse::<u8>()) else {
-                continue;
-            };
-            for c in chars.chars() {
-                let row = map.entry(c).or_insert([ABSENT; N]);
-                if let Some(slot) = row.get_mut(lang) {
-                    *slot = (*slot).min(cost);
+            let Ok(cost) = cost.parse::<u8>() else { continue };
+            if let Some(lang) = lang.strip_suffix('2').and_then(lang_index) {
+                let cs: Vec<char> = chars.chars().collect();
+                for pair in cs.chunks_exact(2) {
+                    let row = t.bigram.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang_index(lang) {
+                for c in chars.chars() {
+                    let row = t.unigram.entry(c).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
                 }
             }
         }
-        map
+        t
     })
 }
 
@@ -133,6 +151,32 @@ fn is_letterlike(c: char) -> bool {
     c.is_alphanumeric() || is_mark(c)
 }
 
+/// Thai has no table: letters cost about what a uniform choice among the
+/// common ones costs, and digits, obsolete letters and signs (๑, ฦ, ฿, ๚)
+/// much more.
+fn thai_cost(c: char) -> u32 {
+    match c as u32 {
+        0xE03
+        | 0xE05
+        | 0xE0C
+        | 0xE0E
+        | 0xE0F
+        | 0xE10
+        | 0xE11
+        | 0xE12
+        | 0xE06
+        | 0xE2C
+        | 0xE24
+        | 0xE26
+        | 0xE2F
+        | 0xE3F
+        | 0xE45
+        | 0xE46
+        | 0xE4E..=0xE5B => 16,
+        _ => 7,
+    }
+}
+
 /// Cost of one character under one language, in bits.
 fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     if c.is_ascii() {
@@ -149,7 +193,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     let s = script(lower);
     if s == ls && ls != Script::Other {
         return match ls {
-            Script::Thai => 6,
+            Script::Thai => thai_cost(lower),
             Script::Cjk => OOV_CJK,
             _ => OOV_LETTER,
         };
@@ -172,12 +216,11 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     }
 }
 
-/// The best explanation of a text: total bits, the language and the bits
+/// The best explanation of a text: total bits and the bits
 /// spent on non-ASCII characters (for the "is this a decoding at all" test).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Score {
     pub bits: f64,
-    pub lang: usize,
     pub non_ascii: usize,
     pub non_ascii_bits: f64,
 }
@@ -191,21 +234,38 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
         return None;
     }
     let penalty = structure_penalty(&chars);
-    let table = tables();
+    let t = tables();
     let lowers: Vec<(char, Option<&[u8; N]>)> = chars
         .iter()
         .map(|&c| {
             let l = c.to_lowercase().next().unwrap_or(c);
-            (l, table.get(&l))
+            (l, t.unigram.get(&l))
+        })
+        .collect();
+    // Bigram rows for each adjacent pair of letters with a non-ASCII one.
+    let pairs: Vec<Option<Option<&[u8; N]>>> = (0..chars.len())
+        .map(|i| {
+            let (a, b) = (chars.get(i.checked_sub(1)?)?, chars.get(i)?);
+            let letters = is_letterlike(*a) && is_letterlike(*b) && !(a.is_ascii() && b.is_ascii());
+            letters.then(|| t.bigram.get(&(lowers[i - 1].0, lowers[i].0)))
         })
         .collect();
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
     let mut best: Option<Score> = None;
     for lang in 0..N {
+        let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
         let mut bits = 0u32;
         let mut na = 0u32;
-        for (&c, &(lower, row)) in chars.iter().zip(&lowers) {
-            let cost = char_cost(c, lower, row, lang);
+        for (i, (&c, &(lower, row))) in chars.iter().zip(&lowers).enumerate() {
+            let mut cost = char_cost(c, lower, row, lang);
+            if alphabetic {
+                if let Some(Some(pair)) = pairs.get(i) {
+                    match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
+                        Some(b) => cost = cost.min(u32::from(b)),
+                        None => cost += BACKOFF,
+                    }
+                }
+            }
             bits += cost;
             if !c.is_ascii() {
                 na += cost;
@@ -215,7 +275,6 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
         if best.is_none_or(|b| total < b.bits) {
             best = Some(Score {
                 bits: total,
-                lang,
                 non_ascii,
                 non_ascii_bits: f64::from(na) + penalty,
             });
@@ -232,14 +291,17 @@ fn structure_penalty(chars: &[char]) -> f64 {
         if is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)) {
             p += 15.0;
         }
-        if a.is_alphabetic() && b.is_alphabetic() {
-            if a.is_lowercase() && b.is_uppercase() && !(a.is_ascii() && b.is_ascii()) {
-                p += 7.0;
-            }
-            let (sa, sb) = (script(a), script(b));
-            if sa != sb && !is_mark(b) && !is_mark(a) {
-                p += 9.0;
-            }
+        if a.is_alphabetic()
+            && b.is_alphabetic()
+            && a.is_lowercase()
+            && b.is_uppercase()
+            && !(a.is_ascii() && b.is_ascii())
+        {
+            p += 7.0;
+        }
+        let (sa, sb) = (script(a), script(b));
+        if sa != sb && sa != Script::Other && sb != Script::Other && !(is_mark(b) && !mark_fits(a, b)) {
+            p += 9.0;
         }
     }
     if chars.first().is_some_and(|&c| is_mark(c)) {
@@ -254,8 +316,9 @@ mod tests {
 
     #[test]
     fn tables_load_and_rank() {
-        let t = tables();
+        let t = &tables().unigram;
         assert!(t.len() > 5000, "{}", t.len());
+        assert!(tables().bigram.len() > 5000, "{}", tables().bigram.len());
         let ja = lang_index("ja").unwrap();
         let no = t.get(&'の').unwrap()[ja];
         let rare = t.get(&'乞').map_or(255, |r| r[ja]);

@@ -267,7 +267,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         weights = mass.iter().map(|m| m / total).collect();
     }
     let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
-    shapes
+    let mut out: Vec<Decision> = shapes
         .into_iter()
         .map(|s| match s {
             Shape::Ascii => Decision::Ascii,
@@ -275,7 +275,32 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
             Shape::BrokenUtf8 => Decision::Raw,
             Shape::Legacy(rs) => choose(&rs, &prior_bits, cx.feat_utf8),
         })
-        .collect()
+        .collect();
+    unclash(names, &mut out);
+    out
+}
+
+/// Two different names must never be shown alike (the user could not
+/// tell them apart, nor type one of them): a decoded name whose text is
+/// also another name's text is shown as `%HH` instead.
+fn unclash(names: &[&[u8]], ds: &mut [Decision]) {
+    let mut seen: std::collections::HashMap<String, &[u8]> = std::collections::HashMap::new();
+    for (name, d) in names.iter().zip(ds.iter()) {
+        if !matches!(d, Decision::Decoded { .. }) {
+            seen.insert(shown(name, d), name);
+        }
+    }
+    for (name, d) in names.iter().zip(ds.iter_mut()) {
+        if matches!(d, Decision::Decoded { .. }) {
+            let text = shown(name, d);
+            match seen.get(&text) {
+                Some(other) if other != name => *d = Decision::Raw,
+                _ => {
+                    seen.insert(text, name);
+                }
+            }
+        }
+    }
 }
 
 /// Decides one name outside any listing (the server's evidence is the
