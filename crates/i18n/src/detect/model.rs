@@ -121,6 +121,14 @@ pub(crate) fn script(c: char) -> Script {
     }
 }
 
+/// Lowercase as the tables are (wordfreq casefolds: final sigma is sigma).
+fn fold(c: char) -> char {
+    match c {
+        'ς' => 'σ',
+        _ => c.to_lowercase().next().unwrap_or(c),
+    }
+}
+
 /// Characters that a decoding of a file name never yields.
 pub(crate) fn impossible(c: char) -> bool {
     let u = c as u32;
@@ -151,30 +159,49 @@ fn is_letterlike(c: char) -> bool {
     c.is_alphanumeric() || is_mark(c)
 }
 
-/// Thai has no table: letters cost about what a uniform choice among the
-/// common ones costs, and digits, obsolete letters and signs (๑, ฦ, ฿, ๚)
-/// much more.
+/// Thai has no table in wordfreq: these tiers are hand-set from the
+/// letters' commonness in Thai text (about 4, 5.5, 7.5 and 12 bits), with
+/// Thai digits and signs (๑, ฿, ๚) at 14.
 fn thai_cost(c: char) -> u32 {
-    match c as u32 {
-        0xE03
-        | 0xE05
-        | 0xE0C
-        | 0xE0E
-        | 0xE0F
-        | 0xE10
-        | 0xE11
-        | 0xE12
-        | 0xE06
-        | 0xE2C
-        | 0xE24
-        | 0xE26
-        | 0xE2F
-        | 0xE3F
-        | 0xE45
-        | 0xE46
-        | 0xE4E..=0xE5B => 16,
-        _ => 7,
+    match c {
+        'า' | 'น' | 'ร' | 'อ' | 'ก' | 'เ' | 'ม' | 'ง' | 'ว' | 'ย' | '่' | 'ั' | 'ี' | '้' => 4,
+        'ล' | 'ด' | 'ท' | 'ส' | 'ต' | 'บ' | 'ค' | 'ห' | 'ป' | 'ิ' | 'ะ' | 'จ' | 'ข' | 'พ' | 'แ'
+        | 'ไ' | 'ู' | 'ุ' | 'ช' | '็' | 'ใ' | 'โ' | 'ำ' | 'ื' => 6,
+        'ผ' | 'ถ' | 'ศ' | 'ษ' | 'ฟ' | 'ญ' | 'ธ' | 'ณ' | 'ภ' | 'ฉ' | 'ซ' | 'ฝ' | 'ฮ' | 'ึ' | '์'
+        | 'ๆ' | 'ฯ' => 8,
+        '\u{E01}'..='\u{E2E}' | '\u{E30}'..='\u{E3A}' | '\u{E40}'..='\u{E4E}' => 12,
+        _ => 14,
     }
+}
+
+/// Thai spelling no word has: a vowel or tone mark above or below that is
+/// not on a consonant (or on a vowel mark, for a tone), a leading vowel
+/// (เ แ โ ใ ไ) not followed by a consonant, a following vowel (ะ า ำ)
+/// after no consonant or mark.
+fn thai_penalty(chars: &[char]) -> f64 {
+    let consonant = |c: char| ('\u{E01}'..='\u{E2E}').contains(&c);
+    let above_below = |c: char| matches!(c, '\u{E31}' | '\u{E34}'..='\u{E3A}' | '\u{E47}');
+    let tone = |c: char| matches!(c, '\u{E48}'..='\u{E4E}');
+    let mut p = 0.0;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        let ok = if above_below(c) {
+            prev.is_some_and(consonant)
+        } else if tone(c) {
+            prev.is_some_and(|p| consonant(p) || above_below(p))
+        } else if matches!(c, '\u{E40}'..='\u{E44}') {
+            next.is_some_and(consonant)
+        } else if matches!(c, '\u{E30}' | '\u{E32}' | '\u{E33}') {
+            prev.is_some_and(|p| consonant(p) || above_below(p) || tone(p))
+        } else {
+            true
+        };
+        if !ok {
+            p += 10.0;
+        }
+    }
+    p
 }
 
 /// Cost of one character under one language, in bits.
@@ -191,6 +218,26 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     }
     let ls = lang_script(lang);
     let s = script(lower);
+    let u = c as u32;
+    match u {
+        // wordfreq casefolds ß to "ss", so the German table lacks it
+        0xDF if LANGS.get(lang) == Some(&"de") => return 9,
+        // CJK punctuation, full-width forms, the katakana middle dot
+        0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => return 9,
+        // Dashes, quotes, ellipsis, guillemets, euro: seen in names
+        0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => {
+            return 12
+        }
+        // Inverted marks in Spanish
+        0xA1 | 0xBF if LANGS.get(lang) == Some(&"es") => return 10,
+        // Zero-width non-joiner: Persian writes it inside words
+        0x200C if ls == Script::Arabic => return 9,
+        // Arabic comma, tatweel; Hebrew maqaf, geresh
+        0x60C | 0x640 | 0x5BE | 0x5F3 | 0x5F4 if s == ls => return 12,
+        // No-break space, degree, section, middle dot, ordinal indicators
+        0xA0 | 0xB0 | 0xA7 | 0xB7 | 0xAA | 0xBA | 0xA9 | 0xAE => return 15,
+        _ => {}
+    }
     if s == ls && ls != Script::Other {
         return match ls {
             Script::Thai => thai_cost(lower),
@@ -198,22 +245,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
             _ => OOV_LETTER,
         };
     }
-    let u = c as u32;
-    match u {
-        // CJK punctuation, full-width forms, the katakana middle dot
-        0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => 9,
-        // Dashes, quotes, ellipsis, guillemets, euro: seen in names
-        0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => 12,
-        // Inverted marks in Spanish
-        0xA1 | 0xBF if LANGS.get(lang) == Some(&"es") => 10,
-        // Zero-width non-joiner: Persian writes it inside words
-        0x200C if ls == Script::Arabic => 9,
-        // Arabic comma, tatweel; Hebrew maqaf, geresh
-        0x60C | 0x640 | 0x5BE | 0x5F3 | 0x5F4 if s == ls => 12,
-        // No-break space, degree, section, middle dot, ordinal indicators
-        0xA0 | 0xB0 | 0xA7 | 0xB7 | 0xAA | 0xBA | 0xA9 | 0xAE => 15,
-        _ => ALIEN,
-    }
+    ALIEN
 }
 
 /// The best explanation of a text: total bits and the bits
@@ -238,7 +270,7 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
     let lowers: Vec<(char, Option<&[u8; N]>)> = chars
         .iter()
         .map(|&c| {
-            let l = c.to_lowercase().next().unwrap_or(c);
+            let l = fold(c);
             (l, t.unigram.get(&l))
         })
         .collect();
@@ -257,19 +289,22 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
         let mut bits = 0u32;
         let mut na = 0u32;
         for (i, (&c, &(lower, row))) in chars.iter().zip(&lowers).enumerate() {
-            let mut cost = char_cost(c, lower, row, lang);
+            let base = char_cost(c, lower, row, lang);
+            let mut cost = base;
             if alphabetic {
                 if let Some(Some(pair)) = pairs.get(i) {
                     match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
-                        Some(b) => cost = cost.min(u32::from(b)),
+                        Some(b) => cost = u32::from(b),
+                        // ß: see char_cost
+                        None if lower == 'ß' || lowers.get(i.wrapping_sub(1)).is_some_and(|p| p.0 == 'ß') => {}
                         None => cost += BACKOFF,
                     }
                 }
             }
+            // Bits spent on the non-ASCII part: non-ASCII characters, and
+            // the bigram surcharge an ASCII letter pays next to one.
+            na += if c.is_ascii() { cost.saturating_sub(base) } else { cost };
             bits += cost;
-            if !c.is_ascii() {
-                na += cost;
-            }
         }
         let total = f64::from(bits) + penalty + compat(lang);
         if best.is_none_or(|b| total < b.bits) {
@@ -283,9 +318,57 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
     best
 }
 
+/// A text whose structure no name has: a combining mark without a base
+/// of its script, or letters of two scripts touching.
+pub(crate) fn absurd(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.first().is_some_and(|&c| is_mark(c))
+        || chars.windows(2).any(|w| {
+            let (a, b) = (w[0], w[1]);
+            (is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)))
+                || (a.is_alphabetic()
+                    && b.is_alphabetic()
+                    && script(a) != script(b)
+                    && script(a) != Script::Other
+                    && script(b) != Script::Other)
+        })
+}
+
 /// Penalties no unigram sees.
 fn structure_penalty(chars: &[char]) -> f64 {
     let mut p = 0.0;
+    // Capitals inside a non-ASCII word: all-caps words are rare in names,
+    // a capital run that turns lowercase ("ВЛГк") rarer still.
+    let mut caps_run = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev_letter = i > 0 && chars.get(i - 1).is_some_and(|p| p.is_alphabetic());
+        if c.is_uppercase() && !c.is_ascii() && prev_letter {
+            p += 2.0;
+        }
+        if c.is_uppercase() {
+            caps_run += 1;
+        } else {
+            if c.is_lowercase() && caps_run >= 2 && !c.is_ascii() {
+                p += 6.0;
+            }
+            caps_run = 0;
+        }
+    }
+    p += thai_penalty(chars);
+    // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
+    // one byte at a time.
+    for w in chars.windows(3) {
+        let sym = |c: char| !c.is_ascii() && !c.is_alphanumeric() && !is_mark(c) && c != '\u{200C}';
+        if w[0].is_alphabetic() && sym(w[1]) && w[2].is_alphabetic() {
+            p += 6.0;
+        }
+    }
+    // One character at every other place ("งถงเงไง", "„K„~„y"): the lead
+    // byte of a double-byte encoding of an alphabet, read one byte at a time.
+    let alternations = chars.windows(3).filter(|w| w[0] == w[2] && w[0] != w[1] && !w[0].is_ascii()).count();
+    if alternations >= 3 && alternations * 4 >= chars.len() {
+        p += 4.0 * alternations as f64;
+    }
     for w in chars.windows(2) {
         let (a, b) = (w[0], w[1]);
         if is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)) {
@@ -333,5 +416,16 @@ mod tests {
         assert!(good < koi, "{good} {koi}");
         assert!(score("a\u{85}b", none).is_none());
         assert!(score("\u{E000}", none).is_none());
+    }
+}
+
+#[cfg(test)]
+mod debug {
+    #[test]
+    #[ignore]
+    fn print_scores() {
+        for t in ["Ейкьнет", "Εικόνες", "ว\u{e34}ด\u{e35}โอครอบคร\u{e31}ว", "Straßenkarte.pdf", "обть", "下载", "МЬПП", "写真", "ΛΉΡ§ΚΧΝ", "หน\u{e31}งส\u{e37}อ"] {
+            println!("{t}: {:?}", super::score(t, |_| 0.0));
+        }
     }
 }

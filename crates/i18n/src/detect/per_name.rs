@@ -56,45 +56,41 @@ pub struct Context<'a> {
     pub evidence: &'a Evidence,
 }
 
-/// The legacy charsets detection considers, with the languages each one is
-/// written in (a reading in another language pays [`OFF_LANGUAGE`] bits).
+/// The legacy charsets detection considers, with a prior in bits (how rare
+/// the charset is on servers: windows-1251 is common, ISO-8859-5 rare) and
+/// the languages each one is written in (a reading in another language
+/// pays [`OFF_LANGUAGE`] bits).
 /// Among charsets that give the same text, the first one listed is named.
-pub const CANDIDATES: &[(&str, &[&str])] = &[
-    ("Shift_JIS", &["ja"]),
-    ("EUC-JP", &["ja"]),
-    ("GBK", &["zh", "zt"]),
-    ("gb18030", &["zh", "zt"]),
-    ("Big5", &["zt"]),
-    ("EUC-KR", &["ko"]),
-    (
-        "windows-1252",
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
+    ("Shift_JIS", 2, &["ja"]),
+    ("EUC-JP", 3, &["ja"]),
+    ("GBK", 2, &["zh", "zt"]),
+    ("gb18030", 3, &["zh", "zt"]),
+    ("Big5", 2, &["zt"]),
+    ("EUC-KR", 2, &["ko"]),
+    ("windows-1252", 1, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
-    (
-        "ISO-8859-15",
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    ("ISO-8859-15", 3, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
-    (
-        "macintosh",
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    ("macintosh", 5, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
-    ("windows-1250", &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
-    ("ISO-8859-2", &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
-    ("windows-1251", &["ru", "uk", "bg", "mk"]),
-    ("KOI8-R", &["ru", "bg"]),
-    ("KOI8-U", &["uk", "ru", "bg"]),
-    ("ISO-8859-5", &["ru", "bg", "mk"]),
-    ("IBM866", &["ru"]),
-    ("x-mac-cyrillic", &["ru", "uk", "bg"]),
-    ("windows-1253", &["el"]),
-    ("ISO-8859-7", &["el"]),
-    ("windows-1254", &["tr"]),
-    ("windows-1255", &["he"]),
-    ("ISO-8859-8", &["he"]),
-    ("windows-1256", &["ar", "fa"]),
-    ("windows-1257", &["lt", "lv"]),
-    ("windows-1258", &["vi"]),
-    ("windows-874", &["th"]),
+    ("windows-1250", 2, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
+    ("ISO-8859-2", 3, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
+    ("windows-1251", 1, &["ru", "uk", "bg", "mk"]),
+    ("KOI8-R", 3, &["ru", "bg"]),
+    ("KOI8-U", 4, &["uk", "ru", "bg"]),
+    ("ISO-8859-5", 6, &["ru", "bg", "mk"]),
+    ("IBM866", 4, &["ru"]),
+    ("x-mac-cyrillic", 6, &["ru", "uk", "bg"]),
+    ("windows-1253", 2, &["el"]),
+    ("ISO-8859-7", 3, &["el"]),
+    ("windows-1254", 2, &["tr"]),
+    ("windows-1255", 2, &["he"]),
+    ("ISO-8859-8", 3, &["he"]),
+    ("windows-1256", 2, &["ar", "fa"]),
+    ("windows-1257", 3, &["lt", "lv"]),
+    ("windows-1258", 3, &["vi"]),
+    ("windows-874", 2, &["th"]),
 ];
 
 /// Bits a reading pays for a language its charset is not written in.
@@ -110,16 +106,23 @@ const RAW_BITS_PER_CHAR_FEAT: f64 = 11.0;
 /// Margin over the runner-up for a confident decision.
 const CONFIDENT_MARGIN: f64 = 8.0;
 
-fn candidates() -> &'static [(Charset, Vec<usize>)] {
-    static C: std::sync::OnceLock<Vec<(Charset, Vec<usize>)>> = std::sync::OnceLock::new();
+struct Candidate {
+    charset: Charset,
+    prior: f64,
+    langs: Vec<usize>,
+}
+
+fn candidates() -> &'static [Candidate] {
+    static C: std::sync::OnceLock<Vec<Candidate>> = std::sync::OnceLock::new();
     C.get_or_init(|| {
         CANDIDATES
             .iter()
-            .filter_map(|(label, langs)| {
-                Some((
-                    Charset::for_label(label)?,
-                    langs.iter().filter_map(|l| lang_index(l)).collect(),
-                ))
+            .filter_map(|(label, prior, langs)| {
+                Some(Candidate {
+                    charset: Charset::for_label(label)?,
+                    prior: f64::from(*prior),
+                    langs: langs.iter().filter_map(|l| lang_index(l)).collect(),
+                })
             })
             .collect()
     })
@@ -142,7 +145,7 @@ enum Shape {
     Legacy(Vec<Reading>),
 }
 
-fn shape(name: &[u8]) -> Shape {
+fn shape(name: &[u8], feat_utf8: bool) -> Shape {
     if name.is_ascii() {
         return if name.iter().all(|b| (0x20..0x7F).contains(b)) {
             Shape::Ascii
@@ -151,11 +154,19 @@ fn shape(name: &[u8]) -> Shape {
         };
     }
     if let Ok(s) = std::str::from_utf8(name) {
-        return if s.chars().any(model::impossible) {
-            Shape::BrokenUtf8
-        } else {
-            Shape::Utf8
-        };
+        if s.chars().any(model::impossible) {
+            return Shape::BrokenUtf8;
+        }
+        // Legacy bytes are rarely valid UTF-8, but short GBK or Big5 names
+        // can be (图片 is CD BC C6 AC, U+0368 U+05AA): when the UTF-8
+        // reading is structurally absurd (a combining mark with no base of
+        // its script, two scripts inside a word) and the server did not
+        // claim UTF-8, the legacy readings compete instead.
+        if feat_utf8 || !model::absurd(s) {
+            return Shape::Utf8;
+        }
+        let rs = readings(name);
+        return if rs.is_empty() { Shape::Utf8 } else { Shape::Legacy(rs) };
     }
     if broken_utf8(name) {
         return Shape::BrokenUtf8;
@@ -200,38 +211,25 @@ fn broken_utf8(b: &[u8]) -> bool {
 
 fn readings(name: &[u8]) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
-    for (idx, (charset, langs)) in candidates().iter().enumerate() {
-        let Some(text) = charset.to_utf8(name) else { continue };
+    for (idx, cand) in candidates().iter().enumerate() {
+        let Some(text) = cand.charset.to_utf8(name) else {
+            continue;
+        };
+        let compat = |lang: usize| cand.prior + if cand.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
+            // A text several charsets read: its cheapest explanation.
             r.charsets.push(idx);
+            if let Some(s) = model::score(&r.text, compat) {
+                if s.bits < r.score.bits {
+                    r.score = s;
+                }
+            }
             continue;
         }
-        let compat = |lang: usize| if langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
         let Some(score) = model::score(&text, compat) else {
             continue;
         };
-        out.push(Reading {
-            text,
-            charsets: vec![idx],
-            score,
-        });
-    }
-    // Texts read by several charsets: the cheapest language among them.
-    for r in &mut out {
-        if r.charsets.len() > 1 {
-            let mut best = r.score;
-            for &idx in &r.charsets[1..] {
-                if let Some((_, langs)) = candidates().get(idx) {
-                    let compat = |lang: usize| if langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
-                    if let Some(s) = model::score(&r.text, compat) {
-                        if s.bits < best.bits {
-                            best = s;
-                        }
-                    }
-                }
-            }
-            r.score = best;
-        }
+        out.push(Reading { text, charsets: vec![idx], score });
     }
     out
 }
@@ -241,7 +239,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
     }
-    let shapes: Vec<Shape> = names.iter().map(|n| shape(n)).collect();
+    let shapes: Vec<Shape> = names.iter().map(|n| shape(n, cx.feat_utf8)).collect();
     let ncand = candidates().len();
     // Prior mass from the server's history.
     let history = cx.evidence.weights(ncand);
@@ -355,6 +353,9 @@ fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
     let margin = ranked.get(1).map_or(f64::INFINITY, |(c, _)| c - best_cost);
     let per_char = best.score.non_ascii_bits / best.score.non_ascii.max(1) as f64;
     let confident = margin >= CONFIDENT_MARGIN;
+    if std::env::var_os("DETECT_DEBUG").is_some() {
+        eprintln!("DBG\t{per_char:.2}\t{margin:.2}\t{}\t{}", best.score.non_ascii, best.text);
+    }
     let limit = if feat_utf8 {
         RAW_BITS_PER_CHAR_FEAT
     } else {
@@ -374,8 +375,8 @@ fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
             pa.total_cmp(&pb).then(a.cmp(&b))
         })
         .unwrap_or(0);
-    match candidates().get(charset_idx) {
-        Some(&(charset, _)) => Decision::Decoded {
+    match candidates().get(charset_idx).map(|c| c.charset) {
+        Some(charset) => Decision::Decoded {
             charset,
             text: best.text.clone(),
             confident,
@@ -495,9 +496,8 @@ impl Evidence {
                 "utf8" => ev.utf8 = n,
                 "raw" => ev.raw = n,
                 _ => {
-                    let idx = candidates().iter().position(|(c, _)| c.name() == key)?;
-                    let &(charset, _) = candidates().get(idx)?;
-                    ev.legacy.insert(charset.name(), n);
+                    let cand = candidates().iter().find(|c| c.charset.name() == key)?;
+                    ev.legacy.insert(cand.charset.name(), n);
                 }
             }
         }
@@ -562,7 +562,7 @@ impl Evidence {
             return w;
         }
         for (name, &n) in &self.legacy {
-            if let Some(idx) = candidates().iter().position(|(c, _)| c.name() == *name) {
+            if let Some(idx) = candidates().iter().position(|c| c.charset.name() == *name) {
                 if let Some(slot) = w.get_mut(idx) {
                     *slot = f64::from(n) / f64::from(total);
                 }
