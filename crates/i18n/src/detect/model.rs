@@ -255,6 +255,9 @@ pub(crate) struct Score {
     pub bits: f64,
     pub non_ascii: usize,
     pub non_ascii_bits: f64,
+    /// Average bits per non-ASCII character past which the text is not a
+    /// plausible name in the winning language's script.
+    pub limit: f64,
 }
 
 /// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
@@ -312,6 +315,11 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
                 bits: total,
                 non_ascii,
                 non_ascii_bits: f64::from(na) + penalty,
+                limit: match lang_script(lang) {
+                    Script::Cjk => 14.0,
+                    Script::Thai => 6.5,
+                    _ => 11.5,
+                },
             });
         }
     }

@@ -99,10 +99,9 @@ const OFF_LANGUAGE: f64 = 6.0;
 const ALPHA: f64 = 0.25;
 /// How many names the server's history weighs in a directory's mixture.
 const HISTORY_WEIGHT: f64 = 3.0;
-/// A decoding whose non-ASCII characters cost more than this on average is
-/// no decoding (no FEAT UTF8 / FEAT UTF8).
-const RAW_BITS_PER_CHAR: f64 = 13.5;
-const RAW_BITS_PER_CHAR_FEAT: f64 = 11.0;
+/// With FEAT UTF8 a non-UTF-8 name must be this much more plausible (bits
+/// per non-ASCII character below the script's limit) to be decoded.
+const FEAT_STRICTER: f64 = 2.5;
 /// Margin over the runner-up for a confident decision.
 const CONFIDENT_MARGIN: f64 = 8.0;
 
@@ -356,11 +355,7 @@ fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
     if std::env::var_os("DETECT_DEBUG").is_some() {
         eprintln!("DBG\t{per_char:.2}\t{margin:.2}\t{}\t{}", best.score.non_ascii, best.text);
     }
-    let limit = if feat_utf8 {
-        RAW_BITS_PER_CHAR_FEAT
-    } else {
-        RAW_BITS_PER_CHAR
-    };
+    let limit = best.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 };
     if per_char > limit || (feat_utf8 && (!confident || best.score.non_ascii < 2)) {
         return Decision::Raw;
     }
