@@ -19,7 +19,7 @@ also in NFD, which is what windows-1258 holds) gets that weight. The cost
 of a character is -log2 of its share of all characters (ASCII included),
 rounded. Bigrams: -log2 P(second | first) of letter pairs inside words
 that hold a non-ASCII letter, the most frequent 700 (non-Latin alphabets)
-or 250 (Latin) per alphabetic language. Only non-ASCII letters and marks are written, at most MAX[lang]
+or 600 (Latin) per alphabetic language. Only non-ASCII letters and marks are written, at most MAX[lang]
 of them, the most frequent first. Traditional Chinese ("zt") is derived
 from Simplified through wordfreq's own Traditional->Simplified mapping: a
 traditional character costs what its simplified form costs, plus one bit.
@@ -126,7 +126,7 @@ def main():
         if lang in CJK:
             continue
         pair, first = bigram_costs(load(zf, f"small_{lang}.msgpack.gz"), vi=(lang == "vi"))
-        keep = 700 if lang in NONLATIN else 250
+        keep = 700 if lang in NONLATIN else 600
         top = sorted(pair.items(), key=lambda kv: -kv[1])[:keep]
         bigrams[lang] = {ab: min(MAX_COST, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in top}
     print("# Character unigram costs (-log2 p, whole bits) per language, for the")

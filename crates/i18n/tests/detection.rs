@@ -254,7 +254,8 @@ impl Report {
 const SINGLE: &str = "A single-charset dirs";
 const MIXED: &str = "B mixed dirs (2-3 charsets + invalid)";
 const SHORT: &str = "C one short name";
-const INVALID: &str = "D invalid names (no FEAT / FEAT UTF8)";
+const INVALID: &str = "D invalid names, no FEAT UTF8";
+const INVALID_FEAT: &str = "D' invalid names, FEAT UTF8";
 
 #[test]
 fn detection_accuracy() {
@@ -321,7 +322,7 @@ fn detection_accuracy() {
     // D: every invalid name alone, without and with FEAT UTF8.
     for s in &bad {
         r.run_dir(INVALID, std::slice::from_ref(s), false);
-        r.run_dir(INVALID, std::slice::from_ref(s), true);
+        r.run_dir(INVALID_FEAT, std::slice::from_ref(s), true);
     }
 
     println!("\n| case | tuned names | held-out names | all |\n|---|---|---|---|");
@@ -341,7 +342,9 @@ fn detection_accuracy() {
             all.pct()
         );
     }
-    println!("\n| charset | A single | B mixed | C short | D invalid |\n|---|---|---|---|---|");
+    println!(
+        "\n| charset | A single | B mixed | C short | D invalid | D' invalid, FEAT UTF8 |\n|---|---|---|---|---|---|"
+    );
     for (cs, m) in &r.per_charset {
         let cell = |c: &str| {
             m.get(c)
@@ -371,6 +374,7 @@ fn detection_accuracy() {
     assert!(all(MIXED) >= 98.0, "mixed {}", all(MIXED));
     assert!(all(SHORT) >= 95.0, "short {}", all(SHORT));
     assert!(all(INVALID) >= 95.0, "invalid {}", all(INVALID));
+    assert!(all(INVALID_FEAT) >= 95.0, "invalid, FEAT UTF8 {}", all(INVALID_FEAT));
 }
 
 #[test]

@@ -116,7 +116,9 @@ pub(crate) fn script(c: char) -> Script {
         | 0x4E00..=0x9FFF
         | 0xAC00..=0xD7AF
         | 0xF900..=0xFAFF
-        | 0xFF66..=0xFF9F => Script::Cjk,
+        | 0xFF66..=0xFF9F
+        | 0x3000..=0x303F
+        | 0xFF01..=0xFF65 => Script::Cjk,
         _ => Script::Other,
     }
 }
@@ -164,11 +166,14 @@ fn is_letterlike(c: char) -> bool {
 /// Thai digits and signs (๑, ฿, ๚) at 14.
 fn thai_cost(c: char) -> u32 {
     match c {
-        'า' | 'น' | 'ร' | 'อ' | 'ก' | 'เ' | 'ม' | 'ง' | 'ว' | 'ย' | '่' | 'ั' | 'ี' | '้' => 4,
-        'ล' | 'ด' | 'ท' | 'ส' | 'ต' | 'บ' | 'ค' | 'ห' | 'ป' | 'ิ' | 'ะ' | 'จ' | 'ข' | 'พ' | 'แ'
-        | 'ไ' | 'ู' | 'ุ' | 'ช' | '็' | 'ใ' | 'โ' | 'ำ' | 'ื' => 6,
-        'ผ' | 'ถ' | 'ศ' | 'ษ' | 'ฟ' | 'ญ' | 'ธ' | 'ณ' | 'ภ' | 'ฉ' | 'ซ' | 'ฝ' | 'ฮ' | 'ึ' | '์'
-        | 'ๆ' | 'ฯ' => 8,
+        'า' | 'น' | 'ร' | 'อ' | 'ก' | 'เ' | 'ม' | 'ง' | 'ว' | 'ย' | '่' | 'ั' | 'ี' | '้' => {
+            4
+        }
+        'ล' | 'ด' | 'ท' | 'ส' | 'ต' | 'บ' | 'ค' | 'ห' | 'ป' | 'ิ' | 'ะ' | 'จ' | 'ข' | 'พ' | 'แ' | 'ไ' | 'ู' | 'ุ'
+        | 'ช' | '็' | 'ใ' | 'โ' | 'ำ' | 'ื' => 6,
+        'ผ' | 'ถ' | 'ศ' | 'ษ' | 'ฟ' | 'ญ' | 'ธ' | 'ณ' | 'ภ' | 'ฉ' | 'ซ' | 'ฝ' | 'ฮ' | 'ึ' | '์' | 'ๆ' | 'ฯ' => {
+            8
+        }
         '\u{E01}'..='\u{E2E}' | '\u{E30}'..='\u{E3A}' | '\u{E40}'..='\u{E4E}' => 12,
         _ => 14,
     }
@@ -225,9 +230,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
         // CJK punctuation, full-width forms, the katakana middle dot
         0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => return 9,
         // Dashes, quotes, ellipsis, guillemets, euro: seen in names
-        0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => {
-            return 12
-        }
+        0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => return 12,
         // Inverted marks in Spanish
         0xA1 | 0xBF if LANGS.get(lang) == Some(&"es") => return 10,
         // Zero-width non-joiner: Persian writes it inside words
@@ -351,7 +354,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
     for (i, &c) in chars.iter().enumerate() {
         let prev_letter = i > 0 && chars.get(i - 1).is_some_and(|p| p.is_alphabetic());
         if c.is_uppercase() && !c.is_ascii() && prev_letter {
-            p += 2.0;
+            p += 3.0;
         }
         if c.is_uppercase() {
             caps_run += 1;
@@ -365,15 +368,33 @@ fn structure_penalty(chars: &[char]) -> f64 {
     p += thai_penalty(chars);
     // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
     // one byte at a time.
+    let sym = |c: char| {
+        !c.is_ascii()
+            && !c.is_alphanumeric()
+            && !is_mark(c)
+            && !c.is_whitespace()
+            && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65)
+    };
+    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
     for w in chars.windows(3) {
-        let sym = |c: char| !c.is_ascii() && !c.is_alphanumeric() && !is_mark(c) && c != '\u{200C}';
         if w[0].is_alphabetic() && sym(w[1]) && w[2].is_alphabetic() {
+            p += 10.0;
+        }
+    }
+    // Box drawing, math, currency and the like touching a letter.
+    for w in chars.windows(2) {
+        let touching =
+            (sym(w[0]) && !quote(w[0]) && w[1].is_alphabetic()) || (w[0].is_alphabetic() && sym(w[1]) && !quote(w[1]));
+        if touching {
             p += 6.0;
         }
     }
     // One character at every other place ("งถงเงไง", "„K„~„y"): the lead
     // byte of a double-byte encoding of an alphabet, read one byte at a time.
-    let alternations = chars.windows(3).filter(|w| w[0] == w[2] && w[0] != w[1] && !w[0].is_ascii()).count();
+    let alternations = chars
+        .windows(3)
+        .filter(|w| w[0] == w[2] && w[0] != w[1] && !w[0].is_ascii())
+        .count();
     if alternations >= 3 && alternations * 4 >= chars.len() {
         p += 4.0 * alternations as f64;
     }
@@ -432,7 +453,19 @@ mod debug {
     #[test]
     #[ignore]
     fn print_scores() {
-        for t in ["Ейкьнет", "Εικόνες", "ว\u{e34}ด\u{e35}โอครอบคร\u{e31}ว", "Straßenkarte.pdf", "обть", "下载", "МЬПП", "写真", "ΛΉΡ§ΚΧΝ", "หน\u{e31}งส\u{e37}อ"] {
+        for t in [
+            "Urlaubsfotos Südtirol",
+            "Ейкьнет",
+            "Εικόνες",
+            "ว\u{e34}ด\u{e35}โอครอบคร\u{e31}ว",
+            "Straßenkarte.pdf",
+            "обть",
+            "下载",
+            "МЬПП",
+            "写真",
+            "ΛΉΡ§ΚΧΝ",
+            "หน\u{e31}งส\u{e37}อ",
+        ] {
             println!("{t}: {:?}", super::score(t, |_| 0.0));
         }
     }

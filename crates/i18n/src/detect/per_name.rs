@@ -68,11 +68,20 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("gb18030", 3, &["zh", "zt"]),
     ("Big5", 2, &["zt"]),
     ("EUC-KR", 2, &["ko"]),
-    ("windows-1252", 1, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    (
+        "windows-1252",
+        1,
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
-    ("ISO-8859-15", 3, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    (
+        "ISO-8859-15",
+        3,
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
-    ("macintosh", 5, &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+    (
+        "macintosh",
+        5,
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
     ),
     ("windows-1250", 2, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
     ("ISO-8859-2", 3, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
@@ -93,6 +102,8 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-874", 2, &["th"]),
 ];
 
+/// The first entries of [`CANDIDATES`] are the double-byte charsets.
+const DOUBLE_BYTE: usize = 6;
 /// Bits a reading pays for a language its charset is not written in.
 const OFF_LANGUAGE: f64 = 6.0;
 /// Pseudo-count of every candidate charset in a directory's mixture.
@@ -228,7 +239,11 @@ fn readings(name: &[u8]) -> Vec<Reading> {
         let Some(score) = model::score(&text, compat) else {
             continue;
         };
-        out.push(Reading { text, charsets: vec![idx], score });
+        out.push(Reading {
+            text,
+            charsets: vec![idx],
+            score,
+        });
     }
     out
 }
@@ -343,20 +358,27 @@ fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
     ps.into_iter().map(|p| if sum > 0.0 { p / sum } else { 0.0 }).collect()
 }
 
+/// Bits per non-ASCII character of a reading, and whether that is within
+/// its script's limit (stricter under FEAT UTF8).
+fn plausible(r: &Reading, feat_utf8: bool) -> bool {
+    let per_char = r.score.non_ascii_bits / r.score.non_ascii.max(1) as f64;
+    per_char <= r.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 }
+}
+
 fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
-    let mut ranked: Vec<(f64, &Reading)> = rs.iter().map(|r| (reading_cost(r, prior_bits), r)).collect();
+    // Implausible readings are no decodings: only the others compete.
+    let mut ranked: Vec<(f64, &Reading)> = rs
+        .iter()
+        .filter(|r| plausible(r, feat_utf8))
+        .map(|r| (reading_cost(r, prior_bits), r))
+        .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
     let Some(&(best_cost, best)) = ranked.first() else {
         return Decision::Raw;
     };
     let margin = ranked.get(1).map_or(f64::INFINITY, |(c, _)| c - best_cost);
-    let per_char = best.score.non_ascii_bits / best.score.non_ascii.max(1) as f64;
     let confident = margin >= CONFIDENT_MARGIN;
-    if std::env::var_os("DETECT_DEBUG").is_some() {
-        eprintln!("DBG\t{per_char:.2}\t{margin:.2}\t{}\t{}", best.score.non_ascii, best.text);
-    }
-    let limit = best.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 };
-    if per_char > limit || (feat_utf8 && (!confident || best.score.non_ascii < 2)) {
+    if feat_utf8 && !clearly_legacy(best, confident) {
         return Decision::Raw;
     }
     // Among charsets giving this text, the most likely one is named.
@@ -378,6 +400,15 @@ fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
         },
         None => Decision::Raw,
     }
+}
+
+/// With FEAT UTF8 (vsftpd announces it over any disk) a non-UTF-8 name is
+/// decoded only when it is clearly legacy text: confident, and either two
+/// or more characters of a double-byte charset or four or more non-ASCII
+/// characters of a single-byte one.
+fn clearly_legacy(r: &Reading, confident: bool) -> bool {
+    let double_byte = r.charsets.iter().any(|&c| c < DOUBLE_BYTE);
+    confident && r.score.non_ascii >= if double_byte { 2 } else { 4 }
 }
 
 /// How a name is displayed: its text, or for [`Decision::Raw`] printable
@@ -683,6 +714,20 @@ mod tests {
             "ev1 utf8",
         ] {
             assert_eq!(Evidence::from_line(garbage), Evidence::default(), "{garbage}");
+        }
+    }
+}
+#[cfg(test)]
+mod debug {
+    #[test]
+    #[ignore]
+    fn print_readings() {
+        let b = crate::Charset::for_label("macintosh")
+            .unwrap()
+            .from_utf8("Urlaubsfotos Südtirol")
+            .unwrap();
+        for r in super::readings(&b) {
+            println!("{r:?}");
         }
     }
 }
