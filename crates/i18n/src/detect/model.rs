@@ -360,12 +360,27 @@ fn structure_penalty(chars: &[char]) -> f64 {
             caps_run += 1;
         } else {
             if c.is_lowercase() && caps_run >= 2 && !c.is_ascii() {
-                p += 6.0;
+                p += 8.0;
             }
             caps_run = 0;
         }
     }
     p += thai_penalty(chars);
+    // Modern Greek puts at most one accent on a word.
+    let mut accents = 0;
+    for &c in chars {
+        if matches!(
+            c,
+            'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
+        ) {
+            accents += 1;
+            if accents > 1 {
+                p += 10.0;
+            }
+        } else if !c.is_alphabetic() {
+            accents = 0;
+        }
+    }
     // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
     // one byte at a time.
     let sym = |c: char| {
@@ -409,7 +424,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
             && b.is_uppercase()
             && !(a.is_ascii() && b.is_ascii())
         {
-            p += 7.0;
+            p += 10.0;
         }
         let (sa, sb) = (script(a), script(b));
         if sa != sb && sa != Script::Other && sb != Script::Other && !(is_mark(b) && !mark_fits(a, b)) {

@@ -102,6 +102,9 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-874", 2, &["th"]),
 ];
 
+/// The "random bytes" hypothesis: bits per high byte, and its prior.
+const GARBAGE_BITS_PER_BYTE: f64 = 8.0;
+const GARBAGE_PRIOR: f64 = 4.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 const DOUBLE_BYTE: usize = 6;
 /// Bits a reading pays for a language its charset is not written in.
@@ -281,11 +284,12 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
     let mut out: Vec<Decision> = shapes
         .into_iter()
-        .map(|s| match s {
+        .zip(names)
+        .map(|(s, name)| match s {
             Shape::Ascii => Decision::Ascii,
             Shape::Utf8 => Decision::Utf8,
             Shape::BrokenUtf8 => Decision::Raw,
-            Shape::Legacy(rs) => choose(&rs, &prior_bits, cx.feat_utf8),
+            Shape::Legacy(rs) => choose(name, &rs, &prior_bits, cx.feat_utf8),
         })
         .collect();
     unclash(names, &mut out);
@@ -360,16 +364,26 @@ fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
 
 /// Bits per non-ASCII character of a reading, and whether that is within
 /// its script's limit (stricter under FEAT UTF8).
-fn plausible(r: &Reading, feat_utf8: bool) -> bool {
+fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, feat_utf8: bool) -> bool {
     let per_char = r.score.non_ascii_bits / r.score.non_ascii.max(1) as f64;
-    per_char <= r.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 }
+    // The reading must also beat the hypothesis "random bytes": 8 bits for
+    // every byte not read as ASCII, plus what a garbage name costs a priori.
+    let prior = r
+        .charsets
+        .iter()
+        .filter_map(|&c| prior_bits.get(c))
+        .fold(f64::INFINITY, |a, &b| a.min(b));
+    let ascii_chars = r.text.chars().filter(char::is_ascii).count();
+    let bytes = name_len.saturating_sub(ascii_chars);
+    let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR;
+    per_char <= r.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + prior < random
 }
 
-fn choose(rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
+fn choose(name: &[u8], rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
     // Implausible readings are no decodings: only the others compete.
     let mut ranked: Vec<(f64, &Reading)> = rs
         .iter()
-        .filter(|r| plausible(r, feat_utf8))
+        .filter(|r| plausible(r, prior_bits, name.len(), feat_utf8))
         .map(|r| (reading_cost(r, prior_bits), r))
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
