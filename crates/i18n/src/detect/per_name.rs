@@ -105,6 +105,8 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
 /// The "random bytes" hypothesis: bits per high byte, and its prior.
 const GARBAGE_BITS_PER_BYTE: f64 = 8.0;
 const GARBAGE_PRIOR: f64 = 4.0;
+/// ... and for every high byte that touches an ASCII letter.
+const GARBAGE_IN_WORD: f64 = 4.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 const DOUBLE_BYTE: usize = 6;
 /// Bits a reading pays for a language its charset is not written in.
@@ -364,7 +366,7 @@ fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
 
 /// Bits per non-ASCII character of a reading, and whether that is within
 /// its script's limit (stricter under FEAT UTF8).
-fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, feat_utf8: bool) -> bool {
+fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, in_word: usize, feat_utf8: bool) -> bool {
     let per_char = r.score.non_ascii_bits / r.score.non_ascii.max(1) as f64;
     // The reading must also beat the hypothesis "random bytes": 8 bits for
     // every byte not read as ASCII, plus what a garbage name costs a priori.
@@ -375,15 +377,20 @@ fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, feat_utf8: bool) 
         .fold(f64::INFINITY, |a, &b| a.min(b));
     let ascii_chars = r.text.chars().filter(char::is_ascii).count();
     let bytes = name_len.saturating_sub(ascii_chars);
-    let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR;
+    let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR + GARBAGE_IN_WORD * in_word as f64;
     per_char <= r.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + prior < random
 }
 
 fn choose(name: &[u8], rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
+    // High bytes touching ASCII letters: junk rarely lands inside a word.
+    let in_word = name
+        .windows(2)
+        .filter(|w| (w[0] >= 0x80 && w[1].is_ascii_alphabetic()) || (w[0].is_ascii_alphabetic() && w[1] >= 0x80))
+        .count();
     // Implausible readings are no decodings: only the others compete.
     let mut ranked: Vec<(f64, &Reading)> = rs
         .iter()
-        .filter(|r| plausible(r, prior_bits, name.len(), feat_utf8))
+        .filter(|r| plausible(r, prior_bits, name.len(), in_word, feat_utf8))
         .map(|r| (reading_cost(r, prior_bits), r))
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
