@@ -462,26 +462,3 @@ mod tests {
         assert!(score("\u{E000}", none).is_none());
     }
 }
-
-#[cfg(test)]
-mod debug {
-    #[test]
-    #[ignore]
-    fn print_scores() {
-        for t in [
-            "Urlaubsfotos Südtirol",
-            "Ейкьнет",
-            "Εικόνες",
-            "ว\u{e34}ด\u{e35}โอครอบคร\u{e31}ว",
-            "Straßenkarte.pdf",
-            "обть",
-            "下载",
-            "МЬПП",
-            "写真",
-            "ΛΉΡ§ΚΧΝ",
-            "หน\u{e31}งส\u{e37}อ",
-        ] {
-            println!("{t}: {:?}", super::score(t, |_| 0.0));
-        }
-    }
-}

@@ -112,7 +112,7 @@ const DOUBLE_BYTE: usize = 6;
 /// Bits a reading pays for a language its charset is not written in.
 const OFF_LANGUAGE: f64 = 6.0;
 /// Pseudo-count of every candidate charset in a directory's mixture.
-const ALPHA: f64 = 0.25;
+const ALPHA: f64 = 0.1;
 /// How many names the server's history weighs in a directory's mixture.
 const HISTORY_WEIGHT: f64 = 3.0;
 /// With FEAT UTF8 a non-UTF-8 name must be this much more plausible (bits
@@ -647,10 +647,20 @@ mod tests {
             evidence: &ev,
         };
         assert_eq!(shown(&name, &decide_name(&name, &c)), "通知");
-        assert_eq!(
-            shown(&name, &decide_name(&name, &cx(&ev))),
-            std::str::from_utf8(&name).unwrap()
-        );
+        // Without an explicit charset, FEAT UTF8 keeps valid UTF-8 as it is
+        // (U+05AA U+0368 here) ...
+        let feat = Context {
+            explicit: None,
+            feat_utf8: true,
+            evidence: &ev,
+        };
+        assert_eq!(decide_name(&name, &feat), Decision::Utf8);
+        // ... and without FEAT UTF8 a UTF-8 reading this absurd (combining
+        // marks with no base) lets the legacy readings compete.
+        assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), "通知");
+        // A plausible UTF-8 name stays UTF-8 without FEAT UTF8 too.
+        let utf8 = "Отчёт.txt".as_bytes();
+        assert_eq!(decide_name(utf8, &cx(&ev)), Decision::Utf8);
     }
 
     #[test]
@@ -735,20 +745,6 @@ mod tests {
             "ev1 utf8",
         ] {
             assert_eq!(Evidence::from_line(garbage), Evidence::default(), "{garbage}");
-        }
-    }
-}
-#[cfg(test)]
-mod debug {
-    #[test]
-    #[ignore]
-    fn print_readings() {
-        let b = crate::Charset::for_label("macintosh")
-            .unwrap()
-            .from_utf8("Urlaubsfotos Südtirol")
-            .unwrap();
-        for r in super::readings(&b) {
-            println!("{r:?}");
         }
     }
 }
