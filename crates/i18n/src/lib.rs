@@ -17,8 +17,10 @@
 //! Module map:
 //! - [`charset`]: [`Charset`], lossless legacy charset ⇄ UTF-8 translation
 //!   of pathnames over encoding_rs, plus a true ISO-8859-1.
-//! - [`detect`]: guessing a server's name charset from a whole listing
-//!   (chardetng), for the client.
+//! - [`detect`]: the client's per-name charset decisions (a unigram and
+//!   bigram plausibility model, the directory and the server's history as
+//!   the prior, `%HH` for names no charset explains), plus the older
+//!   whole-listing guess over chardetng.
 //! - [`names`]: RFC 2640 B.3 pathname translation (per-directory
 //!   charsets, raw-bytes fallback) and the legacy-client layer (A.2).
 //! - [`lang`]: Fluent message catalogs (16 languages compiled in) and LANG

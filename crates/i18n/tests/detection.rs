@@ -7,6 +7,7 @@
 //! ```text
 //! cargo test -p babelftp-i18n --test detection -- --nocapture
 //! ```
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
 
@@ -136,7 +137,7 @@ fn invalid(entries: &[Entry]) -> Vec<Sample> {
         });
     };
     for (i, e) in entries.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
-        let Some((cut, last)) = e.text.char_indices().filter(|(_, c)| !c.is_ascii()).last() else {
+        let Some((cut, last)) = e.text.char_indices().rfind(|(_, c)| !c.is_ascii()) else {
             continue;
         };
         let head = &e.text[..cut];

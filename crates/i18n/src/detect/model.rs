@@ -427,7 +427,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
             p += 10.0;
         }
         let (sa, sb) = (script(a), script(b));
-        if sa != sb && sa != Script::Other && sb != Script::Other && !(is_mark(b) && !mark_fits(a, b)) {
+        if sa != sb && sa != Script::Other && sb != Script::Other && (!is_mark(b) || mark_fits(a, b)) {
             p += 9.0;
         }
     }
