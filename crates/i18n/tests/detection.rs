@@ -352,11 +352,12 @@ fn measure() -> Report {
                 .map_or("–".to_string(), |t| format!("{:.1} % ({}/{})", t.pct(), t.ok, t.n))
         };
         println!(
-            "| {cs} | {} | {} | {} | {} |",
+            "| {cs} | {} | {} | {} | {} | {} |",
             cell(SINGLE),
             cell(MIXED),
             cell(SHORT),
-            cell(INVALID)
+            cell(INVALID),
+            cell(INVALID_FEAT)
         );
     }
     println!("\nfailures ({}):", r.failures.len());

@@ -396,6 +396,8 @@ fn structure_penalty(chars: &[char]) -> f64 {
             p += 10.0;
         }
     }
+    // Two non-ASCII symbols in a row ("’‘", "……", "”“").
+    p += 10.0 * chars.windows(2).filter(|w| sym(w[0]) && sym(w[1])).count() as f64;
     // Box drawing, math, currency and the like touching a letter.
     for w in chars.windows(2) {
         let touching =
