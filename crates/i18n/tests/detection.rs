@@ -397,7 +397,7 @@ fn detection_accuracy() {
 }
 
 /// The targets of issue 13. B (98 %) and D without FEAT UTF8 (95 %) are not
-/// met yet (97.9 % and 90.5 %): short random byte strings that read as
+/// met yet (97.9 % and 91.9 %): short random byte strings that read as
 /// plausible Cyrillic, Greek or Thai words, and truncated names that end in
 /// one lone byte after ASCII, see docs/charset-detection.md. Run with
 /// `--ignored` to see where they stand.
