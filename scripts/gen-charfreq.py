@@ -18,8 +18,8 @@ How: every word of a language's "small" list weighs its frequency
 also in NFD, which is what windows-1258 holds) gets that weight. The cost
 of a character is -log2 of its share of all characters (ASCII included),
 rounded. Bigrams: -log2 P(second | first) of letter pairs inside words
-that hold a non-ASCII letter, the most frequent 700 (non-Latin alphabets)
-or 600 (Latin) per alphabetic language. Only non-ASCII letters and marks are written, at most MAX[lang]
+that hold a non-ASCII letter, the most frequent 800 per alphabetic
+or 800 (Latin) per alphabetic language. Only non-ASCII letters and marks are written, at most MAX[lang]
 of them, the most frequent first. Traditional Chinese ("zt") is derived
 from Simplified through wordfreq's own Traditional->Simplified mapping: a
 traditional character costs what its simplified form costs, plus one bit.
@@ -77,7 +77,8 @@ NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he"}
 
 
 def bigram_costs(cbpack, vi=False):
-    """-log2 P(b | a) for letter pairs inside words with a non-ASCII member."""
+    """-log2 P(b | a) for letter pairs inside words with a non-ASCII member,
+    "^" and "$" standing for the start and the end of a word."""
     pair = {}
     first = {}
     for i, words in enumerate(cbpack[1:]):
@@ -89,12 +90,14 @@ def bigram_costs(cbpack, vi=False):
             if vi:
                 forms.append(unicodedata.normalize("NFD", word))
             for form in forms:
-                form = form.lower()
+                # "^" and "$" stand for the start and the end of a word.
+                form = "^" + form.lower() + "$"
+                letter = lambda c: c in "^$" or c.isalpha() or unicodedata.category(c).startswith("M")
                 for a, b in zip(form, form[1:]):
-                    if not (a.isalpha() or unicodedata.category(a).startswith("M")):
+                    if not letter(a) or a == "$":
                         continue
                     first[a] = first.get(a, 0.0) + w / len(forms)
-                    if not (b.isalpha() or unicodedata.category(b).startswith("M")):
+                    if not letter(b) or b == "^":
                         continue
                     if a.isascii() and b.isascii():
                         continue
@@ -126,7 +129,7 @@ def main():
         if lang in CJK:
             continue
         pair, first = bigram_costs(load(zf, f"small_{lang}.msgpack.gz"), vi=(lang == "vi"))
-        keep = 700 if lang in NONLATIN else 600
+        keep = 800 if lang in NONLATIN else 800
         top = sorted(pair.items(), key=lambda kv: -kv[1])[:keep]
         bigrams[lang] = {ab: min(MAX_COST, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in top}
     print("# Character unigram costs (-log2 p, whole bits) per language, for the")
@@ -135,7 +138,8 @@ def main():
     print("# https://creativecommons.org/licenses/by-sa/4.0/ -- this file is a derived")
     print("# work under the same licence. Format: <lang> <cost> <characters>, and for")
     print("# bigrams (-log2 P(second | first), letters inside a word, at least one")
-    print("# non-ASCII): <lang>2 <cost> <pairs...> (two characters each, no separator)")
+    print("# non-ASCII; ^ and $ are the start and end of a word): <lang>2 <cost>")
+    print("# <pairs...> (two characters each, no separator)")
     for lang in LANGS + ["zt"]:
         t = tables[lang]
         limit = MAX.get(lang, MAX.get(lang.replace("zt", "zh"), DEFAULT_MAX))

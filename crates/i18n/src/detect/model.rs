@@ -258,9 +258,10 @@ pub(crate) struct Score {
     pub bits: f64,
     pub non_ascii: usize,
     pub non_ascii_bits: f64,
-    /// Average bits per non-ASCII character past which the text is not a
-    /// plausible name in the winning language's script.
-    pub limit: f64,
+    /// Bits per non-ASCII character above what the script of the language
+    /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
+    /// is least: at most 0 for a plausible text.
+    pub excess: f64,
 }
 
 /// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
@@ -288,6 +289,35 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
             letters.then(|| t.bigram.get(&(lowers[i - 1].0, lowers[i].0)))
         })
         .collect();
+    // A non-ASCII letter that starts or ends a word: P(letter | word start)
+    // and P(word end | letter), "^" and "$" in the bigram table.
+    let starts: Vec<Option<&[u8; N]>> = (0..chars.len())
+        .map(|i| {
+            let first = !lowers[i].0.is_ascii()
+                && chars[i].is_alphabetic()
+                && !i
+                    .checked_sub(1)
+                    .and_then(|j| chars.get(j))
+                    .is_some_and(|&p| is_letterlike(p));
+            if first {
+                t.bigram.get(&('^', lowers[i].0)).or(Some(&[ABSENT; N]))
+            } else {
+                None
+            }
+        })
+        .collect();
+    let ends: Vec<Option<&[u8; N]>> = (0..chars.len())
+        .map(|i| {
+            let last = !lowers[i].0.is_ascii()
+                && is_letterlike(chars[i])
+                && !chars.get(i + 1).is_some_and(|&n| is_letterlike(n));
+            if last {
+                t.bigram.get(&(lowers[i].0, '$')).or(Some(&[ABSENT; N]))
+            } else {
+                None
+            }
+        })
+        .collect();
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
     let mut best: Option<Score> = None;
     for lang in 0..N {
@@ -307,23 +337,48 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
                     }
                 }
             }
+            if alphabetic {
+                if let Some(row) = starts.get(i).copied().flatten() {
+                    match row.get(lang).copied().filter(|&v| v != ABSENT) {
+                        Some(b) => cost = u32::from(b),
+                        None => cost += BACKOFF,
+                    }
+                }
+                if let Some(row) = ends.get(i).copied().flatten() {
+                    cost += row
+                        .get(lang)
+                        .copied()
+                        .filter(|&v| v != ABSENT)
+                        .map_or(BACKOFF, u32::from);
+                }
+            }
             // Bits spent on the non-ASCII part: non-ASCII characters, and
             // the bigram surcharge an ASCII letter pays next to one.
             na += if c.is_ascii() { cost.saturating_sub(base) } else { cost };
             bits += cost;
         }
         let total = f64::from(bits) + penalty + compat(lang);
-        if best.is_none_or(|b| total < b.bits) {
-            best = Some(Score {
-                bits: total,
-                non_ascii,
-                non_ascii_bits: f64::from(na) + penalty,
-                limit: match lang_script(lang) {
-                    Script::Cjk => 14.0,
-                    Script::Thai => 6.5,
-                    _ => 11.5,
-                },
-            });
+        let na = f64::from(na) + penalty;
+        let limit = match lang_script(lang) {
+            Script::Cjk => 14.0,
+            Script::Thai => 6.5,
+            _ => 12.0,
+        };
+        let excess = na / non_ascii.max(1) as f64 - limit;
+        match &mut best {
+            None => {
+                best = Some(Score {
+                    bits: total,
+                    non_ascii,
+                    non_ascii_bits: na,
+                    excess,
+                })
+            }
+            Some(b) => {
+                b.bits = b.bits.min(total);
+                b.non_ascii_bits = b.non_ascii_bits.min(na);
+                b.excess = b.excess.min(excess);
+            }
         }
     }
     best

@@ -367,7 +367,6 @@ fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
 /// Bits per non-ASCII character of a reading, and whether that is within
 /// its script's limit (stricter under FEAT UTF8).
 fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, in_word: usize, feat_utf8: bool) -> bool {
-    let per_char = r.score.non_ascii_bits / r.score.non_ascii.max(1) as f64;
     // The reading must also beat the hypothesis "random bytes": 8 bits for
     // every byte not read as ASCII, plus what a garbage name costs a priori.
     let prior = r
@@ -378,7 +377,7 @@ fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, in_word: usize, f
     let ascii_chars = r.text.chars().filter(char::is_ascii).count();
     let bytes = name_len.saturating_sub(ascii_chars);
     let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR + GARBAGE_IN_WORD * in_word as f64;
-    per_char <= r.score.limit - if feat_utf8 { FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + prior < random
+    r.score.excess <= if feat_utf8 { -FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + prior < random
 }
 
 fn choose(name: &[u8], rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
