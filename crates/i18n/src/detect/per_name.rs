@@ -107,6 +107,9 @@ const GARBAGE_BITS_PER_BYTE: f64 = 8.0;
 const GARBAGE_PRIOR: f64 = 4.0;
 /// ... and for every high byte that touches an ASCII letter.
 const GARBAGE_IN_WORD: f64 = 4.0;
+/// How far under its script's limit the head of a cut double-byte name must
+/// be (bits per character).
+const TRUNCATED_MARGIN: f64 = 2.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 const DOUBLE_BYTE: usize = 6;
 /// Bits a reading pays for a language its charset is not written in.
@@ -186,7 +189,41 @@ fn shape(name: &[u8], feat_utf8: bool) -> Shape {
     if broken_utf8(name) {
         return Shape::BrokenUtf8;
     }
-    Shape::Legacy(readings(name))
+    let rs = readings(name);
+    let best_excess = rs.iter().map(|r| r.score.excess).fold(f64::INFINITY, f64::min);
+    if truncated_double_byte(name, best_excess) {
+        return Shape::BrokenUtf8;
+    }
+    Shape::Legacy(rs)
+}
+
+/// A double-byte name cut inside its last character: no double-byte
+/// charset reads the whole name plausibly, but one reads all of it except
+/// a final lead byte as clearly plausible text of two or more characters
+/// (EUC-JP お知ら + `A4`), better than any reading of the whole name
+/// (`best_excess`, so an odd-length KOI8-R or Thai name is not "cut").
+fn truncated_double_byte(name: &[u8], best_excess: f64) -> bool {
+    let Some((_, head)) = name.split_last() else {
+        return false;
+    };
+    let dbcs = candidates().get(..DOUBLE_BYTE).unwrap_or_default();
+    let reads = |c: &Candidate, bytes: &[u8]| {
+        c.charset
+            .to_utf8(bytes)
+            .and_then(|text| model::score(&text, |lang| if c.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE }))
+    };
+    // A double-byte charset that reads the whole name plausibly: not cut.
+    if dbcs.iter().any(|c| reads(c, name).is_some_and(|s| s.excess <= 0.0)) {
+        return false;
+    }
+    dbcs.iter().any(|c| {
+        reads(c, head).is_some_and(|s| {
+            s.non_ascii >= 2
+                && s.excess <= -TRUNCATED_MARGIN
+                && s.excess < best_excess - TRUNCATED_MARGIN
+                && best_excess > -1.0
+        })
+    })
 }
 
 /// UTF-8 structure with a defect: every non-ASCII byte sits in a lead +
