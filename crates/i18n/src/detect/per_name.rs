@@ -7,21 +7,26 @@
 //!    decoded (even when the bytes happen to be valid UTF-8), any other
 //!    name is [`Decision::Raw`].
 //! 2. Printable ASCII is [`Decision::Ascii`]; valid UTF-8 without
-//!    controls is [`Decision::Utf8`].
+//!    controls is [`Decision::Utf8`] (without FEAT UTF8, unless its UTF-8
+//!    reading is structurally absurd, as short GBK names can be).
 //! 3. A name that is UTF-8 gone wrong — UTF-8 structure with a truncated
-//!    tail, a surrogate (`ED A0 80`, CESU-8), an overlong form — is
-//!    [`Decision::Raw`], FEAT UTF8 or not.
+//!    tail, a surrogate (`ED A0 80`, CESU-8), an overlong form — or a
+//!    double-byte name cut inside its last character is [`Decision::Raw`],
+//!    FEAT UTF8 or not.
 //! 4. Otherwise every legacy charset of [`CANDIDATES`] that decodes the
 //!    name *losslessly* ([`Charset::to_utf8`]) proposes a text, scored by
 //!    the model (`model.rs`): bits of the text as a file name in its best
-//!    language, plus the charset's prior, a mixture weight estimated from
-//!    the whole directory (two EM rounds) and the server's evidence. The
-//!    cheapest text wins. If it still costs too much per non-ASCII
-//!    character, no plausible charset explains the name: Raw.
+//!    language, plus the charset's prior and its weight in the directory
+//!    (three EM rounds over the listing, plus the server's evidence).
+//!    Readings that cost too much per non-ASCII character, or that do not
+//!    beat "random bytes", are no decodings; the cheapest of the others
+//!    wins. If none is left, no plausible charset explains the name: Raw.
 //! 5. With FEAT UTF8 the server claims UTF-8, so a non-UTF-8 name is
-//!    decoded only when the decoding is confident and cheap (vsftpd
-//!    announces UTF8 over a disk of Shift_JIS names); anything else is Raw,
-//!    never a windows-1252 reading.
+//!    decoded only when it is clearly legacy text (vsftpd announces UTF8
+//!    over a disk of Shift_JIS names); anything else is Raw, never a
+//!    windows-1252 reading.
+//!
+//! docs/charset-detection.md has the details and the measurements.
 
 use std::collections::BTreeMap;
 
