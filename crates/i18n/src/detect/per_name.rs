@@ -788,4 +788,30 @@ mod tests {
             assert_eq!(Evidence::from_line(garbage), Evidence::default(), "{garbage}");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_listing_is_shown_and_typed_back(
+            names in proptest::collection::btree_set(proptest::collection::vec(proptest::prelude::any::<u8>(), 1..12), 1..5),
+            feat_utf8 in proptest::prelude::any::<bool>(),
+        ) {
+            let ev = Evidence::default();
+            let c = Context { explicit: None, feat_utf8, evidence: &ev };
+            let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+            let ds = decide_listing(&refs, &c);
+            proptest::prop_assert_eq!(ds.len(), refs.len());
+            for (n, d) in refs.iter().zip(&ds) {
+                let s = shown(n, d);
+                if *d == Decision::Raw {
+                    proptest::prop_assert!(s.bytes().all(|b| (0x20..0x7F).contains(&b)));
+                }
+                if let Decision::Decoded { charset, text, .. } = d {
+                    let back = charset.from_utf8(text);
+                    proptest::prop_assert_eq!(back.as_deref(), Some(*n));
+                }
+                let typed = typed_to_name(&s, &refs, &ds);
+                proptest::prop_assert_eq!(typed.as_deref(), Some(*n));
+            }
+        }
+    }
 }
