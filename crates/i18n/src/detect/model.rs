@@ -319,8 +319,19 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
         })
         .collect();
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
+    // Only languages written in a script of the text's non-ASCII letters can
+    // explain it (the others pay 24 bits a letter): skip the rest.
+    let scripts: Vec<Script> = chars
+        .iter()
+        .filter(|c| !c.is_ascii() && c.is_alphabetic())
+        .map(|&c| script(c))
+        .filter(|&s| s != Script::Other)
+        .collect();
     let mut best: Option<Score> = None;
     for lang in 0..N {
+        if !scripts.is_empty() && !scripts.contains(&lang_script(lang)) {
+            continue;
+        }
         let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
         let mut bits = 0u32;
         let mut na = 0u32;
