@@ -1,0 +1,38 @@
+//! The `babelftp` client as a new user tries it (issue 13): what a pipe
+//! receives, what a terminal receives.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+use std::time::Duration;
+
+fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Item 5: a right-to-left name piped into another program is the name,
+/// without U+2068/U+2069 around it (those are for a terminal only).
+#[test]
+fn ls_into_a_pipe_prints_rtl_names_without_isolates() {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    std::fs::write(srv.root.path().join("שלום.txt"), b"x").unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let (ok, out, err) = babelftp(state.path(), &["ls", &url]);
+    assert!(ok, "{err}");
+    assert!(out.lines().any(|l| l == "שלום.txt"), "{out:?} {err}");
+    assert!(!out.contains(['\u{2068}', '\u{2069}']), "{out:?}");
+}
