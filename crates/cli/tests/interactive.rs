@@ -36,3 +36,41 @@ fn ls_into_a_pipe_prints_rtl_names_without_isolates() {
     assert!(out.lines().any(|l| l == "שלום.txt"), "{out:?} {err}");
     assert!(!out.contains(['\u{2068}', '\u{2069}']), "{out:?}");
 }
+
+/// Item 10: `-v` shows the dialogue with names as text and never a
+/// password, also for a line typed with `quote`.
+#[test]
+fn verbose_dialogue_shows_names_as_text_and_hides_passwords() {
+    use std::io::Write;
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["shell", "-v", &url])
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("quote MKD 日本\nquote PASS hunter2\nbye\n".as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("> MKD 日本"), "{all}");
+    assert!(all.contains("> PASS ****"), "{all}");
+    assert!(!all.contains("secret") && !all.contains("hunter2"), "{all}");
+}
