@@ -74,3 +74,48 @@ fn verbose_dialogue_shows_names_as_text_and_hides_passwords() {
     assert!(all.contains("> PASS ****"), "{all}");
     assert!(!all.contains("secret") && !all.contains("hunter2"), "{all}");
 }
+
+/// Runs `babelftp shell URL` with `input` piped into it.
+fn piped_shell(state: &std::path::Path, url: &str, input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["shell", url])
+        .env("XDG_STATE_HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Item 8: a piped shell script whose command failed exits non-zero (as
+/// `lftp -c` and `sftp -b` do), after running the rest; one that went well
+/// exits 0; neither writes a history file (only a person at a terminal
+/// has a history).
+#[test]
+fn piped_shell_fails_when_a_command_failed_and_keeps_no_history() {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let (ok, out, err) = piped_shell(state.path(), &url, "pwd\nbye\n");
+    assert!(ok, "{out}{err}");
+    let (ok, out, err) = piped_shell(state.path(), &url, "cd no-such-dir\npwd\nbye\n");
+    assert!(!ok, "{out}{err}");
+    assert!(out.contains('/'), "the commands after the failed one ran: {out}{err}");
+    assert!(
+        !state.path().join("babelftp/history").exists(),
+        "a piped shell wrote a history file"
+    );
+}
