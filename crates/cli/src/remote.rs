@@ -36,7 +36,7 @@ pub struct Common {
     #[arg(long)]
     active: bool,
     /// Login as USER[:PASSWORD] (else from the URL, ~/.netrc, or anonymous).
-    #[arg(long, value_name = "USER[:PASSWORD]")]
+    #[arg(short = 'u', long, value_name = "USER[:PASSWORD]")]
     user: Option<String>,
     /// Show the control dialogue and every automatic choice.
     #[arg(short, long)]

@@ -119,3 +119,16 @@ fn piped_shell_fails_when_a_command_failed_and_keeps_no_history() {
         "a piped shell wrote a history file"
     );
 }
+
+/// Item 6: curl's `-u USER:PASSWORD` logs in as `--user` does.
+#[test]
+fn short_u_flag_logs_in_like_curl() {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://127.0.0.1:{}/", srv.port());
+    let (ok, out, err) = babelftp(state.path(), &["ls", "-u", "bob:secret", &url]);
+    assert!(ok, "{err}");
+    assert!(out.lines().any(|l| l == "readme.txt"), "{out}{err}");
+}
