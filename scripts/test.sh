@@ -2,7 +2,8 @@
 # The whole babelftp test suite, runnable on a fresh machine.
 #
 # It installs what the tests need and the machine lacks (Debian packages:
-# curl, lftp, python3 for ftplib, valgrind for the instruction counts), and
+# curl, lftp, python3 for ftplib, valgrind for the instruction counts, tmux
+# for the interactive shell tests), and
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for tool in curl lftp python3 valgrind; do
+for tool in curl lftp python3 valgrind tmux; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 if [ "${#need[@]}" -gt 0 ]; then

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use babelftp_client::{Client, Options, RemoteEntry, TlsMode, TlsOptions, TlsVersion};
 use babelftp_i18n::Charset;
-use babelftp_proto::display::display_path;
+use babelftp_proto::display::display_path_isolated;
 use babelftp_proto::url::FtpUrl;
 use clap::Args;
 
@@ -36,7 +36,7 @@ pub struct Common {
     #[arg(long)]
     active: bool,
     /// Login as USER[:PASSWORD] (else from the URL, ~/.netrc, or anonymous).
-    #[arg(long, value_name = "USER[:PASSWORD]")]
+    #[arg(short = 'u', long, value_name = "USER[:PASSWORD]")]
     user: Option<String>,
     /// Show the control dialogue and every automatic choice.
     #[arg(short, long)]
@@ -249,15 +249,17 @@ impl Session {
     }
 
     /// A name for the screen (RFC 2640 3.3): decoded text, undisplayable
-    /// octets as `%HH`, right-to-left names isolated; with `--raw`, the
-    /// bytes as they came.
+    /// octets as `%HH`, right-to-left names isolated when stdout is a
+    /// terminal (in a pipe the marks would become part of the name); with
+    /// `--raw`, the bytes as they came.
     pub fn show(&self, name: &[u8]) -> Vec<u8> {
         if self.common.raw {
             return name.to_vec();
         }
+        let isolate = std::io::IsTerminal::is_terminal(&std::io::stdout());
         match self.text_of(name) {
-            Some(text) => display_path(text.as_bytes()).into_bytes(),
-            None => display_path(name).into_bytes(),
+            Some(text) => display_path_isolated(text.as_bytes(), isolate).into_bytes(),
+            None => display_path_isolated(name, isolate).into_bytes(),
         }
     }
 

@@ -323,7 +323,12 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
     refresh(&mut s, &names).await?;
     let mut rl: Editor<Names, rustyline::history::DefaultHistory> = Editor::new()?;
     rl.set_helper(Some(Names(names.clone())));
+    // Only a person at a terminal has a history: a piped script neither
+    // reads nor writes one.
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let mut failed = false;
     let history = std::env::var_os("XDG_STATE_HOME")
+        .filter(|_| interactive)
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
         .map(|b| b.join("babelftp/history"));
@@ -348,13 +353,17 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
             Ok(w) => w,
             Err(e) => {
                 eprintln!("{}", crate::msg::ts("cli-error", &[("error", e)]));
+                failed = true;
                 continue;
             }
         };
         match run(&mut s, &words, &names).await {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))])),
+            Err(e) => {
+                eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
+                failed = true;
+            }
         }
     }
     if let Some(h) = &history {
@@ -364,6 +373,11 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
         let _ = rl.save_history(h);
     }
     let _ = s.client.quit().await;
+    if failed && !interactive {
+        // Like `lftp -c` and `sftp -b`: a script with a failed command
+        // fails, its message already printed (all the commands ran).
+        std::process::exit(1);
+    }
     Ok(())
 }
 

@@ -370,7 +370,8 @@ fn shell_runs_commands_from_its_input() {
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{stdout}{stderr}");
+    // `mkdir-nope` failed: the rest ran, and the piped shell exits 1.
+    assert!(!out.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("\n/sjis\n") || stdout.starts_with("/\n"), "{stdout}");
     assert!(
         stdout.contains("写真フォルダ\n日本語のファイル.txt\n報告書.doc\n"),

@@ -182,7 +182,14 @@ impl Control {
             return Err(Error::Path(PathError::LineFeed(i)));
         }
         if self.verbose {
-            eprintln!("> {}", line.escape_ascii());
+            // As `send` shows a command: names as text (RFC 2640 3.3,
+            // `%HH` for what is not), and never a password.
+            let verb_end = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
+            if line[..verb_end].eq_ignore_ascii_case(b"PASS") {
+                eprintln!("> {} ****", String::from_utf8_lossy(&line[..verb_end]));
+            } else {
+                eprintln!("> {}", babelftp_proto::display::display_path(line));
+            }
         }
         let mut l = Vec::with_capacity(line.len() + 2);
         push_escaping_iac(&mut l, line);

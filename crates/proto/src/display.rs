@@ -74,28 +74,60 @@ pub fn display_path(bytes: &[u8]) -> String {
     DisplayPath(bytes).to_string()
 }
 
+/// [`display_path`] with the bidi isolation chosen: `isolate = false`
+/// renders the same text without the U+2068/U+2069 marks, for output that
+/// is not a terminal (a pipe, a file), where the marks would be part of the
+/// name to the program reading it.
+///
+/// ```
+/// use babelftp_proto::display::display_path_isolated;
+/// assert_eq!(display_path_isolated("שלום.txt".as_bytes(), false), "שלום.txt");
+/// assert_eq!(display_path_isolated("שלום.txt".as_bytes(), true), "\u{2068}שלום.txt\u{2069}");
+/// ```
+pub fn display_path_isolated(bytes: &[u8], isolate: bool) -> String {
+    if isolate {
+        display_path(bytes)
+    } else {
+        PlainPath(bytes).to_string()
+    }
+}
+
 /// A pathname that formats itself as [`display_path`] does, without
 /// allocating: `println!("{}", DisplayPath(name))`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DisplayPath<'a>(pub &'a [u8]);
 
+/// Like [`DisplayPath`] but without the bidi isolation marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainPath<'a>(pub &'a [u8]);
+
+impl fmt::Display for PlainPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_path(f, self.0, false)
+    }
+}
+
 impl fmt::Display for DisplayPath<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, component) in self.0.split(|&b| b == b'/').enumerate() {
-            if i > 0 {
-                f.write_str("/")?;
-            }
-            let isolate = has_displayed_rtl(component);
-            if isolate {
-                write!(f, "{FSI}")?;
-            }
-            write_component(f, component)?;
-            if isolate {
-                write!(f, "{PDI}")?;
-            }
-        }
-        Ok(())
+        write_path(f, self.0, true)
     }
+}
+
+fn write_path(f: &mut fmt::Formatter<'_>, path: &[u8], isolate_rtl: bool) -> fmt::Result {
+    for (i, component) in path.split(|&b| b == b'/').enumerate() {
+        if i > 0 {
+            f.write_str("/")?;
+        }
+        let isolate = isolate_rtl && has_displayed_rtl(component);
+        if isolate {
+            write!(f, "{FSI}")?;
+        }
+        write_component(f, component)?;
+        if isolate {
+            write!(f, "{PDI}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Reverses [`display_path`]: strips the isolation marks it added and decodes
