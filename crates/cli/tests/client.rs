@@ -68,7 +68,10 @@ fn detects_legacy_charsets_shows_unicode_downloads_by_name_and_remembers() {
     assert!(err.contains("* charset: Shift_JIS (guessed from 3 names)"), "{err}");
     // Remembered: the next run knows the charset before listing.
     let remembered = std::fs::read_to_string(state.path().join("babelftp/charsets")).unwrap();
-    assert_eq!(remembered, format!("127.0.0.1:{} Shift_JIS\n", srv.port()));
+    assert_eq!(
+        remembered,
+        format!("127.0.0.1:{} ev1 utf8=0 raw=0 Shift_JIS=3\n", srv.port())
+    );
     let dest = tempfile::tempdir().unwrap();
     let (ok, _, err) = babelftp(
         state.path(),

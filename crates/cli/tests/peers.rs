@@ -591,7 +591,10 @@ fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
         "{}",
         r.err
     );
-    assert_eq!(remembered(state.path()), format!("{} Shift_JIS\n", peer.key()));
+    assert_eq!(
+        remembered(state.path()),
+        format!("{} ev1 utf8=0 raw=0 Shift_JIS=3\n", peer.key())
+    );
 
     // The next run knows it before listing, and finds files by their
     // Unicode name (raw UTF-8 in the URL, or %HH).
@@ -660,7 +663,7 @@ fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
     // line now, not a blank one before it.
     assert_eq!(
         remembered(state.path()),
-        format!("{} windows-1251\n", peer.key()),
+        format!("{} ev1 utf8=0 raw=0 windows-1251=3\n", peer.key()),
         "the charsets file keeps a blank line left by --forget"
     );
     run(&["get", "-q", &format!("{base}/cyr/Список%20дел.txt"), d]);

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (write ADDR:PORT, HOST:PORT or 
 cli-starting = starting the server
 cli-nofile-raised = open files: limit raised from { $from } to { $to }
 cli-nofile-capped = warning: open files are limited to { $limit }: about { $sessions } sessions at once, not the { $max } of --max-connections; raise the hard limit (ulimit -Hn, or LimitNOFILE= in a systemd unit)
+cli-names-guessed = note: { $count } names are not UTF-8 and are shown as { $charsets } by a guess; --charset { $charset } pins it, --raw shows the bytes

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (כתבו כתובת:פורט, 
 cli-starting = הפעלת השרת
 cli-nofile-raised = קבצים פתוחים: המגבלה הועלתה מ־{ $from } ל־{ $to }
 cli-nofile-capped = אזהרה: הקבצים הפתוחים מוגבלים ל־{ $limit }: כ־{ $sessions } הפעלות בו־זמנית, לא { $max } של --max-connections; יש להעלות את המגבלה הקשיחה (ulimit -Hn, או LimitNOFILE= ביחידת systemd)
+cli-names-guessed = הערה: { $count } שמות אינם UTF-8 ומוצגים כ-{ $charsets } לפי ניחוש; --charset { $charset } מקבע זאת, --raw מציג את הבתים

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (주소:포트, 호스트:포�
 cli-starting = 서버 시작
 cli-nofile-raised = 열린 파일: 한도를 { $from }에서 { $to }(으)로 올렸습니다
 cli-nofile-capped = 경고: 열린 파일은 { $limit }개로 제한됩니다. 동시 세션은 --max-connections의 { $max }개가 아니라 약 { $sessions }개입니다. 하드 한도를 올리십시오 (ulimit -Hn 또는 systemd 유닛의 LimitNOFILE=)
+cli-names-guessed = 참고: 이름 { $count }개가 UTF-8이 아니어서 추측으로 { $charsets }(으)로 표시합니다. --charset { $charset }(으)로 고정하고 --raw로 바이트를 그대로 봅니다

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (podaj ADRES:PORT, HOST:PORT lu
 cli-starting = uruchamianie serwera
 cli-nofile-raised = otwarte pliki: limit podniesiony z { $from } do { $to }
 cli-nofile-capped = uwaga: otwarte pliki są ograniczone do { $limit }: około { $sessions } sesji naraz, a nie { $max } z --max-connections; podnieś twardy limit (ulimit -Hn lub LimitNOFILE= w jednostce systemd)
+cli-names-guessed = uwaga: { $count } nazw nie jest w UTF-8 i są pokazane jako { $charsets } na podstawie zgadywania; --charset { $charset } to ustala, --raw pokazuje bajty

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (укажите АДРЕС:ПО
 cli-starting = запуск сервера
 cli-nofile-raised = открытые файлы: предел поднят с { $from } до { $to }
 cli-nofile-capped = внимание: открытые файлы ограничены числом { $limit }: примерно { $sessions } сеансов одновременно, а не { $max } из --max-connections; поднимите жёсткий предел (ulimit -Hn или LimitNOFILE= в юните systemd)
+cli-names-guessed = примечание: { $count } имён не в UTF-8 и показаны как { $charsets } по догадке; --charset { $charset } закрепляет кодировку, --raw показывает байты

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }: { $error } (вкажіть АДРЕСА:П
 cli-starting = запуск сервера
 cli-nofile-raised = відкриті файли: межу піднято з { $from } до { $to }
 cli-nofile-capped = увага: відкриті файли обмежено числом { $limit }: приблизно { $sessions } сеансів одночасно, а не { $max } з --max-connections; підніміть жорстку межу (ulimit -Hn або LimitNOFILE= у юніті systemd)
+cli-names-guessed = примітка: { $count } імен не в UTF-8 і показані як { $charsets } за здогадом; --charset { $charset } закріплює кодування, --raw показує байти

@@ -30,3 +30,4 @@ cli-bad-listen = --listen { $value }：{ $error }（请写 地址:端口、主�
 cli-starting = 启动服务器
 cli-nofile-raised = 打开文件数：上限已从 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：打开文件数上限为 { $limit }：同时约 { $sessions } 个会话，而不是 --max-connections 的 { $max } 个；请提高硬上限（ulimit -Hn，或 systemd 单元中的 LimitNOFILE=）
+cli-names-guessed = 注意：{ $count } 个名称不是 UTF-8，按猜测以 { $charsets } 显示；--charset { $charset } 可固定，--raw 显示原始字节

@@ -631,6 +631,12 @@ impl Evidence {
         }
     }
 
+    /// No legacy charset was ever seen: the server's names are UTF-8 (or
+    /// ASCII) as far as anyone knows, and there is nothing worth keeping.
+    pub fn no_legacy(&self) -> bool {
+        self.legacy.is_empty()
+    }
+
     /// The server's most likely legacy charset: at least 3 confident names
     /// and twice as many as the runner-up.
     pub fn likely(&self) -> Option<Charset> {
