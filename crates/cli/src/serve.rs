@@ -93,6 +93,11 @@ pub struct ServeArgs {
     /// No translation at all: exact bytes stored and shown.
     #[arg(long)]
     mirror: bool,
+    /// A load balancer (address or network, e.g. 10.0.0.5 or 10.1.0.0/16)
+    /// whose control and passive data connections start with a PROXY
+    /// protocol v1/v2 header naming the client (repeatable).
+    #[arg(long = "proxy-protocol-from", value_name = "ADDR[/PREFIX]")]
+    proxy_protocol_from: Vec<babelftp_server::config::Cidr>,
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -183,6 +188,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     if args.mirror {
         cfg.mirror = true;
     }
+    cfg.proxy_protocol_from.extend(args.proxy_protocol_from);
     Ok(cfg)
 }
 

@@ -30,6 +30,7 @@
 //! fs_charset = "windows-1252" # names on disk (translating server, A.1)
 //! legacy_client_charset = "windows-1251"   # clients before LANG/HOST/OPTS UTF8 ON
 //! mirror = false              # true: no translation at all
+//! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
 //!
 //! [[host]]                    # virtual hosts for HOST (RFC 7151)
 //! name = "ftp.example.jp"
@@ -164,6 +165,66 @@ pub struct Config {
     /// Virtual hosts for HOST (RFC 7151). With none, HOST accepts any name
     /// and keeps the one root.
     pub hosts: Vec<VirtualHost>,
+    /// Load balancers whose connections (control and passive data) start
+    /// with a PROXY protocol header, v1 or v2, which names the real client
+    /// (`crate::proxy`). Empty: no header is ever read.
+    pub proxy_protocol_from: Vec<Cidr>,
+}
+
+/// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    /// Whether `ip` is in the network (an IPv4-mapped IPv6 address counts
+    /// as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let (addr, prefix) = match s.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s, None),
+        };
+        let addr: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{s:?}: not an IP address or address/prefix"))?;
+        let addr = addr.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => max,
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{s:?}: the prefix length must be 0 to {max}"))?,
+        };
+        Ok(Cidr { addr, prefix })
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.addr, self.prefix)
+    }
 }
 
 impl Default for Config {
@@ -198,6 +259,7 @@ impl Default for Config {
             legacy_client_charset: None,
             mirror: false,
             hosts: Vec::new(),
+            proxy_protocol_from: Vec::new(),
         }
     }
 }
@@ -263,6 +325,7 @@ struct FileConfig {
     dir_charsets: std::collections::BTreeMap<String, String>,
     legacy_client_charset: Option<String>,
     mirror: Option<bool>,
+    proxy_protocol_from: Option<Vec<String>>,
     #[serde(default)]
     user: Vec<FileUser>,
     #[serde(default)]
@@ -421,6 +484,13 @@ impl Config {
         c.dir_charsets = f.dir_charsets.into_iter().collect();
         c.legacy_client_charset = f.legacy_client_charset;
         c.mirror = f.mirror.unwrap_or(false);
+        for p in f.proxy_protocol_from.unwrap_or_default() {
+            c.proxy_protocol_from
+                .push(p.parse().map_err(|message| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("proxy_protocol_from: {message}"),
+                })?);
+        }
         for h in f.host {
             let default_lang = match h.default_lang {
                 Some(t) => Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
@@ -468,6 +538,24 @@ pub fn charsets(c: &Config) -> Result<(babelftp_i18n::names::CharsetMap, Option<
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cidrs_parse_and_match() {
+        use super::Cidr;
+        let net: Cidr = "10.1.0.0/16".parse().unwrap();
+        assert!(net.contains("10.1.200.3".parse().unwrap()));
+        assert!(!net.contains("10.2.0.1".parse().unwrap()));
+        assert!(net.contains("::ffff:10.1.0.9".parse().unwrap()));
+        let one: Cidr = "127.0.0.1".parse().unwrap();
+        assert!(one.contains("127.0.0.1".parse().unwrap()) && !one.contains("127.0.0.2".parse().unwrap()));
+        let v6: Cidr = "2001:db8::/32".parse().unwrap();
+        assert!(v6.contains("2001:db8:ffff::1".parse().unwrap()) && !v6.contains("2001:db9::1".parse().unwrap()));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("203.0.113.1".parse().unwrap()) && !all.contains("::1".parse().unwrap()));
+        for bad in ["10.0.0.0/33", "10.0.0/8", "host", "::1/129", "1.2.3.4/"] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -103,13 +103,15 @@ async fn bind_in_range(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io::R
 }
 
 /// Opens the data connection for a transfer: accepts on `passive` (only
-/// from the control peer's address) or connects to `active` from the
-/// control connection's local address.
+/// from the control peer's address; through one of `proxies`, only with a
+/// PROXY header naming it) or connects to `active` from the control
+/// connection's local address.
 pub async fn open(
     passive: Option<TcpListener>,
     active: Option<SocketAddr>,
     peer: IpAddr,
     local: IpAddr,
+    proxies: &[crate::config::Cidr],
     timeout: Duration,
 ) -> Result<TcpStream, DataError> {
     let stream = match (passive, active) {
@@ -139,6 +141,18 @@ pub async fn open(
                     Ok(Err(e)) => return Err(DataError::Io(e)),
                     // A connection from anyone but the control peer is
                     // dropped: it may be a port-stealing attacker.
+                    Ok(Ok((mut s, from))) if crate::proxy::trusted(proxies, from.ip()) => {
+                        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                        match crate::proxy::read_header(&mut s, left.min(crate::proxy::HEADER_TIMEOUT)).await {
+                            // A LOCAL header: the proxy itself.
+                            Ok(client) if same_ip(client.map_or(from, |c| c).ip(), peer) => break s,
+                            Ok(client) => {
+                                let client = client.map_or(from, |c| c);
+                                tracing::warn!(%from, %client, %peer, "refused passive data connection through the proxy for a foreign address");
+                            }
+                            Err(e) => tracing::warn!(%from, error = %e, "refused passive data connection from a proxy"),
+                        }
+                    }
                     Ok(Ok((s, from))) if same_ip(from.ip(), peer) => break s,
                     Ok(Ok((s, from))) => {
                         tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");

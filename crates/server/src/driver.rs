@@ -722,6 +722,7 @@ impl Driver {
             },
             peer: self.peer,
             local: self.local,
+            proxies: self.shared.cfg.proxy_protocol_from.clone(),
             data_timeout: self.shared.cfg.data_timeout,
             stall: self.shared.cfg.stall_timeout,
             ascii,
@@ -914,6 +915,9 @@ struct Job {
     active: Option<SocketAddr>,
     peer: SocketAddr,
     local: SocketAddr,
+    /// Configured load balancers: a passive data connection from one of
+    /// them starts with a PROXY header naming the client.
+    proxies: Vec<crate::config::Cidr>,
     data_timeout: Duration,
     stall: Duration,
     ascii: bool,
@@ -944,6 +948,7 @@ impl Job {
             self.active,
             self.peer.ip(),
             self.local.ip(),
+            &self.proxies,
             self.data_timeout,
         )
         .await;

@@ -22,6 +22,7 @@ pub mod auth;
 pub mod config;
 mod data;
 mod driver;
+mod proxy;
 mod sockopt;
 pub mod storage;
 pub mod tls;
@@ -252,6 +253,23 @@ impl Server {
                 },
                 _ = &mut shutdown => break,
             };
+            if proxy::trusted(&self.shared.cfg.proxy_protocol_from, peer.ip()) {
+                // A load balancer: the client is named in its PROXY header,
+                // read in the session's own task (a slow proxy holds up
+                // nobody), and only then counted against the limits.
+                session_ids += 1;
+                tokio::spawn(proxied(
+                    stream,
+                    peer,
+                    implicit,
+                    session_ids,
+                    self.shared.clone(),
+                    limits.clone(),
+                    stop_tx.subscribe(),
+                    alive.clone(),
+                ));
+                continue;
+            }
             let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
                 tracing::warn!(%peer, "connection refused: too many connections (max_connections or max_per_ip)");
                 let shared = self.shared.clone();
@@ -289,6 +307,49 @@ impl Server {
         let _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()).await;
         Ok(())
     }
+}
+
+/// A connection from a configured proxy: its PROXY header first, then the
+/// session under the client's address.
+#[allow(clippy::too_many_arguments)]
+async fn proxied(
+    mut stream: tokio::net::TcpStream,
+    proxy: SocketAddr,
+    implicit: bool,
+    id: u64,
+    shared: Arc<driver::Shared>,
+    limits: Limits,
+    rx: broadcast::Receiver<Duration>,
+    alive: tokio::sync::mpsc::Sender<()>,
+) {
+    let _alive = alive;
+    let peer = match proxy::read_header(&mut stream, proxy::HEADER_TIMEOUT).await {
+        Ok(Some(client)) => client,
+        // The balancer's own health check.
+        Ok(None) => proxy,
+        Err(e) => {
+            tracing::warn!(%proxy, error = %e, "connection from a proxy closed: no valid PROXY header");
+            return;
+        }
+    };
+    let Some(slot) = limits.admit(peer.ip(), &shared.cfg) else {
+        tracing::warn!(%peer, %proxy, "connection refused: too many connections (max_connections or max_per_ip)");
+        driver::refuse(stream, &shared.session.catalogs).await;
+        return;
+    };
+    let span = tracing::info_span!("session", id, %peer, %proxy);
+    tracing::Instrument::instrument(
+        async move {
+            let _slot = slot;
+            tracing::info!("connected");
+            match driver::serve(stream, peer, shared, rx, implicit).await {
+                Ok(why) => tracing::info!(reason = why, "disconnected"),
+                Err(e) => tracing::info!(reason = %e, "disconnected"),
+            }
+        },
+        span,
+    )
+    .await;
 }
 
 /// Connection counts, globally and per IP address.
