@@ -14,7 +14,7 @@ use clap::Args;
 /// The text of the readme placed in a newly created default root.
 const README: &str = "Welcome to babelftp.\n\nThis directory is served by `babelftp serve`.\nPut files here to share them; names in any script are welcome.\n";
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
     /// A TOML configuration file (every option; flags below override it).
     #[arg(long, value_name = "FILE")]
@@ -275,6 +275,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     limit_malloc_arenas();
     init_logging();
     let root_named = args.root.is_some();
+    // Kept to read the users again on SIGHUP.
+    let reload_args = args.clone();
     let cfg = build_config(args)?;
     let root_named = root_named || cfg.root != Config::default().root;
     // Only the default root is made when missing: a root that was named
@@ -306,6 +308,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
     };
     rt.block_on(async move {
+        // Before the first line a supervisor may wait for: a SIGHUP from
+        // then on reloads, it never kills.
+        reload_users_on_hangup(server.users(), reload_args);
         for a in server.local_addrs() {
             say(&crate::msg::ts(
                 "cli-serving",
@@ -378,6 +383,41 @@ pub fn passwd() -> anyhow::Result<()> {
     let hash = babelftp_server::auth::hash_password(pw.as_bytes()).map_err(anyhow::Error::msg)?;
     println!("{hash}");
     Ok(())
+}
+
+/// On SIGHUP, reads the configuration's users again (the `[[user]]`
+/// tables, `users_file`, `--users`, `--user`) and gives them to the
+/// server: sessions already logged in go on, the next login sees the new
+/// list. A file that no longer reads keeps the old list and says why.
+/// Nothing else is reloaded (a new root or listener needs a restart).
+fn reload_users_on_hangup(users: babelftp_server::Users, args: ServeArgs) {
+    use tokio::signal::unix::{signal, SignalKind};
+    let Ok(mut hangup) = signal(SignalKind::hangup()) else {
+        tracing::warn!("SIGHUP cannot be caught: users are not reloadable");
+        return;
+    };
+    tokio::spawn(async move {
+        while hangup.recv().await.is_some() {
+            let args = args.clone();
+            // Reading files and parsing hashes: off the async workers.
+            let loaded = tokio::task::spawn_blocking(move || build_config(args)).await;
+            match loaded {
+                Ok(Ok(cfg)) => {
+                    let n = users.replace(cfg.users);
+                    tracing::info!(users = n, "users reloaded (SIGHUP)");
+                    say(&crate::msg::ts("cli-users-reloaded", &[("count", &n.to_string())]));
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %format!("{e:#}"), "users not reloaded (SIGHUP)");
+                    say(&crate::msg::ts(
+                        "cli-users-reload-failed",
+                        &[("error", &format!("{e:#}"))],
+                    ));
+                }
+                Err(e) => tracing::warn!(error = %e, "users not reloaded (SIGHUP)"),
+            }
+        }
+    });
 }
 
 async fn shutdown_signal() {

@@ -47,6 +47,9 @@ pub(crate) struct Shared {
     /// flood of logins cannot take the blocking pool from other sessions'
     /// storage calls.
     pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// The named users: `cfg.users` at start, replaced whole by
+    /// [`crate::Users::replace`] (SIGHUP). A login reads one snapshot.
+    pub(crate) users: crate::Users,
 }
 
 /// The control connection: plain TCP (read by [`Control::read`], which
@@ -604,19 +607,18 @@ impl Driver {
                 }
             }
             Op::VerifyPassword { user, password } => {
-                let cfg = self.shared.cfg.clone();
+                let users = self.shared.users.snapshot();
                 let account = |u: &crate::config::User| babelftp_session::Account {
                     home: u.home.clone(),
                     write: u.write,
                 };
-                let hashed = cfg
-                    .users
+                let hashed = users
                     .iter()
                     .any(|u| u.name == user && !matches!(u.secret, crate::auth::Secret::Plain(_)));
                 if !hashed {
                     // No user of that name, or clear-text ones (--user): a
                     // comparison, done here, without a thread hand-off.
-                    let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
+                    let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
                     return Ok(OpOk::Account(found.map(account)));
                 }
                 // argon2 costs tens of milliseconds: off the async workers,
@@ -625,7 +627,7 @@ impl Driver {
                     return Err(io::ErrorKind::Other);
                 };
                 blocking(move || {
-                    let found = cfg.users.iter().find(|u| u.name == user && u.secret.verify(&password));
+                    let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
                     Ok(OpOk::Account(found.map(account)))
                 })
                 .await

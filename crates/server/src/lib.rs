@@ -174,8 +174,10 @@ impl Server {
             }),
             ..SessionConfig::new(Arc::new(catalogs))
         };
+        let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
         Ok(Server {
             shared: Arc::new(driver::Shared {
+                users,
                 cfg: Arc::new(cfg),
                 session: Arc::new(session),
                 root: storage,
@@ -189,6 +191,13 @@ impl Server {
             listeners,
             implicit,
         })
+    }
+
+    /// The named users, to replace while serving (a SIGHUP reloading the
+    /// users file): sessions already logged in are not touched, the next
+    /// login sees the new list.
+    pub fn users(&self) -> Users {
+        self.shared.users.clone()
     }
 
     /// The addresses actually bound.
@@ -306,6 +315,24 @@ impl Server {
         // runtime's end drops what is left.
         let _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()).await;
         Ok(())
+    }
+}
+
+/// The server's named users, shared by its sessions and replaceable whole.
+#[derive(Clone)]
+pub struct Users(Arc<std::sync::RwLock<Arc<Vec<config::User>>>>);
+
+impl Users {
+    /// The list as it is now.
+    pub(crate) fn snapshot(&self) -> Arc<Vec<config::User>> {
+        self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Replaces the list; returns how many users it holds.
+    pub fn replace(&self, users: Vec<config::User>) -> usize {
+        let n = users.len();
+        *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(users);
+        n
     }
 }
 

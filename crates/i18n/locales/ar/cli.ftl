@@ -31,3 +31,5 @@ cli-starting = تشغيل الخادم
 cli-nofile-raised = الملفات المفتوحة: رُفع الحد من { $from } إلى { $to }
 cli-nofile-capped = تحذير: الملفات المفتوحة محدودة بـ { $limit }: نحو { $sessions } جلسة في وقت واحد، لا { $max } المحددة في --max-connections؛ ارفع الحد الصارم (ulimit -Hn، أو LimitNOFILE= في وحدة systemd)
 cli-names-guessed = ملاحظة: { $count } من الأسماء ليست UTF-8 وتُعرض بالترميز { $charsets } تخمينًا؛ --charset { $charset } يثبّته، و--raw يعرض البايتات
+cli-users-reloaded = أُعيد تحميل المستخدمين: { $count } مستخدمًا مسمّى (تستمر الجلسات التي سجّلت دخولها)
+cli-users-reload-failed = لم يُعَد تحميل المستخدمين، وتبقى القائمة السابقة: { $error }

@@ -31,3 +31,5 @@ cli-starting = Starten des Servers
 cli-nofile-raised = offene Dateien: Grenze von { $from } auf { $to } angehoben
 cli-nofile-capped = Warnung: offene Dateien sind auf { $limit } begrenzt: etwa { $sessions } Sitzungen gleichzeitig, nicht die { $max } von --max-connections; heben Sie die harte Grenze an (ulimit -Hn oder LimitNOFILE= in einer systemd-Unit)
 cli-names-guessed = Hinweis: { $count } Namen sind kein UTF-8 und werden geraten als { $charsets } angezeigt; --charset { $charset } legt es fest, --raw zeigt die Bytes
+cli-users-reloaded = Benutzer neu geladen: { $count } benannte Benutzer (angemeldete Sitzungen laufen weiter)
+cli-users-reload-failed = Benutzer nicht neu geladen, die alte Liste bleibt: { $error }

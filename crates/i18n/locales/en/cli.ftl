@@ -31,3 +31,5 @@ cli-starting = starting the server
 cli-nofile-raised = open files: limit raised from { $from } to { $to }
 cli-nofile-capped = warning: open files are limited to { $limit }: about { $sessions } sessions at once, not the { $max } of --max-connections; raise the hard limit (ulimit -Hn, or LimitNOFILE= in a systemd unit)
 cli-names-guessed = note: { $count } names are not UTF-8 and are shown as { $charsets } by a guess; --charset { $charset } pins it, --raw shows the bytes
+cli-users-reloaded = users reloaded: { $count } named users (sessions already logged in go on)
+cli-users-reload-failed = users not reloaded, the old list stays: { $error }

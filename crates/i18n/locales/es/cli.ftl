@@ -31,3 +31,5 @@ cli-starting = iniciando el servidor
 cli-nofile-raised = archivos abiertos: límite elevado de { $from } a { $to }
 cli-nofile-capped = aviso: los archivos abiertos están limitados a { $limit }: unas { $sessions } sesiones a la vez, no las { $max } de --max-connections; eleve el límite duro (ulimit -Hn, o LimitNOFILE= en una unidad systemd)
 cli-names-guessed = nota: { $count } nombres no son UTF-8 y se muestran como { $charsets } por suposición; --charset { $charset } lo fija, --raw muestra los bytes
+cli-users-reloaded = usuarios recargados: { $count } usuarios con nombre (las sesiones ya iniciadas continúan)
+cli-users-reload-failed = usuarios no recargados, se mantiene la lista anterior: { $error }

@@ -31,3 +31,5 @@ cli-starting = démarrage du serveur
 cli-nofile-raised = fichiers ouverts : limite relevée de { $from } à { $to }
 cli-nofile-capped = attention : les fichiers ouverts sont limités à { $limit } : environ { $sessions } sessions à la fois, pas les { $max } de --max-connections ; relevez la limite dure (ulimit -Hn, ou LimitNOFILE= dans une unité systemd)
 cli-names-guessed = remarque : { $count } noms ne sont pas en UTF-8 et sont affichés en { $charsets } par supposition ; --charset { $charset } le fixe, --raw montre les octets
+cli-users-reloaded = utilisateurs rechargés : { $count } utilisateurs nommés (les sessions déjà connectées continuent)
+cli-users-reload-failed = utilisateurs non rechargés, l’ancienne liste reste : { $error }

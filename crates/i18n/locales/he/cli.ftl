@@ -31,3 +31,5 @@ cli-starting = הפעלת השרת
 cli-nofile-raised = קבצים פתוחים: המגבלה הועלתה מ־{ $from } ל־{ $to }
 cli-nofile-capped = אזהרה: הקבצים הפתוחים מוגבלים ל־{ $limit }: כ־{ $sessions } הפעלות בו־זמנית, לא { $max } של --max-connections; יש להעלות את המגבלה הקשיחה (ulimit -Hn, או LimitNOFILE= ביחידת systemd)
 cli-names-guessed = הערה: { $count } שמות אינם UTF-8 ומוצגים כ-{ $charsets } לפי ניחוש; --charset { $charset } מקבע זאת, --raw מציג את הבתים
+cli-users-reloaded = המשתמשים נטענו מחדש: { $count } משתמשים בשם (הפעלות שכבר התחברו ממשיכות)
+cli-users-reload-failed = המשתמשים לא נטענו מחדש, הרשימה הקודמת נשארת: { $error }

@@ -31,3 +31,5 @@ cli-starting = avvio del server
 cli-nofile-raised = file aperti: limite alzato da { $from } a { $to }
 cli-nofile-capped = attenzione: i file aperti sono limitati a { $limit }: circa { $sessions } sessioni alla volta, non le { $max } di --max-connections; alzare il limite rigido (ulimit -Hn, o LimitNOFILE= in una unità systemd)
 cli-names-guessed = nota: { $count } nomi non sono UTF-8 e sono mostrati come { $charsets } per ipotesi; --charset { $charset } lo fissa, --raw mostra i byte
+cli-users-reloaded = utenti ricaricati: { $count } utenti con nome (le sessioni già autenticate continuano)
+cli-users-reload-failed = utenti non ricaricati, resta l’elenco precedente: { $error }

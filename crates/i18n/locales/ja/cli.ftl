@@ -31,3 +31,5 @@ cli-starting = サーバーの起動
 cli-nofile-raised = オープンファイル: 上限を { $from } から { $to } に引き上げました
 cli-nofile-capped = 警告: オープンファイルの上限は { $limit } です。同時セッションは --max-connections の { $max } ではなく約 { $sessions } までです。ハードリミットを引き上げてください (ulimit -Hn、または systemd ユニットの LimitNOFILE=)
 cli-names-guessed = 注意: { $count } 個の名前は UTF-8 ではなく、推測で { $charsets } として表示しています。--charset { $charset } で固定、--raw でバイトのまま表示します
+cli-users-reloaded = ユーザーを再読み込みしました: 名前付きユーザー { $count } 人（ログイン済みのセッションはそのまま続きます）
+cli-users-reload-failed = ユーザーを再読み込みできませんでした。以前の一覧のままです: { $error }

@@ -31,3 +31,5 @@ cli-starting = 서버 시작
 cli-nofile-raised = 열린 파일: 한도를 { $from }에서 { $to }(으)로 올렸습니다
 cli-nofile-capped = 경고: 열린 파일은 { $limit }개로 제한됩니다. 동시 세션은 --max-connections의 { $max }개가 아니라 약 { $sessions }개입니다. 하드 한도를 올리십시오 (ulimit -Hn 또는 systemd 유닛의 LimitNOFILE=)
 cli-names-guessed = 참고: 이름 { $count }개가 UTF-8이 아니어서 추측으로 { $charsets }(으)로 표시합니다. --charset { $charset }(으)로 고정하고 --raw로 바이트를 그대로 봅니다
+cli-users-reloaded = 사용자를 다시 읽었습니다: 이름 있는 사용자 { $count }명 (이미 로그인한 세션은 계속됩니다)
+cli-users-reload-failed = 사용자를 다시 읽지 못해 이전 목록을 유지합니다: { $error }

@@ -31,3 +31,5 @@ cli-starting = uruchamianie serwera
 cli-nofile-raised = otwarte pliki: limit podniesiony z { $from } do { $to }
 cli-nofile-capped = uwaga: otwarte pliki są ograniczone do { $limit }: około { $sessions } sesji naraz, a nie { $max } z --max-connections; podnieś twardy limit (ulimit -Hn lub LimitNOFILE= w jednostce systemd)
 cli-names-guessed = uwaga: { $count } nazw nie jest w UTF-8 i są pokazane jako { $charsets } na podstawie zgadywania; --charset { $charset } to ustala, --raw pokazuje bajty
+cli-users-reloaded = użytkownicy wczytani ponownie: { $count } nazwanych użytkowników (zalogowane sesje trwają dalej)
+cli-users-reload-failed = użytkownicy nie zostali wczytani, zostaje stara lista: { $error }

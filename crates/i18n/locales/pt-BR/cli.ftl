@@ -31,3 +31,5 @@ cli-starting = iniciando o servidor
 cli-nofile-raised = arquivos abertos: limite elevado de { $from } para { $to }
 cli-nofile-capped = aviso: os arquivos abertos estão limitados a { $limit }: cerca de { $sessions } sessões de cada vez, não as { $max } de --max-connections; aumente o limite rígido (ulimit -Hn, ou LimitNOFILE= numa unidade systemd)
 cli-names-guessed = nota: { $count } nomes não são UTF-8 e são exibidos como { $charsets } por suposição; --charset { $charset } fixa isso, --raw mostra os bytes
+cli-users-reloaded = usuários recarregados: { $count } usuários nomeados (sessões já conectadas continuam)
+cli-users-reload-failed = usuários não recarregados, a lista anterior continua: { $error }

@@ -31,3 +31,5 @@ cli-starting = запуск сервера
 cli-nofile-raised = открытые файлы: предел поднят с { $from } до { $to }
 cli-nofile-capped = внимание: открытые файлы ограничены числом { $limit }: примерно { $sessions } сеансов одновременно, а не { $max } из --max-connections; поднимите жёсткий предел (ulimit -Hn или LimitNOFILE= в юните systemd)
 cli-names-guessed = примечание: { $count } имён не в UTF-8 и показаны как { $charsets } по догадке; --charset { $charset } закрепляет кодировку, --raw показывает байты
+cli-users-reloaded = пользователи перечитаны: { $count } именованных пользователей (уже вошедшие сеансы продолжаются)
+cli-users-reload-failed = пользователи не перечитаны, остаётся прежний список: { $error }

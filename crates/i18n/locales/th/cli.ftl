@@ -31,3 +31,5 @@ cli-starting = กำลังเริ่มเซิร์ฟเวอร์
 cli-nofile-raised = ไฟล์ที่เปิด: เพิ่มขีดจำกัดจาก { $from } เป็น { $to }
 cli-nofile-capped = คำเตือน: ไฟล์ที่เปิดถูกจำกัดที่ { $limit }: รองรับราว { $sessions } เซสชันพร้อมกัน ไม่ใช่ { $max } ตาม --max-connections; โปรดเพิ่มขีดจำกัดแบบแข็ง (ulimit -Hn หรือ LimitNOFILE= ในยูนิต systemd)
 cli-names-guessed = หมายเหตุ: ชื่อ { $count } รายการไม่ใช่ UTF-8 และแสดงเป็น { $charsets } โดยการเดา; --charset { $charset } ใช้กำหนดตายตัว, --raw แสดงไบต์ดิบ
+cli-users-reloaded = โหลดผู้ใช้ใหม่แล้ว: ผู้ใช้ที่มีชื่อ { $count } คน (เซสชันที่เข้าสู่ระบบแล้วทำงานต่อ)
+cli-users-reload-failed = โหลดผู้ใช้ใหม่ไม่สำเร็จ ใช้รายการเดิมต่อ: { $error }

@@ -31,3 +31,5 @@ cli-starting = запуск сервера
 cli-nofile-raised = відкриті файли: межу піднято з { $from } до { $to }
 cli-nofile-capped = увага: відкриті файли обмежено числом { $limit }: приблизно { $sessions } сеансів одночасно, а не { $max } з --max-connections; підніміть жорстку межу (ulimit -Hn або LimitNOFILE= у юніті systemd)
 cli-names-guessed = примітка: { $count } імен не в UTF-8 і показані як { $charsets } за здогадом; --charset { $charset } закріплює кодування, --raw показує байти
+cli-users-reloaded = користувачів перечитано: { $count } іменованих користувачів (сеанси, що вже увійшли, тривають)
+cli-users-reload-failed = користувачів не перечитано, лишається попередній список: { $error }

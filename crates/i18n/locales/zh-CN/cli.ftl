@@ -31,3 +31,5 @@ cli-starting = 启动服务器
 cli-nofile-raised = 打开文件数：上限已从 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：打开文件数上限为 { $limit }：同时约 { $sessions } 个会话，而不是 --max-connections 的 { $max } 个；请提高硬上限（ulimit -Hn，或 systemd 单元中的 LimitNOFILE=）
 cli-names-guessed = 注意：{ $count } 个名称不是 UTF-8，按猜测以 { $charsets } 显示；--charset { $charset } 可固定，--raw 显示原始字节
+cli-users-reloaded = 已重新加载用户：{ $count } 个命名用户（已登录的会话继续进行）
+cli-users-reload-failed = 未能重新加载用户，保留原列表：{ $error }

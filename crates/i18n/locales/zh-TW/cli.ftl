@@ -31,3 +31,5 @@ cli-starting = 啟動伺服器
 cli-nofile-raised = 開啟檔案數：上限已從 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：開啟檔案數上限為 { $limit }：同時約 { $sessions } 個工作階段，而非 --max-connections 的 { $max } 個；請提高硬上限（ulimit -Hn，或 systemd 單元中的 LimitNOFILE=）
 cli-names-guessed = 注意：{ $count } 個名稱不是 UTF-8，依猜測以 { $charsets } 顯示；--charset { $charset } 可固定，--raw 顯示原始位元組
+cli-users-reloaded = 已重新載入使用者：{ $count } 個具名使用者（已登入的工作階段繼續進行）
+cli-users-reload-failed = 未能重新載入使用者，保留原清單：{ $error }
