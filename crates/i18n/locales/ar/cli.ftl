@@ -30,3 +30,5 @@ cli-bad-listen = --listen { $value }: { $error } (اكتب العنوان:الم
 cli-starting = تشغيل الخادم
 cli-nofile-raised = الملفات المفتوحة: رُفع الحد من { $from } إلى { $to }
 cli-nofile-capped = تحذير: الملفات المفتوحة محدودة بـ { $limit }: نحو { $sessions } جلسة في وقت واحد، لا { $max } المحددة في --max-connections؛ ارفع الحد الصارم (ulimit -Hn، أو LimitNOFILE= في وحدة systemd)
+cli-x2-bad-password = كلمة المرور في عنوان URL غير مكتوبة بشكل صحيح: رمّز فيها / : @ # % والمسافات بترميز النسبة المئوية (%2F %3A %40 %23 %25 %20)
+cli-x2-mv-other-server = { $to } ليس على خادم { $from }: لا يمكن لإعادة التسمية نقل ملف إلى خادم آخر (نزّله بـ get ثم ارفعه بـ put)

@@ -30,3 +30,5 @@ cli-bad-listen = --listen { $value } : { $error } (écrivez ADRESSE:PORT, HÔTE:
 cli-starting = démarrage du serveur
 cli-nofile-raised = fichiers ouverts : limite relevée de { $from } à { $to }
 cli-nofile-capped = attention : les fichiers ouverts sont limités à { $limit } : environ { $sessions } sessions à la fois, pas les { $max } de --max-connections ; relevez la limite dure (ulimit -Hn, ou LimitNOFILE= dans une unité systemd)
+cli-x2-bad-password = le mot de passe de l'URL est mal écrit : encodez-y / : @ # % et les espaces en pourcent (%2F %3A %40 %23 %25 %20)
+cli-x2-mv-other-server = { $to } n'est pas sur le serveur de { $from } : un renommage ne peut pas déplacer un fichier vers un autre serveur (faites get, puis put)

@@ -30,3 +30,5 @@ cli-bad-listen = --listen { $value }: { $error } (アドレス:ポート、ホ�
 cli-starting = サーバーの起動
 cli-nofile-raised = オープンファイル: 上限を { $from } から { $to } に引き上げました
 cli-nofile-capped = 警告: オープンファイルの上限は { $limit } です。同時セッションは --max-connections の { $max } ではなく約 { $sessions } までです。ハードリミットを引き上げてください (ulimit -Hn、または systemd ユニットの LimitNOFILE=)
+cli-x2-bad-password = URL 内のパスワードの書き方が正しくありません: その中の / : @ # % と空白はパーセントエンコードしてください (%2F %3A %40 %23 %25 %20)
+cli-x2-mv-other-server = { $to } は { $from } のサーバー上にありません: 名前の変更ではファイルを別のサーバーへ移せません (get してから put してください)

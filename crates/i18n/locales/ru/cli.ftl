@@ -30,3 +30,5 @@ cli-bad-listen = --listen { $value }: { $error } (укажите АДРЕС:ПО
 cli-starting = запуск сервера
 cli-nofile-raised = открытые файлы: предел поднят с { $from } до { $to }
 cli-nofile-capped = внимание: открытые файлы ограничены числом { $limit }: примерно { $sessions } сеансов одновременно, а не { $max } из --max-connections; поднимите жёсткий предел (ulimit -Hn или LimitNOFILE= в юните systemd)
+cli-x2-bad-password = пароль в URL записан неправильно: закодируйте в нём / : @ # % и пробелы через процент (%2F %3A %40 %23 %25 %20)
+cli-x2-mv-other-server = { $to } находится не на сервере { $from }: переименование не может перенести файл на другой сервер (сделайте get, затем put)

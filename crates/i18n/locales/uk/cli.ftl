@@ -30,3 +30,5 @@ cli-bad-listen = --listen { $value }: { $error } (вкажіть АДРЕСА:П
 cli-starting = запуск сервера
 cli-nofile-raised = відкриті файли: межу піднято з { $from } до { $to }
 cli-nofile-capped = увага: відкриті файли обмежено числом { $limit }: приблизно { $sessions } сеансів одночасно, а не { $max } з --max-connections; підніміть жорстку межу (ulimit -Hn або LimitNOFILE= у юніті systemd)
+cli-x2-bad-password = пароль в URL записано неправильно: закодуйте в ньому / : @ # % і пробіли через відсоток (%2F %3A %40 %23 %25 %20)
+cli-x2-mv-other-server = { $to } не на сервері { $from }: перейменування не може перенести файл на інший сервер (зробіть get, потім put)
