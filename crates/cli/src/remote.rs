@@ -414,11 +414,30 @@ impl Shown {
     }
 }
 
+/// A modification time as `ls -l` writes it, in UTC (the time zone of
+/// MLSD facts and of MDTM): `Nov 23 06:40` for the past six months,
+/// `Nov 23  2024` for older times and for times in the future (beyond an
+/// hour of clock skew). Always 12 columns.
+pub fn ls_time(t: i64, now: i64) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    const SIX_MONTHS: i64 = 182 * 24 * 3600;
+    let c = babelftp_proto::listing::Civil::from_unix(t);
+    let month = MONTHS[(c.month as usize).saturating_sub(1) % 12];
+    if t > now - SIX_MONTHS && t <= now + 3600 {
+        format!("{month} {:>2} {:02}:{:02}", c.day, c.hour, c.minute)
+    } else {
+        format!("{month} {:>2} {:>5}", c.day, c.year)
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct LsArgs {
     /// ftp://[user[:password]@]host[:port]/path/
     url: String,
-    /// Long format: kind, size, time.
+    /// Long format: kind, size, time (UTC, as ls writes it: Nov 23 06:40, or Nov 23  2024 when
+    /// older than six months).
     #[arg(short, long)]
     long: bool,
     #[command(flatten)]
@@ -430,16 +449,16 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
     let path = s.url.path_bytes();
     let dir = if path.is_empty() { None } else { Some(path.as_slice()) };
     let entries = s.list(dir).await?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
     let mut out = Vec::new();
     for e in &entries {
         if a.long {
             let kind = if e.is_dir { 'd' } else { '-' };
             let size = e.size.map(|n| n.to_string()).unwrap_or_default();
-            let time = e
-                .modified
-                .map(|t| babelftp_proto::listing::Civil::from_unix(t).time_val())
-                .unwrap_or_default();
-            out.extend_from_slice(format!("{kind} {size:>12} {time:>14} ").as_bytes());
+            let time = e.modified.map(|t| ls_time(t, now)).unwrap_or_default();
+            out.extend_from_slice(format!("{kind} {size:>12} {time:>12} ").as_bytes());
         }
         out.extend(s.show(&e.name));
         if e.is_dir {
@@ -675,7 +694,18 @@ fn new_path(from: &[u8], to: &[u8], whole: bool) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::new_path;
+    use super::{ls_time, new_path};
+
+    #[test]
+    fn times_as_ls_writes_them() {
+        // 2025-11-23 06:40:07 UTC.
+        let t = 1_763_880_007;
+        assert_eq!(ls_time(t, t + 86_400), "Nov 23 06:40");
+        assert_eq!(ls_time(t, t + 200 * 86_400), "Nov 23  2025");
+        assert_eq!(ls_time(t, t - 2 * 86_400), "Nov 23  2025");
+        // 2020-01-05 12:34 UTC.
+        assert_eq!(ls_time(1_578_227_640, t), "Jan  5  2020");
+    }
 
     #[test]
     fn new_names_are_relative_to_the_old_ones_directory() {

@@ -91,3 +91,62 @@ fn mv_to_a_url_takes_its_path_and_never_sends_the_password() {
     assert!(!err.contains("secret"), "{err}");
     assert!(root.join("dir/renamed.txt").is_file());
 }
+
+// ---- item 10 (part): ls -l times, passwords ----
+
+#[test]
+fn ls_long_shows_times_as_ls_does() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    let now = std::time::SystemTime::now();
+    let yesterday = now - Duration::from_secs(86_400);
+    let f = std::fs::File::create(root.join("recent.txt")).unwrap();
+    f.set_modified(yesterday).unwrap();
+    let f = std::fs::File::create(root.join("old.txt")).unwrap();
+    // 2020-01-05 12:34:00 UTC.
+    f.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(1_578_227_640))
+        .unwrap();
+    let (code, out, err) = babelftp(state.path(), &["ls", "-l", &format!("ftp://127.0.0.1:{}/", srv.port())]);
+    assert_eq!(code, 0, "{err}");
+    let secs = yesterday.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let c = babelftp_proto::listing::Civil::from_unix(secs);
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][c.month as usize - 1];
+    let recent = format!("{month} {:>2} {:02}:{:02} recent.txt", c.day, c.hour, c.minute);
+    assert!(out.lines().any(|l| l.ends_with(&recent)), "{recent:?} in\n{out}");
+    assert!(out.lines().any(|l| l.ends_with("Jan  5  2020 old.txt")), "{out}");
+}
+
+#[test]
+fn no_password_in_errors_or_the_dialogue() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    // A URL that does not parse is echoed without its password.
+    for bad in [
+        "ftp://bob:hunter2@127.0.0.1:notaport/",
+        "ftp://bob:hun/ter2@127.0.0.1/",
+        "ftp://bob:hun%zter2@127.0.0.1/",
+    ] {
+        let (code, _, err) = babelftp(state.path(), &["ls", bad]);
+        assert_ne!(code, 0);
+        assert!(err.contains("bad URL ftp://bob:****@"), "{err}");
+        assert!(!err.contains("hunter2") && !err.contains("hun"), "{err}");
+    }
+    // Nothing listening.
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", "ftp://bob:hunter2@127.0.0.1:1/"]);
+    assert_ne!(code, 0);
+    assert!(!err.contains("hunter2"), "{err}");
+    // The dialogue, a good and a refused login, from the URL and from -u.
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", &url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("> PASS ****"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
+    let url = format!("ftp://127.0.0.1:{}/", srv.port());
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", "-u", "bob:hunter2", &url]);
+    assert_ne!(code, 0);
+    assert!(err.contains("> PASS ****") && err.contains("530"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+}
