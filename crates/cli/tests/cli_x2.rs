@@ -150,3 +150,180 @@ fn no_password_in_errors_or_the_dialogue() {
     assert!(err.contains("> PASS ****") && err.contains("530"), "{err}");
     assert!(!err.contains("hunter2"), "{err}");
 }
+
+/// `scripted_ftp.py` (a real FTP server in Python, with faults on demand)
+/// over `root`; killed when dropped.
+struct Scripted {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Scripted {
+    fn start(root: &Path, faults: &[&str]) -> Scripted {
+        use std::io::BufRead;
+        let mut child = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripted_ftp.py"))
+            .arg(root)
+            .args(faults)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 (scripts/test.sh installs it)");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the port on the first line");
+        Scripted { child, port }
+    }
+}
+
+impl Drop for Scripted {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every file under `dir` (relative paths, sorted), part files included.
+fn files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+// ---- item 3: mirror ----
+
+#[test]
+fn mirror_download_goes_on_after_a_failed_file_and_names_it() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    std::fs::create_dir_all(root.join("m/sub")).unwrap();
+    for n in ["a.txt", "b.txt", "c.txt", "d.txt", "sub/e.txt"] {
+        std::fs::write(root.join("m").join(n), n).unwrap();
+    }
+    let dest = tempfile::tempdir().unwrap();
+    // A directory stands where b.txt would go: that one file cannot be
+    // copied, the rest can.
+    std::fs::create_dir_all(dest.path().join("b.txt/keep")).unwrap();
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            &format!("ftp://127.0.0.1:{}/m/", srv.port()),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("failed: m/b.txt: "), "{err}");
+    assert!(err.contains("mirror incomplete: 1 failed"), "{err}");
+    assert!(err.contains("4 copied"), "{err}");
+    assert_eq!(files(dest.path()), ["a.txt", "c.txt", "d.txt", "sub/e.txt"], "{err}");
+    assert!(dest.path().join("b.txt/keep").is_dir());
+    assert_eq!(std::fs::read(dest.path().join("d.txt")).unwrap(), b"d.txt");
+}
+
+#[test]
+fn mirror_upload_goes_on_after_a_failed_file_and_names_it() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    // A non-empty directory stands where b.txt would go on the server.
+    std::fs::create_dir_all(root.join("up/b.txt/keep")).unwrap();
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(src.path().join("sub")).unwrap();
+    for n in ["a.txt", "b.txt", "c.txt", "sub/d.txt"] {
+        std::fs::write(src.path().join(n), n).unwrap();
+    }
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            src.path().to_str().unwrap(),
+            &format!("ftp://bob:secret@127.0.0.1:{}/up/", srv.port()),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    let failed = format!("failed: {}: ", src.path().join("b.txt").display());
+    assert!(err.contains(&failed), "{err}");
+    assert!(err.contains("mirror incomplete: 1 failed"), "{err}");
+    assert_eq!(std::fs::read(root.join("up/a.txt")).unwrap(), b"a.txt");
+    assert_eq!(std::fs::read(root.join("up/c.txt")).unwrap(), b"c.txt");
+    assert_eq!(std::fs::read(root.join("up/sub/d.txt")).unwrap(), b"sub/d.txt");
+    assert!(root.join("up/b.txt/keep").is_dir());
+}
+
+#[test]
+fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_drop() {
+    let remote = tempfile::tempdir().unwrap();
+    let r = remote.path();
+    let data = |seed: u32, len: u32| -> Vec<u8> { (0..len).map(|i| ((i * seed) % 251) as u8).collect() };
+    std::fs::write(r.join("a.bin"), data(3, 200_000)).unwrap();
+    std::fs::write(r.join("b.bin"), data(5, 300_000)).unwrap();
+    std::fs::write(r.join("c.bin"), data(7, 100_000)).unwrap();
+    std::fs::write(r.join("d.bin"), data(11, 100_000)).unwrap();
+    std::fs::write(r.join("e.bin"), data(13, 200_000)).unwrap();
+    let srv = Scripted::start(r, &["--cut", "b.bin:100000", "--drop", "c.bin", "--cut", "e.bin:50000"]);
+    let state = tempfile::tempdir().unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let url = format!("ftp://u:pw@127.0.0.1:{}/", srv.port);
+    let d = dest.path().to_str().unwrap();
+    let (code, _, err) = babelftp(state.path(), &["mirror", &url, d]);
+    assert_eq!(code, 1, "{err}");
+    for f in ["b.bin", "c.bin", "e.bin"] {
+        assert!(err.contains(&format!("failed: {f}: ")), "{f}: {err}");
+    }
+    assert!(err.contains("the connection was lost; connecting again"), "{err}");
+    assert!(err.contains("mirror incomplete: 3 failed"), "{err}");
+    // What failed left no file under its name; the cut ones left part
+    // files to resume; d.bin, after the drop, came over the new connection.
+    let mtime = |f: &str| {
+        std::fs::metadata(r.join(f))
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    let part_b = format!(".b.bin.300000-{}.babelftp-part", mtime("b.bin"));
+    let part_e = format!(".e.bin.200000-{}.babelftp-part", mtime("e.bin"));
+    let mut want = vec!["a.bin".to_string(), "d.bin".into(), part_b.clone(), part_e.clone()];
+    want.sort();
+    assert_eq!(files(dest.path()), want, "{err}");
+    assert_eq!(std::fs::metadata(dest.path().join(&part_b)).unwrap().len(), 100_000);
+    assert_eq!(std::fs::read(dest.path().join("d.bin")).unwrap(), data(11, 100_000));
+    // e.bin changes on the server (same size, another time): its part
+    // file is not spliced onto the new content.
+    std::fs::write(r.join("e.bin"), data(17, 200_000)).unwrap();
+    let f = std::fs::File::options().write(true).open(r.join("e.bin")).unwrap();
+    f.set_modified(std::time::SystemTime::now() + Duration::from_secs(120))
+        .unwrap();
+    drop(f);
+    let (code, _, err) = babelftp(state.path(), &["mirror", "-v", &url, d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("> REST 100000"), "b.bin resumed: {err}");
+    assert_eq!(err.matches("> REST").count(), 1, "{err}");
+    assert_eq!(
+        files(dest.path()),
+        ["a.bin", "b.bin", "c.bin", "d.bin", "e.bin"],
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dest.path().join("b.bin")).unwrap(), data(5, 300_000));
+    assert_eq!(std::fs::read(dest.path().join("c.bin")).unwrap(), data(7, 100_000));
+    assert_eq!(std::fs::read(dest.path().join("e.bin")).unwrap(), data(17, 200_000));
+    assert!(!err.contains("pw@"), "{err}");
+}

@@ -32,3 +32,6 @@ cli-nofile-raised = offene Dateien: Grenze von { $from } auf { $to } angehoben
 cli-nofile-capped = Warnung: offene Dateien sind auf { $limit } begrenzt: etwa { $sessions } Sitzungen gleichzeitig, nicht die { $max } von --max-connections; heben Sie die harte Grenze an (ulimit -Hn oder LimitNOFILE= in einer systemd-Unit)
 cli-x2-bad-password = das Passwort in der URL ist nicht richtig geschrieben: / : @ # % und Leerzeichen darin prozentkodieren (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } liegt nicht auf dem Server von { $from }: Umbenennen kann keine Datei auf einen anderen Server verschieben (erst get, dann put)
+cli-x2-mirror-failed = fehlgeschlagen: { $path }: { $error }
+cli-x2-mirror-failures = Spiegelung unvollständig: { $count } fehlgeschlagen (jeweils oben genannt); erneut ausführen, um sie zu wiederholen und Teil-Downloads fortzusetzen
+cli-x2-reconnecting = die Verbindung ist abgebrochen; neue Verbindung wird aufgebaut

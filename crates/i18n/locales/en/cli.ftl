@@ -32,3 +32,6 @@ cli-nofile-raised = open files: limit raised from { $from } to { $to }
 cli-nofile-capped = warning: open files are limited to { $limit }: about { $sessions } sessions at once, not the { $max } of --max-connections; raise the hard limit (ulimit -Hn, or LimitNOFILE= in a systemd unit)
 cli-x2-bad-password = the password in the URL is not written right: percent-encode / : @ # % and spaces in it (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } is not on the server of { $from }: a rename cannot move a file to another server (get it, then put it)
+cli-x2-mirror-failed = failed: { $path }: { $error }
+cli-x2-mirror-failures = mirror incomplete: { $count } failed (each named above); run it again to retry them and resume partial downloads
+cli-x2-reconnecting = the connection was lost; connecting again

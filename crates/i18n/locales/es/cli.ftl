@@ -32,3 +32,6 @@ cli-nofile-raised = archivos abiertos: límite elevado de { $from } a { $to }
 cli-nofile-capped = aviso: los archivos abiertos están limitados a { $limit }: unas { $sessions } sesiones a la vez, no las { $max } de --max-connections; eleve el límite duro (ulimit -Hn, o LimitNOFILE= en una unidad systemd)
 cli-x2-bad-password = la contraseña de la URL no está bien escrita: codifique / : @ # % y los espacios con porcentajes (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } no está en el servidor de { $from }: un cambio de nombre no puede mover un archivo a otro servidor (use get y luego put)
+cli-x2-mirror-failed = falló: { $path }: { $error }
+cli-x2-mirror-failures = réplica incompleta: { $count } fallidos (cada uno indicado arriba); vuelva a ejecutarla para reintentarlos y reanudar las descargas parciales
+cli-x2-reconnecting = se perdió la conexión; conectando de nuevo

@@ -32,3 +32,6 @@ cli-nofile-raised = fichiers ouverts : limite relevée de { $from } à { $to }
 cli-nofile-capped = attention : les fichiers ouverts sont limités à { $limit } : environ { $sessions } sessions à la fois, pas les { $max } de --max-connections ; relevez la limite dure (ulimit -Hn, ou LimitNOFILE= dans une unité systemd)
 cli-x2-bad-password = le mot de passe de l'URL est mal écrit : encodez-y / : @ # % et les espaces en pourcent (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } n'est pas sur le serveur de { $from } : un renommage ne peut pas déplacer un fichier vers un autre serveur (faites get, puis put)
+cli-x2-mirror-failed = échec : { $path } : { $error }
+cli-x2-mirror-failures = miroir incomplet : { $count } échec(s) (chacun nommé ci-dessus) ; relancez-le pour les réessayer et reprendre les téléchargements partiels
+cli-x2-reconnecting = la connexion a été perdue ; nouvelle connexion

@@ -32,3 +32,6 @@ cli-nofile-raised = קבצים פתוחים: המגבלה הועלתה מ־{ $fr
 cli-nofile-capped = אזהרה: הקבצים הפתוחים מוגבלים ל־{ $limit }: כ־{ $sessions } הפעלות בו־זמנית, לא { $max } של --max-connections; יש להעלות את המגבלה הקשיחה (ulimit -Hn, או LimitNOFILE= ביחידת systemd)
 cli-x2-bad-password = הסיסמה בכתובת ה-URL אינה כתובה נכון: יש לקודד בה / : @ # % ורווחים בקידוד אחוזים (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } אינו בשרת של { $from }: שינוי שם אינו יכול להעביר קובץ לשרת אחר (הורידו ב-get ואז העלו ב-put)
+cli-x2-mirror-failed = נכשל: { $path }: { $error }
+cli-x2-mirror-failures = השיקוף לא הושלם: { $count } נכשלו (כל אחד מצוין למעלה); הריצו שוב כדי לנסות אותם מחדש ולחדש הורדות חלקיות
+cli-x2-reconnecting = החיבור אבד; מתחבר מחדש

@@ -32,3 +32,6 @@ cli-nofile-raised = file aperti: limite alzato da { $from } a { $to }
 cli-nofile-capped = attenzione: i file aperti sono limitati a { $limit }: circa { $sessions } sessioni alla volta, non le { $max } di --max-connections; alzare il limite rigido (ulimit -Hn, o LimitNOFILE= in una unità systemd)
 cli-x2-bad-password = la password nell'URL non è scritta correttamente: codifica / : @ # % e gli spazi con il percento (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } non è sul server di { $from }: una rinomina non può spostare un file su un altro server (usa get, poi put)
+cli-x2-mirror-failed = non riuscito: { $path }: { $error }
+cli-x2-mirror-failures = mirror incompleto: { $count } non riusciti (ciascuno indicato sopra); eseguilo di nuovo per riprovarli e riprendere i download parziali
+cli-x2-reconnecting = la connessione è stata persa; nuova connessione in corso

@@ -32,3 +32,6 @@ cli-nofile-raised = オープンファイル: 上限を { $from } から { $to }
 cli-nofile-capped = 警告: オープンファイルの上限は { $limit } です。同時セッションは --max-connections の { $max } ではなく約 { $sessions } までです。ハードリミットを引き上げてください (ulimit -Hn、または systemd ユニットの LimitNOFILE=)
 cli-x2-bad-password = URL 内のパスワードの書き方が正しくありません: その中の / : @ # % と空白はパーセントエンコードしてください (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } は { $from } のサーバー上にありません: 名前の変更ではファイルを別のサーバーへ移せません (get してから put してください)
+cli-x2-mirror-failed = 失敗: { $path }: { $error }
+cli-x2-mirror-failures = ミラーは未完了です: { $count } 件失敗しました (それぞれ上に表示)。もう一度実行すると再試行し、途中までのダウンロードを再開します
+cli-x2-reconnecting = 接続が失われました。再接続します

@@ -32,3 +32,6 @@ cli-nofile-raised = 열린 파일: 한도를 { $from }에서 { $to }(으)로 올
 cli-nofile-capped = 경고: 열린 파일은 { $limit }개로 제한됩니다. 동시 세션은 --max-connections의 { $max }개가 아니라 약 { $sessions }개입니다. 하드 한도를 올리십시오 (ulimit -Hn 또는 systemd 유닛의 LimitNOFILE=)
 cli-x2-bad-password = URL의 비밀번호가 올바르게 작성되지 않았습니다: 그 안의 / : @ # % 와 공백은 퍼센트 인코딩하십시오 (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } 은(는) { $from } 의 서버에 있지 않습니다: 이름 바꾸기로는 파일을 다른 서버로 옮길 수 없습니다 (get 한 다음 put 하십시오)
+cli-x2-mirror-failed = 실패: { $path }: { $error }
+cli-x2-mirror-failures = 미러 미완료: { $count }개 실패 (각각 위에 표시); 다시 실행하면 재시도하고 일부만 받은 다운로드를 이어받습니다
+cli-x2-reconnecting = 연결이 끊어졌습니다. 다시 연결합니다

@@ -32,3 +32,6 @@ cli-nofile-raised = otwarte pliki: limit podniesiony z { $from } do { $to }
 cli-nofile-capped = uwaga: otwarte pliki są ograniczone do { $limit }: około { $sessions } sesji naraz, a nie { $max } z --max-connections; podnieś twardy limit (ulimit -Hn lub LimitNOFILE= w jednostce systemd)
 cli-x2-bad-password = hasło w adresie URL jest źle zapisane: zakoduj w nim / : @ # % i spacje procentowo (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } nie jest na serwerze { $from }: zmiana nazwy nie przeniesie pliku na inny serwer (użyj get, potem put)
+cli-x2-mirror-failed = niepowodzenie: { $path }: { $error }
+cli-x2-mirror-failures = lustro niepełne: niepowodzenia: { $count } (każde wymienione wyżej); uruchom ponownie, by je powtórzyć i wznowić częściowe pobrania
+cli-x2-reconnecting = połączenie zostało utracone; ponowne łączenie

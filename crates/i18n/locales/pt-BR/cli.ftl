@@ -32,3 +32,6 @@ cli-nofile-raised = arquivos abertos: limite elevado de { $from } para { $to }
 cli-nofile-capped = aviso: os arquivos abertos estão limitados a { $limit }: cerca de { $sessions } sessões de cada vez, não as { $max } de --max-connections; aumente o limite rígido (ulimit -Hn, ou LimitNOFILE= numa unidade systemd)
 cli-x2-bad-password = a senha na URL não está escrita corretamente: codifique / : @ # % e espaços com porcentagem (%2F %3A %40 %23 %25 %20)
 cli-x2-mv-other-server = { $to } não está no servidor de { $from }: uma renomeação não move um arquivo para outro servidor (use get e depois put)
+cli-x2-mirror-failed = falhou: { $path }: { $error }
+cli-x2-mirror-failures = espelho incompleto: { $count } falharam (cada um indicado acima); execute de novo para tentar outra vez e retomar downloads parciais
+cli-x2-reconnecting = a conexão foi perdida; conectando de novo

@@ -32,3 +32,6 @@ cli-nofile-raised = 打开文件数：上限已从 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：打开文件数上限为 { $limit }：同时约 { $sessions } 个会话，而不是 --max-connections 的 { $max } 个；请提高硬上限（ulimit -Hn，或 systemd 单元中的 LimitNOFILE=）
 cli-x2-bad-password = URL 中的密码写法不正确：请将其中的 / : @ # % 和空格进行百分号编码（%2F %3A %40 %23 %25 %20）
 cli-x2-mv-other-server = { $to } 不在 { $from } 所在的服务器上：重命名无法把文件移到另一台服务器（请先 get 再 put）
+cli-x2-mirror-failed = 失败：{ $path }：{ $error }
+cli-x2-mirror-failures = 镜像未完成：{ $count } 个失败（均已在上方列出）；再次运行即可重试并续传未下载完的文件
+cli-x2-reconnecting = 连接已断开；正在重新连接

@@ -32,3 +32,6 @@ cli-nofile-raised = 開啟檔案數：上限已從 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：開啟檔案數上限為 { $limit }：同時約 { $sessions } 個工作階段，而非 --max-connections 的 { $max } 個；請提高硬上限（ulimit -Hn，或 systemd 單元中的 LimitNOFILE=）
 cli-x2-bad-password = URL 中的密碼寫法不正確：請將其中的 / : @ # % 與空格進行百分比編碼（%2F %3A %40 %23 %25 %20）
 cli-x2-mv-other-server = { $to } 不在 { $from } 所在的伺服器上：重新命名無法把檔案移到另一台伺服器（請先 get 再 put）
+cli-x2-mirror-failed = 失敗：{ $path }：{ $error }
+cli-x2-mirror-failures = 鏡像未完成：{ $count } 個失敗（均已在上方列出）；再次執行即可重試並續傳未下載完的檔案
+cli-x2-reconnecting = 連線已中斷；正在重新連線
