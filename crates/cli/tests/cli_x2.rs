@@ -327,3 +327,27 @@ fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_dr
     assert_eq!(std::fs::read(dest.path().join("e.bin")).unwrap(), data(17, 200_000));
     assert!(!err.contains("pw@"), "{err}");
 }
+
+// ---- item 11: check against a server that drops the connection ----
+
+#[test]
+fn check_reports_a_dropped_connection_goes_on_and_cleans_up() {
+    let remote = tempfile::tempdir().unwrap();
+    // Closes the connection on a CR NUL in a command, as pyftpdlib does on
+    // `MKD a<CR>b`.
+    let srv = Scripted::start(remote.path(), &["--close-on", "0d00"]);
+    let state = tempfile::tempdir().unwrap();
+    let (code, out, err) = babelftp(state.path(), &["check", &format!("ftp://u:pw@127.0.0.1:{}/", srv.port)]);
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 13, "{out}{err}");
+    let cr_nul = lines.iter().find(|l| l.starts_with("FAIL cr-nul ")).expect(&out);
+    assert!(cr_nul.contains("the server dropped the connection"), "{out}");
+    // The checks after the drop ran, over a new connection.
+    assert!(out.contains("PASS utf8-roundtrip "), "{out}{err}");
+    assert!(err.contains("the connection was lost; connecting again"), "{err}");
+    assert_eq!(lines[12], "5 passed, 2 failed, 5 skipped", "{out}");
+    // Nothing left behind on the server.
+    let left: Vec<_> = std::fs::read_dir(remote.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}\n{out}{err}");
+}

@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } ليس على خادم { $from }: لا يمكن
 cli-x2-mirror-failed = فشل: { $path }: { $error }
 cli-x2-mirror-failures = النسخ المطابق غير مكتمل: فشل { $count } (كلٌّ مذكور أعلاه)؛ شغّله مرة أخرى لإعادة المحاولة واستئناف التنزيلات الجزئية
 cli-x2-reconnecting = انقطع الاتصال؛ جارٍ الاتصال من جديد
+cli-x2-check-dropped = { $what }: قطع الخادم الاتصال (تستمر الفحوص عبر اتصال جديد)
+cli-x2-check-cleanup-failed = تعذّر حذف دليل العمل المؤقت { $path }: { $error }

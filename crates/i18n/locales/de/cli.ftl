@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } liegt nicht auf dem Server von { $from }: Umben
 cli-x2-mirror-failed = fehlgeschlagen: { $path }: { $error }
 cli-x2-mirror-failures = Spiegelung unvollständig: { $count } fehlgeschlagen (jeweils oben genannt); erneut ausführen, um sie zu wiederholen und Teil-Downloads fortzusetzen
 cli-x2-reconnecting = die Verbindung ist abgebrochen; neue Verbindung wird aufgebaut
+cli-x2-check-dropped = { $what }: der Server hat die Verbindung abgebrochen (die Prüfungen laufen über eine neue weiter)
+cli-x2-check-cleanup-failed = das Arbeitsverzeichnis { $path } konnte nicht entfernt werden: { $error }

@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } is not on the server of { $from }: a rename can
 cli-x2-mirror-failed = failed: { $path }: { $error }
 cli-x2-mirror-failures = mirror incomplete: { $count } failed (each named above); run it again to retry them and resume partial downloads
 cli-x2-reconnecting = the connection was lost; connecting again
+cli-x2-check-dropped = { $what }: the server dropped the connection (the checks go on over a new one)
+cli-x2-check-cleanup-failed = could not remove the scratch directory { $path }: { $error }

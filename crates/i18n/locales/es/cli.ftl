@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } no está en el servidor de { $from }: un cambio
 cli-x2-mirror-failed = falló: { $path }: { $error }
 cli-x2-mirror-failures = réplica incompleta: { $count } fallidos (cada uno indicado arriba); vuelva a ejecutarla para reintentarlos y reanudar las descargas parciales
 cli-x2-reconnecting = se perdió la conexión; conectando de nuevo
+cli-x2-check-dropped = { $what }: el servidor cortó la conexión (las comprobaciones siguen por una nueva)
+cli-x2-check-cleanup-failed = no se pudo eliminar el directorio temporal { $path }: { $error }

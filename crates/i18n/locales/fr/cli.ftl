@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } n'est pas sur le serveur de { $from } : un reno
 cli-x2-mirror-failed = échec : { $path } : { $error }
 cli-x2-mirror-failures = miroir incomplet : { $count } échec(s) (chacun nommé ci-dessus) ; relancez-le pour les réessayer et reprendre les téléchargements partiels
 cli-x2-reconnecting = la connexion a été perdue ; nouvelle connexion
+cli-x2-check-dropped = { $what } : le serveur a coupé la connexion (les vérifications continuent sur une nouvelle)
+cli-x2-check-cleanup-failed = impossible de supprimer le répertoire de travail { $path } : { $error }

@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } אינו בשרת של { $from }: שינוי ש
 cli-x2-mirror-failed = נכשל: { $path }: { $error }
 cli-x2-mirror-failures = השיקוף לא הושלם: { $count } נכשלו (כל אחד מצוין למעלה); הריצו שוב כדי לנסות אותם מחדש ולחדש הורדות חלקיות
 cli-x2-reconnecting = החיבור אבד; מתחבר מחדש
+cli-x2-check-dropped = { $what }: השרת ניתק את החיבור (הבדיקות ממשיכות בחיבור חדש)
+cli-x2-check-cleanup-failed = לא ניתן היה להסיר את תיקיית העבודה הזמנית { $path }: { $error }

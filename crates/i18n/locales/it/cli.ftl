@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } non è sul server di { $from }: una rinomina no
 cli-x2-mirror-failed = non riuscito: { $path }: { $error }
 cli-x2-mirror-failures = mirror incompleto: { $count } non riusciti (ciascuno indicato sopra); eseguilo di nuovo per riprovarli e riprendere i download parziali
 cli-x2-reconnecting = la connessione è stata persa; nuova connessione in corso
+cli-x2-check-dropped = { $what }: il server ha interrotto la connessione (i controlli proseguono su una nuova)
+cli-x2-check-cleanup-failed = impossibile rimuovere la directory temporanea { $path }: { $error }

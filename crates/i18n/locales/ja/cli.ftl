@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } は { $from } のサーバー上にありませ
 cli-x2-mirror-failed = 失敗: { $path }: { $error }
 cli-x2-mirror-failures = ミラーは未完了です: { $count } 件失敗しました (それぞれ上に表示)。もう一度実行すると再試行し、途中までのダウンロードを再開します
 cli-x2-reconnecting = 接続が失われました。再接続します
+cli-x2-check-dropped = { $what }: サーバーが接続を切断しました (残りのチェックは新しい接続で続けます)
+cli-x2-check-cleanup-failed = 作業用ディレクトリ { $path } を削除できませんでした: { $error }

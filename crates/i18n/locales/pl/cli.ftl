@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } nie jest na serwerze { $from }: zmiana nazwy ni
 cli-x2-mirror-failed = niepowodzenie: { $path }: { $error }
 cli-x2-mirror-failures = lustro niepełne: niepowodzenia: { $count } (każde wymienione wyżej); uruchom ponownie, by je powtórzyć i wznowić częściowe pobrania
 cli-x2-reconnecting = połączenie zostało utracone; ponowne łączenie
+cli-x2-check-dropped = { $what }: serwer zerwał połączenie (sprawdzanie trwa dalej przez nowe)
+cli-x2-check-cleanup-failed = nie udało się usunąć katalogu roboczego { $path }: { $error }

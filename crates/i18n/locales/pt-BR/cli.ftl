@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } não está no servidor de { $from }: uma renome
 cli-x2-mirror-failed = falhou: { $path }: { $error }
 cli-x2-mirror-failures = espelho incompleto: { $count } falharam (cada um indicado acima); execute de novo para tentar outra vez e retomar downloads parciais
 cli-x2-reconnecting = a conexão foi perdida; conectando de novo
+cli-x2-check-dropped = { $what }: o servidor derrubou a conexão (as verificações continuam em uma nova)
+cli-x2-check-cleanup-failed = não foi possível remover o diretório temporário { $path }: { $error }

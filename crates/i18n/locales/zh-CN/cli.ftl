@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } 不在 { $from } 所在的服务器上：重命
 cli-x2-mirror-failed = 失败：{ $path }：{ $error }
 cli-x2-mirror-failures = 镜像未完成：{ $count } 个失败（均已在上方列出）；再次运行即可重试并续传未下载完的文件
 cli-x2-reconnecting = 连接已断开；正在重新连接
+cli-x2-check-dropped = { $what }：服务器断开了连接（其余检查通过新连接继续）
+cli-x2-check-cleanup-failed = 无法删除临时目录 { $path }：{ $error }

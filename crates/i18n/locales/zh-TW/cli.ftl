@@ -35,3 +35,5 @@ cli-x2-mv-other-server = { $to } 不在 { $from } 所在的伺服器上：重新
 cli-x2-mirror-failed = 失敗：{ $path }：{ $error }
 cli-x2-mirror-failures = 鏡像未完成：{ $count } 個失敗（均已在上方列出）；再次執行即可重試並續傳未下載完的檔案
 cli-x2-reconnecting = 連線已中斷；正在重新連線
+cli-x2-check-dropped = { $what }：伺服器中斷了連線（其餘檢查透過新連線繼續）
+cli-x2-check-cleanup-failed = 無法刪除暫存目錄 { $path }：{ $error }
