@@ -653,7 +653,11 @@ pub async fn mv(a: MvArgs) -> anyhow::Result<()> {
         MoveTo::Typed(a.to.clone().into_bytes())
     };
     let mut s = Session::open(&a.url, &a.common).await?;
-    let from = s.resolve_file(&s.url.path_bytes()).await?;
+    let mut from = s.resolve_file(&s.url.path_bytes()).await?;
+    // A directory named with a trailing / is renamed as itself, not into.
+    while from.len() > 1 && from.ends_with(b"/") {
+        from.pop();
+    }
     let to = match target {
         // A URL's path is from the login directory, as the old one's is.
         MoveTo::Url(p) => new_path(&from, &s.encode(&p), true),
@@ -678,7 +682,7 @@ fn looks_like_url(s: &str) -> bool {
 /// The new name of `from` (server bytes): `to` as it is when absolute or
 /// `whole` (a URL's path), else relative to `from`'s directory; a `to`
 /// ending in `/` is a directory the file moves into under its own name.
-fn new_path(from: &[u8], to: &[u8], whole: bool) -> Vec<u8> {
+pub fn new_path(from: &[u8], to: &[u8], whole: bool) -> Vec<u8> {
     let leaf_at = from.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
     let mut out = if whole || to.starts_with(b"/") {
         Vec::new()

@@ -59,6 +59,10 @@ fn mv_relative_new_name_is_in_the_old_ones_directory() {
     let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/c.txt"), "/top.txt"]);
     assert_eq!(code, 0, "{err}");
     assert!(root.join("top.txt").is_file());
+    // A directory named with its trailing /: renamed in its own directory.
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/sub/"), "renamed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("dir/renamed").is_dir(), "{err}");
 }
 
 #[test]
