@@ -390,7 +390,6 @@ async fn fetch(
         .await
         .with_context(|| crate::msg::ts("cli-creating", &[("path", &part.display().to_string())]))?;
     let n = run.s.client.retr(rpath, have, &mut file, &mut |_| {}).await?;
-    file.sync_all().await.ok();
     drop(file);
     if let Some(t) = e.modified {
         let when = UNIX_EPOCH + Duration::from_secs(t.max(0) as u64);
