@@ -24,6 +24,10 @@
 //! resumed: its part file is removed when the download fails. Part files
 //! left by a remote file that changed or went away are removed on the next
 //! run through their directory; they are never uploaded.
+//!
+//! Uploads are not resumed: a remote file of another size is sent again
+//! whole (nothing proves its head is the local file's), and a failed upload
+//! is named and the rest go on.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
