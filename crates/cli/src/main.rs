@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 mod check;
 mod mirror;
 mod msg;
+mod redact;
 mod remote;
 mod serve;
 mod shell;

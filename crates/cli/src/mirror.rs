@@ -6,8 +6,30 @@
 //! name macOS wrote in NFD and its NFC twin on the server are the same
 //! file, not a re-upload (and the name already on the other side is kept).
 //! `--delete` removes what the source no longer has.
+//!
+//! A file that fails (refused, cut, unwritable here) is named on stderr
+//! and the run goes on with the rest; a connection the server dropped is
+//! opened again. The run ends with the summary and, when anything failed,
+//! a count of the failures and exit status 1.
+//!
+//! Downloads are written to a part file next to the destination and
+//! renamed over it only when whole, so a failure never leaves a truncated
+//! or empty file under the real name, nor touches the old copy. The part
+//! file's name holds the remote file's size and modification time,
+//! `.NAME.SIZE-MTIME.babelftp-part`: a later run resumes it (REST) only
+//! when the remote file still has that same size and time, so a file
+//! changed on the server in between is fetched again from the start,
+//! never spliced onto the old one's head. A remote file without a size or
+//! time in the listing (or a name too long for the extra text) is never
+//! resumed: its part file is removed when the download fails. Part files
+//! left by a remote file that changed or went away are removed on the next
+//! run through their directory; they are never uploaded.
+//!
+//! Uploads are not resumed: a remote file of another size is sent again
+//! whole (nothing proves its head is the local file's), and a failed upload
+//! is named and the rest go on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -72,29 +94,114 @@ fn join_remote(dir: &[u8], name: &[u8]) -> Vec<u8> {
     p
 }
 
+/// The end of every part file's name.
+const PART_SUFFIX: &[u8] = b".babelftp-part";
+
+/// Whether a local name is one of our part files.
+fn is_part(name: &[u8]) -> bool {
+    name.starts_with(b".") && name.ends_with(PART_SUFFIX)
+}
+
+/// The resumable part file's name for a download of `e` to `local_name`:
+/// `.NAME.SIZE-MTIME.babelftp-part`; `None` when the listing gives no size
+/// or time, or the name would be too long for the file system.
+fn part_name(local_name: &[u8], e: &RemoteEntry) -> Option<Vec<u8>> {
+    let (size, time) = (e.size?, e.modified?);
+    let mut p = b".".to_vec();
+    p.extend_from_slice(local_name);
+    p.extend_from_slice(format!(".{size}-{time}").as_bytes());
+    p.extend_from_slice(PART_SUFFIX);
+    (p.len() <= 255).then_some(p)
+}
+
+/// Whether an error left the control connection in step: a refusal was
+/// read whole, a local error never reached the server; anything else (a
+/// socket error, a drop, a transfer cut with its reply unread) did not.
+fn in_step(e: &anyhow::Error) -> bool {
+    e.chain().all(|c| match c.downcast_ref::<babelftp_client::Error>() {
+        Some(babelftp_client::Error::Refused(_) | babelftp_client::Error::Path(_)) | None => true,
+        Some(_) => false,
+    })
+}
+
+/// A mirror run: the session (opened again when the server drops it) and
+/// what was done and what failed.
+struct Run<'a> {
+    s: Session,
+    url: &'a str,
+    common: &'a Common,
+    delete: bool,
+    tally: Tally,
+    failed: u64,
+}
+
+impl Run<'_> {
+    /// Names a failure on stderr (always, even with -q) and counts it.
+    fn fail(&mut self, path: &str, e: &anyhow::Error) {
+        self.failed += 1;
+        eprintln!(
+            "{}",
+            crate::msg::ts(
+                "cli-x2-mirror-failed",
+                &[("path", path), ("error", &crate::describe(e))]
+            )
+        );
+    }
+
+    /// After a failure: when the connection is no longer usable, a new one.
+    /// An error here (the server cannot be reached again) ends the run.
+    async fn recover(&mut self, e: &anyhow::Error) -> anyhow::Result<()> {
+        if in_step(e) {
+            return Ok(());
+        }
+        if !self.s.quiet() {
+            eprintln!("{}", crate::msg::ts("cli-x2-reconnecting", &[]));
+        }
+        self.s = Session::open(self.url, self.common).await?;
+        Ok(())
+    }
+
+    /// A remote path for the screen.
+    fn shown(&self, remote: &[u8]) -> String {
+        String::from_utf8_lossy(&self.s.show(remote)).into_owned()
+    }
+}
+
 pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
     let (url, local) = if a.reverse { (&a.dst, &a.src) } else { (&a.src, &a.dst) };
-    let mut s = Session::open(url, &a.common).await?;
+    let s = Session::open(url, &a.common).await?;
     let root = s.encode(&s.url.path_bytes());
     let local = PathBuf::from(local);
-    let mut tally = Tally::default();
-    if a.reverse {
+    let mut run = Run {
+        s,
+        url,
+        common: &a.common,
+        delete: a.delete,
+        tally: Tally::default(),
+        failed: 0,
+    };
+    let outcome = if a.reverse {
         if !root.is_empty() {
             // Probe with CWD, then go back where the login put us.
-            let home = s.client.pwd().await?;
-            if s.client.cwd(&root).await.is_ok() {
-                s.client.cwd(&home).await?;
+            let home = run.s.client.pwd().await?;
+            if run.s.client.cwd(&root).await.is_ok() {
+                run.s.client.cwd(&home).await?;
             } else {
-                s.client.mkdir(&root).await.context("creating the remote directory")?;
+                run.s
+                    .client
+                    .mkdir(&root)
+                    .await
+                    .context("creating the remote directory")?;
             }
         }
-        up(&mut s, &local, &root, a.delete, &mut tally).await?;
+        up(&mut run, &local, &root).await
     } else {
         std::fs::create_dir_all(&local)
             .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-        down(&mut s, &root, &local, a.delete, &mut tally).await?;
-    }
-    if !s.quiet() {
+        down(&mut run, &root, &local).await
+    };
+    let Run { s, tally, failed, .. } = run;
+    if !s.quiet() || failed > 0 || outcome.is_err() {
         let n = babelftp_i18n::lang::Arg::Num;
         eprintln!(
             "{}",
@@ -109,38 +216,67 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
             )
         );
     }
-    s.client.quit().await?;
+    outcome?;
+    // The work is done: a server that closes before answering QUIT
+    // changes nothing.
+    let _ = s.client.quit().await;
+    if failed > 0 {
+        anyhow::bail!(crate::msg::t(
+            "cli-x2-mirror-failures",
+            &[("count", babelftp_i18n::lang::Arg::Num(failed))]
+        ));
+    }
     Ok(())
 }
 
-/// Local entries of a directory, by comparison key.
-fn local_entries(dir: &Path) -> anyhow::Result<HashMap<Vec<u8>, (OsString, std::fs::Metadata)>> {
+/// Local entries of a directory, by comparison key; our part files apart.
+type Local = HashMap<Vec<u8>, (OsString, std::fs::Metadata)>;
+
+fn local_entries(dir: &Path) -> anyhow::Result<(Local, Vec<OsString>)> {
     let mut out = HashMap::new();
+    let mut parts = Vec::new();
     for e in std::fs::read_dir(dir)
         .with_context(|| crate::msg::ts("cli-opening", &[("path", &dir.display().to_string())]))?
     {
         let e = e?;
         let name = e.file_name();
+        if is_part(name.as_bytes()) {
+            parts.push(name);
+            continue;
+        }
         let md = e.metadata()?;
         let k = key(name.to_str(), name.as_bytes());
         out.insert(k, (name, md));
     }
-    Ok(out)
+    Ok((out, parts))
 }
 
 fn down<'a>(
-    s: &'a mut Session,
+    run: &'a mut Run<'_>,
     remote: &'a [u8],
     local: &'a Path,
-    delete: bool,
-    tally: &'a mut Tally,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + 'a>> {
     Box::pin(async move {
         let dir = if remote.is_empty() { None } else { Some(remote) };
-        let entries: Vec<RemoteEntry> = s.list_raw(dir).await?;
-        let mut here = local_entries(local)?;
+        let entries: Vec<RemoteEntry> = match run.s.list_raw(dir).await {
+            Ok(e) => e,
+            Err(e) => {
+                let shown = run.shown(remote);
+                run.fail(&shown, &e);
+                return run.recover(&e).await;
+            }
+        };
+        let (mut here, parts) = match local_entries(local) {
+            Ok(h) => h,
+            Err(e) => {
+                run.fail(&local.display().to_string(), &e);
+                return Ok(());
+            }
+        };
+        // The part files still worth keeping after this directory.
+        let mut kept: HashSet<OsString> = HashSet::new();
         for e in entries {
-            let text = s.text_of(&e.name);
+            let text = run.s.text_of(&e.name);
             let k = key(text.as_deref(), &e.name);
             let existing = here.remove(&k);
             let local_name = match (&existing, &text) {
@@ -151,8 +287,16 @@ fn down<'a>(
             let target = local.join(&local_name);
             let rpath = join_remote(remote, &e.name);
             if e.is_dir {
-                std::fs::create_dir_all(&target)?;
-                down(s, &rpath, &target, delete, tally).await?;
+                if let Err(err) = std::fs::create_dir_all(&target) {
+                    let err = anyhow::Error::new(err).context(crate::msg::ts(
+                        "cli-creating",
+                        &[("path", &target.display().to_string())],
+                    ));
+                    let shown = run.shown(&rpath);
+                    run.fail(&shown, &err);
+                    continue;
+                }
+                down(run, &rpath, &target).await?;
                 continue;
             }
             let unchanged = existing.as_ref().is_some_and(|(_, md)| {
@@ -161,68 +305,156 @@ fn down<'a>(
                     && e.modified.is_none_or(|t| mtime_secs(md).is_some_and(|l| l >= t))
             });
             if unchanged {
-                tally.skipped += 1;
+                run.tally.skipped += 1;
                 continue;
             }
-            let mut file = tokio::fs::File::create(&target)
-                .await
-                .with_context(|| crate::msg::ts("cli-creating", &[("path", &target.display().to_string())]))?;
-            let n = s.client.retr(&rpath, 0, &mut file, &mut |_| {}).await?;
-            drop(file);
-            if let Some(t) = e.modified {
-                let when = UNIX_EPOCH + Duration::from_secs(t.max(0) as u64);
-                std::fs::File::options().write(true).open(&target)?.set_modified(when)?;
+            let part = part_name(local_name.as_bytes(), &e);
+            let resumable = part.is_some();
+            let part_file =
+                local.join(OsString::from_vec(part.unwrap_or_else(|| {
+                    format!(".{}{}", std::process::id(), ".babelftp-part").into_bytes()
+                })));
+            match fetch(run, &e, &rpath, &part_file, &target, resumable).await {
+                Ok(n) => {
+                    run.tally.copied += 1;
+                    run.tally.bytes += n;
+                }
+                Err(err) => {
+                    // Kept for the next run when it can be resumed and
+                    // holds something; else nothing is left behind.
+                    let len = std::fs::metadata(&part_file).map(|m| m.len()).unwrap_or(0);
+                    if resumable && len > 0 && !target.is_dir() {
+                        if let Some(n) = part_file.file_name() {
+                            kept.insert(n.to_owned());
+                        }
+                    } else {
+                        let _ = std::fs::remove_file(&part_file);
+                    }
+                    let shown = run.shown(&rpath);
+                    run.fail(&shown, &err);
+                    run.recover(&err).await?;
+                }
             }
-            tally.copied += 1;
-            tally.bytes += n;
         }
-        if delete {
+        // Part files of remote files that changed or went away.
+        for p in parts {
+            if !kept.contains(&p) && !local.join(&p).is_dir() {
+                let _ = std::fs::remove_file(local.join(&p));
+            }
+        }
+        if run.delete {
             for (_, (name, md)) in here {
                 let p = local.join(name);
-                if md.is_dir() {
-                    std::fs::remove_dir_all(&p)?;
+                let r = if md.is_dir() {
+                    std::fs::remove_dir_all(&p)
                 } else {
-                    std::fs::remove_file(&p)?;
+                    std::fs::remove_file(&p)
+                };
+                match r {
+                    Ok(()) => run.tally.deleted += 1,
+                    Err(err) => run.fail(&p.display().to_string(), &anyhow::Error::new(err)),
                 }
-                tally.deleted += 1;
             }
         }
         Ok(())
     })
 }
 
+/// Downloads `e` (at `rpath`) into `part`, resuming what a part file of
+/// the same identity already holds, then renames it to `target` with the
+/// remote time. Returns the octets received.
+async fn fetch(
+    run: &mut Run<'_>,
+    e: &RemoteEntry,
+    rpath: &[u8],
+    part: &Path,
+    target: &Path,
+    resumable: bool,
+) -> anyhow::Result<u64> {
+    if target.is_dir() {
+        // Checked before anything is fetched: a directory stands where the
+        // file would go.
+        return Err(
+            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::IsADirectory)).context(crate::msg::ts(
+                "cli-creating",
+                &[("path", &target.display().to_string())],
+            )),
+        );
+    }
+    let have = match std::fs::symlink_metadata(part) {
+        Ok(m) if resumable && m.is_file() && e.size.is_some_and(|n| m.len() < n) => m.len(),
+        _ => 0,
+    };
+    let mut file = tokio::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(have > 0)
+        .truncate(have == 0)
+        .open(part)
+        .await
+        .with_context(|| crate::msg::ts("cli-creating", &[("path", &part.display().to_string())]))?;
+    let n = run.s.client.retr(rpath, have, &mut file, &mut |_| {}).await?;
+    drop(file);
+    if let Some(t) = e.modified {
+        let when = UNIX_EPOCH + Duration::from_secs(t.max(0) as u64);
+        std::fs::File::options().write(true).open(part)?.set_modified(when)?;
+    }
+    std::fs::rename(part, target)
+        .with_context(|| crate::msg::ts("cli-creating", &[("path", &target.display().to_string())]))?;
+    Ok(n)
+}
+
 fn up<'a>(
-    s: &'a mut Session,
+    run: &'a mut Run<'_>,
     local: &'a Path,
     remote: &'a [u8],
-    delete: bool,
-    tally: &'a mut Tally,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + 'a>> {
     Box::pin(async move {
         let dir = if remote.is_empty() { None } else { Some(remote) };
         let mut there: HashMap<Vec<u8>, RemoteEntry> = HashMap::new();
-        for e in s.list_raw(dir).await? {
-            let text = s.text_of(&e.name);
-            there.insert(key(text.as_deref(), &e.name), e);
+        match run.s.list_raw(dir).await {
+            Ok(entries) => {
+                for e in entries {
+                    let text = run.s.text_of(&e.name);
+                    there.insert(key(text.as_deref(), &e.name), e);
+                }
+            }
+            Err(e) => {
+                let shown = run.shown(remote);
+                run.fail(&shown, &e);
+                return run.recover(&e).await;
+            }
         }
         let siblings: Vec<Vec<u8>> = there.values().map(|e| e.name.clone()).collect();
         let siblings: Vec<&[u8]> = siblings.iter().map(Vec::as_slice).collect();
-        let mut names: Vec<_> = local_entries(local)?.into_iter().collect();
+        let mut names: Vec<_> = match local_entries(local) {
+            Ok((h, _)) => h.into_iter().collect(),
+            Err(e) => {
+                run.fail(&local.display().to_string(), &e);
+                return Ok(());
+            }
+        };
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (k, (name, md)) in names {
             let existing = there.remove(&k);
             // Keep the server's spelling of a name it already has.
             let rname = match &existing {
                 Some(e) => e.name.clone(),
-                None => s.encode_in(name.as_bytes(), &siblings),
+                None => run.s.encode_in(name.as_bytes(), &siblings),
             };
             let rpath = join_remote(remote, &rname);
             let path = local.join(&name);
             if md.is_dir() {
                 if existing.is_none() {
-                    s.client.mkdir(&rpath).await?;
+                    if let Err(e) = run.s.client.mkdir(&rpath).await {
+                        let e = anyhow::Error::new(e);
+                        let shown = run.shown(&rpath);
+                        run.fail(&shown, &e);
+                        run.recover(&e).await?;
+                        continue;
+                    }
                 }
-                up(s, &path, &rpath, delete, tally).await?;
+                up(run, &path, &rpath).await?;
                 continue;
             }
             let unchanged = existing.as_ref().is_some_and(|e| {
@@ -231,26 +463,48 @@ fn up<'a>(
                     && e.modified.is_none_or(|t| mtime_secs(&md).is_none_or(|l| l <= t))
             });
             if unchanged {
-                tally.skipped += 1;
+                run.tally.skipped += 1;
                 continue;
             }
-            let mut file = tokio::fs::File::open(&path).await?;
-            let n = s
-                .client
-                .stor(&rpath, StoreMode::Replace, &mut file, &mut |_| {})
-                .await?;
-            tally.copied += 1;
-            tally.bytes += n;
+            let sent = async {
+                let mut file = tokio::fs::File::open(&path)
+                    .await
+                    .with_context(|| crate::msg::ts("cli-opening", &[("path", &path.display().to_string())]))?;
+                let n = run
+                    .s
+                    .client
+                    .stor(&rpath, StoreMode::Replace, &mut file, &mut |_| {})
+                    .await?;
+                anyhow::Ok(n)
+            }
+            .await;
+            match sent {
+                Ok(n) => {
+                    run.tally.copied += 1;
+                    run.tally.bytes += n;
+                }
+                Err(e) => {
+                    run.fail(&path.display().to_string(), &e);
+                    run.recover(&e).await?;
+                }
+            }
         }
-        if delete {
+        if run.delete {
             for (_, e) in there {
                 let p = join_remote(remote, &e.name);
-                if e.is_dir {
-                    remove_remote_tree(s, &p).await?;
+                let r = if e.is_dir {
+                    remove_remote_tree(&mut run.s, &p).await
                 } else {
-                    s.client.delete(&p).await?;
+                    run.s.client.delete(&p).await.map_err(anyhow::Error::new)
+                };
+                match r {
+                    Ok(()) => run.tally.deleted += 1,
+                    Err(err) => {
+                        let shown = run.shown(&p);
+                        run.fail(&shown, &err);
+                        run.recover(&err).await?;
+                    }
                 }
-                tally.deleted += 1;
             }
         }
         Ok(())
@@ -286,6 +540,32 @@ mod tests {
         assert_ne!(nfd.as_bytes(), nfc.as_bytes());
         assert_eq!(key(Some(nfd), nfd.as_bytes()), key(Some(nfc), nfc.as_bytes()));
         assert_eq!(key(None, b"\x93\xfa"), b"\x93\xfa".to_vec());
+    }
+
+    #[test]
+    fn part_names_carry_the_remote_identity() {
+        let e = RemoteEntry {
+            name: b"a.bin".to_vec(),
+            is_dir: false,
+            size: Some(300),
+            modified: Some(1_700_000_000),
+        };
+        let p = part_name(b"a.bin", &e);
+        assert_eq!(p.as_deref(), Some(&b".a.bin.300-1700000000.babelftp-part"[..]));
+        assert!(is_part(b".a.bin.300-1700000000.babelftp-part"));
+        assert!(!is_part(b"a.babelftp-part"));
+        let no_time = RemoteEntry { modified: None, ..e };
+        assert_eq!(part_name(b"a.bin", &no_time), None);
+        assert_eq!(
+            part_name(
+                &[b'x'; 250],
+                &RemoteEntry {
+                    modified: Some(1),
+                    ..no_time
+                }
+            ),
+            None
+        );
     }
 
     #[test]

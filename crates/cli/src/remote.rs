@@ -211,7 +211,7 @@ fn netrc(host: &str) -> Option<(String, String)> {
 impl Session {
     /// Parses the URL, connects and logs in.
     pub async fn open(url: &str, common: &Common) -> anyhow::Result<Session> {
-        let url = FtpUrl::parse(url).with_context(|| crate::msg::ts("cli-bad-url", &[("url", url)]))?;
+        let url = crate::redact::parse_url(url)?;
         let host = url.host.to_string();
         let host_plain = host.trim_start_matches('[').trim_end_matches(']').to_string();
         let port = url.port_or_default();
@@ -540,11 +540,30 @@ impl Shown {
     }
 }
 
+/// A modification time as `ls -l` writes it, in UTC (the time zone of
+/// MLSD facts and of MDTM): `Nov 23 06:40` for the past six months,
+/// `Nov 23  2024` for older times and for times in the future (beyond an
+/// hour of clock skew). Always 12 columns.
+pub fn ls_time(t: i64, now: i64) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    const SIX_MONTHS: i64 = 182 * 24 * 3600;
+    let c = babelftp_proto::listing::Civil::from_unix(t);
+    let month = MONTHS[(c.month as usize).saturating_sub(1) % 12];
+    if t > now - SIX_MONTHS && t <= now + 3600 {
+        format!("{month} {:>2} {:02}:{:02}", c.day, c.hour, c.minute)
+    } else {
+        format!("{month} {:>2} {:>5}", c.day, c.year)
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct LsArgs {
     /// ftp://[user[:password]@]host[:port]/path/
     url: String,
-    /// Long format: kind, size, time.
+    /// Long format: kind, size, time (UTC, as ls writes it: Nov 23 06:40, or Nov 23  2024 when
+    /// older than six months).
     #[arg(short, long)]
     long: bool,
     #[command(flatten)]
@@ -556,16 +575,16 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
     let path = s.url.path_bytes();
     let dir = if path.is_empty() { None } else { Some(path.as_slice()) };
     let entries = s.list(dir).await?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
     let mut out = Vec::new();
     for e in &entries {
         if a.long {
             let kind = if e.is_dir { 'd' } else { '-' };
             let size = e.size.map(|n| n.to_string()).unwrap_or_default();
-            let time = e
-                .modified
-                .map(|t| babelftp_proto::listing::Civil::from_unix(t).time_val())
-                .unwrap_or_default();
-            out.extend_from_slice(format!("{kind} {size:>12} {time:>14} ").as_bytes());
+            let time = e.modified.map(|t| ls_time(t, now)).unwrap_or_default();
+            out.extend_from_slice(format!("{kind} {size:>12} {time:>12} ").as_bytes());
         }
         out.extend(s.show(&e.name));
         if e.is_dir {
@@ -729,17 +748,102 @@ pub async fn rm(a: PathArgs) -> anyhow::Result<()> {
 pub struct MvArgs {
     /// ftp://host/path/old
     url: String,
-    /// The new path on the same server (absolute, or relative to the old one's directory).
+    /// The new path (absolute, or relative to the old one's directory; ending in / to move into
+    /// a directory), or an ftp:// URL on the same server.
     to: String,
     #[command(flatten)]
     common: Common,
 }
 
 pub async fn mv(a: MvArgs) -> anyhow::Result<()> {
+    // A URL as the new name: its path, and only on the same server (a
+    // rename cannot cross servers); it is never sent as it was written.
+    let target = if looks_like_url(&a.to) {
+        let old = crate::redact::parse_url(&a.url)?;
+        let new = crate::redact::parse_url(&a.to)?;
+        let same = old.host.to_string().eq_ignore_ascii_case(&new.host.to_string())
+            && old.port_or_default() == new.port_or_default()
+            && old.secure == new.secure
+            && (new.user.is_none() || new.user == old.user);
+        if !same {
+            bail!(crate::msg::ts(
+                "cli-x2-mv-other-server",
+                &[
+                    ("to", &crate::redact::url(&a.to)),
+                    ("from", &crate::redact::url(&a.url))
+                ]
+            ));
+        }
+        MoveTo::Url(new.path_bytes())
+    } else {
+        MoveTo::Typed(a.to.clone().into_bytes())
+    };
     let mut s = Session::open(&a.url, &a.common).await?;
-    let from = s.resolve_file(&s.url.path_bytes()).await?;
-    let to = s.encode(a.to.as_bytes());
+    let mut from = s.resolve_file(&s.url.path_bytes()).await?;
+    // A directory named with a trailing / is renamed as itself, not into.
+    while from.len() > 1 && from.ends_with(b"/") {
+        from.pop();
+    }
+    let to = match target {
+        // A URL's path is from the login directory, as the old one's is.
+        MoveTo::Url(p) => new_path(&from, &s.encode(&p), true),
+        MoveTo::Typed(p) => new_path(&from, &s.encode(&p), false),
+    };
     s.client.rename(&from, &to).await?;
     s.client.quit().await?;
     Ok(())
+}
+
+enum MoveTo {
+    Url(Vec<u8>),
+    Typed(Vec<u8>),
+}
+
+/// Whether the user wrote a URL (`ftp://…`, `ftps://…`) rather than a path.
+fn looks_like_url(s: &str) -> bool {
+    let l = s.to_ascii_lowercase();
+    l.starts_with("ftp://") || l.starts_with("ftps://")
+}
+
+/// The new name of `from` (server bytes): `to` as it is when absolute or
+/// `whole` (a URL's path), else relative to `from`'s directory; a `to`
+/// ending in `/` is a directory the file moves into under its own name.
+pub fn new_path(from: &[u8], to: &[u8], whole: bool) -> Vec<u8> {
+    let leaf_at = from.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    let mut out = if whole || to.starts_with(b"/") {
+        Vec::new()
+    } else {
+        from[..leaf_at].to_vec()
+    };
+    out.extend_from_slice(to);
+    if to.is_empty() || to.ends_with(b"/") {
+        out.extend_from_slice(&from[leaf_at..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ls_time, new_path};
+
+    #[test]
+    fn times_as_ls_writes_them() {
+        // 2025-11-23 06:40:07 UTC.
+        let t = 1_763_880_007;
+        assert_eq!(ls_time(t, t + 86_400), "Nov 23 06:40");
+        assert_eq!(ls_time(t, t + 200 * 86_400), "Nov 23  2025");
+        assert_eq!(ls_time(t, t - 2 * 86_400), "Nov 23  2025");
+        // 2020-01-05 12:34 UTC.
+        assert_eq!(ls_time(1_578_227_640, t), "Jan  5  2020");
+    }
+
+    #[test]
+    fn new_names_are_relative_to_the_old_ones_directory() {
+        assert_eq!(new_path(b"dir/a.txt", b"b.txt", false), b"dir/b.txt");
+        assert_eq!(new_path(b"/x/dir/a.txt", b"sub/b.txt", false), b"/x/dir/sub/b.txt");
+        assert_eq!(new_path(b"dir/a.txt", b"/top.txt", false), b"/top.txt");
+        assert_eq!(new_path(b"a.txt", b"b.txt", false), b"b.txt");
+        assert_eq!(new_path(b"dir/a.txt", b"other/", false), b"dir/other/a.txt");
+        assert_eq!(new_path(b"dir/a.txt", b"other/b.txt", true), b"other/b.txt");
+    }
 }

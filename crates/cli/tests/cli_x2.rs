@@ -1,0 +1,357 @@
+//! Issue 13, CLI items 3, 4, 10 (part) and 11: `mirror` goes on after a
+//! failure and resumes, `mv` resolves the new name as its help says and
+//! never sends a URL (or its password) in RNTO, no password in any output,
+//! `ls -l` times as `ls` writes them, and `check` survives a server that
+//! drops the connection. Real binary, real servers, real sockets.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use babelftp_test_support::TestServer;
+
+fn start() -> TestServer {
+    babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    })
+}
+
+/// Runs the binary: (exit code, stdout, stderr).
+fn babelftp(state: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+// ---- item 4: mv ----
+
+#[test]
+fn mv_relative_new_name_is_in_the_old_ones_directory() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    std::fs::create_dir_all(root.join("dir/sub")).unwrap();
+    std::fs::write(root.join("dir/a.txt"), b"a").unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/a.txt"), "b.txt"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(root.join("dir/b.txt")).unwrap(), b"a");
+    assert!(!root.join("b.txt").exists(), "resolved against the root");
+    // A relative path with a directory in it, and one ending in / (into it).
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/b.txt"), "sub/c.txt"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("dir/sub/c.txt").is_file());
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/sub/c.txt"), "../"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("dir/c.txt").is_file());
+    // An absolute one is absolute.
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/c.txt"), "/top.txt"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("top.txt").is_file());
+    // A directory named with its trailing /: renamed in its own directory.
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/sub/"), "renamed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("dir/renamed").is_dir(), "{err}");
+}
+
+#[test]
+fn mv_to_a_url_takes_its_path_and_never_sends_the_password() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    std::fs::create_dir_all(root.join("dir")).unwrap();
+    std::fs::write(root.join("dir/a.txt"), b"a").unwrap();
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mv",
+            "-v",
+            &format!("{base}/dir/a.txt"),
+            &format!("{base}/dir/renamed.txt"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(root.join("dir/renamed.txt").is_file(), "{err}");
+    assert!(err.contains("> RNTO dir/renamed.txt"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
+    // Another server: refused before anything is sent, the password hidden.
+    let other = format!("ftp://bob:secret@127.0.0.1:{}/dir/x.txt", srv.port() ^ 1);
+    let (code, _, err) = babelftp(state.path(), &["mv", &format!("{base}/dir/renamed.txt"), &other]);
+    assert_ne!(code, 0);
+    assert!(err.contains("is not on the server of"), "{err}");
+    assert!(err.contains("ftp://bob:****@127.0.0.1"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
+    assert!(root.join("dir/renamed.txt").is_file());
+}
+
+// ---- item 10 (part): ls -l times, passwords ----
+
+#[test]
+fn ls_long_shows_times_as_ls_does() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    let now = std::time::SystemTime::now();
+    let yesterday = now - Duration::from_secs(86_400);
+    let f = std::fs::File::create(root.join("recent.txt")).unwrap();
+    f.set_modified(yesterday).unwrap();
+    let f = std::fs::File::create(root.join("old.txt")).unwrap();
+    // 2020-01-05 12:34:00 UTC.
+    f.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(1_578_227_640))
+        .unwrap();
+    let (code, out, err) = babelftp(state.path(), &["ls", "-l", &format!("ftp://127.0.0.1:{}/", srv.port())]);
+    assert_eq!(code, 0, "{err}");
+    let secs = yesterday.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let c = babelftp_proto::listing::Civil::from_unix(secs);
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][c.month as usize - 1];
+    let recent = format!("{month} {:>2} {:02}:{:02} recent.txt", c.day, c.hour, c.minute);
+    assert!(out.lines().any(|l| l.ends_with(&recent)), "{recent:?} in\n{out}");
+    assert!(out.lines().any(|l| l.ends_with("Jan  5  2020 old.txt")), "{out}");
+}
+
+#[test]
+fn no_password_in_errors_or_the_dialogue() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    // A URL that does not parse is echoed without its password.
+    for bad in [
+        "ftp://bob:hunter2@127.0.0.1:notaport/",
+        "ftp://bob:hun/ter2@127.0.0.1/",
+        "ftp://bob:hun%zter2@127.0.0.1/",
+    ] {
+        let (code, _, err) = babelftp(state.path(), &["ls", bad]);
+        assert_ne!(code, 0);
+        assert!(err.contains("bad URL ftp://bob:****@"), "{err}");
+        assert!(!err.contains("hunter2") && !err.contains("hun"), "{err}");
+    }
+    // Nothing listening.
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", "ftp://bob:hunter2@127.0.0.1:1/"]);
+    assert_ne!(code, 0);
+    assert!(!err.contains("hunter2"), "{err}");
+    // The dialogue, a good and a refused login, from the URL and from -u.
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", &url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("> PASS ****"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
+    let url = format!("ftp://127.0.0.1:{}/", srv.port());
+    let (code, _, err) = babelftp(state.path(), &["ls", "-v", "-u", "bob:hunter2", &url]);
+    assert_ne!(code, 0);
+    assert!(err.contains("> PASS ****") && err.contains("530"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+}
+
+/// `scripted_ftp.py` (a real FTP server in Python, with faults on demand)
+/// over `root`; killed when dropped.
+struct Scripted {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Scripted {
+    fn start(root: &Path, faults: &[&str]) -> Scripted {
+        use std::io::BufRead;
+        let mut child = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripted_ftp.py"))
+            .arg(root)
+            .args(faults)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 (scripts/test.sh installs it)");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the port on the first line");
+        Scripted { child, port }
+    }
+}
+
+impl Drop for Scripted {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every file under `dir` (relative paths, sorted), part files included.
+fn files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+// ---- item 3: mirror ----
+
+#[test]
+fn mirror_download_goes_on_after_a_failed_file_and_names_it() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    std::fs::create_dir_all(root.join("m/sub")).unwrap();
+    for n in ["a.txt", "b.txt", "c.txt", "d.txt", "sub/e.txt"] {
+        std::fs::write(root.join("m").join(n), n).unwrap();
+    }
+    let dest = tempfile::tempdir().unwrap();
+    // A directory stands where b.txt would go: that one file cannot be
+    // copied, the rest can.
+    std::fs::create_dir_all(dest.path().join("b.txt/keep")).unwrap();
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            &format!("ftp://127.0.0.1:{}/m/", srv.port()),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("failed: m/b.txt: "), "{err}");
+    assert!(err.contains("mirror incomplete: 1 failed"), "{err}");
+    assert!(err.contains("4 copied"), "{err}");
+    assert_eq!(files(dest.path()), ["a.txt", "c.txt", "d.txt", "sub/e.txt"], "{err}");
+    assert!(dest.path().join("b.txt/keep").is_dir());
+    assert_eq!(std::fs::read(dest.path().join("d.txt")).unwrap(), b"d.txt");
+}
+
+#[test]
+fn mirror_upload_goes_on_after_a_failed_file_and_names_it() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    // A non-empty directory stands where b.txt would go on the server.
+    std::fs::create_dir_all(root.join("up/b.txt/keep")).unwrap();
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(src.path().join("sub")).unwrap();
+    for n in ["a.txt", "b.txt", "c.txt", "sub/d.txt"] {
+        std::fs::write(src.path().join(n), n).unwrap();
+    }
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            src.path().to_str().unwrap(),
+            &format!("ftp://bob:secret@127.0.0.1:{}/up/", srv.port()),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    let failed = format!("failed: {}: ", src.path().join("b.txt").display());
+    assert!(err.contains(&failed), "{err}");
+    assert!(err.contains("mirror incomplete: 1 failed"), "{err}");
+    assert_eq!(std::fs::read(root.join("up/a.txt")).unwrap(), b"a.txt");
+    assert_eq!(std::fs::read(root.join("up/c.txt")).unwrap(), b"c.txt");
+    assert_eq!(std::fs::read(root.join("up/sub/d.txt")).unwrap(), b"sub/d.txt");
+    assert!(root.join("up/b.txt/keep").is_dir());
+}
+
+#[test]
+fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_drop() {
+    let remote = tempfile::tempdir().unwrap();
+    let r = remote.path();
+    let data = |seed: u32, len: u32| -> Vec<u8> { (0..len).map(|i| ((i * seed) % 251) as u8).collect() };
+    std::fs::write(r.join("a.bin"), data(3, 200_000)).unwrap();
+    std::fs::write(r.join("b.bin"), data(5, 300_000)).unwrap();
+    std::fs::write(r.join("c.bin"), data(7, 100_000)).unwrap();
+    std::fs::write(r.join("d.bin"), data(11, 100_000)).unwrap();
+    std::fs::write(r.join("e.bin"), data(13, 200_000)).unwrap();
+    let srv = Scripted::start(r, &["--cut", "b.bin:100000", "--drop", "c.bin", "--cut", "e.bin:50000"]);
+    let state = tempfile::tempdir().unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let url = format!("ftp://u:pw@127.0.0.1:{}/", srv.port);
+    let d = dest.path().to_str().unwrap();
+    let (code, _, err) = babelftp(state.path(), &["mirror", &url, d]);
+    assert_eq!(code, 1, "{err}");
+    for f in ["b.bin", "c.bin", "e.bin"] {
+        assert!(err.contains(&format!("failed: {f}: ")), "{f}: {err}");
+    }
+    assert!(err.contains("the connection was lost; connecting again"), "{err}");
+    assert!(err.contains("mirror incomplete: 3 failed"), "{err}");
+    // What failed left no file under its name; the cut ones left part
+    // files to resume; d.bin, after the drop, came over the new connection.
+    let mtime = |f: &str| {
+        std::fs::metadata(r.join(f))
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    let part_b = format!(".b.bin.300000-{}.babelftp-part", mtime("b.bin"));
+    let part_e = format!(".e.bin.200000-{}.babelftp-part", mtime("e.bin"));
+    let mut want = vec!["a.bin".to_string(), "d.bin".into(), part_b.clone(), part_e.clone()];
+    want.sort();
+    assert_eq!(files(dest.path()), want, "{err}");
+    assert_eq!(std::fs::metadata(dest.path().join(&part_b)).unwrap().len(), 100_000);
+    assert_eq!(std::fs::read(dest.path().join("d.bin")).unwrap(), data(11, 100_000));
+    // e.bin changes on the server (same size, another time): its part
+    // file is not spliced onto the new content.
+    std::fs::write(r.join("e.bin"), data(17, 200_000)).unwrap();
+    let f = std::fs::File::options().write(true).open(r.join("e.bin")).unwrap();
+    f.set_modified(std::time::SystemTime::now() + Duration::from_secs(120))
+        .unwrap();
+    drop(f);
+    let (code, _, err) = babelftp(state.path(), &["mirror", "-v", &url, d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("> REST 100000"), "b.bin resumed: {err}");
+    assert_eq!(err.matches("> REST").count(), 1, "{err}");
+    assert_eq!(
+        files(dest.path()),
+        ["a.bin", "b.bin", "c.bin", "d.bin", "e.bin"],
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dest.path().join("b.bin")).unwrap(), data(5, 300_000));
+    assert_eq!(std::fs::read(dest.path().join("c.bin")).unwrap(), data(7, 100_000));
+    assert_eq!(std::fs::read(dest.path().join("e.bin")).unwrap(), data(17, 200_000));
+    assert!(!err.contains("pw@"), "{err}");
+}
+
+// ---- item 11: check against a server that drops the connection ----
+
+#[test]
+fn check_reports_a_dropped_connection_goes_on_and_cleans_up() {
+    let remote = tempfile::tempdir().unwrap();
+    // Closes the connection on a CR NUL in a command, as pyftpdlib does on
+    // `MKD a<CR>b`.
+    let srv = Scripted::start(remote.path(), &["--close-on", "0d00"]);
+    let state = tempfile::tempdir().unwrap();
+    let (code, out, err) = babelftp(state.path(), &["check", &format!("ftp://u:pw@127.0.0.1:{}/", srv.port)]);
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 13, "{out}{err}");
+    let cr_nul = lines.iter().find(|l| l.starts_with("FAIL cr-nul ")).expect(&out);
+    assert!(cr_nul.contains("the server dropped the connection"), "{out}");
+    // The checks after the drop ran, over a new connection.
+    assert!(out.contains("PASS utf8-roundtrip "), "{out}{err}");
+    assert!(err.contains("the connection was lost; connecting again"), "{err}");
+    assert_eq!(lines[12], "5 passed, 2 failed, 5 skipped", "{out}");
+    // Nothing left behind on the server.
+    let left: Vec<_> = std::fs::read_dir(remote.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}\n{out}{err}");
+}
