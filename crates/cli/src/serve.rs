@@ -98,6 +98,10 @@ pub struct ServeArgs {
     /// protocol v1/v2 header naming the client (repeatable).
     #[arg(long = "proxy-protocol-from", value_name = "ADDR[/PREFIX]")]
     proxy_protocol_from: Vec<babelftp_server::config::Cidr>,
+    /// Serve GET /metrics (Prometheus/OpenMetrics) and GET /health over
+    /// HTTP on ADDR:PORT (keep it off the public network).
+    #[arg(long, value_name = "ADDR:PORT")]
+    metrics_listen: Option<SocketAddr>,
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -189,6 +193,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         cfg.mirror = true;
     }
     cfg.proxy_protocol_from.extend(args.proxy_protocol_from);
+    if let Some(a) = args.metrics_listen {
+        cfg.metrics_listen = Some(a);
+    }
     Ok(cfg)
 }
 
@@ -319,6 +326,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                     ("url", &format!("ftp://{a}/")),
                 ],
             ));
+        }
+        if let Some(a) = server.metrics_addr() {
+            say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
         }
         match open_files {
             Ok((from, to)) => {

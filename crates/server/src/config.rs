@@ -31,6 +31,7 @@
 //! legacy_client_charset = "windows-1251"   # clients before LANG/HOST/OPTS UTF8 ON
 //! mirror = false              # true: no translation at all
 //! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
+//! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
 //!
 //! [[host]]                    # virtual hosts for HOST (RFC 7151)
 //! name = "ftp.example.jp"
@@ -169,6 +170,8 @@ pub struct Config {
     /// with a PROXY protocol header, v1 or v2, which names the real client
     /// (`crate::proxy`). Empty: no header is ever read.
     pub proxy_protocol_from: Vec<Cidr>,
+    /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
@@ -260,6 +263,7 @@ impl Default for Config {
             mirror: false,
             hosts: Vec::new(),
             proxy_protocol_from: Vec::new(),
+            metrics_listen: None,
         }
     }
 }
@@ -326,6 +330,7 @@ struct FileConfig {
     legacy_client_charset: Option<String>,
     mirror: Option<bool>,
     proxy_protocol_from: Option<Vec<String>>,
+    metrics_listen: Option<SocketAddr>,
     #[serde(default)]
     user: Vec<FileUser>,
     #[serde(default)]
@@ -484,6 +489,7 @@ impl Config {
         c.dir_charsets = f.dir_charsets.into_iter().collect();
         c.legacy_client_charset = f.legacy_client_charset;
         c.mirror = f.mirror.unwrap_or(false);
+        c.metrics_listen = f.metrics_listen;
         for p in f.proxy_protocol_from.unwrap_or_default() {
             c.proxy_protocol_from
                 .push(p.parse().map_err(|message| ConfigError::Invalid {

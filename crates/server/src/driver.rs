@@ -50,6 +50,7 @@ pub(crate) struct Shared {
     /// The named users: `cfg.users` at start, replaced whole by
     /// [`crate::Users::replace`] (SIGHUP). A login reads one snapshot.
     pub(crate) users: crate::Users,
+    pub(crate) metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// The control connection: plain TCP (read by [`Control::read`], which
@@ -384,6 +385,7 @@ pub(crate) async fn serve(
     } else {
         ServerSession::new(shared.session.clone(), peer, local, Instant::now())
     };
+    let mut gauge = crate::metrics::SessionGauge::new(shared.metrics.clone(), sess.language(), sess.client_charset());
     let write_timeout = shared.cfg.stall_timeout;
     let mut shutdown_seen = false;
     // Why the connection ends, when the driver knows better than the
@@ -432,6 +434,9 @@ pub(crate) async fn serve(
             d.act(&mut sess, a).await;
         }
         if !sess.output().is_empty() {
+            // Replies are going out: what the session did is in the metrics.
+            gauge.metrics().tally(&sess.take_tally());
+            gauge.update(sess.language(), sess.client_charset());
             let n = sess.output().len();
             match tokio::time::timeout(write_timeout, control.write_all(sess.output())).await {
                 Ok(Ok(())) => sess.consume_output(n),
@@ -562,6 +567,7 @@ impl Driver {
                 }
             }
             Action::Log(rec) => {
+                self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
                 tracing::info!(
                     path = %babelftp_proto::display::display_path(&rec.path),
                     bytes = rec.bytes,

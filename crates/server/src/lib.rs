@@ -22,6 +22,7 @@ pub mod auth;
 pub mod config;
 mod data;
 mod driver;
+pub mod metrics;
 mod proxy;
 mod sockopt;
 pub mod storage;
@@ -50,6 +51,8 @@ pub struct Server {
     listeners: Vec<TcpListener>,
     /// Implicit-FTPS listeners.
     implicit: Vec<TcpListener>,
+    /// The metrics and health endpoint (`metrics_listen`).
+    metrics: Option<TcpListener>,
 }
 
 /// A bind error that names the address (`127.0.0.1:21: Address already
@@ -175,9 +178,14 @@ impl Server {
             ..SessionConfig::new(Arc::new(catalogs))
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
+        let metrics = match cfg.metrics_listen {
+            Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
+            None => None,
+        };
         Ok(Server {
             shared: Arc::new(driver::Shared {
                 users,
+                metrics: Arc::new(metrics::Metrics::new()),
                 cfg: Arc::new(cfg),
                 session: Arc::new(session),
                 root: storage,
@@ -190,6 +198,7 @@ impl Server {
             }),
             listeners,
             implicit,
+            metrics,
         })
     }
 
@@ -198,6 +207,16 @@ impl Server {
     /// login sees the new list.
     pub fn users(&self) -> Users {
         self.shared.users.clone()
+    }
+
+    /// The metrics endpoint's address, if it has one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The server's metrics (what `/metrics` shows).
+    pub fn metrics(&self) -> Arc<metrics::Metrics> {
+        self.shared.metrics.clone()
     }
 
     /// The addresses actually bound.
@@ -219,6 +238,10 @@ impl Server {
         // `all_gone` says so. Nothing is woken when one session ends (a
         // JoinSet would wake this loop for each).
         let (alive, mut all_gone) = tokio::sync::mpsc::channel::<()>(1);
+        // The metrics endpoint lives as long as `run`, draining included.
+        let http = self
+            .metrics
+            .map(|l| AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone()))));
         let listeners: Vec<(TcpListener, bool)> = self
             .listeners
             .into_iter()
@@ -308,13 +331,24 @@ impl Server {
             ));
         }
         drop(listeners);
+        self.shared.metrics.set_draining();
         drop(alive);
         let _ = stop_tx.send(grace);
         // Sessions cut their transfers at `grace` and say 421 themselves;
         // the margin lets them write it. Past that, a backstop: the
         // runtime's end drops what is left.
         let _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()).await;
+        drop(http);
         Ok(())
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

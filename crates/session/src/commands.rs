@@ -373,6 +373,7 @@ impl ServerSession {
             }
             (Pending::EnterHome { user, write }, OpOk::Done) => {
                 tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
+                self.tally.logins_ok += 1;
                 self.cwd = VPath::root();
                 self.login = Login::LoggedIn { user, write };
                 self.reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
@@ -416,6 +417,7 @@ impl ServerSession {
         if is_anonymous(&user) && self.cfg.anonymous {
             let write = self.cfg.anonymous_write;
             tracing::info!(peer = %self.peer, "anonymous login");
+            self.tally.logins_anonymous += 1;
             self.login = Login::LoggedIn { user, write };
             self.reply(
                 ReplyCode::LOGGED_IN,
@@ -495,6 +497,7 @@ impl ServerSession {
     }
 
     fn login_failed(&mut self, now: Instant) {
+        self.tally.logins_failed += 1;
         self.login = Login::AwaitUser;
         self.busy = Busy::LoginDelay(now + self.cfg.login_fail_delay);
     }

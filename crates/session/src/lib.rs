@@ -51,7 +51,7 @@ pub use commands::perm_fact;
 pub use effects::*;
 pub use info::display_fact;
 pub use msg::Msg;
-pub use session::ServerSession;
+pub use session::{ServerSession, Tally};
 pub use vpath::VPath;
 
 /// A virtual host as the session sees it (RFC 7151); the driver keeps its

@@ -83,6 +83,8 @@ pub struct ServerSession {
     /// The legacy client charset layer (A.2) is on until LANG, HOST or
     /// `OPTS UTF8 ON`.
     pub(crate) legacy_active: bool,
+    /// What happened since the driver last took it (metrics).
+    pub(crate) tally: Tally,
     pub(crate) cwd: VPath,
     pub(crate) ttype: TransferType,
     pub(crate) rest: Option<u64>,
@@ -123,7 +125,40 @@ pub struct ServerSession {
     pub(crate) next_id: u64,
 }
 
+/// What a session did since the driver last asked ([`ServerSession::take_tally`]),
+/// for the server's metrics.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// Logins of named users that succeeded.
+    pub logins_ok: u32,
+    /// Anonymous logins.
+    pub logins_anonymous: u32,
+    /// Logins refused (wrong password, unknown user, home unavailable).
+    pub logins_failed: u32,
+    /// The code of every 4xx and 5xx reply sent.
+    pub error_replies: Vec<u16>,
+}
+
 impl ServerSession {
+    /// What happened since the last call.
+    pub fn take_tally(&mut self) -> Tally {
+        std::mem::take(&mut self.tally)
+    }
+
+    /// The language replies are in now (a catalog tag: `en`, `ja`, …).
+    pub fn language(&self) -> &str {
+        self.cfg.catalogs.tag(self.lang)
+    }
+
+    /// The charset of this client's pathnames: the legacy client charset
+    /// while that layer is on (RFC 2640 A.2), else UTF-8.
+    pub fn client_charset(&self) -> &'static str {
+        match (self.legacy_active, self.cfg.legacy_charset) {
+            (true, Some(c)) => c.name(),
+            _ => "UTF-8",
+        }
+    }
+
     /// A new session for a client at `peer` connected to `local`; the
     /// greeting (220) is in the output at once.
     pub fn new(cfg: Arc<SessionConfig>, peer: SocketAddr, local: SocketAddr, now: Instant) -> Self {
@@ -131,6 +166,7 @@ impl ServerSession {
         let mut s = ServerSession {
             lines: LineReader::new(cfg.max_line),
             legacy_active: cfg.legacy_charset.is_some(),
+            tally: Tally::default(),
             idle_deadline: now + cfg.idle_timeout,
             cfg,
             peer,
@@ -491,6 +527,9 @@ impl ServerSession {
             return;
         }
         tracing::debug!(peer = %self.peer, code = %r.code, "reply");
+        if r.code.get() >= 400 {
+            self.tally.error_replies.push(r.code.get());
+        }
         r.encode(&mut self.out);
     }
 

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = النسخ المطابق غير مكتمل: فشل { $
 cli-x2-reconnecting = انقطع الاتصال؛ جارٍ الاتصال من جديد
 cli-x2-check-dropped = { $what }: قطع الخادم الاتصال (تستمر الفحوص عبر اتصال جديد)
 cli-x2-check-cleanup-failed = تعذّر حذف دليل العمل المؤقت { $path }: { $error }
+cli-metrics-serving = المقاييس: http://{ $addr }/metrics، الصحة: http://{ $addr }/health

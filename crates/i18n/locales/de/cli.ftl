@@ -40,3 +40,4 @@ cli-x2-mirror-failures = Spiegelung unvollständig: { $count } fehlgeschlagen (j
 cli-x2-reconnecting = die Verbindung ist abgebrochen; neue Verbindung wird aufgebaut
 cli-x2-check-dropped = { $what }: der Server hat die Verbindung abgebrochen (die Prüfungen laufen über eine neue weiter)
 cli-x2-check-cleanup-failed = das Arbeitsverzeichnis { $path } konnte nicht entfernt werden: { $error }
+cli-metrics-serving = Metriken: http://{ $addr }/metrics, Zustand: http://{ $addr }/health

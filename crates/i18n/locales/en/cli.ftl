@@ -40,3 +40,4 @@ cli-x2-mirror-failures = mirror incomplete: { $count } failed (each named above)
 cli-x2-reconnecting = the connection was lost; connecting again
 cli-x2-check-dropped = { $what }: the server dropped the connection (the checks go on over a new one)
 cli-x2-check-cleanup-failed = could not remove the scratch directory { $path }: { $error }
+cli-metrics-serving = metrics: http://{ $addr }/metrics, health: http://{ $addr }/health

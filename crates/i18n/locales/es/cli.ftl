@@ -40,3 +40,4 @@ cli-x2-mirror-failures = réplica incompleta: { $count } fallidos (cada uno indi
 cli-x2-reconnecting = se perdió la conexión; conectando de nuevo
 cli-x2-check-dropped = { $what }: el servidor cortó la conexión (las comprobaciones siguen por una nueva)
 cli-x2-check-cleanup-failed = no se pudo eliminar el directorio temporal { $path }: { $error }
+cli-metrics-serving = métricas: http://{ $addr }/metrics, estado: http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = miroir incomplet : { $count } échec(s) (chacun nommé 
 cli-x2-reconnecting = la connexion a été perdue ; nouvelle connexion
 cli-x2-check-dropped = { $what } : le serveur a coupé la connexion (les vérifications continuent sur une nouvelle)
 cli-x2-check-cleanup-failed = impossible de supprimer le répertoire de travail { $path } : { $error }
+cli-metrics-serving = métriques : http://{ $addr }/metrics, santé : http://{ $addr }/health

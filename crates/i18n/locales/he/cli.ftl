@@ -40,3 +40,4 @@ cli-x2-mirror-failures = השיקוף לא הושלם: { $count } נכשלו (כ
 cli-x2-reconnecting = החיבור אבד; מתחבר מחדש
 cli-x2-check-dropped = { $what }: השרת ניתק את החיבור (הבדיקות ממשיכות בחיבור חדש)
 cli-x2-check-cleanup-failed = לא ניתן היה להסיר את תיקיית העבודה הזמנית { $path }: { $error }
+cli-metrics-serving = מדדים: http://{ $addr }/metrics, תקינות: http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = mirror incompleto: { $count } non riusciti (ciascuno in
 cli-x2-reconnecting = la connessione è stata persa; nuova connessione in corso
 cli-x2-check-dropped = { $what }: il server ha interrotto la connessione (i controlli proseguono su una nuova)
 cli-x2-check-cleanup-failed = impossibile rimuovere la directory temporanea { $path }: { $error }
+cli-metrics-serving = metriche: http://{ $addr }/metrics, stato: http://{ $addr }/health

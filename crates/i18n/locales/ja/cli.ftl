@@ -40,3 +40,4 @@ cli-x2-mirror-failures = ミラーは未完了です: { $count } 件失敗しま
 cli-x2-reconnecting = 接続が失われました。再接続します
 cli-x2-check-dropped = { $what }: サーバーが接続を切断しました (残りのチェックは新しい接続で続けます)
 cli-x2-check-cleanup-failed = 作業用ディレクトリ { $path } を削除できませんでした: { $error }
+cli-metrics-serving = メトリクス: http://{ $addr }/metrics、ヘルスチェック: http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = 미러 미완료: { $count }개 실패 (각각 위에 �
 cli-x2-reconnecting = 연결이 끊어졌습니다. 다시 연결합니다
 cli-x2-check-dropped = { $what }: 서버가 연결을 끊었습니다 (나머지 검사는 새 연결로 계속합니다)
 cli-x2-check-cleanup-failed = 작업용 디렉터리 { $path } 을(를) 삭제하지 못했습니다: { $error }
+cli-metrics-serving = 메트릭: http://{ $addr }/metrics, 상태 확인: http://{ $addr }/health

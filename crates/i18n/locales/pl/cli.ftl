@@ -40,3 +40,4 @@ cli-x2-mirror-failures = lustro niepełne: niepowodzenia: { $count } (każde wym
 cli-x2-reconnecting = połączenie zostało utracone; ponowne łączenie
 cli-x2-check-dropped = { $what }: serwer zerwał połączenie (sprawdzanie trwa dalej przez nowe)
 cli-x2-check-cleanup-failed = nie udało się usunąć katalogu roboczego { $path }: { $error }
+cli-metrics-serving = metryki: http://{ $addr }/metrics, stan: http://{ $addr }/health

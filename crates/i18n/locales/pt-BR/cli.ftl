@@ -40,3 +40,4 @@ cli-x2-mirror-failures = espelho incompleto: { $count } falharam (cada um indica
 cli-x2-reconnecting = a conexão foi perdida; conectando de novo
 cli-x2-check-dropped = { $what }: o servidor derrubou a conexão (as verificações continuam em uma nova)
 cli-x2-check-cleanup-failed = não foi possível remover o diretório temporário { $path }: { $error }
+cli-metrics-serving = métricas: http://{ $addr }/metrics, saúde: http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = зеркалирование не завершено: �
 cli-x2-reconnecting = соединение потеряно; подключаемся снова
 cli-x2-check-dropped = { $what }: сервер разорвал соединение (проверки продолжаются через новое)
 cli-x2-check-cleanup-failed = не удалось удалить временный каталог { $path }: { $error }
+cli-metrics-serving = метрики: http://{ $addr }/metrics, состояние: http://{ $addr }/health

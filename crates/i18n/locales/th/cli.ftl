@@ -40,3 +40,4 @@ cli-x2-mirror-failures = มิเรอร์ไม่สมบูรณ์: �
 cli-x2-reconnecting = การเชื่อมต่อขาดหาย กำลังเชื่อมต่อใหม่
 cli-x2-check-dropped = { $what }: เซิร์ฟเวอร์ตัดการเชื่อมต่อ (การตรวจสอบดำเนินต่อผ่านการเชื่อมต่อใหม่)
 cli-x2-check-cleanup-failed = ไม่สามารถลบไดเรกทอรีชั่วคราว { $path }: { $error }
+cli-metrics-serving = เมตริก: http://{ $addr }/metrics, สถานะ: http://{ $addr }/health

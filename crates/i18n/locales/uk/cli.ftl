@@ -40,3 +40,4 @@ cli-x2-mirror-failures = дзеркалювання не завершено: п�
 cli-x2-reconnecting = з'єднання втрачено; підключаємося знову
 cli-x2-check-dropped = { $what }: сервер розірвав з'єднання (перевірки тривають через нове)
 cli-x2-check-cleanup-failed = не вдалося видалити тимчасовий каталог { $path }: { $error }
+cli-metrics-serving = метрики: http://{ $addr }/metrics, стан: http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = 镜像未完成：{ $count } 个失败（均已在上�
 cli-x2-reconnecting = 连接已断开；正在重新连接
 cli-x2-check-dropped = { $what }：服务器断开了连接（其余检查通过新连接继续）
 cli-x2-check-cleanup-failed = 无法删除临时目录 { $path }：{ $error }
+cli-metrics-serving = 指标：http://{ $addr }/metrics，健康检查：http://{ $addr }/health

@@ -40,3 +40,4 @@ cli-x2-mirror-failures = 鏡像未完成：{ $count } 個失敗（均已在上�
 cli-x2-reconnecting = 連線已中斷；正在重新連線
 cli-x2-check-dropped = { $what }：伺服器中斷了連線（其餘檢查透過新連線繼續）
 cli-x2-check-cleanup-failed = 無法刪除暫存目錄 { $path }：{ $error }
+cli-metrics-serving = 指標：http://{ $addr }/metrics，健康檢查：http://{ $addr }/health

@@ -1,0 +1,314 @@
+//! Metrics in the Prometheus/OpenMetrics text format and a health check,
+//! on their own HTTP listener (`metrics_listen`), for nodes behind a load
+//! balancer (issue 14).
+//!
+//! - `GET /metrics`: sessions now, and by negotiated language and client
+//!   charset; logins by result; transfers by direction and outcome, and
+//!   their bytes; error replies (4xx, 5xx) by code. Counters start at zero
+//!   with the process, as Prometheus expects.
+//! - `GET /health`: `200 ok` while the server accepts sessions, `503
+//!   draining` from the moment it stops accepting (SIGTERM) until it
+//!   exits, so that a balancer polling it sends no new clients while the
+//!   running transfers finish.
+//!
+//! The registry and the text encoding are `prometheus-client`'s (the
+//! Prometheus project's own crate). The HTTP side answers these two GETs
+//! and nothing else, one request per connection, so it is a few lines
+//! here rather than an HTTP server crate in the build.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ResultLabel {
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TransferLabel {
+    direction: &'static str,
+    outcome: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DirectionLabel {
+    direction: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CodeLabel {
+    code: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LanguageLabel {
+    language: String,
+    charset: String,
+}
+
+/// The server's metrics.
+pub struct Metrics {
+    registry: Registry,
+    sessions: Gauge,
+    sessions_by_language: Family<LanguageLabel, Gauge>,
+    logins: Family<ResultLabel, Counter>,
+    transfers: Family<TransferLabel, Counter>,
+    transfer_bytes: Family<DirectionLabel, Counter>,
+    error_replies: Family<CodeLabel, Counter>,
+    draining: AtomicBool,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("babelftp");
+        let sessions = Gauge::default();
+        let sessions_by_language = Family::<LanguageLabel, Gauge>::default();
+        let logins = Family::<ResultLabel, Counter>::default();
+        let transfers = Family::<TransferLabel, Counter>::default();
+        let transfer_bytes = Family::<DirectionLabel, Counter>::default();
+        let error_replies = Family::<CodeLabel, Counter>::default();
+        registry.register("sessions", "Control connections being served", sessions.clone());
+        registry.register(
+            "sessions_by_language",
+            "Sessions by the language of their replies (RFC 2640 LANG) and their pathname charset",
+            sessions_by_language.clone(),
+        );
+        registry.register("logins", "Logins by result: ok, anonymous, failed", logins.clone());
+        registry.register(
+            "transfers",
+            "File transfers by direction (upload, download) and outcome (complete, incomplete)",
+            transfers.clone(),
+        );
+        registry.register(
+            "transfer_bytes",
+            "Octets of file transfers by direction",
+            transfer_bytes.clone(),
+        );
+        registry.register("error_replies", "4xx and 5xx replies by code", error_replies.clone());
+        Metrics {
+            registry,
+            sessions,
+            sessions_by_language,
+            logins,
+            transfers,
+            transfer_bytes,
+            error_replies,
+            draining: AtomicBool::new(false),
+        }
+    }
+
+    /// Counts what a session reported since it was last asked.
+    pub(crate) fn tally(&self, t: &babelftp_session::Tally) {
+        for (result, n) in [
+            ("ok", t.logins_ok),
+            ("anonymous", t.logins_anonymous),
+            ("failed", t.logins_failed),
+        ] {
+            if n > 0 {
+                self.logins.get_or_create(&ResultLabel { result }).inc_by(u64::from(n));
+            }
+        }
+        for &code in &t.error_replies {
+            self.error_replies.get_or_create(&CodeLabel { code }).inc();
+        }
+    }
+
+    /// Counts one transfer.
+    pub(crate) fn transfer(&self, incoming: bool, complete: bool, bytes: u64) {
+        let direction = if incoming { "upload" } else { "download" };
+        let outcome = if complete { "complete" } else { "incomplete" };
+        self.transfers
+            .get_or_create(&TransferLabel { direction, outcome })
+            .inc();
+        self.transfer_bytes
+            .get_or_create(&DirectionLabel { direction })
+            .inc_by(bytes);
+    }
+
+    /// The server stops accepting: `/health` says 503 from now on.
+    pub(crate) fn set_draining(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// The metrics in the OpenMetrics text format.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
+            out.clear();
+        }
+        out
+    }
+}
+
+/// A session's place in the gauges, from its start to its end (drop).
+pub(crate) struct SessionGauge {
+    metrics: Arc<Metrics>,
+    label: LanguageLabel,
+}
+
+impl SessionGauge {
+    pub(crate) fn new(metrics: Arc<Metrics>, language: &str, charset: &str) -> SessionGauge {
+        metrics.sessions.inc();
+        let label = LanguageLabel {
+            language: language.to_owned(),
+            charset: charset.to_owned(),
+        };
+        metrics.sessions_by_language.get_or_create(&label).inc();
+        SessionGauge { metrics, label }
+    }
+
+    /// The session's language or charset may have changed (LANG, OPTS
+    /// UTF8 ON, HOST): moves it to its new line of the gauge.
+    pub(crate) fn update(&mut self, language: &str, charset: &str) {
+        if self.label.language == language && self.label.charset == charset {
+            return;
+        }
+        self.metrics.sessions_by_language.get_or_create(&self.label).dec();
+        self.label = LanguageLabel {
+            language: language.to_owned(),
+            charset: charset.to_owned(),
+        };
+        self.metrics.sessions_by_language.get_or_create(&self.label).inc();
+    }
+
+    pub(crate) fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+}
+
+impl Drop for SessionGauge {
+    fn drop(&mut self) {
+        self.metrics.sessions.dec();
+        self.metrics.sessions_by_language.get_or_create(&self.label).dec();
+    }
+}
+
+/// Serves `/metrics` and `/health` on `listener` until the task is dropped.
+pub(crate) async fn serve_http(listener: TcpListener, metrics: Arc<Metrics>) {
+    loop {
+        let Ok((stream, peer)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let metrics = metrics.clone();
+        tokio::spawn(async move {
+            if let Err(e) = answer(stream, &metrics).await {
+                tracing::debug!(%peer, error = %e, "metrics request failed");
+            }
+        });
+    }
+}
+
+/// The most of a request head read.
+const MAX_HEAD: usize = 8192;
+
+async fn answer(mut stream: TcpStream, metrics: &Metrics) -> std::io::Result<()> {
+    let mut head = Vec::with_capacity(512);
+    let read = async {
+        let mut buf = [0u8; 1024];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
+            let n = stream.read(&mut buf).await?;
+            if n == 0 || head.len() + n > MAX_HEAD {
+                return Err(std::io::ErrorKind::InvalidData.into());
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    match tokio::time::timeout(Duration::from_secs(5), read).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(e),
+        Err(_) => return Err(std::io::ErrorKind::TimedOut.into()),
+    }
+    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let mut parts = line.split(|&b| b == b' ');
+    let (method, target) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+    let path = target.split(|&b| b == b'?').next().unwrap_or_default();
+    let (status, content_type, body) = match (method, path) {
+        (b"GET" | b"HEAD", b"/metrics") => (
+            "200 OK",
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            metrics.encode(),
+        ),
+        (b"GET" | b"HEAD", b"/health") if metrics.draining.load(Ordering::Relaxed) => (
+            "503 Service Unavailable",
+            "text/plain; charset=utf-8",
+            "draining\n".into(),
+        ),
+        (b"GET" | b"HEAD", b"/health") => ("200 OK", "text/plain; charset=utf-8", "ok\n".into()),
+        (b"GET" | b"HEAD", _) => ("404 Not Found", "text/plain; charset=utf-8", "not found\n".into()),
+        _ => (
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            "method not allowed\n".into(),
+        ),
+    };
+    let mut response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    if method != b"HEAD" {
+        response.extend_from_slice(body.as_bytes());
+    }
+    stream.write_all(&response).await?;
+    stream.shutdown().await
+}
+
+/// Binds the metrics listener.
+pub(crate) async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    TcpListener::bind(addr).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_gauges_show_in_the_text() {
+        let m = Arc::new(Metrics::new());
+        let mut g = SessionGauge::new(m.clone(), "en", "UTF-8");
+        m.tally(&babelftp_session::Tally {
+            logins_ok: 1,
+            logins_anonymous: 0,
+            logins_failed: 2,
+            error_replies: vec![530, 530, 550],
+        });
+        m.transfer(true, true, 1000);
+        m.transfer(false, false, 10);
+        g.update("ja", "UTF-8");
+        let text = m.encode();
+        for line in [
+            "babelftp_sessions 1",
+            "babelftp_sessions_by_language{language=\"ja\",charset=\"UTF-8\"} 1",
+            "babelftp_sessions_by_language{language=\"en\",charset=\"UTF-8\"} 0",
+            "babelftp_logins_total{result=\"ok\"} 1",
+            "babelftp_logins_total{result=\"failed\"} 2",
+            "babelftp_error_replies_total{code=\"530\"} 2",
+            "babelftp_error_replies_total{code=\"550\"} 1",
+            "babelftp_transfers_total{direction=\"upload\",outcome=\"complete\"} 1",
+            "babelftp_transfer_bytes_total{direction=\"upload\"} 1000",
+            "babelftp_transfer_bytes_total{direction=\"download\"} 10",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} not in\n{text}");
+        }
+        drop(g);
+        assert!(m.encode().lines().any(|l| l == "babelftp_sessions 0"));
+    }
+}
