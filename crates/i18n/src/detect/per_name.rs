@@ -109,7 +109,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
 
 /// The "random bytes" hypothesis: bits per high byte, and its prior.
 const GARBAGE_BITS_PER_BYTE: f64 = 8.0;
-const GARBAGE_PRIOR: f64 = 4.0;
+const GARBAGE_PRIOR: f64 = 3.0;
 /// ... and for every high byte that touches an ASCII letter.
 const GARBAGE_IN_WORD: f64 = 4.0;
 /// How far under its script's limit the head of a cut double-byte name must
