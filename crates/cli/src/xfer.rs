@@ -455,14 +455,25 @@ async fn fetch(s: &mut Session, f: &Fetch, dest: &Dest, a: &GetArgs) -> anyhow::
         Dest::Dir(d) => d.join(&f.local),
         Dest::File(p) => p.clone(),
     };
-    let display = path.display().to_string();
     if a.resume {
         return fetch_resume(s, f, size, &path, &remote_shown).await;
     }
-    // A link is followed: its target gets the new content.
-    let target = match std::fs::symlink_metadata(&path) {
-        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&path).unwrap_or(path.clone()),
-        _ => path.clone(),
+    download(s, &f.remote, size, &path).await.map(drop)
+}
+
+/// Downloads `remote` to the local `path` without touching it until the
+/// transfer is whole: into a hidden temporary file beside it, renamed
+/// over it at the end (its permissions kept; a symlink's target is what
+/// is replaced); a failure, or the future being dropped (Ctrl-C), removes
+/// the temporary file. A progress bar and the summary line unless `-q`.
+/// For every command that writes a downloaded file (mirror and the shell
+/// can use it too). Returns the octets received.
+pub(crate) async fn download(s: &mut Session, remote: &[u8], size: Option<u64>, path: &Path) -> anyhow::Result<u64> {
+    let display = path.display().to_string();
+    let remote_shown = shown(s, remote);
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).unwrap_or(path.to_path_buf()),
+        _ => path.to_path_buf(),
     };
     let tmp = temp_beside(&target);
     let file = tokio::fs::OpenOptions::new()
@@ -478,7 +489,7 @@ async fn fetch(s: &mut Session, f: &Fetch, dest: &Dest, a: &GetArgs) -> anyhow::
     };
     let bar = Shown::start(size, 0, s.quiet());
     let mut out = Watch::new(file);
-    let r = s.client.retr(&f.remote, 0, &mut out, &mut |n| bar.update(n)).await;
+    let r = s.client.retr(remote, 0, &mut out, &mut |n| bar.update(n)).await;
     let failed = out.failed;
     let n = match r {
         Ok(n) => n,
@@ -501,7 +512,7 @@ async fn fetch(s: &mut Session, f: &Fetch, dest: &Dest, a: &GetArgs) -> anyhow::
     std::fs::rename(&tmp, &target).map_err(|e| Local::write(ts("cli-x1-writing", &[("path", &display)]), e))?;
     scratch.keep = true;
     bar.done(n, &display);
-    Ok(())
+    Ok(n)
 }
 
 /// `get -c`: continues the destination itself.

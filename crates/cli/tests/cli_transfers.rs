@@ -107,6 +107,24 @@ fn a_get_replaces_the_file_whole_and_says_how_fast() {
     let line = r.err.lines().last().unwrap();
     assert!(line.starts_with("13 bytes -> new.txt in "), "{line}");
     assert!(line.contains(" s (") && line.ends_with("B/s)"), "{line}");
+    // The file's mode is kept; through a symlink, its target is replaced.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(here.path().join("new.txt"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink("new.txt", here.path().join("link.txt")).unwrap();
+    std::fs::write(srv.path("link.txt"), b"via the link").unwrap();
+    let r = babelftp(here.path(), &["get", "-q", &format!("{}/link.txt", base(&srv))]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(std::fs::symlink_metadata(here.path().join("link.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(here.path().join("new.txt")).unwrap(), b"via the link");
+    let mode = std::fs::metadata(here.path().join("new.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    assert_eq!(names(here.path()), ["link.txt", "new.txt"]);
 }
 
 #[test]
@@ -199,6 +217,12 @@ fn get_c_resumes_says_complete_and_refuses_a_larger_local_file() {
         std::fs::read(here.path().join("r.txt")).unwrap(),
         b"0123456789 and more"
     );
+    // put -c the same way: the remote file larger than the local one.
+    std::fs::write(here.path().join("short.txt"), b"01").unwrap();
+    let r = babelftp(here.path(), &["put", "-c", "short.txt", &url]);
+    assert_eq!(r.code, 36, "{}", r.err);
+    assert_eq!(std::fs::read(srv.path("r.txt")).unwrap(), b"0123456789");
+    std::fs::remove_file(here.path().join("short.txt")).unwrap();
     // -c of a missing file creates nothing.
     let r = babelftp(here.path(), &["get", "-c", &format!("{}/nope.txt", base(&srv))]);
     assert_eq!(r.code, 78, "{}", r.err);
@@ -282,6 +306,22 @@ fn get_to_stdout_and_put_from_stdin() {
     );
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(std::fs::read(srv.path("from-stdin.txt")).unwrap(), b"piped in\n");
+    // A reader that goes away is a local write error, as curl's 23.
+    babelftp_test_support::random_file(&srv.path("big.bin"), 4 << 20);
+    let state = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["get", &format!("{}/big.bin", base(&srv)), "-"])
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "C")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(23), "{err}");
+    assert!(err.contains("writing to standard output"), "{err}");
     // Standard input has no name: a directory URL is a usage error.
     let r = babelftp_in(here.path(), &["put", "-", &format!("{}/", base(&srv))], b"x");
     assert_eq!(r.code, 2, "{}", r.err);
