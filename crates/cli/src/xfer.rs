@@ -38,11 +38,21 @@ use crate::msg::ts;
 use crate::remote::{Common, Session, Shown};
 
 /// The exit codes, for `--help`.
-pub const EXIT_HELP: &str = "Exit status (curl's numbers): 0 success; 1 other failure; 2 usage error; \
-7 cannot connect; 23 a local file cannot be written; 26 a local file cannot be read (missing, a directory); \
-35 TLS failed; 36 -c cannot resume (the destination is larger); 67 login refused; \
-78 remote file missing or unavailable (550, or a wildcard that matches nothing); 130 interrupted. \
-With several files, the first failure's code.";
+pub const EXIT_HELP: &str = "\
+Exit status of the client commands (curl's numbers):
+  0    success
+  1    any other failure (a server refusal other than 550, a lost connection...)
+  2    usage: a command-line mistake
+  7    cannot connect (no such host, connection refused)
+  23   a local file cannot be written
+  26   a local file cannot be read (missing, a directory)
+  35   TLS failed (AUTH TLS refused, handshake, certificate)
+  36   -c cannot resume: the destination is larger than the source
+  67   login refused
+  78   remote file missing or unavailable (550), or a wildcard matched nothing
+  130  interrupted (Ctrl-C)
+With several files, each failure is reported and the others still go; the
+exit status is the first failure's.";
 
 fn is_url(s: &str) -> bool {
     let l = s.to_ascii_lowercase();
@@ -268,13 +278,13 @@ impl Drop for Scratch {
 // ---------------------------------------------------------------- get
 
 #[derive(Args, Debug)]
-#[command(after_help = EXIT_HELP)]
+#[command(after_help = EXIT_HELP, override_usage = "babelftp get [OPTIONS] URL... [DEST]")]
 pub struct GetArgs {
     /// ftp://host/path/file, one or more (the last name may hold * and ?
     /// wildcards: every matching file); then, optionally, DEST: a file, a
     /// directory or - (standard output). Several files go to a directory
     /// (default: here) or to -.
-    #[arg(required = true, value_name = "URL... [DEST]")]
+    #[arg(required = true, value_name = "URL")]
     args: Vec<String>,
     /// Resume a partial local file (REST); a failed transfer keeps what
     /// arrived, for the next -c.
@@ -584,12 +594,12 @@ async fn fetch_resume(
 // ---------------------------------------------------------------- put
 
 #[derive(Args, Debug)]
-#[command(after_help = EXIT_HELP)]
+#[command(after_help = EXIT_HELP, override_usage = "babelftp put [OPTIONS] FILE... URL")]
 pub struct PutArgs {
     /// Local files (- for standard input), then the URL: ftp://host/dir/
     /// (ending in /: the files keep their names there) or, for one file,
     /// ftp://host/dir/name.
-    #[arg(required = true, num_args = 2.., value_name = "FILE... URL", value_parser = clap::value_parser!(OsString))]
+    #[arg(required = true, value_name = "FILE", value_parser = clap::value_parser!(OsString))]
     args: Vec<OsString>,
     /// Resume: append what the server does not have yet (REST + STOR).
     #[arg(short = 'c', long = "continue", conflicts_with = "ascii")]
@@ -627,8 +637,9 @@ pub async fn put(a: PutArgs) -> anyhow::Result<()> {
 }
 
 async fn put_all(a: &PutArgs) -> anyhow::Result<()> {
-    let Some((url_os, srcs)) = a.args.split_last() else {
-        return Err(Usage(ts("cli-url-names-no-file", &[])).into());
+    let (url_os, srcs) = match a.args.split_last() {
+        Some((u, srcs)) if !srcs.is_empty() => (u, srcs),
+        _ => return Err(Usage(ts("cli-needs-argument", &[("command", "put FILE...")])).into()),
     };
     let raw = url_os.to_str().ok_or_else(|| {
         Usage(ts(

@@ -285,7 +285,7 @@ fn exit_codes_tell_connect_login_missing_local_and_usage_apart() {
     let r = babelftp(here.path(), &["get", "--help"]);
     let help = String::from_utf8(r.out).unwrap();
     assert!(
-        help.contains("67 login refused") && help.contains("78 remote file missing"),
+        help.contains("67   login refused") && help.contains("78   remote file missing"),
         "{help}"
     );
 }
