@@ -72,6 +72,11 @@ fn dir_of(path: &[u8]) -> Option<&[u8]> {
     path.iter().rposition(|&b| b == b'/').map(|i| &path[..i.max(1)])
 }
 
+/// A single file name: not empty, not `.` or `..`, no `/` or NUL.
+fn is_plain_name(n: &[u8]) -> bool {
+    !n.is_empty() && n != b"." && n != b".." && !n.iter().any(|&b| b == b'/' || b == 0)
+}
+
 fn join_remote(dir: &[u8], name: &[u8]) -> Vec<u8> {
     let mut p = dir.to_vec();
     if !p.is_empty() && !p.ends_with(b"/") {
@@ -405,10 +410,16 @@ async fn plan_get(s: &mut Session, url: &FtpUrl) -> anyhow::Result<Vec<Fetch>> {
             let text = s
                 .text_of(&e.name)
                 .unwrap_or_else(|| String::from_utf8_lossy(&s.show(&e.name)).into_owned());
+            let local = s.local_name(&e.name);
+            // A listed name is one name in this directory: never a path
+            // (a hostile listing's "../x" must not write outside DEST).
+            if !is_plain_name(&e.name) || !is_plain_name(&local) {
+                continue;
+            }
             if crate::shell::wildcard(&pattern, &text) {
                 out.push(Fetch {
                     remote: join_remote(&dir_bytes, &e.name),
-                    local: OsString::from_vec(s.local_name(&e.name)),
+                    local: OsString::from_vec(local),
                     size: e.size,
                 });
             }
@@ -461,6 +472,9 @@ async fn fetch(s: &mut Session, f: &Fetch, dest: &Dest, a: &GetArgs) -> anyhow::
             r.map_err(|e| local_side(e, failed, true, || ts("cli-x1-writing-stdout", &[])))
                 .with_context(|| remote_shown.clone())?;
             return Ok(());
+        }
+        Dest::Dir(_) if !is_plain_name(f.local.as_bytes()) => {
+            return Err(Usage(ts("cli-url-names-no-file", &[])).into());
         }
         Dest::Dir(d) => d.join(&f.local),
         Dest::File(p) => p.clone(),
@@ -1013,6 +1027,15 @@ mod tests {
             name.starts_with(".f.txt.babelftp-") && name.ends_with(".part"),
             "{name}"
         );
+    }
+
+    #[test]
+    fn listed_names_that_are_paths_are_not_local_names() {
+        assert!(is_plain_name("日本.txt".as_bytes()));
+        assert!(!is_plain_name(b"../x"));
+        assert!(!is_plain_name(b".."));
+        assert!(!is_plain_name(b"a/b"));
+        assert!(!is_plain_name(b""));
     }
 
     #[test]

@@ -413,3 +413,63 @@ fn a_get_sends_size_once() {
     assert_eq!(r.err.matches("> SIZE").count(), 1, "{}", r.err);
     assert_eq!(std::fs::read(here.path().join("日本語.txt")).unwrap(), b"nihongo");
 }
+
+/// A one-session FTP server without MLST whose LIST is `listing` and
+/// whose RETR sends `body`; returns its port.
+fn listing_server(listing: &'static [u8], body: &'static [u8]) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let data = TcpListener::bind("127.0.0.1:0").unwrap();
+    let data_port = data.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        let mut w = s.try_clone().unwrap();
+        let mut r = BufReader::new(s);
+        w.write_all(b"220 hi\r\n").unwrap();
+        let mut line = String::new();
+        while r.read_line(&mut line).unwrap_or(0) > 0 {
+            let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+            line.clear();
+            let answer = match verb.as_str() {
+                "USER" => "331 password\r\n".to_string(),
+                "PASS" => "230 in\r\n".to_string(),
+                "TYPE" => "200 ok\r\n".to_string(),
+                "SIZE" => "550 no size here\r\n".to_string(),
+                "EPSV" => format!("229 ok (|||{data_port}|)\r\n"),
+                "LIST" | "RETR" => {
+                    let (mut d, _) = data.accept().unwrap();
+                    w.write_all(b"150 here\r\n").unwrap();
+                    d.write_all(if verb == "LIST" { listing } else { body }).unwrap();
+                    drop(d);
+                    "226 done\r\n".to_string()
+                }
+                "QUIT" => {
+                    w.write_all(b"221 bye\r\n").unwrap();
+                    return;
+                }
+                _ => "502 no\r\n".to_string(),
+            };
+            w.write_all(answer.as_bytes()).unwrap();
+        }
+    });
+    port
+}
+
+#[test]
+fn a_wildcard_never_writes_outside_the_destination_whatever_the_listing_says() {
+    let port = listing_server(
+        b"-rw-r--r-- 1 u g 5 Jan  1  2020 ../escape.txt\r\n-rw-r--r-- 1 u g 2 Jan  1  2020 ok.txt\r\n",
+        b"ok",
+    );
+    let top = tempfile::tempdir().unwrap();
+    let dest = top.path().join("dest");
+    std::fs::create_dir(&dest).unwrap();
+    let r = babelftp(
+        top.path(),
+        &["get", &format!("ftp://u:p@127.0.0.1:{port}/*.txt"), "dest"],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(names(top.path()), ["dest"]);
+    assert_eq!(names(&dest), ["ok.txt"]);
+    assert_eq!(std::fs::read(dest.join("ok.txt")).unwrap(), b"ok");
+}
