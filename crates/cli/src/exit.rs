@@ -216,9 +216,33 @@ pub fn describe(e: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
+/// A URL as the user wrote it, for a message: its password as `****`.
+pub fn redact_url(raw: &str) -> String {
+    let Some(scheme_end) = raw.find("://") else {
+        return raw.to_owned();
+    };
+    let rest = &raw[scheme_end + 3..];
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return raw.to_owned();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!("{}{}:****{}", &raw[..scheme_end + 3], &rest[..colon], &rest[at..]),
+        None => raw.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_url_in_a_message_has_no_password() {
+        assert_eq!(redact_url("ftp://bob:s3cret@h:21/%zz"), "ftp://bob:****@h:21/%zz");
+        assert_eq!(redact_url("ftp://bob@h/x"), "ftp://bob@h/x");
+        assert_eq!(redact_url("ftp://h/a:b@c"), "ftp://h/a:b@c");
+        assert_eq!(redact_url("not a url"), "not a url");
+    }
 
     #[test]
     fn an_io_error_quoted_by_its_wrapper_is_said_once() {

@@ -180,8 +180,12 @@ fn netrc(host: &str) -> Option<(String, String)> {
 impl Session {
     /// Parses the URL, connects and logs in.
     pub async fn open(url: &str, common: &Common) -> anyhow::Result<Session> {
-        let url = FtpUrl::parse(url)
-            .map_err(|e| crate::exit::Usage(format!("{}: {e}", crate::msg::ts("cli-bad-url", &[("url", url)]))))?;
+        let url = FtpUrl::parse(url).map_err(|e| {
+            crate::exit::Usage(format!(
+                "{}: {e}",
+                crate::msg::ts("cli-bad-url", &[("url", &crate::exit::redact_url(url))])
+            ))
+        })?;
         let host = url.host.to_string();
         let host_plain = host.trim_start_matches('[').trim_end_matches(']').to_string();
         let port = url.port_or_default();

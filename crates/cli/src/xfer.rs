@@ -60,7 +60,13 @@ fn is_url(s: &str) -> bool {
 }
 
 fn parse_url(raw: &str) -> anyhow::Result<FtpUrl> {
-    FtpUrl::parse(raw).map_err(|e| Usage(format!("{}: {e}", ts("cli-bad-url", &[("url", raw)]))).into())
+    FtpUrl::parse(raw).map_err(|e| {
+        Usage(format!(
+            "{}: {e}",
+            ts("cli-bad-url", &[("url", &crate::exit::redact_url(raw))])
+        ))
+        .into()
+    })
 }
 
 fn has_wildcard(name: &[u8]) -> bool {
@@ -837,7 +843,8 @@ fn remove_tree<'a>(
 ) -> Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + 'a>> {
     Box::pin(async move {
         let entries = s.list_raw(Some(dir)).await.with_context(|| shown(s, dir))?;
-        for e in entries {
+        // Only the directory's own names: a hostile "../x" is not followed.
+        for e in entries.into_iter().filter(|e| is_plain_name(&e.name)) {
             let p = join_remote(dir, &e.name);
             if e.is_dir {
                 remove_tree(s, &p).await?;
@@ -898,7 +905,10 @@ async fn rm_one(s: &mut Session, url: &FtpUrl, recursive: bool) -> anyhow::Resul
             .with_context(|| dir.as_deref().map(|d| shown(s, d)).unwrap_or_default())?;
         let dir_bytes = dir.as_deref().map(|d| s.encode(d)).unwrap_or_default();
         let mut any = false;
-        for e in entries.iter().filter(|e| recursive || !e.is_dir) {
+        for e in entries
+            .iter()
+            .filter(|e| (recursive || !e.is_dir) && is_plain_name(&e.name))
+        {
             let text = s
                 .text_of(&e.name)
                 .unwrap_or_else(|| String::from_utf8_lossy(&s.show(&e.name)).into_owned());

@@ -275,8 +275,10 @@ fn exit_codes_tell_connect_login_missing_local_and_usage_apart() {
         &["get", &format!("{}/readme.txt", base(&srv)), "no/such/dir/x.txt"],
     );
     assert_eq!(r.code, 23, "{}", r.err);
-    let r = babelftp(here.path(), &["get", "ftp://h/%zz"]);
+    let r = babelftp(here.path(), &["get", "ftp://bob:s3cret@h/%zz"]);
     assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("bad URL ftp://bob:****@h/%zz"), "{}", r.err);
+    assert!(!r.err.contains("s3cret"), "{}", r.err);
     let r = babelftp(here.path(), &["get", &format!("{}/", base(&srv))]);
     assert_eq!(r.code, 2, "{}", r.err);
     let r = babelftp(here.path(), &["get", "--no-such-flag", "ftp://h/x"]);
