@@ -148,7 +148,7 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<bool> {
                     "cli-x2-check-cleanup-failed",
                     &[
                         ("path", &babelftp_proto::display::display_path(&dir)),
-                        ("error", &crate::describe(&e)),
+                        ("error", &crate::exit::describe(&e)),
                     ]
                 )
             );

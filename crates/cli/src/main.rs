@@ -13,18 +13,21 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check;
+mod exit;
 mod mirror;
 mod msg;
 mod redact;
 mod remote;
 mod serve;
 mod shell;
+mod xfer;
 
 #[derive(Parser)]
 #[command(
     name = "babelftp",
     version,
-    about = "An RFC 2640 FTP server and client that speaks every script"
+    about = "An RFC 2640 FTP server and client that speaks every script",
+    after_help = xfer::EXIT_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -39,14 +42,14 @@ enum Cmd {
     Passwd,
     /// List a remote directory.
     Ls(remote::LsArgs),
-    /// Download a file.
-    Get(remote::GetArgs),
-    /// Upload a file.
-    Put(remote::PutArgs),
-    /// Make a remote directory.
-    Mkdir(remote::PathArgs),
-    /// Remove a remote file (or, with a trailing /, a directory).
-    Rm(remote::PathArgs),
+    /// Download files (URL... [DEST]; DEST - is standard output; * and ? in names).
+    Get(xfer::GetArgs),
+    /// Upload files (FILE... URL; FILE - is standard input).
+    Put(xfer::PutArgs),
+    /// Make remote directories (-p: with their parents).
+    Mkdir(xfer::MkdirArgs),
+    /// Remove remote files (or, with a trailing /, a directory; -r: a whole tree).
+    Rm(xfer::RmArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
     /// An interactive session: ls cd pwd get put mget mput lang feat quote bye.
@@ -83,10 +86,10 @@ fn main() -> ExitCode {
         Cmd::Passwd => serve::passwd(),
         Cmd::Url { op } => url(op),
         Cmd::Ls(a) => block_on(remote::ls(a)),
-        Cmd::Get(a) => block_on(remote::get(a)),
-        Cmd::Put(a) => block_on(remote::put(a)),
-        Cmd::Mkdir(a) => block_on(remote::mkdir(a)),
-        Cmd::Rm(a) => block_on(remote::rm(a)),
+        Cmd::Get(a) => block_on(xfer::get(a)),
+        Cmd::Put(a) => block_on(xfer::put(a)),
+        Cmd::Mkdir(a) => block_on(xfer::mkdir(a)),
+        Cmd::Rm(a) => block_on(xfer::rm(a)),
         Cmd::Mv(a) => block_on(remote::mv(a)),
         Cmd::Mirror(a) => block_on(mirror::mirror(a)),
         Cmd::Shell(a) => block_on(shell::shell(a)),
@@ -104,25 +107,13 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", msg::ts("cli-error", &[("error", &describe(&e))]));
-            ExitCode::FAILURE
+            // Failures of several files were reported one by one.
+            if !e.is::<exit::Reported>() {
+                eprintln!("{}", msg::ts("cli-error", &[("error", &exit::describe(&e))]));
+            }
+            ExitCode::from(exit::code(&e))
         }
     }
-}
-
-/// An error chain for a person: the server's refusals through the
-/// catalogs (the reply itself, code and text, as the server sent it).
-fn describe(e: &anyhow::Error) -> String {
-    e.chain()
-        .map(|c| match c.downcast_ref::<babelftp_client::Error>() {
-            Some(babelftp_client::Error::Refused(r)) => {
-                let reply = format!("{} {}", r.code, babelftp_proto::display::display_path(&r.text()));
-                msg::ts("cli-refused", &[("reply", &reply)])
-            }
-            _ => c.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(": ")
 }
 
 /// Runs a client command on a small runtime.

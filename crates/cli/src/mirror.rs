@@ -143,7 +143,7 @@ impl Run<'_> {
             "{}",
             crate::msg::ts(
                 "cli-x2-mirror-failed",
-                &[("path", path), ("error", &crate::describe(e))]
+                &[("path", path), ("error", &crate::exit::describe(e))]
             )
         );
     }

@@ -12,7 +12,6 @@
 //! that does not exist is looked up in its directory's listing by the
 //! text or the `%HH` form it was shown as.
 
-use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -67,6 +66,11 @@ pub struct Common {
 }
 
 impl Common {
+    /// `-q`.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// The TLS settings for `url`.
     fn tls(&self, url: &FtpUrl) -> TlsOptions {
         let mode = if url.secure {
@@ -211,7 +215,8 @@ fn netrc(host: &str) -> Option<(String, String)> {
 impl Session {
     /// Parses the URL, connects and logs in.
     pub async fn open(url: &str, common: &Common) -> anyhow::Result<Session> {
-        let url = crate::redact::parse_url(url)?;
+        // A bad URL is a usage error (exit 2), told without its password.
+        let url = crate::redact::parse_url(url).map_err(|e| crate::exit::Usage(format!("{e:#}")))?;
         let host = url.host.to_string();
         let host_plain = host.trim_start_matches('[').trim_end_matches(']').to_string();
         let port = url.port_or_default();
@@ -241,7 +246,10 @@ impl Session {
         };
         let client = Client::connect(&host_plain, port, &opts)
             .await
-            .with_context(|| crate::msg::ts("cli-connecting", &[("host", &format!("{host_plain}:{port}"))]))?;
+            .map_err(|source| crate::exit::Connecting {
+                host: format!("{host_plain}:{port}"),
+                source,
+            })?;
         let key = format!("{host_plain}:{port}");
         if common.forget {
             remember(&key, None).ok();
@@ -494,15 +502,17 @@ impl Session {
 }
 
 /// What a person sees of a transfer: a progress bar on a terminal (none
-/// in a pipe), then one line saying where the bytes went; nothing with -q.
-struct Shown {
+/// in a pipe), then one line saying where the bytes went, how long it
+/// took and how fast; nothing with -q.
+pub(crate) struct Shown {
     bar: Option<indicatif::ProgressBar>,
     start: u64,
     quiet: bool,
+    began: std::time::Instant,
 }
 
 impl Shown {
-    fn start(total: Option<u64>, start: u64, quiet: bool) -> Shown {
+    pub(crate) fn start(total: Option<u64>, start: u64, quiet: bool) -> Shown {
         use std::io::IsTerminal;
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = match total {
@@ -517,24 +527,46 @@ impl Shown {
             bar.set_position(start);
             bar
         });
-        Shown { bar, start, quiet }
+        Shown {
+            bar,
+            start,
+            quiet,
+            began: std::time::Instant::now(),
+        }
     }
 
     /// `n` octets moved so far in this transfer.
-    fn update(&self, n: u64) {
+    pub(crate) fn update(&self, n: u64) {
         if let Some(b) = &self.bar {
             b.set_position(self.start + n);
         }
     }
 
-    fn done(self, bytes: u64, dest: &str) {
+    /// Takes the bar away, saying nothing (a failure, or a download to
+    /// standard output).
+    pub(crate) fn clear(self) {
         if let Some(b) = self.bar {
             b.finish_and_clear();
         }
-        if !self.quiet {
+    }
+
+    /// `bytes` moved in this transfer, to `dest`.
+    pub(crate) fn done(self, bytes: u64, dest: &str) {
+        let secs = self.began.elapsed().as_secs_f64();
+        let quiet = self.quiet;
+        self.clear();
+        if !quiet {
             eprintln!(
                 "{}",
-                crate::msg::ts("cli-bytes-to", &[("bytes", &bytes.to_string()), ("dest", dest)])
+                crate::msg::ts(
+                    "cli-x1-bytes-in",
+                    &[
+                        ("bytes", &bytes.to_string()),
+                        ("dest", dest),
+                        ("secs", &format!("{secs:.2}")),
+                        ("rate", &rate(bytes, secs)),
+                    ]
+                )
             );
         }
     }
@@ -556,6 +588,18 @@ pub fn ls_time(t: i64, now: i64) -> String {
     } else {
         format!("{month} {:>2} {:>5}", c.day, c.year)
     }
+}
+
+/// A speed for a person: `40.2 MB/s` (decimal units, as curl and wget).
+pub(crate) fn rate(bytes: u64, secs: f64) -> String {
+    let mut r = bytes as f64 / secs.max(1e-6);
+    for unit in ["B/s", "kB/s", "MB/s", "GB/s"] {
+        if r < 1000.0 || unit == "GB/s" {
+            return format!("{r:.1} {unit}");
+        }
+        r /= 1000.0;
+    }
+    format!("{r:.1} GB/s")
 }
 
 #[derive(Args, Debug)]
@@ -593,153 +637,6 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
         out.push(b'\n');
     }
     std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
-    s.client.quit().await?;
-    Ok(())
-}
-
-#[derive(Args, Debug)]
-pub struct GetArgs {
-    /// ftp://host/path/file
-    url: String,
-    /// Local destination (file or directory); default: the file's name here.
-    dest: Option<PathBuf>,
-    /// Resume a partial local file (REST).
-    #[arg(short = 'c', long = "continue", conflicts_with = "ascii")]
-    resume: bool,
-    /// Text mode (TYPE A): CR LF on the wire becomes LF here.
-    #[arg(short = 'a', long)]
-    ascii: bool,
-    #[command(flatten)]
-    common: Common,
-}
-
-pub async fn get(a: GetArgs) -> anyhow::Result<()> {
-    let mut s = Session::open(&a.url, &a.common).await?;
-    let path = s.url.path_bytes();
-    let Some(name) = s.url.name().filter(|n| !n.is_empty()).map(<[u8]>::to_vec) else {
-        bail!(crate::msg::ts("cli-url-names-no-file", &[]));
-    };
-    let remote = s.resolve_file(&path).await?;
-    if a.ascii {
-        s.client.set_ascii(true).await?;
-    }
-    // The URL's name is the user's text when it is UTF-8; raw %HH bytes
-    // are the server's and are decoded with its charset.
-    let local = if std::str::from_utf8(&name).is_ok() {
-        name.clone()
-    } else {
-        s.local_name(&name)
-    };
-    let local_name = std::ffi::OsString::from_vec(local);
-    let dest = match a.dest {
-        Some(d) if d.is_dir() => d.join(&local_name),
-        Some(d) => d,
-        None => PathBuf::from(&local_name),
-    };
-    let offset = if a.resume {
-        std::fs::metadata(&dest).map(|m| m.len()).unwrap_or(0)
-    } else {
-        0
-    };
-    let mut file = tokio::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(a.resume)
-        .truncate(!a.resume)
-        .open(&dest)
-        .await
-        .with_context(|| crate::msg::ts("cli-opening", &[("path", &dest.display().to_string())]))?;
-    let total = s.client.size(&remote).await?;
-    let shown = Shown::start(total, offset, s.quiet());
-    let n = s
-        .client
-        .retr(&remote, offset, &mut file, &mut |n| shown.update(n))
-        .await?;
-    shown.done(offset + n, &dest.display().to_string());
-    s.client.quit().await?;
-    Ok(())
-}
-
-#[derive(Args, Debug)]
-pub struct PutArgs {
-    /// Local file.
-    src: PathBuf,
-    /// ftp://host/path/ (a directory, ending in /) or ftp://host/path/name
-    url: String,
-    /// Resume: append what the server does not have yet (REST + STOR).
-    #[arg(short = 'c', long = "continue", conflicts_with = "ascii")]
-    resume: bool,
-    /// Text mode (TYPE A): LF here becomes CR LF on the wire.
-    #[arg(short = 'a', long)]
-    ascii: bool,
-    #[command(flatten)]
-    common: Common,
-}
-
-pub async fn put(a: PutArgs) -> anyhow::Result<()> {
-    use tokio::io::AsyncSeekExt;
-    let mut s = Session::open(&a.url, &a.common).await?;
-    let mut path = s.url.path_bytes();
-    if s.url.is_directory() || path.is_empty() {
-        let name = a.src.file_name().context("the source has no file name")?;
-        if !path.is_empty() && !path.ends_with(b"/") {
-            path.push(b'/');
-        }
-        path.extend_from_slice(name.as_encoded_bytes());
-    }
-    let remote = s.encode(&path);
-    if a.ascii {
-        s.client.set_ascii(true).await?;
-    }
-    let mut file = tokio::fs::File::open(&a.src)
-        .await
-        .with_context(|| crate::msg::ts("cli-opening", &[("path", &a.src.display().to_string())]))?;
-    let mode = if a.resume {
-        let have = s.client.size(&remote).await?.unwrap_or(0);
-        file.seek(std::io::SeekFrom::Start(have)).await?;
-        babelftp_client::client::StoreMode::At(have)
-    } else {
-        babelftp_client::client::StoreMode::Replace
-    };
-    let len = file.metadata().await.map(|m| m.len()).ok();
-    let start = match mode {
-        babelftp_client::client::StoreMode::At(n) => n,
-        _ => 0,
-    };
-    let shown = Shown::start(len, start, s.quiet());
-    let n = s
-        .client
-        .stor(&remote, mode, &mut file, &mut |n| shown.update(n))
-        .await?;
-    shown.done(n, &String::from_utf8_lossy(&s.show(&remote)));
-    s.client.quit().await?;
-    Ok(())
-}
-
-#[derive(Args, Debug)]
-pub struct PathArgs {
-    /// ftp://host/path
-    url: String,
-    #[command(flatten)]
-    common: Common,
-}
-
-pub async fn mkdir(a: PathArgs) -> anyhow::Result<()> {
-    let mut s = Session::open(&a.url, &a.common).await?;
-    let p = s.encode(&s.url.path_bytes());
-    s.client.mkdir(&p).await?;
-    s.client.quit().await?;
-    Ok(())
-}
-
-pub async fn rm(a: PathArgs) -> anyhow::Result<()> {
-    let mut s = Session::open(&a.url, &a.common).await?;
-    let p = s.resolve_file(&s.url.path_bytes()).await?;
-    if s.url.is_directory() {
-        s.client.rmdir(&p).await?;
-    } else {
-        s.client.delete(&p).await?;
-    }
     s.client.quit().await?;
     Ok(())
 }

@@ -93,7 +93,21 @@ pub struct Client {
     tls: Option<SessionTls>,
     /// Where and how it connected (to renew a TLS 1.3 session).
     origin: Origin,
+    /// The last SIZE answer: the path, the size, and when and after how
+    /// many lines sent it came ([`Client::size`]).
+    size_memo: Option<SizeMemo>,
 }
+
+/// A SIZE answer kept for a repeated question.
+struct SizeMemo {
+    path: Vec<u8>,
+    size: Option<u64>,
+    sent: u64,
+    at: std::time::Instant,
+}
+
+/// How long a SIZE answer may be reused (when nothing else was sent since).
+const SIZE_MEMO_TTL: Duration = Duration::from_secs(5);
 
 /// What [`Client::connect`] was given, and the TLS version it settled on.
 #[derive(Clone)]
@@ -194,6 +208,7 @@ impl Client {
                 opts: opts.clone(),
                 version,
             },
+            size_memo: None,
         };
         if let Some(v) = c.control.stream().version() {
             let how = if opts.tls.mode == TlsMode::Implicit {
@@ -317,18 +332,34 @@ impl Client {
         self.run(Command::Rnto(WirePath::new(to.to_vec()))).await.map(drop)
     }
 
-    /// SIZE, when the server has it.
+    /// SIZE, when the server has it. Asked again for the same path with
+    /// nothing else sent in between (and within a few seconds), the
+    /// answer is the one already given: a caller that checked a file's
+    /// existence with SIZE and then wants its size costs one SIZE.
     pub async fn size(&mut self, file: &[u8]) -> Result<Option<u64>, Error> {
+        if let Some(m) = &self.size_memo {
+            if m.path == file && m.sent == self.control.sent() && m.at.elapsed() < SIZE_MEMO_TTL {
+                return Ok(m.size);
+            }
+        }
         let r = self
             .control
             .command(&Command::Size(WirePath::new(file.to_vec())))
             .await?;
-        if r.code != ReplyCode::FILE_STATUS {
-            return Ok(None);
-        }
-        Ok(std::str::from_utf8(&r.lines[0])
-            .ok()
-            .and_then(|s| s.trim().parse().ok()))
+        let size = if r.code == ReplyCode::FILE_STATUS {
+            std::str::from_utf8(&r.lines[0])
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+        } else {
+            None
+        };
+        self.size_memo = Some(SizeMemo {
+            path: file.to_vec(),
+            size,
+            sent: self.control.sent(),
+            at: std::time::Instant::now(),
+        });
+        Ok(size)
     }
 
     /// QUIT.

@@ -52,6 +52,8 @@ pub struct Control {
     pub greeting: Reply,
     /// Print the dialogue to stderr (`-v`), passwords hidden.
     pub verbose: bool,
+    /// Lines sent so far ([`Control::sent`]).
+    sent: u64,
 }
 
 impl Control {
@@ -77,6 +79,7 @@ impl Control {
             start: 0,
             greeting: Reply::new(ReplyCode::READY, Vec::new()),
             verbose: false,
+            sent: 0,
         };
         let mut g = c.reply().await?;
         while g.code.is_preliminary() {
@@ -107,6 +110,12 @@ impl Control {
         };
         self.stream = Stream::Tls(Box::new(tls.handshake(tcp).await?));
         Ok(self)
+    }
+
+    /// How many lines have been sent on this connection: a caller that
+    /// remembers an answer can tell whether anything was said since.
+    pub fn sent(&self) -> u64 {
+        self.sent
     }
 
     /// The control connection's stream (plain or TLS).
@@ -169,6 +178,7 @@ impl Control {
         if self.verbose {
             eprintln!("> {cmd}");
         }
+        self.sent += 1;
         self.stream.write_all(&line).await?;
         Ok(())
     }
@@ -194,6 +204,7 @@ impl Control {
         let mut l = Vec::with_capacity(line.len() + 2);
         push_escaping_iac(&mut l, line);
         l.extend_from_slice(b"\r\n");
+        self.sent += 1;
         self.stream.write_all(&l).await?;
         self.reply().await
     }
