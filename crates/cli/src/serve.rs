@@ -98,6 +98,17 @@ pub struct ServeArgs {
     /// protocol v1/v2 header naming the client (repeatable).
     #[arg(long = "proxy-protocol-from", value_name = "ADDR[/PREFIX]")]
     proxy_protocol_from: Vec<babelftp_server::config::Cidr>,
+    /// Serve an S3 bucket instead of --root: s3://BUCKET[/PREFIX/]
+    /// (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws
+    /// or the instance's role).
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
+    s3: Option<String>,
+    /// The S3 service's URL (MinIO, Ceph, another region…).
+    #[arg(long, value_name = "URL", requires = "s3")]
+    s3_endpoint: Option<String>,
+    /// The S3 region [default: us-east-1].
+    #[arg(long, value_name = "REGION", requires = "s3")]
+    s3_region: Option<String>,
     /// Serve GET /metrics (Prometheus/OpenMetrics) and GET /health over
     /// HTTP on ADDR:PORT (keep it off the public network).
     #[arg(long, value_name = "ADDR:PORT")]
@@ -196,6 +207,25 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     if let Some(a) = args.metrics_listen {
         cfg.metrics_listen = Some(a);
     }
+    if let Some(u) = &args.s3 {
+        let Some(rest) = u.strip_prefix("s3://").filter(|r| !r.is_empty() && !r.starts_with('/')) else {
+            bail!("--s3 wants s3://BUCKET[/PREFIX], got {u:?}");
+        };
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        cfg.s3 = Some(babelftp_server::storage::s3::S3Config {
+            bucket: bucket.to_owned(),
+            prefix: prefix.to_owned(),
+            ..Default::default()
+        });
+    }
+    if let Some(s3) = cfg.s3.as_mut() {
+        if let Some(e) = &args.s3_endpoint {
+            s3.endpoint = Some(e.clone());
+        }
+        if let Some(r) = &args.s3_region {
+            s3.region = Some(r.clone());
+        }
+    }
     Ok(cfg)
 }
 
@@ -288,7 +318,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let root_named = root_named || cfg.root != Config::default().root;
     // Only the default root is made when missing: a root that was named
     // and is not there is a typo, not something to create and serve.
-    let created = if cfg.root.exists() {
+    let created = if cfg.s3.is_some() || cfg.root.exists() {
         false
     } else if root_named {
         bail!(crate::msg::ts(
@@ -321,10 +351,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         for a in server.local_addrs() {
             say(&crate::msg::ts(
                 "cli-serving",
-                &[
-                    ("root", &cfg.root.display().to_string()),
-                    ("url", &format!("ftp://{a}/")),
-                ],
+                &[("root", &served_root(&cfg)), ("url", &format!("ftp://{a}/"))],
             ));
         }
         if let Some(a) = server.metrics_addr() {
@@ -366,6 +393,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         say(&crate::msg::ts("cli-stopped", &[]));
         Ok(())
     })
+}
+
+/// What is served as `/`, for the start-up line.
+fn served_root(cfg: &Config) -> String {
+    match &cfg.s3 {
+        Some(s3) => format!(
+            "s3://{}/{}{}",
+            s3.bucket,
+            s3.prefix.trim_start_matches('/'),
+            s3.endpoint.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
+        ),
+        None => cfg.root.display().to_string(),
+    }
 }
 
 /// A line for the operator on stdout. A closed stdout (a supervisor's pipe

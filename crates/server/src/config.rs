@@ -33,6 +33,14 @@
 //! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
 //! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
 //!
+//! [storage]                   # omit: the local directory `root`
+//! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)
+//! bucket = "ftp"
+//! endpoint = "https://s3.eu-west-1.amazonaws.com"   # or MinIO, Ceph, …
+//! region = "eu-west-1"
+//! prefix = "site/"            # served as "/"; default: the whole bucket
+//! # access_key_id, secret_access_key: default AWS_* variables, ~/.aws, the role
+//!
 //! [[host]]                    # virtual hosts for HOST (RFC 7151)
 //! name = "ftp.example.jp"
 //! root = "/srv/ftp-jp"
@@ -172,6 +180,8 @@ pub struct Config {
     pub proxy_protocol_from: Vec<Cidr>,
     /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// An object store served instead of the local `root`.
+    pub s3: Option<crate::storage::s3::S3Config>,
 }
 
 /// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
@@ -264,6 +274,7 @@ impl Default for Config {
             hosts: Vec::new(),
             proxy_protocol_from: Vec::new(),
             metrics_listen: None,
+            s3: None,
         }
     }
 }
@@ -331,10 +342,23 @@ struct FileConfig {
     mirror: Option<bool>,
     proxy_protocol_from: Option<Vec<String>>,
     metrics_listen: Option<SocketAddr>,
+    storage: Option<FileStorage>,
     #[serde(default)]
     user: Vec<FileUser>,
     #[serde(default)]
     host: Vec<FileHost>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStorage {
+    kind: String,
+    bucket: Option<String>,
+    endpoint: Option<String>,
+    region: Option<String>,
+    prefix: Option<String>,
+    access_key_id: Option<String>,
+    secret_access_key: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -490,6 +514,28 @@ impl Config {
         c.legacy_client_charset = f.legacy_client_charset;
         c.mirror = f.mirror.unwrap_or(false);
         c.metrics_listen = f.metrics_listen;
+        if let Some(st) = f.storage {
+            let invalid = |message: String| ConfigError::Invalid {
+                path: path.to_owned(),
+                message,
+            };
+            match st.kind.as_str() {
+                "fs" | "local" => {}
+                "s3" => {
+                    c.s3 = Some(crate::storage::s3::S3Config {
+                        bucket: st
+                            .bucket
+                            .ok_or_else(|| invalid("[storage] kind = \"s3\" needs a bucket".into()))?,
+                        endpoint: st.endpoint,
+                        region: st.region,
+                        prefix: st.prefix.unwrap_or_default(),
+                        access_key_id: st.access_key_id,
+                        secret_access_key: st.secret_access_key,
+                    })
+                }
+                k => return Err(invalid(format!("[storage] kind {k:?}: expected \"fs\" or \"s3\""))),
+            }
+        }
         for p in f.proxy_protocol_from.unwrap_or_default() {
             c.proxy_protocol_from
                 .push(p.parse().map_err(|message| ConfigError::Invalid {

@@ -82,11 +82,26 @@ impl Server {
     pub async fn bind(cfg: Config) -> io::Result<Server> {
         let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let started = std::time::SystemTime::now();
-        let fs = FsStorage::open(&cfg.root)?
-            .with_charsets(charsets)
-            .with_fsync(cfg.fsync);
-        sweep(&cfg.root, started);
-        let storage: Arc<dyn Storage> = Arc::new(fs);
+        let storage: Arc<dyn Storage> = match &cfg.s3 {
+            Some(s3) => {
+                // Keys are UTF-8: the on-disk charsets have no meaning there
+                // (the legacy *client* charset still applies).
+                if cfg.fs_charset.is_some() || !cfg.dir_charsets.is_empty() || !cfg.hosts.is_empty() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "the s3 storage has UTF-8 keys and one root: fs_charset, dir_charsets and virtual hosts need the local storage",
+                    ));
+                }
+                Arc::new(storage::s3::S3Storage::open(s3)?)
+            }
+            None => {
+                let fs = FsStorage::open(&cfg.root)?
+                    .with_charsets(charsets)
+                    .with_fsync(cfg.fsync);
+                sweep(&cfg.root, started);
+                Arc::new(fs)
+            }
+        };
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,

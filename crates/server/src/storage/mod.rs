@@ -22,6 +22,7 @@ use std::sync::Arc;
 use babelftp_proto::listing::Entry;
 
 pub mod fs;
+pub mod s3;
 
 pub use babelftp_session::{VPath, WriteMode};
 

@@ -1,0 +1,510 @@
+//! An object store as the FTP root: S3 and S3-compatible servers through
+//! Apache OpenDAL (issue 14). Several babelftp nodes can serve one bucket:
+//! the bucket is the only shared state.
+//!
+//! What FTP asks and what the store really does:
+//!
+//! | FTP | here |
+//! |---|---|
+//! | names | keys are UTF-8: a name component must be valid UTF-8 (553 otherwise); the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here |
+//! | directories | a key ending in `/` is a directory marker (MKD writes one); a prefix with keys under it is a directory too |
+//! | RETR, REST + RETR | a streamed ranged GET |
+//! | STOR | a multipart upload of 8 MiB parts, visible only when complete: a cut or killed upload leaves the old object (the parts are aborted) |
+//! | STOU | the first free name, written only if absent |
+//! | APPE, REST + STOR | refused (504): S3 has no append or offset write (the emulators tried silently overwrite; research/deps-and-scale.md §3) |
+//! | DELE | DELETE of an existing key (S3 answers "deleted" for a missing key: checked first, 550) |
+//! | RMD | refused unless nothing is under the prefix |
+//! | RNFR/RNTO | copy, then delete: not atomic; a directory is copied and deleted key by key |
+//! | LIST, MLSD, NLST | ListObjects page by page, `/` as delimiter |
+//! | SITE CHMOD | refused (502) |
+//!
+//! Every method blocks on the server's runtime (`Handle::block_on`) and is
+//! called, as for the local back-end, from tokio's blocking pool or inside
+//! `block_in_place`.
+
+use std::io;
+use std::sync::Arc;
+
+use babelftp_proto::listing::{Entry, EntryKind};
+use futures::{AsyncReadExt, TryStreamExt};
+use opendal::{Operator, Writer};
+use tokio::runtime::Handle;
+
+use super::{DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
+
+/// Parts of a multipart upload, and read-ahead of a download.
+const CHUNK: usize = 8 << 20;
+
+/// Settings of an S3 root (`[storage]` in the configuration).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct S3Config {
+    /// The bucket.
+    pub bucket: String,
+    /// The service's URL (`https://s3.eu-west-1.amazonaws.com`, a MinIO
+    /// or Ceph gateway, `http://127.0.0.1:9000`); AWS's when unset.
+    pub endpoint: Option<String>,
+    /// The region (`us-east-1` when unset and nothing else says).
+    pub region: Option<String>,
+    /// A key prefix served as `/` (`ftp/`); the whole bucket when empty.
+    pub prefix: String,
+    /// Credentials; unset: the usual places (AWS_ACCESS_KEY_ID and
+    /// AWS_SECRET_ACCESS_KEY, ~/.aws, the instance's role).
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+}
+
+/// An S3 bucket (or a prefix of one) as a [`Storage`].
+pub struct S3Storage {
+    op: Operator,
+    rt: Handle,
+    /// The key prefix of this root (a user's home below the configured
+    /// prefix): empty or ending in `/`.
+    base: String,
+}
+
+fn err(e: opendal::Error) -> io::Error {
+    use opendal::ErrorKind as O;
+    let kind = match e.kind() {
+        O::NotFound => io::ErrorKind::NotFound,
+        O::PermissionDenied => io::ErrorKind::PermissionDenied,
+        O::AlreadyExists | O::ConditionNotMatch => io::ErrorKind::AlreadyExists,
+        O::IsADirectory => io::ErrorKind::IsADirectory,
+        O::NotADirectory => io::ErrorKind::NotADirectory,
+        O::Unsupported => io::ErrorKind::Unsupported,
+        O::RangeNotSatisfied => io::ErrorKind::InvalidInput,
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, e.to_string())
+}
+
+impl S3Storage {
+    /// Connects to the bucket (nothing is sent until the first request);
+    /// must run inside the server's runtime.
+    pub fn open(cfg: &S3Config) -> io::Result<S3Storage> {
+        // reqwest's rustls takes the process's provider: ours, ring (one
+        // crypto stack in the build). Already installed is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        opendal_http_transport_reqwest::install_default();
+        let mut b = opendal::services::S3::default().bucket(&cfg.bucket).root("/");
+        if let Some(e) = &cfg.endpoint {
+            b = b.endpoint(e);
+        }
+        b = b.region(cfg.region.as_deref().unwrap_or("us-east-1"));
+        if let (Some(id), Some(secret)) = (&cfg.access_key_id, &cfg.secret_access_key) {
+            b = b.access_key_id(id).secret_access_key(secret);
+        }
+        let op = Operator::new(b).map_err(err)?;
+        let rt = Handle::try_current().map_err(|e| io::Error::other(e.to_string()))?;
+        let mut base = cfg.prefix.trim_matches('/').to_owned();
+        if !base.is_empty() {
+            base.push('/');
+        }
+        Ok(S3Storage { op, rt, base })
+    }
+
+    /// The key of a path (`base` + components joined by `/`; the root is
+    /// `base`). A component that is not UTF-8 has no key.
+    fn key(&self, p: &VPath) -> io::Result<String> {
+        let mut k = self.base.clone();
+        for (i, c) in p.components().iter().enumerate() {
+            let c = std::str::from_utf8(c).map_err(|_| io::Error::from(io::ErrorKind::InvalidFilename))?;
+            if i > 0 {
+                k.push('/');
+            }
+            k.push_str(c);
+        }
+        Ok(k)
+    }
+
+    /// The key of a path as a directory: ends in `/` (the root: `base`).
+    fn dir_key(&self, p: &VPath) -> io::Result<String> {
+        let mut k = self.key(p)?;
+        if !k.is_empty() && !k.ends_with('/') {
+            k.push('/');
+        }
+        Ok(k)
+    }
+
+    fn block<T>(&self, f: impl std::future::IntoFuture<Output = opendal::Result<T>>) -> io::Result<T> {
+        self.rt.block_on(f.into_future()).map_err(err)
+    }
+
+    /// Whether a directory exists: the root, a marker, or keys below it.
+    fn dir_exists(&self, dir_key: &str) -> io::Result<bool> {
+        if dir_key == self.base {
+            return Ok(true);
+        }
+        let mut lister = self.block(self.op.lister_with(dir_key).limit(1))?;
+        Ok(self.block(lister.try_next())?.is_some())
+    }
+
+    /// Whether a key is a file (an object whose key is exactly it).
+    fn file_exists(&self, key: &str) -> io::Result<bool> {
+        if key.is_empty() || key.ends_with('/') {
+            return Ok(false);
+        }
+        match self.block(self.op.stat(key)) {
+            Ok(m) => Ok(!m.is_dir()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn entry(name: &str, meta: &opendal::Metadata) -> Entry {
+        let dir = meta.is_dir();
+        Entry {
+            name: name.trim_end_matches('/').as_bytes().to_vec(),
+            kind: if dir { EntryKind::Dir } else { EntryKind::File },
+            size: if dir { 0 } else { meta.content_length() },
+            modified: meta.last_modified().map(|t| t.into_inner().as_second()),
+            mode: if dir { 0o755 } else { 0o644 },
+            nlink: 1,
+            unique: None,
+            perm: String::new(),
+        }
+    }
+
+    fn dir_entry(name: &[u8]) -> Entry {
+        Entry {
+            name: name.to_vec(),
+            kind: EntryKind::Dir,
+            size: 0,
+            modified: None,
+            mode: 0o755,
+            nlink: 1,
+            unique: None,
+            perm: String::new(),
+        }
+    }
+
+    /// Every key at or below a directory (itself included), recursively.
+    fn keys_below(&self, dir_key: &str) -> io::Result<Vec<String>> {
+        let entries = self.block(self.op.list_with(dir_key).recursive(true))?;
+        let mut keys: Vec<String> = entries.into_iter().map(|e| e.path().to_owned()).collect();
+        if !keys.iter().any(|k| k == dir_key) && self.file_or_marker(dir_key)? {
+            keys.push(dir_key.to_owned());
+        }
+        Ok(keys)
+    }
+
+    fn file_or_marker(&self, key: &str) -> io::Result<bool> {
+        match self.block(self.op.stat(key)) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Storage for S3Storage {
+    fn stat(&self, p: &VPath) -> io::Result<Entry> {
+        let name = p.file_name().unwrap_or(b"/");
+        if p.is_root() {
+            return Ok(S3Storage::dir_entry(b"/"));
+        }
+        let key = self.key(p)?;
+        match self.block(self.op.stat(&key)) {
+            Ok(m) if !m.is_dir() => {
+                let mut e = S3Storage::entry(&key, &m);
+                e.name = name.to_vec();
+                return Ok(e);
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        if self.dir_exists(&self.dir_key(p)?)? {
+            Ok(S3Storage::dir_entry(name))
+        } else {
+            Err(io::ErrorKind::NotFound.into())
+        }
+    }
+
+    fn is_dir(&self, p: &VPath) -> bool {
+        self.dir_key(p).and_then(|k| self.dir_exists(&k)).unwrap_or(false)
+    }
+
+    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
+        let mut v: Vec<Entry> = self.read_dir(p, false)?.collect::<io::Result<_>>()?;
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(v)
+    }
+
+    fn read_dir(&self, p: &VPath, _names_only: bool) -> io::Result<DirEntries> {
+        let dir = self.dir_key(p)?;
+        if !self.dir_exists(&dir)? {
+            return Err(if self.file_exists(&self.key(p)?)? {
+                io::ErrorKind::NotADirectory.into()
+            } else {
+                io::ErrorKind::NotFound.into()
+            });
+        }
+        let lister = self.block(self.op.lister(&dir))?;
+        // Page by page, as the listing is sent.
+        Ok(Box::new(Pages {
+            rt: self.rt.clone(),
+            lister: Some(lister),
+            dir,
+        }))
+    }
+
+    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
+        let key = self.key(p)?;
+        if p.is_root() {
+            return Err(io::ErrorKind::IsADirectory.into());
+        }
+        let meta = match self.block(self.op.stat(&key)) {
+            Ok(m) if !m.is_dir() => m,
+            Ok(_) => return Err(io::ErrorKind::IsADirectory.into()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && self.is_dir(p) => {
+                return Err(io::ErrorKind::IsADirectory.into())
+            }
+            Err(e) => return Err(e),
+        };
+        let end = meta.content_length();
+        let offset = offset.min(end);
+        let reader = self.block(self.op.reader_with(&key).chunk(CHUNK))?;
+        let inner = self.block(reader.into_futures_async_read(offset..end))?;
+        Ok(ReadHandle::Reader(Box::new(S3Read {
+            rt: self.rt.clone(),
+            inner: Some(inner),
+        })))
+    }
+
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>> {
+        let key = self.key(p)?;
+        if p.is_root() || self.dir_exists(&self.dir_key(p)?)? {
+            return Err(io::ErrorKind::IsADirectory.into());
+        }
+        if !self.is_dir(&p.parent()) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        let unique = match mode {
+            WriteMode::Replace => false,
+            WriteMode::Unique => {
+                if self.file_exists(&key)? {
+                    return Err(io::ErrorKind::AlreadyExists.into());
+                }
+                true
+            }
+            // No append, no offset write on S3 (504).
+            WriteMode::Append | WriteMode::At(_) => return Err(io::ErrorKind::Unsupported.into()),
+        };
+        let w = self.block(self.op.writer_with(&key).chunk(CHUNK).if_not_exists(unique))?;
+        Ok(Box::new(S3Upload {
+            rt: self.rt.clone(),
+            w: Some(w),
+        }))
+    }
+
+    fn mkdir(&self, p: &VPath) -> io::Result<()> {
+        if p.is_root() || self.file_exists(&self.key(p)?)? || self.dir_exists(&self.dir_key(p)?)? {
+            return Err(io::ErrorKind::AlreadyExists.into());
+        }
+        if !self.is_dir(&p.parent()) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        self.block(self.op.create_dir(&self.dir_key(p)?))
+    }
+
+    fn rmdir(&self, p: &VPath) -> io::Result<()> {
+        if p.is_root() {
+            return Err(io::ErrorKind::PermissionDenied.into());
+        }
+        let dir = self.dir_key(p)?;
+        if !self.dir_exists(&dir)? {
+            return Err(if self.file_exists(&self.key(p)?)? {
+                io::ErrorKind::NotADirectory.into()
+            } else {
+                io::ErrorKind::NotFound.into()
+            });
+        }
+        let mut lister = self.block(self.op.lister_with(&dir).limit(2))?;
+        while let Some(e) = self.block(lister.try_next())? {
+            if e.path() != dir {
+                return Err(io::ErrorKind::DirectoryNotEmpty.into());
+            }
+        }
+        self.block(self.op.delete(&dir))
+    }
+
+    fn remove_file(&self, p: &VPath) -> io::Result<()> {
+        let key = self.key(p)?;
+        if !self.file_exists(&key)? {
+            return Err(if self.is_dir(p) {
+                io::ErrorKind::IsADirectory.into()
+            } else {
+                io::ErrorKind::NotFound.into()
+            });
+        }
+        self.block(self.op.delete(&key))
+    }
+
+    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
+        if from.is_root() || to.is_root() {
+            return Err(io::ErrorKind::PermissionDenied.into());
+        }
+        let (fk, tk) = (self.key(from)?, self.key(to)?);
+        if self.file_exists(&tk)? || self.dir_exists(&self.dir_key(to)?)? {
+            // FTP's RNTO onto an existing name replaces a file; a directory
+            // in the way is refused.
+            if self.dir_exists(&self.dir_key(to)?)? {
+                return Err(io::ErrorKind::AlreadyExists.into());
+            }
+        }
+        if !self.is_dir(&to.parent()) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        if self.file_exists(&fk)? {
+            self.block(self.op.copy(&fk, &tk))?;
+            return self.block(self.op.delete(&fk));
+        }
+        let (fd, td) = (self.dir_key(from)?, self.dir_key(to)?);
+        if !self.dir_exists(&fd)? {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        if td.starts_with(&fd) {
+            return Err(io::ErrorKind::InvalidInput.into());
+        }
+        // Key by key: copy everything, then delete the originals.
+        let keys = self.keys_below(&fd)?;
+        for k in &keys {
+            let rest = &k[fd.len()..];
+            let target = format!("{td}{rest}");
+            if k.ends_with('/') {
+                self.block(self.op.create_dir(&target))?;
+            } else {
+                self.block(self.op.copy(k, &target))?;
+            }
+        }
+        if !keys.iter().any(|k| *k == fd) {
+            self.block(self.op.create_dir(&td))?;
+        }
+        for k in keys.iter().filter(|k| !k.ends_with('/')) {
+            self.block(self.op.delete(k))?;
+        }
+        let mut dirs: Vec<&String> = keys.iter().filter(|k| k.ends_with('/')).collect();
+        dirs.sort_by_key(|k| std::cmp::Reverse(k.len()));
+        for k in dirs {
+            self.block(self.op.delete(k))?;
+        }
+        Ok(())
+    }
+
+    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
+        let dir = self.dir_key(p)?;
+        if !self.dir_exists(&dir)? {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        Ok(Arc::new(S3Storage {
+            op: self.op.clone(),
+            rt: self.rt.clone(),
+            base: dir,
+        }))
+    }
+}
+
+/// A listing read page by page.
+struct Pages {
+    rt: Handle,
+    lister: Option<opendal::Lister>,
+    dir: String,
+}
+
+impl Iterator for Pages {
+    type Item = io::Result<Entry>;
+
+    fn next(&mut self) -> Option<io::Result<Entry>> {
+        loop {
+            let lister = self.lister.as_mut()?;
+            match self.rt.block_on(lister.try_next()) {
+                Ok(Some(e)) => {
+                    if e.path() == self.dir {
+                        continue;
+                    }
+                    let name = e.name().to_owned();
+                    return Some(Ok(S3Storage::entry(&name, e.metadata())));
+                }
+                Ok(None) => {
+                    self.lister = None;
+                    return None;
+                }
+                Err(e) => {
+                    self.lister = None;
+                    return Some(Err(err(e)));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Pages {
+    fn drop(&mut self) {
+        let _g = self.rt.enter();
+        self.lister.take();
+    }
+}
+
+/// A download: a ranged GET read as it is sent.
+struct S3Read {
+    rt: Handle,
+    inner: Option<opendal::FuturesAsyncReader>,
+}
+
+impl io::Read for S3Read {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.as_mut() {
+            Some(r) => self.rt.block_on(r.read(buf)),
+            None => Ok(0),
+        }
+    }
+}
+
+impl Drop for S3Read {
+    fn drop(&mut self) {
+        // Dropped on a worker or on the blocking pool: either way inside
+        // the runtime, never blocking.
+        let _g = self.rt.enter();
+        self.inner.take();
+    }
+}
+
+/// An upload: a multipart upload completed by [`Upload::commit`],
+/// aborted when dropped without it (nothing becomes visible).
+struct S3Upload {
+    rt: Handle,
+    w: Option<Writer>,
+}
+
+impl Upload for S3Upload {
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let Some(w) = self.w.as_mut() else {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        };
+        self.rt
+            .block_on(w.write(bytes::Bytes::copy_from_slice(buf)))
+            .map_err(err)
+    }
+
+    fn commit(mut self: Box<Self>) -> io::Result<()> {
+        let Some(mut w) = self.w.take() else {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        };
+        self.rt.block_on(w.close()).map(drop).map_err(err)
+    }
+}
+
+impl Drop for S3Upload {
+    fn drop(&mut self) {
+        if let Some(mut w) = self.w.take() {
+            // Not committed: abort the multipart upload (its parts are
+            // discarded; the old object, if any, stays). Spawned, not
+            // awaited: this may run on a runtime worker.
+            self.rt.spawn(async move {
+                if let Err(e) = w.abort().await {
+                    tracing::debug!(error = %e, "aborting an S3 upload failed");
+                }
+            });
+        }
+    }
+}
