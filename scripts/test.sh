@@ -2,8 +2,9 @@
 # The whole babelftp test suite, runnable on a fresh machine.
 #
 # It installs what the tests need and the machine lacks (Debian packages:
-# curl, lftp, python3 for ftplib, valgrind for the instruction counts, tmux
-# for the interactive shell tests), and
+# curl, lftp, python3 for ftplib (and python3-pip when it has no pip),
+# valgrind for the instruction counts, tmux for the interactive shell
+# tests; moto, an S3 server from PyPI, into target/moto), and
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
@@ -17,6 +18,10 @@ need=()
 for tool in curl lftp python3 valgrind tmux; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+# pip, for moto (scripts/moto.sh); Debian's python3 comes without it.
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+  need+=(python3-pip)
+fi
 if [ "${#need[@]}" -gt 0 ]; then
   echo "== installing: ${need[*]}"
   sudo=""
@@ -37,6 +42,7 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
+bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/s3.rs
 echo "== cargo test"
 cargo test --workspace --locked
 echo "== instruction counts of the hot paths against bench/icount-baseline.json"

@@ -139,7 +139,7 @@ pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
         K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
         K::StorageFull | K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::NoSpace),
         K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::ArgumentError),
-        K::Unsupported => (ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand),
+        K::Unsupported => (ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::StorageUnsupported),
         _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
     }
 }

@@ -94,3 +94,4 @@ chmod-ok = SITE CHMOD ausgeführt.
 bad-mode = Aufruf: SITE CHMOD <Modus> <Pfad>, der Modus oktal von 0 bis 777.
 site-help = SITE-Befehle:
 site-unknown = Unbekannter SITE-Befehl (SITE HELP listet sie auf).
+storage-unsupported = Auf diesem Speicher nicht möglich (ein Objektspeicher kennt kein Anhängen, kein Schreiben ab einer Position, keine Rechte).

@@ -94,3 +94,4 @@ chmod-ok = SITE CHMOD command successful.
 bad-mode = Usage: SITE CHMOD <mode> <path>, the mode in octal from 0 to 777.
 site-help = SITE commands:
 site-unknown = Unknown SITE command (SITE HELP lists them).
+storage-unsupported = Not possible on this storage (an object store has no append, no write at an offset, no permissions).

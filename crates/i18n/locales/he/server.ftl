@@ -94,3 +94,4 @@ chmod-ok = הפקודה SITE CHMOD בוצעה.
 bad-mode = שימוש: SITE CHMOD <הרשאות> <נתיב>, ההרשאות באוקטלי מ־0 עד 777.
 site-help = פקודות SITE:
 site-unknown = פקודת SITE לא מוכרת (SITE HELP מפרט אותן).
+storage-unsupported = לא אפשרי באחסון הזה (באחסון אובייקטים אין הוספה, כתיבה ממיקום או הרשאות).

@@ -94,3 +94,4 @@ chmod-ok = SITE CHMOD を実行しました。
 bad-mode = 使い方: SITE CHMOD <モード> <パス> (モードは 0〜777 の8進数)。
 site-help = SITE コマンド:
 site-unknown = 不明な SITE コマンドです (一覧は SITE HELP)。
+storage-unsupported = このストレージではできません（オブジェクトストレージには追記、位置指定の書き込み、パーミッションがありません）。

@@ -94,3 +94,4 @@ chmod-ok = SITE CHMOD 명령을 실행했습니다.
 bad-mode = 사용법: SITE CHMOD <모드> <경로>, 모드는 0~777의 8진수.
 site-help = SITE 명령:
 site-unknown = 알 수 없는 SITE 명령입니다 (SITE HELP로 목록 확인).
+storage-unsupported = 이 저장소에서는 할 수 없습니다(객체 저장소에는 이어 쓰기, 위치 지정 쓰기, 권한이 없습니다).

@@ -6,7 +6,7 @@
 //!
 //! | FTP | here |
 //! |---|---|
-//! | names | keys are UTF-8: a name component must be valid UTF-8 (553 otherwise); the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here |
+//! | names | keys are UTF-8: a name component must be valid UTF-8 (553 otherwise); the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here. Control characters and `%` are kept in the key as `%HH` (S3's XML listings cannot carry a CR: RFC 2640 3.1's CR in a name would come back as LF), so every name comes back as it was sent; a key written by another tool with a `%` followed by two hex digits is shown decoded |
 //! | directories | a key ending in `/` is a directory marker (MKD writes one); a prefix with keys under it is a directory too |
 //! | RETR, REST + RETR | a streamed ranged GET |
 //! | STOR | a multipart upload of 8 MiB parts, visible only when complete: a cut or killed upload leaves the old object (the parts are aborted) |
@@ -32,7 +32,7 @@ use tokio::runtime::Handle;
 
 use super::{DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
 
-/// Parts of a multipart upload, and read-ahead of a download.
+/// Parts of a multipart upload.
 const CHUNK: usize = 8 << 20;
 
 /// Settings of an S3 root (`[storage]` in the configuration).
@@ -111,7 +111,7 @@ impl S3Storage {
             if i > 0 {
                 k.push('/');
             }
-            k.push_str(c);
+            escape(c, &mut k);
         }
         Ok(k)
     }
@@ -153,7 +153,7 @@ impl S3Storage {
     fn entry(name: &str, meta: &opendal::Metadata) -> Entry {
         let dir = meta.is_dir();
         Entry {
-            name: name.trim_end_matches('/').as_bytes().to_vec(),
+            name: unescape(name.trim_end_matches('/')),
             kind: if dir { EntryKind::Dir } else { EntryKind::File },
             size: if dir { 0 } else { meta.content_length() },
             modified: meta.last_modified().map(|t| t.into_inner().as_second()),
@@ -263,7 +263,10 @@ impl Storage for S3Storage {
         };
         let end = meta.content_length();
         let offset = offset.min(end);
-        let reader = self.block(self.op.reader_with(&key).chunk(CHUNK))?;
+        // One GET from the offset to the end, streamed (no chunking: a ranged
+        // request per chunk costs a round trip each, and some servers read
+        // the whole object for every range).
+        let reader = self.block(self.op.reader(&key))?;
         let inner = self.block(reader.into_futures_async_read(offset..end))?;
         Ok(ReadHandle::Reader(Box::new(S3Read {
             rt: self.rt.clone(),
@@ -377,7 +380,7 @@ impl Storage for S3Storage {
                 self.block(self.op.copy(k, &target))?;
             }
         }
-        if !keys.iter().any(|k| *k == fd) {
+        if !keys.contains(&fd) {
             self.block(self.op.create_dir(&td))?;
         }
         for k in keys.iter().filter(|k| !k.ends_with('/')) {
@@ -402,6 +405,42 @@ impl Storage for S3Storage {
             base: dir,
         }))
     }
+}
+
+/// A name component into a key: `%` and control characters as `%HH`.
+fn escape(name: &str, out: &mut String) {
+    for c in name.chars() {
+        if c == '%' || c.is_ascii_control() {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+/// A key's last component back into a name: `%HH` decoded.
+fn unescape(key: &str) -> Vec<u8> {
+    let b = key.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A listing read page by page.
@@ -506,5 +545,25 @@ impl Drop for S3Upload {
                 }
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_keys_round_trip() {
+        for name in ["a\rb", "100%", "%41", "日本語.txt", "tab\there", "plain"] {
+            let mut k = String::new();
+            escape(name, &mut k);
+            assert!(!k.chars().any(|c| c.is_ascii_control()), "{k:?}");
+            assert_eq!(unescape(&k), name.as_bytes(), "{k}");
+        }
+        let mut k = String::new();
+        escape("a\rb%", &mut k);
+        assert_eq!(k, "a%0Db%25");
+        // Another tool's stray % stays.
+        assert_eq!(unescape("50%off"), b"50%off");
     }
 }

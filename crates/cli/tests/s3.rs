@@ -1,0 +1,393 @@
+//! The S3 storage (issue 14) against a real S3 server run here: moto's,
+//! from PyPI, installed into target/moto by scripts/moto.sh (the test
+//! command runs it). Two babelftp nodes share one bucket; curl, lftp,
+//! ftplib and our client move UTF-8-named files through both; the storage
+//! suite and `babelftp check` pass on S3 as on the local disk; a killed
+//! upload leaves the old object; the store stopping mid-transfer is a
+//! clear error, not a hang or a panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use babelftp_server::storage::s3::S3Config;
+use babelftp_test_support::TestServer;
+
+struct Moto {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+fn moto_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/moto")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// moto's S3 server with an empty bucket `ftp`.
+fn moto() -> Moto {
+    let dir = moto_dir();
+    assert!(
+        dir.join("moto").is_dir(),
+        "moto is not in {} (scripts/moto.sh installs it; scripts/test.sh runs it)",
+        dir.display()
+    );
+    let port = free_port();
+    let child = Command::new("python3")
+        .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
+        .env("PYTHONPATH", &dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3");
+    let m = Moto { child, port };
+    let ready = babelftp_test_support::poll(Duration::from_secs(60), || {
+        http(m.port, "PUT", "/ftp").filter(|c| *c == 200)
+    });
+    assert!(ready.is_some(), "moto did not start on port {port}");
+    m
+}
+
+/// A bare HTTP request to moto: its status.
+fn http(port: u16, method: &str, path: &str) -> Option<u16> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut r = String::new();
+    s.read_to_string(&mut r).ok()?;
+    r.split(' ').nth(1)?.parse().ok()
+}
+
+/// A babelftp node serving the bucket (prefix `site/`).
+fn node(m: &Moto) -> TestServer {
+    let endpoint = format!("http://127.0.0.1:{}", m.port);
+    babelftp_test_support::start(move |c| {
+        c.s3 = Some(S3Config {
+            bucket: "ftp".into(),
+            endpoint: Some(endpoint),
+            region: Some("us-east-1".into()),
+            prefix: "site/".into(),
+            access_key_id: Some("test".into()),
+            secret_access_key: Some("test".into()),
+        });
+        c.login_fail_delay = Duration::from_millis(10);
+        c.data_timeout = Duration::from_secs(5);
+    })
+}
+
+fn addr(srv: &TestServer) -> SocketAddr {
+    *srv.addrs.iter().find(|a| a.is_ipv4()).unwrap()
+}
+
+fn url(srv: &TestServer, path: &str) -> String {
+    format!("ftp://bob:secret@127.0.0.1:{}{path}", addr(srv).port())
+}
+
+/// The storage suite: what every back-end must do the same way, through
+/// ftplib. `object_store`: APPE and REST+STOR are refused (504) instead
+/// of done.
+fn suite(srv: &TestServer, object_store: bool) {
+    let script = format!(
+        r#"
+OBJECT = {object_store}
+ftp = ftplib.FTP()
+ftp.connect(HOST, PORT)
+ftp.encoding = 'utf-8'
+ftp.login('bob', 'secret')
+ftp.mkd('папка')
+ftp.mkd('папка/子目录')
+try:
+    ftp.mkd('папка')
+    raise SystemExit('MKD twice')
+except ftplib.error_perm as e:
+    assert str(e).startswith('550'), e
+ftp.storbinary('STOR папка/отчёт.txt', io.BytesIO(b'0123456789'))
+ftp.storbinary('STOR 日本語.bin', io.BytesIO(b'x' * 3000))
+assert ftp.size('папка/отчёт.txt') == 10
+assert ftp.sendcmd('MDTM 日本語.bin').startswith('213 ')
+names = set(n.split('/')[-1] for n in ftp.nlst('папка'))
+assert names == {{'子目录', 'отчёт.txt'}}, names
+facts = dict((n, f['type']) for n, f in ftp.mlsd('папка'))
+assert facts == {{'子目录': 'dir', 'отчёт.txt': 'file'}}, facts
+lines = []
+ftp.retrlines('LIST', lines.append)
+assert any(l.endswith(' 日本語.bin') for l in lines), lines
+got = io.BytesIO()
+ftp.retrbinary('RETR папка/отчёт.txt', got.write, rest=4)
+assert got.getvalue() == b'456789', got.getvalue()
+ftp.rename('папка/отчёт.txt', 'папка/子目录/доклад.txt')
+got = io.BytesIO()
+ftp.retrbinary('RETR папка/子目录/доклад.txt', got.write)
+assert got.getvalue() == b'0123456789'
+ftp.rename('папка', 'folder')
+assert ftp.size('folder/子目录/доклад.txt') == 10
+for bad in ['RETR nothing.txt', 'DELE nothing.txt', 'RMD folder', 'RMD nothing', 'CWD nothing']:
+    try:
+        if bad.startswith('RETR'):
+            ftp.retrbinary(bad, lambda b: None)
+        else:
+            ftp.sendcmd(bad)
+        raise SystemExit(bad + ' succeeded')
+    except ftplib.error_perm as e:
+        assert str(e).startswith('550'), (bad, e)
+ftp.cwd('folder/子目录')
+assert ftp.pwd() == '/folder/子目录'
+ftp.cwd('/')
+resp = ftp.storbinary('STOU', io.BytesIO(b'u1'))
+assert resp.startswith('226'), resp
+try:
+    ftp.storbinary('APPE 日本語.bin', io.BytesIO(b'more'))
+    assert not OBJECT, 'APPE on an object store'
+    assert ftp.size('日本語.bin') == 3004
+except ftplib.error_perm as e:
+    assert OBJECT and str(e).startswith('504'), e
+try:
+    ftp.storbinary('STOR 日本語.bin', io.BytesIO(b'yy'), rest=3000)
+    assert not OBJECT, 'REST+STOR on an object store'
+except ftplib.error_perm as e:
+    assert OBJECT and str(e).startswith('504'), e
+    assert ftp.size('日本語.bin') == 3000
+ftp.delete('folder/子目录/доклад.txt')
+ftp.rmd('folder/子目录')
+ftp.rmd('folder')
+ftp.delete('日本語.bin')
+left = [n for n in ftp.nlst() if n != 'readme.txt']
+assert len(left) == 1, left
+ftp.delete(left[0])
+ftp.quit()
+print('ok')
+"#,
+        object_store = if object_store { "True" } else { "False" }
+    );
+    let out = babelftp_test_support::python_at(srv, &addr(srv), &script);
+    assert_eq!(out.trim(), "ok");
+}
+
+#[test]
+fn the_storage_suite_passes_on_the_local_disk_and_on_s3() {
+    let local = babelftp_test_support::start(|c| c.login_fail_delay = Duration::from_millis(10));
+    suite(&local, false);
+    let m = moto();
+    let s3 = node(&m);
+    suite(&s3, true);
+}
+
+fn babelftp(state: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn two_nodes_on_one_bucket_serve_the_same_files_to_every_client() {
+    let m = moto();
+    let a = node(&m);
+    let b = node(&m);
+    let dir = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    // 20 MiB: a multipart upload of three parts, through node A by curl.
+    let big = dir.path().join("big.bin");
+    let data = babelftp_test_support::random_file(&big, 20 << 20);
+    let (rc, _) = babelftp_test_support::curl(&["-T", big.to_str().unwrap(), &url(&a, "/%E5%A4%A7.bin")]);
+    assert_eq!(rc, 0);
+    // Node B lists and serves it: curl, lftp, our client.
+    let (rc, listing) = babelftp_test_support::curl(&["--list-only", &url(&b, "/")]);
+    assert_eq!(rc, 0);
+    assert!(String::from_utf8(listing).unwrap().lines().any(|l| l == "大.bin"));
+    let (rc, got) = babelftp_test_support::curl(&[&url(&b, "/%E5%A4%A7.bin")]);
+    assert_eq!(rc, 0);
+    assert!(got == data, "curl through node B: {} octets", got.len());
+    let (rc, out, err) = babelftp_test_support::lftp(
+        &url(&b, "/"),
+        &format!("get 大.bin -o {}", dir.path().join("lftp.bin").display()),
+    );
+    assert_eq!(rc, 0, "{out}{err}");
+    assert!(std::fs::read(dir.path().join("lftp.bin")).unwrap() == data);
+    // Our client: up through B (a Unicode name), down through A.
+    let src = dir.path().join("Отчёт.txt");
+    std::fs::write(&src, b"through B").unwrap();
+    let (ok, _, err) = babelftp(state.path(), &["put", "-q", src.to_str().unwrap(), &url(&b, "/")]);
+    assert!(ok, "{err}");
+    let down = dir.path().join("down");
+    std::fs::create_dir(&down).unwrap();
+    let (ok, _, err) = babelftp(
+        state.path(),
+        &["get", "-q", &url(&a, "/Отчёт.txt"), down.to_str().unwrap()],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(down.join("Отчёт.txt")).unwrap(), b"through B");
+    let (ok, out, err) = babelftp(state.path(), &["ls", &url(&a, "/")]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "Отчёт.txt\n大.bin\n");
+    // `check` finds node A as compliant as the local disk.
+    let (ok, out, err) = babelftp(state.path(), &["check", &url(&a, "/")]);
+    assert!(ok, "{out}{err}");
+    assert!(out.ends_with("12 passed, 0 failed, 0 skipped\n"), "{out}");
+}
+
+#[test]
+fn a_gib_goes_up_in_parts_and_comes_back_whole() {
+    let m = moto();
+    let srv = node(&m);
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("gib.bin");
+    // Sparse: zeros, read fast; the sizes and the hash prove the parts.
+    std::fs::File::create(&big).unwrap().set_len(1 << 30).unwrap();
+    let (rc, _) = babelftp_test_support::curl(&["-T", big.to_str().unwrap(), &url(&srv, "/gib.bin")]);
+    assert_eq!(rc, 0);
+    let mut child = Command::new("curl")
+        .args(["-s", "-S", "--max-time", "300", &url(&srv, "/gib.bin"), "-o", "-"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut n = 0u64;
+    let mut nonzero = false;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut r = child.stdout.take().unwrap();
+    loop {
+        let k = r.read(&mut buf).unwrap();
+        if k == 0 {
+            break;
+        }
+        nonzero |= buf[..k].iter().any(|&b| b != 0);
+        n += k as u64;
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(n, 1 << 30);
+    assert!(!nonzero);
+}
+
+/// A raw FTP control connection that can be cut with a reset.
+fn raw_login(srv: &TestServer) -> (TcpStream, std::io::BufReader<TcpStream>) {
+    let s = TcpStream::connect(addr(srv)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut r = std::io::BufReader::new(s.try_clone().unwrap());
+    let mut c = s.try_clone().unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+    for cmd in ["USER bob", "PASS secret", "TYPE I"] {
+        write!(c, "{cmd}\r\n").unwrap();
+        line.clear();
+        std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+    }
+    assert!(line.starts_with("200"), "{line}");
+    (s, r)
+}
+
+fn reply(r: &mut std::io::BufReader<TcpStream>) -> String {
+    let mut line = String::new();
+    std::io::BufRead::read_line(r, &mut line).unwrap();
+    line
+}
+
+fn epsv(c: &mut TcpStream, r: &mut std::io::BufReader<TcpStream>) -> u16 {
+    write!(c, "EPSV\r\n").unwrap();
+    let l = reply(r);
+    l.split("|||")
+        .nth(1)
+        .unwrap()
+        .split('|')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_killed_upload_leaves_the_old_object_and_a_stopped_store_is_a_clear_error() {
+    let mut m = moto();
+    let srv = node(&m);
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.bin");
+    let old_data = babelftp_test_support::random_file(&old, 1 << 20);
+    let (rc, _) = babelftp_test_support::curl(&["-T", old.to_str().unwrap(), &url(&srv, "/file.bin")]);
+    assert_eq!(rc, 0);
+
+    // A replacing upload: 20 MiB sent (two parts reach the store), then
+    // the client dies: its kernel closes both connections at once, and
+    // the data connection's end looks like a whole upload's.
+    let (mut c, mut r) = raw_login(&srv);
+    let port = epsv(&mut c, &mut r);
+    let mut d = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(c, "STOR file.bin\r\n").unwrap();
+    assert!(reply(&mut r).starts_with("150"));
+    let chunk = vec![7u8; 1 << 20];
+    for _ in 0..20 {
+        d.write_all(&chunk).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for s in [&d, &c] {
+        s.shutdown(std::net::Shutdown::Both).ok();
+    }
+    drop((d, c, r));
+    std::thread::sleep(Duration::from_secs(1));
+    let (rc, got) = babelftp_test_support::curl(&[&url(&srv, "/file.bin")]);
+    assert_eq!(rc, 0);
+    assert!(got == old_data, "the old object changed: {} octets", got.len());
+
+    // The store goes away during a download: a 4xx on the control
+    // connection, which stays usable, and no panic.
+    let big = dir.path().join("big.bin");
+    babelftp_test_support::random_file(&big, 64 << 20);
+    let (rc, _) = babelftp_test_support::curl(&["-T", big.to_str().unwrap(), &url(&srv, "/big.bin")]);
+    assert_eq!(rc, 0);
+    let (mut c, mut r) = raw_login(&srv);
+    let port = epsv(&mut c, &mut r);
+    let mut d = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(c, "RETR big.bin\r\n").unwrap();
+    assert!(reply(&mut r).starts_with("150"));
+    let mut buf = vec![0u8; 1 << 16];
+    d.read_exact(&mut buf).unwrap();
+    m.child.kill().unwrap();
+    m.child.wait().unwrap();
+    // Drain what is in flight; the end comes early.
+    let mut total = buf.len() as u64;
+    loop {
+        match d.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => total += k as u64,
+        }
+    }
+    let end = reply(&mut r);
+    assert!(
+        end.starts_with("451") || end.starts_with("426"),
+        "{end} after {total} octets"
+    );
+    assert!(total < 64 << 20);
+    write!(c, "NOOP\r\n").unwrap();
+    assert!(reply(&mut r).starts_with("200"));
+    // Anything else now fails cleanly too.
+    write!(c, "SIZE big.bin\r\n").unwrap();
+    let l = reply(&mut r);
+    assert!(l.starts_with('4') || l.starts_with('5'), "{l}");
+}

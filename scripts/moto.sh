@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# moto's S3 server (PyPI, Apache-2.0) for the object-storage tests
+# (crates/cli/tests/s3.rs), installed into target/moto with pip --target:
+# nothing outside target/ is touched. Run by scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=5.2.5
+dest=target/moto
+if [ -d "$dest/moto-$version.dist-info" ]; then
+  exit 0
+fi
+echo "== moto $version (S3 server for the storage tests) into $dest"
+rm -rf "$dest"
+mkdir -p target
+args=(install --quiet --disable-pip-version-check --no-warn-conflicts --target "$dest" "moto[server]==$version")
+# A distribution's python3 may refuse pip outside a venv (PEP 668); the
+# packages go to target/ only, so saying so is safe there.
+python3 -m pip "${args[@]}" 2>/dev/null || python3 -m pip "${args[@]}" --break-system-packages
+test -d "$dest/moto-$version.dist-info"
