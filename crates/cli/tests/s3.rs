@@ -92,7 +92,22 @@ fn node(m: &Moto) -> TestServer {
         });
         c.login_fail_delay = Duration::from_millis(10);
         c.data_timeout = Duration::from_secs(5);
+        c.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
     })
+}
+
+/// A node's /metrics, fetched with curl.
+fn metrics(srv: &TestServer) -> String {
+    let (rc, body) = babelftp_test_support::curl(&[&format!("http://{}/metrics", srv.metrics.unwrap())]);
+    assert_eq!(rc, 0);
+    String::from_utf8(body).unwrap()
+}
+
+/// The value of one metric line (0 when absent).
+fn metric(text: &str, name: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|v| v.strip_prefix(' ')))
+        .map_or(0, |v| v.trim().parse().unwrap())
 }
 
 fn addr(srv: &TestServer) -> SocketAddr {
@@ -249,6 +264,14 @@ fn two_nodes_on_one_bucket_serve_the_same_files_to_every_client() {
     let (ok, out, err) = babelftp(state.path(), &["ls", &url(&a, "/")]);
     assert!(ok, "{err}");
     assert_eq!(out, "Отчёт.txt\n大.bin\n");
+    // Each node's metrics show its own traffic.
+    let (ma, mb) = (metrics(&a), metrics(&b));
+    let up = "babelftp_transfer_bytes_total{direction=\"upload\"}";
+    let down = "babelftp_transfer_bytes_total{direction=\"download\"}";
+    assert_eq!(metric(&ma, up), 20 << 20, "{ma}");
+    assert_eq!(metric(&mb, up), 9, "{mb}");
+    assert_eq!(metric(&ma, down), 9, "{ma}");
+    assert_eq!(metric(&mb, down), 2 * (20 << 20), "{mb}");
     // `check` finds node A as compliant as the local disk.
     let (ok, out, err) = babelftp(state.path(), &["check", &url(&a, "/")]);
     assert!(ok, "{out}{err}");

@@ -31,6 +31,8 @@ pub struct TestServer {
     pub addrs: Vec<SocketAddr>,
     /// Its implicit-FTPS listeners, if configured.
     pub implicit: Vec<SocketAddr>,
+    /// Its metrics endpoint, if `metrics_listen` was configured.
+    pub metrics: Option<SocketAddr>,
     /// The directory it serves as `/`.
     pub root: tempfile::TempDir,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -141,7 +143,11 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
                 }
             };
             addr_tx
-                .send(Ok((server.local_addrs(), server.implicit_addrs())))
+                .send(Ok((
+                    server.local_addrs(),
+                    server.implicit_addrs(),
+                    server.metrics_addr(),
+                )))
                 .unwrap();
             server
                 .run(
@@ -154,7 +160,7 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
                 .unwrap();
         });
     });
-    let (addrs, implicit) = match addr_rx.recv_timeout(START_TIMEOUT) {
+    let (addrs, implicit, metrics) = match addr_rx.recv_timeout(START_TIMEOUT) {
         Ok(Ok(addrs)) => addrs,
         Ok(Err(e)) => panic!("the test server did not bind: {e}"),
         Err(e) => panic!("the test server did not start within {START_TIMEOUT:?}: {e}"),
@@ -162,6 +168,7 @@ pub fn start(tune: impl FnOnce(&mut Config)) -> TestServer {
     TestServer {
         addrs,
         implicit,
+        metrics,
         root,
         stop: Some(stop_tx),
         thread: Some(thread),
