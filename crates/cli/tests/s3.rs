@@ -414,3 +414,32 @@ fn a_killed_upload_leaves_the_old_object_and_a_stopped_store_is_a_clear_error() 
     let l = reply(&mut r);
     assert!(l.starts_with('4') || l.starts_with('5'), "{l}");
 }
+
+#[test]
+fn the_store_stopping_mid_upload_is_451_not_226() {
+    let mut m = moto();
+    let srv = node(&m);
+    let (mut c, mut r) = raw_login(&srv);
+    let port = epsv(&mut c, &mut r);
+    let mut d = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(c, "STOR half.bin\r\n").unwrap();
+    assert!(reply(&mut r).starts_with("150"));
+    let chunk = vec![1u8; 1 << 20];
+    for _ in 0..16 {
+        d.write_all(&chunk).unwrap();
+    }
+    m.child.kill().unwrap();
+    m.child.wait().unwrap();
+    // The rest, as far as the server takes it: it stops reading when a
+    // part cannot be stored.
+    for _ in 0..32 {
+        if d.write_all(&chunk).is_err() {
+            break;
+        }
+    }
+    d.shutdown(std::net::Shutdown::Write).ok();
+    let end = reply(&mut r);
+    assert!(end.starts_with("451") || end.starts_with("426"), "{end}");
+    write!(c, "NOOP\r\n").unwrap();
+    assert!(reply(&mut r).starts_with("200"));
+}
