@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check;
+mod login;
 mod mirror;
 mod msg;
 mod remote;
@@ -34,7 +35,8 @@ struct Cli {
 enum Cmd {
     /// Run the FTP server.
     Serve(Box<serve::ServeArgs>),
-    /// Read a password from standard input and print its argon2 hash for a users file.
+    /// Print the argon2 hash of a password for a users file (asked twice without echo on a
+    /// terminal; else the first line of standard input).
     Passwd,
     /// List a remote directory.
     Ls(remote::LsArgs),

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (اكتب العنوان:الم
 cli-starting = تشغيل الخادم
 cli-nofile-raised = الملفات المفتوحة: رُفع الحد من { $from } إلى { $to }
 cli-nofile-capped = تحذير: الملفات المفتوحة محدودة بـ { $limit }: نحو { $sessions } جلسة في وقت واحد، لا { $max } المحددة في --max-connections؛ ارفع الحد الصارم (ulimit -Hn، أو LimitNOFILE= في وحدة systemd)
+cli-x3-password-prompt = كلمة مرور { $user } على { $host }:
+cli-x3-password-unread = أثناء قراءة كلمة المرور
+cli-x3-passwd-new = كلمة المرور الجديدة:
+cli-x3-passwd-again = كلمة المرور نفسها مرة أخرى:
+cli-x3-passwd-mismatch = كلمتا المرور مختلفتان؛ لم يُطبع شيء
+cli-x3-passwd-empty = كلمة مرور فارغة

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (ADRESSE:PORT, HOST:PORT oder e
 cli-starting = Starten des Servers
 cli-nofile-raised = offene Dateien: Grenze von { $from } auf { $to } angehoben
 cli-nofile-capped = Warnung: offene Dateien sind auf { $limit } begrenzt: etwa { $sessions } Sitzungen gleichzeitig, nicht die { $max } von --max-connections; heben Sie die harte Grenze an (ulimit -Hn oder LimitNOFILE= in einer systemd-Unit)
+cli-x3-password-prompt = Passwort für { $user } auf { $host }:
+cli-x3-password-unread = beim Lesen des Passworts
+cli-x3-passwd-new = Neues Passwort:
+cli-x3-passwd-again = Dasselbe Passwort noch einmal:
+cli-x3-passwd-mismatch = die beiden Passwörter sind verschieden; nichts wurde ausgegeben
+cli-x3-passwd-empty = leeres Passwort

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (write ADDR:PORT, HOST:PORT or 
 cli-starting = starting the server
 cli-nofile-raised = open files: limit raised from { $from } to { $to }
 cli-nofile-capped = warning: open files are limited to { $limit }: about { $sessions } sessions at once, not the { $max } of --max-connections; raise the hard limit (ulimit -Hn, or LimitNOFILE= in a systemd unit)
+cli-x3-password-prompt = Password for { $user } at { $host }:
+cli-x3-password-unread = reading the password
+cli-x3-passwd-new = New password:
+cli-x3-passwd-again = The same password again:
+cli-x3-passwd-mismatch = the two passwords differ; nothing was printed
+cli-x3-passwd-empty = empty password

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (escriba DIRECCIÓN:PUERTO, HOS
 cli-starting = iniciando el servidor
 cli-nofile-raised = archivos abiertos: límite elevado de { $from } a { $to }
 cli-nofile-capped = aviso: los archivos abiertos están limitados a { $limit }: unas { $sessions } sesiones a la vez, no las { $max } de --max-connections; eleve el límite duro (ulimit -Hn, o LimitNOFILE= en una unidad systemd)
+cli-x3-password-prompt = Contraseña de { $user } en { $host }:
+cli-x3-password-unread = al leer la contraseña
+cli-x3-passwd-new = Contraseña nueva:
+cli-x3-passwd-again = La misma contraseña otra vez:
+cli-x3-passwd-mismatch = las dos contraseñas no coinciden; no se ha mostrado nada
+cli-x3-passwd-empty = contraseña vacía

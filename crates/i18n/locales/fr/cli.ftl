@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value } : { $error } (écrivez ADRESSE:PORT, HÔTE:
 cli-starting = démarrage du serveur
 cli-nofile-raised = fichiers ouverts : limite relevée de { $from } à { $to }
 cli-nofile-capped = attention : les fichiers ouverts sont limités à { $limit } : environ { $sessions } sessions à la fois, pas les { $max } de --max-connections ; relevez la limite dure (ulimit -Hn, ou LimitNOFILE= dans une unité systemd)
+cli-x3-password-prompt = Mot de passe de { $user } sur { $host } :
+cli-x3-password-unread = lecture du mot de passe
+cli-x3-passwd-new = Nouveau mot de passe :
+cli-x3-passwd-again = Le même mot de passe, encore une fois :
+cli-x3-passwd-mismatch = les deux mots de passe diffèrent ; rien n'a été affiché
+cli-x3-passwd-empty = mot de passe vide

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (כתבו כתובת:פורט, 
 cli-starting = הפעלת השרת
 cli-nofile-raised = קבצים פתוחים: המגבלה הועלתה מ־{ $from } ל־{ $to }
 cli-nofile-capped = אזהרה: הקבצים הפתוחים מוגבלים ל־{ $limit }: כ־{ $sessions } הפעלות בו־זמנית, לא { $max } של --max-connections; יש להעלות את המגבלה הקשיחה (ulimit -Hn, או LimitNOFILE= ביחידת systemd)
+cli-x3-password-prompt = הסיסמה של { $user } ב־{ $host }:
+cli-x3-password-unread = בקריאת הסיסמה
+cli-x3-passwd-new = סיסמה חדשה:
+cli-x3-passwd-again = אותה סיסמה שוב:
+cli-x3-passwd-mismatch = שתי הסיסמאות שונות; דבר לא הודפס
+cli-x3-passwd-empty = סיסמה ריקה

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (scrivete INDIRIZZO:PORTA, HOST
 cli-starting = avvio del server
 cli-nofile-raised = file aperti: limite alzato da { $from } a { $to }
 cli-nofile-capped = attenzione: i file aperti sono limitati a { $limit }: circa { $sessions } sessioni alla volta, non le { $max } di --max-connections; alzare il limite rigido (ulimit -Hn, o LimitNOFILE= in una unità systemd)
+cli-x3-password-prompt = Password di { $user } su { $host }:
+cli-x3-password-unread = lettura della password
+cli-x3-passwd-new = Nuova password:
+cli-x3-passwd-again = La stessa password di nuovo:
+cli-x3-passwd-mismatch = le due password sono diverse; non è stato stampato nulla
+cli-x3-passwd-empty = password vuota

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (アドレス:ポート、ホ�
 cli-starting = サーバーの起動
 cli-nofile-raised = オープンファイル: 上限を { $from } から { $to } に引き上げました
 cli-nofile-capped = 警告: オープンファイルの上限は { $limit } です。同時セッションは --max-connections の { $max } ではなく約 { $sessions } までです。ハードリミットを引き上げてください (ulimit -Hn、または systemd ユニットの LimitNOFILE=)
+cli-x3-password-prompt = { $host } の { $user } のパスワード:
+cli-x3-password-unread = パスワードの読み取り中
+cli-x3-passwd-new = 新しいパスワード:
+cli-x3-passwd-again = もう一度同じパスワード:
+cli-x3-passwd-mismatch = 2 つのパスワードが一致しません。何も出力していません
+cli-x3-passwd-empty = パスワードが空です

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (주소:포트, 호스트:포�
 cli-starting = 서버 시작
 cli-nofile-raised = 열린 파일: 한도를 { $from }에서 { $to }(으)로 올렸습니다
 cli-nofile-capped = 경고: 열린 파일은 { $limit }개로 제한됩니다. 동시 세션은 --max-connections의 { $max }개가 아니라 약 { $sessions }개입니다. 하드 한도를 올리십시오 (ulimit -Hn 또는 systemd 유닛의 LimitNOFILE=)
+cli-x3-password-prompt = { $host }의 { $user } 비밀번호:
+cli-x3-password-unread = 비밀번호를 읽는 중
+cli-x3-passwd-new = 새 비밀번호:
+cli-x3-passwd-again = 같은 비밀번호를 한 번 더:
+cli-x3-passwd-mismatch = 두 비밀번호가 다릅니다. 아무것도 출력하지 않았습니다
+cli-x3-passwd-empty = 빈 비밀번호

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (podaj ADRES:PORT, HOST:PORT lu
 cli-starting = uruchamianie serwera
 cli-nofile-raised = otwarte pliki: limit podniesiony z { $from } do { $to }
 cli-nofile-capped = uwaga: otwarte pliki są ograniczone do { $limit }: około { $sessions } sesji naraz, a nie { $max } z --max-connections; podnieś twardy limit (ulimit -Hn lub LimitNOFILE= w jednostce systemd)
+cli-x3-password-prompt = Hasło użytkownika { $user } na { $host }:
+cli-x3-password-unread = podczas czytania hasła
+cli-x3-passwd-new = Nowe hasło:
+cli-x3-passwd-again = To samo hasło jeszcze raz:
+cli-x3-passwd-mismatch = hasła się różnią; nic nie zostało wypisane
+cli-x3-passwd-empty = puste hasło

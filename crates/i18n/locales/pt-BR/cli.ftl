@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (escreva ENDEREÇO:PORTA, HOST:
 cli-starting = iniciando o servidor
 cli-nofile-raised = arquivos abertos: limite elevado de { $from } para { $to }
 cli-nofile-capped = aviso: os arquivos abertos estão limitados a { $limit }: cerca de { $sessions } sessões de cada vez, não as { $max } de --max-connections; aumente o limite rígido (ulimit -Hn, ou LimitNOFILE= numa unidade systemd)
+cli-x3-password-prompt = Senha de { $user } em { $host }:
+cli-x3-password-unread = ao ler a senha
+cli-x3-passwd-new = Nova senha:
+cli-x3-passwd-again = A mesma senha de novo:
+cli-x3-passwd-mismatch = as duas senhas são diferentes; nada foi impresso
+cli-x3-passwd-empty = senha vazia

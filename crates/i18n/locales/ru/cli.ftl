@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (укажите АДРЕС:ПО
 cli-starting = запуск сервера
 cli-nofile-raised = открытые файлы: предел поднят с { $from } до { $to }
 cli-nofile-capped = внимание: открытые файлы ограничены числом { $limit }: примерно { $sessions } сеансов одновременно, а не { $max } из --max-connections; поднимите жёсткий предел (ulimit -Hn или LimitNOFILE= в юните systemd)
+cli-x3-password-prompt = Пароль пользователя { $user } на { $host }:
+cli-x3-password-unread = при чтении пароля
+cli-x3-passwd-new = Новый пароль:
+cli-x3-passwd-again = Тот же пароль ещё раз:
+cli-x3-passwd-mismatch = пароли не совпадают; ничего не выведено
+cli-x3-passwd-empty = пустой пароль

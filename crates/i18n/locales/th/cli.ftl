@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (เขียน ที่อ�
 cli-starting = กำลังเริ่มเซิร์ฟเวอร์
 cli-nofile-raised = ไฟล์ที่เปิด: เพิ่มขีดจำกัดจาก { $from } เป็น { $to }
 cli-nofile-capped = คำเตือน: ไฟล์ที่เปิดถูกจำกัดที่ { $limit }: รองรับราว { $sessions } เซสชันพร้อมกัน ไม่ใช่ { $max } ตาม --max-connections; โปรดเพิ่มขีดจำกัดแบบแข็ง (ulimit -Hn หรือ LimitNOFILE= ในยูนิต systemd)
+cli-x3-password-prompt = รหัสผ่านของ { $user } ที่ { $host }:
+cli-x3-password-unread = ขณะอ่านรหัสผ่าน
+cli-x3-passwd-new = รหัสผ่านใหม่:
+cli-x3-passwd-again = รหัสผ่านเดิมอีกครั้ง:
+cli-x3-passwd-mismatch = รหัสผ่านทั้งสองไม่ตรงกัน ไม่ได้พิมพ์สิ่งใดออกมา
+cli-x3-passwd-empty = รหัสผ่านว่าง

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }: { $error } (вкажіть АДРЕСА:П
 cli-starting = запуск сервера
 cli-nofile-raised = відкриті файли: межу піднято з { $from } до { $to }
 cli-nofile-capped = увага: відкриті файли обмежено числом { $limit }: приблизно { $sessions } сеансів одночасно, а не { $max } з --max-connections; підніміть жорстку межу (ulimit -Hn або LimitNOFILE= у юніті systemd)
+cli-x3-password-prompt = Пароль користувача { $user } на { $host }:
+cli-x3-password-unread = під час читання пароля
+cli-x3-passwd-new = Новий пароль:
+cli-x3-passwd-again = Той самий пароль ще раз:
+cli-x3-passwd-mismatch = паролі не збігаються; нічого не виведено
+cli-x3-passwd-empty = порожній пароль

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }：{ $error }（请写 地址:端口、主�
 cli-starting = 启动服务器
 cli-nofile-raised = 打开文件数：上限已从 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：打开文件数上限为 { $limit }：同时约 { $sessions } 个会话，而不是 --max-connections 的 { $max } 个；请提高硬上限（ulimit -Hn，或 systemd 单元中的 LimitNOFILE=）
+cli-x3-password-prompt = { $host } 上 { $user } 的密码：
+cli-x3-password-unread = 读取密码时
+cli-x3-passwd-new = 新密码：
+cli-x3-passwd-again = 再输入一次同一密码：
+cli-x3-passwd-mismatch = 两次输入的密码不一致；未输出任何内容
+cli-x3-passwd-empty = 密码为空

@@ -30,3 +30,9 @@ cli-bad-listen = --listen { $value }：{ $error }（請寫 位址:連接埠、�
 cli-starting = 啟動伺服器
 cli-nofile-raised = 開啟檔案數：上限已從 { $from } 提高到 { $to }
 cli-nofile-capped = 警告：開啟檔案數上限為 { $limit }：同時約 { $sessions } 個工作階段，而非 --max-connections 的 { $max } 個；請提高硬上限（ulimit -Hn，或 systemd 單元中的 LimitNOFILE=）
+cli-x3-password-prompt = { $host } 上 { $user } 的密碼：
+cli-x3-password-unread = 讀取密碼時
+cli-x3-passwd-new = 新密碼：
+cli-x3-passwd-again = 再輸入一次同一密碼：
+cli-x3-passwd-mismatch = 兩次輸入的密碼不一致；未輸出任何內容
+cli-x3-passwd-empty = 密碼為空
