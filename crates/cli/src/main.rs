@@ -50,7 +50,8 @@ enum Cmd {
     Rm(remote::PathArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
-    /// An interactive session: ls cd pwd get put mget mput lang feat quote bye.
+    /// An interactive session: ls [-l] cd pwd get put mget mput mkdir rm [-r] rmdir mv lcd lpwd
+    /// !command lang feat quote bye (Ctrl-C stops a transfer, not the shell).
     Shell(shell::ShellArgs),
     /// Report how well a server implements RFC 2640 (one line per check).
     Check(check::CheckArgs),

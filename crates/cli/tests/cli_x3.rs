@@ -271,3 +271,260 @@ fn passwd_asks_twice_without_echo() {
     assert!(hash.starts_with("$argon2id$"), "{hash}");
     assert!(babelftp_server::auth::Secret::Hash(hash.trim().to_string()).verify(b"s3cret"));
 }
+
+/// The shell at a terminal, driven a line at a time: each line waits for
+/// the next prompt (`host:/dir> `).
+struct Shell {
+    t: Tmux,
+}
+
+impl Shell {
+    const PROMPT: &'static str = "127.0.0.1:/";
+
+    fn start(cwd: &Path, state: &Path, url: &str) -> Shell {
+        let t = Tmux::run(cwd, &[("XDG_STATE_HOME", state), ("HOME", state)], &[BIN, "shell", url]);
+        t.wait_for(Self::PROMPT);
+        Shell { t }
+    }
+
+    fn prompts(screen: &str) -> usize {
+        screen.lines().filter(|l| l.starts_with(Self::PROMPT)).count()
+    }
+
+    /// Waits for one more prompt than `before`; the screen.
+    fn next_prompt(&self, before: usize) -> String {
+        let mut last = String::new();
+        babelftp_test_support::poll(Duration::from_secs(20), || {
+            last = self.t.screen();
+            (Self::prompts(&last) > before).then_some(())
+        })
+        .unwrap_or_else(|| panic!("no new prompt within 20 s:\n{last}"));
+        last
+    }
+
+    /// Types `line` (after what is already typed), Enter, and waits for
+    /// the next prompt; the screen.
+    fn cmd(&self, line: &str) -> String {
+        let before = Self::prompts(&self.t.screen());
+        self.t.line(line);
+        self.next_prompt(before)
+    }
+
+    /// Types `start` and presses Tab; waits until the prompt's line reads
+    /// `completed` at its end.
+    fn complete(&self, start: &str, completed: &str) {
+        self.t.type_text(start);
+        self.t.keys(&["Tab"]);
+        let mut last = String::new();
+        babelftp_test_support::poll(Duration::from_secs(20), || {
+            last = self.t.screen();
+            let line = last.lines().rev().find(|l| l.starts_with(Self::PROMPT))?;
+            line.trim_end().ends_with(completed).then_some(())
+        })
+        .unwrap_or_else(|| panic!("Tab did not complete {start:?} to {completed:?}:\n{last}"));
+    }
+
+    /// The lines the last command printed (between the last two prompts).
+    fn output(screen: &str) -> Vec<String> {
+        let lines: Vec<&str> = screen.lines().collect();
+        let prompts: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with(Self::PROMPT))
+            .collect();
+        match prompts.as_slice() {
+            [.., a, b] => lines[a + 1..*b].iter().map(|l| l.trim_end().to_owned()).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Item 8: mkdir, mv, cd, ls -l, lcd, get, !command, rm, rm -r, rmdir at
+/// a real terminal, tab completion of commands and of remote names, and
+/// Ctrl-C at the prompt clearing the line.
+#[test]
+fn shell_commands_and_completion_at_a_terminal() {
+    let srv = server();
+    std::fs::create_dir_all(srv.path("tree/sub")).unwrap();
+    std::fs::write(srv.path("tree/sub/f.txt"), b"f").unwrap();
+    std::fs::write(srv.path("tree/g.txt"), b"g").unwrap();
+    std::fs::create_dir(srv.path("emptyd")).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let local = here.path().join("local-sub");
+    std::fs::create_dir(&local).unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let sh = Shell::start(here.path(), state.path(), &url);
+
+    // Tab completes a command.
+    sh.complete("mkd", "mkdir");
+    sh.cmd(" newdir");
+    assert!(srv.path("newdir").is_dir());
+
+    // Ctrl-C at the prompt drops what was typed; the shell goes on.
+    sh.t.type_text("rm readme.txt");
+    sh.t.keys(&["C-c"]);
+    let screen = sh.cmd("pwd");
+    assert_eq!(Shell::output(&screen), ["/"], "{screen}");
+    assert!(srv.path("readme.txt").is_file(), "the cleared line ran:\n{screen}");
+
+    sh.cmd("mv readme.txt newdir/moved.txt");
+    assert!(srv.path("newdir/moved.txt").is_file());
+    assert!(!srv.path("readme.txt").exists());
+
+    // Tab completes a remote name.
+    sh.complete("cd new", "cd newdir");
+    sh.cmd("");
+    let screen = sh.cmd("ls -l");
+    let out = Shell::output(&screen);
+    assert_eq!(out.len(), 1, "{screen}");
+    assert!(
+        out[0].starts_with('-') && out[0].contains(" 20 ") && out[0].ends_with(" moved.txt"),
+        "{screen}"
+    );
+    assert!(screen.contains("127.0.0.1:/newdir> "), "{screen}");
+
+    let screen = sh.cmd("lcd local-sub");
+    assert!(
+        screen.contains(&format!("local directory: {}", local.canonicalize().unwrap().display())),
+        "{screen}"
+    );
+    sh.complete("get mo", "get moved.txt");
+    sh.cmd("");
+    assert_eq!(
+        std::fs::read(local.join("moved.txt")).unwrap(),
+        b"hello from babelftp\n"
+    );
+    sh.cmd("!ls > listing.txt");
+    assert_eq!(
+        std::fs::read_to_string(local.join("listing.txt")).unwrap(),
+        "listing.txt\nmoved.txt\n"
+    );
+
+    sh.cmd("rm moved.txt");
+    assert!(!srv.path("newdir/moved.txt").exists());
+    sh.cmd("cd /");
+    sh.cmd("rm -r tree");
+    assert!(!srv.path("tree").exists());
+    sh.cmd("rmdir emptyd");
+    assert!(!srv.path("emptyd").exists());
+    let screen = sh.cmd("ls");
+    assert_eq!(Shell::output(&screen), ["newdir/"], "{screen}");
+    assert!(!screen.contains("babelftp: "), "a command failed:\n{screen}");
+
+    sh.t.line("bye");
+    let (code, screen) = sh.t.wait_exit();
+    assert_eq!(code, 0, "{screen}");
+}
+
+/// Item 8: Ctrl-C during a download stops the download, not the shell:
+/// the prompt comes back and the next commands work on the same session.
+/// The local file is a FIFO read slowly by the test, so the transfer is
+/// still running when Ctrl-C comes.
+#[test]
+fn ctrl_c_stops_a_transfer_not_the_shell() {
+    use std::io::Read;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    let srv = server();
+    let big = std::fs::File::create(srv.path("big.bin")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    drop(big);
+    let state = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let fifo = here.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let got = Arc::new(AtomicU64::new(0));
+    let fast = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (got, fast, fifo) = (got.clone(), fast.clone(), fifo.clone());
+        std::thread::spawn(move || {
+            let mut f = std::fs::File::open(&fifo).unwrap();
+            let mut buf = vec![0u8; 16 * 1024];
+            loop {
+                match f.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        got.fetch_add(n as u64, Ordering::SeqCst);
+                    }
+                }
+                if !fast.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        })
+    };
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let sh = Shell::start(here.path(), state.path(), &url);
+    let before = Shell::prompts(&sh.t.screen());
+    sh.t.line("get big.bin fifo");
+    babelftp_test_support::wait_until(Duration::from_secs(20), "the download to start", || {
+        (got.load(Ordering::SeqCst) >= 256 * 1024).then_some(())
+    });
+    sh.t.keys(&["C-c"]);
+    let screen = sh.next_prompt(before);
+    fast.store(true, Ordering::SeqCst);
+    assert!(screen.contains("get: interrupted"), "{screen}");
+    // ABOR brought the same connection back in step: no new login.
+    assert!(!screen.contains("connecting again"), "{screen}");
+    let screen = sh.cmd("pwd");
+    assert_eq!(Shell::output(&screen), ["/"], "{screen}");
+    let screen = sh.cmd("ls");
+    let out = Shell::output(&screen);
+    assert!(out.iter().any(|l| l == "readme.txt"), "{screen}");
+    sh.t.line("bye");
+    let (code, screen) = sh.t.wait_exit();
+    assert_eq!(code, 0, "{screen}");
+    reader.join().unwrap();
+    assert!(got.load(Ordering::SeqCst) < 1 << 30, "the whole file came");
+}
+
+/// Item 8: a download cut by a local error (the reader of the FIFO it
+/// writes to goes away) fails, and the shell's next commands get their own
+/// replies, not the cut transfer's (the connection is brought back in
+/// step); a script goes on and exits 1.
+#[test]
+fn a_broken_download_leaves_the_shell_in_step() {
+    use std::io::{Read, Write};
+    let srv = server();
+    let big = std::fs::File::create(srv.path("big.bin")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    drop(big);
+    let state = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let fifo = here.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut f = std::fs::File::open(&fifo).unwrap();
+            let mut buf = vec![0u8; 64 * 1024];
+            let _ = f.read_exact(&mut buf);
+        })
+    };
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let mut child = Command::new(BIN)
+        .args(["shell", &url])
+        .current_dir(here.path())
+        .env("XDG_STATE_HOME", state.path())
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"get big.bin fifo\npwd\nls\nbye\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    reader.join().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("Broken pipe"), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines, ["/", "big.bin", "readme.txt"], "{stdout}{stderr}");
+}
