@@ -49,18 +49,63 @@ const COMMANDS: &[&str] = &[
     "quote", "help", "bye", "quit", "exit",
 ];
 
-/// Candidates for the word that ends at `pos`: (start of the word, matches).
-fn complete_word(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String>) {
+/// Candidates for the word that ends at `pos`: (start of the word,
+/// matches). The first word is a command; later words are remote names,
+/// or local ones (from `local`, given the word and whether only
+/// directories fit) where the command takes a local path there.
+fn complete_word(
+    line: &str,
+    pos: usize,
+    names: &[String],
+    local: &dyn Fn(&str, bool) -> Vec<String>,
+) -> (usize, Vec<String>) {
     let head = &line[..pos];
     let start = head.rfind(' ').map_or(0, |i| i + 1);
     let word = &head[start..];
-    let pool: Vec<String> = if start == 0 {
-        COMMANDS.iter().map(|c| c.to_string()).collect()
-    } else {
-        names.iter().map(|n| quote_word(n)).collect()
+    let before: Vec<&str> = head[..start].split_whitespace().collect();
+    let pool: Vec<String> = match before.first() {
+        None => COMMANDS.iter().map(|c| c.to_string()).collect(),
+        Some(cmd) if local_argument(cmd, before.len()) => {
+            local(word, *cmd == "lcd").iter().map(|n| quote_word(n)).collect()
+        }
+        Some(_) => names.iter().map(|n| quote_word(n)).collect(),
     };
     let matches = pool.into_iter().filter(|c| c.starts_with(word)).collect();
     (start, matches)
+}
+
+/// Whether argument `n` (1 for the first) of `cmd` is a local path.
+fn local_argument(cmd: &str, n: usize) -> bool {
+    matches!((cmd, n), ("put" | "mput" | "lcd", 1) | ("get", 2)) || cmd.starts_with('!')
+}
+
+/// The local paths that may complete `word`: the entries of its directory
+/// (`.` when it has none), directories with a `/`; hidden ones only when
+/// `word`'s last part starts with a dot.
+fn local_names(word: &str, dirs_only: bool) -> Vec<String> {
+    let (dir, file) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let Ok(entries) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if name.starts_with('.') && !file.starts_with('.') {
+                return None;
+            }
+            let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
+            if dirs_only && !is_dir {
+                return None;
+            }
+            Some(format!("{dir}{name}{}", if is_dir { "/" } else { "" }))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Quotes a name for the command line when it holds spaces or quotes.
@@ -76,7 +121,7 @@ impl Completer for Names {
     type Candidate = Pair;
     fn complete(&self, line: &str, pos: usize, _: &RlContext<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let names = self.0.lock().map(|n| n.clone()).unwrap_or_default();
-        let (start, m) = complete_word(line, pos, &names);
+        let (start, m) = complete_word(line, pos, &names, &local_names);
         Ok((
             start,
             m.into_iter()
@@ -631,11 +676,30 @@ mod tests {
             "報告書.doc".to_string(),
             "new folder".to_string(),
         ];
-        assert_eq!(complete_word("ge", 2, &names), (0, vec!["get".to_string()]));
-        assert_eq!(complete_word("get 日", 7, &names), (4, vec!["日本語.txt".to_string()]));
+        let none = |_: &str, _: bool| Vec::new();
+        assert_eq!(complete_word("ge", 2, &names, &none), (0, vec!["get".to_string()]));
         assert_eq!(
-            complete_word("get \"new", 8, &names),
+            complete_word("get 日", 7, &names, &none),
+            (4, vec!["日本語.txt".to_string()])
+        );
+        assert_eq!(
+            complete_word("get \"new", 8, &names, &none),
             (4, vec!["\"new folder\"".to_string()])
         );
+        // put's first word, get's second and lcd's are local paths.
+        let local = |w: &str, dirs: bool| {
+            assert_eq!(dirs, w == "d");
+            vec!["local.txt".to_string(), "dir/".to_string()]
+        };
+        assert_eq!(
+            complete_word("put l", 5, &names, &local),
+            (4, vec!["local.txt".to_string()])
+        );
+        assert_eq!(
+            complete_word("get 報告書.doc l", 19, &names, &local),
+            (18, vec!["local.txt".to_string()])
+        );
+        assert_eq!(complete_word("put local.txt 報", 17, &names, &local).1, ["報告書.doc"]);
+        assert_eq!(complete_word("lcd d", 5, &names, &local), (4, vec!["dir/".to_string()]));
     }
 }

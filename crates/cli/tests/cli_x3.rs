@@ -337,9 +337,10 @@ impl Shell {
     }
 }
 
-/// Item 8: mkdir, mv, cd, ls -l, lcd, get, !command, rm, rm -r, rmdir at
-/// a real terminal, tab completion of commands and of remote names, and
-/// Ctrl-C at the prompt clearing the line.
+/// Item 8: mkdir, mv, cd, ls -l, lcd, get, put, !command, rm, rm -r,
+/// rmdir at a real terminal, tab completion of commands, of remote names
+/// and of local paths (put, lcd), and Ctrl-C at the prompt clearing the
+/// line.
 #[test]
 fn shell_commands_and_completion_at_a_terminal() {
     let srv = server();
@@ -351,6 +352,7 @@ fn shell_commands_and_completion_at_a_terminal() {
     let here = tempfile::tempdir().unwrap();
     let local = here.path().join("local-sub");
     std::fs::create_dir(&local).unwrap();
+    std::fs::write(local.join("only-here.txt"), b"local").unwrap();
     let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
     let sh = Shell::start(here.path(), state.path(), &url);
 
@@ -382,7 +384,9 @@ fn shell_commands_and_completion_at_a_terminal() {
     );
     assert!(screen.contains("127.0.0.1:/newdir> "), "{screen}");
 
-    let screen = sh.cmd("lcd local-sub");
+    // Tab completes local paths where a command takes one.
+    sh.complete("lcd local-s", "lcd local-sub/");
+    let screen = sh.cmd("");
     assert!(
         screen.contains(&format!("local directory: {}", local.canonicalize().unwrap().display())),
         "{screen}"
@@ -393,10 +397,13 @@ fn shell_commands_and_completion_at_a_terminal() {
         std::fs::read(local.join("moved.txt")).unwrap(),
         b"hello from babelftp\n"
     );
+    sh.complete("put only", "put only-here.txt");
+    sh.cmd("");
+    assert_eq!(std::fs::read(srv.path("newdir/only-here.txt")).unwrap(), b"local");
     sh.cmd("!ls > listing.txt");
     assert_eq!(
         std::fs::read_to_string(local.join("listing.txt")).unwrap(),
-        "listing.txt\nmoved.txt\n"
+        "listing.txt\nmoved.txt\nonly-here.txt\n"
     );
 
     sh.cmd("rm moved.txt");
