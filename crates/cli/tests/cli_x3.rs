@@ -98,6 +98,27 @@ impl Tmux {
         self.tmux(&["capture-pane", "-p", "-J", "-S", "-1000", "-t", "t"])
     }
 
+    /// Waits until the terminal no longer echoes (a password prompt has
+    /// turned echo off): what is typed before that, a person's type-ahead,
+    /// the terminal itself echoes, whatever the program does.
+    fn wait_no_echo(&self) {
+        let tty = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_tty}"]);
+        let tty = tty.trim().to_owned();
+        let mut last = String::new();
+        babelftp_test_support::poll(Duration::from_secs(20), || {
+            let out = Command::new("stty").args(["-F", &tty, "-a"]).output().ok()?;
+            last = String::from_utf8_lossy(&out.stdout).into_owned();
+            last.split_whitespace().any(|w| w == "-echo").then_some(())
+        })
+        .unwrap_or_else(|| panic!("{tty} still echoes after 20 s: {last}"));
+    }
+
+    /// Types a password at a prompt that asked for it: once echo is off.
+    fn password(&self, text: &str) {
+        self.wait_no_echo();
+        self.line(text);
+    }
+
     /// Types `text` as it is.
     fn type_text(&self, text: &str) {
         self.tmux(&["send-keys", "-t", "t", "-l", text]);
@@ -161,7 +182,7 @@ fn user_without_password_is_asked_for_it_without_echo() {
         &[BIN, "ls", "-u", "bob", &url],
     );
     t.wait_for("Password for bob at 127.0.0.1:");
-    t.line("secret");
+    t.password("secret");
     let (code, screen) = t.wait_exit();
     assert_eq!(code, 0, "{screen}");
     assert!(screen.lines().any(|l| l.trim_end() == "readme.txt"), "{screen}");
@@ -182,7 +203,7 @@ fn url_user_without_password_is_asked_for_it_in_the_shell() {
         &[BIN, "shell", &url],
     );
     t.wait_for("Password for bob at 127.0.0.1:");
-    t.line("secret");
+    t.password("secret");
     t.wait_for(":/> ");
     t.line("put up.txt");
     t.wait_for("bytes -> up.txt");
@@ -245,9 +266,9 @@ fn passwd_asks_twice_without_echo() {
     let dir = tempfile::tempdir().unwrap();
     let t = Tmux::run(dir.path(), &[], &[BIN, "passwd"]);
     t.wait_for("New password:");
-    t.line("first-try");
+    t.password("first-try");
     t.wait_for("The same password again:");
-    t.line("second-try");
+    t.password("second-try");
     let (code, screen) = t.wait_exit();
     assert_eq!(code, 1, "{screen}");
     assert!(screen.contains("the two passwords differ"), "{screen}");
@@ -261,9 +282,9 @@ fn passwd_asks_twice_without_echo() {
         &["sh", "-c", &format!("{BIN} passwd > {}", out.display())],
     );
     t.wait_for("New password:");
-    t.line("s3cret");
+    t.password("s3cret");
     t.wait_for("The same password again:");
-    t.line("s3cret");
+    t.password("s3cret");
     let (code, screen) = t.wait_exit();
     assert_eq!(code, 0, "{screen}");
     assert!(!screen.contains("s3cret"), "the password was echoed:\n{screen}");
@@ -362,8 +383,10 @@ fn shell_commands_and_completion_at_a_terminal() {
     assert!(srv.path("newdir").is_dir());
 
     // Ctrl-C at the prompt drops what was typed; the shell goes on.
+    let before = Shell::prompts(&sh.t.screen());
     sh.t.type_text("rm readme.txt");
     sh.t.keys(&["C-c"]);
+    sh.next_prompt(before);
     let screen = sh.cmd("pwd");
     assert_eq!(Shell::output(&screen), ["/"], "{screen}");
     assert!(srv.path("readme.txt").is_file(), "the cleared line ran:\n{screen}");
