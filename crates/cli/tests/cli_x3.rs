@@ -558,3 +558,49 @@ fn a_broken_download_leaves_the_shell_in_step() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, ["/", "big.bin", "readme.txt"], "{stdout}{stderr}");
 }
+
+/// Item 8: Ctrl-C during an upload stops it too; the session goes on.
+/// The local file is a FIFO the test fills with 256 KiB and then keeps
+/// open without writing, so the upload waits for more when Ctrl-C comes.
+#[test]
+fn ctrl_c_stops_an_upload_not_the_shell() {
+    use std::io::Write;
+    let srv = server();
+    let state = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let fifo = here.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let (written_tx, written_rx) = std::sync::mpsc::channel::<()>();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            f.write_all(&vec![b'x'; 256 * 1024]).unwrap();
+            written_tx.send(()).unwrap();
+            // Held open, silent, until the test is done with Ctrl-C.
+            let _ = release_rx.recv();
+        })
+    };
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let sh = Shell::start(here.path(), state.path(), &url);
+    let before = Shell::prompts(&sh.t.screen());
+    sh.t.line("put fifo up.bin");
+    // The client has read all but a pipe's worth of the 256 KiB, which it
+    // reads only once STOR has its data connection: the upload runs, and
+    // soon waits for more.
+    written_rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    sh.t.keys(&["C-c"]);
+    let screen = sh.next_prompt(before);
+    release_tx.send(()).unwrap();
+    writer.join().unwrap();
+    assert!(screen.contains("put: interrupted"), "{screen}");
+    assert!(!screen.contains("connecting again"), "{screen}");
+    let screen = sh.cmd("ls");
+    let out = Shell::output(&screen);
+    assert!(out.iter().any(|l| l == "readme.txt"), "{screen}");
+    sh.t.line("bye");
+    let (code, screen) = sh.t.wait_exit();
+    assert_eq!(code, 0, "{screen}");
+}
