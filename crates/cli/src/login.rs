@@ -6,7 +6,7 @@
 //!    that login for the host in `~/.netrc` when it has one, else asked on
 //!    the terminal (`/dev/tty`, without echo; a piped standard input keeps
 //!    its data), else, with no terminal at all, an empty password as
-//!    before (the server's refusal then says what went wrong); the
+//!    before, with a note on stderr saying so and how to give one; the
 //!    anonymous logins (`anonymous`, `ftp`) are never asked for one;
 //! 3. no user at all: the host's (or the `default`) entry of `~/.netrc`,
 //!    its password asked for when the entry has none; else anonymous.
@@ -139,7 +139,21 @@ fn password_of(host: &str, user: &[u8], netrc: &[NetrcEntry]) -> anyhow::Result<
     if let Some(p) = from_netrc {
         return Ok(p.into_bytes());
     }
-    Ok(ask(host, user)?.unwrap_or_default())
+    match ask(host, user)? {
+        Some(p) => Ok(p),
+        None => {
+            // curl would read standard input here, but ours carries data
+            // (`put -`, a shell script): say what is sent instead.
+            eprintln!(
+                "{}",
+                crate::msg::ts(
+                    "cli-x3-password-no-terminal",
+                    &[("user", &String::from_utf8_lossy(user)), ("host", host)]
+                )
+            );
+            Ok(Vec::new())
+        }
+    }
 }
 
 /// The (user, password) to log in to `host` with: `user_flag` is `-u`'s

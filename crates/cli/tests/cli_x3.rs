@@ -237,8 +237,8 @@ fn netrc_password_comes_before_asking() {
 }
 
 /// Item 6: with no terminal at all (no controlling tty, stdin empty), no
-/// question and no wait: the empty password is sent and the server's
-/// refusal is the error.
+/// question and no wait: a note says the empty password is sent and how to
+/// give one, and the server's refusal is the error.
 #[test]
 fn without_a_terminal_nothing_is_asked() {
     let srv = server();
@@ -257,6 +257,10 @@ fn without_a_terminal_nothing_is_asked() {
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("530"), "{err}");
     assert!(!err.contains("Password"), "{err}");
+    assert!(
+        err.contains("no terminal to ask for the password of bob at 127.0.0.1: sending an empty one"),
+        "{err}"
+    );
 }
 
 /// Item 6: `passwd` on a terminal asks twice without echo, refuses two

@@ -42,3 +42,4 @@ cli-x3-mv-usage = يحتاج mv إلى اسمين: mv القديم الجديد
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = الدليل المحلي: { $path }
 cli-x3-local-command-failed = أثناء تشغيل الأمر المحلي
+cli-x3-password-no-terminal = لا توجد طرفية لطلب كلمة مرور { $user } على { $host }: تُرسل كلمة مرور فارغة (أعطها عبر -u { $user }:PASSWORD أو في ~/.netrc)

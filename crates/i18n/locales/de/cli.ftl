@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv braucht zwei Namen: mv ALT NEU
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = lokales Verzeichnis: { $path }
 cli-x3-local-command-failed = beim Ausführen des lokalen Befehls
+cli-x3-password-no-terminal = kein Terminal, um nach dem Passwort von { $user } auf { $host } zu fragen: ein leeres wird gesendet (mit -u { $user }:PASSWORT oder in ~/.netrc angeben)

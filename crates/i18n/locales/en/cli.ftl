@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv needs two names: mv OLD NEW
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = local directory: { $path }
 cli-x3-local-command-failed = running the local command
+cli-x3-password-no-terminal = no terminal to ask for the password of { $user } at { $host }: sending an empty one (give it with -u { $user }:PASSWORD or in ~/.netrc)

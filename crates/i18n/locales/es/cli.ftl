@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv necesita dos nombres: mv VIEJO NUEVO
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = directorio local: { $path }
 cli-x3-local-command-failed = al ejecutar la orden local
+cli-x3-password-no-terminal = no hay terminal para pedir la contraseña de { $user } en { $host }: se envía una vacía (indíquela con -u { $user }:CONTRASEÑA o en ~/.netrc)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv attend deux noms : mv ANCIEN NOUVEAU
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = répertoire local : { $path }
 cli-x3-local-command-failed = exécution de la commande locale
+cli-x3-password-no-terminal = aucun terminal pour demander le mot de passe de { $user } sur { $host } : envoi d'un mot de passe vide (le donner avec -u { $user }:MOTDEPASSE ou dans ~/.netrc)

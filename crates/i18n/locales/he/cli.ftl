@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv צריך שני שמות: mv ישן חדש
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = תיקייה מקומית: { $path }
 cli-x3-local-command-failed = בהרצת הפקודה המקומית
+cli-x3-password-no-terminal = אין מסוף כדי לבקש את הסיסמה של { $user } ב־{ $host }: נשלחת סיסמה ריקה (אפשר לתת אותה עם -u { $user }:PASSWORD או ב־~/.netrc)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv richiede due nomi: mv VECCHIO NUOVO
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = directory locale: { $path }
 cli-x3-local-command-failed = esecuzione del comando locale
+cli-x3-password-no-terminal = nessun terminale per chiedere la password di { $user } su { $host }: ne viene inviata una vuota (indicarla con -u { $user }:PASSWORD o in ~/.netrc)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv には名前が 2 つ必要です: mv 旧名 新名
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = ローカルディレクトリ: { $path }
 cli-x3-local-command-failed = ローカルコマンドの実行中
+cli-x3-password-no-terminal = { $host } の { $user } のパスワードを尋ねる端末がないため、空のパスワードを送ります（-u { $user }:PASSWORD か ~/.netrc で指定してください）

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv에는 이름 두 개가 필요합니다: mv 이전 새이�
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = 로컬 디렉터리: { $path }
 cli-x3-local-command-failed = 로컬 명령을 실행하는 중
+cli-x3-password-no-terminal = { $host }의 { $user } 비밀번호를 물어볼 터미널이 없어 빈 비밀번호를 보냅니다 (-u { $user }:PASSWORD 또는 ~/.netrc로 지정하세요)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv wymaga dwóch nazw: mv STARA NOWA
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = katalog lokalny: { $path }
 cli-x3-local-command-failed = podczas uruchamiania polecenia lokalnego
+cli-x3-password-no-terminal = brak terminala, by zapytać o hasło { $user } na { $host }: wysyłane jest puste (podaj je przez -u { $user }:HASŁO lub w ~/.netrc)

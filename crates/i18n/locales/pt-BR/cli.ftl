@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv precisa de dois nomes: mv ANTIGO NOVO
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = diretório local: { $path }
 cli-x3-local-command-failed = ao executar o comando local
+cli-x3-password-no-terminal = não há terminal para pedir a senha de { $user } em { $host }: enviando uma vazia (informe-a com -u { $user }:SENHA ou em ~/.netrc)

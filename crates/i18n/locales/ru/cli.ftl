@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv нужны два имени: mv СТАРОЕ НОВОЕ
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = локальный каталог: { $path }
 cli-x3-local-command-failed = при запуске локальной команды
+cli-x3-password-no-terminal = нет терминала, чтобы спросить пароль { $user } на { $host }: отправляется пустой (укажите его через -u { $user }:ПАРОЛЬ или в ~/.netrc)

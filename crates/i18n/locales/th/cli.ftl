@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv ต้องมีสองชื่อ: mv ชื่อเ
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = ไดเรกทอรีในเครื่อง: { $path }
 cli-x3-local-command-failed = ขณะรันคำสั่งในเครื่อง
+cli-x3-password-no-terminal = ไม่มีเทอร์มินัลสำหรับถามรหัสผ่านของ { $user } ที่ { $host }: จะส่งรหัสผ่านว่าง (ระบุด้วย -u { $user }:PASSWORD หรือใน ~/.netrc)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv потребує двох імен: mv СТАРЕ НОВЕ
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = локальний каталог: { $path }
 cli-x3-local-command-failed = під час запуску локальної команди
+cli-x3-password-no-terminal = немає термінала, щоб запитати пароль { $user } на { $host }: надсилається порожній (вкажіть його через -u { $user }:ПАРОЛЬ або в ~/.netrc)

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv 需要两个名称：mv 旧名 新名
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = 本地目录：{ $path }
 cli-x3-local-command-failed = 运行本地命令时
+cli-x3-password-no-terminal = 没有终端可询问 { $host } 上 { $user } 的密码：将发送空密码（可用 -u { $user }:PASSWORD 或在 ~/.netrc 中给出）

@@ -42,3 +42,4 @@ cli-x3-mv-usage = mv 需要兩個名稱：mv 舊名 新名
 cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = 本機目錄：{ $path }
 cli-x3-local-command-failed = 執行本機指令時
+cli-x3-password-no-terminal = 沒有終端機可詢問 { $host } 上 { $user } 的密碼：將送出空密碼（可用 -u { $user }:PASSWORD 或在 ~/.netrc 中提供）
