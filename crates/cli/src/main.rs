@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod exit;
+mod login;
 mod mirror;
 mod msg;
 mod redact;
@@ -38,7 +39,8 @@ struct Cli {
 enum Cmd {
     /// Run the FTP server.
     Serve(Box<serve::ServeArgs>),
-    /// Read a password from standard input and print its argon2 hash for a users file.
+    /// Print the argon2 hash of a password for a users file (asked twice without echo on a
+    /// terminal; else the first line of standard input).
     Passwd,
     /// List a remote directory.
     Ls(remote::LsArgs),
@@ -52,7 +54,8 @@ enum Cmd {
     Rm(xfer::RmArgs),
     /// Rename a remote file.
     Mv(remote::MvArgs),
-    /// An interactive session: ls cd pwd get put mget mput lang feat quote bye.
+    /// An interactive session: ls [-l] cd pwd get put mget mput mkdir rm [-r] rmdir mv lcd lpwd
+    /// !command lang feat quote bye (Ctrl-C stops a transfer, not the shell).
     Shell(shell::ShellArgs),
     /// Report how well a server implements RFC 2640 (one line per check).
     Check(check::CheckArgs),

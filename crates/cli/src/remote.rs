@@ -12,7 +12,7 @@
 //! that does not exist is looked up in its directory's listing by the
 //! text or the `%HH` form it was shown as.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use babelftp_client::{Client, Options, RemoteEntry, TlsMode, TlsOptions, TlsVersion};
@@ -175,43 +175,6 @@ fn remember(key: &str, evidence: Option<&Evidence>) -> std::io::Result<()> {
     std::fs::rename(tmp, path)
 }
 
-/// Credentials from `~/.netrc` for `host` (machine/login/password tokens).
-fn netrc(host: &str) -> Option<(String, String)> {
-    let home = std::env::var_os("HOME")?;
-    let text = std::fs::read_to_string(Path::new(&home).join(".netrc")).ok()?;
-    let tokens: Vec<&str> = text.split_whitespace().collect();
-    let mut i = 0;
-    let (mut in_machine, mut login, mut password) = (false, None, None);
-    while i < tokens.len() {
-        match tokens[i] {
-            "machine" => {
-                if in_machine && login.is_some() {
-                    break;
-                }
-                in_machine = tokens.get(i + 1) == Some(&host);
-                i += 2;
-            }
-            "default" => {
-                if in_machine && login.is_some() {
-                    break;
-                }
-                in_machine = true;
-                i += 1;
-            }
-            "login" if in_machine => {
-                login = tokens.get(i + 1).map(|s| s.to_string());
-                i += 2;
-            }
-            "password" if in_machine => {
-                password = tokens.get(i + 1).map(|s| s.to_string());
-                i += 2;
-            }
-            _ => i += 1,
-        }
-    }
-    Some((login?, password.unwrap_or_default()))
-}
-
 impl Session {
     /// Parses the URL, connects and logs in.
     pub async fn open(url: &str, common: &Common) -> anyhow::Result<Session> {
@@ -220,17 +183,12 @@ impl Session {
         let host = url.host.to_string();
         let host_plain = host.trim_start_matches('[').trim_end_matches(']').to_string();
         let port = url.port_or_default();
-        let (user, password) = match (&common.user, &url.user) {
-            (Some(u), _) => match u.split_once(':') {
-                Some((a, b)) => (a.as_bytes().to_vec(), b.as_bytes().to_vec()),
-                None => (u.as_bytes().to_vec(), Vec::new()),
-            },
-            (None, Some(u)) => (u.clone(), url.password.clone().unwrap_or_default()),
-            (None, None) => match netrc(&host_plain) {
-                Some((u, p)) => (u.into_bytes(), p.into_bytes()),
-                None => (Vec::new(), Vec::new()),
-            },
-        };
+        let (user, password) = crate::login::credentials(
+            &host_plain,
+            common.user.as_deref(),
+            url.user.as_deref(),
+            url.password.as_deref(),
+        )?;
         let tls = common.tls(&url);
         if tls.mode != TlsMode::Off && tls.insecure {
             eprintln!("{}", crate::msg::ts("cli-insecure", &[("host", &host_plain)]));

@@ -1,7 +1,6 @@
 //! `babelftp serve` (run the server) and `babelftp passwd` (hash a password
 //! for the users file).
 
-use std::io::BufRead;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -417,19 +416,11 @@ fn say(line: &str) {
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
-/// `babelftp passwd`: reads a password from standard input (one line) and
-/// prints its argon2 hash for the users file.
+/// `babelftp passwd`: asks for a password (twice, without echo, on a
+/// terminal; else one line of standard input) and prints its argon2 hash
+/// for the users file.
 pub fn passwd() -> anyhow::Result<()> {
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .context("reading the password")?;
-    let pw = line.strip_suffix('\n').unwrap_or(&line);
-    let pw = pw.strip_suffix('\r').unwrap_or(pw);
-    if pw.is_empty() {
-        bail!("empty password");
-    }
+    let pw = crate::login::new_password()?;
     let hash = babelftp_server::auth::hash_password(pw.as_bytes()).map_err(anyhow::Error::msg)?;
     println!("{hash}");
     Ok(())

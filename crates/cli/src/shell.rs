@@ -1,10 +1,16 @@
 //! `babelftp shell URL`: an interactive session with line editing, history
 //! and tab completion of remote names (rustyline).
 //!
-//! Commands: ls [dir] · cd dir · pwd · get name [local] · put local [name] ·
-//! mget pattern · mput pattern · lang [tag] · feat · quote line · help ·
-//! bye (also quit, exit). Words may be quoted with "…" and use \ escapes,
-//! so names with spaces work.
+//! Commands: ls [-l] [dir] · cd dir · pwd · get name [local] · put local
+//! [name] · mget pattern · mput pattern · mkdir dir… · rm [-r] name… ·
+//! rmdir dir… · mv old new · lcd [dir] · lpwd · !command · lang [tag] ·
+//! feat · quote line · help · bye (also quit, exit). Words may be quoted
+//! with "…" and use \ escapes, so names with spaces work.
+//!
+//! At a terminal, Ctrl-C at the prompt clears the line, and during a
+//! command (a transfer, a listing) stops that command: the data
+//! connection is closed, ABOR sent, the control connection brought back in
+//! step (or opened again), and the prompt comes back.
 
 use std::borrow::Cow;
 use std::os::unix::ffi::OsStringExt;
@@ -39,21 +45,67 @@ pub struct ShellArgs {
 struct Names(Arc<Mutex<Vec<String>>>);
 
 const COMMANDS: &[&str] = &[
-    "ls", "cd", "pwd", "get", "put", "mget", "mput", "lang", "feat", "quote", "help", "bye", "quit", "exit",
+    "ls", "cd", "pwd", "get", "put", "mget", "mput", "mkdir", "rm", "rmdir", "mv", "lcd", "lpwd", "lang", "feat",
+    "quote", "help", "bye", "quit", "exit",
 ];
 
-/// Candidates for the word that ends at `pos`: (start of the word, matches).
-fn complete_word(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String>) {
+/// Candidates for the word that ends at `pos`: (start of the word,
+/// matches). The first word is a command; later words are remote names,
+/// or local ones (from `local`, given the word and whether only
+/// directories fit) where the command takes a local path there.
+fn complete_word(
+    line: &str,
+    pos: usize,
+    names: &[String],
+    local: &dyn Fn(&str, bool) -> Vec<String>,
+) -> (usize, Vec<String>) {
     let head = &line[..pos];
     let start = head.rfind(' ').map_or(0, |i| i + 1);
     let word = &head[start..];
-    let pool: Vec<String> = if start == 0 {
-        COMMANDS.iter().map(|c| c.to_string()).collect()
-    } else {
-        names.iter().map(|n| quote_word(n)).collect()
+    let before: Vec<&str> = head[..start].split_whitespace().collect();
+    let pool: Vec<String> = match before.first() {
+        None => COMMANDS.iter().map(|c| c.to_string()).collect(),
+        Some(cmd) if local_argument(cmd, before.len()) => {
+            local(word, *cmd == "lcd").iter().map(|n| quote_word(n)).collect()
+        }
+        Some(_) => names.iter().map(|n| quote_word(n)).collect(),
     };
     let matches = pool.into_iter().filter(|c| c.starts_with(word)).collect();
     (start, matches)
+}
+
+/// Whether argument `n` (1 for the first) of `cmd` is a local path.
+fn local_argument(cmd: &str, n: usize) -> bool {
+    matches!((cmd, n), ("put" | "mput" | "lcd", 1) | ("get", 2)) || cmd.starts_with('!')
+}
+
+/// The local paths that may complete `word`: the entries of its directory
+/// (`.` when it has none), directories with a `/`; hidden ones only when
+/// `word`'s last part starts with a dot.
+fn local_names(word: &str, dirs_only: bool) -> Vec<String> {
+    let (dir, file) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let Ok(entries) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if name.starts_with('.') && !file.starts_with('.') {
+                return None;
+            }
+            let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
+            if dirs_only && !is_dir {
+                return None;
+            }
+            Some(format!("{dir}{name}{}", if is_dir { "/" } else { "" }))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Quotes a name for the command line when it holds spaces or quotes.
@@ -69,7 +121,7 @@ impl Completer for Names {
     type Candidate = Pair;
     fn complete(&self, line: &str, pos: usize, _: &RlContext<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let names = self.0.lock().map(|n| n.clone()).unwrap_or_default();
-        let (start, m) = complete_word(line, pos, &names);
+        let (start, m) = complete_word(line, pos, &names, &local_names);
         Ok((
             start,
             m.into_iter()
@@ -177,11 +229,43 @@ async fn remote_name(s: &mut Session, typed: &str) -> anyhow::Result<Vec<u8>> {
     s.resolve_file(typed.as_bytes()).await
 }
 
+/// Downloads into a temporary file beside `local`, renamed over it when
+/// complete: a failed or interrupted (Ctrl-C) get leaves `local` as it
+/// was and no partial file (the guard removes it when the future is
+/// dropped).
 async fn get_one(s: &mut Session, remote: &[u8], local: PathBuf) -> anyhow::Result<u64> {
-    let mut file = tokio::fs::File::create(&local)
+    if crate::xfer::is_special(&local) {
+        // A FIFO or a device: written in place.
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&local)
+            .await
+            .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
+        return Ok(s.client.retr(remote, 0, &mut file, &mut |_| {}).await?);
+    }
+    let tmp = crate::xfer::temp_beside(&local);
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
         .await
         .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
+    let mut scratch = crate::xfer::Scratch {
+        path: tmp.clone(),
+        only_if_empty: false,
+        keep: false,
+    };
     let n = s.client.retr(remote, 0, &mut file, &mut |_| {}).await?;
+    file.sync_all()
+        .await
+        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
+    drop(file);
+    if let Ok(m) = std::fs::metadata(&local) {
+        std::fs::set_permissions(&tmp, m.permissions()).ok();
+    }
+    std::fs::rename(&tmp, &local)
+        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
+    scratch.keep = true;
     Ok(n)
 }
 
@@ -194,6 +278,84 @@ async fn put_one(s: &mut Session, local: &std::path::Path, remote: &[u8]) -> any
         .await?)
 }
 
+/// `ls -l`'s columns before the name, as `babelftp ls -l` writes them:
+/// kind, size, time.
+fn long_prefix(e: &babelftp_client::RemoteEntry) -> String {
+    let kind = if e.is_dir { 'd' } else { '-' };
+    let size = e.size.map(|n| n.to_string()).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let time = e.modified.map(|t| crate::remote::ls_time(t, now)).unwrap_or_default();
+    format!("{kind} {size:>12} {time:>12} ")
+}
+
+/// Removes a remote file, or a directory with everything in it (`rm -r`).
+async fn remove_tree(s: &mut Session, path: Vec<u8>) -> anyhow::Result<()> {
+    // A file goes at once; what DELE refuses is taken for a directory.
+    if s.client.delete(&path).await.is_ok() {
+        return Ok(());
+    }
+    let entries = s.list_raw(Some(&path)).await?;
+    for e in entries {
+        let mut child = path.clone();
+        if !child.ends_with(b"/") {
+            child.push(b'/');
+        }
+        child.extend_from_slice(&e.name);
+        if e.is_dir {
+            Box::pin(remove_tree(s, child)).await?;
+        } else {
+            s.client.delete(&child).await?;
+        }
+    }
+    s.client.rmdir(&path).await?;
+    Ok(())
+}
+
+fn print_local_dir() -> anyhow::Result<()> {
+    let here = std::env::current_dir()?;
+    println!(
+        "{}",
+        crate::msg::ts("cli-x3-local-dir", &[("path", &here.display().to_string())])
+    );
+    Ok(())
+}
+
+/// `!command`: runs a local command with `sh -c` (a lone `!` starts
+/// `$SHELL`); `Ok(false)` when it failed.
+fn local_command(cmd: &str) -> anyhow::Result<bool> {
+    let status = if cmd.trim().is_empty() {
+        let sh = std::env::var_os("SHELL").unwrap_or_else(|| "sh".into());
+        std::process::Command::new(sh).status()
+    } else {
+        std::process::Command::new("sh").arg("-c").arg(cmd).status()
+    }
+    .context(crate::msg::ts("cli-x3-local-command-failed", &[]))?;
+    Ok(status.success())
+}
+
+/// After a command was interrupted: ABOR (which also ends a transfer the
+/// server still runs), then SYST, whose 215 no other command answers:
+/// every reply up to it is the interrupted command's or ABOR's and is
+/// dropped, and the connection is in step again.
+async fn resync(s: &mut Session) -> anyhow::Result<()> {
+    let c = s.client.control();
+    let sync = async {
+        c.send(&Command::Abor).await?;
+        c.send(&Command::Syst).await?;
+        loop {
+            if c.reply().await?.code.get() == 215 {
+                return Ok::<(), babelftp_client::Error>(());
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), sync)
+        .await
+        .map_err(|_| anyhow::anyhow!("no reply to ABOR"))??;
+    Ok(())
+}
+
 /// Runs one command; `Ok(false)` ends the shell.
 async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>) -> anyhow::Result<bool> {
     let Some((cmd, args)) = words.split_first() else {
@@ -202,7 +364,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
     let arg = |i: usize| args.get(i).map(String::as_str);
     match cmd.as_str() {
         "bye" | "quit" | "exit" => return Ok(false),
-        "help" => println!("{}", COMMANDS.join(" ")),
+        "help" => println!("{} !command", COMMANDS.join(" ")),
         "pwd" => {
             let cwd = s.client.pwd().await?;
             println!("{}", String::from_utf8_lossy(&s.show(&cwd)));
@@ -214,12 +376,17 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             refresh(s, names).await?;
         }
         "ls" => {
-            let entries = match arg(0) {
+            let long = args.first().is_some_and(|a| a == "-l");
+            let dir = if long { arg(1) } else { arg(0) };
+            let entries = match dir {
                 Some(d) => s.list(Some(d.as_bytes())).await?,
                 None => refresh(s, names).await?,
             };
             let mut out = Vec::new();
             for e in &entries {
+                if long {
+                    out.extend_from_slice(long_prefix(e).as_bytes());
+                }
                 out.extend(s.show(&e.name));
                 if e.is_dir {
                     out.push(b'/');
@@ -228,6 +395,62 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             }
             std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
         }
+        "mkdir" => {
+            if args.is_empty() {
+                bail!(crate::msg::ts("cli-needs-argument", &[("command", "mkdir")]));
+            }
+            for d in args {
+                s.client.mkdir(&s.encode(d.as_bytes())).await?;
+            }
+            refresh(s, names).await?;
+        }
+        "rm" => {
+            let recursive = args.first().is_some_and(|a| a == "-r");
+            let targets = if recursive { &args[1..] } else { args };
+            if targets.is_empty() {
+                bail!(crate::msg::ts("cli-needs-argument", &[("command", "rm")]));
+            }
+            for name in targets {
+                let p = s.resolve_file(name.as_bytes()).await?;
+                if recursive {
+                    remove_tree(s, p).await?;
+                } else {
+                    s.client.delete(&p).await?;
+                }
+            }
+            refresh(s, names).await?;
+        }
+        "rmdir" => {
+            if args.is_empty() {
+                bail!(crate::msg::ts("cli-needs-argument", &[("command", "rmdir")]));
+            }
+            for d in args {
+                let p = s.resolve_file(d.as_bytes()).await?;
+                s.client.rmdir(&p).await?;
+            }
+            refresh(s, names).await?;
+        }
+        "mv" => {
+            let (Some(from), Some(to)) = (arg(0), arg(1)) else {
+                bail!(crate::msg::ts("cli-x3-mv-usage", &[]));
+            };
+            let from = s.resolve_file(from.as_bytes()).await?;
+            let to = s.encode(to.as_bytes());
+            s.client.rename(&from, &to).await?;
+            refresh(s, names).await?;
+        }
+        "lcd" => {
+            let dir = match arg(0) {
+                Some(d) => PathBuf::from(d),
+                None => std::env::var_os("HOME")
+                    .map(PathBuf::from)
+                    .with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "lcd")]))?,
+            };
+            std::env::set_current_dir(&dir)
+                .with_context(|| crate::msg::ts("cli-x3-lcd-failed", &[("path", &dir.display().to_string())]))?;
+            print_local_dir()?;
+        }
+        "lpwd" => print_local_dir()?,
         "get" => {
             let name = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "get")]))?;
             let remote = remote_name(s, name).await?;
@@ -312,6 +535,40 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
     Ok(true)
 }
 
+/// Whether a failed command may have left the control connection out of
+/// step: an I/O error (local or on a connection) may have cut it between
+/// a command and its reply; a refusal or a mistake in the command line
+/// leaves it in step.
+fn out_of_step(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<std::io::Error>()
+            || c.downcast_ref::<babelftp_client::Error>()
+                .is_some_and(|e| !matches!(e, babelftp_client::Error::Refused(_)))
+    })
+}
+
+/// Brings the session back in step after an interrupted or broken
+/// command ([`resync`]), else opens a new one in the same directory.
+async fn recover(s: &mut Session, a: &ShellArgs, cwd: &[u8], names: &Arc<Mutex<Vec<String>>>) -> anyhow::Result<()> {
+    if resync(s).await.is_err() {
+        eprintln!("{}", crate::msg::ts("cli-x3-reconnecting", &[]));
+        *s = reopen(a, cwd).await?;
+    }
+    refresh(s, names).await.ok();
+    Ok(())
+}
+
+/// A new session in directory `cwd`, for a connection that did not come
+/// back in step after an interrupted command (a password asked for is not
+/// asked again).
+async fn reopen(a: &ShellArgs, cwd: &[u8]) -> anyhow::Result<Session> {
+    let mut s = Session::open(&a.url, &a.common).await?;
+    if !cwd.is_empty() {
+        s.client.cwd(cwd).await?;
+    }
+    Ok(s)
+}
+
 pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
     let mut s = Session::open(&a.url, &a.common).await?;
     let path = s.url.path_bytes();
@@ -336,6 +593,15 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
         let _ = rl.load_history(h);
     }
     let host = s.url.host.to_string();
+    // Registered before the first command, so that a Ctrl-C during one
+    // (or during a `!command`, which gets it too) never ends the shell.
+    let _sigint = if interactive {
+        Some(tokio::signal::unix::signal(
+            tokio::signal::unix::SignalKind::interrupt(),
+        )?)
+    } else {
+        None
+    };
     loop {
         let cwd = s.client.pwd().await.unwrap_or_default();
         let prompt = format!("{host}:{}> ", String::from_utf8_lossy(&s.show(&cwd)));
@@ -349,6 +615,17 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
             continue;
         }
         let _ = rl.add_history_entry(line.as_str());
+        if let Some(cmd) = line.trim_start().strip_prefix('!') {
+            match local_command(cmd) {
+                Ok(true) => {}
+                Ok(false) => failed = true,
+                Err(e) => {
+                    eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
+                    failed = true;
+                }
+            }
+            continue;
+        }
         let words = match split_words(&line) {
             Ok(w) => w,
             Err(e) => {
@@ -357,12 +634,33 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        match run(&mut s, &words, &names).await {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
+        // At a terminal, Ctrl-C stops the command (the transfer), not the
+        // shell; a script's Ctrl-C stops the script, as it always did.
+        let outcome = if interactive {
+            tokio::select! {
+                biased;
+                _ = tokio::signal::ctrl_c() => None,
+                r = run(&mut s, &words, &names) => Some(r),
+            }
+        } else {
+            Some(run(&mut s, &words, &names).await)
+        };
+        match outcome {
+            Some(Ok(true)) => {}
+            Some(Ok(false)) => break,
+            Some(Err(e)) => {
                 eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
                 failed = true;
+                // A transfer cut by an error here (a full disk, a closed
+                // pipe) or there leaves replies unread.
+                if out_of_step(&e) {
+                    recover(&mut s, &a, &cwd, &names).await?;
+                }
+            }
+            None => {
+                // Over the terminal's "^C", on its line.
+                eprintln!("\r{}", crate::msg::ts("cli-x3-interrupted", &[("command", &words[0])]));
+                recover(&mut s, &a, &cwd, &names).await?;
             }
         }
     }
@@ -410,11 +708,30 @@ mod tests {
             "報告書.doc".to_string(),
             "new folder".to_string(),
         ];
-        assert_eq!(complete_word("ge", 2, &names), (0, vec!["get".to_string()]));
-        assert_eq!(complete_word("get 日", 7, &names), (4, vec!["日本語.txt".to_string()]));
+        let none = |_: &str, _: bool| Vec::new();
+        assert_eq!(complete_word("ge", 2, &names, &none), (0, vec!["get".to_string()]));
         assert_eq!(
-            complete_word("get \"new", 8, &names),
+            complete_word("get 日", 7, &names, &none),
+            (4, vec!["日本語.txt".to_string()])
+        );
+        assert_eq!(
+            complete_word("get \"new", 8, &names, &none),
             (4, vec!["\"new folder\"".to_string()])
         );
+        // put's first word, get's second and lcd's are local paths.
+        let local = |w: &str, dirs: bool| {
+            assert_eq!(dirs, w == "d");
+            vec!["local.txt".to_string(), "dir/".to_string()]
+        };
+        assert_eq!(
+            complete_word("put l", 5, &names, &local),
+            (4, vec!["local.txt".to_string()])
+        );
+        assert_eq!(
+            complete_word("get 報告書.doc l", 19, &names, &local),
+            (18, vec!["local.txt".to_string()])
+        );
+        assert_eq!(complete_word("put local.txt 報", 17, &names, &local).1, ["報告書.doc"]);
+        assert_eq!(complete_word("lcd d", 5, &names, &local), (4, vec!["dir/".to_string()]));
     }
 }

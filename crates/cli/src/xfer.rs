@@ -268,10 +268,10 @@ fn local_side(e: babelftp_client::Error, failed: bool, write: bool, what: impl F
 /// A file that is removed when dropped unless kept: a download's
 /// temporary file (always), or a `-c` destination this run created and
 /// never wrote to.
-struct Scratch {
-    path: PathBuf,
-    only_if_empty: bool,
-    keep: bool,
+pub(crate) struct Scratch {
+    pub(crate) path: PathBuf,
+    pub(crate) only_if_empty: bool,
+    pub(crate) keep: bool,
 }
 
 impl Drop for Scratch {
@@ -452,7 +452,13 @@ async fn plan_get(s: &mut Session, url: &FtpUrl) -> anyhow::Result<Vec<Fetch>> {
 }
 
 /// The hidden temporary name beside `dest`.
-fn temp_beside(dest: &Path) -> PathBuf {
+/// Whether `path` is there and is neither a regular file nor a directory
+/// (a FIFO, a device): downloads write into it in place.
+pub(crate) fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+pub(crate) fn temp_beside(dest: &Path) -> PathBuf {
     let mut name = OsString::from(".");
     name.push(dest.file_name().unwrap_or(OsStr::new("download")));
     name.push(format!(".babelftp-{}.part", std::process::id()));
@@ -505,6 +511,32 @@ pub(crate) async fn download(s: &mut Session, remote: &[u8], size: Option<u64>, 
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).unwrap_or(path.to_path_buf()),
         _ => path.to_path_buf(),
     };
+    if is_special(&target) {
+        // A FIFO, a terminal, /dev/null: written to as it is (there is
+        // nothing to replace whole, and no directory to put a temp in).
+        let file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .await
+            .map_err(|e| Local::write(ts("cli-creating", &[("path", &display)]), e))?;
+        let bar = Shown::start(size, 0, s.quiet());
+        let mut out = Watch::new(file);
+        let r = s.client.retr(remote, 0, &mut out, &mut |n| bar.update(n)).await;
+        let failed = out.failed;
+        return match r {
+            Ok(n) => {
+                bar.done(n, &display);
+                Ok(n)
+            }
+            Err(e) => {
+                bar.clear();
+                Err(local_side(e, failed, true, || {
+                    ts("cli-x1-writing", &[("path", &display)])
+                }))
+                .with_context(|| remote_shown.clone())
+            }
+        };
+    }
     let tmp = temp_beside(&target);
     let file = tokio::fs::OpenOptions::new()
         .write(true)

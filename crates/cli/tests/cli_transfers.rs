@@ -475,3 +475,49 @@ fn a_wildcard_never_writes_outside_the_destination_whatever_the_listing_says() {
     assert_eq!(names(&dest), ["ok.txt"]);
     assert_eq!(std::fs::read(dest.join("ok.txt")).unwrap(), b"ok");
 }
+
+#[test]
+fn the_shells_get_replaces_whole_files_and_a_failed_one_changes_nothing() {
+    let srv = start();
+    std::fs::write(srv.root.path().join("new.txt"), b"new contents").unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("keep.txt"), b"precious").unwrap();
+    std::fs::write(work.path().join("mine.txt"), b"old").unwrap();
+    let r = babelftp_in(
+        work.path(),
+        &["shell", &format!("{}/", base(&srv))],
+        b"get missing.txt keep.txt\nget new.txt mine.txt\nbye\n",
+    );
+    // The failed get makes the piped shell exit 1; the second one ran.
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert_eq!(std::fs::read(work.path().join("keep.txt")).unwrap(), b"precious");
+    assert_eq!(std::fs::read(work.path().join("mine.txt")).unwrap(), b"new contents");
+    assert_eq!(names(work.path()), ["keep.txt", "mine.txt"]);
+}
+
+#[test]
+fn a_get_into_a_fifo_writes_through_it_and_leaves_it_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let srv = start();
+    std::fs::write(srv.root.path().join("piped.txt"), b"through the pipe").unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let fifo = work.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let r = babelftp(
+        work.path(),
+        &[
+            "get",
+            "-q",
+            &format!("{}/piped.txt", base(&srv)),
+            fifo.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(reader.join().unwrap(), b"through the pipe");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(names(work.path()), ["fifo"]);
+}
