@@ -576,7 +576,11 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
     let mut s = Session::open(&a.url, &a.common).await?;
     let path = s.url.path_bytes();
     let dir = if path.is_empty() { None } else { Some(path.as_slice()) };
-    let entries = s.list(dir).await?;
+    let entries = match s.list(dir).await {
+        Ok(e) => e,
+        // The path named in the error (a 550 says which directory).
+        Err(e) => return Err(e.context(String::from_utf8_lossy(&s.show(&path)).into_owned())),
+    };
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
@@ -644,7 +648,14 @@ pub async fn mv(a: MvArgs) -> anyhow::Result<()> {
         MoveTo::Url(p) => new_path(&from, &s.encode(&p), true),
         MoveTo::Typed(p) => new_path(&from, &s.encode(&p), false),
     };
-    s.client.rename(&from, &to).await?;
+    if let Err(e) = s.client.rename(&from, &to).await {
+        let named = format!(
+            "{} -> {}",
+            String::from_utf8_lossy(&s.show(&from)),
+            String::from_utf8_lossy(&s.show(&to))
+        );
+        return Err(anyhow::Error::from(e).context(named));
+    }
     s.client.quit().await?;
     Ok(())
 }

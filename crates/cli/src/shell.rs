@@ -356,6 +356,11 @@ async fn resync(s: &mut Session) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// "N bytes -> DEST", in the user's language.
+fn bytes_to(n: u64, dest: &str) -> String {
+    crate::msg::ts("cli-bytes-to", &[("bytes", &n.to_string()), ("dest", dest)])
+}
+
 /// Runs one command; `Ok(false)` ends the shell.
 async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>) -> anyhow::Result<bool> {
     let Some((cmd, args)) = words.split_first() else {
@@ -455,8 +460,10 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             let name = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "get")]))?;
             let remote = remote_name(s, name).await?;
             let local = PathBuf::from(arg(1).unwrap_or(name));
-            let n = get_one(s, &remote, local.clone()).await?;
-            println!("{n} bytes -> {}", local.display());
+            let n = get_one(s, &remote, local.clone())
+                .await
+                .with_context(|| String::from_utf8_lossy(&s.show(&remote)).into_owned())?;
+            println!("{}", bytes_to(n, &local.display().to_string()));
         }
         "put" => {
             let local =
@@ -470,7 +477,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                     .into_owned(),
             };
             let n = put_one(s, &local, &s.encode(name.as_bytes())).await?;
-            println!("{n} bytes -> {name}");
+            println!("{}", bytes_to(n, &name));
             refresh(s, names).await?;
         }
         "mget" => {
@@ -483,7 +490,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                 if wildcard(pat, &text) {
                     let local = PathBuf::from(std::ffi::OsString::from_vec(s.local_name(&e.name)));
                     let n = get_one(s, &e.name, local.clone()).await?;
-                    println!("{n} bytes -> {}", local.display());
+                    println!("{}", bytes_to(n, &local.display().to_string()));
                 }
             }
         }
@@ -499,7 +506,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             for f in files {
                 let name = f.as_os_str().as_encoded_bytes().to_vec();
                 let n = put_one(s, &f, &s.encode(&name)).await?;
-                println!("{n} bytes -> {}", f.display());
+                println!("{}", bytes_to(n, &f.display().to_string()));
             }
             refresh(s, names).await?;
         }

@@ -521,3 +521,18 @@ fn a_get_into_a_fifo_writes_through_it_and_leaves_it_a_fifo() {
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     assert_eq!(names(work.path()), ["fifo"]);
 }
+
+#[test]
+fn refusals_name_the_path_for_ls_mv_and_the_shells_get() {
+    let srv = start();
+    let work = tempfile::tempdir().unwrap();
+    let r = babelftp(work.path(), &["ls", &format!("{}/missing/", base(&srv))]);
+    assert_eq!(r.code, 78);
+    assert!(r.err.contains("missing/: ") && r.err.contains("550"), "{}", r.err);
+    let r = babelftp(work.path(), &["mv", &format!("{}/missing.txt", base(&srv)), "new.txt"]);
+    assert_eq!(r.code, 78);
+    assert!(r.err.contains("missing.txt -> new.txt: ") && r.err.contains("550"), "{}", r.err);
+    let r = babelftp_in(work.path(), &["shell", &format!("{}/", base(&srv))], b"get nope.txt\nbye\n");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("nope.txt: ") && r.err.contains("550"), "{}", r.err);
+}
