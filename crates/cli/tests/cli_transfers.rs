@@ -531,8 +531,16 @@ fn refusals_name_the_path_for_ls_mv_and_the_shells_get() {
     assert!(r.err.contains("missing/: ") && r.err.contains("550"), "{}", r.err);
     let r = babelftp(work.path(), &["mv", &format!("{}/missing.txt", base(&srv)), "new.txt"]);
     assert_eq!(r.code, 78);
-    assert!(r.err.contains("missing.txt -> new.txt: ") && r.err.contains("550"), "{}", r.err);
-    let r = babelftp_in(work.path(), &["shell", &format!("{}/", base(&srv))], b"get nope.txt\nbye\n");
+    assert!(
+        r.err.contains("missing.txt -> new.txt: ") && r.err.contains("550"),
+        "{}",
+        r.err
+    );
+    let r = babelftp_in(
+        work.path(),
+        &["shell", &format!("{}/", base(&srv))],
+        b"get nope.txt\nbye\n",
+    );
     assert_eq!(r.code, 1);
     assert!(r.err.contains("nope.txt: ") && r.err.contains("550"), "{}", r.err);
 }
