@@ -1138,8 +1138,9 @@ async fn finish_download<S: AsyncWrite + Unpin>(
 /// Whether a transfer failed on the storage side (disk full) rather than
 /// on the network.
 fn is_storage_error(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
-    )
+    crate::storage::is_storage_failure(e)
+        || matches!(
+            e.kind(),
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
+        )
 }

@@ -39,6 +39,25 @@ pub(crate) fn rel(p: &VPath) -> PathBuf {
     out
 }
 
+/// An error of the storage itself (an object store that stopped
+/// answering), carried inside an `io::Error` so that a transfer that hits
+/// it is told apart from one whose client went away: 451, not 426.
+#[derive(Debug)]
+pub struct StorageFailure(pub String);
+
+impl std::fmt::Display for StorageFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StorageFailure {}
+
+/// Whether `e` came from the storage, not from the network.
+pub fn is_storage_failure(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<StorageFailure>())
+}
+
 /// How a download reads its file.
 pub enum ReadHandle {
     /// A local file, already positioned at the start offset: sent with

@@ -74,7 +74,7 @@ fn err(e: opendal::Error) -> io::Error {
         O::RangeNotSatisfied => io::ErrorKind::InvalidInput,
         _ => io::ErrorKind::Other,
     };
-    io::Error::new(kind, e.to_string())
+    io::Error::new(kind, super::StorageFailure(e.to_string()))
 }
 
 impl S3Storage {
