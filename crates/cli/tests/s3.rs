@@ -80,6 +80,10 @@ fn http(port: u16, method: &str, path: &str) -> Option<u16> {
 
 /// A babelftp node serving the bucket (prefix `site/`).
 fn node(m: &Moto) -> TestServer {
+    node_with(m, |_| {})
+}
+
+fn node_with(m: &Moto, tune: impl FnOnce(&mut babelftp_server::Config) + Send + 'static) -> TestServer {
     let endpoint = format!("http://127.0.0.1:{}", m.port);
     babelftp_test_support::start(move |c| {
         c.s3 = Some(S3Config {
@@ -93,6 +97,7 @@ fn node(m: &Moto) -> TestServer {
         c.login_fail_delay = Duration::from_millis(10);
         c.data_timeout = Duration::from_secs(5);
         c.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
+        tune(c);
     })
 }
 
@@ -443,4 +448,48 @@ fn the_store_stopping_mid_upload_is_451_not_226() {
     assert!(end.starts_with("451"), "{end}");
     write!(c, "NOOP\r\n").unwrap();
     assert!(reply(&mut r).starts_with("200"));
+}
+
+#[test]
+fn a_legacy_clients_names_become_utf8_keys_and_bytes_that_are_no_utf8_are_refused() {
+    let m = moto();
+    let srv = node_with(&m, |c| c.legacy_client_charset = Some("windows-1251".into()));
+    // RFC 2640 A.2 on S3 as on disk: a CP1251 client's names are UTF-8
+    // keys, and come back to it in CP1251.
+    let out = babelftp_test_support::python_at(
+        &srv,
+        &addr(&srv),
+        r#"
+f = ftplib.FTP(encoding='cp1251')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.storbinary('STOR привет.txt', io.BytesIO(b'hi'))
+print('old', f.nlst())
+print(f.sendcmd('OPTS UTF8 ON'))
+# With the layer off, a name that is no UTF-8 has no key: 553.
+f.encoding = 'latin-1'
+try:
+    f.storbinary('STOR caf\xe9.txt', io.BytesIO(b'x'))
+    print('stored')
+except ftplib.error_perm as e:
+    print('refused', str(e)[:3])
+f.encoding = 'utf-8'
+print('new', f.nlst())
+f.quit()
+"#,
+    );
+    assert!(out.contains("old ['привет.txt']"), "{out}");
+    assert!(out.contains("refused 553"), "{out}");
+    assert!(out.contains("new ['привет.txt']"), "{out}");
+    // The key itself is UTF-8.
+    let mut s = TcpStream::connect(("127.0.0.1", m.port)).unwrap();
+    write!(
+        s,
+        "GET /ftp?list-type=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut body = Vec::new();
+    s.read_to_end(&mut body).unwrap();
+    let body = String::from_utf8_lossy(&body);
+    assert!(body.contains("<Key>site/привет.txt</Key>"), "{body}");
 }
