@@ -493,3 +493,48 @@ f.quit()
     let body = String::from_utf8_lossy(&body);
     assert!(body.contains("<Key>site/привет.txt</Key>"), "{body}");
 }
+
+#[test]
+fn urgent_abor_during_s3_transfers_leaves_no_object_and_the_session_alive() {
+    let m = moto();
+    let srv = node(&m);
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.bin");
+    babelftp_test_support::random_file(&big, 32 << 20);
+    let (rc, _) = babelftp_test_support::curl(&["-T", big.to_str().unwrap(), &url(&srv, "/big.bin")]);
+    assert_eq!(rc, 0);
+    // ftplib's abort(): ABOR sent as urgent data (Telnet IP, Synch).
+    let out = babelftp_test_support::python_at(
+        &srv,
+        &addr(&srv),
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.voidcmd('TYPE I')
+def abort(what):
+    first = f.abort()
+    print('abor', what, first[:3])
+    # 426 for the transfer, then ABOR's own 226 (RFC 959 4.1.3).
+    if first.startswith('426'):
+        print('then', f.getresp()[:3])
+conn = f.transfercmd('RETR big.bin')
+conn.recv(65536)
+abort('retr')
+conn.close()
+conn = f.transfercmd('STOR half.bin')
+conn.sendall(b'x' * (12 << 20))
+abort('stor')
+conn.close()
+print('noop', f.voidcmd('NOOP')[:3])
+print('names', sorted(f.nlst()))
+f.quit()
+"#,
+    );
+    assert!(out.contains("noop 200"), "{out}");
+    assert!(out.contains("names ['big.bin']"), "{out}");
+    for line in out.lines().filter(|l| l.starts_with("abor")) {
+        let code = &line[line.len() - 3..];
+        assert!(["225", "226", "426"].contains(&code), "{out}");
+    }
+}
