@@ -229,46 +229,6 @@ async fn remote_name(s: &mut Session, typed: &str) -> anyhow::Result<Vec<u8>> {
     s.resolve_file(typed.as_bytes()).await
 }
 
-/// Downloads into a temporary file beside `local`, renamed over it when
-/// complete: a failed or interrupted (Ctrl-C) get leaves `local` as it
-/// was and no partial file (the guard removes it when the future is
-/// dropped).
-async fn get_one(s: &mut Session, remote: &[u8], local: PathBuf) -> anyhow::Result<u64> {
-    if crate::xfer::is_special(&local) {
-        // A FIFO or a device: written in place.
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .open(&local)
-            .await
-            .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-        return Ok(s.client.retr(remote, 0, &mut file, &mut |_| {}).await?);
-    }
-    let tmp = crate::xfer::temp_beside(&local);
-    let mut file = tokio::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .await
-        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-    let mut scratch = crate::xfer::Scratch {
-        path: tmp.clone(),
-        only_if_empty: false,
-        keep: false,
-    };
-    let n = s.client.retr(remote, 0, &mut file, &mut |_| {}).await?;
-    file.sync_all()
-        .await
-        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-    drop(file);
-    if let Ok(m) = std::fs::metadata(&local) {
-        std::fs::set_permissions(&tmp, m.permissions()).ok();
-    }
-    std::fs::rename(&tmp, &local)
-        .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-    scratch.keep = true;
-    Ok(n)
-}
-
 async fn put_one(s: &mut Session, local: &std::path::Path, remote: &[u8]) -> anyhow::Result<u64> {
     let mut file = tokio::fs::File::open(local)
         .await
@@ -460,10 +420,10 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             let name = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "get")]))?;
             let remote = remote_name(s, name).await?;
             let local = PathBuf::from(arg(1).unwrap_or(name));
-            let n = get_one(s, &remote, local.clone())
-                .await
-                .with_context(|| String::from_utf8_lossy(&s.show(&remote)).into_owned())?;
-            println!("{}", bytes_to(n, &local.display().to_string()));
+            // As `babelftp get`: a temporary file renamed when complete (a
+            // failed or interrupted get leaves `local` as it was), the
+            // summary line on stderr.
+            crate::xfer::download(s, &remote, None, &local).await?;
         }
         "put" => {
             let local =
@@ -489,8 +449,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                     .unwrap_or_else(|| String::from_utf8_lossy(&e.name).into_owned());
                 if wildcard(pat, &text) {
                     let local = PathBuf::from(std::ffi::OsString::from_vec(s.local_name(&e.name)));
-                    let n = get_one(s, &e.name, local.clone()).await?;
-                    println!("{}", bytes_to(n, &local.display().to_string()));
+                    crate::xfer::download(s, &e.name, None, &local).await?;
                 }
             }
         }

@@ -268,10 +268,10 @@ fn local_side(e: babelftp_client::Error, failed: bool, write: bool, what: impl F
 /// A file that is removed when dropped unless kept: a download's
 /// temporary file (always), or a `-c` destination this run created and
 /// never wrote to.
-pub(crate) struct Scratch {
-    pub(crate) path: PathBuf,
-    pub(crate) only_if_empty: bool,
-    pub(crate) keep: bool,
+struct Scratch {
+    path: PathBuf,
+    only_if_empty: bool,
+    keep: bool,
 }
 
 impl Drop for Scratch {
@@ -454,11 +454,11 @@ async fn plan_get(s: &mut Session, url: &FtpUrl) -> anyhow::Result<Vec<Fetch>> {
 /// The hidden temporary name beside `dest`.
 /// Whether `path` is there and is neither a regular file nor a directory
 /// (a FIFO, a device): downloads write into it in place.
-pub(crate) fn is_special(path: &Path) -> bool {
+fn is_special(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
-pub(crate) fn temp_beside(dest: &Path) -> PathBuf {
+fn temp_beside(dest: &Path) -> PathBuf {
     let mut name = OsString::from(".");
     name.push(dest.file_name().unwrap_or(OsStr::new("download")));
     name.push(format!(".babelftp-{}.part", std::process::id()));
@@ -511,43 +511,25 @@ pub(crate) async fn download(s: &mut Session, remote: &[u8], size: Option<u64>, 
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).unwrap_or(path.to_path_buf()),
         _ => path.to_path_buf(),
     };
-    if is_special(&target) {
-        // A FIFO, a terminal, /dev/null: written to as it is (there is
-        // nothing to replace whole, and no directory to put a temp in).
-        let file = tokio::fs::OpenOptions::new()
+    // A FIFO, a terminal, /dev/null: written in place (nothing to replace
+    // whole, no directory to put a temporary file in). Anything else: a
+    // temporary file beside it, renamed over it when complete.
+    let special = is_special(&target);
+    let tmp = if special { target.clone() } else { temp_beside(&target) };
+    let file = if special {
+        tokio::fs::OpenOptions::new().write(true).open(&tmp).await
+    } else {
+        tokio::fs::OpenOptions::new()
             .write(true)
-            .open(&target)
+            .create_new(true)
+            .open(&tmp)
             .await
-            .map_err(|e| Local::write(ts("cli-creating", &[("path", &display)]), e))?;
-        let bar = Shown::start(size, 0, s.quiet());
-        let mut out = Watch::new(file);
-        let r = s.client.retr(remote, 0, &mut out, &mut |n| bar.update(n)).await;
-        let failed = out.failed;
-        return match r {
-            Ok(n) => {
-                bar.done(n, &display);
-                Ok(n)
-            }
-            Err(e) => {
-                bar.clear();
-                Err(local_side(e, failed, true, || {
-                    ts("cli-x1-writing", &[("path", &display)])
-                }))
-                .with_context(|| remote_shown.clone())
-            }
-        };
     }
-    let tmp = temp_beside(&target);
-    let file = tokio::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .await
-        .map_err(|e| Local::write(ts("cli-creating", &[("path", &display)]), e))?;
+    .map_err(|e| Local::write(ts("cli-creating", &[("path", &display)]), e))?;
     let mut scratch = Scratch {
         path: tmp.clone(),
         only_if_empty: false,
-        keep: false,
+        keep: special,
     };
     let bar = Shown::start(size, 0, s.quiet());
     let mut out = Watch::new(file);
@@ -563,16 +545,18 @@ pub(crate) async fn download(s: &mut Session, remote: &[u8], size: Option<u64>, 
             .with_context(|| remote_shown.clone());
         }
     };
-    let file = out.inner;
-    file.sync_all()
-        .await
-        .map_err(|e| Local::write(ts("cli-x1-writing", &[("path", &display)]), e))?;
-    drop(file);
-    if let Ok(m) = std::fs::metadata(&target) {
-        std::fs::set_permissions(&tmp, m.permissions()).ok();
+    if !special {
+        let file = out.inner;
+        file.sync_all()
+            .await
+            .map_err(|e| Local::write(ts("cli-x1-writing", &[("path", &display)]), e))?;
+        drop(file);
+        if let Ok(m) = std::fs::metadata(&target) {
+            std::fs::set_permissions(&tmp, m.permissions()).ok();
+        }
+        std::fs::rename(&tmp, &target).map_err(|e| Local::write(ts("cli-x1-writing", &[("path", &display)]), e))?;
+        scratch.keep = true;
     }
-    std::fs::rename(&tmp, &target).map_err(|e| Local::write(ts("cli-x1-writing", &[("path", &display)]), e))?;
-    scratch.keep = true;
     bar.done(n, &display);
     Ok(n)
 }
@@ -894,11 +878,7 @@ pub async fn rm(a: RmArgs) -> anyhow::Result<()> {
 }
 
 async fn rm_all(a: &RmArgs) -> anyhow::Result<()> {
-    let urls: Vec<(&str, FtpUrl)> = a
-        .urls
-        .iter()
-        .map(|raw| Ok((raw.as_str(), parse_url(raw)?)))
-        .collect::<anyhow::Result<_>>()?;
+    let urls = parse_urls(&a.urls)?;
     for (_, u) in &urls {
         let p = u.path_bytes();
         if p.iter().all(|&b| b == b'/') {
@@ -906,14 +886,34 @@ async fn rm_all(a: &RmArgs) -> anyhow::Result<()> {
             return Err(Usage(ts("cli-x1-rm-top", &[("path", &text)])).into());
         }
     }
-    let mut sessions = Sessions::new(&a.common);
+    each_url(&urls, &a.common, PathOp::Rm { recursive: a.recursive }).await
+}
+
+/// Parses every URL first: a mistake in any is a usage error before
+/// anything is sent.
+fn parse_urls(raws: &[String]) -> anyhow::Result<Vec<(&str, FtpUrl)>> {
+    raws.iter().map(|raw| Ok((raw.as_str(), parse_url(raw)?))).collect()
+}
+
+/// What `rm` and `mkdir` do to each of their URLs.
+#[derive(Clone, Copy)]
+enum PathOp {
+    Rm { recursive: bool },
+    Mkdir { parents: bool },
+}
+
+/// Runs `op` on every URL, one session per server; each failure is
+/// reported and the others still go.
+async fn each_url(urls: &[(&str, FtpUrl)], common: &Common, op: PathOp) -> anyhow::Result<()> {
+    let mut sessions = Sessions::new(common);
     let mut failures = Failures::default();
-    let mut total = 0;
-    for (raw, url) in &urls {
-        total += 1;
+    for (raw, url) in urls {
         let r = async {
             let s = sessions.open(raw, url).await?;
-            rm_one(s, url, a.recursive).await
+            match op {
+                PathOp::Rm { recursive } => rm_one(s, url, recursive).await,
+                PathOp::Mkdir { parents } => mkdir_one(s, url, parents).await,
+            }
         }
         .await;
         if let Err(e) = r {
@@ -922,7 +922,7 @@ async fn rm_all(a: &RmArgs) -> anyhow::Result<()> {
         }
     }
     sessions.close().await;
-    failures.finish(total, a.common.is_quiet())
+    failures.finish(urls.len(), common.is_quiet())
 }
 
 async fn rm_one(s: &mut Session, url: &FtpUrl, recursive: bool) -> anyhow::Result<()> {
@@ -985,28 +985,8 @@ pub async fn mkdir(a: MkdirArgs) -> anyhow::Result<()> {
 }
 
 async fn mkdir_all(a: &MkdirArgs) -> anyhow::Result<()> {
-    let urls: Vec<(&str, FtpUrl)> = a
-        .urls
-        .iter()
-        .map(|raw| Ok((raw.as_str(), parse_url(raw)?)))
-        .collect::<anyhow::Result<_>>()?;
-    let mut sessions = Sessions::new(&a.common);
-    let mut failures = Failures::default();
-    let mut total = 0;
-    for (raw, url) in &urls {
-        total += 1;
-        let r = async {
-            let s = sessions.open(raw, url).await?;
-            mkdir_one(s, url, a.parents).await
-        }
-        .await;
-        if let Err(e) = r {
-            failures.report(&e);
-            sessions.after_error(&e);
-        }
-    }
-    sessions.close().await;
-    failures.finish(total, a.common.is_quiet())
+    let urls = parse_urls(&a.urls)?;
+    each_url(&urls, &a.common, PathOp::Mkdir { parents: a.parents }).await
 }
 
 /// Whether a remote directory exists (CWD there, and back).
