@@ -3,6 +3,9 @@
 //! announces UTF8 but sends the bytes as they are, as vsftpd does).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::babelftp;
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
@@ -38,22 +41,6 @@ fn start() -> TestServer {
         std::fs::write(root.join("cyr").join(OsStr::from_bytes(name)), body).unwrap();
     }
     srv
-}
-
-fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("XDG_STATE_HOME", state)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]

@@ -2,24 +2,11 @@
 //! receives, what a terminal receives.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::babelftp;
+
 use std::process::Command;
 use std::time::Duration;
-
-fn babelftp(state: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("XDG_STATE_HOME", state)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 /// Item 5: a right-to-left name piped into another program is the name,
 /// without U+2068/U+2069 around it (those are for a terminal only).

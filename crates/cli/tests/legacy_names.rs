@@ -8,6 +8,9 @@
 //! on a real socket that sends the names as the bytes on disk.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::babelftp;
+
 use std::ffi::OsStr;
 use std::io::BufRead;
 use std::os::unix::ffi::OsStrExt;
@@ -75,22 +78,6 @@ fn start() -> Server {
         port,
         _root: root,
     }
-}
-
-fn babelftp(state: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("XDG_STATE_HOME", state)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]

@@ -7,6 +7,9 @@
 //! clear error, not a hang or a panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::babelftp;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -210,22 +213,6 @@ fn the_storage_suite_passes_on_the_local_disk_and_on_s3() {
     let m = moto();
     let s3 = node(&m);
     suite(&s3, true);
-}
-
-fn babelftp(state: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("XDG_STATE_HOME", state)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]
