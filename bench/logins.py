@@ -22,7 +22,11 @@ the server's side and the client's ephemeral ports do not run out.
 The babelftp measured is $BABELFTP_BIN (default target/release/babelftp);
 with BABELFTP_BASELINE=/path/to/other/babelftp that one is measured too,
 in turn, and the ratio new/baseline printed. See bench/benchlib.py for
-BENCH_PAUSE. Usage: bench/logins.py [RUNS] [SEQ] [CLIENTS] [PER] [PROCS]
+BENCH_PAUSE. With FLOOR=1, the floor is measured too, in turn: a server
+that does nothing but a login's system calls, one connection at a time on
+blocking sockets (crates/server/examples/login_floor.rs, built here). What
+it spends per login is the kernel's share that no server can avoid.
+Usage: bench/logins.py [RUNS] [SEQ] [CLIENTS] [PER] [PROCS]
 (defaults 5 3000 50 100 2).
 """
 import multiprocessing, os, re, select, shutil, socket, sys, tempfile, time
@@ -205,6 +209,15 @@ try:
         procs[label] = B.serve(path, root, ports[label], '--max-connections', str(CLIENTS + 64),
                                '--max-per-ip', str(CLIENTS + 64), '--anonymous')
     labels = [label for label, _ in bins]
+    if os.environ.get('FLOOR'):
+        import subprocess
+        subprocess.run(['cargo', 'build', '--quiet', '--release', '-p', 'babelftp-server', '--example', 'login_floor'],
+                       cwd=B.TOP, check=True)
+        ports['floor'] = B.free_port()
+        procs['floor'] = subprocess.Popen([os.path.join(B.TOP, 'target', 'release', 'examples', 'login_floor'),
+                                          str(ports['floor'])], stdin=subprocess.DEVNULL)
+        B.wait_greeting(ports['floor'], procs['floor'])
+        labels.append('floor')
     for label in labels:  # warm up: thread pools, allocator, page cache
         sequential(ports[label], 'user', 200)
         sequential(ports[label], 'anonymous', 200)

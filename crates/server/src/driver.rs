@@ -391,6 +391,17 @@ pub(crate) async fn serve(
     // Why the connection ends, when the driver knows better than the
     // session (a failed handshake, a write error, a stalled reader).
     let mut why: Option<&'static str> = None;
+    // One timer for the session's whole life, moved to each new deadline.
+    // A fresh `sleep_until` per turn of the loop registered a new timer
+    // for every command, and a registration can wake the worker parked on
+    // the timer wheel (an eventfd write and a context switch per command);
+    // moving a registered timer later costs neither.
+    // It starts at the session's first deadline: moving it earlier would
+    // wake that worker too.
+    let first = sess.poll_timeout().map(tokio::time::Instant::from_std);
+    let idle =
+        tokio::time::sleep_until(first.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(86_400)));
+    tokio::pin!(idle);
     let result = loop {
         while let Some(a) = sess.poll_action() {
             if a == Action::StartTls {
@@ -457,6 +468,11 @@ pub(crate) async fn serve(
             break Ok(why.unwrap_or(sess.close_reason()));
         }
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
+        if let Some(t) = deadline {
+            if idle.deadline() != t {
+                idle.as_mut().reset(t);
+            }
+        }
         let reading = sess.wants_input();
         tokio::select! {
             r = control.read(), if reading => match r {
@@ -489,7 +505,7 @@ pub(crate) async fn serve(
                 }
                 sess.handle_data(Instant::now(), ev);
             }
-            _ = async { match deadline { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
+            () = &mut idle, if deadline.is_some() => {
                 sess.handle_timeout(Instant::now());
             }
             g = shutdown.recv(), if !shutdown_seen => {

@@ -257,6 +257,15 @@ impl Server {
         let http = self
             .metrics
             .map(|l| AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone()))));
+        // A timer that is always due within a second. A worker parked on
+        // the timer wheel is woken (eventfd write, context switch) when a
+        // timer is registered earlier than anything the wheel held; with
+        // this one there, a session's timers, all further away, never do.
+        let _tick = AbortOnDrop(tokio::spawn(async {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }));
         let listeners: Vec<(TcpListener, bool)> = self
             .listeners
             .into_iter()
