@@ -711,6 +711,40 @@ d = socket.create_connection((HOST, PORT)); fd = d.makefile('rb'); print('d', fd
     assert!(out.contains("d b'220'"), "{out}");
 }
 
+/// The idle deadline moves with every command: a client that sends NOOP
+/// more often than the timeout stays, for longer than the timeout, and is
+/// told 421 once it stops. (The session keeps one timer and moves it.)
+#[test]
+fn each_command_pushes_the_idle_deadline_back() {
+    let srv = start(|c| c.idle_timeout = std::time::Duration::from_millis(700));
+    let out = python(
+        &srv,
+        r#"
+import time
+a = socket.create_connection((HOST, PORT)); fa = a.makefile('rb'); print('greeting', fa.readline()[:3])
+t0 = time.monotonic()
+for i in range(6):
+    time.sleep(0.3)
+    a.sendall(b'NOOP\r\n'); print('noop', i, fa.readline()[:3])
+print('alive-after', round(time.monotonic() - t0, 1))
+t1 = time.monotonic()
+line = fa.readline()
+print('idle', line[:3], 'after', round(time.monotonic() - t1, 1))
+"#,
+    );
+    assert!(out.contains("noop 5 b'200'"), "{out}");
+    assert!(out.contains("idle b'421'"), "{out}");
+    let after: f64 = out
+        .rsplit("after ")
+        .next()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(-1.0);
+    assert!(
+        (0.5..=3.0).contains(&after),
+        "421 came {after} s after the last command\n{out}"
+    );
+}
+
 #[test]
 fn shutdown_lets_a_transfer_finish_then_says_421() {
     let mut srv = start(|_| {});
