@@ -201,6 +201,61 @@ where
     Ok(total)
 }
 
+/// Sends a local file through a stream that cannot take `sendfile` (TLS,
+/// ASCII mode): 1 MiB reads of the file, each done on this worker where
+/// the runtime allows a blocking call (block_in_place, as uploads write),
+/// straight into the buffer that is then written to `dst`. Through
+/// `tokio::fs::File` every 256 KiB was one hand-off to the blocking pool
+/// and one more copy (its own buffer into ours). Returns the octets read.
+pub async fn pump_file<W>(file: std::fs::File, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> io::Result<u64>
+where
+    W: AsyncWrite + Unpin,
+{
+    if tokio::runtime::Handle::current().runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+        return pump(tokio::fs::File::from_std(file), dst, ascii_out, progress).await;
+    }
+    let mut file = file;
+    let (_budget, size) = Budget::take(UPLOAD_BUF);
+    let mut buf = vec![0u8; size];
+    let mut conv = Vec::new();
+    let mut total = 0u64;
+    loop {
+        let n = tokio::task::block_in_place(|| read_full(&mut file, &mut buf))?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if ascii_out {
+            conv.clear();
+            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
+            dst.write_all(&conv).await?;
+        } else {
+            dst.write_all(&buf[..n]).await?;
+        }
+        progress.fetch_add(n as u64, Ordering::Relaxed);
+        if n < buf.len() {
+            break; // read_full stopped at the end of the file
+        }
+    }
+    dst.flush().await?;
+    Ok(total)
+}
+
+/// Reads until `buf` is full or the file ends.
+fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> io::Result<usize> {
+    use std::io::Read;
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(m) => n += m,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
 /// Sends `file` from `offset` to its end with `sendfile(2)`: no copy
 /// through user space (deps-and-scale.md §6). Returns the octets sent.
 /// The end is the file's size when the transfer starts. (A file that is

@@ -1025,9 +1025,7 @@ impl Job {
                 // The handle is already at the REST offset.
                 let r = watch(&progress, stall, async {
                     match handle {
-                        ReadHandle::File(file) => {
-                            data::pump(tokio::fs::File::from_std(file), &mut stream, ascii, &progress).await
-                        }
+                        ReadHandle::File(file) => data::pump_file(file, &mut stream, ascii, &progress).await,
                         ReadHandle::Reader(reader) => data::send_reader(reader, &mut stream, ascii, &progress).await,
                     }
                 })

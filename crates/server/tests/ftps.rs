@@ -64,6 +64,62 @@ f.quit()
     assert!(srv.path("日本語.bin").is_file());
 }
 
+/// Downloads over TLS read the file in 1 MiB buffers: a file of several
+/// buffers and a ragged end comes whole, from a REST offset too, in ASCII
+/// mode with every LF made CR LF, and an ABOR in the middle leaves the
+/// session working.
+#[test]
+fn tls_downloads_of_several_buffers_from_an_offset_in_ascii_and_aborted() {
+    let (srv, _certs) = start_tls(false);
+    let big: Vec<u8> = (0..(3u32 << 20) + 12_345)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(srv.path("big.bin"), &big).unwrap();
+    let text: Vec<u8> = (0..200_000u32)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    std::fs::write(srv.path("text.txt"), &text).unwrap();
+    let (big_path, text_path) = (
+        srv.path("big.bin").display().to_string(),
+        srv.path("text.txt").display().to_string(),
+    );
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+data = open({big_path:?}, 'rb').read()
+got = io.BytesIO(); f.retrbinary('RETR big.bin', got.write)
+print('whole', got.getvalue() == data)
+got = io.BytesIO(); f.retrbinary('RETR big.bin', got.write, rest=1234567)
+print('rest', got.getvalue() == data[1234567:])
+f.voidcmd('TYPE A')
+conn = f.transfercmd('RETR text.txt')
+wire = b''
+while True:
+    b = conn.recv(1 << 20)
+    if not b: break
+    wire += b
+conn.unwrap(); conn.close(); f.voidresp()
+print('ascii', wire == open({text_path:?}, 'rb').read().replace(b'\n', b'\r\n'))
+f.voidcmd('TYPE I')
+conn = f.transfercmd('RETR big.bin')
+conn.recv(65536)
+f.sock.sendall(b'ABOR\r\n')
+conn.close()
+print('abor', f.getline()[:3], f.getline()[:3])
+print('after', f.sendcmd('NOOP')[:3])
+f.quit()
+"#
+        ),
+    );
+    assert!(out.contains("whole True"), "{out}");
+    assert!(out.contains("rest True"), "{out}");
+    assert!(out.contains("ascii True"), "{out}");
+    assert!(out.contains("abor 426 226") || out.contains("abor 226"), "{out}");
+    assert!(out.contains("after 200"), "{out}");
+}
+
 #[test]
 fn a_data_connection_that_does_not_resume_its_own_session_is_refused_with_522() {
     let (srv, _certs) = start_tls(false);
