@@ -927,7 +927,7 @@ fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> io::Result<Payl
     // Names in one directory differ, so an unstable sort gives the same
     // order, without the stable sort's moves of whole entries through a
     // scratch buffer: 11 % of a 1,000-entry NLST's server time in `perf`;
-    // server CPU per NLST 17-19 % lower in paired runs).
+    // server CPU per NLST 17-19 % lower in paired runs.
     first.sort_unstable_by(|a, b| a.name.cmp(&b.name));
     out.reserve(first.len() * 64);
     for e in &mut first {
