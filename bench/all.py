@@ -11,7 +11,10 @@ order rotating from run to run):
   2. RETR and STOR of one file of MIB MiB (default 1024) with curl, MiB/s
      and the server's CPU seconds per GiB;
   3. PAR clients at once (default 100), each fetching FILES files of 1 MiB
-     (default 20) in one curl process: the aggregate MiB/s;
+     (default 20) in one curl process: the aggregate MiB/s; then the same
+     from Python's ftplib (PAR threads over 4 processes), because curl
+     7.88 stalls 0.2-1 s after EPSV when the server's reply is already
+     there (see parallel_ftplib);
   4. logins (connect, USER, PASS, QUIT): SEQ one after another (default
      1000, or as many as 10 s allow) and 50 connections at once doing 40 each, from bench/logins.py's
      load generator: logins/s and the server's CPU µs per login; the load
@@ -25,7 +28,7 @@ Each server serves a tree of its own on tmpfs. The server's CPU time is
 utime + stime (+ the reaped children's) of the server and every process
 below it, read from /proc before and after. Writes JSON to $JSON if set.
 Environment: MIB, PAR, FILES, SEQ, IDLE, SKIP (comma-separated steps of
-iperf,transfer,parallel,logins,idle,listing to leave out).
+iperf,transfer,parallel,ftplib,logins,idle,listing to leave out).
 """
 import json, multiprocessing, os, pwd, resource, shutil, socket, subprocess, sys, tempfile, time
 
@@ -199,6 +202,75 @@ def parallel_downloads(servers, res):
         print(f'# parallel run {run + 1} done', flush=True)
 
 
+def _ftplib_worker(port, user, password, clients, files, out):
+    """`clients` threads, each one ftplib session fetching f0..f{files-1}
+    from pub/ (binary, EPSV), the bytes counted and dropped; puts the octets
+    received (or an error) on `out`."""
+    import ftplib, threading
+    got, errors = [], []
+
+    def one():
+        try:
+            f = ftplib.FTP()
+            f.connect('127.0.0.1', port, timeout=600)
+            f.login(user, password)
+            f.cwd('pub')
+            f.voidcmd('TYPE I')
+            n = 0
+            for i in range(files):
+                conn = f.transfercmd(f'RETR f{i}.bin')
+                while True:
+                    b = conn.recv(1 << 20)
+                    if not b:
+                        break
+                    n += len(b)
+                conn.close()
+                f.voidresp()
+            f.quit()
+            got.append(n)
+        except Exception as e:  # noqa: BLE001 (reported by the parent)
+            errors.append(f'{type(e).__name__}: {e}')
+
+    ts = [threading.Thread(target=one) for _ in range(clients)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    out.put(errors[0] if errors else sum(got))
+
+
+def parallel_ftplib(servers, res):
+    """The same PAR x FILES downloads from Python's ftplib (PAR sessions as
+    threads of 4 processes): curl 7.88 stalls for its poll timeout (0.2 or
+    1 s) after EPSV whenever the 229 reply is already in when it goes to
+    wait, which a server that answers within ~0.1 ms triggers on most
+    transfers (docs/benchmarks.md); ftplib has no such wait."""
+    ctx = multiprocessing.get_context('fork')
+    procs_n = 4
+    shares = [PAR // procs_n + (1 if i < PAR % procs_n else 0) for i in range(procs_n)]
+    for run in range(RUNS):
+        k = run % len(servers)
+        for s in servers[k:] + servers[:k]:
+            with B.measuring():
+                out = ctx.Queue()
+                t0 = time.perf_counter(); c0 = tree_ticks(s.proc.pid)
+                ps = [ctx.Process(target=_ftplib_worker, args=(s.port, s.user, s.password, n, FILES, out))
+                      for n in shares if n]
+                for p in ps:
+                    p.start()
+                results = [out.get() for _ in ps]
+                for p in ps:
+                    p.join()
+                secs = time.perf_counter() - t0; c1 = tree_ticks(s.proc.pid)
+            bad = [r for r in results if not isinstance(r, int)]
+            if bad or sum(results) != PAR * FILES << 20:
+                print(f'# {s.name}: ftplib clients failed or fell short: {bad[:1] or sum(results)}')
+                continue
+            res.setdefault((s.name, f'{PAR}x{FILES} x 1 MiB, ftplib clients, MiB/s'), []).append(PAR * FILES / secs)
+            res.setdefault((s.name, f'{PAR}x{FILES}, ftplib clients, server CPU s'), []).append(c1 - c0)
+        print(f'# parallel (ftplib) run {run + 1} done', flush=True)
+
+
 def logins(servers, res):
     import importlib.util
     spec = importlib.util.spec_from_file_location('logins_bench', os.path.join(B.HERE, 'logins.py'))
@@ -336,6 +408,8 @@ def main():
             transfers(servers, up_src, res)
         if 'parallel' not in SKIP:
             parallel_downloads(servers, res)
+        if 'ftplib' not in SKIP:
+            parallel_ftplib(servers, res)
         if 'logins' not in SKIP:
             logins(servers, res)
         if 'idle' not in SKIP:
