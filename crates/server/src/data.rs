@@ -267,17 +267,28 @@ where
             break;
         }
         total += n as u64;
-        if ascii_out {
-            conv.clear();
-            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
-            dst.write_all(&conv).await?;
-        } else {
-            dst.write_all(&buf[..n]).await?;
-        }
+        send_out(&mut dst, &buf[..n], ascii_out, &mut conv).await?;
         progress.fetch_add(n as u64, Ordering::Relaxed);
     }
     dst.flush().await?;
     Ok(total)
+}
+
+/// Writes `data` to `dst`, in ASCII mode with every LF made CR LF (through
+/// `conv`, kept between calls).
+async fn send_out<W: AsyncWrite + Unpin>(
+    dst: &mut W,
+    data: &[u8],
+    ascii_out: bool,
+    conv: &mut Vec<u8>,
+) -> io::Result<()> {
+    if ascii_out {
+        conv.clear();
+        babelftp_proto::ascii::lf_to_crlf(data, conv);
+        dst.write_all(conv).await
+    } else {
+        dst.write_all(data).await
+    }
 }
 
 /// Sends a local file through a stream that cannot take `sendfile` (TLS,
@@ -304,13 +315,7 @@ where
             break;
         }
         total += n as u64;
-        if ascii_out {
-            conv.clear();
-            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
-            dst.write_all(&conv).await?;
-        } else {
-            dst.write_all(&buf[..n]).await?;
-        }
+        send_out(&mut dst, &buf[..n], ascii_out, &mut conv).await?;
         progress.fetch_add(n as u64, Ordering::Relaxed);
         if n < buf.len() {
             break; // read_full stopped at the end of the file
@@ -493,13 +498,7 @@ pub async fn send_reader<S: AsyncWrite + Unpin>(
             break;
         }
         total += n as u64;
-        if ascii {
-            conv.clear();
-            babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut conv);
-            stream.write_all(&conv).await?;
-        } else {
-            stream.write_all(&buf[..n]).await?;
-        }
+        send_out(stream, &buf[..n], ascii, &mut conv).await?;
         progress.fetch_add(n as u64, Ordering::Relaxed);
     }
     stream.flush().await?;
