@@ -5,6 +5,8 @@
 //! drops the connection. Real binary, real servers, real sockets.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -19,19 +21,7 @@ fn start() -> TestServer {
 
 /// Runs the binary: (exit code, stdout, stderr).
 fn babelftp(state: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("XDG_STATE_HOME", state)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::babelftp_code(state, args)
 }
 
 // ---- item 4: mv ----

@@ -8,6 +8,12 @@ use std::process::Command;
 /// (English messages, whatever the machine's); returns (success, stdout,
 /// stderr).
 pub fn babelftp(state: &Path, args: &[&str]) -> (bool, String, String) {
+    let (code, out, err) = babelftp_code(state, args);
+    (code == 0, out, err)
+}
+
+/// [`babelftp`] with the exit code (-1 when a signal ended it).
+pub fn babelftp_code(state: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
         .args(args)
         .env("XDG_STATE_HOME", state)
@@ -17,7 +23,7 @@ pub fn babelftp(state: &Path, args: &[&str]) -> (bool, String, String) {
         .output()
         .unwrap();
     (
-        out.status.success(),
+        out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
