@@ -63,8 +63,6 @@ impl Drop for Budget {
 /// Why a data connection could not be made.
 #[derive(Debug)]
 pub enum DataError {
-    /// No passive listener (none was bound, or it was released).
-    NotSetUp,
     /// The client did not connect in time.
     Timeout,
     /// A socket error.
@@ -178,68 +176,53 @@ fn random_u64() -> u64 {
     h.finish()
 }
 
-/// Opens the data connection for a transfer: accepts on `passive` (only
-/// from the control peer's address; through one of `proxies`, only with a
-/// PROXY header naming it) or connects to `active` from the control
-/// connection's local address.
-pub async fn open(
-    passive: Option<TcpListener>,
-    active: Option<SocketAddr>,
+/// Connects an active data connection (PORT/EPRT) to `addr` from the
+/// control connection's local address.
+pub async fn connect_active(addr: SocketAddr, local: IpAddr, timeout: Duration) -> Result<TcpStream, DataError> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()
+    } else {
+        TcpSocket::new_v6()
+    }
+    .map_err(DataError::Io)?;
+    let _ = crate::sockopt::keepalive(&socket);
+    // Connect from the control connection's local address.
+    if local.is_ipv4() == addr.is_ipv4() {
+        socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
+    }
+    match tokio::time::timeout(timeout, socket.connect(addr)).await {
+        Err(_) => Err(DataError::Timeout),
+        Ok(r) => r.map_err(DataError::Io),
+    }
+}
+
+/// Accepts the passive data connection on `listener`: only from the
+/// control peer's address `peer`, or through one of `proxies` with a PROXY
+/// header naming it. Anyone else is dropped (a port-stealing attacker) and
+/// the wait goes on; the caller bounds it.
+pub async fn accept_passive(
+    listener: &TcpListener,
     peer: IpAddr,
-    local: IpAddr,
     proxies: &[crate::config::Cidr],
-    timeout: Duration,
-) -> Result<TcpStream, DataError> {
-    let stream = match (passive, active) {
-        (_, Some(addr)) => {
-            let socket = if addr.is_ipv4() {
-                TcpSocket::new_v4()
-            } else {
-                TcpSocket::new_v6()
-            }
-            .map_err(DataError::Io)?;
-            let _ = crate::sockopt::keepalive(&socket);
-            // Connect from the control connection's local address.
-            if local.is_ipv4() == addr.is_ipv4() {
-                socket.bind(SocketAddr::new(local, 0)).map_err(DataError::Io)?;
-            }
-            match tokio::time::timeout(timeout, socket.connect(addr)).await {
-                Err(_) => return Err(DataError::Timeout),
-                Ok(r) => r.map_err(DataError::Io)?,
-            }
-        }
-        (Some(listener), None) => {
-            let deadline = tokio::time::Instant::now() + timeout;
-            loop {
-                let accepted = tokio::time::timeout_at(deadline, listener.accept()).await;
-                match accepted {
-                    Err(_) => return Err(DataError::Timeout),
-                    Ok(Err(e)) => return Err(DataError::Io(e)),
-                    // A connection from anyone but the control peer is
-                    // dropped: it may be a port-stealing attacker.
-                    Ok(Ok((mut s, from))) if crate::proxy::trusted(proxies, from.ip()) => {
-                        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-                        match crate::proxy::read_header(&mut s, left.min(crate::proxy::HEADER_TIMEOUT)).await {
-                            // A LOCAL header: the proxy itself.
-                            Ok(client) if same_ip(client.map_or(from, |c| c).ip(), peer) => break s,
-                            Ok(client) => {
-                                let client = client.map_or(from, |c| c);
-                                tracing::warn!(%from, %client, %peer, "refused passive data connection through the proxy for a foreign address");
-                            }
-                            Err(e) => tracing::warn!(%from, error = %e, "refused passive data connection from a proxy"),
-                        }
-                    }
-                    Ok(Ok((s, from))) if same_ip(from.ip(), peer) => break s,
-                    Ok(Ok((s, from))) => {
-                        tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
-                        drop(s);
-                    }
+) -> io::Result<TcpStream> {
+    loop {
+        let (mut s, from) = listener.accept().await?;
+        if crate::proxy::trusted(proxies, from.ip()) {
+            match crate::proxy::read_header(&mut s, crate::proxy::HEADER_TIMEOUT).await {
+                // A LOCAL header: the proxy itself.
+                Ok(client) if same_ip(client.map_or(from, |c| c).ip(), peer) => return Ok(s),
+                Ok(client) => {
+                    let client = client.map_or(from, |c| c);
+                    tracing::warn!(%from, %client, %peer, "refused passive data connection through the proxy for a foreign address");
                 }
+                Err(e) => tracing::warn!(%from, error = %e, "refused passive data connection from a proxy"),
             }
+        } else if same_ip(from.ip(), peer) {
+            return Ok(s);
+        } else {
+            tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
         }
-        (None, None) => return Err(DataError::NotSetUp),
-    };
-    Ok(stream)
+    }
 }
 
 /// Compares addresses, treating an IPv4-mapped IPv6 address as IPv4.

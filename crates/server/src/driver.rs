@@ -9,7 +9,7 @@
 //! driver aborts any leftover before it returns.
 
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -314,6 +314,106 @@ impl Drop for Task {
     }
 }
 
+/// A passive listener whose data connection is taken as soon as it comes:
+/// accepted (from the control peer only, see [`data::accept_passive`]) and,
+/// when PROT P was in effect at PASV/EPSV, its TLS handshake answered at
+/// once, before the transfer command. curl 7.88 waits for that handshake to
+/// finish before it reads the replies to TYPE, SIZE and RETR; a server that
+/// answers the handshake only at RETR (vsftpd, ProFTPD, Pure-FTPd) costs
+/// each curl FTPS transfer 0.2-1.2 s of waiting for its poll timeout.
+struct Passive {
+    ready: oneshot::Receiver<Early>,
+    /// Aborted, with the listener and any connection it holds, when the
+    /// passive setup is replaced or released, or the session ends.
+    _task: Task,
+}
+
+/// A data connection taken early.
+enum Early {
+    Plain(TcpStream),
+    Tls(Box<EarlyTls>),
+    /// The TLS handshake failed (garbage, a stall, a plaintext client).
+    TlsFailed(io::Error),
+    Failed(io::Error),
+}
+
+/// A data connection whose TLS handshake was answered up to the client's
+/// Finished (or to its end): see [`crate::tls::answer_handshake`].
+struct EarlyTls {
+    stream: TcpStream,
+    conn: rustls::ServerConnection,
+    config: Arc<rustls::ServerConfig>,
+    tickets: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl EarlyTls {
+    async fn answer(tls: &crate::tls::DataTls, stream: TcpStream, timeout: Duration) -> io::Result<EarlyTls> {
+        let (config, tickets) = tls.connection();
+        let mut conn = rustls::ServerConnection::new(config.clone()).map_err(io::Error::other)?;
+        match tokio::time::timeout(timeout, crate::tls::answer_handshake(&stream, &mut conn)).await {
+            Ok(r) => r?,
+            Err(_) => return Err(io::ErrorKind::TimedOut.into()),
+        }
+        Ok(EarlyTls {
+            stream,
+            conn,
+            config,
+            tickets,
+        })
+    }
+
+    /// Ends the handshake; a download (`ticket`) gives the client one new
+    /// TLS 1.3 ticket of this FTP session for its next data connection.
+    async fn finish(self, ticket: bool, timeout: Duration) -> io::Result<ServerTls> {
+        let EarlyTls {
+            stream,
+            conn,
+            config,
+            tickets,
+        } = self;
+        tickets.store(ticket, Ordering::Release);
+        // tokio-rustls takes the connection where it stands and drives it on.
+        let accept = tokio_rustls::TlsAcceptor::from(config).accept_with(stream, move |c| *c = conn);
+        match tokio::time::timeout(timeout, accept).await {
+            Ok(r) => r,
+            Err(_) => Err(io::ErrorKind::TimedOut.into()),
+        }
+    }
+}
+
+impl Passive {
+    fn start(
+        listener: TcpListener,
+        peer: IpAddr,
+        proxies: Vec<crate::config::Cidr>,
+        tls: Option<crate::tls::DataTls>,
+        handshake_timeout: Duration,
+    ) -> Passive {
+        let (tx, ready) = oneshot::channel();
+        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
+            let early = match data::accept_passive(&listener, peer, &proxies).await {
+                Err(e) => Early::Failed(e),
+                Ok(stream) => {
+                    // One connection per PASV: later ones are refused.
+                    drop(listener);
+                    match tls {
+                        None => Early::Plain(stream),
+                        Some(tls) => match EarlyTls::answer(&tls, stream, handshake_timeout).await {
+                            Ok(t) => Early::Tls(Box::new(t)),
+                            Err(e) => Early::TlsFailed(e),
+                        },
+                    }
+                }
+            };
+            let _ = tx.send(early);
+        }));
+        Passive {
+            ready,
+            _task: Task(Some(task)),
+        }
+    }
+}
+
 /// What a transfer task moves, once opened.
 enum Payload {
     /// A file, and the offset to start from.
@@ -332,10 +432,10 @@ struct Driver {
     /// The current host's root; `storage` is narrowed to a home at login.
     base: Arc<dyn Storage>,
     storage: Arc<dyn Storage>,
-    passive: Option<TcpListener>,
+    passive: Option<Passive>,
     transfer: Option<Running>,
     /// This FTP session's TLS for data connections (its own session store).
-    data_tls: Option<Arc<rustls::ServerConfig>>,
+    data_tls: Option<crate::tls::DataTls>,
 }
 
 /// Serves one accepted connection until the session closes.
@@ -617,12 +717,19 @@ impl Driver {
     async fn run_op(&mut self, op: Op) -> OpResult {
         let st = self.storage.clone();
         match op {
-            Op::BindPassive { ip } => {
+            Op::BindPassive { ip, tls } => {
                 self.passive = None;
                 match data::bind_passive(ip, self.shared.cfg.passive_ports.as_ref()).await {
                     Ok(l) => {
                         let port = l.local_addr().map_err(|e| e.kind())?.port();
-                        self.passive = Some(l);
+                        let tls = if tls { self.data_tls.clone() } else { None };
+                        self.passive = Some(Passive::start(
+                            l,
+                            self.peer.ip(),
+                            self.shared.cfg.proxy_protocol_from.clone(),
+                            tls,
+                            self.shared.cfg.data_timeout,
+                        ));
                         Ok(OpOk::Port(port))
                     }
                     Err(e) => Err(e.kind()),
@@ -746,7 +853,6 @@ impl Driver {
             },
             peer: self.peer,
             local: self.local,
-            proxies: self.shared.cfg.proxy_protocol_from.clone(),
             data_timeout: self.shared.cfg.data_timeout,
             stall: self.shared.cfg.stall_timeout,
             ascii,
@@ -939,18 +1045,15 @@ fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> io::Result<Payl
 /// A transfer task: data connection, bytes, and how it ended.
 struct Job {
     id: u64,
-    passive: Option<TcpListener>,
+    passive: Option<Passive>,
     active: Option<SocketAddr>,
     peer: SocketAddr,
     local: SocketAddr,
-    /// Configured load balancers: a passive data connection from one of
-    /// them starts with a PROXY header naming the client.
-    proxies: Vec<crate::config::Cidr>,
     data_timeout: Duration,
     stall: Duration,
     ascii: bool,
     /// PROT P: TLS on the data connection, with this FTP session's config.
-    tls: Option<Arc<rustls::ServerConfig>>,
+    tls: Option<crate::tls::DataTls>,
     reuse_required: bool,
     progress: Arc<AtomicU64>,
     events: mpsc::UnboundedSender<DataEvent>,
@@ -971,40 +1074,67 @@ impl Job {
     }
 
     async fn transfer(mut self, payload: Payload) -> (u64, Outcome) {
-        let stream = data::open(
-            self.passive.take(),
-            self.active,
-            self.peer.ip(),
-            self.local.ip(),
-            &self.proxies,
-            self.data_timeout,
-        )
-        .await;
-        let stream = match stream {
-            Ok(s) => s,
-            Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
-            Err(DataError::NotSetUp) => return (0, Outcome::NoConnection(NoConnection::Failed)),
-            Err(DataError::Io(e)) => {
-                tracing::debug!(error = %e, "data connection failed");
-                return (0, Outcome::NoConnection(NoConnection::Failed));
-            }
+        let early = match (self.passive.take(), self.active) {
+            (_, Some(addr)) => match data::connect_active(addr, self.local.ip(), self.data_timeout).await {
+                Ok(s) => Early::Plain(s),
+                Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
+                Err(DataError::Io(e)) => Early::Failed(e),
+            },
+            // The client has until `data_timeout` after the transfer command
+            // to connect (and, under PROT P, to finish its handshake).
+            (Some(mut p), None) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
+                Err(_) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
+                Ok(Ok(e)) => e,
+                Ok(Err(_)) => Early::Failed(io::ErrorKind::Other.into()),
+            },
+            (None, None) => return (0, Outcome::NoConnection(NoConnection::Failed)),
         };
-        let Some(cfg) = self.tls.take() else {
-            // Binary, no TLS, a local file: the kernel copies (sendfile).
-            if let Payload::File(ReadHandle::File(file), offset) = &payload {
-                if !self.ascii {
-                    let progress = self.progress.clone();
-                    let r = watch(&progress, self.stall, data::sendfile(file, *offset, &stream, &progress)).await;
-                    return finish_download(r, stream, &progress).await;
+        // A download's data connection may give the client a new TLS
+        // ticket; an upload's never does (see crate::tls).
+        let download = !matches!(payload, Payload::Upload(_));
+        let tls = match (early, self.tls.take()) {
+            (Early::Plain(stream), None) => {
+                // Binary, no TLS, a local file: the kernel copies (sendfile).
+                if let Payload::File(ReadHandle::File(file), offset) = &payload {
+                    if !self.ascii {
+                        let progress = self.progress.clone();
+                        let r = watch(&progress, self.stall, data::sendfile(file, *offset, &stream, &progress)).await;
+                        return finish_download(r, stream, &progress).await;
+                    }
+                }
+                return self.move_bytes(stream, payload).await;
+            }
+            (Early::Plain(stream), Some(tls)) => {
+                let (cfg, tickets) = tls.connection();
+                tickets.store(download, Ordering::Release);
+                match accept_tls(cfg, stream, self.data_timeout).await {
+                    Ok(t) => t,
+                    Err(e) => {
+                        tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
+                        return (0, Outcome::TlsFailed);
+                    }
                 }
             }
-            return self.move_bytes(stream, payload).await;
-        };
-        let tls = match accept_tls(cfg, stream, self.data_timeout).await {
-            Ok(t) => t,
-            Err(e) => {
+            (Early::Tls(t), Some(_)) => match t.finish(download, self.data_timeout).await {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
+                    return (0, Outcome::TlsFailed);
+                }
+            },
+            (Early::TlsFailed(e), Some(_)) => {
                 tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
                 return (0, Outcome::TlsFailed);
+            }
+            // PROT C since the PASV that set this connection up under
+            // PROT P: it speaks TLS (or failed to), the transfer cannot.
+            (Early::Tls(_) | Early::TlsFailed(_), None) => {
+                tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
+            (Early::Failed(e), _) => {
+                tracing::debug!(error = %e, "data connection failed");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
             }
         };
         // RFC 4217 10.2 with the binding vsftpd lacks: the handshake must

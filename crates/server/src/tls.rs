@@ -9,12 +9,23 @@
 //! session's TLS sessions, and no ticketer is shared: a data handshake can
 //! be `Resumed` only with this control connection's session. TLS 1.3
 //! tickets are stateful (they name entries of that store); the store hands
-//! an entry out again and again, because clients offer the same ticket on
-//! every data connection.
+//! an entry out again and again, because some clients (lftp, rustls with
+//! few tickets) offer the same ticket on every data connection.
+//!
+//! Others (curl with OpenSSL) use a TLS 1.3 ticket once and then offer the
+//! newest one they were given, so a download's data connection gives one
+//! new ticket. An upload's never does: a client that only writes closes
+//! with the ticket unread, its kernel resets the connection and drops the
+//! tail of the upload (measured on vsftpd and pyftpdlib,
+//! shared/research/ftps.md). Whether a data connection is a download is
+//! known only at the transfer command, after its handshake was answered
+//! (see the driver's early data connections), so the ticket is gated by a
+//! switch the store reads when rustls issues it, at the client's Finished.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -30,6 +41,9 @@ const CONTROL_TICKETS: usize = 4;
 /// TLS sessions one FTP session keeps (its control handshake's, renewed
 /// ones): small, it is per session.
 const SESSIONS_PER_FTP_SESSION: usize = 16;
+/// Tickets of download data connections one FTP session keeps, newest
+/// first: a client offers the last one it got.
+const DATA_SESSIONS: usize = 8;
 
 /// The server's certificate and key, from PEM files.
 #[derive(Debug)]
@@ -106,13 +120,35 @@ impl ResolvesServerCert for CertStore {
 }
 
 /// One FTP session's TLS sessions. `take` does not remove: clients
-/// re-offer the same ticket on every data connection.
+/// re-offer the same ticket on every data connection. The control
+/// connection's sessions are never pushed out by the data connections'.
 #[derive(Debug, Default)]
-struct SessionStore(Mutex<HashMap<Vec<u8>, Vec<u8>>>);
+struct SessionStore(Mutex<Sessions>);
+
+#[derive(Debug, Default)]
+struct Sessions {
+    control: HashMap<Vec<u8>, Vec<u8>>,
+    /// Issued on downloads, oldest first.
+    data: VecDeque<(Vec<u8>, Vec<u8>)>,
+}
+
+impl SessionStore {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn put_data(&self, key: Vec<u8>, value: Vec<u8>) {
+        let mut m = self.lock();
+        if m.data.len() >= DATA_SESSIONS {
+            m.data.pop_front();
+        }
+        m.data.push_back((key, value));
+    }
+}
 
 impl StoresServerSessions for SessionStore {
     fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
-        let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let m = &mut self.lock().control;
         if m.len() >= SESSIONS_PER_FTP_SESSION && !m.contains_key(&key) {
             // Oldest-first is not tracked; any entry will do for a bound.
             if let Some(k) = m.keys().next().cloned() {
@@ -124,11 +160,46 @@ impl StoresServerSessions for SessionStore {
     }
 
     fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(key).cloned()
+        let m = self.lock();
+        m.control
+            .get(key)
+            .or_else(|| m.data.iter().find(|(k, _)| k == key).map(|(_, v)| v))
+            .cloned()
     }
 
     fn take(&self, key: &[u8]) -> Option<Vec<u8>> {
         self.get(key)
+    }
+
+    fn can_cache(&self) -> bool {
+        true
+    }
+}
+
+/// One data connection's view of its FTP session's store: it resumes
+/// every session of it, and stores one (so rustls issues a TLS 1.3
+/// ticket) only when `tickets` is on by then: a download.
+#[derive(Debug)]
+struct DataStore {
+    inner: Arc<SessionStore>,
+    tickets: Arc<AtomicBool>,
+}
+
+impl StoresServerSessions for DataStore {
+    fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
+        if !self.tickets.load(Ordering::Acquire) {
+            return false;
+        }
+        self.inner.put_data(key, value);
+        true
+    }
+
+    fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
+        self.inner.get(key)
+    }
+
+    fn take(&self, key: &[u8]) -> Option<Vec<u8>> {
+        self.inner.get(key)
     }
 
     fn can_cache(&self) -> bool {
@@ -147,7 +218,29 @@ pub struct Tls {
 #[derive(Debug, Clone)]
 pub struct SessionTls {
     pub control: Arc<ServerConfig>,
-    pub data: Arc<ServerConfig>,
+    pub data: DataTls,
+}
+
+/// The data connections' side of one FTP session's TLS.
+#[derive(Debug, Clone)]
+pub struct DataTls {
+    base: Arc<ServerConfig>,
+    store: Arc<SessionStore>,
+}
+
+impl DataTls {
+    /// The configuration of one data connection, and its ticket switch:
+    /// set it (for a download) before the handshake ends, and the client
+    /// gets one new TLS 1.3 ticket of this FTP session.
+    pub fn connection(&self) -> (Arc<ServerConfig>, Arc<AtomicBool>) {
+        let tickets = Arc::new(AtomicBool::new(false));
+        let mut cfg = (*self.base).clone();
+        cfg.session_storage = Arc::new(DataStore {
+            inner: self.store.clone(),
+            tickets: tickets.clone(),
+        });
+        (Arc::new(cfg), tickets)
+    }
 }
 
 impl Tls {
@@ -167,20 +260,78 @@ impl Tls {
     /// Fresh configurations for one FTP session (a clone costs well under
     /// a microsecond).
     pub fn session(&self) -> SessionTls {
-        let store: Arc<dyn StoresServerSessions> = Arc::new(SessionStore::default());
+        let store = Arc::new(SessionStore::default());
         let mut control = (*self.base).clone();
         control.session_storage = store.clone();
         control.send_tls13_tickets = CONTROL_TICKETS;
         let mut data = (*self.base).clone();
-        data.session_storage = store;
-        // No tickets on data connections: a client that only writes (an
-        // upload) closes with a ticket unread, its kernel resets the
-        // connection and the tail of the upload is lost (measured on
-        // vsftpd and pyftpdlib, shared/research/ftps.md).
-        data.send_tls13_tickets = 0;
+        data.session_storage = store.clone();
+        // One ticket, issued only where `DataStore` (which `connection`
+        // puts in place of the store above) lets it: downloads.
+        data.send_tls13_tickets = 1;
         SessionTls {
             control: Arc::new(control),
-            data: Arc::new(data),
+            data: DataTls {
+                base: Arc::new(data),
+                store,
+            },
+        }
+    }
+}
+
+/// Answers a data connection's TLS handshake up to the client's Finished
+/// and stops there when it can: under TLS 1.3 the client is then done and
+/// goes on with its FTP commands, and whether this connection issues a
+/// ticket (a download) is decided when the handshake is finished later,
+/// by [`finish_handshake`]. Under TLS 1.2, or after a HelloRetryRequest,
+/// the handshake is answered to its end here (no ticket).
+pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls::ServerConnection) -> io::Result<()> {
+    struct Io<'a>(&'a tokio::net::TcpStream);
+    impl io::Read for Io<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.0.try_read(buf)
+        }
+    }
+    impl io::Write for Io<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.try_write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    loop {
+        while conn.wants_write() {
+            match conn.write_tls(&mut Io(stream)) {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.writable().await?,
+                Err(e) => return Err(e),
+            }
+        }
+        if !conn.is_handshaking() {
+            return Ok(());
+        }
+        // The whole server flight (ServerHello to Finished) is out, and
+        // what is left is the client's Finished.
+        if conn.protocol_version() == Some(rustls::ProtocolVersion::TLSv1_3)
+            && matches!(
+                conn.handshake_kind(),
+                Some(rustls::HandshakeKind::Full | rustls::HandshakeKind::Resumed)
+            )
+        {
+            return Ok(());
+        }
+        match conn.read_tls(&mut Io(stream)) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(_) => {
+                if let Err(e) = conn.process_new_packets() {
+                    // The alert that says why, then the error.
+                    let _ = conn.write_tls(&mut Io(stream));
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, e));
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.readable().await?,
+            Err(e) => return Err(e),
         }
     }
 }

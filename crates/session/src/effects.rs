@@ -56,6 +56,11 @@ pub enum Op {
     BindPassive {
         /// The control connection's local address.
         ip: IpAddr,
+        /// PROT P is in effect: the data connection will speak TLS, so the
+        /// driver may answer its handshake as soon as it arrives (a client
+        /// such as curl finishes that handshake before it reads the replies
+        /// to its next commands).
+        tls: bool,
     },
 }
 

@@ -73,7 +73,8 @@ impl ServerSession {
             return;
         }
         let ip = self.local.ip();
-        self.op(Op::BindPassive { ip }, crate::commands::Pending::Pasv { extended });
+        let tls = self.prot_private;
+        self.op(Op::BindPassive { ip, tls }, crate::commands::Pending::Pasv { extended });
     }
 
     fn announce_v4(&self) -> Option<std::net::Ipv4Addr> {
