@@ -322,6 +322,8 @@ impl Drop for Task {
 /// answers the handshake only at RETR (vsftpd, ProFTPD, Pure-FTPd) costs
 /// each curl FTPS transfer 0.2-1.2 s of waiting for its poll timeout.
 struct Passive {
+    /// The connection is to speak TLS (PROT P at PASV/EPSV).
+    tls: bool,
     ready: oneshot::Receiver<Early>,
     /// Aborted, with the listener and any connection it holds, when the
     /// passive setup is replaced or released, or the session ends.
@@ -390,6 +392,7 @@ impl Passive {
         handshake_timeout: Duration,
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
+        let expects_tls = tls.is_some();
         let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
             let early = match data::accept_passive(&listener, peer, &proxies).await {
                 Err(e) => Early::Failed(e),
@@ -408,6 +411,7 @@ impl Passive {
             let _ = tx.send(early);
         }));
         Passive {
+            tls: expects_tls,
             ready,
             _task: Task(Some(task)),
         }
@@ -1082,6 +1086,13 @@ impl Job {
             },
             // The client has until `data_timeout` after the transfer command
             // to connect (and, under PROT P, to finish its handshake).
+            // PROT C since a PASV made under PROT P: that connection is
+            // to speak TLS, this transfer cannot use it (425 at once, not
+            // after its handshake times out).
+            (Some(p), None) if p.tls && self.tls.is_none() => {
+                tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
             (Some(mut p), None) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
                 Err(_) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Ok(Ok(e)) => e,

@@ -432,3 +432,136 @@ print('implicit nlst', 'before.bin' in g.nlst())
     assert!(out.contains("implicit rein 220"), "{out}");
     assert!(out.contains("implicit nlst True"), "{out}");
 }
+
+/// curl 7.88 finishes a data connection's TLS handshake before it reads the
+/// replies to its next commands, so the server answers that handshake as
+/// soon as the connection comes, before the transfer command (a server
+/// that waits for RETR leaves such a client stuck until its poll timeout).
+/// Here a client completes the handshake, resuming the control session,
+/// with no transfer command sent, then downloads and uploads over it.
+#[test]
+fn the_data_handshake_is_answered_before_the_transfer_command() {
+    let (srv, _certs) = start_tls(false);
+    std::fs::write(srv.path("early.txt"), b"answered early\n").unwrap();
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+def early():
+    host, port = ftplib.parse227(f.sendcmd('PASV'))
+    raw = socket.create_connection((HOST, port), timeout=10)
+    conn = ctx.wrap_socket(raw, server_hostname=HOST, session=f.sock.session, do_handshake_on_connect=False)
+    conn.do_handshake()
+    return conn
+f.voidcmd('TYPE I')
+conn = early()
+print('resumed', conn.session_reused)
+print('retr', f.sendcmd('RETR early.txt')[:3])
+got = b''
+while True:
+    b = conn.recv(65536)
+    if not b:
+        break
+    got += b
+conn.unwrap()
+conn.close()
+print('got', got)
+print('end', f.voidresp()[:3])
+conn = early()
+print('resumed', conn.session_reused)
+print('stor', f.sendcmd('STOR late.bin')[:3])
+conn.sendall(b'x' * 100000)
+conn.unwrap()
+conn.close()
+print('end', f.voidresp()[:3])
+f.quit()
+"#
+        ),
+    );
+    assert_eq!(out.matches("resumed True").count(), 2, "{out}");
+    assert!(out.contains("retr 150") && out.contains("stor 150"), "{out}");
+    assert!(out.contains("got b'answered early\\n'"), "{out}");
+    assert_eq!(out.matches("end 226").count(), 2, "{out}");
+    assert_eq!(std::fs::read(srv.path("late.bin")).unwrap(), vec![b'x'; 100000]);
+}
+
+/// curl with OpenSSL offers a TLS 1.3 ticket once. A download's data
+/// connection gives it a new one of the same FTP session, so several
+/// downloads in one curl run all resume (reuse is required here) and
+/// arrive whole; under TLS 1.2 the control session resumes every time.
+#[test]
+fn curl_downloads_several_files_in_one_ftps_session() {
+    let (srv, _certs) = start_tls(false);
+    let tmp = tempfile::tempdir().unwrap();
+    let files: Vec<Vec<u8>> = (0..4)
+        .map(|i| random_file(&srv.path(&format!("f{i}.bin")), (300 << 10) + i * 4099))
+        .collect();
+    for tls in [&["--tlsv1.3"][..], &["--tlsv1.2", "--tls-max", "1.2"][..]] {
+        let mut args: Vec<String> = ["--ssl-reqd", "-k"].iter().map(|s| s.to_string()).collect();
+        args.extend(tls.iter().map(|s| s.to_string()));
+        for i in 0..files.len() {
+            args.push("-o".into());
+            args.push(tmp.path().join(format!("{}-{i}", tls[0])).display().to_string());
+            args.push(format!("ftp://bob:secret@127.0.0.1:{}/f{i}.bin", srv.port()));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _) = curl(&args);
+        assert_eq!(code, 0, "{tls:?}");
+        for (i, data) in files.iter().enumerate() {
+            let got = std::fs::read(tmp.path().join(format!("{}-{i}", tls[0]))).unwrap();
+            assert!(&got == data, "{tls:?}: file {i} differs");
+        }
+    }
+}
+
+/// PROT changed between PASV and the transfer: a connection set up under
+/// PROT P cannot carry a clear transfer (425 at once, the session goes
+/// on); one set up under PROT C is given its handshake at the transfer.
+#[test]
+fn prot_changed_after_pasv() {
+    let (srv, _certs) = start_tls(false);
+    std::fs::write(srv.path("p.txt"), b"protected\n").unwrap();
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+host, port = ftplib.parse227(f.sendcmd('PASV'))
+raw = socket.create_connection((HOST, port), timeout=10)
+f.sendcmd('PROT C')
+def final(cmd):
+    try:
+        r = f.sendcmd(cmd)
+        if r.startswith('1'):
+            r = f.getresp()
+        return r[:3]
+    except ftplib.Error as e:
+        return str(e)[:3]
+print('clear over a P connection:', final('RETR p.txt'))
+raw.close()
+print('still there', f.sendcmd('NOOP')[:3])
+host, port = ftplib.parse227(f.sendcmd('PASV'))
+raw = socket.create_connection((HOST, port), timeout=10)
+f.sendcmd('PROT P')
+print('retr', f.sendcmd('RETR p.txt')[:3])
+conn = ctx.wrap_socket(raw, server_hostname=HOST, session=f.sock.session)
+got = b''
+while True:
+    b = conn.recv(65536)
+    if not b:
+        break
+    got += b
+print('got', got)
+print('end', f.voidresp()[:3])
+"#
+        ),
+    );
+    assert!(out.contains("clear over a P connection: 425"), "{out}");
+    assert!(out.contains("still there 200"), "{out}");
+    assert!(
+        out.contains("retr 150") && out.contains("got b'protected\\r\\n'"),
+        "{out}"
+    );
+    assert!(out.contains("end 226"), "{out}");
+}
