@@ -343,9 +343,9 @@ def report(res, tls, mib, ours, peers, ciphers):
         if n not in names:
             names.append(n)
     print(f'\n## TLS {tls}: medians of {RUNS} runs of {mib} MiB. MiB/s: "wall" = the whole curl run (as '
-          f'bench/transfer.py), "data" = after curl\'s pretransfer point (login, handshakes and the ~0.2 s '
-          f'curl waits before every FTPS transfer left out). CPU s per GiB: the server\'s (machine busy '
-          f'time - curl\'s) and curl\'s')
+          f'bench/transfer.py), "data" = after curl\'s pretransfer point (login, handshakes and the 0.2-1.2 s '
+          f'curl waits when a server answers the data connection\'s TLS handshake only at RETR or STOR '
+          f'left out). CPU s per GiB: the server\'s (machine busy time - curl\'s) and curl\'s')
     head = ['server', 'RETR wall', 'RETR data', 'STOR wall', 'STOR data',
             'RETR srv', 'RETR curl', 'STOR srv', 'STOR curl', 'TLS']
     lines = [head]
