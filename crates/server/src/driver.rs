@@ -1084,8 +1084,6 @@ impl Job {
                 Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Err(DataError::Io(e)) => Early::Failed(e),
             },
-            // The client has until `data_timeout` after the transfer command
-            // to connect (and, under PROT P, to finish its handshake).
             // PROT C since a PASV made under PROT P: that connection is
             // to speak TLS, this transfer cannot use it (425 at once, not
             // after its handshake times out).
@@ -1093,6 +1091,8 @@ impl Job {
                 tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
                 return (0, Outcome::NoConnection(NoConnection::Failed));
             }
+            // The client has until `data_timeout` after the transfer command
+            // to connect (and, under PROT P, to answer the handshake).
             (Some(mut p), None) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
                 Err(_) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Ok(Ok(e)) => e,
@@ -1103,7 +1103,7 @@ impl Job {
         // A download's data connection may give the client a new TLS
         // ticket; an upload's never does (see crate::tls).
         let download = !matches!(payload, Payload::Upload(_));
-        let tls = match (early, self.tls.take()) {
+        let handshake = match (early, self.tls.take()) {
             (Early::Plain(stream), None) => {
                 // Binary, no TLS, a local file: the kernel copies (sendfile).
                 if let Payload::File(ReadHandle::File(file), offset) = &payload {
@@ -1115,37 +1115,28 @@ impl Job {
                 }
                 return self.move_bytes(stream, payload).await;
             }
-            (Early::Plain(stream), Some(tls)) => {
-                let (cfg, tickets) = tls.connection();
-                tickets.store(download, Ordering::Release);
-                match accept_tls(cfg, stream, self.data_timeout).await {
-                    Ok(t) => t,
-                    Err(e) => {
-                        tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
-                        return (0, Outcome::TlsFailed);
-                    }
-                }
-            }
-            (Early::Tls(t), Some(_)) => match t.finish(download, self.data_timeout).await {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
-                    return (0, Outcome::TlsFailed);
-                }
-            },
-            (Early::TlsFailed(e), Some(_)) => {
-                tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
-                return (0, Outcome::TlsFailed);
-            }
-            // PROT C since the PASV that set this connection up under
-            // PROT P: it speaks TLS (or failed to), the transfer cannot.
-            (Early::Tls(_) | Early::TlsFailed(_), None) => {
-                tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
-                return (0, Outcome::NoConnection(NoConnection::Failed));
-            }
             (Early::Failed(e), _) => {
                 tracing::debug!(error = %e, "data connection failed");
                 return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
+            // Active mode, or PROT P since a PASV made under PROT C: the
+            // handshake at the transfer, with the direction known.
+            (Early::Plain(stream), Some(tls)) => {
+                let (cfg, tickets) = tls.connection();
+                tickets.store(download, Ordering::Release);
+                accept_tls(cfg, stream, self.data_timeout).await
+            }
+            (Early::Tls(t), Some(_)) => t.finish(download, self.data_timeout).await,
+            (Early::TlsFailed(e), _) => Err(e),
+            // Not reached: a PROT P connection under PROT C is refused
+            // above, and active mode gives a plain stream.
+            (Early::Tls(_), None) => Err(io::Error::other("a TLS data connection for a clear transfer")),
+        };
+        let tls = match handshake {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
+                return (0, Outcome::TlsFailed);
             }
         };
         // RFC 4217 10.2 with the binding vsftpd lacks: the handshake must

@@ -25,6 +25,13 @@ class Reusing(ftplib.FTP_TLS):
         if self._prot_p:
             conn = self.context.wrap_socket(conn, server_hostname=self.host, session=self.sock.session)
         return conn, size
+def recv_all(conn):
+    got = b''
+    while True:
+        b = conn.recv(1 << 20)
+        if not b:
+            return got
+        got += b
 def login(cls=Reusing):
     f = cls(context=ctx)
     f.connect(HOST, PORT, timeout=20)
@@ -95,11 +102,7 @@ got = io.BytesIO(); f.retrbinary('RETR big.bin', got.write, rest=1234567)
 print('rest', got.getvalue() == data[1234567:])
 f.voidcmd('TYPE A')
 conn = f.transfercmd('RETR text.txt')
-wire = b''
-while True:
-    b = conn.recv(1 << 20)
-    if not b: break
-    wire += b
+wire = recv_all(conn)
 conn.unwrap(); conn.close(); f.voidresp()
 print('ascii', wire == open({text_path:?}, 'rb').read().replace(b'\n', b'\r\n'))
 f.voidcmd('TYPE I')
@@ -458,12 +461,7 @@ f.voidcmd('TYPE I')
 conn = early()
 print('resumed', conn.session_reused)
 print('retr', f.sendcmd('RETR early.txt')[:3])
-got = b''
-while True:
-    b = conn.recv(65536)
-    if not b:
-        break
-    got += b
+got = recv_all(conn)
 conn.unwrap()
 conn.close()
 print('got', got)
@@ -546,12 +544,7 @@ raw = socket.create_connection((HOST, port), timeout=10)
 f.sendcmd('PROT P')
 print('retr', f.sendcmd('RETR p.txt')[:3])
 conn = ctx.wrap_socket(raw, server_hostname=HOST, session=f.sock.session)
-got = b''
-while True:
-    b = conn.recv(65536)
-    if not b:
-        break
-    got += b
+got = recv_all(conn)
 print('got', got)
 print('end', f.voidresp()[:3])
 "#
