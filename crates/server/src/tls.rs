@@ -41,8 +41,8 @@ const CONTROL_TICKETS: usize = 4;
 /// TLS sessions one FTP session keeps (its control handshake's, renewed
 /// ones): small, it is per session.
 const SESSIONS_PER_FTP_SESSION: usize = 16;
-/// Tickets of download data connections one FTP session keeps, newest
-/// first: a client offers the last one it got.
+/// Tickets of download data connections one FTP session keeps (the
+/// newest ones: a client offers the last one it got).
 const DATA_SESSIONS: usize = 8;
 
 /// The server's certificate and key, from PEM files.
@@ -332,6 +332,48 @@ pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls:
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.readable().await?,
             Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(i: u8) -> (Vec<u8>, Vec<u8>) {
+        (vec![i; 32], vec![i; 8])
+    }
+
+    #[test]
+    fn data_connections_store_only_when_switched_on_and_never_push_out_the_control_sessions() {
+        let inner = Arc::new(SessionStore::default());
+        for i in 0..4 {
+            let (k, v) = entry(i);
+            assert!(inner.put(k, v));
+        }
+        let tickets = Arc::new(AtomicBool::new(false));
+        let data = DataStore {
+            inner: inner.clone(),
+            tickets: tickets.clone(),
+        };
+        // An upload: no session stored, so rustls issues no ticket.
+        let (k, v) = entry(100);
+        assert!(!data.put(k.clone(), v));
+        assert_eq!(data.get(&k), None);
+        // Downloads: stored, the newest DATA_SESSIONS kept.
+        tickets.store(true, Ordering::Release);
+        for i in 10..10 + DATA_SESSIONS as u8 + 5 {
+            let (k, v) = entry(i);
+            assert!(data.put(k, v));
+        }
+        assert_eq!(data.get(&entry(10).0), None, "the oldest data ticket went first");
+        let newest = 10 + DATA_SESSIONS as u8 + 4;
+        assert_eq!(data.get(&entry(newest).0), Some(entry(newest).1));
+        // Taking does not remove, and the control sessions are all there.
+        assert_eq!(data.take(&entry(newest).0), Some(entry(newest).1));
+        assert_eq!(data.take(&entry(newest).0), Some(entry(newest).1));
+        for i in 0..4 {
+            assert_eq!(data.get(&entry(i).0), Some(entry(i).1), "control session {i}");
         }
     }
 }
