@@ -847,13 +847,10 @@ impl Driver {
         let (events_tx, events) = mpsc::unbounded_channel();
         let job = Job {
             id,
-            passive: match source {
-                DataSource::Passive => self.passive.take(),
-                DataSource::Active(_) => None,
-            },
-            active: match source {
-                DataSource::Active(a) => Some(a),
-                DataSource::Passive => None,
+            // No passive listener (none bound, or released): 425.
+            source: match source {
+                DataSource::Passive => self.passive.take().map(Source::Passive),
+                DataSource::Active(a) => Some(Source::Active(a)),
             },
             peer: self.peer,
             local: self.local,
@@ -1049,8 +1046,7 @@ fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> io::Result<Payl
 /// A transfer task: data connection, bytes, and how it ended.
 struct Job {
     id: u64,
-    passive: Option<Passive>,
-    active: Option<SocketAddr>,
+    source: Option<Source>,
     peer: SocketAddr,
     local: SocketAddr,
     data_timeout: Duration,
@@ -1062,6 +1058,12 @@ struct Job {
     progress: Arc<AtomicU64>,
     events: mpsc::UnboundedSender<DataEvent>,
     decide: oneshot::Receiver<bool>,
+}
+
+/// Where a transfer's data connection comes from.
+enum Source {
+    Passive(Passive),
+    Active(SocketAddr),
 }
 
 /// Why a running transfer stopped early.
@@ -1078,8 +1080,8 @@ impl Job {
     }
 
     async fn transfer(mut self, payload: Payload) -> (u64, Outcome) {
-        let early = match (self.passive.take(), self.active) {
-            (_, Some(addr)) => match data::connect_active(addr, self.local.ip(), self.data_timeout).await {
+        let early = match self.source.take() {
+            Some(Source::Active(addr)) => match data::connect_active(addr, self.local.ip(), self.data_timeout).await {
                 Ok(s) => Early::Plain(s),
                 Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Err(DataError::Io(e)) => Early::Failed(e),
@@ -1087,18 +1089,18 @@ impl Job {
             // PROT C since a PASV made under PROT P: that connection is
             // to speak TLS, this transfer cannot use it (425 at once, not
             // after its handshake times out).
-            (Some(p), None) if p.tls && self.tls.is_none() => {
+            Some(Source::Passive(p)) if p.tls && self.tls.is_none() => {
                 tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
                 return (0, Outcome::NoConnection(NoConnection::Failed));
             }
             // The client has until `data_timeout` after the transfer command
             // to connect (and, under PROT P, to answer the handshake).
-            (Some(mut p), None) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
+            Some(Source::Passive(mut p)) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
                 Err(_) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Ok(Ok(e)) => e,
                 Ok(Err(_)) => Early::Failed(io::ErrorKind::Other.into()),
             },
-            (None, None) => return (0, Outcome::NoConnection(NoConnection::Failed)),
+            None => return (0, Outcome::NoConnection(NoConnection::Failed)),
         };
         // A download's data connection may give the client a new TLS
         // ticket; an upload's never does (see crate::tls).
@@ -1120,12 +1122,11 @@ impl Job {
                 return (0, Outcome::NoConnection(NoConnection::Failed));
             }
             // Active mode, or PROT P since a PASV made under PROT C: the
-            // handshake at the transfer, with the direction known.
-            (Early::Plain(stream), Some(tls)) => {
-                let (cfg, tickets) = tls.connection();
-                tickets.store(download, Ordering::Release);
-                accept_tls(cfg, stream, self.data_timeout).await
-            }
+            // whole handshake now, the same way.
+            (Early::Plain(stream), Some(tls)) => match EarlyTls::answer(&tls, stream, self.data_timeout).await {
+                Ok(t) => t.finish(download, self.data_timeout).await,
+                Err(e) => Err(e),
+            },
             (Early::Tls(t), Some(_)) => t.finish(download, self.data_timeout).await,
             (Early::TlsFailed(e), _) => Err(e),
             // Not reached: a PROT P connection under PROT C is refused

@@ -558,3 +558,29 @@ print('end', f.voidresp()[:3])
     );
     assert!(out.contains("end 226"), "{out}");
 }
+
+/// Active mode (PORT) under PROT P: the server connects, then answers the
+/// handshake at the transfer; with reuse required, a download and an
+/// upload both succeed only by resuming the control session.
+#[test]
+fn active_mode_over_tls_resumes_the_control_session() {
+    let (srv, _certs) = start_tls(false);
+    let out = python(
+        &srv,
+        &format!(
+            r#"{TLS}
+f = login()
+f.set_pasv(False)
+data = os.urandom(200000)
+print('stor', f.storbinary('STOR active.bin', io.BytesIO(data))[:3])
+got = io.BytesIO()
+print('retr', f.retrbinary('RETR active.bin', got.write)[:3])
+print('same', got.getvalue() == data)
+f.quit()
+"#
+        ),
+    );
+    assert!(out.contains("stor 226") && out.contains("retr 226"), "{out}");
+    assert!(out.contains("same True"), "{out}");
+    assert_eq!(std::fs::read(srv.path("active.bin")).unwrap().len(), 200000);
+}
