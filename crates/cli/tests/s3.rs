@@ -22,6 +22,9 @@ use babelftp_test_support::TestServer;
 struct Moto {
     child: Child,
     port: u16,
+    /// moto's request log (werkzeug's stderr: one line per request, with
+    /// the request line as it arrived).
+    log: tempfile::NamedTempFile,
 }
 
 impl Drop for Moto {
@@ -52,14 +55,15 @@ fn moto() -> Moto {
         dir.display()
     );
     let port = free_port();
+    let log = tempfile::NamedTempFile::new().unwrap();
     let child = Command::new("python3")
         .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
         .env("PYTHONPATH", &dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(log.reopen().unwrap())
         .spawn()
         .expect("python3");
-    let m = Moto { child, port };
+    let m = Moto { child, port, log };
     let ready = babelftp_test_support::poll(Duration::from_secs(60), || {
         http(m.port, "PUT", "/ftp").filter(|c| *c == 200)
     });
@@ -524,4 +528,173 @@ f.quit()
         let code = &line[line.len() - 3..];
         assert!(["225", "226", "426"].contains(&code), "{out}");
     }
+}
+
+/// Issue 24: a user whose home is `/a` on S3 (keys under `site/a/`) sends
+/// every operation with names that start or end in each Unicode whitespace,
+/// dot names, slashes and `%` sequences. Every request that reaches the
+/// store (moto's request log) names a key under `site/a/`, nothing outside
+/// it is created or removed, and names that differ only by whitespace are
+/// different files.
+#[test]
+fn no_name_reaches_s3_outside_the_users_prefix() {
+    let m = moto();
+    let srv = node_with(&m, |c| {
+        let mut eve = babelftp_server::config::User::plain("eve", "pw");
+        eve.home = b"/a".to_vec();
+        c.users.push(eve);
+    });
+    // The home, and a file beside it that must survive.
+    let out = babelftp_test_support::python_at(
+        &srv,
+        &addr(&srv),
+        r#"
+f = ftplib.FTP(); f.connect(HOST, PORT); f.encoding = 'utf-8'; f.login('bob', 'secret')
+f.mkd('a')
+f.storbinary('STOR outside.txt', io.BytesIO(b'keep me'))
+f.quit()
+print('ok')
+"#,
+    );
+    assert_eq!(out.trim(), "ok");
+    std::thread::sleep(Duration::from_millis(300));
+    let log_start = std::fs::read_to_string(m.log.path()).unwrap().len();
+    let out = babelftp_test_support::python_at(
+        &srv,
+        &addr(&srv),
+        r#"
+import unicodedata
+WS = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in '\r\n' and not (0x1c <= c <= 0x1f)]
+# Python's isspace is wider than Unicode White_Space (it has 1C-1F): the
+# White_Space ones, as Rust's trim sees them, are all here.
+names = ['..', '...', '. ', ' .', '%2e%2e', '%2E%2E%20', '..%20', '%2f..', '..\\', 'a/../..', '../../..', '/..']
+for w in WS:
+    names += ['..' + w, w + '..', '.' + w, 'in.txt' + w, w + 'in.txt', w]
+f = ftplib.FTP(); f.connect(HOST, PORT); f.encoding = 'utf-8'; f.login('eve', 'pw')
+f.storbinary('STOR in.txt', io.BytesIO(b'real'))
+codes = {}
+def tr(cmd, *a):
+    try:
+        r = cmd(*a)
+        return (r if isinstance(r, str) else '200')[:3]
+    except ftplib.all_errors as e:
+        return str(e)[:3]
+for n in names:
+    got = io.BytesIO()
+    row = [
+        tr(f.storbinary, 'STOR ' + n, io.BytesIO(b'x' + n.encode())),
+        tr(f.retrbinary, 'RETR ' + n, got.write),
+        tr(f.sendcmd, 'SIZE ' + n),
+        tr(f.sendcmd, 'MDTM ' + n),
+        tr(f.sendcmd, 'MLST ' + n),
+        tr(f.nlst, n),
+        tr(f.sendcmd, 'RNFR ' + n), tr(f.sendcmd, 'RNTO ' + n + 'z'),
+        tr(f.sendcmd, 'RNFR ' + n + 'z'), tr(f.sendcmd, 'RNTO ' + n),
+        tr(f.sendcmd, 'DELE ' + n),
+        tr(f.sendcmd, 'MKD ' + n),
+        tr(f.sendcmd, 'CWD ' + n), tr(f.sendcmd, 'CWD /'),
+        tr(f.sendcmd, 'RMD ' + n),
+    ]
+    for c in row:
+        assert c[0] in '235', (n, row)
+    if row[0] == '226':
+        # What was stored under the name comes back under it, not another's.
+        assert got.getvalue() == b'x' + n.encode(), (repr(n), got.getvalue())
+    codes[n] = row
+# Whitespace is part of a name: in.txt is untouched by all of the above.
+got = io.BytesIO()
+f.retrbinary('RETR in.txt', got.write)
+assert got.getvalue() == b'real', got.getvalue()
+f.storbinary('STOR in.txt ', io.BytesIO(b'other'))
+f.storbinary('STOR in.txt\u3000', io.BytesIO(b'third'))
+got = io.BytesIO(); f.retrbinary('RETR in.txt', got.write)
+assert got.getvalue() == b'real', got.getvalue()
+got = io.BytesIO(); f.retrbinary('RETR in.txt ', got.write)
+assert got.getvalue() == b'other', got.getvalue()
+listed = set(f.nlst())
+assert {'in.txt', 'in.txt ', 'in.txt\u3000'} <= listed, listed
+# '.. ' at the top of the home is a name like any other.
+f.storbinary('STOR .. ', io.BytesIO(b'dotdot'))
+assert '.. ' in f.nlst(), f.nlst()
+print('stored', sum(1 for r in codes.values() if r[0] == '226'), 'of', len(codes))
+f.quit()
+"#,
+    );
+    assert!(out.contains("stored"), "{out}");
+    std::thread::sleep(Duration::from_millis(500));
+    let log = std::fs::read_to_string(m.log.path()).unwrap();
+    let requests: Vec<&str> = log[log_start..].lines().filter(|l| l.contains("HTTP/1.1\"")).collect();
+    assert!(requests.len() > 500, "{} requests", requests.len());
+    let outside: Vec<&&str> = requests.iter().filter(|l| !under_prefix(l, "site/a/")).collect();
+    assert!(outside.is_empty(), "requests outside site/a/: {outside:#?}");
+    // The whole bucket: outside.txt and the home marker stay, nothing new
+    // appeared beside them.
+    let mut s = TcpStream::connect(("127.0.0.1", m.port)).unwrap();
+    write!(
+        s,
+        "GET /ftp?list-type=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut body = Vec::new();
+    s.read_to_end(&mut body).unwrap();
+    let body = String::from_utf8(body).unwrap();
+    let keys: Vec<&str> = body
+        .split("<Key>")
+        .skip(1)
+        .filter_map(|k| k.split("</Key>").next())
+        .collect();
+    assert!(keys.contains(&"site/outside.txt"), "{keys:?}");
+    assert!(keys.contains(&"site/a/in.txt%20"), "{keys:?}");
+    assert!(keys.contains(&"site/a/..%20"), "{keys:?}");
+    let strays: Vec<&&str> = keys
+        .iter()
+        .filter(|k| !k.starts_with("site/a/") && **k != "site/outside.txt" && **k != "site/a/")
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}");
+}
+
+/// Whether a werkzeug request-log line names an object at or below
+/// `prefix` of bucket `ftp`: the path (percent-decoded once, as the store
+/// reads it) is `/ftp/<prefix>…` with no `.` or `..` segment, or a bucket
+/// request's `prefix=` parameter starts with `prefix`.
+fn under_prefix(line: &str, prefix: &str) -> bool {
+    let Some(target) = line.split('"').nth(1).and_then(|r| r.split(' ').nth(1)) else {
+        return false;
+    };
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let path = percent_decode(path);
+    if let Some(key) = path.strip_prefix("/ftp/") {
+        return key.starts_with(prefix) && !key.split('/').any(|s| s == "." || s == "..");
+    }
+    if path == "/ftp" {
+        return query
+            .split('&')
+            .filter_map(|kv| kv.strip_prefix("prefix="))
+            .any(|p| percent_decode(p).starts_with(prefix));
+    }
+    false
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }

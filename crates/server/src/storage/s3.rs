@@ -99,19 +99,35 @@ impl S3Storage {
         if !base.is_empty() {
             base.push('/');
         }
+        if !faithful(&base) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("the S3 prefix {:?} would be rewritten on its way to the store (whitespace at an end, an empty, `.` or `..` segment, or a control character)", cfg.prefix),
+            ));
+        }
         Ok(S3Storage { op, rt, base })
     }
 
     /// The key of a path (`base` + components joined by `/`; the root is
-    /// `base`). A component that is not UTF-8 has no key.
+    /// `base`). A component that is not UTF-8 has no key. The key is an
+    /// injective encoding of the path (see [`escape`]) and is checked to be
+    /// one that neither OpenDAL nor the HTTP client rewrites ([`faithful`]):
+    /// what comes out is exactly the object the confinement check saw.
     fn key(&self, p: &VPath) -> io::Result<String> {
+        let bad = || io::Error::from(io::ErrorKind::InvalidFilename);
+        if !p.is_confined() {
+            return Err(bad());
+        }
         let mut k = self.base.clone();
         for (i, c) in p.components().iter().enumerate() {
-            let c = std::str::from_utf8(c).map_err(|_| io::Error::from(io::ErrorKind::InvalidFilename))?;
+            let c = std::str::from_utf8(c).map_err(|_| bad())?;
             if i > 0 {
                 k.push('/');
             }
             escape(c, &mut k);
+        }
+        if !faithful(&k) {
+            return Err(bad());
         }
         Ok(k)
     }
@@ -374,6 +390,11 @@ impl Storage for S3Storage {
         for k in &keys {
             let rest = &k[fd.len()..];
             let target = format!("{td}{rest}");
+            // Keys another tool wrote may hold anything: none is copied
+            // where the store would read it as another path.
+            if !faithful(k) || !faithful(&target) {
+                return Err(io::ErrorKind::InvalidFilename.into());
+            }
             if k.ends_with('/') {
                 self.block(self.op.create_dir(&target))?;
             } else {
@@ -407,15 +428,40 @@ impl Storage for S3Storage {
     }
 }
 
-/// A name component into a key: `%` and control characters as `%HH`.
+/// A name component into a key: `%`, control characters (C0, DEL, C1), and whitespace at
+/// either end of the component as the `%HH` of their UTF-8 octets, so the
+/// encoding is injective (every `%` in a key starts an escape) and no
+/// component can be changed on its way to the store: OpenDAL 0.59 trims
+/// Unicode whitespace from both ends of the whole path (`.. ` would become
+/// `..`, which the HTTP client then resolves in the URL, and `a.txt ` would
+/// alias `a.txt`), and S3's XML listings cannot carry a CR.
 fn escape(name: &str, out: &mut String) {
-    for c in name.chars() {
-        if c == '%' || c.is_ascii_control() {
-            out.push_str(&format!("%{:02X}", c as u32));
+    // The byte range that `str::trim` (what OpenDAL calls) keeps.
+    let start = name.len() - name.trim_start().len();
+    let end = start + name.trim().len();
+    for (i, c) in name.char_indices() {
+        let edge = i < start || i >= end;
+        if c == '%' || c.is_control() || (edge && c.is_whitespace()) {
+            let mut b = [0u8; 4];
+            for o in c.encode_utf8(&mut b).bytes() {
+                out.push_str(&format!("%{o:02X}"));
+            }
         } else {
             out.push(c);
         }
     }
+}
+
+/// Whether OpenDAL and the URL builder leave `key` as it is: no whitespace
+/// at either end (trimmed), no leading `/` or empty segment (dropped), no
+/// `.` or `..` segment (resolved by the HTTP client), no control character.
+/// [`S3Storage::key`] makes only such keys; this check stands behind it, so
+/// a mistake there is a refused name (553), never another object.
+fn faithful(key: &str) -> bool {
+    let trimmed = key.trim() == key;
+    let body = key.strip_suffix('/').unwrap_or(key);
+    let segments_ok = body.is_empty() || body.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
+    trimmed && segments_ok && !key.chars().any(char::is_control)
 }
 
 /// A key's last component back into a name: `%HH` decoded.
@@ -565,5 +611,49 @@ mod tests {
         assert_eq!(k, "a%0Db%25");
         // Another tool's stray % stays.
         assert_eq!(unescape("50%off"), b"50%off");
+    }
+
+    #[test]
+    fn keys_are_injective_and_nothing_downstream_rewrites_them() {
+        let enc = |n: &str| {
+            let mut k = String::new();
+            escape(n, &mut k);
+            k
+        };
+        assert_eq!(enc(".. "), "..%20");
+        assert_eq!(enc("..\u{3000}"), "..%E3%80%80");
+        assert_eq!(enc(" a b "), "%20a b%20");
+        assert_eq!(enc("\u{85}x"), "%C2%85x");
+        let mut names = std::collections::BTreeSet::from(["in.txt".to_owned(), "...".to_owned(), "%2e%2e".to_owned()]);
+        for ws in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| c.is_whitespace())
+        {
+            for n in [
+                format!("..{ws}"),
+                format!("{ws}.."),
+                format!("in.txt{ws}"),
+                format!("{ws}{ws}"),
+                format!("a{ws}b"),
+            ] {
+                names.insert(n);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for n in &names {
+            let k = enc(n);
+            assert!(seen.insert(k.clone()), "two names share the key {k:?}");
+            assert_eq!(unescape(&k), n.as_bytes(), "{n:?}");
+            // As a last component and as a directory, under a prefix.
+            assert!(faithful(&format!("site/a/{k}")), "{n:?} -> {k:?}");
+            assert!(faithful(&format!("site/a/{k}/")), "{n:?} -> {k:?}");
+            // OpenDAL's own normalization leaves it alone.
+            let full = format!("site/a/{k}");
+            assert_eq!(full.trim(), full);
+        }
+        for bad in ["site/..", "site/a/../", " site/", "site//a", "/site", "a/./b", "a\rb"] {
+            assert!(!faithful(bad), "{bad:?}");
+        }
+        assert!(faithful("") && faithful("site/") && faithful("site/a"));
     }
 }
