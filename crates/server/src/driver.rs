@@ -745,12 +745,16 @@ impl Driver {
                     home: u.home.clone(),
                     write: u.write,
                 };
-                let hashed = users
-                    .iter()
-                    .any(|u| u.name == user && !matches!(u.secret, crate::auth::Secret::Plain(_)));
-                if !hashed {
-                    // No user of that name, or clear-text ones (--user): a
-                    // comparison, done here, without a thread hand-off.
+                let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
+                // A name that is no account is checked against a decoy as
+                // costly as an account's hash: its answer comes no sooner.
+                let decoy = match users.iter().any(|u| u.name == user) {
+                    true => None,
+                    false => users.iter().find(|u| u.secret.is_hash()).map(|u| u.secret.clone()),
+                };
+                if !hashed && decoy.is_none() {
+                    // Clear-text accounts only (--user): a comparison, done
+                    // here, without a thread hand-off.
                     let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
                     return Ok(OpOk::Account(found.map(account)));
                 }
@@ -760,6 +764,10 @@ impl Driver {
                     return Err(io::ErrorKind::Other);
                 };
                 blocking(move || {
+                    if let Some(d) = decoy {
+                        d.decoy(&password);
+                        return Ok(OpOk::Account(None));
+                    }
                     let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
                     Ok(OpOk::Account(found.map(account)))
                 })

@@ -261,9 +261,15 @@ impl Server {
         // the timer wheel is woken (eventfd write, context switch) when a
         // timer is registered earlier than anything the wheel held; with
         // this one there, a session's timers, all further away, never do.
+        // It also lets the password checks' work memory go once no login
+        // has been checked for a while (crate::auth).
         let _tick = AbortOnDrop(tokio::spawn(async {
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;
+                let freed = crate::auth::release_idle_work_memory();
+                if freed > 0 {
+                    tracing::debug!(octets = freed, "password-check memory released");
+                }
             }
         }));
         let listeners: Vec<(TcpListener, bool)> = self

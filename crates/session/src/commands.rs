@@ -31,6 +31,9 @@ pub(crate) enum Pending {
     StatPath,
     Verify {
         user: Vec<u8>,
+        /// When PASS came: a failure is answered `login_fail_delay` after
+        /// it, however long the check took (no timing of which names exist).
+        since: Instant,
     },
     EnterHome {
         user: Vec<u8>,
@@ -96,7 +99,7 @@ impl ServerSession {
         use Command as C;
         match cmd {
             C::User(name) => self.user(name),
-            C::Pass(pw) => self.pass(pw),
+            C::Pass(pw) => self.pass(now, pw),
             C::Acct(_) => self.reply(ReplyCode::SUPERFLUOUS, Msg::AccountNotNeeded),
             C::Quit => {
                 self.reply(ReplyCode::CLOSING, Msg::Goodbye);
@@ -292,7 +295,7 @@ impl ServerSession {
                 match pending {
                     Pending::Cwd(_) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
                     Pending::Pasv { .. } => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
-                    Pending::Verify { user } | Pending::EnterHome { user, .. } => {
+                    Pending::Verify { user, .. } | Pending::EnterHome { user, .. } => {
                         use std::io::ErrorKind as K;
                         if matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory) {
                             tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed: home unavailable");
@@ -363,13 +366,15 @@ impl ServerSession {
                 let r = self.stat_listing(entries);
                 self.send(&r);
             }
-            (Pending::Verify { user }, OpOk::Account(Some(Account { home, write }))) => {
+            (Pending::Verify { user, .. }, OpOk::Account(Some(Account { home, write }))) => {
                 let home = VPath::root().join(&home);
                 self.op(Op::EnterHome(home), Pending::EnterHome { user, write });
             }
-            (Pending::Verify { user }, OpOk::Account(None)) => {
+            (Pending::Verify { user, since }, OpOk::Account(None)) => {
                 tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
-                self.login_failed(now);
+                // Counted from PASS: an unknown name and a wrong password
+                // are answered at the same moment.
+                self.login_failed(since);
             }
             (Pending::EnterHome { user, write }, OpOk::Done) => {
                 tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
@@ -406,7 +411,7 @@ impl ServerSession {
         self.reply(ReplyCode::NEED_PASSWORD, Msg::NeedPassword);
     }
 
-    fn pass(&mut self, pw: Vec<u8>) {
+    fn pass(&mut self, now: Instant, pw: Vec<u8>) {
         let user = match &self.login {
             Login::AwaitPass { user } => user.clone(),
             // (The session stays logged in: a stray PASS does not log out.)
@@ -430,7 +435,7 @@ impl ServerSession {
                 user: user.clone(),
                 password: pw,
             },
-            Pending::Verify { user },
+            Pending::Verify { user, since: now },
         );
     }
 
