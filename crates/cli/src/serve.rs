@@ -493,5 +493,50 @@ fn init_logging() {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(ansi)
+        .event_format(SessionFormat)
         .try_init();
+}
+
+/// The log line: `TIME LEVEL session{id=N peer=ADDR}: TARGET: FIELDS`, as
+/// tracing-subscriber's full format writes a line inside a span; the
+/// session tag comes from the session's task (babelftp_server::logctx),
+/// not from a span.
+struct SessionFormat;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for SessionFormat
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut w: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        use tracing_subscriber::fmt::time::FormatTime as _;
+        use tracing_subscriber::fmt::FormatFields as _;
+        let meta = event.metadata();
+        tracing_subscriber::fmt::time::SystemTime.format_time(&mut w)?;
+        let level = *meta.level();
+        let colour = match level {
+            tracing::Level::ERROR => "31",
+            tracing::Level::WARN => "33",
+            tracing::Level::INFO => "32",
+            tracing::Level::DEBUG => "34",
+            tracing::Level::TRACE => "35",
+        };
+        if w.has_ansi_escapes() {
+            write!(w, " \x1b[{colour}m{level:>5}\x1b[0m ")?;
+        } else {
+            write!(w, " {level:>5} ")?;
+        }
+        babelftp_server::logctx::with_tag(|tag| match tag {
+            Some(t) => write!(w, "{t}: "),
+            None => Ok(()),
+        })?;
+        write!(w, "{}: ", meta.target())?;
+        ctx.format_fields(w.by_ref(), event)?;
+        writeln!(w)
+    }
 }

@@ -393,7 +393,7 @@ impl Passive {
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
         let expects_tls = tls.is_some();
-        let task = tokio::spawn(tracing::Instrument::in_current_span(async move {
+        let task = tokio::spawn(crate::logctx::inherit(async move {
             let early = match data::accept_passive(&listener, peer, &proxies).await {
                 Err(e) => Early::Failed(e),
                 Ok(stream) => {
@@ -871,9 +871,7 @@ impl Driver {
             events: events_tx,
             decide: decide_rx,
         };
-        let task = Task(Some(tokio::spawn(tracing::Instrument::in_current_span(
-            job.run(payload),
-        ))));
+        let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
         self.transfer = Some(Running {
             id,
             task,

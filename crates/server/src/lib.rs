@@ -22,6 +22,8 @@ pub mod auth;
 pub mod config;
 mod data;
 mod driver;
+pub mod logctx;
+mod memory;
 pub mod metrics;
 mod proxy;
 mod sockopt;
@@ -263,12 +265,17 @@ impl Server {
         // this one there, a session's timers, all further away, never do.
         // It also lets the password checks' work memory go once no login
         // has been checked for a while (crate::auth).
-        let _tick = AbortOnDrop(tokio::spawn(async {
+        // And, once a burst of sessions is over, it has the allocator give
+        // their memory back (crate::memory).
+        let limits = Limits::default();
+        let bursts = limits.clone();
+        let _tick = AbortOnDrop(tokio::spawn(async move {
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 let freed = crate::auth::release_idle_work_memory();
-                if freed > 0 {
-                    tracing::debug!(octets = freed, "password-check memory released");
+                if freed > 0 || bursts.release_due() {
+                    let _ = tokio::task::spawn_blocking(memory::release).await;
+                    tracing::debug!(argon2_octets = freed, "memory given back");
                 }
             }
         }));
@@ -291,7 +298,6 @@ impl Server {
                 std::task::Poll::Pending
             })
         };
-        let limits = Limits::default();
         let mut session_ids: u64 = 0;
         let mut backoff = Duration::from_millis(10);
         tokio::pin!(shutdown);
@@ -347,18 +353,14 @@ impl Server {
             let alive = alive.clone();
             // Every line a session logs carries its id and peer.
             session_ids += 1;
-            let span = tracing::info_span!("session", id = session_ids, %peer);
-            tokio::spawn(tracing::Instrument::instrument(
-                async move {
-                    let (_slot, _alive) = (slot, alive);
-                    tracing::info!("connected");
-                    match driver::serve(stream, peer, shared, rx, implicit).await {
-                        Ok(why) => tracing::info!(reason = why, "disconnected"),
-                        Err(e) => tracing::info!(reason = %e, "disconnected"),
-                    }
-                },
-                span,
-            ));
+            tokio::spawn(logctx::session(session_ids, peer, None, async move {
+                let (_slot, _alive) = (slot, alive);
+                tracing::info!("connected");
+                match driver::serve(stream, peer, shared, rx, implicit).await {
+                    Ok(why) => tracing::info!(reason = why, "disconnected"),
+                    Err(e) => tracing::info!(reason = %e, "disconnected"),
+                }
+            }));
         }
         drop(listeners);
         self.shared.metrics.set_draining();
@@ -428,24 +430,28 @@ async fn proxied(
         driver::refuse(stream, &shared.session.catalogs).await;
         return;
     };
-    let span = tracing::info_span!("session", id, %peer, %proxy);
-    tracing::Instrument::instrument(
-        async move {
-            let _slot = slot;
-            tracing::info!("connected");
-            match driver::serve(stream, peer, shared, rx, implicit).await {
-                Ok(why) => tracing::info!(reason = why, "disconnected"),
-                Err(e) => tracing::info!(reason = %e, "disconnected"),
-            }
-        },
-        span,
-    )
+    logctx::session(id, peer, Some(proxy), async move {
+        let _slot = slot;
+        tracing::info!("connected");
+        match driver::serve(stream, peer, shared, rx, implicit).await {
+            Ok(why) => tracing::info!(reason = why, "disconnected"),
+            Err(e) => tracing::info!(reason = %e, "disconnected"),
+        }
+    })
     .await;
 }
 
 /// Connection counts, globally and per IP address.
 #[derive(Clone, Default)]
-struct Limits(Arc<std::sync::Mutex<(usize, HashMap<IpAddr, usize>)>>);
+struct Limits(Arc<std::sync::Mutex<Counts>>);
+
+/// Sessions open, in all and per address, and the bursts they come in.
+#[derive(Debug, Default)]
+struct Counts {
+    live: usize,
+    per_ip: HashMap<IpAddr, usize>,
+    bursts: memory::Bursts,
+}
 
 /// A held connection slot; dropping it frees the slot.
 struct Slot {
@@ -454,31 +460,49 @@ struct Slot {
 }
 
 impl Limits {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counts> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn admit(&self, ip: IpAddr, cfg: &Config) -> Option<Slot> {
         let ip = ip.to_canonical();
-        let mut g = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        let per_ip = g.1.get(&ip).copied().unwrap_or(0);
-        if g.0 >= cfg.max_connections || per_ip >= cfg.max_per_ip {
+        let mut g = self.lock();
+        let per_ip = g.per_ip.get(&ip).copied().unwrap_or(0);
+        if g.live >= cfg.max_connections || per_ip >= cfg.max_per_ip {
             return None;
         }
-        g.0 += 1;
-        g.1.insert(ip, per_ip + 1);
+        g.live += 1;
+        g.per_ip.insert(ip, per_ip + 1);
+        let live = g.live;
+        g.bursts.started(live);
         Some(Slot {
             limits: self.clone(),
             ip,
         })
     }
+
+    /// Whether a burst of sessions is over (see crate::memory).
+    fn release_due(&self) -> bool {
+        let mut g = self.lock();
+        let live = g.live;
+        g.bursts.release_due(live)
+    }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut g = self.limits.0.lock().unwrap_or_else(|p| p.into_inner());
-        g.0 = g.0.saturating_sub(1);
-        if let Some(n) = g.1.get_mut(&self.ip) {
+        let mut g = self.limits.lock();
+        g.live = g.live.saturating_sub(1);
+        g.bursts.ended();
+        if let Some(n) = g.per_ip.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {
-                g.1.remove(&self.ip);
+                g.per_ip.remove(&self.ip);
             }
+        }
+        if g.per_ip.is_empty() {
+            // The map's table, grown by a burst, goes too.
+            g.per_ip = HashMap::new();
         }
     }
 }
