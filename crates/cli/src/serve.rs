@@ -55,6 +55,10 @@ pub struct ServeArgs {
     /// Most sessions at once from one IP address [default: 32].
     #[arg(long, value_name = "N")]
     max_per_ip: Option<usize>,
+    /// Most passive ports one address holds at once [default: max-per-ip,
+    /// at most a quarter of --passive-ports].
+    #[arg(long, value_name = "N")]
+    max_passive_per_ip: Option<usize>,
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
@@ -159,6 +163,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(n) = args.max_per_ip {
         cfg.max_per_ip = n;
+    }
+    if let Some(n) = args.max_passive_per_ip {
+        cfg.max_passive_per_ip = Some(n);
     }
     if let Some(f) = args.fsync.as_deref().and_then(babelftp_server::config::parse_fsync) {
         cfg.fsync = f;

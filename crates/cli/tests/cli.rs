@@ -440,4 +440,7 @@ a.close()
         assert!(line.contains("session{id="), "no session id: {line}");
     }
     assert!(!text.contains("\\xe6"), "escaped UTF-8 in the log:\n{text}");
+    // Isolation marks are for terminals: a log is grepped.
+    assert!(!text.contains('\u{2068}'), "bidi isolates in the log:\n{text}");
+    assert!(text.contains("/Ελληνικά/ملف.txt"), "{text}");
 }

@@ -560,14 +560,15 @@ impl Command {
 
 impl fmt::Display for Command {
     /// For logs: the verb and argument, with the password hidden; UTF-8
-    /// names as text, other octets and controls as `%HH`
-    /// ([`crate::display::display_path`]).
+    /// names as text, other octets, controls and bidi controls as `%HH`
+    /// ([`crate::display::PlainPath`]: no isolation marks, which are for
+    /// terminals and would keep `grep 'STOR שלום.txt'` from matching).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.verb().name())?;
         match self {
             Command::Pass(_) => f.write_str(" ****"),
             _ => match self.argument() {
-                Some(a) => write!(f, " {}", crate::display::display_path(&a)),
+                Some(a) => write!(f, " {}", crate::display::PlainPath(&a)),
                 None => Ok(()),
             },
         }

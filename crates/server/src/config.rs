@@ -17,6 +17,8 @@
 //! login_fail_delay_ms = 1000
 //! max_connections = 512
 //! max_per_ip = 32
+//! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
+//! status_before_login = false # true: STAT before login names the version and the client's address
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
 //! fsync = "always"            # uploads synced before 226 (default); "never"
@@ -138,6 +140,13 @@ pub struct Config {
     pub max_connections: usize,
     /// Most sessions at once from one IP address; more get 421.
     pub max_per_ip: usize,
+    /// Most passive ports one client address holds at once (PASV/EPSV
+    /// beyond it: 425); `None`: `max_per_ip`. Never more than a quarter of
+    /// a configured `passive_ports` range (see [`Config::passive_cap`]).
+    pub max_passive_per_ip: Option<usize>,
+    /// STAT before login names the server's version and the client's
+    /// address (off: only the transfer state).
+    pub status_before_login: bool,
     /// How long shutdown waits for running transfers.
     pub shutdown_grace: Duration,
     /// Where to append one xferlog line per transfer.
@@ -257,6 +266,8 @@ impl Default for Config {
             login_fail_delay: Duration::from_secs(1),
             max_connections: 512,
             max_per_ip: 32,
+            max_passive_per_ip: None,
+            status_before_login: false,
             shutdown_grace: Duration::from_secs(30),
             xferlog: None,
             fsync: crate::storage::fs::Fsync::Always,
@@ -325,6 +336,8 @@ struct FileConfig {
     login_fail_delay_ms: Option<u64>,
     max_connections: Option<usize>,
     max_per_ip: Option<usize>,
+    max_passive_per_ip: Option<usize>,
+    status_before_login: Option<bool>,
     shutdown_grace: Option<u64>,
     xferlog: Option<PathBuf>,
     fsync: Option<String>,
@@ -445,6 +458,18 @@ pub fn load_users(path: &Path) -> Result<Vec<User>, ConfigError> {
 }
 
 impl Config {
+    /// How many passive ports one client address may hold at once:
+    /// `max_passive_per_ip` (default `max_per_ip`), and never more than a
+    /// quarter of a configured `passive_ports` range, so that a few
+    /// sessions from one address cannot take every port (at least 1).
+    pub fn passive_cap(&self) -> usize {
+        let cap = self.max_passive_per_ip.unwrap_or(self.max_per_ip);
+        match &self.passive_ports {
+            Some(r) => cap.min((usize::from(r.end() - r.start()) + 1) / 4).max(1),
+            None => cap.max(1),
+        }
+    }
+
     /// Reads a TOML configuration file over the defaults. Relative paths
     /// in it are relative to the file's directory.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
@@ -487,6 +512,8 @@ impl Config {
         }
         c.max_connections = f.max_connections.unwrap_or(c.max_connections);
         c.max_per_ip = f.max_per_ip.unwrap_or(c.max_per_ip);
+        c.max_passive_per_ip = f.max_passive_per_ip.or(c.max_passive_per_ip);
+        c.status_before_login = f.status_before_login.unwrap_or(c.status_before_login);
         if let Some(s) = f.shutdown_grace {
             c.shutdown_grace = Duration::from_secs(s);
         }

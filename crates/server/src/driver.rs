@@ -51,6 +51,48 @@ pub(crate) struct Shared {
     /// [`crate::Users::replace`] (SIGHUP). A login reads one snapshot.
     pub(crate) users: crate::Users,
     pub(crate) metrics: Arc<crate::metrics::Metrics>,
+    /// Passive ports each client address holds (`Config::passive_cap`).
+    pub(crate) passive_holds: PassiveHolds,
+}
+
+/// How many passive ports each client address holds: a few sessions from
+/// one address cannot take a small `passive_ports` range from everyone.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct PassiveHolds(Arc<std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>>);
+
+/// One passive port held; dropping it gives the address's slot back.
+#[derive(Debug)]
+struct Hold {
+    holds: PassiveHolds,
+    ip: IpAddr,
+}
+
+impl PassiveHolds {
+    fn hold(&self, ip: IpAddr, cap: usize) -> Option<Hold> {
+        let ip = ip.to_canonical();
+        let mut g = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let n = g.entry(ip).or_insert(0);
+        if *n >= cap {
+            return None;
+        }
+        *n += 1;
+        Some(Hold {
+            holds: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut g = self.holds.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = g.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                g.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// The control connection: plain TCP (read by [`Control::read`], which
@@ -204,7 +246,7 @@ impl Control {
 /// What an operation changes in the tree, for the log: its name and the
 /// path as text (`None` for what only reads).
 fn describe_change(op: &Op) -> Option<(&'static str, String)> {
-    let text = |p: &babelftp_session::VPath| babelftp_proto::display::display_path(&p.to_bytes());
+    let text = |p: &babelftp_session::VPath| babelftp_proto::display::PlainPath(&p.to_bytes()).to_string();
     match op {
         Op::Mkdir(p) => Some(("MKD", text(p))),
         Op::Rmdir(p) => Some(("RMD", text(p))),
@@ -328,6 +370,8 @@ struct Passive {
     /// Aborted, with the listener and any connection it holds, when the
     /// passive setup is replaced or released, or the session ends.
     _task: Task,
+    /// This address's slot (`Config::passive_cap`), given back with it.
+    _hold: Hold,
 }
 
 /// A data connection taken early.
@@ -390,6 +434,7 @@ impl Passive {
         proxies: Vec<crate::config::Cidr>,
         tls: Option<crate::tls::DataTls>,
         handshake_timeout: Duration,
+        hold: Hold,
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
         let expects_tls = tls.is_some();
@@ -414,6 +459,7 @@ impl Passive {
             tls: expects_tls,
             ready,
             _task: Task(Some(task)),
+            _hold: hold,
         }
     }
 }
@@ -689,7 +735,7 @@ impl Driver {
             Action::Log(rec) => {
                 self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
                 tracing::info!(
-                    path = %babelftp_proto::display::display_path(&rec.path),
+                    path = %babelftp_proto::display::PlainPath(&rec.path),
                     bytes = rec.bytes,
                     seconds = rec.seconds,
                     "{} {}",
@@ -722,7 +768,17 @@ impl Driver {
         let st = self.storage.clone();
         match op {
             Op::BindPassive { ip, tls } => {
+                // The port held before is given back first (a client may
+                // send PASV again and again).
                 self.passive = None;
+                let Some(hold) = self
+                    .shared
+                    .passive_holds
+                    .hold(self.peer.ip(), self.shared.cfg.passive_cap())
+                else {
+                    tracing::info!(peer = %self.peer, cap = self.shared.cfg.passive_cap(), "passive port refused: this address holds as many as it may (max_passive_per_ip)");
+                    return Err(io::ErrorKind::QuotaExceeded);
+                };
                 match data::bind_passive(ip, self.shared.cfg.passive_ports.as_ref()).await {
                     Ok(l) => {
                         let port = l.local_addr().map_err(|e| e.kind())?.port();
@@ -733,6 +789,7 @@ impl Driver {
                             self.shared.cfg.proxy_protocol_from.clone(),
                             tls,
                             self.shared.cfg.data_timeout,
+                            hold,
                         ));
                         Ok(OpOk::Port(port))
                     }

@@ -192,6 +192,7 @@ impl Server {
             tls: tls.as_ref().map(|_| babelftp_session::TlsPolicy {
                 required: cfg.tls_required,
             }),
+            status_before_login: cfg.status_before_login,
             ..SessionConfig::new(Arc::new(catalogs))
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
@@ -212,6 +213,7 @@ impl Server {
                 hashing: Arc::new(tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
                 )),
+                passive_holds: driver::PassiveHolds::default(),
             }),
             listeners,
             implicit,

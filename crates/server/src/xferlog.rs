@@ -77,14 +77,37 @@ fn now() -> i64 {
         .unwrap_or(0)
 }
 
-/// Escapes a field for the space-separated format.
+/// Escapes a field for the space-separated format: SP, `%` and every
+/// character a terminal or a log reader would act on or not show (C0, DEL
+/// and C1 controls, bidi overrides and isolates, line separators,
+/// invisible format characters: [`babelftp_proto::display::is_displayable`])
+/// as the `%HH` of its octets; all of a name that is not UTF-8 above 0x7F.
 fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
-    let valid = babelftp_proto::utf8::is_utf8(bytes);
-    for &b in bytes {
-        if b <= b' ' || b == b'%' || b == 0x7f || (!valid && b >= 0x80) {
-            out.extend_from_slice(format!("%{b:02X}").as_bytes());
-        } else {
-            out.push(b);
+    let hex = |out: &mut Vec<u8>, b: &[u8]| {
+        for o in b {
+            out.extend_from_slice(format!("%{o:02X}").as_bytes());
+        }
+    };
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            for c in text.chars() {
+                let mut buf = [0u8; 4];
+                let enc = c.encode_utf8(&mut buf).as_bytes();
+                if c <= ' ' || c == '%' || !babelftp_proto::display::is_displayable(c) {
+                    hex(out, enc);
+                } else {
+                    out.extend_from_slice(enc);
+                }
+            }
+        }
+        Err(_) => {
+            for &b in bytes {
+                if b <= b' ' || b == b'%' || b >= 0x7f {
+                    hex(out, &[b]);
+                } else {
+                    out.push(b);
+                }
+            }
         }
     }
 }
@@ -154,5 +177,28 @@ mod tests {
             "{}",
             line.escape_ascii()
         );
+    }
+
+    #[test]
+    fn controls_and_bidi_overrides_never_reach_the_log_raw() {
+        let e = XferEntry {
+            seconds: 0,
+            peer: "::1".parse().unwrap(),
+            bytes: 0,
+            // C1 CSI, ESC, DEL, RLO, an isolate, a line separator, and a
+            // letter either side that stays as it is.
+            path: "/a\u{9b}2J\u{1b}[0m\u{7f}\u{202e}txt.exe\u{2068}\u{2028}é".as_bytes(),
+            ascii: false,
+            incoming: true,
+            anonymous: false,
+            user: "u\u{85}".as_bytes(),
+            complete: true,
+        };
+        let line = String::from_utf8(format_line(&e, 0)).unwrap();
+        assert!(
+            line.contains(" /a%C2%9B2J%1B[0m%7F%E2%80%AEtxt.exe%E2%81%A8%E2%80%A8é b _ i r u%C2%85 ftp"),
+            "{line}"
+        );
+        assert!(!line.chars().any(|c| c.is_control() && c != '\n'), "{line:?}");
     }
 }

@@ -294,7 +294,16 @@ impl ServerSession {
             Err(e) => {
                 match pending {
                     Pending::Cwd(_) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
-                    Pending::Pasv { .. } => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+                    Pending::Pasv { .. } => self.reply(
+                        ReplyCode::CANT_OPEN_DATA,
+                        // This address already holds as many passive ports
+                        // as it may (the server's max_passive_per_ip).
+                        if e == std::io::ErrorKind::QuotaExceeded {
+                            Msg::PassiveLimit
+                        } else {
+                            Msg::CantOpenData
+                        },
+                    ),
                     Pending::Verify { user, .. } | Pending::EnterHome { user, .. } => {
                         use std::io::ErrorKind as K;
                         if matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory) {

@@ -74,21 +74,26 @@ impl ServerSession {
 
     pub(crate) fn status(&self) -> Reply {
         let user = match &self.login {
-            Login::LoggedIn { user, .. } => user.escape_ascii().to_string(),
-            _ => "-".into(),
+            Login::LoggedIn { user, .. } => Some(user.escape_ascii().to_string()),
+            _ => None,
         };
-        let lines = vec![
-            self.t(Msg::StatusIntro).into_bytes(),
-            format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes(),
-            format!(" peer {} user {user}", self.peer).into_bytes(),
+        let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
+        // Before login, nothing that helps pick an exploit or map the
+        // network: no version, no address (status_before_login to show).
+        if user.is_some() || self.cfg.status_before_login {
+            lines.push(format!(" babelftp {}", env!("CARGO_PKG_VERSION")).into_bytes());
+            let user = user.as_deref().unwrap_or("-");
+            lines.push(format!(" peer {} user {user}", self.peer).into_bytes());
+        }
+        lines.push(
             format!(
                 " TYPE {:?}, STRU F, MODE S; transfer {}",
                 self.ttype,
                 if self.in_transfer() { "running" } else { "idle" }
             )
             .into_bytes(),
-            self.t(Msg::StatusEnd).into_bytes(),
-        ];
+        );
+        lines.push(self.t(Msg::StatusEnd).into_bytes());
         Reply::multi(ReplyCode::SYSTEM_STATUS, lines)
     }
 

@@ -88,6 +88,9 @@ pub struct SessionConfig {
     pub hosts: Vec<HostInfo>,
     /// FTPS (RFC 4217), when the server has a certificate.
     pub tls: Option<TlsPolicy>,
+    /// Whether STAT before login names the server's version and the
+    /// client's address (after login it always does).
+    pub status_before_login: bool,
 }
 
 /// How a server with a certificate treats clients (RFC 4217).
@@ -123,6 +126,7 @@ impl SessionConfig {
             legacy_charset: None,
             hosts: Vec::new(),
             tls: None,
+            status_before_login: false,
         }
     }
 }

@@ -43,6 +43,7 @@ transfer-aborted = أُغلق الاتصال؛ تم إلغاء النقل.
 abort-ok = تم الإلغاء بنجاح.
 no-transfer = لا يوجد نقل لإلغائه.
 cant-open-data = تعذر فتح اتصال البيانات.
+passive-limit = عدد كبير جدًا من المنافذ السلبية محجوز من عنوانك؛ حاول مرة أخرى عند انتهاء نقل.
 data-timeout = انتهت مهلة اتصال البيانات.
 pasv-needs-ipv4 = يعمل PASV عبر IPv4 فقط؛ استخدم EPSV.
 epsv-all-only = بعد EPSV ALL لا يمكن إنشاء اتصالات البيانات إلا عبر EPSV.

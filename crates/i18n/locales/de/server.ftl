@@ -43,6 +43,7 @@ transfer-aborted = Verbindung geschlossen; Übertragung abgebrochen.
 abort-ok = Abbruch erfolgreich.
 no-transfer = Keine laufende Übertragung zum Abbrechen.
 cant-open-data = Datenverbindung kann nicht geöffnet werden.
+passive-limit = Zu viele passive Ports von Ihrer Adresse belegt; versuchen Sie es nach dem Ende einer Übertragung erneut.
 data-timeout = Zeitüberschreitung der Datenverbindung.
 pasv-needs-ipv4 = PASV funktioniert nur über IPv4; verwenden Sie EPSV.
 epsv-all-only = Nach EPSV ALL darf nur EPSV Datenverbindungen aufbauen.

@@ -43,6 +43,7 @@ transfer-aborted = Connection closed; transfer aborted.
 abort-ok = Abort successful.
 no-transfer = No transfer to abort.
 cant-open-data = Cannot open data connection.
+passive-limit = Too many passive ports held from your address; try again when a transfer ends.
 data-timeout = Data connection timed out.
 pasv-needs-ipv4 = PASV works over IPv4 only; use EPSV.
 epsv-all-only = After EPSV ALL only EPSV may set up data connections.

@@ -43,6 +43,7 @@ transfer-aborted = Conexión cerrada; transferencia cancelada.
 abort-ok = Cancelación realizada.
 no-transfer = No hay ninguna transferencia que cancelar.
 cant-open-data = No se puede abrir la conexión de datos.
+passive-limit = Demasiados puertos pasivos ocupados desde su dirección; inténtelo de nuevo cuando termine una transferencia.
 data-timeout = Tiempo de espera agotado en la conexión de datos.
 pasv-needs-ipv4 = PASV solo funciona sobre IPv4; use EPSV.
 epsv-all-only = Tras EPSV ALL, solo EPSV puede establecer conexiones de datos.

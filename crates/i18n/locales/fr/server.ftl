@@ -43,6 +43,7 @@ transfer-aborted = Connexion fermée ; transfert interrompu.
 abort-ok = Abandon réussi.
 no-transfer = Aucun transfert à interrompre.
 cant-open-data = Impossible d'ouvrir la connexion de données.
+passive-limit = Trop de ports passifs retenus depuis votre adresse ; réessayez à la fin d'un transfert.
 data-timeout = Délai dépassé sur la connexion de données.
 pasv-needs-ipv4 = PASV ne fonctionne qu'en IPv4 ; utilisez EPSV.
 epsv-all-only = Après EPSV ALL, seul EPSV peut établir des connexions de données.

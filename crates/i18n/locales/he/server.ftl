@@ -43,6 +43,7 @@ transfer-aborted = החיבור נסגר; ההעברה בוטלה.
 abort-ok = הביטול בוצע בהצלחה.
 no-transfer = אין העברה לבטל.
 cant-open-data = לא ניתן לפתוח חיבור נתונים.
+passive-limit = יותר מדי פורטים פסיביים תפוסים מהכתובת שלך; נסה שוב כשהעברה תסתיים.
 data-timeout = תם הזמן הקצוב לחיבור הנתונים.
 pasv-needs-ipv4 = PASV פועל רק על גבי IPv4; יש להשתמש ב-EPSV.
 epsv-all-only = אחרי EPSV ALL רק EPSV יכול להקים חיבורי נתונים.

@@ -43,6 +43,7 @@ transfer-aborted = Connessione chiusa; trasferimento interrotto.
 abort-ok = Interruzione riuscita.
 no-transfer = Nessun trasferimento da interrompere.
 cant-open-data = Impossibile aprire la connessione dati.
+passive-limit = Troppe porte passive occupate dal tuo indirizzo; riprova al termine di un trasferimento.
 data-timeout = Timeout della connessione dati.
 pasv-needs-ipv4 = PASV funziona solo su IPv4; usare EPSV.
 epsv-all-only = Dopo EPSV ALL solo EPSV può stabilire connessioni dati.

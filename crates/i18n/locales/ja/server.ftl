@@ -43,6 +43,7 @@ transfer-aborted = 接続が閉じられたため、転送を中止しました�
 abort-ok = 中止しました。
 no-transfer = 中止する転送はありません。
 cant-open-data = データ接続を開けません。
+passive-limit = このアドレスが保持しているパッシブポートが多すぎます。転送が終わってから再試行してください。
 data-timeout = データ接続がタイムアウトしました。
 pasv-needs-ipv4 = PASV は IPv4 でのみ使用できます。EPSV を使用してください。
 epsv-all-only = EPSV ALL の後は、データ接続の確立に EPSV しか使用できません。

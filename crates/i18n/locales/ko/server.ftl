@@ -43,6 +43,7 @@ transfer-aborted = 연결이 닫혀 전송이 중단되었습니다.
 abort-ok = 전송을 중단했습니다.
 no-transfer = 중단할 전송이 없습니다.
 cant-open-data = 데이터 연결을 열 수 없습니다.
+passive-limit = 주소에서 점유한 패시브 포트가 너무 많습니다. 전송이 끝난 뒤 다시 시도하십시오.
 data-timeout = 데이터 연결 시간이 초과되었습니다.
 pasv-needs-ipv4 = PASV는 IPv4에서만 동작합니다. EPSV를 사용하십시오.
 epsv-all-only = EPSV ALL 이후에는 EPSV로만 데이터 연결을 설정할 수 있습니다.

@@ -43,6 +43,7 @@ transfer-aborted = Połączenie zamknięte; transfer przerwany.
 abort-ok = Przerwanie zakończone pomyślnie.
 no-transfer = Brak transferu do przerwania.
 cant-open-data = Nie można otworzyć połączenia danych.
+passive-limit = Zbyt wiele portów pasywnych zajętych z Twojego adresu; spróbuj ponownie po zakończeniu transferu.
 data-timeout = Przekroczono limit czasu połączenia danych.
 pasv-needs-ipv4 = PASV działa tylko przez IPv4; użyj EPSV.
 epsv-all-only = Po EPSV ALL tylko EPSV może zestawiać połączenia danych.

@@ -43,6 +43,7 @@ transfer-aborted = Conexão encerrada; transferência interrompida.
 abort-ok = Interrupção concluída.
 no-transfer = Nenhuma transferência para interromper.
 cant-open-data = Não foi possível abrir a conexão de dados.
+passive-limit = Portas passivas demais ocupadas a partir do seu endereço; tente novamente quando uma transferência terminar.
 data-timeout = Tempo esgotado na conexão de dados.
 pasv-needs-ipv4 = PASV funciona somente em IPv4; use EPSV.
 epsv-all-only = Após EPSV ALL, somente EPSV pode estabelecer conexões de dados.

@@ -43,6 +43,7 @@ transfer-aborted = 连接已关闭，传输中止。
 abort-ok = 已成功中止。
 no-transfer = 没有可中止的传输。
 cant-open-data = 无法打开数据连接。
+passive-limit = 您的地址占用的被动端口过多；请在某个传输结束后重试。
 data-timeout = 数据连接超时。
 pasv-needs-ipv4 = PASV 仅适用于 IPv4，请使用 EPSV。
 epsv-all-only = 使用 EPSV ALL 之后，只能通过 EPSV 建立数据连接。

@@ -43,6 +43,7 @@ transfer-aborted = 連線已關閉，傳輸已中止。
 abort-ok = 已成功中止。
 no-transfer = 沒有可中止的傳輸。
 cant-open-data = 無法開啟資料連線。
+passive-limit = 您的位址占用的被動連接埠過多；請在某個傳輸結束後再試。
 data-timeout = 資料連線逾時。
 pasv-needs-ipv4 = PASV 僅適用於 IPv4，請改用 EPSV。
 epsv-all-only = 使用 EPSV ALL 之後，只能以 EPSV 建立資料連線。
