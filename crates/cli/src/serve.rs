@@ -133,6 +133,14 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         let Some((name, pw)) = u.split_once(':') else {
             bail!("--user wants NAME:PASSWORD, got {u:?}");
         };
+        // `--user alice:$PW` with PW unset: a passwordless read/write
+        // account, as `babelftp passwd` refuses an empty password.
+        if pw.is_empty() {
+            bail!(crate::msg::ts("cli-user-empty-password", &[("name", name)]));
+        }
+        if name.is_empty() {
+            bail!(crate::msg::ts("cli-user-empty-name", &[("value", u)]));
+        }
         cfg.users.push(User::plain(name, pw));
     }
     if let Some(f) = &args.users_file {
@@ -303,9 +311,21 @@ fn limit_malloc_arenas() {
         } else {
             format!("{current}:{KEY}={cores}")
         };
-        // /proc/self/exe is this very binary, even if the file was replaced.
-        let err = std::process::Command::new("/proc/self/exe")
-            .args(std::env::args_os().skip(1))
+        // The binary's real path, so that the kernel names the process
+        // `babelftp` (ps, top, ss, the journal), with the argv[0] it was
+        // started with; /proc/self/exe (this very binary) only when the
+        // file was replaced or removed since.
+        let exe = std::env::current_exe()
+            .ok()
+            .filter(|p| p.exists())
+            .unwrap_or_else(|| "/proc/self/exe".into());
+        let mut argv = std::env::args_os();
+        let mut cmd = std::process::Command::new(exe);
+        if let Some(arg0) = argv.next() {
+            cmd.arg0(arg0);
+        }
+        let err = cmd
+            .args(argv)
             .env("GLIBC_TUNABLES", tunables)
             .env("BABELFTP_ARENAS_SET", "1")
             .exec();

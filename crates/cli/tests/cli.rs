@@ -102,6 +102,14 @@ fn serve_creates_the_default_root_and_serves_it() {
             .any(|v| v.starts_with("GLIBC_TUNABLES=") && v.contains("glibc.malloc.arena_max=")),
         "{environ}"
     );
+    // Restarted as itself: ps, top and ss name it babelftp (not `exe`),
+    // with the argv it was given.
+    let comm = std::fs::read_to_string(format!("/proc/{}/comm", child.0.id())).unwrap();
+    assert_eq!(comm.trim(), "babelftp");
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.0.id())).unwrap();
+    let argv: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+    assert_eq!(argv[0], env!("CARGO_BIN_EXE_babelftp").as_bytes());
+    assert_eq!(&argv[1..4], &[&b"serve"[..], b"--listen", b"127.0.0.1:0"]);
     let list = Command::new("curl")
         .args(["-s", "-S", "--max-time", "20", &url])
         .output()
@@ -443,4 +451,53 @@ a.close()
     // Isolation marks are for terminals: a log is grepped.
     assert!(!text.contains('\u{2068}'), "bidi isolates in the log:\n{text}");
     assert!(text.contains("/Ελληνικά/ملف.txt"), "{text}");
+}
+
+/// Issue 25.1 and 25.2: what would start a server nobody can use safely is
+/// refused at start with the reason: `--user alice:` (an unset variable)
+/// would be a passwordless read/write account; a users-file entry whose
+/// hash cannot check a password; a key that is not the certificate's.
+#[test]
+fn serve_refuses_an_empty_password_an_unusable_hash_and_a_foreign_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = |args: &[&str]| {
+        let out = babelftp()
+            .args([
+                "serve",
+                "--root",
+                dir.path().to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(args)
+            .env("LC_ALL", "C")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?} started");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = start(&["--user", "alice:"]);
+    assert!(err.contains("--user alice: the password is empty"), "{err}");
+    // A PHC string without its output parses, but checks nothing.
+    let users = dir.path().join("users.toml");
+    std::fs::write(
+        &users,
+        "[[user]]\nname = \"bob\"\npassword = \"$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0\"\n",
+    )
+    .unwrap();
+    let err = start(&["--users", users.to_str().unwrap()]);
+    assert!(err.contains("user \"bob\": password must be a hash"), "{err}");
+    for d in ["a", "b"] {
+        std::fs::create_dir(dir.path().join(d)).unwrap();
+    }
+    let (cert, _) = babelftp_test_support::certificate(&dir.path().join("a"));
+    let (_, other_key) = babelftp_test_support::certificate(&dir.path().join("b"));
+    let err = start(&[
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        other_key.to_str().unwrap(),
+    ]);
+    assert!(err.contains("does not belong to the certificate"), "{err}");
 }

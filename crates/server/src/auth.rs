@@ -181,9 +181,20 @@ pub fn hash_password(password: &[u8]) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Checks a PHC string without verifying anything (config loading).
+/// Checks a PHC string without verifying anything (config loading): an
+/// argon2 hash (argon2id, argon2i or argon2d) with its parameters, a salt
+/// and an output, so that a login can be checked against it. A string
+/// that parses but has no output, or names another algorithm, would make
+/// an account no password opens (or, elsewhere, any password).
 pub fn is_valid_hash(h: &str) -> bool {
-    PasswordHash::new(h).is_ok()
+    let Ok(parsed) = PasswordHash::new(h) else {
+        return false;
+    };
+    parsed.salt.is_some()
+        && parsed.hash.as_ref().is_some_and(|o| !o.as_ref().is_empty())
+        && Algorithm::try_from(parsed.algorithm.as_str()).is_ok()
+        && parsed.version.map_or(true, |v| Version::try_from(v).is_ok())
+        && Params::try_from(&parsed).is_ok()
 }
 
 /// Compares secrets without an early exit.
@@ -203,10 +214,15 @@ mod tests {
         let h = hash_password(b"s3cret").unwrap();
         assert!(h.starts_with("$argon2id$"), "{h}");
         assert!(is_valid_hash(&h));
-        let s = Secret::Hash(h);
+        let s = Secret::Hash(h.clone());
         assert!(s.verify(b"s3cret"));
         assert!(!s.verify(b"s3cre"));
         assert!(!Secret::Hash("not a hash".into()).verify(b"x"));
+        // PHC strings that parse but cannot check a password.
+        let no_output = h.rsplit_once('$').unwrap().0;
+        assert!(!is_valid_hash(no_output), "{no_output}");
+        assert!(!is_valid_hash("$pbkdf2-sha256$i=1000$c2FsdHNhbHQ$aGFzaGhhc2g"));
+        assert!(!is_valid_hash(""));
         assert!(Secret::Plain(b"a".to_vec()).verify(b"a"));
         assert!(!Secret::Plain(b"a".to_vec()).verify(b"ab"));
     }

@@ -76,7 +76,22 @@ fn load(cert: &Path, key: &Path) -> io::Result<Arc<CertifiedKey>> {
     let key_der = PrivateKeyDer::from_pem_file(key).map_err(|e| bad(&key.display().to_string(), &e))?;
     let signer =
         rustls::crypto::ring::sign::any_supported_type(&key_der).map_err(|e| bad(&key.display().to_string(), &e))?;
-    Ok(Arc::new(CertifiedKey::new(certs, signer)))
+    let pair = CertifiedKey::new(certs, signer);
+    // A key that is not the certificate's own makes every handshake fail
+    // (curl: "rsa routines::last octet invalid"): refused here, at start,
+    // and on reload, where the pair in use stays.
+    match pair.keys_match() {
+        Ok(()) | Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::Unknown)) => Ok(Arc::new(pair)),
+        Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch)) => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "the private key in {} does not belong to the certificate in {} (its public key differs)",
+                key.display(),
+                cert.display()
+            ),
+        )),
+        Err(e) => Err(bad(&cert.display().to_string(), &e)),
+    }
 }
 
 impl CertStore {
@@ -339,6 +354,33 @@ pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A certificate and key of its own, written as PEM under `dir`.
+    fn pair(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+        let ck = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+        let (c, k) = (dir.join(format!("{name}.crt")), dir.join(format!("{name}.key")));
+        std::fs::write(&c, ck.cert.pem()).unwrap();
+        std::fs::write(&k, ck.signing_key.serialize_pem()).unwrap();
+        (c, k)
+    }
+
+    #[test]
+    fn a_key_of_another_certificate_is_refused_at_start_and_on_reload() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a_cert, a_key) = pair(dir.path(), "a");
+        let (_, b_key) = pair(dir.path(), "b");
+        let e = CertStore::open(&a_cert, &b_key).unwrap_err().to_string();
+        assert!(e.contains("does not belong to the certificate"), "{e}");
+        assert!(e.contains("b.key") && e.contains("a.crt"), "{e}");
+        // Reload: a renewal that writes the wrong key keeps the pair in use.
+        let store = CertStore::open(&a_cert, &a_key).unwrap();
+        let before = store.current();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::copy(&b_key, &a_key).unwrap();
+        let after = store.current();
+        assert!(Arc::ptr_eq(&before, &after));
+        assert!(after.keys_match().is_ok());
+    }
 
     fn entry(i: u8) -> (Vec<u8>, Vec<u8>) {
         (vec![i; 32], vec![i; 8])

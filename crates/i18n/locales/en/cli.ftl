@@ -69,3 +69,5 @@ cli-x3-lcd-failed = lcd { $path }
 cli-x3-local-dir = local directory: { $path }
 cli-x3-local-command-failed = running the local command
 cli-x3-password-no-terminal = no terminal to ask for the password of { $user } at { $host }: sending an empty one (give it with -u { $user }:PASSWORD or in ~/.netrc)
+cli-user-empty-password = --user { $name }: the password is empty (an unset variable?); an account needs a password, as babelftp passwd does
+cli-user-empty-name = --user { $value }: the name is empty
