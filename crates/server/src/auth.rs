@@ -193,7 +193,7 @@ pub fn is_valid_hash(h: &str) -> bool {
     parsed.salt.is_some()
         && parsed.hash.as_ref().is_some_and(|o| !o.as_ref().is_empty())
         && Algorithm::try_from(parsed.algorithm.as_str()).is_ok()
-        && parsed.version.map_or(true, |v| Version::try_from(v).is_ok())
+        && parsed.version.is_none_or(|v| Version::try_from(v).is_ok())
         && Params::try_from(&parsed).is_ok()
 }
 
