@@ -112,6 +112,11 @@ pub struct ServeArgs {
     /// The S3 region [default: us-east-1].
     #[arg(long, value_name = "REGION", requires = "s3")]
     s3_region: Option<String>,
+    /// Start even if the storage does not answer (a missing bucket,
+    /// refused credentials): the banner and /health say "degraded" until
+    /// it does.
+    #[arg(long)]
+    allow_degraded: bool,
     /// Serve GET /metrics (Prometheus/OpenMetrics) and GET /health over
     /// HTTP on ADDR:PORT (keep it off the public network).
     #[arg(long, value_name = "ADDR:PORT")]
@@ -231,6 +236,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
             prefix: prefix.to_owned(),
             ..Default::default()
         });
+    }
+    if args.allow_degraded {
+        cfg.allow_degraded = true;
     }
     if let Some(s3) = cfg.s3.as_mut() {
         if let Some(e) = &args.s3_endpoint {
@@ -382,6 +390,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
         if let Some(a) = server.metrics_addr() {
             say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
+        }
+        if let Some(why) = server.degraded() {
+            say(&crate::msg::ts("cli-storage-degraded", &[("reason", &why)]));
         }
         match open_files {
             Ok((from, to)) => {

@@ -698,3 +698,74 @@ fn percent_decode(s: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// Issue 25.3: a broken S3 setup is said at start, with the store's own
+/// reason, instead of a healthy-looking server whose users get 451; with
+/// --allow-degraded it starts, says so in the banner and in /health (503)
+/// until the bucket answers, then /health is 200 again.
+#[test]
+fn a_broken_s3_setup_is_refused_at_start_or_served_degraded_and_said() {
+    let m = moto();
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |bucket: &str, endpoint: &str, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_babelftp"));
+        c.args(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"])
+            .args(["--s3", &format!("s3://{bucket}/site/"), "--s3-endpoint", endpoint])
+            .args(extra)
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("LC_ALL", "C")
+            .current_dir(dir.path())
+            .stdin(Stdio::null());
+        c
+    };
+    let endpoint = format!("http://127.0.0.1:{}", m.port);
+    // A bucket that does not exist.
+    let out = serve("nobucket", &endpoint, &[]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the storage does not answer"), "{err}");
+    assert!(err.contains("\"nobucket\"") && err.contains("NoSuchBucket"), "{err}");
+    // An endpoint where nothing listens.
+    let closed = format!("http://127.0.0.1:{}", free_port());
+    let out = serve("ftp", &closed, &[]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the storage does not answer") && err.contains(&closed),
+        "{err}"
+    );
+    // Degraded, then healthy once the bucket is there.
+    let mut child = babelftp_test_support::ChildGuard(
+        serve("later", &endpoint, &["--allow-degraded"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.0.stdout.take().unwrap()));
+    let mut banner = Vec::new();
+    let metrics = loop {
+        let l = lines.next().unwrap().unwrap();
+        banner.push(l.clone());
+        if let Some(rest) = l.strip_prefix("metrics: http://") {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    let l = lines.next().unwrap().unwrap();
+    assert!(
+        l.starts_with("warning: serving degraded") && l.contains("NoSuchBucket"),
+        "{banner:?} {l}"
+    );
+    let health = |want: &str| {
+        babelftp_test_support::poll(Duration::from_secs(20), || {
+            let (_, body) = babelftp_test_support::curl(&["-i", &format!("http://{metrics}/health")]);
+            let body = String::from_utf8_lossy(&body).into_owned();
+            body.contains(want).then_some(body)
+        })
+    };
+    let h = health("503 Service Unavailable").expect("503 while degraded");
+    assert!(h.contains("degraded: storage unreachable"), "{h}");
+    assert_eq!(http(m.port, "PUT", "/later"), Some(200));
+    health("200 OK").expect("/health 200 once the bucket answers");
+}

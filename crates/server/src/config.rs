@@ -19,6 +19,7 @@
 //! max_per_ip = 32
 //! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
 //! status_before_login = false # true: STAT before login names the version and the client's address
+//! allow_degraded = false      # true: start when the storage does not answer (banner, /health: degraded)
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
 //! fsync = "always"            # uploads synced before 226 (default); "never"
@@ -147,6 +148,10 @@ pub struct Config {
     /// STAT before login names the server's version and the client's
     /// address (off: only the transfer state).
     pub status_before_login: bool,
+    /// Start even when the storage does not answer (an S3 bucket that is
+    /// missing or refuses the credentials): the banner and `/health` say
+    /// so until it does. Off: such a server refuses to start.
+    pub allow_degraded: bool,
     /// How long shutdown waits for running transfers.
     pub shutdown_grace: Duration,
     /// Where to append one xferlog line per transfer.
@@ -268,6 +273,7 @@ impl Default for Config {
             max_per_ip: 32,
             max_passive_per_ip: None,
             status_before_login: false,
+            allow_degraded: false,
             shutdown_grace: Duration::from_secs(30),
             xferlog: None,
             fsync: crate::storage::fs::Fsync::Always,
@@ -338,6 +344,7 @@ struct FileConfig {
     max_per_ip: Option<usize>,
     max_passive_per_ip: Option<usize>,
     status_before_login: Option<bool>,
+    allow_degraded: Option<bool>,
     shutdown_grace: Option<u64>,
     xferlog: Option<PathBuf>,
     fsync: Option<String>,
@@ -514,6 +521,7 @@ impl Config {
         c.max_per_ip = f.max_per_ip.unwrap_or(c.max_per_ip);
         c.max_passive_per_ip = f.max_passive_per_ip.or(c.max_passive_per_ip);
         c.status_before_login = f.status_before_login.unwrap_or(c.status_before_login);
+        c.allow_degraded = f.allow_degraded.unwrap_or(c.allow_degraded);
         if let Some(s) = f.shutdown_grace {
             c.shutdown_grace = Duration::from_secs(s);
         }

@@ -104,6 +104,25 @@ impl Server {
                 Arc::new(fs)
             }
         };
+        // A storage that does not answer (a missing bucket, refused
+        // credentials, a wrong endpoint) is said at start with its reason,
+        // not found by the first user as "451 Local error".
+        let degraded = {
+            let st = storage.clone();
+            match tokio::task::spawn_blocking(move || st.probe()).await {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(describe_storage(&cfg, &e)),
+                Err(e) => Some(e.to_string()),
+            }
+        };
+        if let Some(why) = &degraded {
+            if !cfg.allow_degraded {
+                return Err(io::Error::other(format!(
+                    "the storage does not answer: {why} (allow_degraded / --allow-degraded starts anyway)"
+                )));
+            }
+            tracing::warn!(reason = %why, "storage unreachable: serving degraded until it answers");
+        }
         let xferlog = match &cfg.xferlog {
             Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
             None => None,
@@ -203,7 +222,11 @@ impl Server {
         Ok(Server {
             shared: Arc::new(driver::Shared {
                 users,
-                metrics: Arc::new(metrics::Metrics::new()),
+                metrics: {
+                    let m = Arc::new(metrics::Metrics::new());
+                    m.set_degraded(degraded);
+                    m
+                },
                 cfg: Arc::new(cfg),
                 session: Arc::new(session),
                 root: storage,
@@ -231,6 +254,12 @@ impl Server {
     /// The metrics endpoint's address, if it has one.
     pub fn metrics_addr(&self) -> Option<SocketAddr> {
         self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// Why the storage does not answer, when the server started degraded
+    /// (`allow_degraded`) and it still does not.
+    pub fn degraded(&self) -> Option<String> {
+        self.shared.metrics.degraded()
     }
 
     /// The server's metrics (what `/metrics` shows).
@@ -269,15 +298,30 @@ impl Server {
         // has been checked for a while (crate::auth).
         // And, once a burst of sessions is over, it has the allocator give
         // their memory back (crate::memory).
+        // A degraded storage is probed again every few seconds.
         let limits = Limits::default();
         let bursts = limits.clone();
+        let shared = self.shared.clone();
         let _tick = AbortOnDrop(tokio::spawn(async move {
+            let mut ticks: u64 = 0;
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;
+                ticks += 1;
                 let freed = crate::auth::release_idle_work_memory();
                 if freed > 0 || bursts.release_due() {
                     let _ = tokio::task::spawn_blocking(memory::release).await;
                     tracing::debug!(argon2_octets = freed, "memory given back");
+                }
+                if ticks % STORAGE_PROBE_SECS == 0 && shared.metrics.degraded().is_some() {
+                    let st = shared.root.clone();
+                    match tokio::task::spawn_blocking(move || st.probe()).await {
+                        Ok(Ok(())) => {
+                            tracing::info!("storage answers again: no longer degraded");
+                            shared.metrics.set_degraded(None);
+                        }
+                        Ok(Err(e)) => shared.metrics.set_degraded(Some(describe_storage(&shared.cfg, &e))),
+                        Err(_) => {}
+                    }
                 }
             }
         }));
@@ -401,6 +445,22 @@ impl Users {
         let n = users.len();
         *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(users);
         n
+    }
+}
+
+/// How often a degraded storage is probed again, in seconds.
+const STORAGE_PROBE_SECS: u64 = 5;
+
+/// A storage error for the operator: what was asked of which store, and
+/// the store's own reason.
+fn describe_storage(cfg: &Config, e: &io::Error) -> String {
+    match &cfg.s3 {
+        Some(s3) => format!(
+            "S3 bucket {:?} at {}: {e}",
+            s3.bucket,
+            s3.endpoint.as_deref().unwrap_or("AWS")
+        ),
+        None => format!("{}: {e}", cfg.root.display()),
     }
 }
 

@@ -9,7 +9,8 @@
 //! - `GET /health`: `200 ok` while the server accepts sessions, `503
 //!   draining` from the moment it stops accepting (SIGTERM) until it
 //!   exits, so that a balancer polling it sends no new clients while the
-//!   running transfers finish.
+//!   running transfers finish; `503 degraded: …` while the storage does
+//!   not answer (a server started with `allow_degraded`).
 //!
 //! The registry and the text encoding are `prometheus-client`'s (the
 //! Prometheus project's own crate). The HTTP side answers these two GETs
@@ -66,6 +67,8 @@ pub struct Metrics {
     transfer_bytes: Family<DirectionLabel, Counter>,
     error_replies: Family<CodeLabel, Counter>,
     draining: AtomicBool,
+    /// Why the storage does not answer, while it does not.
+    degraded: std::sync::Mutex<Option<String>>,
 }
 
 impl Default for Metrics {
@@ -110,6 +113,7 @@ impl Metrics {
             transfer_bytes,
             error_replies,
             draining: AtomicBool::new(false),
+            degraded: std::sync::Mutex::new(None),
         }
     }
 
@@ -144,6 +148,17 @@ impl Metrics {
     /// The server stops accepting: `/health` says 503 from now on.
     pub(crate) fn set_draining(&self) {
         self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// The storage does not answer (`Some(why)`), or does again (`None`):
+    /// `/health` says 503 with the reason meanwhile.
+    pub(crate) fn set_degraded(&self, why: Option<String>) {
+        *self.degraded.lock().unwrap_or_else(|p| p.into_inner()) = why;
+    }
+
+    /// Why the storage does not answer, if it does not.
+    pub fn degraded(&self) -> Option<String> {
+        self.degraded.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The metrics in the OpenMetrics text format.
@@ -251,7 +266,14 @@ async fn answer(mut stream: TcpStream, metrics: &Metrics) -> std::io::Result<()>
             "text/plain; charset=utf-8",
             "draining\n".into(),
         ),
-        (b"GET" | b"HEAD", b"/health") => ("200 OK", "text/plain; charset=utf-8", "ok\n".into()),
+        (b"GET" | b"HEAD", b"/health") => match metrics.degraded() {
+            Some(why) => (
+                "503 Service Unavailable",
+                "text/plain; charset=utf-8",
+                format!("degraded: storage unreachable: {}\n", why.replace(['\r', '\n'], " ")),
+            ),
+            None => ("200 OK", "text/plain; charset=utf-8", "ok\n".into()),
+        },
         (b"GET" | b"HEAD", _) => ("404 Not Found", "text/plain; charset=utf-8", "not found\n".into()),
         _ => (
             "405 Method Not Allowed",

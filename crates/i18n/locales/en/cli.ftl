@@ -71,3 +71,4 @@ cli-x3-local-command-failed = running the local command
 cli-x3-password-no-terminal = no terminal to ask for the password of { $user } at { $host }: sending an empty one (give it with -u { $user }:PASSWORD or in ~/.netrc)
 cli-user-empty-password = --user { $name }: the password is empty (an unset variable?); an account needs a password, as babelftp passwd does
 cli-user-empty-name = --user { $value }: the name is empty
+cli-storage-degraded = warning: serving degraded, the storage does not answer: { $reason } (/health says 503 until it does; users get 451 meanwhile)

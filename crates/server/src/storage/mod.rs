@@ -117,4 +117,11 @@ pub trait Storage: Send + Sync + 'static {
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;
+
+    /// Whether the storage answers (an object store: its bucket and
+    /// credentials); checked at start and, while it fails, every few
+    /// seconds. Blocks: call it off the async workers.
+    fn probe(&self) -> io::Result<()> {
+        Ok(())
+    }
 }

@@ -415,6 +415,13 @@ impl Storage for S3Storage {
         Ok(())
     }
 
+    fn probe(&self) -> io::Result<()> {
+        // A list of the prefix, one key: the bucket, the credentials, the
+        // endpoint and the right to list all show in it.
+        let mut lister = self.block(self.op.lister_with(&self.base).limit(1))?;
+        self.block(lister.try_next()).map(drop)
+    }
+
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
         let dir = self.dir_key(p)?;
         if !self.dir_exists(&dir)? {
