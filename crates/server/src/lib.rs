@@ -312,7 +312,7 @@ impl Server {
                     let _ = tokio::task::spawn_blocking(memory::release).await;
                     tracing::debug!(argon2_octets = freed, "memory given back");
                 }
-                if ticks % STORAGE_PROBE_SECS == 0 && shared.metrics.degraded().is_some() {
+                if ticks.is_multiple_of(STORAGE_PROBE_SECS) && shared.metrics.degraded().is_some() {
                     let st = shared.root.clone();
                     match tokio::task::spawn_blocking(move || st.probe()).await {
                         Ok(Ok(())) => {
