@@ -272,7 +272,74 @@ fn parse_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
 }
 
 /// Start-up lines that say who may do what.
-fn access_lines(cfg: &Config) -> Vec<String> {
+/// The address a client on this machine connects to: a wildcard listen
+/// (`0.0.0.0`, `::`) is reached at the loopback address, not at itself.
+fn connectable(a: std::net::SocketAddr) -> std::net::SocketAddr {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    match a.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, a.port()).into(),
+        IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, a.port()).into(),
+        _ => a,
+    }
+}
+
+/// `babelftp serving ROOT on URL`; for a wildcard listen, the URL a local
+/// client uses and that every address of the machine is served.
+fn serving_line(root: &str, scheme: &str, a: std::net::SocketAddr) -> String {
+    let url = format!("{scheme}://{}/", connectable(a));
+    if a.ip().is_unspecified() {
+        let family = if a.is_ipv4() { "IPv4" } else { "IPv6" };
+        crate::msg::ts(
+            "cli-serving-every",
+            &[
+                ("root", root),
+                ("url", &url),
+                ("family", family),
+                ("listen", &a.to_string()),
+            ],
+        )
+    } else {
+        crate::msg::ts("cli-serving", &[("root", root), ("url", &url)])
+    }
+}
+
+/// What the banner says of FTPS.
+fn tls_lines(cfg: &Config) -> Vec<String> {
+    let (Some(cert), Some(_)) = (&cfg.tls_cert, &cfg.tls_key) else {
+        return vec![crate::msg::ts("cli-tls-off", &[])];
+    };
+    let cert = cert.display().to_string();
+    vec![crate::msg::ts(
+        if cfg.tls_required {
+            "cli-tls-required"
+        } else {
+            "cli-tls-optional"
+        },
+        &[("cert", &cert)],
+    )]
+}
+
+/// What the banner says of charsets: on disk, per directory, for legacy
+/// clients, or mirror mode.
+fn charset_lines(cfg: &Config) -> Vec<String> {
+    if cfg.mirror {
+        return vec![crate::msg::ts("cli-charsets-mirror", &[])];
+    }
+    let mut out = Vec::new();
+    match &cfg.fs_charset {
+        Some(c) => out.push(crate::msg::ts("cli-charsets-disk", &[("charset", c)])),
+        None => out.push(crate::msg::ts("cli-charsets-bytes", &[])),
+    }
+    for (dir, c) in &cfg.dir_charsets {
+        out.push(crate::msg::ts("cli-charsets-dir", &[("dir", dir), ("charset", c)]));
+    }
+    if let Some(c) = &cfg.legacy_client_charset {
+        out.push(crate::msg::ts("cli-charsets-legacy", &[("charset", c)]));
+    }
+    out
+}
+
+fn access_lines(cfg: &Config, missing_homes: &[Vec<u8>]) -> Vec<String> {
     let mut out = vec![crate::msg::ts(
         match (cfg.anonymous, cfg.anonymous_write) {
             (false, _) => "cli-access-anonymous-off",
@@ -282,8 +349,8 @@ fn access_lines(cfg: &Config) -> Vec<String> {
         &[],
     )];
     for u in &cfg.users {
-        let name = String::from_utf8_lossy(&u.name);
-        let home = String::from_utf8_lossy(&u.home);
+        let name = babelftp_proto::display::PlainPath(&u.name).to_string();
+        let home = babelftp_proto::display::PlainPath(&u.home).to_string();
         out.push(crate::msg::ts(
             if u.write {
                 "cli-access-user-write"
@@ -292,6 +359,14 @@ fn access_lines(cfg: &Config) -> Vec<String> {
             },
             &[("name", &name), ("home", &home)],
         ));
+        // A home that is not there: the user's logins are refused (530,
+        // saying why) until it is. Said now, not found by the user.
+        if missing_homes.contains(&u.name) {
+            out.push(crate::msg::ts(
+                "cli-home-missing",
+                &[("name", &name), ("home", &home), ("root", &served_root(cfg))],
+            ));
+        }
     }
     out
 }
@@ -382,10 +457,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         // Before the first line a supervisor may wait for: a SIGHUP from
         // then on reloads, it never kills.
         reload_users_on_hangup(server.users(), reload_args);
+        let root = served_root(&cfg);
         for a in server.local_addrs() {
+            say(&serving_line(&root, "ftp", a));
+        }
+        for a in server.implicit_addrs() {
             say(&crate::msg::ts(
-                "cli-serving",
-                &[("root", &served_root(&cfg)), ("url", &format!("ftp://{a}/"))],
+                "cli-serving-implicit",
+                &[("root", &root), ("url", &format!("ftps://{}/", connectable(a)))],
             ));
         }
         if let Some(a) = server.metrics_addr() {
@@ -416,16 +495,37 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             }
             Err(e) => tracing::warn!(error = %e, "could not read or raise the open-files limit"),
         }
-        for line in access_lines(&cfg) {
+        for line in tls_lines(&cfg).into_iter().chain(charset_lines(&cfg)) {
+            say(&line);
+        }
+        let (lang, count) = server.reply_languages();
+        say(&crate::msg::ts(
+            "cli-language",
+            &[("lang", &lang), ("count", &count.to_string())],
+        ));
+        let missing = server.missing_homes().await;
+        for line in access_lines(&cfg, &missing) {
             say(&line);
         }
         if cfg.anonymous {
-            let first = server.local_addrs().first().map(|a| a.to_string()).unwrap_or_default();
+            let first = server
+                .local_addrs()
+                .first()
+                .map(|a| connectable(*a).to_string())
+                .unwrap_or_default();
             say(&crate::msg::ts(
-                "cli-connect-hint",
+                if cfg.anonymous_write {
+                    "cli-connect-hint-write"
+                } else {
+                    "cli-connect-hint"
+                },
                 &[("example", &format!("lftp ftp://{first}"))],
             ));
         }
+        say(&crate::msg::ts(
+            "cli-ready",
+            &[("grace", &cfg.shutdown_grace.as_secs().to_string())],
+        ));
         // The accept loop runs on a worker, not on this thread: a session
         // it starts then begins in that worker's own queue, with no
         // wake-up of another thread per connection (bench/logins.py:

@@ -184,7 +184,7 @@ fn cli_messages_follow_the_locale() {
 }
 
 /// Starts `babelftp serve ARGS` in `dir`; returns it and the lines it
-/// printed up to its first user's access line (read within 30 s).
+/// printed up to its last start-up line, `ready.` (read within 30 s).
 fn serve_banner(dir: &std::path::Path, args: &[&str]) -> (ChildGuard, Vec<String>) {
     serve_banner_with(babelftp(), dir, args)
 }
@@ -206,8 +206,8 @@ fn serve_banner_with(mut cmd: Command, dir: &std::path::Path, args: &[&str]) -> 
         let mut got = Vec::new();
         for l in lines {
             let l = l.unwrap();
-            // The tests name one user: its line is the last access line.
-            let done = l.starts_with("Connect with") || l.starts_with("access: user");
+            // The banner's last line.
+            let done = l.starts_with("ready.");
             got.push(l);
             if done {
                 break;
@@ -500,4 +500,96 @@ fn serve_refuses_an_empty_password_an_unusable_hash_and_a_foreign_key() {
         other_key.to_str().unwrap(),
     ]);
     assert!(err.contains("does not belong to the certificate"), "{err}");
+}
+
+/// Issue 25.4: the banner is the whole truth of the configuration: every
+/// listener (implicit FTPS too, a wildcard one with the URL a local client
+/// uses), TLS and whether it is required, the charsets, the language, the
+/// access rules with a hint that matches them, and a user whose home is
+/// missing (whose login then says why).
+#[test]
+fn serve_banner_is_the_whole_truth_of_the_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("root/alice")).unwrap();
+    let conf = dir.path().join("server.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "anonymous = true\nanonymous_write = true\nfs_charset = \"windows-1252\"\nlegacy_client_charset = \"windows-1251\"\ndefault_lang = \"fr\"\n[dir_charsets]\n\"/ru\" = \"koi8-r\"\n[[user]]\nname = \"bob\"\npassword = \"{}\"\nhome = \"/bob\"\n",
+            babelftp_server::auth::hash_password(b"pw").unwrap()
+        ),
+    )
+    .unwrap();
+    let tls = dir.path().join("tls");
+    std::fs::create_dir(&tls).unwrap();
+    let (cert, key) = babelftp_test_support::certificate(&tls);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (_child, banner) = serve_banner(
+        dir.path(),
+        &[
+            "--config",
+            conf.to_str().unwrap(),
+            "--root",
+            "root",
+            "--listen",
+            &format!("0.0.0.0:{port}"),
+            "--implicit-listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+            "--tls-required",
+            "--user",
+            "alice:pw",
+            "--anonymous",
+        ],
+    );
+    let text = banner.join("\n");
+    let has = |want: &str| assert!(text.contains(want), "no {want:?} in:\n{text}");
+    has(&format!(
+        "on ftp://127.0.0.1:{port}/ (every IPv4 address of this machine: 0.0.0.0:{port})"
+    ));
+    assert!(!text.contains("ftp://0.0.0.0"), "{text}");
+    has("on ftps://127.0.0.1:");
+    has("(implicit FTPS: TLS from the first byte)");
+    has(&format!("tls: FTPS (AUTH TLS) with {}, required", cert.display()));
+    has("charsets: names on disk in windows-1252");
+    has("charsets: below /ru, names on disk in koi8-r");
+    has("charsets: clients that send no OPTS UTF8 ON, LANG or HOST get names in windows-1251");
+    has("language: replies in fr until a client sends LANG (16 languages)");
+    has("access: anonymous, read and write, on the whole root");
+    has("Connect with any FTP client as \"anonymous\" (read and write)");
+    assert!(!text.contains("(read-only)"), "{text}");
+    has("access: user alice, read and write, in /");
+    has("warning: the home /bob of user bob is not a directory in root: bob cannot log in until it is");
+    assert!(!text.contains("home /alice"), "{text}");
+    // bob's login says why it is refused, not "Login incorrect".
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ftplib, ssl\nf = ftplib.FTP_TLS(context=ssl._create_unverified_context())\nf.connect('127.0.0.1', {port}, timeout=20)\nf.sendcmd('LANG en')\ntry:\n    f.login('bob', 'pw')\nexcept ftplib.error_perm as e:\n    print(e)\n"
+        ))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("530 Login refused: the home directory"), "{said}");
+
+    // Without TLS and charsets, the banner says so too.
+    let (child, banner) = serve_banner(dir.path(), &["--root", "root", "--listen", "127.0.0.1:0"]);
+    let text = banner.join("\n");
+    assert!(text.contains("tls: off, logins and files go in clear"), "{text}");
+    assert!(
+        text.contains("charsets: names are stored as clients send them"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Connect with any FTP client as \"anonymous\" (read-only)"),
+        "{text}"
+    );
+    drop(child);
 }

@@ -256,6 +256,28 @@ impl Server {
         self.metrics.as_ref().and_then(|l| l.local_addr().ok())
     }
 
+    /// The names of the users whose home is not a directory of the
+    /// storage (their logins are refused until it is).
+    pub async fn missing_homes(&self) -> Vec<Vec<u8>> {
+        let root = self.shared.root.clone();
+        let users = self.shared.users.snapshot();
+        tokio::task::spawn_blocking(move || {
+            users
+                .iter()
+                .filter(|u| !root.is_dir(&babelftp_session::VPath::root().join(&u.home)))
+                .map(|u| u.name.clone())
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// The language of replies before LANG, and how many there are.
+    pub fn reply_languages(&self) -> (String, usize) {
+        let c = &self.shared.session.catalogs;
+        (c.tag(c.default_lang()).to_owned(), c.tags().count())
+    }
+
     /// Why the storage does not answer, when the server started degraded
     /// (`allow_degraded`) and it still does not.
     pub fn degraded(&self) -> Option<String> {

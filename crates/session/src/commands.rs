@@ -304,10 +304,17 @@ impl ServerSession {
                             Msg::CantOpenData
                         },
                     ),
+                    Pending::EnterHome { user, .. } if home_missing(e) => {
+                        // The password was right: the user is told why,
+                        // at once (the admin was warned at start).
+                        tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login refused: home unavailable");
+                        self.tally.logins_failed += 1;
+                        self.login = Login::AwaitUser;
+                        self.reply(ReplyCode::NOT_LOGGED_IN, Msg::HomeUnavailable);
+                    }
                     Pending::Verify { user, .. } | Pending::EnterHome { user, .. } => {
-                        use std::io::ErrorKind as K;
-                        if matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory) {
-                            tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed: home unavailable");
+                        if home_missing(e) {
+                            tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed");
                             self.login_failed(now);
                         } else {
                             // Out of descriptors or memory: not the client's
@@ -645,4 +652,10 @@ pub fn perm_fact(kind: EntryKind, write: bool) -> String {
         (_, false) => "r",
     }
     .into()
+}
+
+/// A storage error that says a home directory is not there (or not one).
+fn home_missing(e: std::io::ErrorKind) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory)
 }

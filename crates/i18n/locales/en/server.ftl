@@ -10,6 +10,7 @@ need-password = User name okay, need password.
 logged-in = User logged in, proceed.
 logged-in-anonymous = Anonymous access granted, read-only.
 login-failed = Login incorrect.
+home-unavailable = Login refused: the home directory of this account is not available; ask the administrator.
 not-logged-in = Please log in with USER and PASS first.
 already-logged-in = Already logged in.
 account-not-needed = No account needed at this site.
