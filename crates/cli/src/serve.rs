@@ -531,7 +531,21 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         // wake-up of another thread per connection (bench/logins.py:
         // 167 -> 133 µs of server CPU per sequential login).
         let grace = cfg.shutdown_grace;
-        match tokio::spawn(server.run(shutdown_signal(), grace)).await {
+        let signals = stop_signals();
+        let draining = move |running: usize, grace: std::time::Duration| {
+            if running > 0 {
+                say(&crate::msg::t(
+                    "cli-stopping-wait",
+                    &[
+                        ("count", babelftp_i18n::lang::Arg::Num(running as u64)),
+                        ("grace", babelftp_i18n::lang::Arg::Num(grace.as_secs())),
+                    ],
+                ));
+            } else {
+                say(&crate::msg::ts("cli-stopping", &[]));
+            }
+        };
+        match tokio::spawn(server.run_signals(signals, grace, draining)).await {
             Ok(r) => r?,
             Err(e) => return Err(anyhow::Error::new(std::io::Error::other(e))),
         }
@@ -607,19 +621,32 @@ fn reload_users_on_hangup(users: babelftp_server::Users, args: ServeArgs) {
     });
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(t) => t,
-        Err(_) => {
-            let _ = ctrl_c.await;
+/// SIGINT and SIGTERM, each one a message: the first stops the server
+/// gracefully, the second cuts what still runs (and says so).
+fn stop_signals() -> tokio::sync::mpsc::Receiver<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    tokio::spawn(async move {
+        let (Ok(mut int), Ok(mut term)) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) else {
+            tracing::warn!("SIGINT/SIGTERM cannot be caught: the server stops only when killed");
             return;
+        };
+        let mut seen = 0;
+        loop {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            seen += 1;
+            if seen == 2 {
+                say(&crate::msg::ts("cli-stopping-now", &[]));
+            }
+            if tx.send(()).await.is_err() {
+                return;
+            }
         }
-    };
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term.recv() => {}
-    }
+    });
+    rx
 }
 
 fn init_logging() {

@@ -593,3 +593,84 @@ fn serve_banner_is_the_whole_truth_of_the_configuration() {
     );
     drop(child);
 }
+
+/// Issue 25.6: Ctrl-C during a transfer says what the server waits for;
+/// a second Ctrl-C cuts the transfer (426, then 421) and exits at once.
+#[test]
+fn serve_says_what_a_stop_waits_for_and_a_second_ctrl_c_cuts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    std::fs::File::create(dir.path().join("root/big.bin"))
+        .unwrap()
+        .set_len(256 << 20)
+        .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = ChildGuard(
+        babelftp()
+            .args(["serve", "--root", "root", "--listen", &port.to_string()])
+            .current_dir(dir.path())
+            .env("LC_ALL", "C")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    let out = child.0.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    let wait_for = |prefix: &str| loop {
+        let l = lines.recv_timeout(Duration::from_secs(20)).expect(prefix);
+        if l.starts_with(prefix) {
+            return l;
+        }
+    };
+    wait_for("ready.");
+    // A download the client does not read: it runs until cut.
+    let mut py = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            r#"
+import ftplib, sys
+f = ftplib.FTP()
+f.connect('127.0.0.1', {port}, timeout=30)
+f.login('anonymous', 'x')
+f.voidcmd('TYPE I')
+conn = f.transfercmd('RETR big.bin')
+print('started', flush=True)
+try:
+    print('end', f.getresp()[:3], flush=True)
+except ftplib.all_errors as e:
+    print('end', str(e)[:3], flush=True)
+"#
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut py_out = BufReader::new(py.stdout.take().unwrap()).lines();
+    assert_eq!(py_out.next().unwrap().unwrap(), "started");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(signal(child.0.id(), "INT"));
+    let l = wait_for("stopping");
+    assert_eq!(
+        l,
+        "stopping: waiting for the running transfers (1) to finish, up to 30 s; Ctrl-C again to stop now"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.0.try_wait().unwrap().is_none(), "it waits for the transfer");
+    assert!(signal(child.0.id(), "INT"));
+    wait_for("stopping now");
+    let status = wait_child(&mut child.0, Duration::from_secs(5)).expect("still running 5 s after the second Ctrl-C");
+    assert!(status.success(), "{status:?}");
+    let end = py_out.next().unwrap().unwrap();
+    assert_eq!(end, "end 426", "the client hears the transfer was cut");
+    let _ = py.wait();
+}

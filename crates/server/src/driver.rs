@@ -53,6 +53,33 @@ pub(crate) struct Shared {
     pub(crate) metrics: Arc<crate::metrics::Metrics>,
     /// Passive ports each client address holds (`Config::passive_cap`).
     pub(crate) passive_holds: PassiveHolds,
+    /// Transfers running in the whole server (what a stop waits for).
+    pub(crate) transfers: Transfers,
+}
+
+/// How many transfers run in the server.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Transfers(Arc<std::sync::atomic::AtomicUsize>);
+
+/// One running transfer, counted until dropped.
+#[derive(Debug)]
+struct Counted(Transfers);
+
+impl Transfers {
+    fn start(&self) -> Counted {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Counted(self.clone())
+    }
+
+    pub(crate) fn running(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        (self.0).0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// How many passive ports each client address holds: a few sessions from
@@ -324,6 +351,8 @@ struct Running {
     /// What the task reports (made per transfer: an idle session holds no
     /// channel).
     events: mpsc::UnboundedReceiver<DataEvent>,
+    /// Its place in the server's count of running transfers.
+    _counted: Counted,
 }
 
 /// A transfer task that is aborted when dropped: if the session's own task
@@ -659,8 +688,16 @@ pub(crate) async fn serve(
                 sess.handle_timeout(Instant::now());
             }
             g = shutdown.recv(), if !shutdown_seen => {
-                shutdown_seen = true;
-                let grace = g.unwrap_or(Duration::ZERO);
+                // A later message (a forced stop) moves the deadline
+                // sooner; a closed channel is the last word.
+                let grace = match g {
+                    Ok(g) => g,
+                    Err(broadcast::error::RecvError::Lagged(_)) => Duration::ZERO,
+                    Err(broadcast::error::RecvError::Closed) => {
+                        shutdown_seen = true;
+                        Duration::ZERO
+                    }
+                };
                 let now = Instant::now();
                 sess.handle_shutdown(now, now + grace);
             }
@@ -935,6 +972,7 @@ impl Driver {
             progress,
             decide: upload.then_some(decide_tx),
             events,
+            _counted: self.shared.transfers.start(),
         });
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
     }

@@ -39,7 +39,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use babelftp_i18n::lang::Catalogs;
 use babelftp_session::{HostInfo, SessionConfig};
@@ -237,6 +237,7 @@ impl Server {
                     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
                 )),
                 passive_holds: driver::PassiveHolds::default(),
+                transfers: driver::Transfers::default(),
             }),
             listeners,
             implicit,
@@ -299,10 +300,56 @@ impl Server {
         self.implicit.iter().filter_map(|l| l.local_addr().ok()).collect()
     }
 
+    /// Serves until the first of `signals`, then stops accepting and lets
+    /// running transfers finish for up to `grace`, telling `draining` how
+    /// many there are; a second signal cuts them at once (426, then 421)
+    /// and returns. [`Server::run`] with one signal and no report.
+    pub async fn run_signals(
+        self,
+        mut signals: mpsc::Receiver<()>,
+        grace: Duration,
+        draining: impl FnOnce(usize, Duration) + Send,
+    ) -> io::Result<()> {
+        let transfers = self.shared.transfers.clone();
+        let (first_tx, first_rx) = tokio::sync::oneshot::channel::<()>();
+        let (force_tx, force_rx) = tokio::sync::oneshot::channel::<()>();
+        let relay = AbortOnDrop(tokio::spawn(async move {
+            if signals.recv().await.is_none() {
+                return;
+            }
+            let _ = first_tx.send(());
+            if signals.recv().await.is_some() {
+                let _ = force_tx.send(());
+            }
+        }));
+        let run = self.run_inner(
+            async move {
+                let _ = first_rx.await;
+            },
+            grace,
+            move || draining(transfers.running(), grace),
+            force_rx,
+        );
+        let r = run.await;
+        drop(relay);
+        r
+    }
+
     /// Serves until `shutdown` completes, then stops accepting, lets
     /// sessions finish their transfers for up to `grace` (then cuts them
     /// with 426), and closes every session with 421.
     pub async fn run(self, shutdown: impl Future<Output = ()>, grace: Duration) -> io::Result<()> {
+        let (_force_tx, force_rx) = tokio::sync::oneshot::channel::<()>();
+        self.run_inner(shutdown, grace, || {}, force_rx).await
+    }
+
+    async fn run_inner(
+        self,
+        shutdown: impl Future<Output = ()>,
+        grace: Duration,
+        draining: impl FnOnce(),
+        force: tokio::sync::oneshot::Receiver<()>,
+    ) -> io::Result<()> {
         let (stop_tx, _) = broadcast::channel::<Duration>(1);
         // Every session holds a clone of `alive`; when the last is dropped,
         // `all_gone` says so. Nothing is woken when one session ends (a
@@ -434,10 +481,19 @@ impl Server {
         self.shared.metrics.set_draining();
         drop(alive);
         let _ = stop_tx.send(grace);
+        draining();
         // Sessions cut their transfers at `grace` and say 421 themselves;
         // the margin lets them write it. Past that, a backstop: the
-        // runtime's end drops what is left.
-        let _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()).await;
+        // runtime's end drops what is left. A forced stop moves every
+        // session's deadline to now, and waits a moment for their 426/421.
+        tokio::select! {
+            _ = tokio::time::timeout(grace + Duration::from_secs(5), all_gone.recv()) => {}
+            Ok(()) = force => {
+                tracing::info!("stop forced: cutting running transfers");
+                let _ = stop_tx.send(Duration::ZERO);
+                let _ = tokio::time::timeout(Duration::from_secs(2), all_gone.recv()).await;
+            }
+        }
         drop(http);
         Ok(())
     }

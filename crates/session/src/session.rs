@@ -297,7 +297,13 @@ impl ServerSession {
     /// The server is stopping: no new command runs; a running transfer
     /// may finish until `deadline`, then it is cut (426); then 421.
     pub fn handle_shutdown(&mut self, now: Instant, deadline: Instant) {
-        if self.closed || self.shutdown.is_some() {
+        if self.closed {
+            return;
+        }
+        if let Some(d) = self.shutdown {
+            // A second signal: the deadline only comes sooner (a forced
+            // stop cuts the transfers now).
+            self.shutdown = Some(d.min(deadline));
             return;
         }
         self.shutdown = Some(deadline);

@@ -86,3 +86,6 @@ cli-language = language: replies in { $lang } until a client sends LANG ({ $coun
 cli-home-missing = warning: the home { $home } of user { $name } is not a directory in { $root }: { $name } cannot log in until it is
 cli-connect-hint-write = Connect with any FTP client as "anonymous" (read and write), e.g.: { $example }
 cli-ready = ready. Ctrl-C or SIGTERM stops the server (running transfers get up to { $grace } s to finish)
+cli-stopping = stopping: no transfer is running
+cli-stopping-wait = stopping: waiting for the running transfers ({ $count }) to finish, up to { $grace } s; Ctrl-C again to stop now
+cli-stopping-now = stopping now: running transfers are cut (426)
