@@ -456,6 +456,26 @@ impl Command {
     }
 
     /// The argument as it goes on the wire, before CR NUL padding.
+    /// The pathname this command names, if it names one (not SITE's).
+    pub fn pathname(&self) -> Option<&WirePath> {
+        use Command as C;
+        match self {
+            C::Cwd(p)
+            | C::Retr(p)
+            | C::Stor(p)
+            | C::Appe(p)
+            | C::Rnfr(p)
+            | C::Rnto(p)
+            | C::Dele(p)
+            | C::Rmd(p)
+            | C::Mkd(p)
+            | C::Size(p)
+            | C::Mdtm(p) => Some(p),
+            C::Stou(p) | C::List(p) | C::Nlst(p) | C::Stat(p) | C::Mlst(p) | C::Mlsd(p) => p.as_ref(),
+            _ => None,
+        }
+    }
+
     fn argument(&self) -> Option<Vec<u8>> {
         use Command as C;
         match self {

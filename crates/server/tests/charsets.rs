@@ -189,3 +189,63 @@ f.quit()
         .unwrap_err()
         .contains("no-such-charset"));
 }
+
+/// Issue 25.7: under a legacy client charset, curl and ftplib (UTF-8 names,
+/// no `OPTS UTF8 ON`) no longer have their names garbled: the first
+/// non-ASCII pathname that is valid UTF-8 turns the layer off for that
+/// session; a real CP1251 client (lftp with ftp:charset cp1251) keeps it.
+#[test]
+fn a_legacy_charset_session_turns_utf8_at_its_first_utf8_name() {
+    let srv = start(|c| c.legacy_client_charset = Some("windows-1251".into()));
+    let port = srv.addrs.iter().find(|a| a.is_ipv4()).unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src.txt");
+    std::fs::write(&src, b"from curl").unwrap();
+    // curl: a Cyrillic and an emoji name, percent-encoded UTF-8.
+    for name in ["%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82.txt", "%F0%9F%98%80.txt"] {
+        let (rc, _) = babelftp_test_support::curl(&[
+            "-T",
+            src.to_str().unwrap(),
+            &format!("ftp://bob:secret@127.0.0.1:{port}/{name}"),
+        ]);
+        assert_eq!(rc, 0, "{name}");
+    }
+    assert_eq!(std::fs::read(srv.path("Привет.txt")).unwrap(), b"from curl");
+    assert!(srv.path("😀.txt").is_file());
+    let (rc, got) = babelftp_test_support::curl(&[&format!(
+        "ftp://bob:secret@127.0.0.1:{port}/%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82.txt"
+    )]);
+    assert_eq!((rc, got.as_slice()), (0, &b"from curl"[..]));
+    // ftplib in UTF-8, no OPTS: its names and the listings after them.
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='utf-8')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.storbinary('STOR Ёлка.txt', io.BytesIO(b'tree'))
+print('names', sorted(f.nlst()))
+f.quit()
+"#,
+    );
+    assert!(
+        out.contains("'Ёлка.txt'") && out.contains("'Привет.txt'") && out.contains("'😀.txt'"),
+        "{out}"
+    );
+    assert!(srv.path("Ёлка.txt").is_file());
+    // lftp as a CP1251 client: its names are CP1251 on the wire, UTF-8 on
+    // disk, and its listing comes back in CP1251 (shown right by lftp).
+    let up = dir.path().join("Щука.txt");
+    std::fs::write(&up, b"pike").unwrap();
+    let (rc, out, err) = babelftp_test_support::lftp(
+        &format!("ftp://bob:secret@127.0.0.1:{port}"),
+        &format!(
+            "set ftp:use-utf8 no; set ftp:charset cp1251; set file:charset utf-8; lcd {}; put Щука.txt; cls -1",
+            dir.path().display()
+        ),
+    );
+    assert_eq!(rc, 0, "{out}{err}");
+    assert_eq!(std::fs::read(srv.path("Щука.txt")).unwrap(), b"pike");
+    assert!(out.lines().any(|l| l == "Щука.txt"), "{out}");
+    assert!(out.lines().any(|l| l == "Привет.txt"), "{out}");
+}

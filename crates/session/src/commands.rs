@@ -67,6 +67,7 @@ impl ServerSession {
             }
         };
         tracing::debug!(peer = %self.peer, command = %cmd, "command");
+        self.settle_charset(&cmd);
         if cmd.verb().needs_login() && !self.logged_in() {
             self.reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn);
             return;
@@ -539,6 +540,7 @@ impl ServerSession {
         self.default_lang = self.cfg.catalogs.default_lang();
         self.lang = self.default_lang;
         self.legacy_active = self.cfg.legacy_charset.is_some();
+        self.charset_settled = false;
         self.reply(ReplyCode::READY, Msg::Greeting);
         // RFC 4217 13: REIN returns the control connection to the state it
         // had when it was opened, which for AUTH TLS means in clear: the 220
@@ -604,6 +606,29 @@ impl ServerSession {
         text.push(b' ');
         text.extend_from_slice(self.t(msg).as_bytes());
         Reply::new(ReplyCode::PATH_CREATED, text)
+    }
+
+    /// RFC 2640 A.1: a non-ASCII pathname that is valid UTF-8 is, with
+    /// overwhelming probability, UTF-8. curl, ftplib and Apache Commons Net
+    /// send UTF-8 without `OPTS UTF8 ON`: under a legacy client charset
+    /// their names were read as that charset (`Привет` stored as
+    /// `РџСЂРёРІРµС‚`). So the first non-ASCII pathname decides: UTF-8
+    /// turns the legacy layer off for the session (replies and listings
+    /// follow), anything else keeps it.
+    fn settle_charset(&mut self, cmd: &Command) {
+        if self.charset_settled || !self.legacy_active {
+            return;
+        }
+        let Some(p) = cmd.pathname() else { return };
+        let bytes = p.as_bytes();
+        if bytes.is_ascii() {
+            return;
+        }
+        self.charset_settled = true;
+        if babelftp_proto::utf8::is_utf8(bytes) {
+            self.legacy_active = false;
+            tracing::info!(peer = %self.peer, charset = self.cfg.legacy_charset.map_or("", |c| c.name()), "the client sends UTF-8 pathnames: the legacy client charset is off for this session");
+        }
     }
 
     /// A pathname from the client resolved against the working directory.

@@ -131,6 +131,8 @@ impl ServerSession {
                 // Back to the legacy client charset, if one is configured;
                 // without one, names are bytes either way.
                 self.legacy_active = self.cfg.legacy_charset.is_some();
+                // Said by the client: its names are not to be guessed.
+                self.charset_settled = true;
                 self.r(
                     ReplyCode::OK,
                     if self.legacy_active { Msg::Utf8Off } else { Msg::Utf8On },

@@ -81,8 +81,14 @@ pub struct ServerSession {
     /// The language replies are in (RFC 2640 4.1).
     pub(crate) lang: Lang,
     /// The legacy client charset layer (A.2) is on until LANG, HOST or
-    /// `OPTS UTF8 ON`.
+    /// `OPTS UTF8 ON`, or until the client's first non-ASCII pathname
+    /// turns out to be UTF-8.
     pub(crate) legacy_active: bool,
+    /// Whether the client's charset is settled: by its first non-ASCII
+    /// pathname (UTF-8 or not, RFC 2640 A.1) or by what it said (OPTS
+    /// UTF8, LANG, HOST); until then a UTF-8 pathname turns the legacy
+    /// layer off.
+    pub(crate) charset_settled: bool,
     /// What happened since the driver last took it (metrics).
     pub(crate) tally: Tally,
     pub(crate) cwd: VPath,
@@ -166,6 +172,7 @@ impl ServerSession {
         let mut s = ServerSession {
             lines: LineReader::new(cfg.max_line),
             legacy_active: cfg.legacy_charset.is_some(),
+            charset_settled: false,
             tally: Tally::default(),
             idle_deadline: now + cfg.idle_timeout,
             cfg,

@@ -10,6 +10,7 @@ need-password = Benutzername in Ordnung, Passwort erforderlich.
 logged-in = Benutzer angemeldet, bitte fortfahren.
 logged-in-anonymous = Anonymer Zugriff gewährt, nur Lesezugriff.
 login-failed = Anmeldung fehlgeschlagen.
+home-unavailable = Anmeldung abgelehnt: Das Home-Verzeichnis dieses Kontos ist nicht verfügbar; wenden Sie sich an den Administrator.
 not-logged-in = Bitte zuerst mit USER und PASS anmelden.
 already-logged-in = Bereits angemeldet.
 account-not-needed = Auf diesem Server wird kein Konto benötigt.

@@ -10,6 +10,7 @@ need-password = Usuario correcto, se necesita la contraseña.
 logged-in = Usuario autenticado, puede continuar.
 logged-in-anonymous = Acceso anónimo concedido, solo lectura.
 login-failed = Inicio de sesión incorrecto.
+home-unavailable = Inicio de sesión rechazado: el directorio personal de esta cuenta no está disponible; consulte al administrador.
 not-logged-in = Inicie sesión primero con USER y PASS.
 already-logged-in = Ya ha iniciado sesión.
 account-not-needed = No se necesita cuenta en este sitio.

@@ -10,6 +10,7 @@ need-password = Nom d'utilisateur accepté, mot de passe requis.
 logged-in = Utilisateur connecté, vous pouvez continuer.
 logged-in-anonymous = Accès anonyme accordé, en lecture seule.
 login-failed = Identifiants incorrects.
+home-unavailable = Connexion refusée : le répertoire personnel de ce compte n'est pas disponible ; adressez-vous à l'administrateur.
 not-logged-in = Veuillez d'abord vous connecter avec USER et PASS.
 already-logged-in = Déjà connecté.
 account-not-needed = Aucun compte n'est nécessaire sur ce site.

@@ -10,6 +10,7 @@ need-password = שם המשתמש התקבל, נדרשת סיסמה.
 logged-in = המשתמש מחובר, אפשר להמשיך.
 logged-in-anonymous = ניתנה גישה אנונימית, לקריאה בלבד.
 login-failed = פרטי ההתחברות שגויים.
+home-unavailable = ההתחברות נדחתה: תיקיית הבית של חשבון זה אינה זמינה; יש לפנות למנהל המערכת.
 not-logged-in = יש להתחבר תחילה באמצעות USER ו-PASS.
 already-logged-in = המשתמש כבר מחובר.
 account-not-needed = אין צורך בחשבון בשרת זה.

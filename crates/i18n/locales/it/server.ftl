@@ -10,6 +10,7 @@ need-password = Nome utente corretto, inserire la password.
 logged-in = Utente autenticato, procedere.
 logged-in-anonymous = Accesso anonimo consentito, in sola lettura.
 login-failed = Accesso non riuscito.
+home-unavailable = Accesso rifiutato: la directory home di questo account non è disponibile; rivolgersi all'amministratore.
 not-logged-in = Effettuare prima l'accesso con USER e PASS.
 already-logged-in = Accesso già effettuato.
 account-not-needed = Nessun account necessario su questo sito.

@@ -10,6 +10,7 @@ need-password = ユーザー名を確認しました。パスワードを入力�
 logged-in = ログインしました。続行してください。
 logged-in-anonymous = 匿名アクセスを許可しました（読み取り専用）。
 login-failed = ログインに失敗しました。
+home-unavailable = ログインを拒否しました: このアカウントのホームディレクトリが利用できません。管理者に問い合わせてください。
 not-logged-in = 先に USER と PASS でログインしてください。
 already-logged-in = すでにログインしています。
 account-not-needed = このサイトではアカウントは不要です。

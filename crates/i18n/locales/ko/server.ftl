@@ -10,6 +10,7 @@ need-password = 사용자 이름을 확인했습니다. 비밀번호를 입력�
 logged-in = 로그인되었습니다. 계속 진행하십시오.
 logged-in-anonymous = 익명 접속이 허용되었습니다(읽기 전용).
 login-failed = 로그인에 실패했습니다.
+home-unavailable = 로그인 거부: 이 계정의 홈 디렉터리를 사용할 수 없습니다. 관리자에게 문의하십시오.
 not-logged-in = 먼저 USER와 PASS로 로그인하십시오.
 already-logged-in = 이미 로그인되어 있습니다.
 account-not-needed = 이 사이트에서는 계정이 필요하지 않습니다.

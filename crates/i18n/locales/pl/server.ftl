@@ -10,6 +10,7 @@ need-password = Nazwa użytkownika poprawna, wymagane hasło.
 logged-in = Użytkownik zalogowany, można kontynuować.
 logged-in-anonymous = Przyznano dostęp anonimowy, tylko do odczytu.
 login-failed = Nieprawidłowa nazwa użytkownika lub hasło.
+home-unavailable = Logowanie odrzucone: katalog domowy tego konta jest niedostępny; skontaktuj się z administratorem.
 not-logged-in = Najpierw zaloguj się za pomocą USER i PASS.
 already-logged-in = Użytkownik jest już zalogowany.
 account-not-needed = Konto nie jest wymagane na tym serwerze.

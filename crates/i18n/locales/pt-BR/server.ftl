@@ -10,6 +10,7 @@ need-password = Nome de usuário aceito, informe a senha.
 logged-in = Usuário conectado, prossiga.
 logged-in-anonymous = Acesso anônimo concedido, somente leitura.
 login-failed = Login incorreto.
+home-unavailable = Login recusado: o diretório pessoal desta conta não está disponível; fale com o administrador.
 not-logged-in = Faça login primeiro com USER e PASS.
 already-logged-in = Login já efetuado.
 account-not-needed = Nenhuma conta é necessária neste site.

@@ -10,6 +10,7 @@ need-password = 用户名正确，请输入密码。
 logged-in = 用户已登录，请继续。
 logged-in-anonymous = 已允许匿名访问（只读）。
 login-failed = 登录失败。
+home-unavailable = 登录被拒绝：此账户的主目录不可用；请联系管理员。
 not-logged-in = 请先使用 USER 和 PASS 登录。
 already-logged-in = 您已登录。
 account-not-needed = 本站点无需账户。

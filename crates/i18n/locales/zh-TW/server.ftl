@@ -10,6 +10,7 @@ need-password = 使用者名稱正確，請輸入密碼。
 logged-in = 使用者已登入，請繼續。
 logged-in-anonymous = 已允許匿名存取（唯讀）。
 login-failed = 登入失敗。
+home-unavailable = 登入遭拒：此帳號的主目錄無法使用；請洽詢管理員。
 not-logged-in = 請先使用 USER 與 PASS 登入。
 already-logged-in = 您已登入。
 account-not-needed = 本站不需要帳號。
