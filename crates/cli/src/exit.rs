@@ -194,6 +194,14 @@ pub fn code(e: &anyhow::Error) -> u8 {
     FAILURE
 }
 
+/// Whether the server refused for good (a 550: missing, not a file,
+/// permission denied), not a lost connection or a local failure.
+pub fn is_permanent_refusal(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<ClientError>())
+        .any(|c| matches!(c, ClientError::Refused(r) if r.code.get() == 550))
+}
+
 /// An error chain for a person: the server's refusals through the
 /// catalogs (the reply itself, code and text, as the server sent it),
 /// and no cause said twice (an I/O error wrapped in another that quotes

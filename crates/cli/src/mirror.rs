@@ -331,6 +331,13 @@ fn down<'a>(
                         let _ = std::fs::remove_file(&part_file);
                     }
                     let shown = run.shown(&rpath);
+                    // A link the server lists but will not follow (it
+                    // leaves the server's root, or leads nowhere): there is
+                    // nothing to copy, which is not a failed copy.
+                    if e.is_link && crate::exit::is_permanent_refusal(&err) {
+                        eprintln!("{}", crate::msg::ts("cli-mirror-link-skipped", &[("path", &shown)]));
+                        continue;
+                    }
                     run.fail(&shown, &err);
                     run.recover(&err).await?;
                 }
@@ -547,6 +554,7 @@ mod tests {
         let e = RemoteEntry {
             name: b"a.bin".to_vec(),
             is_dir: false,
+            is_link: false,
             size: Some(300),
             modified: Some(1_700_000_000),
         };

@@ -544,3 +544,76 @@ fn refusals_name_the_path_for_ls_mv_and_the_shells_get() {
     assert_eq!(r.code, 1);
     assert!(r.err.contains("nope.txt: ") && r.err.contains("550"), "{}", r.err);
 }
+
+/// Issue 25.8: symlinks whose target stays inside the root are followed by
+/// every command (LIST, MLSD, CWD, SIZE, RETR, and so `mirror`); ones that
+/// leave the root, or lead nowhere, are still refused.
+#[test]
+fn symlinks_inside_the_root_are_followed_and_ones_leaving_it_refused() {
+    let srv = start();
+    let root = srv.root.path();
+    std::fs::create_dir_all(root.join("pub/real")).unwrap();
+    std::fs::write(root.join("pub/real/f.txt"), b"0123456789").unwrap();
+    std::os::unix::fs::symlink("real", root.join("pub/link")).unwrap();
+    std::os::unix::fs::symlink("real/f.txt", root.join("pub/flink")).unwrap();
+    // Inside the root, but outside the directory it sits in.
+    std::os::unix::fs::symlink("../readme.txt", root.join("pub/up")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), b"no").unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("pub/out")).unwrap();
+    std::os::unix::fs::symlink("../../..", root.join("pub/climb")).unwrap();
+    std::os::unix::fs::symlink("nothing", root.join("pub/dangling")).unwrap();
+    let out = babelftp_test_support::python(
+        &srv,
+        r#"
+f = ftplib.FTP(); f.connect(HOST, PORT); f.login('bob', 'secret')
+facts = dict((n, fa['type']) for n, fa in f.mlsd('pub'))
+print('mlsd', sorted(facts.items()))
+print('mlsd link', [n for n, _ in f.mlsd('pub/link')])
+print('size', f.size('pub/flink'), f.size('pub/up'))
+got = io.BytesIO(); f.retrbinary('RETR pub/flink', got.write); print('retr', got.getvalue())
+f.cwd('pub/link'); print('cwd', f.pwd(), f.nlst()); f.cwd('/')
+for bad in ['RETR pub/out/secret', 'SIZE pub/out/secret', 'RETR pub/climb/etc/passwd', 'CWD pub/out', 'RETR pub/dangling']:
+    try:
+        if bad.startswith('RETR'):
+            f.retrbinary(bad, lambda b: print('LEAK', b))
+        else:
+            f.sendcmd(bad)
+        print('allowed', bad)
+    except ftplib.error_perm as e:
+        print('refused', bad, str(e)[:3])
+lines = []; f.retrlines('LIST pub', lines.append); print('list', lines)
+f.quit()
+"#,
+    );
+    assert!(
+        out.contains("('link', 'dir')") && out.contains("('flink', 'file')") && out.contains("('up', 'file')"),
+        "{out}"
+    );
+    assert!(
+        out.contains("('out', 'OS.unix=symlink')") && out.contains("('dangling', 'OS.unix=symlink')"),
+        "{out}"
+    );
+    assert!(out.contains("mlsd link ['f.txt']"), "{out}");
+    assert!(out.contains("size 10 20"), "{out}");
+    assert!(out.contains("retr b'0123456789'"), "{out}");
+    assert!(out.contains("cwd /pub/link ['f.txt']"), "{out}");
+    assert!(!out.contains("LEAK") && !out.contains("allowed"), "{out}");
+    assert_eq!(out.matches("refused ").count(), 5, "{out}");
+    // mirror copies through the links inside the root.
+    let dest = tempfile::tempdir().unwrap();
+    let r = babelftp_in(dest.path(), &["mirror", &format!("{}/pub/", base(&srv)), "copy"], b"");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.err
+            .contains("skipped: pub/out is a symbolic link the server does not follow"),
+        "{}",
+        r.err
+    );
+    assert_eq!(
+        std::fs::read(dest.path().join("copy/link/f.txt")).unwrap(),
+        b"0123456789"
+    );
+    assert_eq!(std::fs::read(dest.path().join("copy/flink")).unwrap(), b"0123456789");
+    assert!(!dest.path().join("copy/out/secret").exists());
+}

@@ -56,6 +56,9 @@ pub struct RemoteEntry {
     pub name: Vec<u8>,
     /// Directory?
     pub is_dir: bool,
+    /// A symbolic link the server lists as one (it did not show what it
+    /// links to: a link it does not follow, or a server that lists links).
+    pub is_link: bool,
     /// Size, when known.
     pub size: Option<u64>,
     /// Modification time (Unix seconds, UTC), when known.
@@ -525,6 +528,7 @@ impl Client {
             .filter(|e| e.name != b"." && e.name != b"..")
             .map(|e| RemoteEntry {
                 is_dir: matches!(e.kind, ParsedKind::Dir),
+                is_link: matches!(e.kind, ParsedKind::Symlink { .. }),
                 name: e.name,
                 size: e.size,
                 modified: e.modified,

@@ -89,3 +89,4 @@ cli-ready = ready. Ctrl-C or SIGTERM stops the server (running transfers get up 
 cli-stopping = stopping: no transfer is running
 cli-stopping-wait = stopping: waiting for the running transfers ({ $count }) to finish, up to { $grace } s; Ctrl-C again to stop now
 cli-stopping-now = stopping now: running transfers are cut (426)
+cli-mirror-link-skipped = skipped: { $path } is a symbolic link the server does not follow (it leaves the server's root or leads nowhere)

@@ -124,7 +124,7 @@ impl Drop for FsUpload {
 /// names (RFC 2640 B.3: this is the one place where names meet the disk).
 #[derive(Debug)]
 pub struct FsStorage {
-    root: Dir,
+    root: Arc<Dir>,
     charsets: Arc<CharsetMap>,
     /// Where this storage's root sits in the server's tree (a user's home),
     /// so subtree charsets keep applying below it.
@@ -137,7 +137,7 @@ impl FsStorage {
     /// translated, until [`FsStorage::with_charsets`].
     pub fn open(root: &Path) -> io::Result<Self> {
         Ok(FsStorage {
-            root: Dir::open_ambient_dir(root, ambient_authority())?,
+            root: Arc::new(Dir::open_ambient_dir(root, ambient_authority())?),
             charsets: Arc::new(CharsetMap::default()),
             base: Vec::new(),
             fsync: Fsync::default(),
@@ -256,19 +256,26 @@ impl Storage for FsStorage {
         let mut base = self.base.clone();
         base.extend_from_slice(p.components());
         Ok(Arc::new(FsStorage {
-            root: self.open_dir(p)?,
+            root: Arc::new(self.open_dir(p)?),
             charsets: self.charsets.clone(),
             base,
             fsync: self.fsync,
         }))
     }
 
-    /// Metadata of a path (not following a final symlink).
+    /// Metadata of a path. A symlink is followed when its target stays
+    /// inside this root (cap-std refuses one that leaves it): a linked
+    /// directory or file is what it links to, for every command. A link
+    /// that leaves the root or leads nowhere is shown as the link.
     fn stat(&self, p: &VPath) -> io::Result<Entry> {
         let md = if p.is_root() {
             self.root.dir_metadata()?
         } else {
-            self.root.symlink_metadata(self.resolve(p, false)?)?
+            let rel = self.resolve(p, false)?;
+            match self.root.metadata(&rel) {
+                Ok(md) => md,
+                Err(_) => self.root.symlink_metadata(&rel)?,
+            }
         };
         Ok(entry(p.file_name().unwrap_or(b"/").to_vec(), &md))
     }
@@ -293,7 +300,14 @@ impl Storage for FsStorage {
 
     fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
         let dir = self.open_dir(p)?;
+        let rel = if p.is_root() {
+            PathBuf::from(".")
+        } else {
+            self.resolve(p, false)?
+        };
         Ok(Box::new(FsDirEntries {
+            root: self.root.clone(),
+            rel,
             // A descriptor of its own, opened for reading: `dir` may be
             // an O_PATH one, which getdents refuses.
             entries: rustix::fs::Dir::new(rustix::fs::openat(
@@ -434,6 +448,11 @@ fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
 struct FsDirEntries {
     entries: rustix::fs::Dir,
     dir: Dir,
+    /// The storage's root and this directory's path in it: symlinks are
+    /// followed from there, so a link to anywhere inside the root (not
+    /// only inside this directory) shows as what it links to.
+    root: Arc<Dir>,
+    rel: PathBuf,
     /// The charset of the names on disk (a translating server).
     charset: Option<Charset>,
     names_only: bool,
@@ -467,7 +486,19 @@ impl Iterator for FsDirEntries {
                 }));
             }
             match rustix::fs::statat(&self.dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
-                Ok(st) => return Some(Ok(entry_of_stat(wire, &st))),
+                Ok(st) => {
+                    let e = entry_of_stat(wire, &st);
+                    if e.kind != EntryKind::Symlink {
+                        return Some(Ok(e));
+                    }
+                    // Confined by cap-std: a link that leaves the root
+                    // stays a link.
+                    let target = self.rel.join(OsStr::from_bytes(bytes));
+                    return Some(Ok(match self.root.metadata(&target) {
+                        Ok(md) => entry(e.name, &md),
+                        Err(_) => e,
+                    }));
+                }
                 Err(_) => continue, // vanished meanwhile
             }
         }
