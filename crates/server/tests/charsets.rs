@@ -249,3 +249,40 @@ f.quit()
     assert!(out.lines().any(|l| l == "Щука.txt"), "{out}");
     assert!(out.lines().any(|l| l == "Привет.txt"), "{out}");
 }
+
+/// Issue 25.9: a name the disk's charset cannot hold is refused with a
+/// reply that says so (it was "553 Syntax error in parameters"), and CWD
+/// to a missing directory says it is missing (it was "Not a directory").
+#[test]
+fn errors_say_what_is_wrong_with_the_name_or_the_directory() {
+    let srv = start(|c| c.fs_charset = Some("windows-1252".into()));
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP(encoding='utf-8')
+f.connect(HOST, PORT)
+f.login('bob', 'secret')
+f.sendcmd('OPTS UTF8 ON')
+for cmd in ['MKD 日本語', 'CWD nosuchdir', 'CWD readme.txt']:
+    try:
+        f.sendcmd(cmd)
+        print(cmd, 'accepted')
+    except ftplib.error_perm as e:
+        print(cmd, '->', e)
+try:
+    f.storbinary('STOR שלום.txt', io.BytesIO(b'x'))
+except ftplib.error_perm as e:
+    print('STOR ->', e)
+print(f.mkd('café'))
+f.quit()
+"#,
+    );
+    assert!(
+        out.contains("MKD 日本語 -> 553 The name cannot be written in this directory's character set."),
+        "{out}"
+    );
+    assert!(out.contains("STOR -> 553 The name cannot be written"), "{out}");
+    assert!(out.contains("CWD nosuchdir -> 550 No such file or directory."), "{out}");
+    assert!(out.contains("CWD readme.txt -> 550 Not a directory."), "{out}");
+    assert!(out.contains("/café"), "{out}");
+}

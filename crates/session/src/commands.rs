@@ -153,13 +153,15 @@ impl ServerSession {
                 let r = self.path_reply(&self.cwd.clone(), Msg::IsCurrentDirectory);
                 self.send(&r);
             }
+            // A stat, not a yes/no: a missing directory is "No such file
+            // or directory", a file is "Not a directory".
             C::Cwd(p) => {
                 let t = self.path(&p);
-                self.op(Op::IsDir(t.clone()), Pending::Cwd(t));
+                self.op(Op::Stat(t.clone()), Pending::Cwd(t));
             }
             C::Cdup => {
                 let t = self.cwd.parent();
-                self.op(Op::IsDir(t.clone()), Pending::Cwd(t));
+                self.op(Op::Stat(t.clone()), Pending::Cwd(t));
             }
             C::Mkd(p) => {
                 if self.refuse_write() {
@@ -294,7 +296,6 @@ impl ServerSession {
             Ok(ok) => ok,
             Err(e) => {
                 match pending {
-                    Pending::Cwd(_) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
                     Pending::Pasv { .. } => self.reply(
                         ReplyCode::CANT_OPEN_DATA,
                         // This address already holds as many passive ports
@@ -334,11 +335,11 @@ impl ServerSession {
             }
         };
         match (pending, ok) {
-            (Pending::Cwd(t), OpOk::IsDir(true)) => {
+            (Pending::Cwd(t), OpOk::Entry(e)) if e.kind == EntryKind::Dir => {
                 self.cwd = t;
                 self.reply(ReplyCode::FILE_ACTION_OK, Msg::CwdOk);
             }
-            (Pending::Cwd(_), OpOk::IsDir(false)) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
+            (Pending::Cwd(_), OpOk::Entry(_)) => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
             (Pending::Mkd(t), OpOk::Done) => {
                 let r = self.path_reply(&t, Msg::Created);
                 self.send(&r);

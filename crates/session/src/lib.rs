@@ -142,7 +142,9 @@ pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
         K::NotADirectory => (ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
         K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
         K::StorageFull | K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::NoSpace),
-        K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::ArgumentError),
+        // A name the storage cannot hold: not in the charset of the names
+        // on disk (a translating server), or no UTF-8 for an object store.
+        K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::NameUntranslatable),
         K::Unsupported => (ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::StorageUnsupported),
         _ => (ReplyCode::LOCAL_ERROR, Msg::LocalError),
     }

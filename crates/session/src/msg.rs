@@ -66,6 +66,7 @@ pub enum Msg {
     ParameterNotImplemented,
     /// The storage cannot do this (an object store: no append, no offset write).
     StorageUnsupported,
+    NameUntranslatable,
     ProtocolNotSupported,
     LineTooLong,
     Idle,
@@ -173,6 +174,7 @@ impl Msg {
             ArgumentError => ("argument-error", None),
             ParameterNotImplemented => ("parameter-not-implemented", None),
             StorageUnsupported => ("storage-unsupported", None),
+            NameUntranslatable => ("name-untranslatable", None),
             ProtocolNotSupported => ("protocol-not-supported", None),
             LineTooLong => ("line-too-long", None),
             Idle => ("idle-timeout", None),
@@ -286,6 +288,7 @@ mod tests {
             Msg::ArgumentError,
             Msg::ParameterNotImplemented,
             Msg::StorageUnsupported,
+            Msg::NameUntranslatable,
             Msg::ProtocolNotSupported,
             Msg::LineTooLong,
             Msg::Idle,

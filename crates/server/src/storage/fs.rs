@@ -227,6 +227,12 @@ impl FsStorage {
                 None => {
                     let last = i + 1 == comps.len();
                     if c.untranslatable && last && create && !self.exists(&disk.join(raw)) {
+                        let charset = self.charset_of(&comps[..i]).map_or("?", |c| c.name());
+                        tracing::info!(
+                            name = %babelftp_proto::display::PlainPath(comp),
+                            charset,
+                            "name refused: it cannot be written in this directory's charset"
+                        );
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidFilename,
                             "name not representable in this directory's charset",
