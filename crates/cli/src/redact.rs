@@ -24,15 +24,47 @@ pub fn url(url: &str) -> String {
     }
 }
 
+/// A URL as a person gives it on the command line, made parseable: the
+/// bidi isolates our display puts around right-to-left names are dropped
+/// (a name pasted from `ls`), and a bare `host[:port][/path]` is an
+/// `ftp://` URL, as lftp takes it.
+pub fn prepare(raw: &str) -> std::borrow::Cow<'_, str> {
+    let s = babelftp_proto::display::strip_isolates(raw);
+    let lower = s.get(..7).unwrap_or(&s).to_ascii_lowercase();
+    if lower.starts_with("ftp://") || lower.starts_with("ftps://") {
+        return s;
+    }
+    let host = s.split('/').next().unwrap_or_default();
+    let hostish = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']' | '@' | '_'));
+    if hostish {
+        std::borrow::Cow::Owned(format!("ftp://{s}"))
+    } else {
+        s
+    }
+}
+
+/// [`FtpUrl::parse`](babelftp_proto::url::FtpUrl::parse) of a prepared
+/// URL, then, if that fails, the written form (a raw space in a name, as
+/// curl takes it: `ftp://host/with space.txt`).
+pub fn parse_lenient(prepared: &str) -> Result<babelftp_proto::url::FtpUrl, babelftp_proto::url::UrlError> {
+    use babelftp_proto::url::FtpUrl;
+    FtpUrl::parse(prepared).or_else(|e| FtpUrl::parse_written(prepared).map_err(|_| e))
+}
+
 /// Parses a URL the user gave, with errors that never hold its password:
 /// the URL is echoed redacted, and a parser's message is the one about the
 /// redacted URL (when that parses, the fault is in the password itself, and
 /// it is said without quoting it).
 pub fn parse_url(input: &str) -> anyhow::Result<babelftp_proto::url::FtpUrl> {
     use babelftp_proto::url::FtpUrl;
+    let prepared = prepare(input);
+    let input = prepared.as_ref();
     let shown = url(input);
     let context = || crate::msg::ts("cli-bad-url", &[("url", &shown)]);
-    match FtpUrl::parse(input) {
+    match parse_lenient(input) {
         Ok(u) => Ok(u),
         Err(e) if shown == input => Err(anyhow::Error::new(e).context(context())),
         Err(_) => match FtpUrl::parse(&shown) {
@@ -56,11 +88,10 @@ mod tests {
         assert_eq!(url("not a url"), "not a url");
         // A raw / in the password (a mistake) still hides it.
         assert_eq!(url("ftp://bob:se/cret@h/a"), "ftp://bob:****@h/a");
-        for bad in [
-            "ftp://bob:se/cret@h/a",
-            "ftp://bob:se cret@h/a",
-            "ftp://bob:se%zcret@h:x/a",
-        ] {
+        // A raw space is taken, as curl takes it (the written form).
+        let u = parse_url("ftp://bob:se cret@h/a b.txt").unwrap();
+        assert_eq!(u.password.as_deref(), Some(&b"se cret"[..]));
+        for bad in ["ftp://bob:se/cret@h/a", "ftp://bob:se%zcret@h:x/a"] {
             let e = format!("{:#}", parse_url(bad).err().unwrap());
             assert!(!e.contains("\"se"), "{e}");
             assert!(!e.contains("cret"), "{e}");

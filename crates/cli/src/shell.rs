@@ -179,7 +179,12 @@ pub fn split_words(line: &str) -> Result<Vec<String>, &'static str> {
     if in_word {
         words.push(cur);
     }
-    Ok(words)
+    // A name copied from `ls` carries the bidi isolates the display put
+    // around a right-to-left name: they are not part of it.
+    Ok(words
+        .into_iter()
+        .map(|w| babelftp_proto::display::strip_isolates(&w).into_owned())
+        .collect())
 }
 
 /// `*` and `?` wildcards over text.
@@ -648,6 +653,14 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pasted_isolates_are_not_part_of_a_name() {
+        assert_eq!(
+            split_words("get \u{2068}שלום.txt\u{2069} \"\u{2068}מסמך חדש\u{2069}.pdf\"").unwrap(),
+            vec!["get", "שלום.txt", "מסמך חדש.pdf"]
+        );
+    }
 
     #[test]
     fn words_quotes_and_escapes() {

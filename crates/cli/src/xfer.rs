@@ -60,7 +60,7 @@ fn is_url(s: &str) -> bool {
 }
 
 fn parse_url(raw: &str) -> anyhow::Result<FtpUrl> {
-    FtpUrl::parse(raw).map_err(|e| {
+    crate::redact::parse_lenient(&crate::redact::prepare(raw)).map_err(|e| {
         Usage(format!(
             "{}: {e}",
             ts("cli-bad-url", &[("url", &crate::exit::redact_url(raw))])

@@ -617,3 +617,43 @@ f.quit()
     assert_eq!(std::fs::read(dest.path().join("copy/flink")).unwrap(), b"0123456789");
     assert!(!dest.path().join("copy/out/secret").exists());
 }
+
+/// Issue 25.10 and 25.13: what a person pastes or types is taken as curl
+/// and lftp take it: a raw space in a URL, a bare host[:port]/path, and a
+/// Hebrew name copied from `babelftp ls` with the bidi isolates the display
+/// put around it.
+#[test]
+fn urls_with_spaces_bare_hosts_and_pasted_isolates_are_taken() {
+    let srv = start();
+    std::fs::write(srv.path("with space.txt"), b"spaced").unwrap();
+    std::fs::write(srv.path("שלום.txt"), b"shalom").unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let port = srv.port();
+    let listed = babelftp_in(dest.path(), &["ls", &format!("{}/", base(&srv))], b"");
+    assert_eq!(listed.code, 0, "{}", listed.err);
+    // As the terminal would show it: isolated (stdout is a pipe here, so
+    // the marks are added by hand, as a copy from a terminal carries them).
+    let pasted = "\u{2068}שלום.txt\u{2069}";
+    for (url, want, file) in [
+        (
+            format!("ftp://bob:secret@127.0.0.1:{port}/with space.txt"),
+            &b"spaced"[..],
+            "with space.txt",
+        ),
+        (
+            format!("bob:secret@127.0.0.1:{port}/with space.txt"),
+            &b"spaced"[..],
+            "with space.txt",
+        ),
+        (
+            format!("ftp://bob:secret@127.0.0.1:{port}/{pasted}"),
+            &b"shalom"[..],
+            "שלום.txt",
+        ),
+    ] {
+        let _ = std::fs::remove_file(dest.path().join(file));
+        let r = babelftp_in(dest.path(), &["get", "-q", &url, "."], b"");
+        assert_eq!(r.code, 0, "{url}: {}", r.err);
+        assert_eq!(std::fs::read(dest.path().join(file)).unwrap(), want, "{url}");
+    }
+}

@@ -130,6 +130,25 @@ fn write_path(f: &mut fmt::Formatter<'_>, path: &[u8], isolate_rtl: bool) -> fmt
     Ok(())
 }
 
+/// Removes the isolation marks (U+2068, U+2069) that [`display_path`] adds
+/// around right-to-left components: a name copied from the terminal and
+/// pasted into a command carries them, and they are no part of it (a name's
+/// own U+2068/U+2069 are shown as `%E2%81%A8`/`%E2%81%A9`, never raw).
+///
+/// ```
+/// use babelftp_proto::display::{display_path, strip_isolates};
+/// let shown = display_path("docs/שלום.txt".as_bytes());
+/// assert_ne!(shown, "docs/שלום.txt");
+/// assert_eq!(strip_isolates(&shown), "docs/שלום.txt");
+/// ```
+pub fn strip_isolates(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([FSI, PDI]) {
+        std::borrow::Cow::Owned(s.chars().filter(|&c| c != FSI && c != PDI).collect())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
 /// Reverses [`display_path`]: strips the isolation marks it added and decodes
 /// every `%HH` (either case of hex digit) back into its octet. Any other
 /// character stands for its own UTF-8 octets, so a name typed back by a user
