@@ -591,7 +591,10 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
                 Ok(true) => {}
                 Ok(false) => failed = true,
                 Err(e) => {
-                    eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
+                    eprintln!(
+                        "{}",
+                        crate::msg::ts("cli-error", &[("error", &crate::exit::describe(&e))])
+                    );
                     failed = true;
                 }
             }
@@ -620,7 +623,10 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
             Some(Ok(true)) => {}
             Some(Ok(false)) => break,
             Some(Err(e)) => {
-                eprintln!("{}", crate::msg::ts("cli-error", &[("error", &format!("{e:#}"))]));
+                eprintln!(
+                    "{}",
+                    crate::msg::ts("cli-error", &[("error", &crate::exit::describe(&e))])
+                );
                 failed = true;
                 // A transfer cut by an error here (a full disk, a closed
                 // pipe) or there leaves replies unread.

@@ -119,3 +119,26 @@ fn short_u_flag_logs_in_like_curl() {
     assert!(ok, "{err}");
     assert!(out.lines().any(|l| l == "readme.txt"), "{out}{err}");
 }
+
+/// Issue 25.11: the shell prints the server's localized replies as text,
+/// as the one-shot commands do (it printed `\xe3\x81\x9d…`).
+#[test]
+fn the_shell_prints_localized_replies_as_text() {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = piped_shell(
+        state.path(),
+        &url,
+        &format!("lang ja\nlcd {}\nget nosuch\ncd nosuchdir\nbye\n", dir.path().display()),
+    );
+    assert!(!ok, "{out}{err}");
+    assert!(!err.contains("\\x"), "escaped octets: {err}");
+    assert!(
+        err.contains("550 そのようなファイルまたはディレクトリはありません。"),
+        "{err}"
+    );
+}

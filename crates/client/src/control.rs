@@ -28,11 +28,11 @@ pub enum Error {
     #[error("pathname cannot be sent: {0}")]
     Path(#[from] PathError),
     /// The server refused a step that must succeed.
-    #[error("server refused: {} {}", .0.code, .0.text().escape_ascii())]
+    #[error("server refused: {} {}", .0.code, babelftp_proto::display::DisplayPath(&.0.text()))]
     Refused(Reply),
     /// `AUTH TLS` was refused: the session ends there, nothing having been
     /// sent in clear.
-    #[error("the server refused TLS ({} {}); nothing was sent in clear", .0.code, .0.text().escape_ascii())]
+    #[error("the server refused TLS ({} {}); nothing was sent in clear", .0.code, babelftp_proto::display::DisplayPath(&.0.text()))]
     TlsRefused(Reply),
     /// The TLS handshake failed (certificate, versions, a refused resumption…).
     #[error("TLS handshake failed: {0}")]
