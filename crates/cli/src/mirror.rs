@@ -169,9 +169,23 @@ impl Run<'_> {
 
 pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
     let (url, local) = if a.reverse { (&a.dst, &a.src) } else { (&a.src, &a.dst) };
-    let s = Session::open(url, &a.common).await?;
+    let mut s = Session::open(url, &a.common).await?;
     let root = s.encode(&s.url.path_bytes());
     let local = PathBuf::from(local);
+    if !a.reverse && !root.is_empty() {
+        // Some servers (vsftpd) answer LIST of a missing directory with an
+        // empty listing and 226: a backup script could not tell a missing
+        // source from an empty one. CWD says (550 for a missing directory
+        // or a file), then back where the login put us.
+        let home = s.client.pwd().await?;
+        s.client.cwd(&root).await.with_context(|| {
+            crate::msg::ts(
+                "cli-mirror-no-source",
+                &[("path", &String::from_utf8_lossy(&s.show(&root)))],
+            )
+        })?;
+        s.client.cwd(&home).await?;
+    }
     let mut run = Run {
         s,
         url,

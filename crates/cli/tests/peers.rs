@@ -157,6 +157,25 @@ fn exercise(peer: &Peer, base: &str, login: &[&str]) {
     }
     let r = run(&["mirror", &url("/pub/"), m]);
     assert!(r.err.contains("0 copied"), "{}: {}", peer.name, r.err);
+    // Issue 25.16: a missing source, or a file given as the source, is an
+    // error (vsftpd lists a missing directory as empty, with 226), and no
+    // local directory is made for it.
+    for missing in ["/pub/nosuchdir/", "/pub/été.txt/"] {
+        let dest = local.path().join("never");
+        let source = url(missing);
+        let mut args = vec!["mirror", source.as_str(), dest.to_str().unwrap()];
+        args.extend_from_slice(login);
+        let r = babelftp(state.path(), &args);
+        assert!(!r.ok, "{}: mirror of {missing} succeeded: {}", peer.name, r.err);
+        assert!(
+            r.err.contains("cannot be mirrored") && r.err.contains("550"),
+            "{}: {}",
+            peer.name,
+            r.err
+        );
+        assert!(!r.err.contains("copied"), "{}: {}", peer.name, r.err);
+        assert!(!dest.exists(), "{}", peer.name);
+    }
     let r = run(&["ls", "-l", &url("/pub/")]);
     let big = r.out.lines().find(|l| l.ends_with(" 日本語.bin")).unwrap_or_default();
     assert!(

@@ -90,3 +90,4 @@ cli-stopping = stopping: no transfer is running
 cli-stopping-wait = stopping: waiting for the running transfers ({ $count }) to finish, up to { $grace } s; Ctrl-C again to stop now
 cli-stopping-now = stopping now: running transfers are cut (426)
 cli-mirror-link-skipped = skipped: { $path } is a symbolic link the server does not follow (it leaves the server's root or leads nowhere)
+cli-mirror-no-source = the source directory { $path } cannot be mirrored
