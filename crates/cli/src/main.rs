@@ -72,12 +72,12 @@ enum Cmd {
 enum UrlOp {
     /// Percent-encode a URL or a bare path as written: spaces, #, ?, a lone % and non-ASCII (as UTF-8) become %HH.
     Encode {
-        /// An ftp:// URL or a path such as "/pub/日本語/a b.txt".
+        /// An ftp:// URL or a path such as "/pub/日本語/a b.txt"; - reads one per line from standard input.
         input: String,
     },
     /// Turn %HH escapes back into the characters a person writes (the inverse of encode).
     Decode {
-        /// An ftp:// URL or a path.
+        /// An ftp:// URL or a path; - reads one per line from standard input.
         input: String,
     },
 }
@@ -128,10 +128,26 @@ fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow:
 }
 
 fn url(op: UrlOp) -> anyhow::Result<()> {
-    let out = match op {
-        UrlOp::Encode { input } => babelftp_proto::url::encode_url_or_path(&input)?,
-        UrlOp::Decode { input } => babelftp_proto::url::decode_url(&input)?,
+    let (input, encode) = match op {
+        UrlOp::Encode { input } => (input, true),
+        UrlOp::Decode { input } => (input, false),
     };
-    println!("{out}");
+    let one = |s: &str| -> anyhow::Result<String> {
+        Ok(if encode {
+            babelftp_proto::url::encode_url_or_path(s)?
+        } else {
+            babelftp_proto::url::decode_url(s)?
+        })
+    };
+    if input != "-" {
+        println!("{}", one(&input)?);
+        return Ok(());
+    }
+    // `-`: one URL or path per line of standard input, as other tools
+    // take `-` (a line's end is not part of it).
+    for line in std::io::stdin().lines() {
+        let line = anyhow::Context::context(line, crate::msg::ts("cli-x1-reading-stdin", &[]))?;
+        println!("{}", one(line.strip_suffix('\r').unwrap_or(&line))?);
+    }
     Ok(())
 }

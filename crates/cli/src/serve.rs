@@ -119,7 +119,7 @@ pub struct ServeArgs {
     allow_degraded: bool,
     /// Serve GET /metrics (Prometheus/OpenMetrics) and GET /health over
     /// HTTP on ADDR:PORT (keep it off the public network).
-    #[arg(long, value_name = "ADDR:PORT")]
+    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     metrics_listen: Option<SocketAddr>,
 }
 
@@ -254,24 +254,19 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
 /// `--listen`: `ADDR:PORT`, `[V6]:PORT`, `HOST:PORT` (every address the
 /// name resolves to), or a port alone (on 127.0.0.1, the default address).
 fn parse_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
-    use std::net::ToSocketAddrs;
-    if let Ok(port) = s.parse::<u16>() {
-        return Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))]);
-    }
-    if let Ok(a) = s.parse::<SocketAddr>() {
-        return Ok(vec![a]);
-    }
-    let bad = |e: &str| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", e)]);
-    let mut addrs: Vec<SocketAddr> = s.to_socket_addrs().map_err(|e| bad(&e.to_string()))?.collect();
-    addrs.sort();
-    addrs.dedup();
-    if addrs.is_empty() {
-        return Err(bad("no address"));
-    }
-    Ok(addrs)
+    babelftp_server::config::resolve_listen(s)
+        .map_err(|e| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", &e)]))
 }
 
-/// Start-up lines that say who may do what.
+/// `--metrics-listen`: the same syntax as `--listen`, its first address.
+fn parse_one_listen(s: &str) -> Result<SocketAddr, String> {
+    parse_listen(s).and_then(|v| {
+        v.first()
+            .copied()
+            .ok_or_else(|| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", "no address")]))
+    })
+}
+
 /// The address a client on this machine connects to: a wildcard listen
 /// (`0.0.0.0`, `::`) is reached at the loopback address, not at itself.
 fn connectable(a: std::net::SocketAddr) -> std::net::SocketAddr {
@@ -339,6 +334,7 @@ fn charset_lines(cfg: &Config) -> Vec<String> {
     out
 }
 
+/// Start-up lines that say who may do what.
 fn access_lines(cfg: &Config, missing_homes: &[Vec<u8>]) -> Vec<String> {
     let mut out = vec![crate::msg::ts(
         match (cfg.anonymous, cfg.anonymous_write) {

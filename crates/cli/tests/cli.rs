@@ -412,6 +412,10 @@ try:
     a.mkd('nope')
 except ftplib.error_perm:
     pass
+try:
+    a.storbinary('STOR nope.txt', io.BytesIO(b'x'))
+except ftplib.error_perm:
+    pass
 a.close()
 "#
     );
@@ -448,6 +452,8 @@ a.close()
         assert!(line.contains("session{id="), "no session id: {line}");
     }
     assert!(!text.contains("\\xe6"), "escaped UTF-8 in the log:\n{text}");
+    // An anonymous STOR is refused and said, as a refused MKD is.
+    assert_eq!(text.matches("write refused: read-only account").count(), 2, "{text}");
     // Isolation marks are for terminals: a log is grepped.
     assert!(!text.contains('\u{2068}'), "bidi isolates in the log:\n{text}");
     assert!(text.contains("/Ελληνικά/ملف.txt"), "{text}");
@@ -673,4 +679,80 @@ except ftplib.all_errors as e:
     let end = py_out.next().unwrap().unwrap();
     assert_eq!(end, "end 426", "the client hears the transfer was cut");
     let _ = py.wait();
+}
+
+/// Issue 25, small things: `listen = "host:port"` as a string, one address
+/// syntax for every listen option (`--metrics-listen PORT`), errors that
+/// name the option and the path, and `url encode -` reading stdin.
+#[test]
+fn small_things_of_the_first_hour() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mport = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let conf = dir.path().join("one.toml");
+    std::fs::write(&conf, format!("listen = \"localhost:{port}\"\nroot = \"root\"\n")).unwrap();
+    let (_child, banner) = serve_banner(
+        dir.path(),
+        &[
+            "--config",
+            conf.to_str().unwrap(),
+            "--metrics-listen",
+            &mport.to_string(),
+        ],
+    );
+    let text = banner.join("\n");
+    assert!(text.contains(&format!(":{port}/")), "{text}");
+    assert!(
+        text.contains(&format!("metrics: http://127.0.0.1:{mport}/metrics")),
+        "{text}"
+    );
+    drop(_child);
+    // Errors name what was given.
+    std::fs::write(dir.path().join("afile"), b"x").unwrap();
+    for (args, want) in [
+        (vec!["--root", "afile"], "root (--root) afile: Not a directory"),
+        (
+            vec!["--root", "root", "--xferlog", "/nonexistent/x.log"],
+            "xferlog (--xferlog) /nonexistent/x.log: No such file",
+        ),
+    ] {
+        let out = babelftp()
+            .arg("serve")
+            .args(&args)
+            .args(["--listen", "127.0.0.1:0"])
+            .current_dir(dir.path())
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{err}");
+    }
+    // `url encode -` and `url decode -`: one per line of standard input.
+    let mut child = babelftp()
+        .args(["url", "encode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        "/pub/日本/a b.txt\nftp://h/x y\n".as_bytes(),
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "/pub/%E6%97%A5%E6%9C%AC/a%20b.txt\nftp://h/x%20y\n"
+    );
 }

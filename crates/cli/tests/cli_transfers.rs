@@ -657,3 +657,23 @@ fn urls_with_spaces_bare_hosts_and_pasted_isolates_are_taken() {
         assert_eq!(std::fs::read(dest.path().join(file)).unwrap(), want, "{url}");
     }
 }
+
+/// Issue 25, small things: `put f ftp://host/up` where `up` is a directory
+/// puts the file inside it, as cp does (it was "550 Not a plain file.").
+#[test]
+fn put_to_a_directory_url_without_a_slash_goes_inside_it() {
+    let srv = start();
+    std::fs::create_dir(srv.path("up")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.txt"), b"into up").unwrap();
+    let r = babelftp_in(dir.path(), &["put", "-q", "f.txt", &format!("{}/up", base(&srv))], b"");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(srv.path("up/f.txt")).unwrap(), b"into up");
+    // A file of that name is still replaced as asked.
+    let r = babelftp_in(
+        dir.path(),
+        &["put", "-q", "f.txt", &format!("{}/up/f.txt", base(&srv))],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+}

@@ -329,7 +329,7 @@ pub enum ConfigError {
 #[serde(deny_unknown_fields)]
 struct FileConfig {
     root: Option<PathBuf>,
-    listen: Option<Vec<SocketAddr>>,
+    listen: Option<OneOrMany>,
     anonymous: Option<bool>,
     anonymous_write: Option<bool>,
     users_file: Option<PathBuf>,
@@ -350,7 +350,7 @@ struct FileConfig {
     fsync: Option<String>,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
-    implicit_listen: Option<Vec<SocketAddr>>,
+    implicit_listen: Option<OneOrMany>,
     tls_required: Option<bool>,
     tls_reuse_required: Option<bool>,
     default_lang: Option<String>,
@@ -361,7 +361,7 @@ struct FileConfig {
     legacy_client_charset: Option<String>,
     mirror: Option<bool>,
     proxy_protocol_from: Option<Vec<String>>,
-    metrics_listen: Option<SocketAddr>,
+    metrics_listen: Option<OneOrMany>,
     storage: Option<FileStorage>,
     #[serde(default)]
     user: Vec<FileUser>,
@@ -464,6 +464,53 @@ pub fn load_users(path: &Path) -> Result<Vec<User>, ConfigError> {
     users_from(path, f.user)
 }
 
+/// A listen address as a person writes it, on the command line or in the
+/// configuration file: `ADDR:PORT`, `[V6]:PORT`, `HOST:PORT` (every address
+/// the name resolves to), or a port alone (on 127.0.0.1).
+pub fn resolve_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(port) = s.parse::<u16>() {
+        return Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))]);
+    }
+    if let Ok(a) = s.parse::<SocketAddr>() {
+        return Ok(vec![a]);
+    }
+    let mut addrs: Vec<SocketAddr> = s.to_socket_addrs().map_err(|e| e.to_string())?.collect();
+    addrs.sort();
+    addrs.dedup();
+    if addrs.is_empty() {
+        return Err("no address".into());
+    }
+    Ok(addrs)
+}
+
+/// One address or a list of them in the configuration file
+/// (`listen = "0.0.0.0:2121"` or `listen = ["0.0.0.0:2121", "[::]:2121"]`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    /// Every address, each written as [`resolve_listen`] reads it.
+    fn resolve(self, path: &Path, key: &str) -> Result<Vec<SocketAddr>, ConfigError> {
+        let list = match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        };
+        let mut out = Vec::new();
+        for s in list {
+            out.extend(resolve_listen(&s).map_err(|e| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("{key} {s:?}: {e} (write ADDR:PORT, HOST:PORT or a PORT)"),
+            })?);
+        }
+        Ok(out)
+    }
+}
+
 impl Config {
     /// How many passive ports one client address may hold at once:
     /// `max_passive_per_ip` (default `max_per_ip`), and never more than a
@@ -491,7 +538,7 @@ impl Config {
             c.root = base.join(r);
         }
         if let Some(l) = f.listen {
-            c.listen = l;
+            c.listen = l.resolve(path, "listen")?;
         }
         // With named users, anonymous is off unless the file turns it on.
         let named = !f.user.is_empty() || f.users_file.is_some();
@@ -535,7 +582,7 @@ impl Config {
         c.tls_cert = f.tls_cert.map(|x| base.join(x));
         c.tls_key = f.tls_key.map(|x| base.join(x));
         if let Some(l) = f.implicit_listen {
-            c.implicit_listen = l;
+            c.implicit_listen = l.resolve(path, "implicit_listen")?;
         }
         if let Some(b) = f.tls_required {
             c.tls_required = b;
@@ -548,7 +595,10 @@ impl Config {
         c.dir_charsets = f.dir_charsets.into_iter().collect();
         c.legacy_client_charset = f.legacy_client_charset;
         c.mirror = f.mirror.unwrap_or(false);
-        c.metrics_listen = f.metrics_listen;
+        c.metrics_listen = match f.metrics_listen {
+            Some(l) => l.resolve(path, "metrics_listen")?.first().copied(),
+            None => None,
+        };
         if let Some(st) = f.storage {
             let invalid = |message: String| ConfigError::Invalid {
                 path: path.to_owned(),

@@ -97,7 +97,8 @@ impl Server {
                 Arc::new(storage::s3::S3Storage::open(s3)?)
             }
             None => {
-                let fs = FsStorage::open(&cfg.root)?
+                let fs = FsStorage::open(&cfg.root)
+                    .map_err(|e| io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())))?
                     .with_charsets(charsets)
                     .with_fsync(cfg.fsync);
                 sweep(&cfg.root, started);
@@ -124,7 +125,9 @@ impl Server {
             tracing::warn!(reason = %why, "storage unreachable: serving degraded until it answers");
         }
         let xferlog = match &cfg.xferlog {
-            Some(p) => Some(Arc::new(xferlog::XferLog::open(p)?)),
+            Some(p) => Some(Arc::new(xferlog::XferLog::open(p).map_err(|e| {
+                io::Error::new(e.kind(), format!("xferlog (--xferlog) {}: {e}", p.display()))
+            })?)),
             None => None,
         };
         let mut catalogs = match &cfg.catalogs_dir {

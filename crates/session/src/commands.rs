@@ -592,7 +592,7 @@ impl ServerSession {
         self.reply(ReplyCode::READY, Msg::HostOk);
     }
 
-    fn refuse_write(&mut self) -> bool {
+    pub(crate) fn refuse_write(&mut self) -> bool {
         if self.may_write() {
             return false;
         }

@@ -189,8 +189,8 @@ impl ServerSession {
     }
 
     pub(crate) fn stor(&mut self, now: Instant, p: Option<&WirePath>, mode: WriteMode) {
-        if !self.may_write() {
-            self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied);
+        // Refused and logged as MKD, DELE and the others are.
+        if self.refuse_write() {
             return;
         }
         let rest = self.rest.take();
