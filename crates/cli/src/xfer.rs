@@ -192,9 +192,25 @@ impl Failures {
 /// Runs a command; Ctrl-C ends it (dropping it removes its temporary
 /// files) with exit 130.
 async fn interruptible(f: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
+    // SIGTERM (a service stopped, `timeout`) and SIGHUP (the terminal
+    // closed) end the command as Ctrl-C does: the future is dropped, and
+    // with it every temporary file (it left `.NAME.babelftp-PID.part`).
+    use tokio::signal::unix::{signal, SignalKind};
+    async fn recv(s: Option<&mut tokio::signal::unix::Signal>) {
+        match s {
+            Some(s) => {
+                s.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    }
+    let mut term = signal(SignalKind::terminate()).ok();
+    let mut hup = signal(SignalKind::hangup()).ok();
     tokio::select! {
         r = f => r,
         _ = tokio::signal::ctrl_c() => Err(Interrupted.into()),
+        () = recv(term.as_mut()) => Err(Interrupted.into()),
+        () = recv(hup.as_mut()) => Err(Interrupted.into()),
     }
 }
 
@@ -465,6 +481,40 @@ fn temp_beside(dest: &Path) -> PathBuf {
     dest.with_file_name(name)
 }
 
+/// Removes what a killed download of `dest` left beside it: the
+/// `.NAME.babelftp-PID.part` of a process that no longer runs (SIGKILL,
+/// a crash, a power cut cleans nothing up itself). A part of a download
+/// still running in another process is left alone.
+fn remove_stale_parts(dest: &Path) {
+    let (Some(dir), Some(name)) = (dest.parent(), dest.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut prefix = b".".to_vec();
+    prefix.extend_from_slice(name.as_bytes());
+    prefix.extend_from_slice(b".babelftp-");
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let Some(pid) = n
+            .as_bytes()
+            .strip_prefix(prefix.as_slice())
+            .and_then(|r| r.strip_suffix(b".part"))
+            .and_then(|p| std::str::from_utf8(p).ok())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 async fn fetch(s: &mut Session, f: &Fetch, dest: &Dest, a: &GetArgs) -> anyhow::Result<()> {
     let remote_shown = shown(s, &f.remote);
     let size = match f.size {
@@ -515,6 +565,9 @@ pub(crate) async fn download(s: &mut Session, remote: &[u8], size: Option<u64>, 
     // whole, no directory to put a temporary file in). Anything else: a
     // temporary file beside it, renamed over it when complete.
     let special = is_special(&target);
+    if !special {
+        remove_stale_parts(&target);
+    }
     let tmp = if special { target.clone() } else { temp_beside(&target) };
     let file = if special {
         tokio::fs::OpenOptions::new().write(true).open(&tmp).await

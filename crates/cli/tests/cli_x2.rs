@@ -345,3 +345,67 @@ fn check_reports_a_dropped_connection_goes_on_and_cleans_up() {
     let left: Vec<_> = std::fs::read_dir(remote.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}\n{out}{err}");
 }
+
+/// Issue 25.12: SIGTERM or SIGHUP during `get` cleans up as Ctrl-C does (the
+/// `.NAME.babelftp-PID.part` stayed, 570 MB in the trial), and a part left
+/// by a process that was killed outright is removed by the next `get` of
+/// the same file.
+#[test]
+fn get_ended_by_a_signal_or_a_kill_leaves_no_part_file() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("big.bin"), vec![7u8; 1 << 20]).unwrap();
+    let srv = Scripted::start(root.path(), &["--stall", "big.bin:65536"]);
+    let dest = tempfile::tempdir().unwrap();
+    let url = format!("ftp://127.0.0.1:{}/big.bin", srv.port);
+    let part_files = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".part"))
+            .collect()
+    };
+    for sig in ["TERM", "HUP", "KILL"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+            .args(["get", "-q", &url, dest.path().to_str().unwrap()])
+            .env("LC_ALL", "C")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        babelftp_test_support::wait_until(Duration::from_secs(20), "the part file", || {
+            (!part_files(dest.path()).is_empty()).then_some(())
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(babelftp_test_support::signal(child.id(), sig));
+        let status = babelftp_test_support::wait_child(&mut child, Duration::from_secs(10)).expect("get ended");
+        assert!(!status.success(), "{sig}");
+        if sig == "KILL" {
+            // Nothing ran to clean up: the next get of the file does.
+            assert_eq!(part_files(dest.path()).len(), 1, "{sig}");
+        } else {
+            assert!(
+                part_files(dest.path()).is_empty(),
+                "{sig}: {:?}",
+                part_files(dest.path())
+            );
+        }
+    }
+    // The next get (cut short by a signal too) removes the killed one's.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["get", "-q", &url, dest.path().to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mine = format!(".big.bin.babelftp-{}.part", child.id());
+    babelftp_test_support::wait_until(Duration::from_secs(20), "only the new part file", || {
+        (part_files(dest.path()) == vec![mine.clone()]).then_some(())
+    });
+    assert!(babelftp_test_support::signal(child.id(), "TERM"));
+    babelftp_test_support::wait_child(&mut child, Duration::from_secs(10)).expect("get ended");
+    assert!(part_files(dest.path()).is_empty());
+    assert!(!dest.path().join("big.bin").exists());
+}

@@ -12,6 +12,8 @@ Prints the port it listens on (127.0.0.1) as its first line. Faults:
   --cut NAME:N     the first RETR of NAME sends N octets, closes the data
                    connection and answers 426
   --drop NAME      the first RETR of NAME closes the control connection
+  --stall NAME:N   every RETR of NAME sends N octets, then nothing for 60 s
+                   (a transfer to interrupt mid-way)
 Every command line received is logged to stderr as `> ` + its repr.
 Standard library only. Passive mode (EPSV, PASV), MLSD/LIST, REST STREAM.
 """
@@ -26,6 +28,7 @@ ROOT = os.fsencode(os.path.abspath(sys.argv[1]))
 CLOSE_ON = []
 CUT = {}
 DROP = set()
+STALL = {}
 DONE = set()
 LOCK = threading.Lock()
 args = sys.argv[2:]
@@ -39,6 +42,9 @@ while args:
         CUT[os.fsencode(name)] = int(n)
     elif opt == "--drop":
         DROP.add(os.fsencode(val))
+    elif opt == "--stall":
+        name, n = val.rsplit(":", 1)
+        STALL[os.fsencode(name)] = int(n)
     else:
         sys.exit("unknown option " + opt)
 
@@ -190,6 +196,11 @@ class Handler(socketserver.StreamRequestHandler):
             with open(p, "rb") as f:
                 f.seek(rest)
                 data = f.read()
+            if name in STALL:
+                conn.sendall(data[: STALL[name]])
+                time.sleep(60)
+                conn.close()
+                return
             if name in CUT and once("cut", name):
                 conn.sendall(data[: CUT[name]])
                 conn.close()
