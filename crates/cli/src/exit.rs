@@ -202,6 +202,29 @@ pub fn is_permanent_refusal(e: &anyhow::Error) -> bool {
         .any(|c| matches!(c, ClientError::Refused(r) if r.code.get() == 550))
 }
 
+/// A TLS failure as a person can act on it, from the rustls error inside
+/// (`None`: no sentence for it, the error's own text stays).
+fn tls_sentence(e: &std::io::Error) -> Option<String> {
+    use rustls::{CertificateError as C, Error as E, OtherError};
+    let key = match e.get_ref()?.downcast_ref::<E>()? {
+        E::InvalidCertificate(C::UnknownIssuer | C::BadSignature) => "cli-tls-untrusted",
+        E::InvalidCertificate(C::Other(OtherError(o))) if o.to_string().contains("CaUsedAsEndEntity") => {
+            "cli-tls-untrusted"
+        }
+        E::InvalidCertificate(C::NotValidForName | C::NotValidForNameContext { .. }) => "cli-tls-wrong-name",
+        E::InvalidCertificate(C::Expired | C::ExpiredContext { .. }) => "cli-tls-expired",
+        E::InvalidCertificate(C::NotValidYet | C::NotValidYetContext { .. }) => "cli-tls-not-yet-valid",
+        E::InvalidCertificate(C::Revoked) => "cli-tls-revoked",
+        E::InvalidCertificate(_) => "cli-tls-bad-certificate",
+        E::AlertReceived(a) => {
+            return Some(crate::msg::ts("cli-tls-alert", &[("alert", &format!("{a:?}"))]));
+        }
+        E::PeerIncompatible(_) => "cli-tls-incompatible",
+        _ => return None,
+    };
+    Some(crate::msg::ts(key, &[]))
+}
+
 /// An error chain for a person: the server's refusals through the
 /// catalogs (the reply itself, code and text, as the server sent it),
 /// and no cause said twice (an I/O error wrapped in another that quotes
@@ -214,6 +237,10 @@ pub fn describe(e: &anyhow::Error) -> String {
                 let reply = format!("{} {}", r.code, babelftp_proto::display::display_path(&r.text()));
                 crate::msg::ts("cli-refused", &[("reply", &reply)])
             }
+            Some(ClientError::Handshake(io)) => match tls_sentence(io) {
+                Some(s) => s,
+                None => c.to_string(),
+            },
             _ => c.to_string(),
         };
         if text.is_empty() || parts.last().is_some_and(|p| p.ends_with(&text)) {

@@ -173,7 +173,8 @@ fn an_untrusted_certificate_is_refused_the_system_roots_count_and_insecure_warns
     );
     assert!(!r.ok, "{}", r.err);
     assert!(
-        r.err.contains("TLS handshake failed: invalid peer certificate"),
+        r.err
+            .contains("TLS: the server's certificate is not signed by a certificate you trust"),
         "{}",
         r.err
     );
@@ -186,7 +187,11 @@ fn an_untrusted_certificate_is_refused_the_system_roots_count_and_insecure_warns
         other.path().join("cert.pem").to_str().unwrap(),
         &url,
     ]);
-    assert!(!r.ok && r.err.contains("invalid peer certificate"), "{}", r.err);
+    assert!(
+        !r.ok && r.err.contains("not signed by a certificate you trust"),
+        "{}",
+        r.err
+    );
     // The system's roots are read (SSL_CERT_FILE is how a system names
     // them, as OpenSSL does).
     let ca = PathBuf::from(cacert(&certs));
@@ -281,4 +286,45 @@ fn a_mirror_of_many_files_never_runs_out_of_resumable_sessions() {
     for (name, data) in &files {
         assert_eq!(&std::fs::read(srv.path("up").join(name)).unwrap(), data, "{name}");
     }
+}
+
+/// Issue 25.14: `--cacert cert.pem` naming the server's own self-signed
+/// certificate made the usual way (`openssl req -x509`: CA:TRUE) is
+/// trusted, as curl trusts it (it failed with CaUsedAsEndEntity); another
+/// certificate in --cacert is still refused, and said in a sentence.
+#[test]
+fn cacert_with_the_servers_own_ca_flagged_certificate_is_trusted() {
+    let certs = tempfile::tempdir().unwrap();
+    let (cert, key) = babelftp_test_support::ca_flagged_certificate(certs.path());
+    let srv = start(move |c| {
+        c.tls_cert = Some(cert);
+        c.tls_key = Some(key);
+    });
+    let ca = certs.path().join("ca.pem");
+    let r = babelftp(&[
+        "ls",
+        "--tls",
+        "--cacert",
+        ca.to_str().unwrap(),
+        &explicit_url(&srv, "/"),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert!(r.out.contains("readme.txt"), "{}", r.out);
+    // Another certificate: refused, with a sentence, not a debug string.
+    let other = tempfile::tempdir().unwrap();
+    babelftp_test_support::ca_flagged_certificate(other.path());
+    let r = babelftp(&[
+        "ls",
+        "--tls",
+        "--cacert",
+        other.path().join("ca.pem").to_str().unwrap(),
+        &explicit_url(&srv, "/"),
+    ]);
+    assert!(!r.ok);
+    assert!(
+        !r.err.contains("Other(") && !r.err.contains("InvalidCertificate("),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("not signed by a certificate you trust"), "{}", r.err);
 }

@@ -106,14 +106,16 @@ fn provider() -> Arc<CryptoProvider> {
 
 /// The roots: `--cacert` alone when given (as curl does), else the
 /// system's.
-fn roots(opts: &TlsOptions) -> Result<RootCertStore, Error> {
+fn roots(opts: &TlsOptions) -> Result<(RootCertStore, Vec<CertificateDer<'static>>), Error> {
     let mut roots = RootCertStore::empty();
+    let mut pinned = Vec::new();
     match &opts.cacert {
         Some(file) => {
             let certs =
                 CertificateDer::pem_file_iter(file).map_err(|e| Error::TlsSetup(format!("{}: {e}", file.display())))?;
             for cert in certs {
                 let cert = cert.map_err(|e| Error::TlsSetup(format!("{}: {e}", file.display())))?;
+                pinned.push(cert.clone());
                 roots
                     .add(cert)
                     .map_err(|e| Error::TlsSetup(format!("{}: {e}", file.display())))?;
@@ -137,7 +139,7 @@ fn roots(opts: &TlsOptions) -> Result<RootCertStore, Error> {
             }
         }
     }
-    Ok(roots)
+    Ok((roots, pinned))
 }
 
 impl SessionTls {
@@ -159,7 +161,14 @@ impl SessionTls {
                 .with_custom_certificate_verifier(Arc::new(NoVerifier(provider)))
                 .with_no_client_auth()
         } else {
-            builder.with_root_certificates(roots(opts)?).with_no_client_auth()
+            let (roots, pinned) = roots(opts)?;
+            let webpki = rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+                .build()
+                .map_err(|e| Error::TlsSetup(e.to_string()))?;
+            builder
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(Pinned { webpki, pinned }))
+                .with_no_client_auth()
         };
         let store = Arc::new(CountingStore::default());
         config.resumption = Resumption::store(store.clone());
@@ -309,6 +318,57 @@ impl ClientSessionStore for CountingStore {
                 .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| Some(n.saturating_sub(1)));
         }
         t
+    }
+}
+
+/// The usual chain check against the roots, and one more rule, as curl
+/// and OpenSSL have it: a server certificate that is itself in the
+/// `--cacert` file is trusted as it is (pinned). The usual self-signed
+/// certificate of `openssl req -x509` says `CA:TRUE`, which webpki refuses
+/// as a server's own (`CaUsedAsEndEntity`). The handshake's signatures are
+/// checked either way, so only the holder of its key can present it.
+#[derive(Debug)]
+struct Pinned {
+    webpki: Arc<rustls::client::WebPkiServerVerifier>,
+    pinned: Vec<CertificateDer<'static>>,
+}
+
+impl ServerCertVerifier for Pinned {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if self.pinned.iter().any(|p| p.as_ref() == end_entity.as_ref()) {
+            return Ok(ServerCertVerified::assertion());
+        }
+        self.webpki
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.webpki.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.webpki.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.webpki.supported_verify_schemes()
     }
 }
 

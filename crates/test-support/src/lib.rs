@@ -84,6 +84,20 @@ pub fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
     (cert, key)
 }
 
+/// A self-signed certificate that says `CA:TRUE`, as `openssl req -x509`
+/// makes by default, for 127.0.0.1 and localhost: `ca.pem` and
+/// `ca-key.pem` under `dir`.
+pub fn ca_flagged_certificate(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    let (c, k) = (dir.join("ca.pem"), dir.join("ca-key.pem"));
+    std::fs::write(&c, cert.pem()).unwrap();
+    std::fs::write(&k, key.serialize_pem()).unwrap();
+    (c, k)
+}
+
 /// A server with FTPS (explicit, and implicit on [`TestServer::implicit`])
 /// under a fresh [`certificate`], whose files are in the returned
 /// directory; `required`: `--tls-required`.
