@@ -578,8 +578,13 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
     let dir = if path.is_empty() { None } else { Some(path.as_slice()) };
     let entries = match s.list(dir).await {
         Ok(e) => e,
-        // The path named in the error (a 550 says which directory).
-        Err(e) => return Err(e.context(String::from_utf8_lossy(&s.show(&path)).into_owned())),
+        // `ls` of a file (MLSD of a file is 550, RFC 3659 7.1): its line of
+        // its directory's listing, as ls and lftp's cls show it.
+        Err(e) => match single_entry(&mut s, &path, &e).await {
+            Some(entry) => vec![entry],
+            // The path named in the error (a 550 says which directory).
+            None => return Err(e.context(String::from_utf8_lossy(&s.show(&path)).into_owned())),
+        },
     };
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -601,6 +606,26 @@ pub async fn ls(a: LsArgs) -> anyhow::Result<()> {
     std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
     s.client.quit().await?;
     Ok(())
+}
+
+/// The entry of `path` in its directory's listing, when listing `path`
+/// itself was refused for good (550): a file named by `ls`.
+async fn single_entry(s: &mut Session, path: &[u8], refused: &anyhow::Error) -> Option<babelftp_client::RemoteEntry> {
+    if !crate::exit::is_permanent_refusal(refused) {
+        return None;
+    }
+    let trimmed = path.strip_suffix(b"/").unwrap_or(path);
+    let (parent, name) = match trimmed.iter().rposition(|&b| b == b'/') {
+        Some(0) => (Some(&b"/"[..]), &trimmed[1..]),
+        Some(i) => (Some(&trimmed[..i]), &trimmed[i + 1..]),
+        None => (None, trimmed),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let entries = s.list(parent).await.ok()?;
+    let wanted = s.encode(name);
+    entries.into_iter().find(|e| e.name == wanted && !e.is_dir)
 }
 
 #[derive(Args, Debug)]

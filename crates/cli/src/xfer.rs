@@ -367,6 +367,13 @@ async fn get_all(a: &GetArgs) -> anyhow::Result<()> {
     let dest = match dest_arg {
         Some("-") => Dest::Stdout,
         Some(d) if Path::new(d).is_dir() => Dest::Dir(PathBuf::from(d)),
+        // `get 'ftp://h/*.txt' dl/`: a destination written as a directory
+        // that is not there yet is made, as wget -P and lftp's get -O do.
+        Some(d) if d.ends_with('/') && !Path::new(d).exists() => {
+            std::fs::create_dir_all(d)
+                .map_err(|e| anyhow::Error::new(crate::exit::Local::write(ts("cli-creating", &[("path", d)]), e)))?;
+            Dest::Dir(PathBuf::from(d))
+        }
         Some(d) if many => return Err(Usage(ts("cli-x1-many-need-dir", &[("dest", d)])).into()),
         Some(d) => Dest::File(PathBuf::from(d)),
         None => Dest::Dir(PathBuf::new()),

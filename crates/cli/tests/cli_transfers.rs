@@ -677,3 +677,48 @@ fn put_to_a_directory_url_without_a_slash_goes_inside_it() {
     );
     assert_eq!(r.code, 0, "{}", r.err);
 }
+
+/// Issue 25.15: `ls` of a single file shows its line, as ls and lftp do
+/// (MLSD of a file is 550); a missing name is still an error.
+#[test]
+fn ls_of_a_single_file_shows_it() {
+    let srv = start();
+    std::fs::create_dir(srv.path("d")).unwrap();
+    std::fs::write(srv.path("d/日本.txt"), b"12345").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let r = babelftp_in(
+        dir.path(),
+        &["ls", &format!("{}/d/%E6%97%A5%E6%9C%AC.txt", base(&srv))],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(String::from_utf8(r.out).unwrap(), "日本.txt\n");
+    let r = babelftp_in(dir.path(), &["ls", "-l", &format!("{}/d/日本.txt", base(&srv))], b"");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let out = String::from_utf8(r.out).unwrap();
+    assert!(
+        out.starts_with('-') && out.contains(" 5 ") && out.ends_with(" 日本.txt\n"),
+        "{out}"
+    );
+    let r = babelftp_in(dir.path(), &["ls", &format!("{}/d/nothing.txt", base(&srv))], b"");
+    assert_eq!(r.code, 78, "{}", r.err);
+    assert!(r.err.contains("nothing.txt"), "{}", r.err);
+}
+
+/// Issue 25.15: `get 'ftp://host/*.txt' dl/` makes `dl/` when it is not
+/// there (it was "several files go to a directory"), as wget -P does.
+#[test]
+fn get_of_a_glob_into_a_new_directory_makes_it() {
+    let srv = start();
+    std::fs::write(srv.path("a.txt"), b"a").unwrap();
+    std::fs::write(srv.path("b.txt"), b"b").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let r = babelftp_in(
+        dir.path(),
+        &["get", "-q", &format!("{}/*.txt", base(&srv)), "dl/sub/"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(dir.path().join("dl/sub/a.txt")).unwrap(), b"a");
+    assert_eq!(std::fs::read(dir.path().join("dl/sub/b.txt")).unwrap(), b"b");
+}
