@@ -342,7 +342,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
         "cd" => {
             let dir = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "cd")]))?;
             let d = s.resolve_file(dir.as_bytes()).await?;
-            s.client.cwd(&d).await?;
+            s.client.cwd(&d).await.with_context(|| dir.to_owned())?;
             refresh(s, names).await?;
         }
         "ls" => {
@@ -370,7 +370,10 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                 bail!(crate::msg::ts("cli-needs-argument", &[("command", "mkdir")]));
             }
             for d in args {
-                s.client.mkdir(&s.encode(d.as_bytes())).await?;
+                s.client
+                    .mkdir(&s.encode(d.as_bytes()))
+                    .await
+                    .with_context(|| d.clone())?;
             }
             refresh(s, names).await?;
         }
@@ -383,9 +386,9 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             for name in targets {
                 let p = s.resolve_file(name.as_bytes()).await?;
                 if recursive {
-                    remove_tree(s, p).await?;
+                    remove_tree(s, p).await.with_context(|| name.clone())?;
                 } else {
-                    s.client.delete(&p).await?;
+                    s.client.delete(&p).await.with_context(|| name.clone())?;
                 }
             }
             refresh(s, names).await?;
@@ -396,7 +399,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             }
             for d in args {
                 let p = s.resolve_file(d.as_bytes()).await?;
-                s.client.rmdir(&p).await?;
+                s.client.rmdir(&p).await.with_context(|| d.clone())?;
             }
             refresh(s, names).await?;
         }
@@ -460,15 +463,32 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
         }
         "mput" => {
             let pat = arg(0).with_context(|| crate::msg::ts("cli-needs-argument", &[("command", "mput")]))?;
-            let mut files: Vec<PathBuf> = std::fs::read_dir(".")?
+            // `mput ../dir/*`: the pattern is in its last name; the
+            // directory before it is read (as a shell's glob does).
+            let (dir, name_pat) = match pat.rsplit_once('/') {
+                Some(("", p)) => (PathBuf::from("/"), p),
+                Some((d, p)) => (PathBuf::from(d), p),
+                None => (PathBuf::from("."), pat),
+            };
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .with_context(|| dir.display().to_string())?
                 .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                .filter(|e| wildcard(pat, &e.file_name().to_string_lossy()))
-                .map(|e| PathBuf::from(e.file_name()))
+                .filter(|e| std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()))
+                .filter(|e| wildcard(name_pat, &e.file_name().to_string_lossy()))
+                .map(|e| {
+                    if dir == std::path::Path::new(".") {
+                        PathBuf::from(e.file_name())
+                    } else {
+                        e.path()
+                    }
+                })
                 .collect();
             files.sort();
+            if files.is_empty() {
+                bail!(crate::msg::ts("cli-x3-no-local-match", &[("pattern", pat)]));
+            }
             for f in files {
-                let name = f.as_os_str().as_encoded_bytes().to_vec();
+                let name = f.file_name().unwrap_or(f.as_os_str()).as_encoded_bytes().to_vec();
                 let n = put_one(s, &f, &s.encode(&name)).await?;
                 println!("{}", bytes_to(n, &f.display().to_string()));
             }

@@ -142,3 +142,31 @@ fn the_shell_prints_localized_replies_as_text() {
         "{err}"
     );
 }
+
+/// Issue 25.15: the shell's cd and rm errors name the path; `mput ../dir/*`
+/// reads the directory before the pattern; `mput nomatch*` says so.
+#[test]
+fn shell_errors_name_the_path_and_mput_takes_a_directory() {
+    let srv = babelftp_test_support::start(|c| {
+        c.login_fail_delay = Duration::from_millis(10);
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    let local = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(local.path().join("dir")).unwrap();
+    std::fs::create_dir_all(local.path().join("here")).unwrap();
+    std::fs::write(local.path().join("dir/x1.txt"), b"one").unwrap();
+    let (ok, out, err) = piped_shell(
+        state.path(),
+        &url,
+        &format!(
+            "lcd {}\ncd nosuchdir\nrm nosuch.txt\nmput nomatch*\nmput ../dir/*.txt\nbye\n",
+            local.path().join("here").display()
+        ),
+    );
+    assert!(!ok, "{out}{err}");
+    assert!(err.contains("nosuchdir: server refused: 550"), "{err}");
+    assert!(err.contains("nosuch.txt: server refused: 550"), "{err}");
+    assert!(err.contains("no local file matches nomatch*"), "{err}");
+    assert_eq!(std::fs::read(srv.path("x1.txt")).unwrap(), b"one");
+}

@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: أُلغيت شهادة الخادم
 cli-tls-bad-certificate = TLS: لا يمكن استخدام شهادة الخادم (بنيتها غير سليمة أو أنها غير مخصّصة لخادم)
 cli-tls-alert = TLS: أنهى الخادم المصافحة ({ $alert })
 cli-tls-incompatible = TLS: لا يوجد لدى الخادم وهذا العميل إصدار TLS أو خوارزمية تشفير مشتركة (جرّب --tls-version 1.2 أو 1.3)
+cli-x3-no-local-match = لا يطابق أي ملف محلي { $pattern }

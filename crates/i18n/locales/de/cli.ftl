@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: Das Zertifikat des Servers wurde widerrufen
 cli-tls-bad-certificate = TLS: Das Zertifikat des Servers ist unbrauchbar (es ist fehlerhaft aufgebaut oder nicht für einen Server bestimmt)
 cli-tls-alert = TLS: Der Server hat den Handshake abgebrochen ({ $alert })
 cli-tls-incompatible = TLS: Der Server und dieser Client haben keine TLS-Version und keine Chiffre gemeinsam (versuchen Sie --tls-version 1.2 oder 1.3)
+cli-x3-no-local-match = keine lokale Datei passt zu { $pattern }

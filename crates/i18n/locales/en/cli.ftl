@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: the server's certificate has been revoked
 cli-tls-bad-certificate = TLS: the server's certificate cannot be used (it is malformed or not meant for a server)
 cli-tls-alert = TLS: the server ended the handshake ({ $alert })
 cli-tls-incompatible = TLS: the server and this client have no TLS version or cipher in common (try --tls-version 1.2 or 1.3)
+cli-x3-no-local-match = no local file matches { $pattern }

@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: el certificado del servidor ha sido revocado
 cli-tls-bad-certificate = TLS: el certificado del servidor no se puede usar (está mal formado o no está destinado a un servidor)
 cli-tls-alert = TLS: el servidor interrumpió la negociación ({ $alert })
 cli-tls-incompatible = TLS: el servidor y este cliente no tienen ninguna versión de TLS ni ningún cifrado en común (pruebe --tls-version 1.2 o 1.3)
+cli-x3-no-local-match = ningún archivo local coincide con { $pattern }

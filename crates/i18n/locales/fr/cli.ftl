@@ -99,3 +99,4 @@ cli-tls-revoked = TLS : le certificat du serveur a été révoqué
 cli-tls-bad-certificate = TLS : le certificat du serveur est inutilisable (il est mal formé ou n'est pas destiné à un serveur)
 cli-tls-alert = TLS : le serveur a interrompu la négociation ({ $alert })
 cli-tls-incompatible = TLS : le serveur et ce client n'ont aucune version de TLS ni aucun chiffrement en commun (essayez --tls-version 1.2 ou 1.3)
+cli-x3-no-local-match = aucun fichier local ne correspond à { $pattern }

@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: תעודת השרת בוטלה
 cli-tls-bad-certificate = TLS: לא ניתן להשתמש בתעודת השרת (היא פגומה או שאינה מיועדת לשרת)
 cli-tls-alert = TLS: השרת סיים את לחיצת היד ({ $alert })
 cli-tls-incompatible = TLS: לשרת וללקוח זה אין גרסת TLS או צופן משותפים (נסו --tls-version 1.2 או 1.3)
+cli-x3-no-local-match = אין קובץ מקומי שמתאים ל־{ $pattern }

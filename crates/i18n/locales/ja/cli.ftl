@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: サーバー証明書は失効しています
 cli-tls-bad-certificate = TLS: サーバー証明書を使用できません（形式が不正か、サーバー用の証明書ではありません）
 cli-tls-alert = TLS: サーバーがハンドシェイクを終了しました（{ $alert }）
 cli-tls-incompatible = TLS: サーバーとこのクライアントに共通の TLS バージョンまたは暗号スイートがありません（--tls-version 1.2 または 1.3 を試してください）
+cli-x3-no-local-match = { $pattern } に一致するローカルファイルはありません

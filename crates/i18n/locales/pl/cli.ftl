@@ -99,3 +99,4 @@ cli-tls-revoked = TLS: certyfikat serwera został unieważniony
 cli-tls-bad-certificate = TLS: certyfikatu serwera nie można użyć (jest niepoprawnie zbudowany lub nie jest przeznaczony dla serwera)
 cli-tls-alert = TLS: serwer przerwał negocjację ({ $alert })
 cli-tls-incompatible = TLS: serwer i ten klient nie mają wspólnej wersji TLS ani wspólnego szyfru (spróbuj --tls-version 1.2 lub 1.3)
+cli-x3-no-local-match = żaden plik lokalny nie pasuje do { $pattern }
