@@ -48,6 +48,10 @@ enum Cmd {
     Get(xfer::GetArgs),
     /// Upload files (FILE... URL; FILE - is standard input).
     Put(xfer::PutArgs),
+    /// Print remote files to standard output.
+    Cat(xfer::CatArgs),
+    /// Change the permissions of remote files (SITE CHMOD, octal MODE).
+    Chmod(xfer::ChmodArgs),
     /// Make remote directories (-p: with their parents).
     Mkdir(xfer::MkdirArgs),
     /// Remove remote files (or, with a trailing /, a directory; -r: a whole tree).
@@ -92,6 +96,8 @@ fn main() -> ExitCode {
         Cmd::Get(a) => block_on(xfer::get(a)),
         Cmd::Put(a) => block_on(xfer::put(a)),
         Cmd::Mkdir(a) => block_on(xfer::mkdir(a)),
+        Cmd::Cat(a) => block_on(xfer::cat(a)),
+        Cmd::Chmod(a) => block_on(xfer::chmod(a)),
         Cmd::Rm(a) => block_on(xfer::rm(a)),
         Cmd::Mv(a) => block_on(remote::mv(a)),
         Cmd::Mirror(a) => block_on(mirror::mirror(a)),

@@ -927,6 +927,59 @@ pub struct RmArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = EXIT_HELP)]
+pub struct CatArgs {
+    /// ftp://host/path/file, one or more (* and ? in the last name).
+    #[arg(required = true, value_name = "URL")]
+    urls: Vec<String>,
+    /// Text mode (TYPE A): CR LF on the wire becomes LF here.
+    #[arg(short = 'a', long)]
+    ascii: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `cat URL...`: the files to standard output, one after the other (`get
+/// URL... -`, as lftp's cat).
+pub async fn cat(a: CatArgs) -> anyhow::Result<()> {
+    let mut args = a.urls;
+    args.push("-".into());
+    get(GetArgs {
+        args,
+        resume: false,
+        ascii: a.ascii,
+        common: a.common,
+    })
+    .await
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = EXIT_HELP)]
+pub struct ChmodArgs {
+    /// The permissions, in octal (644, 0755).
+    #[arg(value_name = "MODE", value_parser = parse_mode)]
+    mode: u32,
+    /// ftp://host/path, one or more.
+    #[arg(required = true, value_name = "URL")]
+    urls: Vec<String>,
+    #[command(flatten)]
+    common: Common,
+}
+
+fn parse_mode(s: &str) -> Result<u32, String> {
+    u32::from_str_radix(s, 8)
+        .ok()
+        .filter(|m| *m <= 0o7777 && !s.is_empty() && s.len() <= 4)
+        .ok_or_else(|| ts("cli-bad-mode", &[("mode", s)]))
+}
+
+/// `chmod MODE URL...`: SITE CHMOD (what lftp's chmod and FileZilla send).
+pub async fn chmod(a: ChmodArgs) -> anyhow::Result<()> {
+    let urls = parse_urls(&a.urls)?;
+    interruptible(each_url(&urls, &a.common, PathOp::Chmod { mode: a.mode })).await
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = EXIT_HELP)]
 pub struct MkdirArgs {
     /// ftp://host/path/, one or more.
     #[arg(required = true, value_name = "URL")]
@@ -986,6 +1039,7 @@ fn parse_urls(raws: &[String]) -> anyhow::Result<Vec<(&str, FtpUrl)>> {
 enum PathOp {
     Rm { recursive: bool },
     Mkdir { parents: bool },
+    Chmod { mode: u32 },
 }
 
 /// Runs `op` on every URL, one session per server; each failure is
@@ -999,6 +1053,16 @@ async fn each_url(urls: &[(&str, FtpUrl)], common: &Common, op: PathOp) -> anyho
             match op {
                 PathOp::Rm { recursive } => rm_one(s, url, recursive).await,
                 PathOp::Mkdir { parents } => mkdir_one(s, url, parents).await,
+                PathOp::Chmod { mode } => {
+                    let path = s.encode(&url.path_bytes());
+                    let mut line = format!("CHMOD {mode:o} ").into_bytes();
+                    line.extend_from_slice(&path);
+                    s.client
+                        .run(babelftp_proto::command::Command::Site(line))
+                        .await
+                        .map(drop)
+                        .with_context(|| shown(s, &path))
+                }
             }
         }
         .await;

@@ -722,3 +722,35 @@ fn get_of_a_glob_into_a_new_directory_makes_it() {
     assert_eq!(std::fs::read(dir.path().join("dl/sub/a.txt")).unwrap(), b"a");
     assert_eq!(std::fs::read(dir.path().join("dl/sub/b.txt")).unwrap(), b"b");
 }
+
+/// Issue 25.15: `cat` prints remote files (as lftp's cat), `chmod` sends
+/// SITE CHMOD (as lftp's chmod); a bad mode is a usage error.
+#[test]
+fn cat_and_chmod_as_lftp_has_them() {
+    use std::os::unix::fs::PermissionsExt;
+    let srv = start();
+    std::fs::write(srv.path("a.txt"), b"first\n").unwrap();
+    std::fs::write(srv.path("b.txt"), b"second\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let r = babelftp_in(
+        dir.path(),
+        &[
+            "cat",
+            &format!("{}/a.txt", base(&srv)),
+            &format!("{}/b.txt", base(&srv)),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, b"first\nsecond\n");
+    let r = babelftp_in(dir.path(), &["chmod", "600", &format!("{}/a.txt", base(&srv))], b"");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mode = std::fs::metadata(srv.path("a.txt")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let r = babelftp_in(dir.path(), &["chmod", "9x", &format!("{}/a.txt", base(&srv))], b"");
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("9x is not an octal mode"), "{}", r.err);
+    let r = babelftp_in(dir.path(), &["chmod", "644", &format!("{}/nothing", base(&srv))], b"");
+    assert_eq!(r.code, 78, "{}", r.err);
+    assert!(r.err.contains("nothing"), "{}", r.err);
+}

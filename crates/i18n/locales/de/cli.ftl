@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: Das Zertifikat des Servers ist unbrauchbar (es is
 cli-tls-alert = TLS: Der Server hat den Handshake abgebrochen ({ $alert })
 cli-tls-incompatible = TLS: Der Server und dieser Client haben keine TLS-Version und keine Chiffre gemeinsam (versuchen Sie --tls-version 1.2 oder 1.3)
 cli-x3-no-local-match = keine lokale Datei passt zu { $pattern }
+cli-bad-mode = { $mode } ist kein oktaler Modus (schreiben Sie ihn wie 644 oder 0755)

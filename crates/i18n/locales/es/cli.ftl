@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: el certificado del servidor no se puede usar (est
 cli-tls-alert = TLS: el servidor interrumpió la negociación ({ $alert })
 cli-tls-incompatible = TLS: el servidor y este cliente no tienen ninguna versión de TLS ni ningún cifrado en común (pruebe --tls-version 1.2 o 1.3)
 cli-x3-no-local-match = ningún archivo local coincide con { $pattern }
+cli-bad-mode = { $mode } no es un modo octal (escríbalo como 644 o 0755)

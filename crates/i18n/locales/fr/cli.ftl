@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS : le certificat du serveur est inutilisable (il es
 cli-tls-alert = TLS : le serveur a interrompu la négociation ({ $alert })
 cli-tls-incompatible = TLS : le serveur et ce client n'ont aucune version de TLS ni aucun chiffrement en commun (essayez --tls-version 1.2 ou 1.3)
 cli-x3-no-local-match = aucun fichier local ne correspond à { $pattern }
+cli-bad-mode = { $mode } n’est pas un mode octal (écrivez-le comme 644 ou 0755)

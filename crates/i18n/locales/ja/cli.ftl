@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: サーバー証明書を使用できません（�
 cli-tls-alert = TLS: サーバーがハンドシェイクを終了しました（{ $alert }）
 cli-tls-incompatible = TLS: サーバーとこのクライアントに共通の TLS バージョンまたは暗号スイートがありません（--tls-version 1.2 または 1.3 を試してください）
 cli-x3-no-local-match = { $pattern } に一致するローカルファイルはありません
+cli-bad-mode = { $mode } は 8 進数のモードではありません（644 や 0755 のように書いてください）

@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: certyfikatu serwera nie można użyć (jest niepo
 cli-tls-alert = TLS: serwer przerwał negocjację ({ $alert })
 cli-tls-incompatible = TLS: serwer i ten klient nie mają wspólnej wersji TLS ani wspólnego szyfru (spróbuj --tls-version 1.2 lub 1.3)
 cli-x3-no-local-match = żaden plik lokalny nie pasuje do { $pattern }
+cli-bad-mode = { $mode } nie jest trybem ósemkowym (zapisz go jak 644 lub 0755)

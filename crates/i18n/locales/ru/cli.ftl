@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: сертификат сервера нельзя 
 cli-tls-alert = TLS: сервер прервал установление TLS-соединения ({ $alert })
 cli-tls-incompatible = TLS: у сервера и этого клиента нет общей версии TLS или общего шифра (попробуйте --tls-version 1.2 или 1.3)
 cli-x3-no-local-match = нет локальных файлов, подходящих под { $pattern }
+cli-bad-mode = { $mode } — не восьмеричный режим (пишите его как 644 или 0755)

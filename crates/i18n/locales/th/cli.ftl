@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: ใช้ใบรับรองของเซ�
 cli-tls-alert = TLS: เซิร์ฟเวอร์ยุติการแฮนด์เชก ({ $alert })
 cli-tls-incompatible = TLS: เซิร์ฟเวอร์และไคลเอนต์นี้ไม่มีเวอร์ชัน TLS หรือชุดการเข้ารหัสที่รองรับร่วมกัน (ลอง --tls-version 1.2 หรือ 1.3)
 cli-x3-no-local-match = ไม่มีไฟล์ในเครื่องที่ตรงกับ { $pattern }
+cli-bad-mode = { $mode } ไม่ใช่โหมดเลขฐานแปด (เขียนแบบ 644 หรือ 0755)

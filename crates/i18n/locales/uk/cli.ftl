@@ -100,3 +100,4 @@ cli-tls-bad-certificate = TLS: сертифікат сервера неможл�
 cli-tls-alert = TLS: сервер перервав встановлення TLS-з’єднання ({ $alert })
 cli-tls-incompatible = TLS: сервер і цей клієнт не мають спільної версії TLS чи спільного шифру (спробуйте --tls-version 1.2 або 1.3)
 cli-x3-no-local-match = жоден локальний файл не відповідає { $pattern }
+cli-bad-mode = { $mode } — не вісімковий режим (пишіть його як 644 або 0755)
