@@ -63,6 +63,33 @@ pub struct Common {
     /// on any number of data connections; else 1.3), 1.2 or 1.3.
     #[arg(long, value_name = "VERSION", default_value = "auto", value_parser = ["auto", "1.2", "1.3"])]
     tls_version: String,
+    /// At most RATE octets a second per transfer, as curl's --limit-rate
+    /// (suffixes K, M, G: powers of 1024; 500K, 1M).
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    limit_rate: Option<u64>,
+}
+
+/// `--limit-rate`: a number of octets a second, with curl's suffixes (K,
+/// M, G: powers of 1024, either case).
+fn parse_rate(s: &str) -> Result<u64, String> {
+    let bad = || crate::msg::ts("cli-bad-rate", &[("rate", s)]);
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (
+            &s[..i],
+            match c.to_ascii_lowercase() {
+                'k' => 1u64 << 10,
+                'm' => 1 << 20,
+                'g' => 1 << 30,
+                _ => return Err(bad()),
+            },
+        ),
+        _ => (s, 1),
+    };
+    let n: f64 = num.parse().map_err(|_| bad())?;
+    if !(n.is_finite() && n > 0.0) {
+        return Err(bad());
+    }
+    Ok(((n * mult as f64) as u64).max(1))
 }
 
 impl Common {
@@ -201,6 +228,7 @@ impl Session {
             active: common.active,
             verbose: common.verbose,
             tls,
+            rate_limit: common.limit_rate,
         };
         let client = Client::connect(&host_plain, port, &opts)
             .await

@@ -754,3 +754,54 @@ fn cat_and_chmod_as_lftp_has_them() {
     assert_eq!(r.code, 78, "{}", r.err);
     assert!(r.err.contains("nothing"), "{}", r.err);
 }
+
+/// Issue 25.15: `--limit-rate` as curl spells it keeps a transfer at or
+/// under the rate (both ways); a rate that is not one is a usage error.
+#[test]
+fn limit_rate_keeps_transfers_under_it() {
+    let srv = start();
+    let data = vec![5u8; 300 << 10];
+    std::fs::write(srv.path("big.bin"), &data).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let t = std::time::Instant::now();
+    let r = babelftp_in(
+        dir.path(),
+        &[
+            "get",
+            "-q",
+            "--limit-rate",
+            "200K",
+            &format!("{}/big.bin", base(&srv)),
+            ".",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    // 300 KiB at 200 KiB/s: not under 1.4 s (only a lower bound is
+    // checked: a busy machine may be slower, never faster).
+    assert!(t.elapsed() >= Duration::from_millis(1300), "{:?}", t.elapsed());
+    assert_eq!(std::fs::read(dir.path().join("big.bin")).unwrap(), data);
+    let t = std::time::Instant::now();
+    let r = babelftp_in(
+        dir.path(),
+        &[
+            "put",
+            "-q",
+            "--limit-rate",
+            "0.2m",
+            "big.bin",
+            &format!("{}/up.bin", base(&srv)),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(t.elapsed() >= Duration::from_millis(1300), "{:?}", t.elapsed());
+    assert_eq!(std::fs::read(srv.path("up.bin")).unwrap(), data);
+    let r = babelftp_in(
+        dir.path(),
+        &["get", "--limit-rate", "fast", &format!("{}/big.bin", base(&srv))],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("--limit-rate fast"), "{}", r.err);
+}

@@ -47,6 +47,41 @@ pub struct Options {
     pub verbose: bool,
     /// FTPS.
     pub tls: TlsOptions,
+    /// At most this many octets a second through a data connection
+    /// (curl's `--limit-rate`); `None`: as fast as it goes.
+    pub rate_limit: Option<u64>,
+}
+
+/// Keeps a transfer at or under a rate: after each piece, waits until the
+/// clock has caught up with the octets moved so far.
+struct Pace {
+    rate: Option<u64>,
+    start: tokio::time::Instant,
+}
+
+impl Pace {
+    fn new(rate: Option<u64>) -> Pace {
+        Pace {
+            rate: rate.filter(|&r| r > 0),
+            start: tokio::time::Instant::now(),
+        }
+    }
+
+    /// How much to move at a time: a tenth of a second's worth (at least
+    /// 1 KiB), so the rate is even, not bursts of a whole buffer.
+    fn piece(&self, buf: usize) -> usize {
+        match self.rate {
+            Some(r) => usize::try_from(r / 10).unwrap_or(buf).clamp(1024, buf),
+            None => buf,
+        }
+    }
+
+    async fn after(&self, total: u64) {
+        if let Some(r) = self.rate {
+            let due = self.start + Duration::from_secs_f64(total as f64 / r as f64);
+            tokio::time::sleep_until(due).await;
+        }
+    }
 }
 
 /// One entry of a remote listing: the name exactly as the server sent it.
@@ -557,8 +592,10 @@ impl Client {
         let mut text = Vec::new();
         let mut lines = babelftp_proto::ascii::CrlfToLf::default();
         let mut total = 0u64;
+        let pace = Pace::new(self.origin.opts.rate_limit);
+        let piece = pace.piece(buf.len());
         loop {
-            let n = read_data(&mut stream, &mut buf).await?;
+            let n = read_data(&mut stream, &mut buf[..piece]).await?;
             if n == 0 {
                 break;
             }
@@ -571,6 +608,7 @@ impl Client {
             }
             total += n as u64;
             progress(total);
+            pace.after(total).await;
         }
         text.clear();
         lines.finish(&mut text);
@@ -606,8 +644,10 @@ impl Client {
         let mut buf = vec![0u8; 256 * 1024];
         let mut text = Vec::new();
         let mut total = 0u64;
+        let pace = Pace::new(self.origin.opts.rate_limit);
+        let piece = pace.piece(buf.len());
         loop {
-            let n = input.read(&mut buf).await?;
+            let n = input.read(&mut buf[..piece]).await?;
             if n == 0 {
                 break;
             }
@@ -620,6 +660,7 @@ impl Client {
             }
             total += n as u64;
             progress(total);
+            pace.after(total).await;
         }
         // With TLS: close_notify, which tells the server the upload is
         // whole; then read until the server closes, so that nothing it sent

@@ -101,3 +101,4 @@ cli-tls-alert = TLS: أنهى الخادم المصافحة ({ $alert })
 cli-tls-incompatible = TLS: لا يوجد لدى الخادم وهذا العميل إصدار TLS أو خوارزمية تشفير مشتركة (جرّب --tls-version 1.2 أو 1.3)
 cli-x3-no-local-match = لا يطابق أي ملف محلي { $pattern }
 cli-bad-mode = { $mode } ليس صيغة أذونات ثمانية (اكتبها مثل 644 أو 0755)
+cli-bad-rate = --limit-rate { $rate }: اكتب معدلًا بالبايت في الثانية، مثل 500K أو 1M أو 2G

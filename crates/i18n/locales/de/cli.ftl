@@ -101,3 +101,4 @@ cli-tls-alert = TLS: Der Server hat den Handshake abgebrochen ({ $alert })
 cli-tls-incompatible = TLS: Der Server und dieser Client haben keine TLS-Version und keine Chiffre gemeinsam (versuchen Sie --tls-version 1.2 oder 1.3)
 cli-x3-no-local-match = keine lokale Datei passt zu { $pattern }
 cli-bad-mode = { $mode } ist kein oktaler Modus (schreiben Sie ihn wie 644 oder 0755)
+cli-bad-rate = --limit-rate { $rate }: geben Sie eine Rate in Oktetten pro Sekunde an, etwa 500K, 1M oder 2G

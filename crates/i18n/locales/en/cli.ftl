@@ -101,3 +101,4 @@ cli-tls-alert = TLS: the server ended the handshake ({ $alert })
 cli-tls-incompatible = TLS: the server and this client have no TLS version or cipher in common (try --tls-version 1.2 or 1.3)
 cli-x3-no-local-match = no local file matches { $pattern }
 cli-bad-mode = { $mode } is not an octal mode (write it as 644 or 0755)
+cli-bad-rate = --limit-rate { $rate }: write a rate in octets a second, as 500K, 1M or 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS: el servidor interrumpió la negociación ({ $alert })
 cli-tls-incompatible = TLS: el servidor y este cliente no tienen ninguna versión de TLS ni ningún cifrado en común (pruebe --tls-version 1.2 o 1.3)
 cli-x3-no-local-match = ningún archivo local coincide con { $pattern }
 cli-bad-mode = { $mode } no es un modo octal (escríbalo como 644 o 0755)
+cli-bad-rate = --limit-rate { $rate }: escriba una tasa en octetos por segundo, como 500K, 1M o 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS : le serveur a interrompu la négociation ({ $alert })
 cli-tls-incompatible = TLS : le serveur et ce client n'ont aucune version de TLS ni aucun chiffrement en commun (essayez --tls-version 1.2 ou 1.3)
 cli-x3-no-local-match = aucun fichier local ne correspond à { $pattern }
 cli-bad-mode = { $mode } n’est pas un mode octal (écrivez-le comme 644 ou 0755)
+cli-bad-rate = --limit-rate { $rate } : écrivez un débit en octets par seconde, comme 500K, 1M ou 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS: השרת סיים את לחיצת היד ({ $alert })
 cli-tls-incompatible = TLS: לשרת וללקוח זה אין גרסת TLS או צופן משותפים (נסו --tls-version 1.2 או 1.3)
 cli-x3-no-local-match = אין קובץ מקומי שמתאים ל־{ $pattern }
 cli-bad-mode = { $mode } אינו מצב אוקטלי (כתבו אותו כמו 644 או 0755)
+cli-bad-rate = --limit-rate { $rate }: כתבו קצב באוקטטים לשנייה, כמו 500K, 1M או 2G

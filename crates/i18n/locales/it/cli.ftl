@@ -101,3 +101,4 @@ cli-tls-alert = TLS: il server ha interrotto l'handshake ({ $alert })
 cli-tls-incompatible = TLS: il server e questo client non hanno alcuna versione di TLS né alcun cifrario in comune (provare --tls-version 1.2 o 1.3)
 cli-x3-no-local-match = nessun file locale corrisponde a { $pattern }
 cli-bad-mode = { $mode } non è un modo ottale (scriverlo come 644 o 0755)
+cli-bad-rate = --limit-rate { $rate }: scrivere una velocità in ottetti al secondo, come 500K, 1M o 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS: サーバーがハンドシェイクを終了しました�
 cli-tls-incompatible = TLS: サーバーとこのクライアントに共通の TLS バージョンまたは暗号スイートがありません（--tls-version 1.2 または 1.3 を試してください）
 cli-x3-no-local-match = { $pattern } に一致するローカルファイルはありません
 cli-bad-mode = { $mode } は 8 進数のモードではありません（644 や 0755 のように書いてください）
+cli-bad-rate = --limit-rate { $rate }: 1 秒あたりのオクテット数で、500K、1M、2G のように書いてください

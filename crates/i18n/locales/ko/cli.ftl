@@ -101,3 +101,4 @@ cli-tls-alert = TLS: 서버가 핸드셰이크를 종료했습니다({ $alert })
 cli-tls-incompatible = TLS: 서버와 이 클라이언트가 함께 지원하는 TLS 버전이나 암호화 방식이 없습니다(--tls-version 1.2 또는 1.3을 시도해 보세요)
 cli-x3-no-local-match = { $pattern }와(과) 일치하는 로컬 파일이 없습니다
 cli-bad-mode = { $mode }은(는) 8진수 모드가 아닙니다(644나 0755처럼 쓰십시오)
+cli-bad-rate = --limit-rate { $rate }: 초당 옥텟 수로 500K, 1M, 2G처럼 쓰십시오

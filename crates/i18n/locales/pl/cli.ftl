@@ -101,3 +101,4 @@ cli-tls-alert = TLS: serwer przerwał negocjację ({ $alert })
 cli-tls-incompatible = TLS: serwer i ten klient nie mają wspólnej wersji TLS ani wspólnego szyfru (spróbuj --tls-version 1.2 lub 1.3)
 cli-x3-no-local-match = żaden plik lokalny nie pasuje do { $pattern }
 cli-bad-mode = { $mode } nie jest trybem ósemkowym (zapisz go jak 644 lub 0755)
+cli-bad-rate = --limit-rate { $rate }: podaj szybkość w oktetach na sekundę, np. 500K, 1M lub 2G

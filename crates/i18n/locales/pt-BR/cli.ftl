@@ -101,3 +101,4 @@ cli-tls-alert = TLS: o servidor encerrou o handshake ({ $alert })
 cli-tls-incompatible = TLS: o servidor e este cliente não têm nenhuma versão de TLS nem cifra em comum (tente --tls-version 1.2 ou 1.3)
 cli-x3-no-local-match = nenhum arquivo local corresponde a { $pattern }
 cli-bad-mode = { $mode } não é um modo octal (escreva-o como 644 ou 0755)
+cli-bad-rate = --limit-rate { $rate }: escreva uma taxa em octetos por segundo, como 500K, 1M ou 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS：服务器终止了握手（{ $alert }）
 cli-tls-incompatible = TLS：服务器与本客户端没有共同支持的 TLS 版本或加密套件（请尝试 --tls-version 1.2 或 1.3）
 cli-x3-no-local-match = 没有与 { $pattern } 匹配的本地文件
 cli-bad-mode = { $mode } 不是八进制权限模式（请写成 644 或 0755）
+cli-bad-rate = --limit-rate { $rate }：请写每秒的字节数，如 500K、1M 或 2G

@@ -101,3 +101,4 @@ cli-tls-alert = TLS：伺服器終止了交握（{ $alert }）
 cli-tls-incompatible = TLS：伺服器與此用戶端沒有共同支援的 TLS 版本或加密套件（請嘗試 --tls-version 1.2 或 1.3）
 cli-x3-no-local-match = 沒有符合 { $pattern } 的本機檔案
 cli-bad-mode = { $mode } 不是八進位權限模式（請寫成 644 或 0755）
+cli-bad-rate = --limit-rate { $rate }：請寫每秒的位元組數，如 500K、1M 或 2G
