@@ -19,10 +19,13 @@
 # - fr_FR, ja_JP and de_DE are compiled with `localedef --no-archive` into
 #   $PEERS_DIR/locale, in UTF-8 under their `.utf8` name, and under their
 #   bare name too (mod_lang calls setlocale(LC_ALL, "fr_FR")) in the charset
-#   LOCALES gives below (EUC-JP for ja_JP, see there); the tests
-#   start ProFTPD with LOCPATH pointing there. The locale sources are the
-#   machine's /usr/share/i18n, or Debian's `locales` package unpacked into
-#   $PEERS_DIR/i18n when they are missing.
+#   LOCALES gives below (EUC-JP for ja_JP, see there). The tests copy
+#   them, with ProFTPD's catalogs, into each ProFTPD's own 0755 working
+#   directory and point LOCPATH and LangPath there: its sessions read them
+#   as `nobody`, who cannot enter a checkout below a 0700 directory (/root,
+#   `mktemp -d`). The locale sources are the machine's /usr/share/i18n, or
+#   Debian's `locales` package unpacked into $PEERS_DIR/i18n when they are
+#   missing.
 #
 # The tests (crates/test-support/src/peers.rs) start every server
 # themselves, in the foreground on a free loopback port with a config file

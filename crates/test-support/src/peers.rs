@@ -13,11 +13,20 @@
 //! nobody's is /nonexistent). Whatever the test puts below the root is
 //! given to that user. Nothing depends on the machine's users, locales or
 //! services, and nothing is added to them.
+//!
+//! Nothing a server reads after it has switched to its session user may be
+//! read from `target/peers`: the checkout can sit in a directory only root
+//! may enter (`/root`, or a `mktemp -d` directory, both 0700), and then
+//! ProFTPD, whose sessions read their catalog and locale as `nobody`,
+//! answered in English. What it reads that way is copied into its working
+//! directory (see [`readable_copy`]); the binaries, libraries and modules
+//! are loaded while the servers are still root, so they stay where they are.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -128,6 +137,38 @@ fn workdir() -> (tempfile::TempDir, PathBuf) {
     fs::create_dir(&root).unwrap();
     fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
     (dir, root)
+}
+
+/// Copies the tree `from` to `to` (which must not exist), readable by every
+/// user whatever the modes and the location of `from`: directories 0755,
+/// files 0644. A server's working directory is the place for it: it is
+/// 0755 in the system's temporary directory, and removed with the server.
+/// Files hard-linked to one another in `from` stay so in `to`
+/// (`localedef` links what locales share: 5 MB copied instead of 14).
+fn readable_copy(from: &Path, to: &Path) {
+    fn copy(from: &Path, to: &Path, copied: &mut HashMap<(u64, u64), PathBuf>) {
+        let meta = fs::symlink_metadata(from)
+            .unwrap_or_else(|e| panic!("{}: {e}: run `bash scripts/peers.sh` first", from.display()));
+        if meta.is_dir() {
+            fs::create_dir(to).unwrap();
+            fs::set_permissions(to, fs::Permissions::from_mode(0o755)).unwrap();
+            for entry in fs::read_dir(from).unwrap() {
+                let name = entry.unwrap().file_name();
+                copy(&from.join(&name), &to.join(&name), copied);
+            }
+        } else if meta.file_type().is_symlink() {
+            std::os::unix::fs::symlink(fs::read_link(from).unwrap(), to).unwrap();
+        } else if let Some(first) = copied.get(&(meta.dev(), meta.ino())) {
+            fs::hard_link(first, to).unwrap();
+        } else {
+            fs::copy(from, to).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+            fs::set_permissions(to, fs::Permissions::from_mode(0o644)).unwrap();
+            if meta.nlink() > 1 {
+                copied.insert((meta.dev(), meta.ino()), to.to_path_buf());
+            }
+        }
+    }
+    copy(from, to, &mut HashMap::new());
 }
 
 fn write_mode(path: &Path, text: &str, mode: u32) {
@@ -356,7 +397,9 @@ dirmessage_enable=NO
 /// an AuthUserFile (uid and gid of `nobody`, home = the root, chrooted
 /// there; what `fill` puts below it is nobody's), overwrites and REST+STOR
 /// allowed; LANG from the package's own catalogs and the locales of
-/// [`locale_dir`] (`LOCPATH`).
+/// [`locale_dir`] (`LOCPATH`), both copied into the server's directory:
+/// its sessions read them as `nobody` (setlocale and gettext at `LANG`),
+/// who may not be able to reach `target/peers`.
 pub fn proftpd(lang_engine: bool, fill: impl FnOnce(&Path)) -> Peer {
     proftpd_with(lang_engine, "", "", fill)
 }
@@ -407,6 +450,12 @@ pub fn proftpd_with(lang_engine: bool, head: &str, tail: &str, fill: impl FnOnce
         0o600,
     );
     write_mode(&d.join("group"), &format!("peers:x:{gid}:bob\n"), 0o600);
+    // Read by the sessions, as `nobody`: from target/peers they would fail
+    // (EACCES) in a checkout below a 0700 directory, and ProFTPD answers
+    // `LANG fr_FR` with 200 all the same, in English.
+    let (langpath, locpath) = (d.join("lang"), d.join("locale"));
+    readable_copy(&top.join("usr/share/locale"), &langpath);
+    readable_copy(&locale_dir(), &locpath);
     let name = if lang_engine {
         "proftpd"
     } else {
@@ -445,11 +494,11 @@ LangPath {langpath}
             tail = tail.replace("%D", &d.display().to_string()),
             d = d.display(),
             lang = if lang_engine { "on" } else { "off" },
-            langpath = top.join("usr/share/locale").display(),
+            langpath = langpath.display(),
         );
         write_mode(&conf, &text, 0o600);
         let mut cmd = Command::new(&bin);
-        cmd.arg("-n").arg("-c").arg(&conf).env("LOCPATH", locale_dir());
+        cmd.arg("-n").arg("-c").arg(&conf).env("LOCPATH", &locpath);
         cmd
     })
 }
