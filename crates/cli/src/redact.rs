@@ -47,11 +47,18 @@ pub fn prepare(raw: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// [`FtpUrl::parse`](babelftp_proto::url::FtpUrl::parse) of a prepared
-/// URL, then, if that fails, the written form (a raw space in a name, as
-/// curl takes it: `ftp://host/with space.txt`).
+/// URL; a raw space (as curl takes it: `ftp://host/with space.txt`) is
+/// read as `%20`, and nothing else is relaxed (a `%` not followed by two
+/// hex digits is still an error).
 pub fn parse_lenient(prepared: &str) -> Result<babelftp_proto::url::FtpUrl, babelftp_proto::url::UrlError> {
     use babelftp_proto::url::FtpUrl;
-    FtpUrl::parse(prepared).or_else(|e| FtpUrl::parse_written(prepared).map_err(|_| e))
+    FtpUrl::parse(prepared).or_else(|e| {
+        if prepared.contains(' ') {
+            FtpUrl::parse(&prepared.replace(' ', "%20")).map_err(|_| e)
+        } else {
+            Err(e)
+        }
+    })
 }
 
 /// Parses a URL the user gave, with errors that never hold its password:
