@@ -152,6 +152,16 @@ ftp.storbinary('STOR папка/отчёт.txt', io.BytesIO(b'0123456789'))
 ftp.storbinary('STOR 日本語.bin', io.BytesIO(b'x' * 3000))
 assert ftp.size('папка/отчёт.txt') == 10
 assert ftp.sendcmd('MDTM 日本語.bin').startswith('213 ')
+# MFMT where times are kept; an object store keeps its write time, so it
+# does not offer MFMT and answers 502.
+feat = ftp.sendcmd('FEAT').splitlines()
+assert (' MFMT' in feat) != OBJECT, feat
+try:
+    r = ftp.sendcmd('MFMT 20200102030405 日本語.bin')
+    assert not OBJECT and r == '213 Modify=20200102030405; 日本語.bin', r
+    assert ftp.sendcmd('MDTM 日本語.bin') == '213 20200102030405'
+except ftplib.error_perm as e:
+    assert OBJECT and str(e).startswith('502'), e
 names = set(n.split('/')[-1] for n in ftp.nlst('папка'))
 assert names == {{'子目录', 'отчёт.txt'}}, names
 facts = dict((n, f['type']) for n, f in ftp.mlsd('папка'))

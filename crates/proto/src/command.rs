@@ -92,6 +92,7 @@ verbs! {
     Mlsd: ["MLSD"], login = true, "RFC 3659 7";
     Size: ["SIZE"], login = true, "RFC 3659 4";
     Mdtm: ["MDTM"], login = true, "RFC 3659 3";
+    Mfmt: ["MFMT"], login = true, "draft-somers-ftp-mfxx";
     Auth: ["AUTH"], login = false, "RFC 2228 3, RFC 4217 4";
     Pbsz: ["PBSZ"], login = false, "RFC 2228 3, RFC 4217 8";
     Prot: ["PROT"], login = false, "RFC 2228 3, RFC 4217 9";
@@ -214,6 +215,14 @@ pub enum Command {
     Mlsd(Option<WirePath>),
     Size(WirePath),
     Mdtm(WirePath),
+    /// `MFMT time-val pathname` (draft-somers-ftp-mfxx 3): set a file's
+    /// last modification time.
+    Mfmt {
+        /// The new time, Unix seconds (UTC); a fraction sent is dropped.
+        time: i64,
+        /// The file.
+        path: WirePath,
+    },
     Auth(String),
     Pbsz(u64),
     Prot(ProtLevel),
@@ -389,6 +398,10 @@ impl Command {
             V::Mlsd => Command::Mlsd(a.optional_path()?),
             V::Size => Command::Size(a.path()?),
             V::Mdtm => Command::Mdtm(a.path()?),
+            V::Mfmt => {
+                let (time, path) = a.time_and_path()?;
+                Command::Mfmt { time, path }
+            }
             V::Auth => Command::Auth(a.text()?.to_ascii_uppercase()),
             V::Pbsz => Command::Pbsz(parse_u64(verb, a.text()?)?),
             V::Prot => Command::Prot(match a.letter()? {
@@ -448,6 +461,7 @@ impl Command {
             C::Mlsd(_) => Verb::Mlsd,
             C::Size(_) => Verb::Size,
             C::Mdtm(_) => Verb::Mdtm,
+            C::Mfmt { .. } => Verb::Mfmt,
             C::Auth(_) => Verb::Auth,
             C::Pbsz(_) => Verb::Pbsz,
             C::Prot(_) => Verb::Prot,
@@ -470,7 +484,8 @@ impl Command {
             | C::Rmd(p)
             | C::Mkd(p)
             | C::Size(p)
-            | C::Mdtm(p) => Some(p),
+            | C::Mdtm(p)
+            | C::Mfmt { path: p, .. } => Some(p),
             C::Stou(p) | C::List(p) | C::Nlst(p) | C::Stat(p) | C::Mlst(p) | C::Mlsd(p) => p.as_ref(),
             _ => None,
         }
@@ -494,6 +509,12 @@ impl Command {
             | C::Mdtm(p) => Some(p.as_bytes().to_vec()),
             C::Stou(p) | C::List(p) | C::Nlst(p) | C::Stat(p) | C::Mlst(p) | C::Mlsd(p) => {
                 p.as_ref().map(|p| p.as_bytes().to_vec())
+            }
+            C::Mfmt { time, path } => {
+                let mut v = crate::listing::Civil::from_unix(*time).time_val().into_bytes();
+                v.push(b' ');
+                v.extend_from_slice(path.as_bytes());
+                Some(v)
             }
             C::Help(b) => b.clone(),
             C::Port(a) => {
@@ -627,6 +648,24 @@ impl<'a> Arg<'a> {
 
     fn optional_path(&self) -> Result<Option<WirePath>, ParseError> {
         self.arg.map(|_| self.path()).transpose()
+    }
+
+    /// `time-val SP pathname` (MFMT, draft-somers-ftp-mfxx 3): the time
+    /// (RFC 3659 2.3 `YYYYMMDDHHMMSS[.sss]`, UTC, a real calendar date) as
+    /// Unix seconds, then exactly one SP and the pathname under the same
+    /// rules as every other pathname (RFC 2640 3.1).
+    fn time_and_path(&self) -> Result<(i64, WirePath), ParseError> {
+        let raw = self.raw()?;
+        let (time, path) = split_line(raw);
+        let path = path
+            .filter(|p| !p.is_empty())
+            .ok_or(ParseError::BadArgument(self.verb, "expected a time and a pathname"))?;
+        let time = crate::listing::parse::time_val(time).ok_or(ParseError::BadArgument(
+            self.verb,
+            "bad time value (YYYYMMDDHHMMSS, UTC)",
+        ))?;
+        let path = WirePath::from_wire(path).map_err(|e| ParseError::BadPath(self.verb, e))?;
+        Ok((time, path))
     }
 
     /// An ASCII argument (numbers, type codes, addresses).

@@ -24,6 +24,9 @@ pub enum Feature {
     Size,
     /// `MDTM` (RFC 3659 3).
     Mdtm,
+    /// `MFMT` (draft-somers-ftp-mfxx 3): the server sets modification
+    /// times.
+    Mfmt,
     /// `REST STREAM` (RFC 3659 5).
     RestStream,
     /// `EPSV` (RFC 2428).
@@ -63,6 +66,7 @@ impl Feature {
             }
             Feature::Size => b"SIZE".to_vec(),
             Feature::Mdtm => b"MDTM".to_vec(),
+            Feature::Mfmt => b"MFMT".to_vec(),
             Feature::RestStream => b"REST STREAM".to_vec(),
             Feature::Epsv => b"EPSV".to_vec(),
             Feature::Eprt => b"EPRT".to_vec(),
@@ -112,6 +116,7 @@ impl Feature {
             ),
             "SIZE" => Feature::Size,
             "MDTM" => Feature::Mdtm,
+            "MFMT" => Feature::Mfmt,
             "REST" if upper_params.starts_with(b"STREAM") => Feature::RestStream,
             "EPSV" => Feature::Epsv,
             "EPRT" => Feature::Eprt,
@@ -208,6 +213,8 @@ mod tests {
         assert_eq!(Feature::parse(b"UTF8"), Some(Feature::Utf8));
         assert_eq!(Feature::parse(b"\tsize"), Some(Feature::Size));
         assert_eq!(Feature::parse(b" REST STREAM"), Some(Feature::RestStream));
+        assert_eq!(Feature::parse(b" MFMT"), Some(Feature::Mfmt));
+        assert_eq!(Feature::parse(b"mfmt"), Some(Feature::Mfmt));
         assert_eq!(
             Feature::parse(b" AUTH TLS;SSL"),
             Some(Feature::Auth(vec!["TLS".into(), "SSL".into()]))
@@ -234,6 +241,7 @@ mod tests {
             Feature::Lang(LangFact::parse(b"EN*;FR;ja")),
             Feature::Mlst(vec![("type".into(), true), ("size".into(), false)]),
             Feature::Mdtm,
+            Feature::Mfmt,
             Feature::Epsv,
             Feature::Eprt,
             Feature::Host,

@@ -279,6 +279,14 @@ fn describe_change(op: &Op) -> Option<(&'static str, String)> {
         Op::Rmdir(p) => Some(("RMD", text(p))),
         Op::RemoveFile(p) => Some(("DELE", text(p))),
         Op::Chmod { path, mode } => Some(("SITE CHMOD", format!("{} {mode:o}", text(path)))),
+        Op::SetModified { path, time } => Some((
+            "MFMT",
+            format!(
+                "{} {}",
+                text(path),
+                babelftp_proto::listing::Civil::from_unix(*time).time_val()
+            ),
+        )),
         Op::Rename { from, to } => Some(("rename", format!("{} -> {}", text(from), text(to)))),
         _ => None,
     }
@@ -886,6 +894,9 @@ impl Driver {
             Op::RemoveFile(p) => blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::Chmod { path, mode } => {
                 blocking(move || st.chmod(&path, mode).map(|()| OpOk::Done).map_err(|e| e.kind())).await
+            }
+            Op::SetModified { path, time } => {
+                blocking(move || st.set_modified(&path, time).map(|()| OpOk::Done).map_err(|e| e.kind())).await
             }
             Op::Rename { from, to } => {
                 blocking(move || st.rename(&from, &to).map(|()| OpOk::Done).map_err(|e| e.kind())).await

@@ -306,11 +306,24 @@ fn lftp_mirrors_both_ways_and_resumes() {
     };
     mode(&local.path().join("src/a.bin"), 0o640);
     mode(&local.path().join("src/run.sh"), 0o755);
+    // An old time, which lftp sets on the upload with MFMT (issue 25.19).
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(local.path().join("src/a.bin"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
     let url = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
     let src = local.path().join("src");
     let (rc, out, err) = lftp(&url, &format!("mirror -R {} /up", src.display()));
     assert_eq!(rc, 0, "{out}{err}");
     assert_eq!(std::fs::read(srv.path("up/a.bin")).unwrap(), a);
+    assert_eq!(
+        std::fs::metadata(srv.path("up/a.bin")).unwrap().modified().unwrap(),
+        old,
+        "lftp's MFMT kept the local time"
+    );
     // lftp sends SITE CHMOD with the local modes (issue 11).
     let remote_mode = |p: &str| {
         std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(srv.path(p)).unwrap().permissions()) & 0o777
@@ -873,6 +886,77 @@ f.quit()
     assert!(out.contains("missing -> 550"), "{out}");
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(srv.path("f.txt")).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
+}
+
+/// MFMT (draft-somers-ftp-mfxx, issue 25.19): FEAT offers it; a writer
+/// sets a file's time, which MDTM, MLSD and the disk then show; a bad
+/// time is 501, a missing file, a directory and a read-only account 550.
+#[test]
+fn mfmt_sets_the_modification_time_of_a_file() {
+    let srv = start(|_| {});
+    std::fs::write(srv.path("f.txt"), b"x").unwrap();
+    std::fs::write(srv.path("日本語.txt"), b"y").unwrap();
+    std::fs::create_dir(srv.path("dir")).unwrap();
+    let out = python(
+        &srv,
+        r#"
+f = ftplib.FTP()
+f.connect(HOST, PORT, timeout=20)
+f.login('anonymous', 'x')
+print('feat', [l.strip() for l in f.sendcmd('FEAT').splitlines()[1:-1]])
+try:
+    f.sendcmd('MFMT 20200102030405 f.txt')
+    print('anon mfmt: accepted')
+except ftplib.error_perm as e:
+    print('anon mfmt:', str(e)[:3])
+f.quit()
+f = ftplib.FTP()
+f.connect(HOST, PORT, timeout=20)
+f.login('bob', 'secret')
+print('mfmt', f.sendcmd('MFMT 20200102030405 f.txt'))
+print('mdtm', f.sendcmd('MDTM f.txt'))
+print('mlsd', dict(f.mlsd())['f.txt']['modify'])
+print('utf8', f.sendcmd('MFMT 19991231235959.5 /dir/../日本語.txt'))
+for bad in ('MFMT 20200230000000 f.txt', 'MFMT 2020010203040 f.txt', 'MFMT 20200102030405',
+            'MFMT 20200102030405 missing.txt', 'MFMT 20200102030405 dir'):
+    try:
+        f.sendcmd(bad)
+        print(bad, 'accepted')
+    except ftplib.error_perm as e:
+        print(bad, '->', str(e)[:3])
+f.quit()
+"#,
+    );
+    assert!(out.contains("'MFMT'"), "FEAT lists MFMT: {out}");
+    assert!(out.contains("anon mfmt: 550"), "{out}");
+    assert!(out.contains("mfmt 213 Modify=20200102030405; f.txt"), "{out}");
+    assert!(out.contains("mdtm 213 20200102030405"), "{out}");
+    assert!(out.contains("mlsd 20200102030405"), "{out}");
+    assert!(
+        out.contains("utf8 213 Modify=19991231235959; /dir/../日本語.txt"),
+        "{out}"
+    );
+    for bad in [
+        "MFMT 20200230000000 f.txt -> 501",
+        "MFMT 2020010203040 f.txt -> 501",
+        "MFMT 20200102030405 -> 501",
+        "MFMT 20200102030405 missing.txt -> 550",
+        "MFMT 20200102030405 dir -> 550",
+    ] {
+        assert!(out.contains(bad), "{bad}: {out}");
+    }
+    let mtime = |p: &str| {
+        std::fs::metadata(srv.path(p))
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    assert_eq!(mtime("f.txt"), 1_577_934_245, "2020-01-02 03:04:05 UTC on disk");
+    assert_eq!(mtime("日本語.txt"), 946_684_799);
+    assert_eq!(std::fs::read(srv.path("f.txt")).unwrap(), b"x", "contents untouched");
 }
 
 /// Issue 12: argon2 runs off the async workers, bounded, so a flood of

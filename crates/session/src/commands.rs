@@ -22,6 +22,12 @@ pub(crate) enum Pending {
     Rnfr(VPath),
     Rnto,
     Chmod,
+    /// MFMT: the time set and the pathname as the client sent it, for the
+    /// 213 reply.
+    Mfmt {
+        time: i64,
+        shown: Vec<u8>,
+    },
     Size,
     Mdtm,
     Mlst {
@@ -211,6 +217,7 @@ impl ServerSession {
                 let t = self.path(&p);
                 self.op(Op::Stat(t), Pending::Mdtm);
             }
+            C::Mfmt { time, path } => self.mfmt(time, path),
             C::Mlst(p) => {
                 let target = match &p {
                     Some(p) => self.path(p),
@@ -290,6 +297,21 @@ impl ServerSession {
         self.op(Op::Chmod { path: t, mode }, Pending::Chmod);
     }
 
+    /// MFMT (draft-somers-ftp-mfxx 3): a writer sets a file's last
+    /// modification time; offered only by a storage that keeps it.
+    fn mfmt(&mut self, time: i64, path: WirePath) {
+        if !self.cfg.set_times {
+            self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand);
+            return;
+        }
+        if self.refuse_write() {
+            return;
+        }
+        let t = self.path(&path);
+        let shown = path.into_bytes();
+        self.op(Op::SetModified { path: t, time }, Pending::Mfmt { time, shown });
+    }
+
     /// The result of an [`Op`], for the command that asked for it.
     pub(crate) fn op_done(&mut self, now: Instant, pending: Pending, result: OpResult) {
         let ok = match result {
@@ -352,6 +374,13 @@ impl ServerSession {
             }
             (Pending::Rnto, OpOk::Done) => self.reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed),
             (Pending::Chmod, OpOk::Done) => self.reply(ReplyCode::OK, Msg::ChmodOk),
+            (Pending::Mfmt { time, shown }, OpOk::Done) => {
+                // "213 Modify=YYYYMMDDHHMMSS; pathname": a protocol
+                // element, the same in every language.
+                let mut text = format!("Modify={}; ", listing::Civil::from_unix(time).time_val()).into_bytes();
+                text.extend_from_slice(&shown);
+                self.send(&Reply::new(ReplyCode::FILE_STATUS, text));
+            }
             (Pending::Size, OpOk::Entry(e)) => {
                 if e.kind == EntryKind::File {
                     self.send(&Reply::new(ReplyCode::FILE_STATUS, e.size.to_string()));

@@ -40,6 +40,14 @@ pub enum Op {
         /// The new permission bits.
         mode: u32,
     },
+    /// MFMT: a file's last modification time → [`OpOk::Done`]; a
+    /// directory is `IsADirectory`, a missing file `NotFound`.
+    SetModified {
+        /// The file.
+        path: VPath,
+        /// The new time, Unix seconds (UTC).
+        time: i64,
+    },
     /// Check a password → [`OpOk::Account`] (`None`: refused). Hashing is
     /// slow on purpose: the driver runs it off its async workers.
     VerifyPassword {

@@ -40,6 +40,9 @@ impl ServerSession {
             Feature::Host,
             Feature::Tvfs,
         ];
+        if self.cfg.set_times {
+            f.push(Feature::Mfmt);
+        }
         if self.cfg.tls.is_some() {
             // RFC 4217 6: what a client needs to see to use FTPS.
             f.extend([Feature::Auth(vec!["TLS".into()]), Feature::Pbsz, Feature::Prot]);
@@ -58,6 +61,7 @@ impl ServerSession {
             .filter(|v| match v {
                 Verb::Ccc => false,
                 Verb::Auth | Verb::Pbsz | Verb::Prot => tls,
+                Verb::Mfmt => self.cfg.set_times,
                 _ => true,
             })
             .collect();

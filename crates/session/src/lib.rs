@@ -91,6 +91,11 @@ pub struct SessionConfig {
     /// Whether STAT before login names the server's version and the
     /// client's address (after login it always does).
     pub status_before_login: bool,
+    /// Whether the storage can set a file's modification time: MFMT is
+    /// offered (FEAT, HELP) only then, and is 502 without. A client that
+    /// sees MFMT may trust that the times it sets are kept (`mirror -R`
+    /// compares them), so a storage that cannot keep them must not offer it.
+    pub set_times: bool,
 }
 
 /// How a server with a certificate treats clients (RFC 4217).
@@ -127,6 +132,7 @@ impl SessionConfig {
             hosts: Vec::new(),
             tls: None,
             status_before_login: false,
+            set_times: true,
         }
     }
 }

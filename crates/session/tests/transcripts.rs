@@ -356,3 +356,64 @@ fn the_transfer_log_has_every_file_transfer_with_its_bytes() {
         .iter()
         .any(|a| matches!(a, Action::StartTransfer(s) if matches!(s.kind, TransferKind::List { .. }))));
 }
+
+#[test]
+fn mfmt_sets_a_files_time_for_writers_draft_somers_ftp_mfxx_3() {
+    let mut h = logged_in();
+    h.send(b"FEAT");
+    assert!(h.take()[0].lines.iter().any(|l| l == b" MFMT"), "FEAT lists MFMT");
+    assert!(String::from_utf8_lossy(&text(&mut h, b"HELP")).contains("MFMT"));
+    // 2020-01-02 03:04:05 UTC; the reply names the file as it was sent.
+    assert_eq!(
+        text(&mut h, b"MFMT 20200102030405 a.txt"),
+        b"Modify=20200102030405; a.txt"
+    );
+    assert_eq!(h.fs.mtime(b"/a.txt"), Some(1_577_934_245));
+    assert_eq!(text(&mut h, b"MDTM a.txt"), b"20200102030405");
+    // A fraction is dropped; the path is resolved like any other.
+    h.fs.add_file("/d/日本.txt".as_bytes(), b"x");
+    assert_eq!(
+        text(&mut h, "MFMT 19991231235959.999 /d/../d/日本.txt".as_bytes()),
+        "Modify=19991231235959; /d/../d/日本.txt".as_bytes()
+    );
+    assert_eq!(h.fs.mtime("/d/日本.txt".as_bytes()), Some(946_684_799));
+    // A directory, a missing file, a bad time.
+    assert_eq!(h.codes(b"MFMT 20200102030405 d"), [550]);
+    assert_eq!(h.codes(b"MFMT 20200102030405 missing.txt"), [550]);
+    assert_eq!(h.codes(b"MFMT 20200230000000 a.txt"), [501]);
+    assert_eq!(h.codes(b"MFMT 20201301000000 a.txt"), [501]);
+    assert_eq!(h.codes(b"MFMT 20200102030405"), [501]);
+    assert_eq!(h.codes(b"MFMT"), [501]);
+    assert_eq!(h.fs.mtime(b"/a.txt"), Some(1_577_934_245), "refusals change nothing");
+    // A new upload is a new time.
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"STOR a.txt"), [150, 226]);
+    assert_ne!(h.fs.mtime(b"/a.txt"), Some(1_577_934_245));
+}
+
+#[test]
+fn mfmt_is_refused_to_readers_and_absent_where_times_are_not_kept() {
+    let mut h = Harness::new();
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.take();
+    assert_eq!(h.codes(b"MFMT 20200102030405 a.txt"), [530], "login first");
+    h.codes(b"USER anonymous");
+    assert_eq!(h.codes(b"PASS x"), [230]);
+    assert_eq!(h.codes(b"MFMT 20200102030405 a.txt"), [550]);
+    assert_eq!(h.fs.mtime(b"/a.txt"), Some(babelftp_session::testing::DEFAULT_MTIME));
+
+    // A storage that cannot keep times (S3) does not offer MFMT.
+    let mut h = Harness::with(|c| c.set_times = false);
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.codes(b"USER bob");
+    h.codes(b"PASS secret");
+    h.take();
+    h.send(b"FEAT");
+    assert!(!h.take()[0].lines.iter().any(|l| l == b" MFMT"), "no MFMT in FEAT");
+    assert!(!String::from_utf8_lossy(&text(&mut h, b"HELP")).contains("MFMT"));
+    assert_eq!(h.codes(b"MFMT 20200102030405 a.txt"), [502]);
+    assert!(!h
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Op(babelftp_session::Op::SetModified { .. }))));
+}

@@ -186,6 +186,51 @@ fn opts_host_auth_prot() {
 }
 
 #[test]
+fn mfmt_time_then_pathname_draft_somers_ftp_mfxx_3() {
+    let mfmt = |time, name: &[u8]| Command::Mfmt { time, path: path(name) };
+    // The draft's example, 2002-07-17 21:07:15 UTC.
+    assert_eq!(p(b"MFMT 20020717210715 file.txt"), Ok(mfmt(1_026_940_035, b"file.txt")));
+    assert_eq!(p(b"mfmt 19700101000000 x"), Ok(mfmt(0, b"x")));
+    // A fraction is allowed and dropped; a leap second is the next minute.
+    assert_eq!(p(b"MFMT 20020717210715.123 f"), Ok(mfmt(1_026_940_035, b"f")));
+    assert_eq!(p(b"MFMT 20161231235960 f"), Ok(mfmt(1_483_228_800, b"f")));
+    // Exactly one SP: the rest is the pathname, SPs, CR NUL and all.
+    assert_eq!(p(b"MFMT 20020717210715  two  "), Ok(mfmt(1_026_940_035, b" two  ")));
+    assert_eq!(p(b"MFMT 20020717210715 a\r\0b"), Ok(mfmt(1_026_940_035, b"a\rb")));
+    assert_eq!(
+        p("MFMT 20200229120000 日本語/ملف.txt".as_bytes()),
+        Ok(mfmt(1_582_977_600, "日本語/ملف.txt".as_bytes()))
+    );
+    assert_eq!(p(b"MFMT"), Err(ParseError::MissingArgument(Verb::Mfmt)));
+    for bad in [
+        &b"MFMT 20020717210715"[..],
+        b"MFMT 20020717210715 ",
+        b"MFMT file.txt",
+        b"MFMT 20021317210715 f",
+        b"MFMT 20020230000000 f",
+        b"MFMT 20210229000000 f",
+        b"MFMT 20020700000000 f",
+        b"MFMT 20020717240000 f",
+        b"MFMT 20020717216015 f",
+        b"MFMT 2002071721071 f",
+        b"MFMT 200207172107150 f",
+        b"MFMT 20020717210715. f",
+        b"MFMT -0020717210715 f",
+        b"MFMT 2002-07-17T21:07:15 f",
+        b"MFMT 20020717210715 a\0b",
+    ] {
+        let e = p(bad).unwrap_err();
+        assert_eq!(e.code().get(), 501, "{}: {e:?}", bad.escape_ascii());
+        assert_eq!(e.verb(), Some(Verb::Mfmt));
+    }
+    // Which file it names (the legacy charset layer looks at it).
+    let c = p(b"MFMT 20020717210715 f").unwrap();
+    assert_eq!(c.pathname(), Some(&path(b"f")));
+    assert_eq!(c.to_string(), "MFMT 20020717210715 f");
+    assert!(Verb::Mfmt.needs_login());
+}
+
+#[test]
 fn every_verb_is_reachable_by_each_name() {
     for v in Verb::ALL {
         for name in v.names() {
@@ -264,6 +309,14 @@ fn to_line_then_parse_round_trips() {
         Command::Mlsd(Some(path("日本語/ملف".as_bytes()))),
         Command::List(None),
         Command::Prot(ProtLevel::Clear),
+        Command::Mfmt {
+            time: 1_026_940_035,
+            path: path("a b\rc ملف".as_bytes()),
+        },
+        Command::Mfmt {
+            time: -2_208_988_800,
+            path: path(b"1900"),
+        },
     ];
     for c in cmds {
         let line = c.to_line().unwrap();

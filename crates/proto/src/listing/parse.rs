@@ -427,9 +427,11 @@ fn mlsx_type(v: &[u8]) -> ParsedKind {
     }
 }
 
-/// RFC 3659 2.3 `time-val`: `YYYYMMDDHHMMSS[.sss]`, UTC. Seconds may be 60
-/// (a leap second); the fraction is dropped.
-fn time_val(v: &[u8]) -> Option<i64> {
+/// RFC 3659 2.3 `time-val`: `YYYYMMDDHHMMSS[.sss]`, UTC, as Unix seconds
+/// (the `modify` fact, and MFMT's argument). Seconds may be 60 (a leap
+/// second); the fraction is dropped. `None` for anything else, including
+/// a date that is not in the calendar (month 13, February 30).
+pub fn time_val(v: &[u8]) -> Option<i64> {
     let whole = match v.iter().position(|&b| b == b'.') {
         Some(dot) => {
             let frac = v.get(dot + 1..)?;

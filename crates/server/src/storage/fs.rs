@@ -5,7 +5,7 @@ use std::io::{self, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::UNIX_EPOCH;
+use std::time::{Duration, UNIX_EPOCH};
 
 use babelftp_proto::listing::{Entry, EntryKind};
 use cap_std::ambient_authority;
@@ -415,6 +415,39 @@ impl Storage for FsStorage {
         let rel = self.resolve(p, false)?;
         self.root
             .set_permissions(rel, cap_std::fs::Permissions::from_mode(mode & 0o777))
+    }
+
+    /// MFMT: the file is opened through cap-std (confined to the root, a
+    /// symlink followed only inside it), read-only, and its time set on
+    /// that descriptor (`futimens`): only a plain file, and the file
+    /// checked is the file changed.
+    fn set_modified(&self, p: &VPath, unix_secs: i64) -> io::Result<()> {
+        let rel = self.resolve(p, false)?;
+        let not_a_file = |md: &cap_std::fs::Metadata| -> io::Result<()> {
+            if md.is_dir() {
+                Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"))
+            } else if !md.is_file() {
+                Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"))
+            } else {
+                Ok(())
+            }
+        };
+        // Checked before the open too: opening a FIFO would wait for a
+        // writer.
+        not_a_file(&self.root.metadata(&rel)?)?;
+        let f = self.root.open(&rel)?;
+        not_a_file(&f.metadata()?)?;
+        let when = if unix_secs >= 0 {
+            UNIX_EPOCH.checked_add(Duration::from_secs(unix_secs.unsigned_abs()))
+        } else {
+            UNIX_EPOCH.checked_sub(Duration::from_secs(unix_secs.unsigned_abs()))
+        }
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "time out of range"))?;
+        f.into_std().set_modified(when)
+    }
+
+    fn keeps_times(&self) -> bool {
+        true
     }
 
     /// RNFR/RNTO.

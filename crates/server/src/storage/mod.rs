@@ -114,6 +114,20 @@ pub trait Storage: Send + Sync + 'static {
         let _ = (p, mode);
         Err(io::ErrorKind::Unsupported.into())
     }
+    /// MFMT: set a plain file's last modification time (Unix seconds,
+    /// UTC). A directory is `IsADirectory`. A back-end that cannot keep
+    /// the time answers `Unsupported` (504) and says so in
+    /// [`Storage::keeps_times`], so that MFMT is not offered.
+    fn set_modified(&self, p: &VPath, unix_secs: i64) -> io::Result<()> {
+        let _ = (p, unix_secs);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Whether [`Storage::set_modified`] works and listings then show the
+    /// time set: FEAT offers MFMT only then (a client such as our `mirror
+    /// -R` trusts the times it set to compare files).
+    fn keeps_times(&self) -> bool {
+        false
+    }
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;

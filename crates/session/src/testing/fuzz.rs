@@ -26,7 +26,7 @@ const VERBS: &[&str] = &[
     "USER", "PASS", "ACCT", "CWD", "CDUP", "REIN", "QUIT", "PORT", "PASV", "TYPE", "STRU", "MODE", "RETR", "STOR",
     "STOU", "APPE", "ALLO", "REST", "RNFR", "RNTO", "ABOR", "DELE", "RMD", "MKD", "PWD", "LIST", "NLST", "SITE",
     "SYST", "STAT", "HELP", "NOOP", "FEAT", "OPTS", "LANG", "HOST", "EPRT", "EPSV", "MLST", "MLSD", "SIZE", "MDTM",
-    "AUTH", "XPWD", "abor", "Quit", "PBSZ", "PROT", "CCC",
+    "AUTH", "XPWD", "abor", "Quit", "PBSZ", "PROT", "CCC", "MFMT",
 ];
 
 const ARGS: &[&[u8]] = &[
@@ -62,6 +62,9 @@ const ARGS: &[&[u8]] = &[
     b"P",
     b"C",
     b"S",
+    b"20200102030405 a.txt",
+    b"20200230000000 a.txt",
+    b"20200102030405.5 d",
 ];
 
 /// One fuzz run: `data` picks command lines, raw bytes, operation results,

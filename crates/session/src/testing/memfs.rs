@@ -7,10 +7,15 @@ use babelftp_proto::listing::{Entry, EntryKind};
 
 use crate::{Account, Op, OpOk, OpResult, VPath};
 
+/// The modification time of every node not given one by MFMT.
+pub const DEFAULT_MTIME: i64 = 1_700_000_000;
+
 /// A tiny filesystem: directories and files with contents.
 #[derive(Debug, Clone)]
 pub struct MemFs {
     pub(super) nodes: BTreeMap<VPath, Option<Vec<u8>>>,
+    /// Times set by MFMT ([`DEFAULT_MTIME`] for the rest).
+    modified: BTreeMap<VPath, i64>,
     /// When set, entering a home fails with this (EMFILE and the like).
     pub fail_enter_home: Option<ErrorKind>,
 }
@@ -21,6 +26,7 @@ impl Default for MemFs {
         nodes.insert(VPath::root(), None);
         MemFs {
             nodes,
+            modified: BTreeMap::new(),
             fail_enter_home: None,
         }
     }
@@ -31,7 +37,21 @@ impl MemFs {
     pub fn add_file(&mut self, path: &[u8], data: &[u8]) {
         let p = VPath::root().join(path);
         self.add_dir(&p.parent().to_bytes());
-        self.nodes.insert(p, Some(data.to_vec()));
+        self.put(p, data.to_vec());
+    }
+
+    /// Writes a file (an upload): a new modification time.
+    pub(super) fn put(&mut self, p: VPath, data: Vec<u8>) {
+        self.modified.remove(&p);
+        self.nodes.insert(p, Some(data));
+    }
+
+    /// A node's modification time.
+    pub fn mtime(&self, path: &[u8]) -> Option<i64> {
+        let p = VPath::root().join(path);
+        self.nodes
+            .contains_key(&p)
+            .then(|| self.modified.get(&p).copied().unwrap_or(DEFAULT_MTIME))
     }
 
     /// Adds a directory and its parents.
@@ -68,7 +88,7 @@ impl MemFs {
                 EntryKind::Dir
             },
             size: node.as_ref().map_or(0, |d| d.len() as u64),
-            modified: Some(1_700_000_000),
+            modified: Some(self.modified.get(p).copied().unwrap_or(DEFAULT_MTIME)),
             mode: 0o644,
             nlink: 1,
             unique: None,
@@ -119,6 +139,7 @@ impl MemFs {
             Op::RemoveFile(p) => match self.nodes.get(p) {
                 Some(Some(_)) => {
                     self.nodes.remove(p);
+                    self.modified.remove(p);
                     Ok(OpOk::Done)
                 }
                 Some(None) => Err(ErrorKind::IsADirectory),
@@ -137,20 +158,34 @@ impl MemFs {
                     .take_while(|(k, _)| k.components().starts_with(from.components()))
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
+                let mut times = Vec::new();
                 for (k, _) in &moved {
                     self.nodes.remove(k);
+                    times.push(self.modified.remove(k));
                 }
-                for (k, v) in moved {
+                for ((k, v), t) in moved.into_iter().zip(times) {
                     let mut parts = to.clone();
                     for c in &k.components()[from.components().len()..] {
                         parts = parts.join(c);
                     }
+                    match t {
+                        Some(t) => self.modified.insert(parts.clone(), t),
+                        None => self.modified.remove(&parts),
+                    };
                     self.nodes.insert(parts, v);
                 }
                 Ok(OpOk::Done)
             }
             Op::Chmod { path, .. } => match self.nodes.get(path) {
                 Some(_) => Ok(OpOk::Done),
+                None => Err(ErrorKind::NotFound),
+            },
+            Op::SetModified { path, time } => match self.nodes.get(path) {
+                Some(Some(_)) => {
+                    self.modified.insert(path.clone(), *time);
+                    Ok(OpOk::Done)
+                }
+                Some(None) => Err(ErrorKind::IsADirectory),
                 None => Err(ErrorKind::NotFound),
             },
             Op::VerifyPassword { user, password } => {

@@ -20,7 +20,7 @@ mod fuzz;
 mod memfs;
 
 pub use fuzz::fuzz_session;
-pub use memfs::MemFs;
+pub use memfs::{MemFs, DEFAULT_MTIME};
 
 /// The data side of a transfer as the harness plays it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -466,7 +466,7 @@ impl Harness {
                     };
                     data.extend_from_slice(&self.upload);
                     let p = path.clone();
-                    self.fs.nodes.insert(p, Some(data));
+                    self.fs.put(p, data);
                 }
             }
             Action::Discard(id) => {
@@ -514,7 +514,7 @@ impl Default for Harness {
 fn op_paths(op: &Op) -> Vec<&VPath> {
     match op {
         Op::Stat(p) | Op::IsDir(p) | Op::Entries(p) | Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) => vec![p],
-        Op::EnterHome(p) | Op::Chmod { path: p, .. } => vec![p],
+        Op::EnterHome(p) | Op::Chmod { path: p, .. } | Op::SetModified { path: p, .. } => vec![p],
         Op::Rename { from, to } => vec![from, to],
         Op::VerifyPassword { .. } | Op::BindPassive { .. } => vec![],
     }
