@@ -2,9 +2,18 @@
 //! recursive copies that transfer only new or changed files.
 //!
 //! A file is "changed" when its size differs, or when the source is newer
-//! than the copy. Names are compared after Unicode NFC normalization, so a
-//! name macOS wrote in NFD and its NFC twin on the server are the same
-//! file, not a re-upload (and the name already on the other side is kept).
+//! than the copy. Uploads to a server that keeps the times a client sets
+//! (it offers MFMT, draft-somers-ftp-mfxx, and lists with MLSD) carry the
+//! local time along (MFMT after each upload), and there a file is
+//! unchanged only when it has the same size and the same time to the
+//! second: a file edited and then given an older time (a restored backup,
+//! `touch -d`, `cp -p`) is sent again, where "the copy is newer" kept it.
+//! Against any other server an upload is stamped with the time it arrived,
+//! and "the copy is newer" is the only rule there is.
+//!
+//! Names are compared after Unicode NFC normalization, so a name macOS
+//! wrote in NFD and its NFC twin on the server are the same file, not a
+//! re-upload (and the name already on the other side is kept).
 //! `--delete` removes what the source no longer has.
 //!
 //! A file that fails (refused, cut, unwritable here) is named on stderr
@@ -456,6 +465,7 @@ fn up<'a>(
             }
         };
         names.sort_by(|a, b| a.0.cmp(&b.0));
+        let keeps_times = run.s.client.keeps_times();
         for (k, (name, md)) in names {
             let existing = there.remove(&k);
             // Keep the server's spelling of a name it already has.
@@ -478,10 +488,17 @@ fn up<'a>(
                 up(run, &path, &rpath).await?;
                 continue;
             }
+            let local_time = mtime_secs(&md);
             let unchanged = existing.as_ref().is_some_and(|e| {
                 !e.is_dir
                     && e.size.is_none_or(|n| n == md.len())
-                    && e.modified.is_none_or(|t| mtime_secs(&md).is_none_or(|l| l <= t))
+                    && match (keeps_times, e.modified, local_time) {
+                        // The copy has the time we gave it: another time is
+                        // another file, older or newer.
+                        (true, Some(t), Some(l)) => t == l,
+                        // The copy has the time it arrived.
+                        (_, t, l) => t.is_none_or(|t| l.is_none_or(|l| l <= t)),
+                    }
             });
             if unchanged {
                 run.tally.skipped += 1;
@@ -499,15 +516,29 @@ fn up<'a>(
                 anyhow::Ok(n)
             }
             .await;
-            match sent {
+            let done = match sent {
                 Ok(n) => {
                     run.tally.copied += 1;
                     run.tally.bytes += n;
+                    // The local time goes along (MFMT, when the server has
+                    // it): a copy whose time was not kept would be sent
+                    // again by the next run, so a refusal is a failure.
+                    match local_time {
+                        Some(t) => run
+                            .s
+                            .client
+                            .set_modified(&rpath, t)
+                            .await
+                            .map(drop)
+                            .map_err(anyhow::Error::new),
+                        None => Ok(()),
+                    }
                 }
-                Err(e) => {
-                    run.fail(&path.display().to_string(), &e);
-                    run.recover(&e).await?;
-                }
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
+                run.fail(&path.display().to_string(), &e);
+                run.recover(&e).await?;
             }
         }
         if run.delete {

@@ -804,4 +804,76 @@ fn limit_rate_keeps_transfers_under_it() {
     );
     assert_eq!(r.code, 2, "{}", r.err);
     assert!(r.err.contains("--limit-rate fast"), "{}", r.err);
+
+/// Sets a file's modification time.
+fn set_mtime(p: &Path, t: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(p)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+/// A file's modification time in whole Unix seconds.
+fn mtime_secs(p: &Path) -> u64 {
+    std::fs::metadata(p)
+        .unwrap()
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// Issue 25.19: `mirror -R` gives each upload the local time (MFMT), so a
+/// file changed in place and given an older time (a restored backup, `cp
+/// -p`, `touch -d`) is seen as changed: same size, but not the same time.
+/// Before, the copy (stamped with its upload time) was "newer" and kept.
+#[test]
+fn mirror_up_keeps_times_and_sends_a_same_size_file_with_an_older_time() {
+    let srv = start();
+    let local = tempfile::tempdir().unwrap();
+    let src = local.path().join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    let (a, nihon) = (src.join("a.txt"), src.join("sub/日本.txt"));
+    std::fs::write(&a, b"version 1").unwrap();
+    std::fs::write(&nihon, b"nihon").unwrap();
+    // 2020-09-13 12:26:40 UTC, and half a second after it (times are
+    // compared to the second).
+    let t0 = std::time::UNIX_EPOCH + Duration::from_secs(1_600_000_000);
+    set_mtime(&a, t0);
+    set_mtime(&nihon, t0 + Duration::from_millis(500));
+    let url = format!("{}/up/", base(&srv));
+    let mirror = |verbose: bool| {
+        let mut args = vec!["mirror", "-R"];
+        if verbose {
+            args.push("-v");
+        }
+        args.extend([src.to_str().unwrap(), url.as_str()]);
+        babelftp(local.path(), &args)
+    };
+    let r = mirror(true);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("2 copied (14 bytes), 0 unchanged"), "{}", r.err);
+    assert!(r.err.contains("> MFMT 20200913122640 "), "{}", r.err);
+    assert_eq!(mtime_secs(&srv.path("up/a.txt")), 1_600_000_000);
+    assert_eq!(mtime_secs(&srv.path("up/sub/日本.txt")), 1_600_000_000);
+
+    let r = mirror(false);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("0 copied (0 bytes), 2 unchanged"), "{}", r.err);
+
+    // Changed in place: the same size, a day older.
+    std::fs::write(&a, b"version 2").unwrap();
+    set_mtime(&a, t0 - Duration::from_secs(86_400));
+    let r = mirror(false);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("1 copied (9 bytes), 1 unchanged"), "{}", r.err);
+    assert_eq!(std::fs::read(srv.path("up/a.txt")).unwrap(), b"version 2");
+    assert_eq!(mtime_secs(&srv.path("up/a.txt")), 1_600_000_000 - 86_400);
+
+    let r = mirror(false);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("0 copied (0 bytes), 2 unchanged"), "{}", r.err);
 }

@@ -260,6 +260,54 @@ fn mirror_upload_goes_on_after_a_failed_file_and_names_it() {
     assert!(root.join("up/b.txt/keep").is_dir());
 }
 
+/// Issue 25.19: against a server without MFMT (it keeps no time a client
+/// sets: an upload has the time it arrived), `mirror -R` sends no MFMT and
+/// keeps the rule it had: a copy newer than the local file, of the same
+/// size, is unchanged, even when the local file was changed in place and
+/// given an older time (nothing here can tell it apart).
+#[test]
+fn mirror_upload_to_a_server_without_mfmt_keeps_the_newer_copy_rule() {
+    let remote = tempfile::tempdir().unwrap();
+    let srv = Scripted::start(remote.path(), &[]);
+    let state = tempfile::tempdir().unwrap();
+    let src = tempfile::tempdir().unwrap();
+    let a = src.path().join("a.txt");
+    let set_mtime = |t: std::time::SystemTime| {
+        std::fs::File::options()
+            .write(true)
+            .open(&a)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    };
+    std::fs::write(&a, b"version 1").unwrap();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    set_mtime(hour_ago);
+    let url = format!("ftp://u:pw@127.0.0.1:{}/", srv.port);
+    let mirror = || {
+        babelftp(
+            state.path(),
+            &["mirror", "-R", "-v", src.path().to_str().unwrap(), &url],
+        )
+    };
+    let (code, _, err) = mirror();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 copied (9 bytes)"), "{err}");
+    assert!(!err.contains("MFMT"), "{err}");
+    assert_eq!(std::fs::read(remote.path().join("a.txt")).unwrap(), b"version 1");
+    std::fs::write(&a, b"version 2").unwrap();
+    set_mtime(hour_ago - Duration::from_secs(86_400));
+    let (code, _, err) = mirror();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 copied (0 bytes), 1 unchanged"), "{err}");
+    // A local file newer than the copy is sent.
+    set_mtime(std::time::SystemTime::now() + Duration::from_secs(3600));
+    let (code, _, err) = mirror();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 copied (9 bytes)"), "{err}");
+    assert_eq!(std::fs::read(remote.path().join("a.txt")).unwrap(), b"version 2");
+}
+
 #[test]
 fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_drop() {
     let remote = tempfile::tempdir().unwrap();

@@ -271,14 +271,17 @@ fn mirror_both_ways_new_and_changed_only_with_delete_and_nfc() {
     std::fs::create_dir(srv.root.path().join("site")).unwrap();
     std::fs::write(srv.root.path().join("site/Café.txt"), b"same").unwrap();
     std::fs::write(srv.root.path().join("site/stale.txt"), b"old").unwrap();
-    // The server's copy is newer than the local one.
+    // The server's copy has the same size and time (the server keeps the
+    // times mirror -R sets, so the same time is the same file).
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    std::fs::File::options()
-        .write(true)
-        .open(up.join(nfd))
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
+    for p in [up.join(nfd), srv.root.path().join("site/Café.txt")] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
     let (ok, _, err) = babelftp(
         state.path(),
         &[

@@ -400,6 +400,37 @@ impl Client {
         Ok(size)
     }
 
+    /// Whether the server keeps the modification times a client sets: it
+    /// offers MFMT (draft-somers-ftp-mfxx), and its listings (MLSD, RFC
+    /// 3659 7) give times to the second, so a time read back can be
+    /// compared with the one set.
+    pub fn keeps_times(&self) -> bool {
+        self.features.has(&Feature::Mfmt) && self.features.has(&Feature::Mlst(Vec::new()))
+    }
+
+    /// MFMT (draft-somers-ftp-mfxx 3): sets the last modification time of
+    /// a remote file (Unix seconds, UTC). `Ok(false)`, with nothing sent,
+    /// when the server does not offer MFMT; also `Ok(false)` when it
+    /// answers that it has no such command or parameter after all (500,
+    /// 502, 504). Any other refusal (550: no such file, not allowed) is
+    /// [`Error::Refused`].
+    pub async fn set_modified(&mut self, path: &[u8], unix_secs: i64) -> Result<bool, Error> {
+        if !self.features.has(&Feature::Mfmt) {
+            return Ok(false);
+        }
+        let r = self
+            .control
+            .command(&Command::Mfmt {
+                time: unix_secs,
+                path: WirePath::new(path.to_vec()),
+            })
+            .await?;
+        match r.code {
+            ReplyCode::SYNTAX_ERROR | ReplyCode::NOT_IMPLEMENTED | ReplyCode::PARAMETER_NOT_IMPLEMENTED => Ok(false),
+            _ => ok(r).map(|_| true),
+        }
+    }
+
     /// QUIT.
     pub async fn quit(mut self) -> Result<(), Error> {
         self.control.command(&Command::Quit).await.map(drop)
