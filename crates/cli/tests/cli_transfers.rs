@@ -804,6 +804,7 @@ fn limit_rate_keeps_transfers_under_it() {
     );
     assert_eq!(r.code, 2, "{}", r.err);
     assert!(r.err.contains("--limit-rate fast"), "{}", r.err);
+}
 
 /// Sets a file's modification time.
 fn set_mtime(p: &Path, t: std::time::SystemTime) {
