@@ -474,13 +474,13 @@ async fn plan_get(s: &mut Session, url: &FtpUrl) -> anyhow::Result<Vec<Fetch>> {
     }])
 }
 
-/// The hidden temporary name beside `dest`.
 /// Whether `path` is there and is neither a regular file nor a directory
 /// (a FIFO, a device): downloads write into it in place.
 fn is_special(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// The hidden temporary name beside `dest`.
 fn temp_beside(dest: &Path) -> PathBuf {
     let mut name = OsString::from(".");
     name.push(dest.file_name().unwrap_or(OsStr::new("download")));

@@ -469,7 +469,6 @@ impl Command {
         }
     }
 
-    /// The argument as it goes on the wire, before CR NUL padding.
     /// The pathname this command names, if it names one (not SITE's).
     pub fn pathname(&self) -> Option<&WirePath> {
         use Command as C;
@@ -491,6 +490,7 @@ impl Command {
         }
     }
 
+    /// The argument as it goes on the wire, before CR NUL padding.
     fn argument(&self) -> Option<Vec<u8>> {
         use Command as C;
         match self {
