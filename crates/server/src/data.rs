@@ -82,14 +82,20 @@ async fn bind_in_range(ip: IpAddr, range: Option<&RangeInclusive<u16>>) -> io::R
         return bind_ephemeral(ip).await;
     };
     let len = u32::from(range.end().saturating_sub(*range.start())) + 1;
-    // Start at a random point so concurrent sessions spread out.
-    let seed = (random_u64() % u64::from(len)) as u32;
-    for i in 0..len {
-        let port = *range.start() as u32 + (seed.wrapping_add(i) % len);
-        let Ok(port) = u16::try_from(port) else { continue };
-        if let Ok(l) = TcpListener::bind(SocketAddr::new(ip, port)).await {
-            return Ok(l);
+    for round in 0..4u32 {
+        // Start at a random point so concurrent sessions spread out.
+        let seed = (random_u64() % u64::from(len)) as u32;
+        for i in 0..len {
+            let port = *range.start() as u32 + (seed.wrapping_add(i) % len);
+            let Ok(port) = u16::try_from(port) else { continue };
+            if let Ok(l) = TcpListener::bind(SocketAddr::new(ip, port)).await {
+                return Ok(l);
+            }
         }
+        // A passive setup just replaced (a client sending PASV again)
+        // gives its port back when its aborted task is dropped, a moment
+        // later: a small range may be full only until then.
+        tokio::time::sleep(std::time::Duration::from_millis(1 << round)).await;
     }
     Err(io::Error::new(
         io::ErrorKind::AddrInUse,

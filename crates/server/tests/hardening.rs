@@ -77,14 +77,13 @@ def full(s, f, line):
 /// and again keeps one port (each new one gives the last back).
 #[test]
 fn one_address_cannot_hold_a_small_passive_range() {
-    let base = loop {
-        // Eight free ports in a row.
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let p = l.local_addr().unwrap().port();
-        if p < 65000 && (p + 1..p + 8).all(|q| std::net::TcpListener::bind(("127.0.0.1", q)).is_ok()) {
-            break p;
-        }
-    };
+    // Eight free ports in a row, below the kernel's ephemeral range (from
+    // 32768 on Linux), so that no connection of another test running at the
+    // same time takes one of them as its local port.
+    let base = (20_000u16..32_000)
+        .step_by(8)
+        .find(|&p| (p..p + 8).all(|q| std::net::TcpListener::bind(("127.0.0.1", q)).is_ok()))
+        .expect("eight free ports below 32000");
     let srv = start(move |c| c.passive_ports = Some(base..=base + 7));
     let script = r#"
 a, fa = connect(); login(a, fa)
