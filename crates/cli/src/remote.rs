@@ -489,9 +489,12 @@ impl Session {
 
 /// What a person sees of a transfer: a progress bar on a terminal (none
 /// in a pipe), then one line saying where the bytes went, how long it
-/// took and how fast; nothing with -q.
+/// took and how fast; nothing with -q. The bar appears with the first
+/// octets: a transfer the server refuses leaves no empty bar behind.
 pub(crate) struct Shown {
     bar: Option<indicatif::ProgressBar>,
+    /// Whether the bar is drawn yet (it is hidden until data move).
+    drawn: std::sync::atomic::AtomicBool,
     start: u64,
     quiet: bool,
     began: std::time::Instant,
@@ -501,13 +504,19 @@ impl Shown {
     pub(crate) fn start(total: Option<u64>, start: u64, quiet: bool) -> Shown {
         use std::io::IsTerminal;
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = match total {
-                Some(t) => indicatif::ProgressBar::new(t),
-                None => indicatif::ProgressBar::new_spinner(),
+            let hidden = indicatif::ProgressDrawTarget::hidden();
+            let (bar, template) = match total {
+                Some(t) => (
+                    indicatif::ProgressBar::with_draw_target(Some(t), hidden),
+                    "{wide_bar} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+                ),
+                // No size known: no total to show, nor a bar to fill.
+                None => (
+                    indicatif::ProgressBar::with_draw_target(None, hidden),
+                    "{spinner} {bytes} {bytes_per_sec}",
+                ),
             };
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{wide_bar} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
-            {
+            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
                 bar.set_style(style);
             }
             bar.set_position(start);
@@ -515,6 +524,7 @@ impl Shown {
         });
         Shown {
             bar,
+            drawn: std::sync::atomic::AtomicBool::new(false),
             start,
             quiet,
             began: std::time::Instant::now(),
@@ -524,6 +534,9 @@ impl Shown {
     /// `n` octets moved so far in this transfer.
     pub(crate) fn update(&self, n: u64) {
         if let Some(b) = &self.bar {
+            if !self.drawn.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
             b.set_position(self.start + n);
         }
     }

@@ -430,8 +430,9 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
             let local = PathBuf::from(arg(1).unwrap_or(name));
             // As `babelftp get`: a temporary file renamed when complete (a
             // failed or interrupted get leaves `local` as it was), the
-            // summary line on stderr.
-            crate::xfer::download(s, &remote, None, &local).await?;
+            // summary line on stderr; the bar shows the total SIZE gives.
+            let size = s.client.size(&remote).await.ok().flatten();
+            crate::xfer::download(s, &remote, size, &local).await?;
         }
         "put" => {
             let local =
@@ -457,7 +458,7 @@ async fn run(s: &mut Session, words: &[String], names: &Arc<Mutex<Vec<String>>>)
                     .unwrap_or_else(|| String::from_utf8_lossy(&e.name).into_owned());
                 if wildcard(pat, &text) {
                     let local = PathBuf::from(std::ffi::OsString::from_vec(s.local_name(&e.name)));
-                    crate::xfer::download(s, &e.name, None, &local).await?;
+                    crate::xfer::download(s, &e.name, e.size, &local).await?;
                 }
             }
         }

@@ -878,3 +878,43 @@ fn mirror_up_keeps_times_and_sends_a_same_size_file_with_an_older_time() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains("0 copied (0 bytes), 2 unchanged"), "{}", r.err);
 }
+
+/// Issue 25.18: `babelftp put` and `mirror -R` tell babelftp they are
+/// alive right behind each upload (a NOOP), so the server's wait for a
+/// killed client's control FIN ends at once. With that wait set to ten
+/// minutes, five uploads finish and are whole well within a minute.
+#[test]
+fn uploads_to_babelftp_do_not_wait_for_the_killed_client_check() {
+    let srv = babelftp_test_support::start(|c| c.upload_end_wait = Duration::from_secs(600));
+    let here = tempfile::tempdir().unwrap();
+    let src = here.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    for i in 0..4 {
+        std::fs::write(src.join(format!("f{i}.txt")), format!("file {i}\n")).unwrap();
+    }
+    std::fs::write(here.path().join("one.txt"), b"one\n").unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let url = base(&srv);
+    let run = |args: &[&str]| {
+        let mut g = ChildGuard(
+            Command::new(env!("CARGO_BIN_EXE_babelftp"))
+                .current_dir(here.path())
+                .env("XDG_STATE_HOME", state.path())
+                .args(args)
+                .spawn()
+                .unwrap(),
+        );
+        let status = wait_child(&mut g.0, Duration::from_secs(60));
+        assert!(status.is_some(), "{args:?} waited for the server's check");
+        assert!(status.unwrap().success(), "{args:?}");
+    };
+    run(&["put", "-q", "one.txt", &format!("{url}/")]);
+    run(&["mirror", "-R", "-q", "src", &format!("{url}/dst/")]);
+    assert_eq!(std::fs::read(srv.path("one.txt")).unwrap(), b"one\n");
+    for i in 0..4 {
+        assert_eq!(
+            std::fs::read_to_string(srv.path(&format!("dst/f{i}.txt"))).unwrap(),
+            format!("file {i}\n")
+        );
+    }
+}

@@ -608,3 +608,40 @@ fn ctrl_c_stops_an_upload_not_the_shell() {
     let (code, screen) = sh.t.wait_exit();
     assert_eq!(code, 0, "{screen}");
 }
+
+/// Issue 25.15: the shell's `get` bar shows the file's total while it
+/// runs (it showed the running count where the total goes), and a `get`
+/// the server refuses leaves no empty `0 B/0 B` bar on the screen.
+#[test]
+fn shell_get_bar_shows_the_total_and_a_refused_get_leaves_no_bar() {
+    let srv = server();
+    let data: Vec<u8> = (0..(1u32 << 20)).map(|i| (i % 251) as u8).collect();
+    std::fs::write(srv.path("big.bin"), &data).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let url = format!("ftp://bob:secret@127.0.0.1:{}/", srv.port());
+    // 1 MiB at 256 KiB/s: the bar is on the screen for about 4 s.
+    let t = Tmux::run(
+        here.path(),
+        &[("XDG_STATE_HOME", state.path()), ("HOME", state.path())],
+        &[BIN, "shell", "--limit-rate", "256K", &url],
+    );
+    t.wait_for(Shell::PROMPT);
+    let sh = Shell { t };
+
+    let screen = sh.cmd("get nosuch.bin");
+    assert!(screen.contains("nosuch.bin"), "{screen}");
+    assert!(!screen.contains("0 B/0 B"), "{screen}");
+    assert!(!screen.contains(" B/s"), "a bar was left:\n{screen}");
+
+    sh.t.line("get big.bin");
+    // Part of the file against its whole size ("256.00 KiB/1.00 MiB"),
+    // not the count so far twice.
+    let running = sh.t.wait_for("KiB/1.00 MiB");
+    assert!(!running.contains("0 B/0 B"), "{running}");
+    let screen = sh.next_prompt(Shell::prompts(&running));
+    assert_eq!(std::fs::read(here.path().join("big.bin")).unwrap(), data, "{screen}");
+    sh.t.line("bye");
+    let (code, screen) = sh.t.wait_exit();
+    assert_eq!(code, 0, "{screen}");
+}

@@ -705,8 +705,42 @@ impl Client {
             let _ = tokio::time::timeout(DATA_OPEN_TIMEOUT, tokio::io::copy(&mut stream, &mut sink)).await;
         }
         drop(stream);
-        self.finish().await?;
+        self.finish_upload().await?;
         Ok(total)
+    }
+
+    /// Reads the final reply of an upload whose data connection is closed.
+    ///
+    /// To babelftp, over a plain control connection, a NOOP goes right
+    /// behind the upload: a server cannot tell a killed client's data FIN
+    /// from a whole upload's, so babelftp waits a moment for a control FIN
+    /// before it commits, and any octet from the client ends that wait.
+    /// Only to babelftp (its greeting names it, as lftp tells servers by
+    /// theirs): others may answer a command sent during a transfer at once
+    /// (Pure-FTPd: 500), or drop it, and a reply that never comes would
+    /// hang here. Should one answer first, the transfer's reply is the one
+    /// that is not 200.
+    async fn finish_upload(&mut self) -> Result<Reply, Error> {
+        let babelftp = self
+            .control
+            .greeting
+            .lines
+            .iter()
+            .any(|l| l.windows(8).any(|w| w == b"babelftp"));
+        if !babelftp || !matches!(self.control.stream(), Stream::Plain(_)) {
+            return self.finish().await;
+        }
+        self.control.send(&Command::Noop).await?;
+        let first = self.control.reply().await?;
+        if first.code == ReplyCode::OK {
+            return ok(self.control.reply().await?);
+        }
+        if first.code != ReplyCode::UNAVAILABLE {
+            // The NOOP's reply says nothing about the upload; a connection
+            // that fails now fails the next command, not this upload.
+            let _ = self.control.reply().await;
+        }
+        ok(first)
     }
 
     /// Guesses the charset of the names in `entries` (display only).

@@ -15,6 +15,7 @@
 //! data_timeout = 30           # seconds
 //! stall_timeout = 60          # seconds
 //! login_fail_delay_ms = 1000
+//! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after a plain upload
 //! max_connections = 512
 //! max_per_ip = 32
 //! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
@@ -137,6 +138,10 @@ pub struct Config {
     pub stall_timeout: Duration,
     /// Delay before answering a failed login.
     pub login_fail_delay: Duration,
+    /// After a plain upload's data connection ends, how long a quiet
+    /// control connection is watched for the FIN of a killed client
+    /// before the upload commits (any octet from the client ends it).
+    pub upload_end_wait: Duration,
     /// Most sessions at once; more get 421.
     pub max_connections: usize,
     /// Most sessions at once from one IP address; more get 421.
@@ -269,6 +274,7 @@ impl Default for Config {
             data_timeout: Duration::from_secs(30),
             stall_timeout: Duration::from_secs(60),
             login_fail_delay: Duration::from_secs(1),
+            upload_end_wait: Duration::from_millis(10),
             max_connections: 512,
             max_per_ip: 32,
             max_passive_per_ip: None,
@@ -340,6 +346,7 @@ struct FileConfig {
     data_timeout: Option<u64>,
     stall_timeout: Option<u64>,
     login_fail_delay_ms: Option<u64>,
+    upload_end_wait_ms: Option<u64>,
     max_connections: Option<usize>,
     max_per_ip: Option<usize>,
     max_passive_per_ip: Option<usize>,
@@ -564,6 +571,9 @@ impl Config {
         if let Some(ms) = f.login_fail_delay_ms {
             c.login_fail_delay = Duration::from_millis(ms);
         }
+        if let Some(ms) = f.upload_end_wait_ms {
+            c.upload_end_wait = Duration::from_millis(ms);
+        }
         c.max_connections = f.max_connections.unwrap_or(c.max_connections);
         c.max_per_ip = f.max_per_ip.unwrap_or(c.max_per_ip);
         c.max_passive_per_ip = f.max_passive_per_ip.or(c.max_passive_per_ip);
@@ -719,6 +729,7 @@ max_line = 1024
 idle_timeout = 60
 data_timeout = 5
 login_fail_delay_ms = 10
+upload_end_wait_ms = 25
 max_connections = 7
 max_per_ip = 3
 shutdown_grace = 2
@@ -741,6 +752,7 @@ write = true
         assert_eq!((c.max_line, c.max_connections, c.max_per_ip), (1024, 7, 3));
         assert_eq!(c.idle_timeout, Duration::from_secs(60));
         assert_eq!(c.login_fail_delay, Duration::from_millis(10));
+        assert_eq!(c.upload_end_wait, Duration::from_millis(25));
         assert_eq!(c.xferlog, Some(dir.path().join("xfer.log")));
         assert_eq!(c.users.len(), 2);
         assert_eq!(c.users[0].name, b"alice");

@@ -292,44 +292,68 @@ fn describe_change(op: &Op) -> Option<(&'static str, String)> {
     }
 }
 
-/// How long the end of a plain upload waits for a control connection's
-/// FIN that trails the data connection's (see [`control_pending`]).
-const UPLOAD_END_GRACE: Duration = Duration::from_millis(10);
+/// What a plain control connection showed at the end of an upload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ControlNow {
+    /// Nothing since the last read: the client may be alive and waiting
+    /// for its reply, or killed with its control FIN not yet sent.
+    Quiet,
+    /// The client sent something: it is alive.
+    Heard,
+    /// FIN or reset: the client is gone (the session has been told).
+    Gone,
+    /// Not a plain connection (TLS: a cut upload is told by its missing
+    /// close_notify; the TLS layer cannot be read without waiting), or
+    /// the session takes no input now.
+    Unknown,
+}
 
 /// Feeds the session what the control connection holds right now,
 /// without waiting: commands, or the end of a client that is gone (FIN or
-/// reset: `handle_control_closed`). Returns whether the connection is
-/// still open. Plain control connections only: under TLS a cut upload is
-/// told by its missing close_notify.
+/// reset: `handle_control_closed`). Plain control connections only.
 ///
 /// The window this leaves: a killed client's kernel releases its sockets
 /// one after the other (often the data socket first, as seen here), so its
 /// control FIN reaches us within microseconds of its data FIN unless the
-/// dying process is descheduled in between; the caller waits
-/// [`UPLOAD_END_GRACE`] more for it. Only a control FIN later than that
-/// still lets a killed client's upload commit (1 ms was not enough on 2
-/// busy cores: 1 kill in 40; 10 ms: 0 in 120).
-fn control_pending(control: &Control, sess: &mut ServerSession) -> bool {
+/// dying process is descheduled in between. When the control connection
+/// is [`ControlNow::Quiet`], the caller waits up to `upload_end_wait` (10 ms by default)
+/// for any octet or the FIN, whichever comes first. Only a control FIN
+/// later than that still lets a killed client's upload commit (1 ms was
+/// not enough on 2 busy cores: 1 kill in 40; 10 ms: 0 in 120). A client
+/// that sends its next command (or a NOOP) as soon as its data connection
+/// is closed, as ours does, ends the wait at once; one whose octets came in
+/// before the data's end (the two race here) skips it.
+fn control_now(control: &Control, sess: &mut ServerSession) -> ControlNow {
     let Control::Plain(rd, _) = control else {
-        return true;
+        return ControlNow::Unknown;
     };
+    let mut now = ControlNow::Unknown;
     while sess.wants_input() {
         let read = CONTROL_BUF
             .with_borrow_mut(|buf| crate::sockopt::try_read_control(rd.as_ref(), buf).map(|n| buf[..n].to_vec()));
         match read {
             Ok(b) if b.is_empty() => {
                 sess.handle_control_closed(Instant::now());
-                return false;
+                return ControlNow::Gone;
             }
-            Ok(b) => sess.handle_input(Instant::now(), &b),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
+            Ok(b) => {
+                sess.handle_input(Instant::now(), &b);
+                now = ControlNow::Heard;
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                return if now == ControlNow::Heard {
+                    now
+                } else {
+                    ControlNow::Quiet
+                };
+            }
             Err(_) => {
                 sess.handle_control_closed(Instant::now());
-                return false;
+                return ControlNow::Gone;
             }
         }
     }
-    true
+    now
 }
 
 /// A TLS handshake as the server, bounded in time (a client that starts
@@ -359,6 +383,9 @@ struct Running {
     /// What the task reports (made per transfer: an idle session holds no
     /// channel).
     events: mpsc::UnboundedReceiver<DataEvent>,
+    /// The client sent something on the control connection while this
+    /// transfer ran: it was alive after its 150 (see [`control_now`]).
+    heard: bool,
     /// Its place in the server's count of running transfers.
     _counted: Counted,
 }
@@ -664,7 +691,12 @@ pub(crate) async fn serve(
         tokio::select! {
             r = control.read(), if reading => match r {
                 Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
-                Ok(b) => sess.handle_input(Instant::now(), &b),
+                Ok(b) => {
+                    if let Some(t) = d.transfer.as_mut() {
+                        t.heard = true;
+                    }
+                    sess.handle_input(Instant::now(), &b);
+                }
                 Err(e) => {
                     tracing::debug!(%peer, error = %e, "control connection read failed");
                     why = why.or(Some("control connection reset or failed"));
@@ -677,11 +709,22 @@ pub(crate) async fn serve(
                     // ends the data connection with a FIN, like a whole
                     // upload; its control connection's FIN comes at the
                     // same moment. Take in what the control connection
-                    // already holds, and wait a moment for the FIN that may
-                    // trail the data's, before the upload may commit.
-                    if control_pending(&control, &mut sess) {
-                        tokio::time::sleep(UPLOAD_END_GRACE).await;
-                        control_pending(&control, &mut sess);
+                    // already holds; if it is quiet, wait a moment for the
+                    // FIN that may trail the data's (any octet from the
+                    // client ends the wait: it is alive), before the
+                    // upload may commit.
+                    let heard = d.transfer.as_ref().is_some_and(|t| t.heard);
+                    if control_now(&control, &mut sess) == ControlNow::Quiet && !heard {
+                        match tokio::time::timeout(shared.cfg.upload_end_wait, control.read()).await {
+                            Err(_quiet) => {}
+                            Ok(Ok(b)) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+                            Ok(Ok(b)) => sess.handle_input(Instant::now(), &b),
+                            Ok(Err(e)) => {
+                                tracing::debug!(%peer, error = %e, "control connection read failed");
+                                why = why.or(Some("control connection reset or failed"));
+                                sess.handle_control_closed(Instant::now());
+                            }
+                        }
                     }
                 }
                 if let DataEvent::Ended { id, .. } = ev {
@@ -725,7 +768,15 @@ impl Driver {
         match a {
             Action::Op(op) => {
                 let change = describe_change(&op);
+                // Where a name is created: a refusal names the charset.
+                let created = match &op {
+                    Op::Mkdir(p) | Op::Rename { to: p, .. } => Some(p.clone()),
+                    _ => None,
+                };
                 let r = self.run_op(op).await;
+                if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
+                    self.name_refused(sess, &p);
+                }
                 if let Some((what, path)) = change {
                     // Changes to the tree, at INFO, names as text.
                     match &r {
@@ -904,6 +955,14 @@ impl Driver {
         }
     }
 
+    /// Tells the session the charset a name it asked to create could not
+    /// be written in, for its reply.
+    fn name_refused(&self, sess: &mut ServerSession, p: &VPath) {
+        if let Some(c) = self.storage.name_charset(p) {
+            sess.name_refused_in(c);
+        }
+    }
+
     /// Opens the source or sink (so a missing file is 550 with no 150),
     /// reports it, then runs the data connection in a task.
     async fn start_transfer(&mut self, sess: &mut ServerSession, spec: TransferSpec) {
@@ -933,7 +992,14 @@ impl Driver {
                 })
                 .await
             }
-            TransferKind::Stor { path, mode } => blocking(move || open_upload(&*st, path, mode)).await,
+            TransferKind::Stor { path, mode } => {
+                let name = path.clone();
+                let r = blocking(move || open_upload(&*st, path, mode)).await;
+                if r.as_ref().err() == Some(&io::ErrorKind::InvalidFilename) {
+                    self.name_refused(sess, &name);
+                }
+                r
+            }
             TransferKind::List {
                 path,
                 format,
@@ -983,6 +1049,7 @@ impl Driver {
             progress,
             decide: upload.then_some(decide_tx),
             events,
+            heard: false,
             _counted: self.shared.transfers.start(),
         });
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });

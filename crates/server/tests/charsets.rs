@@ -61,7 +61,13 @@ print(f.delete('he/שלום.txt'))
 try:
     f.storbinary('STOR ru/日本.txt', io.BytesIO(b'x'))
 except ftplib.error_perm as e:
-    print('untranslatable', str(e)[:3])
+    print('untranslatable', str(e))
+# MKD and RNTO of a name the directory's charset cannot hold: the same.
+for c in ['MKD jp/שלום', 'RNFR he/חדש.txt', 'RNTO he/日本.txt', 'LANG fr', 'MKD ru/日本']:
+    try:
+        print('reply', f.sendcmd(c))
+    except ftplib.error_perm as e:
+        print('refused', str(e))
 f.quit()
 "#,
     );
@@ -74,7 +80,23 @@ f.quit()
     assert!(out.contains("got he/שלום.txt b'hebrew' 6"), "{out}");
     assert!(out.contains("got th/ไทย.txt b'thai' 4"), "{out}");
     assert!(out.contains(" /jp/日本語.txt"), "{out}");
-    assert!(out.contains("untranslatable 553"), "{out}");
+    // Issue 25.9: the refusal says which charset cannot hold the name.
+    assert!(
+        out.contains("untranslatable 553 The name cannot be stored in the server's character set (KOI8-R)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("refused 553 The name cannot be stored in the server's character set (Shift_JIS)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("refused 553 The name cannot be stored in the server's character set (ISO-8859-8)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("refused 553 Le nom ne peut pas être enregistré dans le jeu de caractères du serveur (KOI8-R)."),
+        "{out}"
+    );
     // On disk, every new name is in its directory's charset.
     assert_eq!(
         names_on_disk(&srv.path("ru")),
@@ -278,10 +300,13 @@ f.quit()
 "#,
     );
     assert!(
-        out.contains("MKD 日本語 -> 553 The name cannot be written in this directory's character set."),
+        out.contains("MKD 日本語 -> 553 The name cannot be stored in the server's character set (windows-1252)."),
         "{out}"
     );
-    assert!(out.contains("STOR -> 553 The name cannot be written"), "{out}");
+    assert!(
+        out.contains("STOR -> 553 The name cannot be stored in the server's character set (windows-1252)."),
+        "{out}"
+    );
     assert!(out.contains("CWD nosuchdir -> 550 No such file or directory."), "{out}");
     assert!(out.contains("CWD readme.txt -> 550 Not a directory."), "{out}");
     assert!(out.contains("/café"), "{out}");

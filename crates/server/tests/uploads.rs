@@ -224,3 +224,62 @@ print('whole', reply(f)[:3])
     assert_eq!((whole[7], *whole.last().unwrap()), ("1000", "c"), "{text}");
     assert!(!srv.path("cut.bin").exists());
 }
+
+/// Issue 25.18: the end of a plain upload waits for a killed client's
+/// control FIN only while the control connection is quiet, and any octet
+/// from the client ends the wait. With the wait set to a minute: a client
+/// that sends NOOP behind its upload gets 226 and 200 at once; one that
+/// stays quiet gets nothing until it speaks; one that closes its control
+/// connection a moment after its data connection (a killed client whose
+/// process was descheduled between the two) commits nothing.
+#[test]
+fn the_upload_end_wait_ends_when_the_client_speaks_and_a_late_fin_still_aborts() {
+    let srv = start(|c| c.upload_end_wait = Duration::from_secs(60));
+    std::fs::write(srv.path("kept.txt"), b"old contents").unwrap();
+    let out = py(
+        &srv,
+        r#"
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+
+# Pipelined: NOOP right behind the data, as babelftp's client sends it.
+s, f = bob()
+upload(s, f, b'piped.txt', b'piped contents')
+s.sendall(b'NOOP\r\n')
+print('piped', reply(f)[:3], reply(f)[:3])
+
+# Quiet: no reply while the client says nothing (a minute's wait), the
+# 226 as soon as it sends its next command.
+upload(s, f, b'quiet.txt', b'quiet contents')
+s.settimeout(0.5)
+try:
+    early = f.readline()
+except (socket.timeout, TimeoutError):
+    early = b'none'
+print('quiet-before', early)
+s.settimeout(20)
+f = s.makefile('rb')
+s.sendall(b'NOOP\r\n')
+print('quiet-after', reply(f)[:3], reply(f)[:3])
+
+# Killed: the data FIN, then the control FIN 300 ms later.
+k, kf = bob()
+upload(k, kf, b'kept.txt', b'NEW')
+time.sleep(0.3)
+k.close()
+time.sleep(0.5)
+print('noop', cmd(s, f, b'NOOP')[:3])
+"#,
+    );
+    assert!(out.contains("piped b'226' b'200'"), "{out}");
+    assert!(out.contains("quiet-before b'none'"), "{out}");
+    assert!(out.contains("quiet-after b'226' b'200'"), "{out}");
+    assert!(out.contains("noop b'200'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("piped.txt")).unwrap(), b"piped contents");
+    assert_eq!(std::fs::read(srv.path("quiet.txt")).unwrap(), b"quiet contents");
+    assert_eq!(std::fs::read(srv.path("kept.txt")).unwrap(), b"old contents");
+}

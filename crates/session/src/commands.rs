@@ -10,7 +10,7 @@ use babelftp_proto::path::WirePath;
 use babelftp_proto::reply::{Reply, ReplyCode};
 
 use crate::session::{Busy, DataSetup, Login};
-use crate::{reply_for, Account, Action, Msg, Op, OpOk, OpResult, ServerSession, VPath, WriteMode};
+use crate::{Account, Action, Msg, Op, OpOk, OpResult, ServerSession, VPath, WriteMode};
 
 /// What an outstanding [`Op`] is for.
 #[derive(Debug)]
@@ -349,7 +349,7 @@ impl ServerSession {
                         }
                     }
                     _ => {
-                        let (code, msg) = reply_for(e);
+                        let (code, msg) = self.error_reply(e);
                         self.reply(code, msg);
                     }
                 }

@@ -67,6 +67,9 @@ pub enum Msg {
     /// The storage cannot do this (an object store: no append, no offset write).
     StorageUnsupported,
     NameUntranslatable,
+    /// A name the charset of the names on disk cannot hold (the charset's
+    /// name: a translating server, RFC 2640 Annex B.3).
+    NameNotInCharset(&'static str),
     ProtocolNotSupported,
     LineTooLong,
     Idle,
@@ -175,6 +178,7 @@ impl Msg {
             ParameterNotImplemented => ("parameter-not-implemented", None),
             StorageUnsupported => ("storage-unsupported", None),
             NameUntranslatable => ("name-untranslatable", None),
+            NameNotInCharset(c) => ("name-not-in-charset", Some(("charset", Arg::Str(c)))),
             ProtocolNotSupported => ("protocol-not-supported", None),
             LineTooLong => ("line-too-long", None),
             Idle => ("idle-timeout", None),
@@ -289,6 +293,7 @@ mod tests {
             Msg::ParameterNotImplemented,
             Msg::StorageUnsupported,
             Msg::NameUntranslatable,
+            Msg::NameNotInCharset("windows-1252"),
             Msg::ProtocolNotSupported,
             Msg::LineTooLong,
             Msg::Idle,

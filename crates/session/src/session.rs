@@ -129,6 +129,9 @@ pub struct ServerSession {
     /// Why it closed (for the log).
     close_reason: &'static str,
     pub(crate) next_id: u64,
+    /// The charset the storage could not write the last refused name in
+    /// ([`ServerSession::name_refused_in`]), for that refusal's reply.
+    pub(crate) refused_charset: Option<&'static str>,
 }
 
 /// What a session did since the driver last asked ([`ServerSession::take_tally`]),
@@ -204,6 +207,7 @@ impl ServerSession {
             closed: false,
             close_reason: "open",
             next_id: 1,
+            refused_charset: None,
         };
         s.reply(ReplyCode::READY, Msg::Greeting);
         s
@@ -252,6 +256,24 @@ impl ServerSession {
             Busy::Idle | Busy::LoginDelay(_) => self.close(CLIENT_GONE),
             Busy::Op(_) => {}
             Busy::Transfer(_) => self.abort_transfer(now, crate::transfer::AbortCause::ControlClosed),
+        }
+    }
+
+    /// The storage refused the name of the outstanding operation or
+    /// upload because the charset of the names on disk cannot hold it
+    /// (`InvalidFilename`): its reply names `charset`. Call before
+    /// [`ServerSession::handle_op`] or the transfer's `OpenFailed`.
+    pub fn name_refused_in(&mut self, charset: &'static str) {
+        self.refused_charset = Some(charset);
+    }
+
+    /// The reply to a storage error ([`crate::reply_for`]), naming the
+    /// charset of a name the storage could not write when it is known.
+    pub(crate) fn error_reply(&mut self, e: std::io::ErrorKind) -> (ReplyCode, Msg) {
+        let (code, msg) = crate::reply_for(e);
+        match (msg, self.refused_charset.take()) {
+            (Msg::NameUntranslatable, Some(c)) => (code, Msg::NameNotInCharset(c)),
+            (msg, _) => (code, msg),
         }
     }
 

@@ -17,7 +17,7 @@ use babelftp_proto::reply::{Reply, ReplyCode};
 
 use crate::session::{Busy, DataSetup};
 use crate::{
-    reply_for, Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, Outcome, ServerSession, TransferKind,
+    Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, Outcome, ServerSession, TransferKind,
     TransferRecord, TransferSpec, VPath, WriteMode,
 };
 
@@ -308,7 +308,7 @@ impl ServerSession {
                 self.busy = Busy::Idle;
                 match cause {
                     None => {
-                        let (code, msg) = reply_for(error);
+                        let (code, msg) = self.error_reply(error);
                         self.reply(code, msg);
                     }
                     Some(c) => self.aborted_replies(c, false),
@@ -364,7 +364,7 @@ impl ServerSession {
             Outcome::TlsNotReused => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsReuseRequired),
             Outcome::TlsFailed => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsDataFailed),
             Outcome::Storage(e) => {
-                let (code, msg) = reply_for(e);
+                let (code, msg) = self.error_reply(e);
                 // A storage failure during the transfer is "aborted", not
                 // "never started": 451/452/552 rather than 550.
                 let code = if code == ReplyCode::FILE_UNAVAILABLE {

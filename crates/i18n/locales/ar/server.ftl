@@ -79,6 +79,7 @@ host-unknown = مضيف غير معروف.
 host-after-login = يجب إرسال HOST قبل تسجيل الدخول.
 unique-name = بدء النقل؛ اسم الملف الفريد:
 name-untranslatable = لا يمكن كتابة الاسم بمجموعة محارف هذا الدليل.
+name-not-in-charset = لا يمكن تخزين الاسم بمجموعة محارف الخادم ({ $charset }).
 language-name = العربية
 
 # FTPS (RFC 4217)

@@ -79,6 +79,7 @@ host-unknown = Unbekannter Host.
 host-after-login = HOST muss vor der Anmeldung gesendet werden.
 unique-name = Übertragung beginnt; eindeutiger Dateiname:
 name-untranslatable = Der Name kann im Zeichensatz dieses Verzeichnisses nicht geschrieben werden.
+name-not-in-charset = Der Name kann im Zeichensatz des Servers ({ $charset }) nicht gespeichert werden.
 language-name = Deutsch
 
 # FTPS (RFC 4217)

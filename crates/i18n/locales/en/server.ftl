@@ -79,6 +79,7 @@ host-unknown = Unknown host.
 host-after-login = HOST must come before login.
 unique-name = Transfer starting; unique file name:
 name-untranslatable = The name cannot be written in this directory's character set.
+name-not-in-charset = The name cannot be stored in the server's character set ({ $charset }).
 language-name = English
 
 # FTPS (RFC 4217)

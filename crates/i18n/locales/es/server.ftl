@@ -79,6 +79,7 @@ host-unknown = Host desconocido.
 host-after-login = HOST debe enviarse antes de iniciar sesión.
 unique-name = Iniciando transferencia; nombre de archivo único:
 name-untranslatable = El nombre no se puede escribir en el juego de caracteres de este directorio.
+name-not-in-charset = El nombre no se puede guardar en el juego de caracteres del servidor ({ $charset }).
 language-name = Español
 
 # FTPS (RFC 4217)

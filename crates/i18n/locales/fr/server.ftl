@@ -79,6 +79,7 @@ host-unknown = Hôte inconnu.
 host-after-login = HOST doit précéder la connexion.
 unique-name = Début du transfert ; nom de fichier unique :
 name-untranslatable = Le nom ne peut pas être écrit dans le jeu de caractères de ce répertoire.
+name-not-in-charset = Le nom ne peut pas être enregistré dans le jeu de caractères du serveur ({ $charset }).
 language-name = Français
 
 # FTPS (RFC 4217)

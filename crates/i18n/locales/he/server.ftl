@@ -79,6 +79,7 @@ host-unknown = מארח לא ידוע.
 host-after-login = יש לשלוח HOST לפני ההתחברות.
 unique-name = ההעברה מתחילה; שם קובץ ייחודי:
 name-untranslatable = לא ניתן לכתוב את השם בערכת התווים של תיקייה זו.
+name-not-in-charset = לא ניתן לשמור את השם בערכת התווים של השרת ({ $charset }).
 language-name = עברית
 
 # FTPS (RFC 4217)

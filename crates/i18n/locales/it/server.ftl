@@ -79,6 +79,7 @@ host-unknown = Host sconosciuto.
 host-after-login = HOST deve precedere l'accesso.
 unique-name = Avvio del trasferimento; nome file univoco:
 name-untranslatable = Il nome non può essere scritto nel set di caratteri di questa directory.
+name-not-in-charset = Il nome non può essere memorizzato nel set di caratteri del server ({ $charset }).
 language-name = Italiano
 
 # FTPS (RFC 4217)

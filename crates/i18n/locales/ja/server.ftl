@@ -79,6 +79,7 @@ host-unknown = 不明なホストです。
 host-after-login = HOST はログイン前に送信する必要があります。
 unique-name = 転送を開始します。一意のファイル名:
 name-untranslatable = この名前はこのディレクトリの文字コードでは表記できません。
+name-not-in-charset = この名前はサーバーの文字コード ({ $charset }) では保存できません。
 language-name = 日本語
 
 # FTPS (RFC 4217)

@@ -79,6 +79,7 @@ host-unknown = 알 수 없는 호스트입니다.
 host-after-login = HOST 명령은 로그인 전에 보내야 합니다.
 unique-name = 전송을 시작합니다. 고유 파일 이름:
 name-untranslatable = 이 이름은 이 디렉터리의 문자 집합으로 쓸 수 없습니다.
+name-not-in-charset = 이 이름은 서버의 문자 집합({ $charset })으로 저장할 수 없습니다.
 language-name = 한국어
 
 # FTPS (RFC 4217)

@@ -79,6 +79,7 @@ host-unknown = Nieznany host.
 host-after-login = Polecenie HOST musi poprzedzać logowanie.
 unique-name = Rozpoczynanie transferu; unikalna nazwa pliku:
 name-untranslatable = Tej nazwy nie można zapisać w kodowaniu znaków tego katalogu.
+name-not-in-charset = Tej nazwy nie można zapisać w kodowaniu znaków serwera ({ $charset }).
 language-name = Polski
 
 # FTPS (RFC 4217)

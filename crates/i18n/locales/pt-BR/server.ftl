@@ -79,6 +79,7 @@ host-unknown = Host desconhecido.
 host-after-login = HOST deve ser enviado antes do login.
 unique-name = Iniciando transferência; nome de arquivo único:
 name-untranslatable = O nome não pode ser escrito no conjunto de caracteres deste diretório.
+name-not-in-charset = O nome não pode ser armazenado no conjunto de caracteres do servidor ({ $charset }).
 language-name = Português (Brasil)
 
 # FTPS (RFC 4217)

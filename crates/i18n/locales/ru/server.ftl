@@ -79,6 +79,7 @@ host-unknown = Неизвестный хост.
 host-after-login = Команду HOST нужно отправить до входа в систему.
 unique-name = Начинается передача; уникальное имя файла:
 name-untranslatable = Имя невозможно записать в кодировке этого каталога.
+name-not-in-charset = Имя невозможно сохранить в кодировке сервера ({ $charset }).
 language-name = Русский
 
 # FTPS (RFC 4217)

@@ -79,6 +79,7 @@ host-unknown = ไม่รู้จักโฮสต์
 host-after-login = ต้องส่ง HOST ก่อนเข้าสู่ระบบ
 unique-name = เริ่มการถ่ายโอน ชื่อไฟล์ที่ไม่ซ้ำ:
 name-untranslatable = ไม่สามารถเขียนชื่อนี้ด้วยชุดอักขระของไดเรกทอรีนี้ได้
+name-not-in-charset = ไม่สามารถบันทึกชื่อนี้ด้วยชุดอักขระของเซิร์ฟเวอร์ ({ $charset }) ได้
 language-name = ไทย
 
 # FTPS (RFC 4217)

@@ -79,6 +79,7 @@ host-unknown = 未知主机。
 host-after-login = HOST 必须在登录之前发送。
 unique-name = 开始传输；唯一文件名：
 name-untranslatable = 该名称无法用此目录的字符集表示。
+name-not-in-charset = 该名称无法用服务器的字符集（{ $charset }）保存。
 language-name = 简体中文
 
 # FTPS (RFC 4217)

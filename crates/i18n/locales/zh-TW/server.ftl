@@ -79,6 +79,7 @@ host-unknown = 未知的主機。
 host-after-login = HOST 必須在登入之前傳送。
 unique-name = 開始傳輸；唯一檔案名稱：
 name-untranslatable = 此名稱無法以這個目錄的字元集表示。
+name-not-in-charset = 此名稱無法以伺服器的字元集（{ $charset }）儲存。
 language-name = 繁體中文
 
 # FTPS (RFC 4217)

@@ -450,6 +450,12 @@ impl Storage for FsStorage {
         true
     }
 
+    fn name_charset(&self, p: &VPath) -> Option<&'static str> {
+        let comps = p.components();
+        self.charset_of(&comps[..comps.len().saturating_sub(1)])
+            .map(|c| c.name())
+    }
+
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
         if from.is_root() || to.is_root() {

@@ -128,6 +128,13 @@ pub trait Storage: Send + Sync + 'static {
     fn keeps_times(&self) -> bool {
         false
     }
+    /// The charset names are stored in where `p` would be created (a
+    /// translating server), for the reply that refuses a name it cannot
+    /// hold; `None` when names are stored as sent.
+    fn name_charset(&self, p: &VPath) -> Option<&'static str> {
+        let _ = p;
+        None
+    }
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;
