@@ -464,7 +464,7 @@ fn the_store_stopping_mid_upload_is_451_not_226() {
 }
 
 #[test]
-fn a_legacy_clients_names_become_utf8_keys_and_bytes_that_are_no_utf8_are_refused() {
+fn a_legacy_clients_names_become_utf8_keys_and_any_other_octets_round_trip() {
     let m = moto();
     let srv = node_with(&m, |c| c.legacy_client_charset = Some("windows-1251".into()));
     // RFC 2640 A.2 on S3 as on disk: a CP1251 client's names are UTF-8
@@ -479,22 +479,27 @@ f.login('bob', 'secret')
 f.storbinary('STOR привет.txt', io.BytesIO(b'hi'))
 print('old', f.nlst())
 print(f.sendcmd('OPTS UTF8 ON'))
-# With the layer off, a name that is no UTF-8 has no key: 553.
+# With the layer off, a name that is no UTF-8 is octets like any other
+# (issue 27): stored, listed and read back as sent.
 f.encoding = 'latin-1'
-try:
-    f.storbinary('STOR caf\xe9.txt', io.BytesIO(b'x'))
-    print('stored')
-except ftplib.error_perm as e:
-    print('refused', str(e)[:3])
-f.encoding = 'utf-8'
-print('new', f.nlst())
+f.storbinary('STOR caf\xe9.txt', io.BytesIO(b'latin'))
+f.storbinary('STOR   ', io.BytesIO(b'two spaces'))
+got = io.BytesIO(); f.retrbinary('RETR caf\xe9.txt', got.write)
+print('latin', got.getvalue())
+got = io.BytesIO(); f.retrbinary('RETR   ', got.write)
+print('spaces', got.getvalue())
+print('names', sorted(f.nlst()))
 f.quit()
 "#,
     );
     assert!(out.contains("old ['привет.txt']"), "{out}");
-    assert!(out.contains("refused 553"), "{out}");
-    assert!(out.contains("new ['привет.txt']"), "{out}");
-    // The key itself is UTF-8.
+    assert!(out.contains("latin b'latin'"), "{out}");
+    assert!(out.contains("spaces b'two spaces'"), "{out}");
+    assert!(
+        out.contains("names ['  ', 'café.txt', 'Ð¿Ñ\\x80Ð¸Ð²ÐµÑ\\x82.txt']"),
+        "{out}"
+    );
+    // The keys: UTF-8, the stray octet and the edge spaces as %HH.
     let mut s = TcpStream::connect(("127.0.0.1", m.port)).unwrap();
     write!(
         s,
@@ -505,6 +510,8 @@ f.quit()
     s.read_to_end(&mut body).unwrap();
     let body = String::from_utf8_lossy(&body);
     assert!(body.contains("<Key>site/привет.txt</Key>"), "{body}");
+    assert!(body.contains("<Key>site/caf%E9.txt</Key>"), "{body}");
+    assert!(body.contains("<Key>site/%20%20</Key>"), "{body}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //!
 //! | FTP | here |
 //! |---|---|
-//! | names | keys are UTF-8: a name component must be valid UTF-8 (553 otherwise); the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here. Control characters and `%` are kept in the key as `%HH` (S3's XML listings cannot carry a CR: RFC 2640 3.1's CR in a name would come back as LF), so every name comes back as it was sent; a key written by another tool with a `%` followed by two hex digits is shown decoded |
+//! | names | keys are UTF-8; the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here. Octets that are not UTF-8, control characters, `%` and whitespace at either end of a name are kept in the key as `%HH` (S3's XML listings cannot carry a CR: RFC 2640 3.1's CR in a name would come back as LF), so every name comes back as it was sent; a key written by another tool with a `%` followed by two hex digits is shown decoded |
 //! | directories | a key ending in `/` is a directory marker (MKD writes one); a prefix with keys under it is a directory too |
 //! | RETR, REST + RETR | a streamed ranged GET |
 //! | STOR | a multipart upload of 8 MiB parts, visible only when complete: a cut or killed upload leaves the old object (the parts are aborted) |
@@ -109,7 +109,7 @@ impl S3Storage {
     }
 
     /// The key of a path (`base` + components joined by `/`; the root is
-    /// `base`). A component that is not UTF-8 has no key. The key is an
+    /// `base`). The key is an
     /// injective encoding of the path (see [`escape`]) and is checked to be
     /// one that neither OpenDAL nor the HTTP client rewrites ([`faithful`]):
     /// what comes out is exactly the object the confinement check saw.
@@ -120,7 +120,6 @@ impl S3Storage {
         }
         let mut k = self.base.clone();
         for (i, c) in p.components().iter().enumerate() {
-            let c = std::str::from_utf8(c).map_err(|_| bad())?;
             if i > 0 {
                 k.push('/');
             }
@@ -435,26 +434,42 @@ impl Storage for S3Storage {
     }
 }
 
-/// A name component into a key: `%`, control characters (C0, DEL, C1), and whitespace at
-/// either end of the component as the `%HH` of their UTF-8 octets, so the
-/// encoding is injective (every `%` in a key starts an escape) and no
-/// component can be changed on its way to the store: OpenDAL 0.59 trims
-/// Unicode whitespace from both ends of the whole path (`.. ` would become
-/// `..`, which the HTTP client then resolves in the URL, and `a.txt ` would
-/// alias `a.txt`), and S3's XML listings cannot carry a CR.
-fn escape(name: &str, out: &mut String) {
-    // The byte range that `str::trim` (what OpenDAL calls) keeps.
-    let start = name.len() - name.trim_start().len();
-    let end = start + name.trim().len();
-    for (i, c) in name.char_indices() {
-        let edge = i < start || i >= end;
-        if c == '%' || c.is_control() || (edge && c.is_whitespace()) {
-            let mut b = [0u8; 4];
-            for o in c.encode_utf8(&mut b).bytes() {
-                out.push_str(&format!("%{o:02X}"));
+/// A name component into a key: `%`, control characters (C0, DEL, C1),
+/// whitespace at either end of the component, and every octet that is not
+/// part of valid UTF-8 as `%HH` (of their UTF-8 octets, or of the octet),
+/// so the encoding is injective (every `%` in a key starts an escape), any
+/// name a client sends has a key (RFC 2640: pathnames are octets; a
+/// server's disk may hold names in any charset, and so may its bucket),
+/// and no component can be changed on its way to the store: OpenDAL 0.59
+/// trims Unicode whitespace from both ends of the whole path (`.. ` would
+/// become `..`, which the HTTP client then resolves in the URL, and
+/// `a.txt ` would alias `a.txt`), and S3's XML listings cannot carry a CR.
+fn escape(name: &[u8], out: &mut String) {
+    let hex = |out: &mut String, bytes: &[u8]| {
+        for o in bytes {
+            out.push_str(&format!("%{o:02X}"));
+        }
+    };
+    // The component as characters and stray octets; the first and last
+    // that are not whitespace bound what `str::trim` (OpenDAL's) keeps.
+    let mut items: Vec<Result<char, &[u8]>> = Vec::with_capacity(name.len());
+    for chunk in name.utf8_chunks() {
+        items.extend(chunk.valid().chars().map(Ok));
+        if !chunk.invalid().is_empty() {
+            items.push(Err(chunk.invalid()));
+        }
+    }
+    let solid = |i: &Result<char, &[u8]>| !matches!(i, Ok(c) if c.is_whitespace());
+    let start = items.iter().position(solid).unwrap_or(items.len());
+    let end = items.iter().rposition(solid).map_or(start, |i| i + 1);
+    for (i, item) in items.iter().enumerate() {
+        match *item {
+            Err(octets) => hex(out, octets),
+            Ok(c) if c == '%' || c.is_control() || ((i < start || i >= end) && c.is_whitespace()) => {
+                let mut b = [0u8; 4];
+                hex(out, c.encode_utf8(&mut b).as_bytes());
             }
-        } else {
-            out.push(c);
+            Ok(c) => out.push(c),
         }
     }
 }
@@ -609,12 +624,12 @@ mod tests {
     fn names_and_keys_round_trip() {
         for name in ["a\rb", "100%", "%41", "日本語.txt", "tab\there", "plain"] {
             let mut k = String::new();
-            escape(name, &mut k);
+            escape(name.as_bytes(), &mut k);
             assert!(!k.chars().any(|c| c.is_ascii_control()), "{k:?}");
             assert_eq!(unescape(&k), name.as_bytes(), "{k}");
         }
         let mut k = String::new();
-        escape("a\rb%", &mut k);
+        escape(b"a\rb%", &mut k);
         assert_eq!(k, "a%0Db%25");
         // Another tool's stray % stays.
         assert_eq!(unescape("50%off"), b"50%off");
@@ -624,7 +639,7 @@ mod tests {
     fn keys_are_injective_and_nothing_downstream_rewrites_them() {
         let enc = |n: &str| {
             let mut k = String::new();
-            escape(n, &mut k);
+            escape(n.as_bytes(), &mut k);
             k
         };
         assert_eq!(enc(".. "), "..%20");
@@ -662,5 +677,33 @@ mod tests {
             assert!(!faithful(bad), "{bad:?}");
         }
         assert!(faithful("") && faithful("site/") && faithful("site/a"));
+    }
+
+    #[test]
+    fn octets_that_are_not_utf8_have_keys_and_come_back() {
+        let enc = |n: &[u8]| {
+            let mut k = String::new();
+            escape(n, &mut k);
+            k
+        };
+        assert_eq!(enc(b"caf\xe9.txt"), "caf%E9.txt");
+        assert_eq!(enc(b"\xff\xfe"), "%FF%FE");
+        // A stray octet is not whitespace: the spaces beside it are inside.
+        assert_eq!(enc(b" \xe9 "), "%20%E9%20");
+        assert_eq!(enc(b"a \xe9 b"), "a %E9 b");
+        assert_eq!(enc(b"  "), "%20%20");
+        for n in [
+            &b"caf\xe9.txt"[..],
+            b"\x93\xfa\x96\x7b",
+            b"\xe6\x97",
+            b"  ",
+            b"%E9",
+            b"\xc0\xae",
+        ] {
+            let k = enc(n);
+            assert_eq!(unescape(&k), n, "{k}");
+            assert!(faithful(&format!("site/{k}")), "{k}");
+        }
+        assert_ne!(enc(b"%E9"), enc(b"\xe9"));
     }
 }
