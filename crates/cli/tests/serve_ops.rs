@@ -259,6 +259,30 @@ ftp.quit()
         assert!(text.lines().any(|l| l == want), "{want} not in:\n{text}");
     }
     assert_eq!(get(&url("/nothing")).0, 404);
+    // HEAD is GET without the body; other methods are 405.
+    let head = Command::new("curl")
+        .args(["-s", "--max-time", "10", "-I", &url("/health")])
+        .output()
+        .unwrap();
+    let head = String::from_utf8_lossy(&head.stdout).into_owned();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+    let post = Command::new("curl")
+        .args([
+            "-s",
+            "--max-time",
+            "10",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "-X",
+            "POST",
+            &url("/metrics"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&post.stdout), "405");
     held.stdin.take().unwrap().write_all(b"\n").unwrap();
     assert!(held.wait().unwrap().success());
 

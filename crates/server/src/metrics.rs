@@ -13,22 +13,23 @@
 //!   not answer (a server started with `allow_degraded`).
 //!
 //! The registry and the text encoding are `prometheus-client`'s (the
-//! Prometheus project's own crate). The HTTP side answers these two GETs
-//! and nothing else, one request per connection, so it is a few lines
-//! here rather than an HTTP server crate in the build.
+//! Prometheus project's own crate); the HTTP side is axum on hyper, the
+//! stack the admin API and the web view build on (HEAD comes with GET;
+//! other methods get 405, other paths 404).
 
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
-
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use tokio::net::TcpListener;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ResultLabel {
@@ -214,83 +215,44 @@ impl Drop for SessionGauge {
     }
 }
 
-/// Serves `/metrics` and `/health` on `listener` until the task is dropped.
+/// Serves `/metrics` and `/health` on `listener` until the task is dropped
+/// (axum on hyper: the HTTP stack the admin API and the web view share).
 pub(crate) async fn serve_http(listener: TcpListener, metrics: Arc<Metrics>) {
-    loop {
-        let Ok((stream, peer)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        let metrics = metrics.clone();
-        tokio::spawn(async move {
-            if let Err(e) = answer(stream, &metrics).await {
-                tracing::debug!(%peer, error = %e, "metrics request failed");
-            }
-        });
+    use axum::routing::get;
+    let app = axum::Router::new()
+        .route("/metrics", get(openmetrics))
+        .route("/health", get(health))
+        .with_state(metrics);
+    if let Err(e) = axum::serve(listener, app).await {
+        tracing::warn!(error = %e, "the metrics listener failed");
     }
 }
 
-/// The most of a request head read.
-const MAX_HEAD: usize = 8192;
-
-async fn answer(mut stream: TcpStream, metrics: &Metrics) -> std::io::Result<()> {
-    let mut head = Vec::with_capacity(512);
-    let read = async {
-        let mut buf = [0u8; 1024];
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
-            let n = stream.read(&mut buf).await?;
-            if n == 0 || head.len() + n > MAX_HEAD {
-                return Err(std::io::ErrorKind::InvalidData.into());
-            }
-            head.extend_from_slice(&buf[..n]);
-        }
-        Ok::<(), std::io::Error>(())
-    };
-    match tokio::time::timeout(Duration::from_secs(5), read).await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(e),
-        Err(_) => return Err(std::io::ErrorKind::TimedOut.into()),
-    }
-    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    let mut parts = line.split(|&b| b == b' ');
-    let (method, target) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
-    let path = target.split(|&b| b == b'?').next().unwrap_or_default();
-    let (status, content_type, body) = match (method, path) {
-        (b"GET" | b"HEAD", b"/metrics") => (
-            "200 OK",
+/// The metrics, as OpenMetrics text.
+async fn openmetrics(State(metrics): State<Arc<Metrics>>) -> impl IntoResponse {
+    (
+        [(
+            CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
-            metrics.encode(),
-        ),
-        (b"GET" | b"HEAD", b"/health") if metrics.draining.load(Ordering::Relaxed) => (
-            "503 Service Unavailable",
-            "text/plain; charset=utf-8",
-            "draining\n".into(),
-        ),
-        (b"GET" | b"HEAD", b"/health") => match metrics.degraded() {
-            Some(why) => (
-                "503 Service Unavailable",
-                "text/plain; charset=utf-8",
-                format!("degraded: storage unreachable: {}\n", why.replace(['\r', '\n'], " ")),
-            ),
-            None => ("200 OK", "text/plain; charset=utf-8", "ok\n".into()),
-        },
-        (b"GET" | b"HEAD", _) => ("404 Not Found", "text/plain; charset=utf-8", "not found\n".into()),
-        _ => (
-            "405 Method Not Allowed",
-            "text/plain; charset=utf-8",
-            "method not allowed\n".into(),
-        ),
-    };
-    let mut response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+        )],
+        metrics.encode(),
     )
-    .into_bytes();
-    if method != b"HEAD" {
-        response.extend_from_slice(body.as_bytes());
+}
+
+/// 200 `ok`; 503 while draining, or while the storage does not answer.
+async fn health(State(metrics): State<Arc<Metrics>>) -> impl IntoResponse {
+    let text = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
+    if metrics.draining.load(Ordering::Relaxed) {
+        return (StatusCode::SERVICE_UNAVAILABLE, text, "draining\n".to_owned());
     }
-    stream.write_all(&response).await?;
-    stream.shutdown().await
+    match metrics.degraded() {
+        Some(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            text,
+            format!("degraded: storage unreachable: {}\n", why.replace(['\r', '\n'], " ")),
+        ),
+        None => (StatusCode::OK, text, "ok\n".to_owned()),
+    }
 }
 
 /// Binds the metrics listener.
