@@ -939,7 +939,15 @@ impl Driver {
             }
             Op::Stat(p) => blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await,
             Op::IsDir(p) => blocking(move || Ok(OpOk::IsDir(st.is_dir(&p)))).await,
-            Op::Entries(p) => blocking(move || entries(&*st, &p).map(OpOk::Entries).map_err(|e| e.kind())).await,
+            Op::Entries(p) => {
+                blocking(move || {
+                    let now = unix_now();
+                    entries(&*st, &p)
+                        .map(|entries| OpOk::Entries { entries, now })
+                        .map_err(|e| e.kind())
+                })
+                .await
+            }
             Op::Mkdir(p) => blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::Rmdir(p) => blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::RemoveFile(p) => blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
@@ -1117,12 +1125,17 @@ struct LineFormat {
     now: i64,
 }
 
+/// The wall clock in Unix seconds (0 before 1970).
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
 impl LineFormat {
     fn new(format: ListFormat, write: bool, legacy: Option<babelftp_i18n::Charset>) -> Self {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
+        let now = unix_now();
         LineFormat {
             format,
             write,

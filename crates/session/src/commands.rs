@@ -409,8 +409,8 @@ impl ServerSession {
                 );
                 self.send(&r);
             }
-            (Pending::StatPath, OpOk::Entries(entries)) => {
-                let r = self.stat_listing(entries);
+            (Pending::StatPath, OpOk::Entries { entries, now }) => {
+                let r = self.stat_listing(entries, now);
                 self.send(&r);
             }
             (Pending::Verify { user, .. }, OpOk::Account(Some(Account { home, write }))) => {

@@ -79,8 +79,9 @@ pub enum OpOk {
     Done,
     /// One entry.
     Entry(Entry),
-    /// Several entries.
-    Entries(Vec<Entry>),
+    /// Several entries, and the wall clock when they were read (Unix
+    /// seconds: LIST's time-or-year column; the session reads no clock).
+    Entries { entries: Vec<Entry>, now: i64 },
     /// Whether the path is an enterable directory.
     IsDir(bool),
     /// The account behind a password, or `None` when refused.

@@ -1,7 +1,5 @@
 //! FEAT, HELP, STAT, OPTS and LANG.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use babelftp_i18n::lang::Negotiated;
 use babelftp_proto::command::Verb;
 use babelftp_proto::feat::{Feature, Features};
@@ -102,14 +100,9 @@ impl ServerSession {
     }
 
     /// STAT with a pathname: the listing on the control connection.
-    pub(crate) fn stat_listing(&self, mut entries: Vec<Entry>) -> Reply {
+    /// `wall`: the wall clock when the entries were read (Unix seconds).
+    pub(crate) fn stat_listing(&self, mut entries: Vec<Entry>, wall: i64) -> Reply {
         let write = self.may_write();
-        // LIST's "recent" threshold needs the wall clock; `now` is a
-        // monotonic instant, so the date comes from the entries' side.
-        let wall = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
         let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
         for e in &mut entries {
             e.perm = perm_fact(e.kind, write);

@@ -156,5 +156,8 @@ pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
     }
 }
 
+/// A harness that drives a session over an in-memory filesystem (tests,
+/// fuzzing): only with the `testing` feature, never in the server's build.
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing;

@@ -9,6 +9,9 @@ use crate::{Account, Op, OpOk, OpResult, VPath};
 
 /// The modification time of every node not given one by MFMT.
 pub const DEFAULT_MTIME: i64 = 1_700_000_000;
+/// The harness's wall clock (2027): its listings show times of
+/// [`DEFAULT_MTIME`] with the year, as LIST does for old files.
+pub const NOW: i64 = 1_800_000_000;
 
 /// A tiny filesystem: directories and files with contents.
 #[derive(Debug, Clone)]
@@ -111,8 +114,14 @@ impl MemFs {
             Op::IsDir(p) => Ok(OpOk::IsDir(self.is_dir(p))),
             Op::Entries(p) => match self.nodes.get(p) {
                 None => Err(ErrorKind::NotFound),
-                Some(None) => Ok(OpOk::Entries(self.children(p))),
-                Some(Some(_)) => Ok(OpOk::Entries(self.entry(p).into_iter().collect())),
+                Some(None) => Ok(OpOk::Entries {
+                    entries: self.children(p),
+                    now: NOW,
+                }),
+                Some(Some(_)) => Ok(OpOk::Entries {
+                    entries: self.entry(p).into_iter().collect(),
+                    now: NOW,
+                }),
             },
             Op::Mkdir(p) => {
                 if self.nodes.contains_key(p) {

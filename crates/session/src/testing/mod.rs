@@ -285,7 +285,7 @@ impl Harness {
                     }
                     TransferKind::List { path, .. } => {
                         let mut out = Vec::new();
-                        if let Ok(OpOk::Entries(es)) = self.fs.run(&Op::Entries(path.clone())) {
+                        if let Ok(OpOk::Entries { entries: es, .. }) = self.fs.run(&Op::Entries(path.clone())) {
                             for e in es {
                                 out.extend_from_slice(&e.name);
                                 out.extend_from_slice(b"\r\n");
