@@ -192,6 +192,16 @@ assert ftp.pwd() == '/folder/子目录'
 ftp.cwd('/')
 resp = ftp.storbinary('STOU', io.BytesIO(b'u1'))
 assert resp.startswith('226'), resp
+# What the storage cannot do is not offered (issue 27): no SITE CHMOD,
+# no `a` (append) in the perm fact.
+try:
+    ftp.sendcmd('SITE CHMOD 644 日本語.bin')
+    assert not OBJECT, 'SITE CHMOD on an object store'
+except ftplib.error_perm as e:
+    assert OBJECT and str(e).startswith('502'), e
+assert ('CHMOD' in ftp.sendcmd('SITE HELP')) != OBJECT
+perm = dict(ftp.mlsd('', ['perm']))['日本語.bin']['perm']
+assert ('a' in perm) != OBJECT, perm
 try:
     ftp.storbinary('APPE 日本語.bin', io.BytesIO(b'more'))
     assert not OBJECT, 'APPE on an object store'

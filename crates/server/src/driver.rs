@@ -1014,8 +1014,9 @@ impl Driver {
                 write,
                 legacy,
             } => {
+                let caps = self.shared.session.caps;
                 blocking(move || {
-                    let fmt = LineFormat::new(format, write, legacy);
+                    let fmt = LineFormat::new(format, write, caps, legacy);
                     open_listing(&*st, &path, fmt).map(|p| (p, None)).map_err(|e| e.kind())
                 })
                 .await
@@ -1120,6 +1121,7 @@ const LISTING_CHUNK: usize = 64 * 1024;
 struct LineFormat {
     format: ListFormat,
     write: bool,
+    caps: babelftp_session::Capabilities,
     legacy: Option<babelftp_i18n::Charset>,
     /// Seconds since the epoch: LIST's time-or-year column.
     now: i64,
@@ -1134,11 +1136,17 @@ fn unix_now() -> i64 {
 }
 
 impl LineFormat {
-    fn new(format: ListFormat, write: bool, legacy: Option<babelftp_i18n::Charset>) -> Self {
+    fn new(
+        format: ListFormat,
+        write: bool,
+        caps: babelftp_session::Capabilities,
+        legacy: Option<babelftp_i18n::Charset>,
+    ) -> Self {
         let now = unix_now();
         LineFormat {
             format,
             write,
+            caps,
             legacy,
             now,
         }
@@ -1157,7 +1165,7 @@ impl LineFormat {
                 out.extend_from_slice(b"\r\n");
             }
             ListFormat::Mlsd(facts) => {
-                e.perm = babelftp_session::perm_fact(e.kind, self.write);
+                e.perm = babelftp_session::perm_fact(e.kind, self.write, &self.caps);
                 listing::mlsd_line(e, facts, out)
             }
         }

@@ -215,9 +215,10 @@ impl Server {
                 required: cfg.tls_required,
             }),
             status_before_login: cfg.status_before_login,
-            // MFMT only where times are kept (not S3); virtual hosts are
-            // local storages, as the root is then.
-            set_times: storage.keeps_times() && hosts.iter().all(|h| h.keeps_times()),
+            // What every storage served can do (S3: whole files only).
+            caps: hosts
+                .iter()
+                .fold(storage.capabilities(), |c, h| c.and(h.capabilities())),
             ..SessionConfig::new(Arc::new(catalogs))
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));

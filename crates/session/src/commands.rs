@@ -264,10 +264,15 @@ impl ServerSession {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &b""[..]),
         };
+        let chmod = self.cfg.caps.chmod;
         if word.eq_ignore_ascii_case(b"HELP") {
             let lines = vec![
                 self.t(Msg::SiteHelp).into_bytes(),
-                b" CHMOD HELP".to_vec(),
+                if chmod {
+                    b" CHMOD HELP".to_vec()
+                } else {
+                    b" HELP".to_vec()
+                },
                 self.t(Msg::HelpEnd).into_bytes(),
             ];
             self.send(&Reply::multi(ReplyCode::HELP, lines));
@@ -275,6 +280,10 @@ impl ServerSession {
         }
         if !word.eq_ignore_ascii_case(b"CHMOD") {
             self.reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::SiteUnknown);
+            return;
+        }
+        if !chmod {
+            self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::StorageUnsupported);
             return;
         }
         if self.refuse_write() {
@@ -300,7 +309,7 @@ impl ServerSession {
     /// MFMT (draft-somers-ftp-mfxx 3): a writer sets a file's last
     /// modification time; offered only by a storage that keeps it.
     fn mfmt(&mut self, time: i64, path: WirePath) {
-        if !self.cfg.set_times {
+        if !self.cfg.caps.set_times {
             self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand);
             return;
         }
@@ -396,7 +405,7 @@ impl ServerSession {
                 _ => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
             },
             (Pending::Mlst { target, shown }, OpOk::Entry(mut e)) => {
-                e.perm = perm_fact(e.kind, self.may_write());
+                e.perm = perm_fact(e.kind, self.may_write(), &self.cfg.caps);
                 let mut line = b" ".to_vec();
                 line.extend(listing::mlsx_facts(&e, &self.mlst_facts, None));
                 line.push(b' ');
@@ -698,13 +707,15 @@ pub(crate) fn is_anonymous(user: &[u8]) -> bool {
     user.eq_ignore_ascii_case(b"anonymous") || user.eq_ignore_ascii_case(b"ftp")
 }
 
-/// RFC 3659 7.5.5: what this session may do with an entry.
-pub fn perm_fact(kind: EntryKind, write: bool) -> String {
-    match (kind, write) {
-        (EntryKind::Dir, true) => "cdeflmp",
-        (EntryKind::Dir, false) => "el",
-        (_, true) => "adfrw",
-        (_, false) => "r",
+/// RFC 3659 7.5.5: what this session may do with an entry (`a`, APPE,
+/// only where the storage can append).
+pub fn perm_fact(kind: EntryKind, write: bool, caps: &crate::Capabilities) -> String {
+    match (kind, write, caps.append) {
+        (EntryKind::Dir, true, _) => "cdeflmp",
+        (EntryKind::Dir, false, _) => "el",
+        (_, true, true) => "adfrw",
+        (_, true, false) => "dfrw",
+        (_, false, _) => "r",
     }
     .into()
 }

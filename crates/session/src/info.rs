@@ -38,7 +38,7 @@ impl ServerSession {
             Feature::Host,
             Feature::Tvfs,
         ];
-        if self.cfg.set_times {
+        if self.cfg.caps.set_times {
             f.push(Feature::Mfmt);
         }
         if self.cfg.tls.is_some() {
@@ -59,7 +59,7 @@ impl ServerSession {
             .filter(|v| match v {
                 Verb::Ccc => false,
                 Verb::Auth | Verb::Pbsz | Verb::Prot => tls,
-                Verb::Mfmt => self.cfg.set_times,
+                Verb::Mfmt => self.cfg.caps.set_times,
                 _ => true,
             })
             .collect();
@@ -105,7 +105,7 @@ impl ServerSession {
         let write = self.may_write();
         let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
         for e in &mut entries {
-            e.perm = perm_fact(e.kind, write);
+            e.perm = perm_fact(e.kind, write, &self.cfg.caps);
             e.name = self.wire_out(&e.name);
             let mut l = Vec::new();
             listing::list_line(e, wall, &mut l);

@@ -203,6 +203,16 @@ impl ServerSession {
             self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile);
             return;
         }
+        let caps = self.cfg.caps;
+        let can = match mode {
+            WriteMode::Append => caps.append,
+            WriteMode::At(_) => caps.write_at,
+            WriteMode::Replace | WriteMode::Unique => true,
+        };
+        if !can {
+            self.reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::StorageUnsupported);
+            return;
+        }
         self.start(now, TransferKind::Stor { path, mode });
     }
 

@@ -403,7 +403,7 @@ fn mfmt_is_refused_to_readers_and_absent_where_times_are_not_kept() {
     assert_eq!(h.fs.mtime(b"/a.txt"), Some(babelftp_session::testing::DEFAULT_MTIME));
 
     // A storage that cannot keep times (S3) does not offer MFMT.
-    let mut h = Harness::with(|c| c.set_times = false);
+    let mut h = Harness::with(|c| c.caps.set_times = false);
     h.fs.add_file(b"/a.txt", b"hello");
     h.codes(b"USER bob");
     h.codes(b"PASS secret");
@@ -416,4 +416,48 @@ fn mfmt_is_refused_to_readers_and_absent_where_times_are_not_kept() {
         .actions
         .iter()
         .any(|a| matches!(a, Action::Op(babelftp_session::Op::SetModified { .. }))));
+}
+
+/// Issue 27: a storage that writes only whole files (S3) is not offered
+/// as more. APPE and REST + STOR are refused by the session with 504
+/// before any data connection, SITE CHMOD with 502 and not listed in SITE
+/// HELP, and MLST's perm fact has no `a` (append).
+#[test]
+fn what_the_storage_cannot_do_is_neither_offered_nor_started() {
+    let whole_files = babelftp_session::Capabilities {
+        append: false,
+        write_at: false,
+        chmod: false,
+        set_times: false,
+    };
+    let mut h = Harness::with(move |c| c.caps = whole_files);
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.codes(b"USER bob");
+    h.codes(b"PASS secret");
+    h.take();
+    assert_eq!(h.codes(b"PASV"), [227]);
+    assert_eq!(h.codes(b"APPE a.txt"), [504]);
+    assert_eq!(h.codes(b"REST 2"), [350]);
+    assert_eq!(h.codes(b"STOR a.txt"), [504]);
+    assert!(
+        !h.actions.iter().any(|a| matches!(a, Action::StartTransfer(_))),
+        "a transfer was started: {:?}",
+        h.actions
+    );
+    assert_eq!(h.codes(b"SITE CHMOD 600 a.txt"), [502]);
+    let help = String::from_utf8_lossy(&text(&mut h, b"SITE HELP")).into_owned();
+    assert!(!help.contains("CHMOD"), "{help}");
+    let mlst = String::from_utf8_lossy(&text(&mut h, b"MLST a.txt")).into_owned();
+    assert!(mlst.contains("perm=dfrw;"), "{mlst}");
+    // A whole file still goes up, and the local disk keeps everything.
+    assert_eq!(h.codes(b"STOR b.txt"), [150, 226]);
+    let mut h = Harness::new();
+    h.fs.add_file(b"/a.txt", b"hello");
+    h.codes(b"USER bob");
+    h.codes(b"PASS secret");
+    h.take();
+    let help = String::from_utf8_lossy(&text(&mut h, b"SITE HELP")).into_owned();
+    assert!(help.contains("CHMOD"), "{help}");
+    let mlst = String::from_utf8_lossy(&text(&mut h, b"MLST a.txt")).into_owned();
+    assert!(mlst.contains("perm=adfrw;"), "{mlst}");
 }

@@ -15,7 +15,7 @@ use cap_std::fs::{Dir, File, OpenOptions};
 use babelftp_i18n::names::{local_to_wire, wire_candidates, CharsetMap};
 use babelftp_i18n::Charset;
 
-use super::{DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
+use super::{Capabilities, DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
 
 /// When an upload's data reach the disk.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -446,8 +446,8 @@ impl Storage for FsStorage {
         f.into_std().set_modified(when)
     }
 
-    fn keeps_times(&self) -> bool {
-        true
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
     }
 
     fn name_charset(&self, p: &VPath) -> Option<&'static str> {

@@ -24,7 +24,7 @@ use babelftp_proto::listing::Entry;
 pub mod fs;
 pub mod s3;
 
-pub use babelftp_session::{VPath, WriteMode};
+pub use babelftp_session::{Capabilities, VPath, WriteMode};
 
 /// The relative filesystem path of a virtual path below the root (`.` for
 /// the root).
@@ -117,16 +117,23 @@ pub trait Storage: Send + Sync + 'static {
     /// MFMT: set a plain file's last modification time (Unix seconds,
     /// UTC). A directory is `IsADirectory`. A back-end that cannot keep
     /// the time answers `Unsupported` (504) and says so in
-    /// [`Storage::keeps_times`], so that MFMT is not offered.
+    /// [`Storage::capabilities`], so that MFMT is not offered.
     fn set_modified(&self, p: &VPath, unix_secs: i64) -> io::Result<()> {
         let _ = (p, unix_secs);
         Err(io::ErrorKind::Unsupported.into())
     }
-    /// Whether [`Storage::set_modified`] works and listings then show the
-    /// time set: FEAT offers MFMT only then (a client such as our `mirror
-    /// -R` trusts the times it set to compare files).
-    fn keeps_times(&self) -> bool {
-        false
+    /// What the back-end can do beyond reading, listing and writing whole
+    /// files: appending, writing at an offset, SITE CHMOD, and setting
+    /// modification times that listings then show (a client such as our
+    /// `mirror -R` trusts the times it set to compare files). The session
+    /// offers and accepts only these; none by default.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            append: false,
+            write_at: false,
+            chmod: false,
+            set_times: false,
+        }
     }
     /// The charset names are stored in where `p` would be created (a
     /// translating server), for the reply that refuses a name it cannot
