@@ -27,7 +27,8 @@ mod memory;
 pub mod metrics;
 mod proxy;
 mod sockopt;
-pub mod storage;
+/// The storage crate, where it has always been found.
+pub use babelftp_storage as storage;
 pub mod tls;
 pub mod xferlog;
 
