@@ -91,7 +91,7 @@ prot-unsupported = مستوى الحماية غير مدعوم؛ استخدم PR
 ccc-refused = لا يُسمح بإعادة قناة الأوامر إلى النص غير المشفر.
 tls-required = يلزم استخدام TLS: أرسل AUTH TLS أولًا.
 prot-required = يجب حماية اتصالات البيانات: أرسل PROT P أولًا.
-tls-reuse-required = يلزم إعادة استخدام جلسة TLS على اتصال البيانات.
+tls-reuse-required = يلزم إعادة استخدام جلسة TLS على اتصال البيانات (العملاء الذين لا يستأنفون الجلسات أبدًا يحتاجون إلى الإعداد tls_reuse_required = false على الخادم).
 tls-data-failed = فشل التفاوض على TLS في اتصال البيانات.
 chmod-ok = نُفذ الأمر SITE CHMOD بنجاح.
 bad-mode = الاستخدام: SITE CHMOD <الوضع> <المسار>، والوضع بالنظام الثماني من 0 إلى 777.

@@ -91,7 +91,7 @@ prot-unsupported = Schutzstufe nicht unterstützt; verwenden Sie PROT C oder PRO
 ccc-refused = Der Befehlskanal darf nicht auf Klartext zurückgesetzt werden.
 tls-required = TLS erforderlich: Senden Sie zuerst AUTH TLS.
 prot-required = Datenverbindungen müssen geschützt sein: Senden Sie zuerst PROT P.
-tls-reuse-required = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich.
+tls-reuse-required = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich (Clients, die nie eine Sitzung wiederaufnehmen, brauchen tls_reuse_required = false auf dem Server).
 tls-data-failed = TLS-Aushandlung auf der Datenverbindung fehlgeschlagen.
 chmod-ok = SITE CHMOD ausgeführt.
 bad-mode = Aufruf: SITE CHMOD <Modus> <Pfad>, der Modus oktal von 0 bis 777.

@@ -91,7 +91,7 @@ prot-unsupported = Protection level not supported; use PROT C or PROT P.
 ccc-refused = Clearing the command channel is not allowed.
 tls-required = TLS is required: send AUTH TLS first.
 prot-required = Data connections must be protected: send PROT P first.
-tls-reuse-required = TLS session reuse required on the data connection.
+tls-reuse-required = TLS session reuse required on the data connection (clients that never resume need tls_reuse_required = false on the server).
 tls-data-failed = TLS negotiation on the data connection failed.
 chmod-ok = SITE CHMOD command successful.
 bad-mode = Usage: SITE CHMOD <mode> <path>, the mode in octal from 0 to 777.

@@ -91,7 +91,7 @@ prot-unsupported = Nivel de protección no admitido; use PROT C o PROT P.
 ccc-refused = No se permite devolver el canal de comandos a texto sin cifrar.
 tls-required = Se requiere TLS: envíe primero AUTH TLS.
 prot-required = Las conexiones de datos deben estar protegidas: envíe primero PROT P.
-tls-reuse-required = Se requiere reutilizar la sesión TLS en la conexión de datos.
+tls-reuse-required = Se requiere reutilizar la sesión TLS en la conexión de datos (los clientes que nunca reanudan sesiones necesitan tls_reuse_required = false en el servidor).
 tls-data-failed = Falló la negociación TLS en la conexión de datos.
 chmod-ok = Orden SITE CHMOD ejecutada.
 bad-mode = Uso: SITE CHMOD <modo> <ruta>, el modo en octal de 0 a 777.

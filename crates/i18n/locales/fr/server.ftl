@@ -91,7 +91,7 @@ prot-unsupported = Niveau de protection non pris en charge ; utilisez PROT C ou 
 ccc-refused = Le retour en clair du canal de commande n'est pas autorisé.
 tls-required = TLS obligatoire : envoyez d'abord AUTH TLS.
 prot-required = Les connexions de données doivent être protégées : envoyez d'abord PROT P.
-tls-reuse-required = Réutilisation de la session TLS requise sur la connexion de données.
+tls-reuse-required = Réutilisation de la session TLS requise sur la connexion de données (les clients qui ne reprennent jamais de session ont besoin de tls_reuse_required = false sur le serveur).
 tls-data-failed = Échec de la négociation TLS sur la connexion de données.
 chmod-ok = Commande SITE CHMOD réussie.
 bad-mode = Usage : SITE CHMOD <mode> <chemin>, le mode en octal de 0 à 777.

@@ -91,7 +91,7 @@ prot-unsupported = רמת ההגנה אינה נתמכת; יש להשתמש ב-P
 ccc-refused = החזרת ערוץ הפקודות למצב לא מוצפן אינה מותרת.
 tls-required = נדרש TLS: יש לשלוח תחילה AUTH TLS.
 prot-required = חיבורי הנתונים חייבים להיות מוגנים: יש לשלוח תחילה PROT P.
-tls-reuse-required = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים.
+tls-reuse-required = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים (לקוחות שאף פעם אינם מחדשים הפעלה זקוקים להגדרה tls_reuse_required = false בשרת).
 tls-data-failed = המשא ומתן על TLS בחיבור הנתונים נכשל.
 chmod-ok = הפקודה SITE CHMOD בוצעה.
 bad-mode = שימוש: SITE CHMOD <הרשאות> <נתיב>, ההרשאות באוקטלי מ־0 עד 777.

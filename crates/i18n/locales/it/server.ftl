@@ -91,7 +91,7 @@ prot-unsupported = Livello di protezione non supportato; usare PROT C o PROT P.
 ccc-refused = Non è consentito riportare in chiaro il canale dei comandi.
 tls-required = TLS obbligatorio: inviare prima AUTH TLS.
 prot-required = Le connessioni dati devono essere protette: inviare prima PROT P.
-tls-reuse-required = Riutilizzo della sessione TLS richiesto sulla connessione dati.
+tls-reuse-required = Riutilizzo della sessione TLS richiesto sulla connessione dati (i client che non riprendono mai una sessione richiedono tls_reuse_required = false sul server).
 tls-data-failed = Negoziazione TLS sulla connessione dati non riuscita.
 chmod-ok = Comando SITE CHMOD eseguito.
 bad-mode = Uso: SITE CHMOD <modo> <percorso>, il modo in ottale da 0 a 777.

@@ -91,7 +91,7 @@ prot-unsupported = サポートされていない保護レベルです。PROT C 
 ccc-refused = コマンドチャネルを平文に戻すことは許可されていません。
 tls-required = TLS が必要です。先に AUTH TLS を送信してください。
 prot-required = データ接続は保護されている必要があります。先に PROT P を送信してください。
-tls-reuse-required = データ接続では TLS セッションの再利用が必要です。
+tls-reuse-required = データ接続では TLS セッションの再利用が必要です（セッションを再開しないクライアントには、サーバーで tls_reuse_required = false の設定が必要です）。
 tls-data-failed = データ接続での TLS ネゴシエーションに失敗しました。
 chmod-ok = SITE CHMOD を実行しました。
 bad-mode = 使い方: SITE CHMOD <モード> <パス> (モードは 0〜777 の8進数)。

@@ -91,7 +91,7 @@ prot-unsupported = 지원하지 않는 보호 수준입니다. PROT C 또는 PRO
 ccc-refused = 명령 채널을 평문으로 되돌리는 것은 허용되지 않습니다.
 tls-required = TLS가 필요합니다. 먼저 AUTH TLS 명령을 보내십시오.
 prot-required = 데이터 연결은 보호되어야 합니다. 먼저 PROT P 명령을 보내십시오.
-tls-reuse-required = 데이터 연결에서 TLS 세션을 재사용해야 합니다.
+tls-reuse-required = 데이터 연결에서 TLS 세션을 재사용해야 합니다(세션을 재개하지 않는 클라이언트에는 서버의 tls_reuse_required = false 설정이 필요합니다).
 tls-data-failed = 데이터 연결의 TLS 협상에 실패했습니다.
 chmod-ok = SITE CHMOD 명령을 실행했습니다.
 bad-mode = 사용법: SITE CHMOD <모드> <경로>, 모드는 0~777의 8진수.

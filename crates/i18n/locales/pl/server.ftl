@@ -91,7 +91,7 @@ prot-unsupported = Poziom ochrony nieobsługiwany; użyj PROT C lub PROT P.
 ccc-refused = Wyłączanie ochrony kanału poleceń jest niedozwolone.
 tls-required = Wymagany TLS: najpierw wyślij AUTH TLS.
 prot-required = Połączenia danych muszą być chronione: najpierw wyślij PROT P.
-tls-reuse-required = Połączenie danych wymaga ponownego użycia sesji TLS.
+tls-reuse-required = Połączenie danych wymaga ponownego użycia sesji TLS (klienci, którzy nigdy nie wznawiają sesji, wymagają ustawienia tls_reuse_required = false na serwerze).
 tls-data-failed = Negocjacja TLS na połączeniu danych nie powiodła się.
 chmod-ok = Polecenie SITE CHMOD wykonane.
 bad-mode = Użycie: SITE CHMOD <tryb> <ścieżka>, tryb ósemkowo od 0 do 777.

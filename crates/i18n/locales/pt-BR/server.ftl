@@ -91,7 +91,7 @@ prot-unsupported = Nível de proteção não suportado; use PROT C ou PROT P.
 ccc-refused = Não é permitido retornar o canal de comandos a texto sem criptografia.
 tls-required = TLS obrigatório: envie AUTH TLS primeiro.
 prot-required = As conexões de dados devem ser protegidas: envie PROT P primeiro.
-tls-reuse-required = É necessário reutilizar a sessão TLS na conexão de dados.
+tls-reuse-required = É necessário reutilizar a sessão TLS na conexão de dados (clientes que nunca retomam sessões precisam de tls_reuse_required = false no servidor).
 tls-data-failed = Falha na negociação TLS na conexão de dados.
 chmod-ok = Comando SITE CHMOD executado.
 bad-mode = Uso: SITE CHMOD <modo> <caminho>, o modo em octal de 0 a 777.

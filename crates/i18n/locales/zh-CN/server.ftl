@@ -91,7 +91,7 @@ prot-unsupported = 不支持该保护级别，请使用 PROT C 或 PROT P。
 ccc-refused = 不允许将命令通道恢复为明文。
 tls-required = 必须使用 TLS：请先发送 AUTH TLS。
 prot-required = 数据连接必须受保护：请先发送 PROT P。
-tls-reuse-required = 数据连接必须复用 TLS 会话。
+tls-reuse-required = 数据连接必须复用 TLS 会话（从不恢复会话的客户端需要在服务器上设置 tls_reuse_required = false）。
 tls-data-failed = 数据连接上的 TLS 协商失败。
 chmod-ok = SITE CHMOD 命令执行成功。
 bad-mode = 用法：SITE CHMOD <模式> <路径>，模式为 0 到 777 的八进制数。

@@ -91,7 +91,7 @@ prot-unsupported = 不支援此保護等級，請使用 PROT C 或 PROT P。
 ccc-refused = 不允許將指令通道恢復為明文。
 tls-required = 必須使用 TLS：請先傳送 AUTH TLS。
 prot-required = 資料連線必須受到保護：請先傳送 PROT P。
-tls-reuse-required = 資料連線必須重複使用 TLS 工作階段。
+tls-reuse-required = 資料連線必須重複使用 TLS 工作階段（從不恢復工作階段的用戶端需要在伺服器上設定 tls_reuse_required = false）。
 tls-data-failed = 資料連線的 TLS 協商失敗。
 chmod-ok = SITE CHMOD 指令執行成功。
 bad-mode = 用法：SITE CHMOD <模式> <路徑>，模式為 0 到 777 的八進位數。
