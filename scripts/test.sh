@@ -4,7 +4,10 @@
 # It installs what the tests need and the machine lacks (Debian packages:
 # curl, lftp, python3 for ftplib (and python3-pip when it has no pip),
 # valgrind for the instruction counts, tmux for the interactive shell
-# tests; moto, an S3 server from PyPI, into target/moto), and
+# tests, rclone and a Go client (golang-go and Debian's
+# golang-github-jlaffaye-ftp-dev, built offline in GOPATH mode) for the
+# FTPS session-reuse tests; moto, an S3 server from PyPI, into
+# target/moto), and
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
@@ -18,6 +21,9 @@ need=()
 for tool in curl lftp python3 valgrind tmux; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+command -v rclone >/dev/null 2>&1 || need+=(rclone)
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/jlaffaye/ftp ] || need+=(golang-github-jlaffaye-ftp-dev)
 # pip, for moto (scripts/moto.sh); Debian's python3 comes without it.
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   need+=(python3-pip)

@@ -453,14 +453,14 @@ struct EarlyTls {
     stream: TcpStream,
     conn: rustls::ServerConnection,
     config: Arc<rustls::ServerConfig>,
-    tickets: Arc<std::sync::atomic::AtomicBool>,
+    switch: Arc<crate::tls::DataSwitch>,
 }
 
 impl EarlyTls {
     async fn answer(tls: &crate::tls::DataTls, stream: TcpStream, timeout: Duration) -> io::Result<EarlyTls> {
-        let (config, tickets) = tls.connection();
+        let (config, switch) = tls.connection();
         let mut conn = rustls::ServerConnection::new(config.clone()).map_err(io::Error::other)?;
-        match tokio::time::timeout(timeout, crate::tls::answer_handshake(&stream, &mut conn)).await {
+        match tokio::time::timeout(timeout, crate::tls::answer_handshake(&stream, &mut conn, &switch)).await {
             Ok(r) => r?,
             Err(_) => return Err(io::ErrorKind::TimedOut.into()),
         }
@@ -468,24 +468,26 @@ impl EarlyTls {
             stream,
             conn,
             config,
-            tickets,
+            switch,
         })
     }
 
     /// Ends the handshake; a download (`ticket`) gives the client one new
     /// TLS 1.3 ticket of this FTP session for its next data connection.
-    async fn finish(self, ticket: bool, timeout: Duration) -> io::Result<ServerTls> {
+    async fn finish(self, ticket: bool, timeout: Duration) -> io::Result<(ServerTls, Arc<crate::tls::DataSwitch>)> {
         let EarlyTls {
             stream,
             conn,
             config,
-            tickets,
+            switch,
         } = self;
-        tickets.store(ticket, Ordering::Release);
+        if ticket {
+            switch.download();
+        }
         // tokio-rustls takes the connection where it stands and drives it on.
         let accept = tokio_rustls::TlsAcceptor::from(config).accept_with(stream, move |c| *c = conn);
         match tokio::time::timeout(timeout, accept).await {
-            Ok(r) => r,
+            Ok(r) => r.map(|t| (t, switch)),
             Err(_) => Err(io::ErrorKind::TimedOut.into()),
         }
     }
@@ -565,7 +567,7 @@ pub(crate) async fn serve(
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
     // SO_OOBINLINE and keepalive come from the listening socket.
-    let session_tls = shared.tls.as_ref().map(|t| t.session());
+    let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
     let handshake_timeout = shared.cfg.data_timeout;
     let mut control = match (&session_tls, implicit) {
         (Some(t), true) => match accept_tls(t.control.clone(), stream, handshake_timeout).await {
@@ -616,6 +618,8 @@ pub(crate) async fn serve(
     let idle =
         tokio::time::sleep_until(first.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(86_400)));
     tokio::pin!(idle);
+    // The user `session_tls` is bound to (see `follow_login`).
+    let mut bound: Option<Vec<u8>> = None;
     let result = loop {
         while let Some(a) = sess.poll_action() {
             if a == Action::StartTls {
@@ -656,9 +660,11 @@ pub(crate) async fn serve(
                 }
                 continue;
             }
+            follow_login(&session_tls, &sess, &mut bound);
             d.act(&mut sess, a).await;
         }
         if !sess.output().is_empty() {
+            follow_login(&session_tls, &sess, &mut bound);
             // Replies are going out: what the session did is in the metrics.
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
@@ -758,8 +764,28 @@ pub(crate) async fn serve(
     if let Some(t) = d.transfer.take() {
         t.task.cancel().await;
     }
+    // No data connection of this client resumes this session's TLS
+    // sessions once the client has seen the control connection close.
+    drop(session_tls);
     control.shutdown().await;
     result
+}
+
+/// Binds the FTP session's TLS to its client when it logs in, and
+/// unbinds it at REIN (see [`crate::tls::SessionTls::bind`]): before each
+/// action (a pipelined PASV behind PASS binds a data connection) and each
+/// reply (the 230 goes out bound). A comparison of the name when nothing
+/// changed.
+fn follow_login(tls: &Option<crate::tls::SessionTls>, sess: &ServerSession, bound: &mut Option<Vec<u8>>) {
+    let Some(tls) = tls else {
+        return;
+    };
+    let user = sess.logged_in_user();
+    if user == bound.as_deref() {
+        return;
+    }
+    tls.bind(user);
+    *bound = user.map(<[u8]>::to_vec);
 }
 
 impl Driver {
@@ -1305,7 +1331,8 @@ impl Job {
         // A download's data connection may give the client a new TLS
         // ticket; an upload's never does (see crate::tls).
         let download = !matches!(payload, Payload::Upload(_));
-        let handshake = match (early, self.tls.take()) {
+        let data_tls = self.tls.take();
+        let handshake = match (early, data_tls.as_ref()) {
             (Early::Plain(stream), None) => {
                 // Binary, no TLS, a local file: the kernel copies (sendfile).
                 if let Payload::File(ReadHandle::File(file), offset) = &payload {
@@ -1323,7 +1350,7 @@ impl Job {
             }
             // Active mode, or PROT P since a PASV made under PROT C: the
             // whole handshake now, the same way.
-            (Early::Plain(stream), Some(tls)) => match EarlyTls::answer(&tls, stream, self.data_timeout).await {
+            (Early::Plain(stream), Some(tls)) => match EarlyTls::answer(tls, stream, self.data_timeout).await {
                 Ok(t) => t.finish(download, self.data_timeout).await,
                 Err(e) => Err(e),
             },
@@ -1333,7 +1360,7 @@ impl Job {
             // above, and active mode gives a plain stream.
             (Early::Tls(_), None) => Err(io::Error::other("a TLS data connection for a clear transfer")),
         };
-        let tls = match handshake {
+        let (tls, switch) = match handshake {
             Ok(t) => t,
             Err(e) => {
                 tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
@@ -1341,10 +1368,17 @@ impl Job {
             }
         };
         // RFC 4217 10.2 with the binding vsftpd lacks: the handshake must
-        // resume *this* control connection's TLS session (the data config
-        // shares only this FTP session's store, so Resumed means that).
-        if self.reuse_required && tls.get_ref().1.handshake_kind() != Some(rustls::HandshakeKind::Resumed) {
-            tracing::info!(peer = %self.peer, "data connection did not resume the control connection's TLS session");
+        // resume a TLS session of *this client* (the data config finds
+        // only this FTP session's, those of the same user's other live
+        // sessions from this address, and those of a session from this
+        // address that has yet to log in, which `confirm` settles).
+        let ours = !self.reuse_required
+            || match (&data_tls, tls.get_ref().1.handshake_kind()) {
+                (Some(d), Some(rustls::HandshakeKind::Resumed)) => d.confirm(&switch, self.data_timeout).await,
+                _ => false,
+            };
+        if !ours {
+            tracing::info!(peer = %self.peer, "data connection did not resume a TLS session of this client");
             // Closed in order (close_notify), so the client reads the 522.
             let mut tls = tls;
             let _ = tokio::time::timeout(Duration::from_secs(1), tls.shutdown()).await;

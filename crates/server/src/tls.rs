@@ -1,16 +1,32 @@
 //! FTPS (RFC 4217) with rustls: the certificate (reloaded when its files
 //! change), and per-session TLS configurations that bind every data
-//! connection to its own control connection.
+//! connection to its own client.
 //!
 //! Why per session (see shared/research/ftps.md): vsftpd's
 //! `require_ssl_reuse` accepts a data connection that resumes *any* FTP
 //! session's TLS session, because its ticket keys are shared. Here each FTP
 //! session gets its own `ServerConfig` whose session store holds only that
-//! session's TLS sessions, and no ticketer is shared: a data handshake can
-//! be `Resumed` only with this control connection's session. TLS 1.3
-//! tickets are stateful (they name entries of that store); the store hands
+//! session's TLS sessions, and no ticket key exists: tickets (TLS 1.3, and
+//! TLS 1.2 for Go, which resumes TLS 1.2 only with tickets) are random
+//! handles naming entries of that store, and a data handshake can be
+//! `Resumed` only with a session its store's lookup finds. The store hands
 //! an entry out again and again, because some clients (lftp, rustls with
 //! few tickets) offer the same ticket on every data connection.
+//!
+//! The lookup finds this FTP session's own TLS sessions and, once it is
+//! logged in, those of the live FTP sessions of the same client: the same
+//! user from the same address ([`Clients`] lists the live sessions by
+//! address; the driver tells each of its login through
+//! [`SessionTls::bind`]). rclone and Go clients keep one session cache for
+//! their parallel control connections, so a data connection offers
+//! another of their FTP sessions' tickets; only that client holds them.
+//! rclone also opens control connections while others transfer, so the
+//! ticket offered may be one a new control connection got before its
+//! login: such a resumption is taken only once that session has logged in
+//! as the same user ([`DataTls::confirm`], within `data_timeout`), and
+//! issues no ticket. Another user's, another address's, an ended
+//! session's are not found, and the driver refuses such a data
+//! connection, as one that does not resume at all (522).
 //!
 //! Others (curl with OpenSSL) use a TLS 1.3 ticket once and then offer the
 //! newest one they were given, so a download's data connection gives one
@@ -20,10 +36,13 @@
 //! shared/research/ftps.md). Whether a data connection is a download is
 //! known only at the transfer command, after its handshake was answered
 //! (see the driver's early data connections), so the ticket is gated by a
-//! switch the store reads when rustls issues it, at the client's Finished.
+//! switch ([`DataSwitch`]) the store reads when rustls issues it, at the
+//! client's Finished. A data connection that did not resume gets no
+//! ticket at all (it is refused, and must not come back resumed).
 
 use std::collections::{HashMap, VecDeque};
 use std::io;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -134,22 +153,111 @@ impl ResolvesServerCert for CertStore {
     }
 }
 
-/// One FTP session's TLS sessions. `take` does not remove: clients
+/// A client: the user an FTP session logged in as, and its address.
+type ClientKey = (Vec<u8>, IpAddr);
+
+/// Where an FTP session stands, as the other sessions from its address
+/// see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Login {
+    /// Not logged in (yet, or again after REIN).
+    Pending,
+    As(ClientKey),
+    Ended,
+}
+
+/// The session stores of the live FTP sessions with TLS, by client
+/// address: registered when the connection is accepted, removed when it
+/// ends.
+#[derive(Debug, Default)]
+pub struct Clients(Mutex<HashMap<IpAddr, Vec<Arc<SessionStore>>>>);
+
+impl Clients {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Vec<Arc<SessionStore>>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn add(&self, store: &Arc<SessionStore>) {
+        self.lock().entry(store.ip).or_default().push(store.clone());
+    }
+
+    fn remove(&self, store: &Arc<SessionStore>) {
+        let mut m = self.lock();
+        if let Some(v) = m.get_mut(&store.ip) {
+            v.retain(|s| !Arc::ptr_eq(s, store));
+            if v.is_empty() {
+                m.remove(&store.ip);
+            }
+        }
+    }
+
+    /// The other live FTP sessions from `me`'s address.
+    fn neighbours(&self, me: &SessionStore) -> Vec<Arc<SessionStore>> {
+        match self.lock().get(&me.ip) {
+            Some(v) => v.iter().filter(|s| !std::ptr::eq(&***s, me)).cloned().collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Where a TLS session that a lookup found comes from.
+#[derive(Debug)]
+enum Origin {
+    /// This FTP session, or another of its client's (logged in as the
+    /// same user from the same address).
+    Client,
+    /// Another FTP session from the same address that has not logged in
+    /// yet: rclone's pool opens control connections in parallel, and a
+    /// data connection may offer the ticket a new one just got. Only
+    /// that session's login, as the same user, makes it the client's
+    /// ([`DataTls::confirm`]).
+    Pending(Arc<SessionStore>),
+}
+
+/// One FTP session's TLS sessions. Lookups do not remove: clients
 /// re-offer the same ticket on every data connection. The control
 /// connection's sessions are never pushed out by the data connections'.
-#[derive(Debug, Default)]
-struct SessionStore(Mutex<Sessions>);
+/// Once the session is logged in, lookups also see the sessions of the
+/// same client's other live FTP sessions (see [`Clients`]).
+#[derive(Debug)]
+pub struct SessionStore {
+    sessions: Mutex<Sessions>,
+    /// The client's address (IPv4-mapped IPv6 as IPv4).
+    ip: IpAddr,
+    login: tokio::sync::watch::Sender<Login>,
+    clients: Arc<Clients>,
+}
 
 #[derive(Debug, Default)]
 struct Sessions {
     control: HashMap<Vec<u8>, Vec<u8>>,
-    /// Issued on downloads, oldest first.
+    /// Issued on data connections (TLS 1.3: downloads only), oldest first.
     data: VecDeque<(Vec<u8>, Vec<u8>)>,
 }
 
 impl SessionStore {
+    fn new(clients: Arc<Clients>, ip: IpAddr) -> SessionStore {
+        SessionStore {
+            sessions: Mutex::default(),
+            ip: ip.to_canonical(),
+            login: tokio::sync::watch::Sender::new(Login::Pending),
+            clients,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn put_control(&self, key: Vec<u8>, value: Vec<u8>) {
+        let m = &mut self.lock().control;
+        if m.len() >= SESSIONS_PER_FTP_SESSION && !m.contains_key(&key) {
+            // Oldest-first is not tracked; any entry will do for a bound.
+            if let Some(k) = m.keys().next().cloned() {
+                m.remove(&k);
+            }
+        }
+        m.insert(key, value);
     }
 
     fn put_data(&self, key: Vec<u8>, value: Vec<u8>) {
@@ -159,22 +267,9 @@ impl SessionStore {
         }
         m.data.push_back((key, value));
     }
-}
 
-impl StoresServerSessions for SessionStore {
-    fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
-        let m = &mut self.lock().control;
-        if m.len() >= SESSIONS_PER_FTP_SESSION && !m.contains_key(&key) {
-            // Oldest-first is not tracked; any entry will do for a bound.
-            if let Some(k) = m.keys().next().cloned() {
-                m.remove(&k);
-            }
-        }
-        m.insert(key, value);
-        true
-    }
-
-    fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
+    /// A TLS session of this FTP session.
+    fn own(&self, key: &[u8]) -> Option<Vec<u8>> {
         let m = self.lock();
         m.control
             .get(key)
@@ -182,43 +277,208 @@ impl StoresServerSessions for SessionStore {
             .cloned()
     }
 
-    fn take(&self, key: &[u8]) -> Option<Vec<u8>> {
-        self.get(key)
-    }
-
-    fn can_cache(&self) -> bool {
-        true
-    }
-}
-
-/// One data connection's view of its FTP session's store: it resumes
-/// every session of it, and stores one (so rustls issues a TLS 1.3
-/// ticket) only when `tickets` is on by then: a download.
-#[derive(Debug)]
-struct DataStore {
-    inner: Arc<SessionStore>,
-    tickets: Arc<AtomicBool>,
-}
-
-impl StoresServerSessions for DataStore {
-    fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
-        if !self.tickets.load(Ordering::Acquire) {
-            return false;
+    /// A TLS session this FTP session's connections may resume: its own;
+    /// once logged in, one of its client's other live FTP sessions'; or
+    /// one of a session from the same address that has not logged in yet,
+    /// to be confirmed.
+    fn find(&self, key: &[u8]) -> Option<(Vec<u8>, Origin)> {
+        if let Some(v) = self.own(key) {
+            return Some((v, Origin::Client));
         }
-        self.inner.put_data(key, value);
+        let me = match &*self.login.borrow() {
+            Login::As(k) => k.clone(),
+            Login::Pending | Login::Ended => return None,
+        };
+        for s in self.clients.neighbours(self) {
+            let origin = match &*s.login.borrow() {
+                Login::As(k) if *k == me => Origin::Client,
+                Login::Pending => Origin::Pending(s.clone()),
+                Login::As(_) | Login::Ended => continue,
+            };
+            if let Some(v) = s.own(key) {
+                return Some((v, origin));
+            }
+        }
+        None
+    }
+}
+
+/// The control connection's store: TLS 1.2 session IDs are kept.
+#[derive(Debug)]
+struct ControlStore(Arc<SessionStore>);
+
+impl StoresServerSessions for ControlStore {
+    fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
+        self.0.put_control(key, value);
         true
     }
 
     fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
-        self.inner.get(key)
+        self.0.own(key)
     }
 
     fn take(&self, key: &[u8]) -> Option<Vec<u8>> {
-        self.inner.get(key)
+        self.0.own(key)
     }
 
     fn can_cache(&self) -> bool {
         true
+    }
+}
+
+/// What one data connection's handshake may leave the client: set by
+/// the driver (a download) and by [`answer_handshake`] (a full
+/// handshake), read when rustls would issue a ticket.
+#[derive(Debug, Default)]
+pub struct DataSwitch {
+    download: AtomicBool,
+    /// The handshake did not resume: it is refused, and gets nothing to
+    /// come back with.
+    full: AtomicBool,
+    /// It resumed a TLS session of a session not logged in yet: nothing
+    /// is issued before [`DataTls::confirm`] says whose it is.
+    pending: Mutex<Option<Arc<SessionStore>>>,
+}
+
+impl DataSwitch {
+    /// The connection is a download's: it may issue a TLS 1.3 ticket.
+    pub fn download(&self) {
+        self.download.store(true, Ordering::Release);
+    }
+
+    fn full(&self) -> bool {
+        self.full.load(Ordering::Acquire)
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, Option<Arc<SessionStore>>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Looks `key` up for this connection, noting where it came from.
+    fn find(&self, store: &SessionStore, key: &[u8]) -> Option<Vec<u8>> {
+        let (v, origin) = store.find(key)?;
+        *self.pending() = match origin {
+            Origin::Client => None,
+            Origin::Pending(s) => Some(s),
+        };
+        Some(v)
+    }
+}
+
+/// A data connection's view of its FTP session's store: it resumes what
+/// the session may resume, and stores a session (so rustls issues a TLS
+/// 1.3 ticket) only for a download whose handshake resumed.
+#[derive(Debug)]
+struct DataStore {
+    store: Arc<SessionStore>,
+    switch: Arc<DataSwitch>,
+}
+
+impl StoresServerSessions for DataStore {
+    fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
+        if !self.switch.download.load(Ordering::Acquire) || self.switch.full() || self.switch.pending().is_some() {
+            return false;
+        }
+        self.store.put_data(key, value);
+        true
+    }
+
+    fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
+        self.switch.find(&self.store, key)
+    }
+
+    fn take(&self, key: &[u8]) -> Option<Vec<u8>> {
+        self.switch.find(&self.store, key)
+    }
+
+    fn can_cache(&self) -> bool {
+        true
+    }
+}
+
+/// The control connection's tickets (TLS 1.2 and 1.3): not encrypted
+/// state but handles, random ids naming entries of the FTP session's
+/// store, so a ticket resumes only where the store's lookup allows, and
+/// only while its session lives. A ticketer that rustls sees `enabled`
+/// issues TLS 1.2 tickets at all (Go resumes TLS 1.2 only with tickets),
+/// and takes the TLS 1.3 ones over from the store.
+#[derive(Debug)]
+struct Tickets {
+    store: Arc<SessionStore>,
+    random: &'static dyn rustls::crypto::SecureRandom,
+}
+
+/// The lifetime hint sent with tickets; they are valid only while their
+/// FTP session lives anyway.
+const TICKET_LIFETIME: u32 = 6 * 60 * 60;
+
+impl rustls::server::ProducesTickets for Tickets {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn lifetime(&self) -> u32 {
+        TICKET_LIFETIME
+    }
+
+    fn encrypt(&self, plain: &[u8]) -> Option<Vec<u8>> {
+        let mut id = vec![0u8; 32];
+        self.random.fill(&mut id).ok()?;
+        self.store.put_control(id.clone(), plain.to_vec());
+        Some(id)
+    }
+
+    fn decrypt(&self, ticket: &[u8]) -> Option<Vec<u8>> {
+        // A control connection resumes only its own (before login, a
+        // second control connection is nobody's yet).
+        self.store.own(ticket)
+    }
+}
+
+/// A data connection's tickets. rustls asks a ticketer for a TLS 1.2
+/// ticket whether or not it is `enabled`, and asks `enabled` only after
+/// that (to answer the client's ticket extension, at the ServerHello),
+/// and for TLS 1.3 before anything else. So this one is enabled only once
+/// a TLS 1.2 ticket resumed here: that handshake gives the client a new
+/// ticket, part of the handshake and read before any data, so it stays
+/// fresh (held by a session that transfers). A full handshake gets none,
+/// not even an empty one that would take the place of the client's good
+/// ticket; and when a ticket was found but the handshake did not resume
+/// after all (its cipher suite, say), the ticket sent is empty. TLS 1.3
+/// sees it disabled and goes through [`DataStore`].
+#[derive(Debug)]
+struct DataTickets {
+    store: Arc<SessionStore>,
+    resumed: AtomicBool,
+    switch: Arc<DataSwitch>,
+    random: &'static dyn rustls::crypto::SecureRandom,
+}
+
+impl rustls::server::ProducesTickets for DataTickets {
+    fn enabled(&self) -> bool {
+        self.resumed.load(Ordering::Acquire)
+    }
+
+    fn lifetime(&self) -> u32 {
+        TICKET_LIFETIME
+    }
+
+    fn encrypt(&self, plain: &[u8]) -> Option<Vec<u8>> {
+        if self.switch.full() {
+            return None;
+        }
+        let mut id = vec![0u8; 32];
+        self.random.fill(&mut id).ok()?;
+        self.store.put_data(id.clone(), plain.to_vec());
+        Some(id)
+    }
+
+    fn decrypt(&self, ticket: &[u8]) -> Option<Vec<u8>> {
+        let found = self.switch.find(&self.store, ticket);
+        // A new ticket only where the resumption is the client's already.
+        let ours = found.is_some() && self.switch.pending().is_none();
+        self.resumed.store(ours, Ordering::Release);
+        found
     }
 }
 
@@ -226,11 +486,13 @@ impl StoresServerSessions for DataStore {
 #[derive(Debug, Clone)]
 pub struct Tls {
     base: Arc<ServerConfig>,
+    clients: Arc<Clients>,
 }
 
 /// One FTP session's TLS: the control connection's configuration, and the
-/// data connections', which share its session store.
-#[derive(Debug, Clone)]
+/// data connections', which share its session store. Dropping it ends the
+/// session's registration under its client.
+#[derive(Debug)]
 pub struct SessionTls {
     pub control: Arc<ServerConfig>,
     pub data: DataTls,
@@ -244,17 +506,77 @@ pub struct DataTls {
 }
 
 impl DataTls {
-    /// The configuration of one data connection, and its ticket switch:
-    /// set it (for a download) before the handshake ends, and the client
-    /// gets one new TLS 1.3 ticket of this FTP session.
-    pub fn connection(&self) -> (Arc<ServerConfig>, Arc<AtomicBool>) {
-        let tickets = Arc::new(AtomicBool::new(false));
+    /// The configuration of one data connection, and its switch: a
+    /// download (switched on before the handshake ends) that resumed
+    /// gives the client one new TLS 1.3 ticket of this FTP session.
+    pub fn connection(&self) -> (Arc<ServerConfig>, Arc<DataSwitch>) {
+        let switch = Arc::new(DataSwitch::default());
+        let random = self.base.crypto_provider().secure_random;
         let mut cfg = (*self.base).clone();
         cfg.session_storage = Arc::new(DataStore {
-            inner: self.store.clone(),
-            tickets: tickets.clone(),
+            store: self.store.clone(),
+            switch: switch.clone(),
         });
-        (Arc::new(cfg), tickets)
+        cfg.ticketer = Arc::new(DataTickets {
+            store: self.store.clone(),
+            resumed: AtomicBool::new(false),
+            switch: switch.clone(),
+            random,
+        });
+        (Arc::new(cfg), switch)
+    }
+}
+
+impl DataTls {
+    /// Whether a data connection's resumption is its client's. It is,
+    /// unless the TLS session came from a session of the same address
+    /// that had not logged in: then it is once that session logs in as
+    /// the same user, and is not if it logs in as another, ends, or does
+    /// neither within `timeout`.
+    pub async fn confirm(&self, switch: &DataSwitch, timeout: std::time::Duration) -> bool {
+        let Some(origin) = switch.pending().clone() else {
+            return true;
+        };
+        let mut rx = origin.login.subscribe();
+        let theirs = match tokio::time::timeout(timeout, rx.wait_for(|l| *l != Login::Pending)).await {
+            Ok(Ok(l)) => l.clone(),
+            _ => return false,
+        };
+        let ok = matches!((&theirs, &*self.store.login.borrow()), (Login::As(a), Login::As(b)) if a == b);
+        if ok {
+            *switch.pending() = None;
+        }
+        ok
+    }
+}
+
+impl SessionTls {
+    /// Follows the FTP session's login: the user once logged in, `None`
+    /// before and after REIN. While logged in, its data connections may
+    /// resume the TLS sessions of the same client's other live FTP
+    /// sessions (the same user from the same address), and theirs this
+    /// one's.
+    pub fn bind(&self, user: Option<&[u8]>) {
+        let store = &self.data.store;
+        store.login.send_if_modified(|l| {
+            let new = match user {
+                Some(u) => Login::As((u.to_vec(), store.ip)),
+                None => Login::Pending,
+            };
+            if *l == new || *l == Login::Ended {
+                return false;
+            }
+            *l = new;
+            true
+        });
+    }
+}
+
+impl Drop for SessionTls {
+    fn drop(&mut self) {
+        let store = &self.data.store;
+        store.login.send_replace(Login::Ended);
+        store.clients.remove(store);
     }
 }
 
@@ -269,20 +591,28 @@ impl Tls {
             .with_cert_resolver(certs);
         // No ALPN: FTP has no registered protocol id that clients send.
         cfg.ignore_client_order = false;
-        Ok(Tls { base: Arc::new(cfg) })
+        Ok(Tls {
+            base: Arc::new(cfg),
+            clients: Arc::default(),
+        })
     }
 
     /// Fresh configurations for one FTP session (a clone costs well under
     /// a microsecond).
-    pub fn session(&self) -> SessionTls {
-        let store = Arc::new(SessionStore::default());
+    /// `ip`: the client's address.
+    pub fn session(&self, ip: IpAddr) -> SessionTls {
+        let store = Arc::new(SessionStore::new(self.clients.clone(), ip));
+        self.clients.add(&store);
         let mut control = (*self.base).clone();
-        control.session_storage = store.clone();
+        control.session_storage = Arc::new(ControlStore(store.clone()));
+        control.ticketer = Arc::new(Tickets {
+            store: store.clone(),
+            random: self.base.crypto_provider().secure_random,
+        });
         control.send_tls13_tickets = CONTROL_TICKETS;
         let mut data = (*self.base).clone();
-        data.session_storage = store.clone();
-        // One ticket, issued only where `DataStore` (which `connection`
-        // puts in place of the store above) lets it: downloads.
+        // One TLS 1.3 ticket, issued only where the `DataStore` that
+        // `connection` puts in place lets it: downloads that resumed.
         data.send_tls13_tickets = 1;
         SessionTls {
             control: Arc::new(control),
@@ -300,7 +630,11 @@ impl Tls {
 /// ticket (a download) is decided when the handshake is finished later,
 /// by [`finish_handshake`]. Under TLS 1.2, or after a HelloRetryRequest,
 /// the handshake is answered to its end here (no ticket).
-pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls::ServerConnection) -> io::Result<()> {
+pub async fn answer_handshake(
+    stream: &tokio::net::TcpStream,
+    conn: &mut rustls::ServerConnection,
+    switch: &DataSwitch,
+) -> io::Result<()> {
     struct Io<'a>(&'a tokio::net::TcpStream);
     impl io::Read for Io<'_> {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -344,6 +678,15 @@ pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls:
                     let _ = conn.write_tls(&mut Io(stream));
                     return Err(io::Error::new(io::ErrorKind::InvalidData, e));
                 }
+                // Known from the ClientHello on; a TLS 1.2 full
+                // handshake's ticket comes later, at the client's Finished.
+                // (A HelloRetryRequest counts as full: no ticket, as before.)
+                if conn
+                    .handshake_kind()
+                    .is_some_and(|k| k != rustls::HandshakeKind::Resumed)
+                {
+                    switch.full.store(true, Ordering::Release);
+                }
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => stream.readable().await?,
             Err(e) => return Err(e),
@@ -354,6 +697,7 @@ pub async fn answer_handshake(stream: &tokio::net::TcpStream, conn: &mut rustls:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// A certificate and key of its own, written as PEM under `dir`.
     fn pair(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
@@ -387,35 +731,233 @@ mod tests {
     }
 
     #[test]
-    fn data_connections_store_only_when_switched_on_and_never_push_out_the_control_sessions() {
-        let inner = Arc::new(SessionStore::default());
+    fn data_tickets_are_kept_newest_first_and_never_push_out_the_control_sessions() {
+        let store = SessionStore::new(Arc::default(), HOME);
         for i in 0..4 {
             let (k, v) = entry(i);
-            assert!(inner.put(k, v));
+            store.put_control(k, v);
         }
-        let tickets = Arc::new(AtomicBool::new(false));
-        let data = DataStore {
-            inner: inner.clone(),
-            tickets: tickets.clone(),
-        };
-        // An upload: no session stored, so rustls issues no ticket.
-        let (k, v) = entry(100);
-        assert!(!data.put(k.clone(), v));
-        assert_eq!(data.get(&k), None);
-        // Downloads: stored, the newest DATA_SESSIONS kept.
-        tickets.store(true, Ordering::Release);
         for i in 10..10 + DATA_SESSIONS as u8 + 5 {
             let (k, v) = entry(i);
-            assert!(data.put(k, v));
+            store.put_data(k, v);
         }
-        assert_eq!(data.get(&entry(10).0), None, "the oldest data ticket went first");
+        assert_eq!(store.own(&entry(10).0), None, "the oldest data ticket went first");
         let newest = 10 + DATA_SESSIONS as u8 + 4;
-        assert_eq!(data.get(&entry(newest).0), Some(entry(newest).1));
-        // Taking does not remove, and the control sessions are all there.
-        assert_eq!(data.take(&entry(newest).0), Some(entry(newest).1));
-        assert_eq!(data.take(&entry(newest).0), Some(entry(newest).1));
+        // Looking up does not remove, and the control sessions are all there.
+        assert_eq!(store.own(&entry(newest).0), Some(entry(newest).1));
+        assert_eq!(store.own(&entry(newest).0), Some(entry(newest).1));
         for i in 0..4 {
-            assert_eq!(data.get(&entry(i).0), Some(entry(i).1), "control session {i}");
+            assert_eq!(store.own(&entry(i).0), Some(entry(i).1), "control session {i}");
+        }
+    }
+
+    /// A whole handshake in memory (and the tickets that follow it), the
+    /// switch set as the driver and [`answer_handshake`] set it.
+    fn handshake(
+        client: &Arc<rustls::ClientConfig>,
+        server: Arc<ServerConfig>,
+        switch: Option<&DataSwitch>,
+    ) -> rustls::HandshakeKind {
+        let mut c = rustls::ClientConnection::new(client.clone(), "localhost".try_into().unwrap()).unwrap();
+        let mut s = rustls::ServerConnection::new(server).unwrap();
+        for _ in 0..20 {
+            let mut buf = Vec::new();
+            while c.wants_write() {
+                c.write_tls(&mut buf).unwrap();
+            }
+            let mut rd = &buf[..];
+            while !rd.is_empty() {
+                s.read_tls(&mut rd).unwrap();
+                s.process_new_packets().unwrap();
+                if let Some(sw) = switch {
+                    if s.handshake_kind().is_some_and(|k| k != rustls::HandshakeKind::Resumed) {
+                        sw.full.store(true, Ordering::Release);
+                    }
+                }
+            }
+            let mut buf = Vec::new();
+            while s.wants_write() {
+                s.write_tls(&mut buf).unwrap();
+            }
+            let mut rd = &buf[..];
+            while !rd.is_empty() {
+                c.read_tls(&mut rd).unwrap();
+                c.process_new_packets().unwrap();
+            }
+            if !c.is_handshaking() && !s.is_handshaking() && !c.wants_write() && !s.wants_write() {
+                return s.handshake_kind().unwrap();
+            }
+        }
+        panic!("the handshake did not end");
+    }
+
+    /// A data connection of `session` (a download or not): its handshake
+    /// and its switch.
+    fn data(
+        client: &Arc<rustls::ClientConfig>,
+        session: &SessionTls,
+        download: bool,
+    ) -> (rustls::HandshakeKind, Arc<DataSwitch>) {
+        let (cfg, switch) = session.data.connection();
+        if download {
+            switch.download();
+        }
+        (handshake(client, cfg, Some(&switch)), switch)
+    }
+
+    /// Whether the driver takes a data connection of `session` as its
+    /// client's (a pending origin gets `wait` to log in).
+    fn taken(session: &SessionTls, kind: rustls::HandshakeKind, switch: &DataSwitch, wait: Duration) -> bool {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        kind == rustls::HandshakeKind::Resumed && rt.block_on(session.data.confirm(switch, wait))
+    }
+
+    /// A client that holds `from`'s control connection's TLS session
+    /// offers it on a data connection of `to`: taken or not.
+    fn offer(
+        version: &'static rustls::SupportedProtocolVersion,
+        dir: &Path,
+        from: &SessionTls,
+        to: &SessionTls,
+    ) -> bool {
+        let client = setup(dir, version);
+        assert_eq!(
+            handshake(&client, from.control.clone(), None),
+            rustls::HandshakeKind::Full
+        );
+        let (kind, switch) = data(&client, to, false);
+        taken(to, kind, &switch, Duration::from_millis(50))
+    }
+
+    /// A server TLS setup over a fresh certificate in `dir`.
+    fn server(dir: &Path) -> Tls {
+        let (c, k) = pair(dir, "s");
+        Tls::new(Arc::new(CertStore::open(&c, &k).unwrap())).unwrap()
+    }
+
+    /// A client for `version` that trusts the server's certificate, with
+    /// its own session cache (one for all its connections, as rclone's
+    /// and Go's).
+    fn setup(dir: &Path, version: &'static rustls::SupportedProtocolVersion) -> Arc<rustls::ClientConfig> {
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(dir.join("s.crt")).unwrap() {
+            roots.add(cert.unwrap()).unwrap();
+        }
+        let client = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_protocol_versions(&[version])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Arc::new(client)
+    }
+
+    const HOME: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+    const AWAY: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
+
+    /// A data connection is taken when it resumes a TLS session of its own
+    /// FTP session, or of another live one of the same user from the same
+    /// address (one not logged in yet must log in as that user), and
+    /// nothing else; under TLS 1.2 and 1.3 alike.
+    #[test]
+    fn data_connections_resume_only_tls_sessions_of_their_client() {
+        for version in [&rustls::version::TLS12, &rustls::version::TLS13] {
+            let dir = tempfile::tempdir().unwrap();
+            let tls = server(dir.path());
+            let d = dir.path();
+            let (a, b, far) = (tls.session(HOME), tls.session(HOME), tls.session(AWAY));
+            assert!(offer(version, d, &a, &a), "{version:?} own, before login");
+            assert!(!offer(version, d, &a, &b), "{version:?} another's, before login");
+            a.bind(Some(b"bob"));
+            b.bind(Some(b"alice"));
+            far.bind(Some(b"bob"));
+            assert!(!offer(version, d, &a, &b), "{version:?} another user");
+            assert!(!offer(version, d, &b, &a), "{version:?} another user");
+            assert!(!offer(version, d, &a, &far), "{version:?} another address");
+            assert!(!offer(version, d, &far, &a), "{version:?} another address");
+            b.bind(Some(b"bob"));
+            assert!(offer(version, d, &a, &b), "{version:?} the same client");
+            assert!(offer(version, d, &b, &a), "{version:?} the same client");
+            // REIN: no longer logged in; and a session not logged in that
+            // never does within the wait.
+            a.bind(None);
+            assert!(!offer(version, d, &a, &b), "{version:?} after logout");
+            assert!(!offer(version, d, &b, &a), "{version:?} after logout");
+            // A session that is not logged in yet when its TLS session is
+            // offered: it counts once it logs in as the same user, and not
+            // as another, nor once it has ended.
+            for (user, ends, expected) in [
+                (Some(&b"bob"[..]), false, true),
+                (Some(b"alice"), false, false),
+                (None, true, false),
+            ] {
+                let c = tls.session(HOME);
+                let client = setup(d, version);
+                assert_eq!(handshake(&client, c.control.clone(), None), rustls::HandshakeKind::Full);
+                let (kind, switch) = data(&client, &b, true);
+                assert_eq!(kind, rustls::HandshakeKind::Resumed);
+                c.bind(user);
+                if ends {
+                    drop(c);
+                }
+                assert_eq!(
+                    taken(&b, kind, &switch, Duration::from_secs(5)),
+                    expected,
+                    "{version:?} {user:?}"
+                );
+            }
+            // An FTP session that has ended.
+            a.bind(Some(b"bob"));
+            let client = setup(d, version);
+            assert_eq!(handshake(&client, b.control.clone(), None), rustls::HandshakeKind::Full);
+            drop(b);
+            let (kind, switch) = data(&client, &a, false);
+            assert!(
+                !taken(&a, kind, &switch, Duration::from_millis(50)),
+                "{version:?} an ended session's"
+            );
+        }
+    }
+
+    /// On a data connection that resumed, a TLS 1.3 ticket is issued only
+    /// for a download (the upload truncation trap), a TLS 1.2 one always
+    /// (it is part of the handshake); one that did not resume gets none.
+    #[test]
+    fn data_connections_issue_tickets_only_when_resumed_and_tls13_ones_on_downloads_only() {
+        use rustls::HandshakeKind::{Full, Resumed};
+        for (version, upload_tickets) in [(&rustls::version::TLS13, 0), (&rustls::version::TLS12, 1)] {
+            let dir = tempfile::tempdir().unwrap();
+            let tls = server(dir.path());
+            let s = tls.session(HOME);
+            let client = setup(dir.path(), version);
+            assert_eq!(handshake(&client, s.control.clone(), None), Full);
+            let count = || s.data.store.lock().data.len();
+            assert_eq!(data(&client, &s, false).0, Resumed);
+            assert_eq!(count(), upload_tickets, "{version:?}: an upload's tickets");
+            assert_eq!(data(&client, &s, true).0, Resumed);
+            assert_eq!(count(), upload_tickets + 1, "{version:?}: a download's ticket");
+            let stranger = setup(dir.path(), version);
+            assert_eq!(data(&stranger, &s, true).0, Full);
+            assert_eq!(
+                count(),
+                upload_tickets + 1,
+                "{version:?}: no ticket for a full handshake"
+            );
+            // What the client got on its data connections resumes too.
+            for _ in 0..3 {
+                assert_eq!(data(&client, &s, true).0, Resumed, "{version:?}: again");
+            }
+            // A resumption of a session not logged in yet issues nothing
+            // until it is confirmed.
+            s.bind(Some(b"bob"));
+            let other = tls.session(HOME);
+            let fresh = setup(dir.path(), version);
+            assert_eq!(handshake(&fresh, other.control.clone(), None), Full);
+            let before = count();
+            assert_eq!(data(&fresh, &s, true).0, Resumed);
+            assert_eq!(count(), before, "{version:?}: nothing on a pending resumption");
         }
     }
 }

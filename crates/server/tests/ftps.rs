@@ -129,48 +129,290 @@ f.quit()
     assert!(out.contains("after 200"), "{out}");
 }
 
+/// A server with FTPS and a second user, `alice`/`wonder`.
+fn start_tls_two_users(tune: impl FnOnce(&mut babelftp_server::Config)) -> (TestServer, tempfile::TempDir) {
+    babelftp_test_support::start_tls(false, |c| {
+        c.users.push(babelftp_server::config::User::plain("alice", "wonder"));
+        tune(c);
+    })
+}
+
+/// Python prelude for the reuse tests: `session_of(user, password,
+/// version, source)` logs in with PROT P under TLS `version` ('1.2' or
+/// '1.3') from `source` (an address to bind, or None), and
+/// `offer(f, session)` lists over a data connection of `f` that offers
+/// `session`: 'accepted', or the reply that refused it.
+const REUSE: &str = r#"
+contexts = {}
+def context(version):
+    if version not in contexts:
+        c = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        c.check_hostname = False
+        c.verify_mode = ssl.CERT_NONE
+        if version == '1.2':
+            c.maximum_version = ssl.TLSVersion.TLSv1_2
+        else:
+            c.minimum_version = ssl.TLSVersion.TLSv1_3
+        contexts[version] = c
+    return contexts[version]
+def session_of(user, password, version, source=None, log_in=True):
+    f = Reusing(context=context(version))
+    f.connect(HOST, PORT, timeout=20, source_address=source)
+    if log_in:
+        f.login(user, password)
+        f.prot_p()
+    else:
+        f.auth()
+    # A TLS 1.3 ticket comes after the handshake: read a reply under TLS.
+    f.sendcmd('FEAT')
+    return f
+def offer(f, session):
+    def ntransfercmd(cmd, rest=None):
+        conn, size = ftplib.FTP.ntransfercmd(f, cmd, rest)
+        return f.context.wrap_socket(conn, server_hostname=HOST, session=session), size
+    f.ntransfercmd = ntransfercmd
+    try:
+        f.nlst()
+        r = 'accepted'
+    except ftplib.error_perm as e:
+        r = str(e)
+    except (ssl.SSLError, OSError) as e:
+        r = f.getresp()
+    del f.ntransfercmd
+    return r
+def ended(f):
+    # QUIT, then the server's close: the session is over on its side.
+    f.sock.sendall(b'QUIT\r\n')
+    while f.sock.recv(4096):
+        pass
+"#;
+
+/// Reuse binds a data connection to the client, not to one control
+/// connection: a TLS session of another FTP session of the same user from
+/// the same address resumes (rclone's and Go's shared session caches), and
+/// everything else is still refused with 522: a session of another user,
+/// of the same user from another address (127.0.0.2), of a session not
+/// logged in, of a session that has ended, and no resumption at all (the
+/// reply names the setting that lets such clients in). Under TLS 1.3 and
+/// under TLS 1.2 (tickets and session IDs).
 #[test]
-fn a_data_connection_that_does_not_resume_its_own_session_is_refused_with_522() {
-    let (srv, _certs) = start_tls(false);
+fn data_connections_resume_only_sessions_of_the_same_user_from_the_same_address() {
+    // A data connection that resumes a TLS session of a session from the
+    // same address not logged in yet waits for that login up to
+    // data_timeout (rclone opens control connections in parallel).
+    let (srv, _certs) = start_tls_two_users(|c| c.data_timeout = std::time::Duration::from_secs(5));
     let out = python(
         &srv,
         &format!(
-            r#"{TLS}
-# Plain ftplib: a full handshake on the data connection.
-f = login(ftplib.FTP_TLS)
-try:
-    f.nlst()
-    print('plain ftplib: accepted')
-except ftplib.error_perm as e:
-    print('plain ftplib:', str(e)[:3])
-except (ssl.SSLError, OSError) as e:
-    print('plain ftplib:', f.getresp()[:3])
-print('still there', f.sendcmd('NOOP')[:3])
-# Another FTP session's TLS session, offered on this one's data connection.
-a = login()
-b = login()
-class Stealing(ftplib.FTP_TLS):
-    pass
-def steal(cmd, rest=None):
-    conn, size = ftplib.FTP.ntransfercmd(b, cmd, rest)
-    return ctx.wrap_socket(conn, server_hostname=HOST, session=a.sock.session), size
-b.ntransfercmd = steal
-try:
-    b.nlst()
-    print('stolen: accepted')
-except ftplib.error_perm as e:
-    print('stolen:', str(e)[:3])
-except (ssl.SSLError, OSError) as e:
-    print('stolen:', b.getresp()[:3])
-# And its own session resumes, again and again (the same ticket).
-print('own', [len(a.nlst()) >= 0 for _ in range(5)])
+            r#"{TLS}{REUSE}
+for v in ('1.3', '1.2'):
+    # Plain ftplib: a full handshake on the data connection.
+    f = ftplib.FTP_TLS(context=context(v))
+    f.connect(HOST, PORT, timeout=20)
+    f.login('bob', 'secret')
+    f.prot_p()
+    try:
+        f.nlst()
+        print(v, 'plain ftplib: accepted')
+    except ftplib.error_perm as e:
+        print(v, 'plain ftplib:', str(e))
+    except (ssl.SSLError, OSError) as e:
+        print(v, 'plain ftplib:', f.getresp())
+    print(v, 'still there', f.sendcmd('NOOP')[:3])
+    bob = session_of('bob', 'secret', v)
+    bob2 = session_of('bob', 'secret', v)
+    alice = session_of('alice', 'wonder', v)
+    far = session_of('bob', 'secret', v, source=('127.0.0.2', 0))
+    early = session_of(None, None, v, log_in=False)
+    gone = session_of('bob', 'secret', v)
+    gone_session = gone.sock.session
+    ended(gone)
+    print(v, 'own', [offer(bob, bob.sock.session) for _ in range(3)])
+    print(v, 'same client', offer(bob2, bob.sock.session), offer(bob, bob2.sock.session))
+    print(v, 'other user', offer(bob2, alice.sock.session)[:3], offer(alice, bob.sock.session)[:3])
+    print(v, 'other address', offer(bob2, far.sock.session)[:3], offer(far, bob.sock.session)[:3])
+    print(v, 'far own', offer(far, far.sock.session))
+    print(v, 'not logged in', offer(bob2, early.sock.session)[:3])
+    print(v, 'ended', offer(bob2, gone_session)[:3])
+    print(v, 'after', offer(bob2, bob2.sock.session), bob2.sendcmd('NOOP')[:3])
 "#
         ),
     );
-    assert!(out.contains("plain ftplib: 522"), "{out}");
-    assert!(out.contains("still there 200"), "{out}");
-    assert!(out.contains("stolen: 522"), "{out}");
-    assert!(out.contains("own [True, True, True, True, True]"), "{out}");
+    for v in ["1.3", "1.2"] {
+        assert!(
+            out.contains(&format!(
+                "{v} plain ftplib: 522 TLS session reuse required on the data connection (clients that never resume need tls_reuse_required = false on the server)."
+            )),
+            "{out}"
+        );
+        assert!(out.contains(&format!("{v} still there 200")), "{out}");
+        assert!(
+            out.contains(&format!("{v} own ['accepted', 'accepted', 'accepted']")),
+            "{out}"
+        );
+        assert!(out.contains(&format!("{v} same client accepted accepted")), "{out}");
+        assert!(out.contains(&format!("{v} other user 522 522")), "{out}");
+        assert!(out.contains(&format!("{v} other address 522 522")), "{out}");
+        assert!(out.contains(&format!("{v} far own accepted")), "{out}");
+        assert!(out.contains(&format!("{v} not logged in 522")), "{out}");
+        assert!(out.contains(&format!("{v} ended 522")), "{out}");
+        assert!(out.contains(&format!("{v} after accepted 200")), "{out}");
+    }
+}
+
+/// rclone's options for the test server (explicit FTPS, bob), and its
+/// config file kept out of the user's.
+fn rclone(srv: &TestServer, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let pass = std::process::Command::new("rclone")
+        .args(["obscure", "secret"])
+        .output()
+        .expect("rclone must be installed (scripts/test.sh installs it)");
+    assert!(pass.status.success());
+    let pass = String::from_utf8(pass.stdout).unwrap();
+    let port = srv.port().to_string();
+    let conf = dir.join("rclone.conf");
+    let mut cmd = std::process::Command::new("rclone");
+    cmd.args(["--config", conf.to_str().unwrap()])
+        .args(["--ftp-host", "127.0.0.1", "--ftp-port", &port, "--ftp-user", "bob"])
+        .args([
+            "--ftp-pass",
+            pass.trim(),
+            "--ftp-explicit-tls",
+            "--ftp-no-check-certificate",
+        ])
+        // One try: a 522 is an error, not something a retry hides.
+        .args([
+            "--retries",
+            "1",
+            "--low-level-retries",
+            "1",
+            "--contimeout",
+            "20s",
+            "--timeout",
+            "60s",
+        ])
+        .args(args);
+    output_within(&mut cmd, std::time::Duration::from_secs(120))
+}
+
+/// rclone copies several files up and back down with its defaults
+/// (`--transfers 4`: several control connections, one TLS session cache
+/// for all of them), then with `--ftp-disable-tls13` (TLS 1.2 tickets).
+fn rclone_round_trip(extra: &[&str]) {
+    let (srv, _certs) = start_tls(false);
+    let work = tempfile::tempdir().unwrap();
+    let (up, down) = (work.path().join("up"), work.path().join("down"));
+    std::fs::create_dir(&up).unwrap();
+    let files: Vec<(String, Vec<u8>)> = (0..12usize)
+        .map(|i| {
+            let data: Vec<u8> = (0..(100_000 + i * 37_501))
+                .map(|j| (j.wrapping_mul(2_654_435_761) >> 7) as u8 ^ i as u8)
+                .collect();
+            let name = format!("f{i}.bin");
+            std::fs::write(up.join(&name), &data).unwrap();
+            (name, data)
+        })
+        .collect();
+    let up_s = up.to_str().unwrap();
+    let out = rclone(&srv, work.path(), &[&["copy", up_s, ":ftp:dir"], extra].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("522"), "rclone copy up: {err}");
+    for (name, data) in &files {
+        assert_eq!(
+            &std::fs::read(srv.path(&format!("dir/{name}"))).unwrap(),
+            data,
+            "{name} up"
+        );
+    }
+    let out = rclone(
+        &srv,
+        work.path(),
+        &[&["copy", ":ftp:dir", down.to_str().unwrap()], extra].concat(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("522"), "rclone copy down: {err}");
+    for (name, data) in &files {
+        assert_eq!(&std::fs::read(down.join(name)).unwrap(), data, "{name} down");
+    }
+    let out = rclone(&srv, work.path(), &[&["check", up_s, ":ftp:dir"], extra].concat());
+    assert!(
+        out.status.success(),
+        "rclone check: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn rclone_copies_up_and_down_with_its_defaults() {
+    rclone_round_trip(&[]);
+}
+
+#[test]
+fn rclone_copies_up_and_down_over_tls_1_2() {
+    rclone_round_trip(&["--ftp-disable-tls13"]);
+}
+
+/// The Go client of crates/server/tests/go, built once per test run in
+/// GOPATH mode from Debian's golang-github-jlaffaye-ftp-dev (no network).
+fn go_client() -> std::path::PathBuf {
+    static BUILT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("go");
+            std::fs::create_dir_all(&dir).unwrap();
+            let bin = dir.join("ftps_client");
+            let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/go/ftps_client.go");
+            let out = std::process::Command::new("go")
+                .arg("build")
+                .arg("-o")
+                .arg(&bin)
+                .arg(&src)
+                .env("GO111MODULE", "off")
+                .env("GOPATH", "/usr/share/gocode")
+                .env("GOCACHE", dir.join("cache"))
+                .env("GOFLAGS", "")
+                .current_dir(&dir)
+                .output()
+                .expect("go must be installed (scripts/test.sh installs golang-go)");
+            assert!(
+                out.status.success(),
+                "go build (scripts/test.sh installs golang-go and golang-github-jlaffaye-ftp-dev): {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            bin
+        })
+        .clone()
+}
+
+fn go_ftps(srv: &TestServer, version: &str, cache: &str, files: usize) -> String {
+    let mut cmd = std::process::Command::new(go_client());
+    cmd.args([&format!("127.0.0.1:{}", srv.port()), "bob", "secret", version, cache])
+        .arg(files.to_string());
+    let out = output_within(&mut cmd, std::time::Duration::from_secs(60));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// jlaffaye/ftp with a session cache shared by two control connections,
+/// under TLS 1.2 (Go resumes TLS 1.2 only with tickets) and TLS 1.3; and
+/// without a cache (it never resumes): 522 naming the setting, and with
+/// `tls_reuse_required = false` it works.
+#[test]
+fn go_jlaffaye_ftp_over_tls_1_2_and_1_3_with_a_session_cache() {
+    let (srv, _certs) = start_tls(false);
+    for v in ["1.2", "1.3"] {
+        let out = go_ftps(&srv, v, "cache", 6);
+        assert!(out.contains("ok go-5.bin") && out.contains("done"), "TLS {v}: {out}");
+    }
+    let out = go_ftps(&srv, "1.2", "nocache", 1);
+    assert!(
+        out.contains("error: STOR go-0.bin")
+            && out.contains("522 TLS session reuse required on the data connection")
+            && out.contains("tls_reuse_required = false"),
+        "{out}"
+    );
+    let (open, _certs) = babelftp_test_support::start_tls(false, |c| c.tls_reuse_required = false);
+    let out = go_ftps(&open, "1.2", "nocache", 2);
+    assert!(out.contains("done"), "{out}");
 }
 
 #[test]

@@ -568,6 +568,15 @@ impl ServerSession {
         r.encode(&mut self.out);
     }
 
+    /// The name this session logged in with; `None` before login and
+    /// after REIN.
+    pub fn logged_in_user(&self) -> Option<&[u8]> {
+        match &self.login {
+            Login::LoggedIn { user, .. } => Some(user),
+            _ => None,
+        }
+    }
+
     pub(crate) fn logged_in(&self) -> bool {
         matches!(self.login, Login::LoggedIn { .. })
     }
