@@ -28,7 +28,7 @@
 //! tls_key = "/etc/babelftp/key.pem"
 //! implicit_listen = ["0.0.0.0:990"]  # implicit FTPS listeners
 //! tls_required = false        # true: USER before AUTH 530, clear data 521
-//! tls_reuse_required = true   # data connections must resume this session's TLS
+//! tls_reuse_required = true   # data connections must resume a TLS session of their client (522); false lets in clients that never resume
 //! default_lang = "fr"         # replies before LANG (RFC 2640 4.1)
 //! catalogs = "catalogs"       # <tag>/*.ftl: add or override messages
 //! fs_charset = "windows-1252" # names on disk (translating server, A.1)
@@ -172,8 +172,10 @@ pub struct Config {
     pub implicit_listen: Vec<SocketAddr>,
     /// Refuse USER before AUTH (530) and clear data connections (521).
     pub tls_required: bool,
-    /// A protected data connection must resume its own control
-    /// connection's TLS session (522 otherwise); on by default.
+    /// A protected data connection must resume a TLS session of its
+    /// client: of its own FTP session, or of another live one logged in
+    /// as the same user from the same address (522 otherwise, naming this
+    /// setting); on by default.
     pub tls_reuse_required: bool,
     /// The language before any LANG (RFC 2640 4.1); English if unset.
     pub default_lang: Option<LangTag>,
