@@ -233,6 +233,20 @@ for v in ('1.3', '1.2'):
     print(v, 'other address', offer(bob2, far.sock.session)[:3], offer(far, bob.sock.session)[:3])
     print(v, 'far own', offer(far, far.sock.session))
     print(v, 'not logged in', offer(bob2, early.sock.session)[:3])
+    # A session that logs in while a data connection that resumed its TLS
+    # session waits (rclone's parallel control connections): as the same
+    # user it counts, as another it does not. (Whether the login comes
+    # before or after that handshake, the answer is the same.)
+    import threading
+    for user, password in (('bob', 'secret'), ('alice', 'wonder')):
+        late = session_of(None, None, v, log_in=False)
+        got = []
+        t = threading.Thread(target=lambda: got.append(offer(bob2, late.sock.session)))
+        t.start()
+        time.sleep(0.3)
+        late.login(user, password)
+        t.join()
+        print(v, 'logged in later as', user, got[0][:8])
     print(v, 'ended', offer(bob2, gone_session)[:3])
     print(v, 'after', offer(bob2, bob2.sock.session), bob2.sendcmd('NOOP')[:3])
 "#
@@ -255,6 +269,8 @@ for v in ('1.3', '1.2'):
         assert!(out.contains(&format!("{v} other address 522 522")), "{out}");
         assert!(out.contains(&format!("{v} far own accepted")), "{out}");
         assert!(out.contains(&format!("{v} not logged in 522")), "{out}");
+        assert!(out.contains(&format!("{v} logged in later as bob accepted")), "{out}");
+        assert!(out.contains(&format!("{v} logged in later as alice 522")), "{out}");
         assert!(out.contains(&format!("{v} ended 522")), "{out}");
         assert!(out.contains(&format!("{v} after accepted 200")), "{out}");
     }
