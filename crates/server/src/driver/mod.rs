@@ -1,0 +1,450 @@
+//! The tokio driver of one control connection: sockets, storage, clock and
+//! TLS-free bytes around the sans-IO [`ServerSession`].
+//!
+//! One task per session. It reads control bytes into the session, writes
+//! the session's output (with a timeout: a client that never reads is
+//! dropped), runs the operations the session asks for on the blocking
+//! pool, and runs at most one transfer task, which ends with the session:
+//! the session never closes while a transfer is outstanding, and the
+//! driver aborts any leftover before it returns.
+
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use babelftp_proto::listing::{self, Entry, EntryKind};
+use babelftp_proto::reply::{Reply, ReplyCode};
+use babelftp_session::{
+    Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession,
+    SessionConfig, TransferKind, TransferSpec, VPath, WriteMode,
+};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::data::{self, DataError};
+use crate::storage::{DirEntries, ReadHandle, Storage, Upload};
+use crate::xferlog::{XferEntry, XferLog};
+use babelftp_i18n::lang::Catalogs;
+
+mod control;
+mod listings;
+mod ops;
+mod passive;
+mod transfer;
+
+use control::*;
+use listings::*;
+use passive::*;
+use transfer::*;
+
+pub(crate) use control::refuse;
+pub(crate) use passive::PassiveHolds;
+pub(crate) use transfer::Transfers;
+
+/// What every session of a server shares.
+pub(crate) struct Shared {
+    pub(crate) cfg: Arc<Config>,
+    pub(crate) session: Arc<SessionConfig>,
+    /// The server root.
+    pub(crate) root: Arc<dyn Storage>,
+    /// Virtual hosts' roots, in the order of `session.hosts`.
+    pub(crate) hosts: Vec<Arc<dyn Storage>>,
+    pub(crate) xferlog: Option<Arc<XferLog>>,
+    /// FTPS, when the server has a certificate.
+    pub(crate) tls: Option<crate::tls::Tls>,
+    /// How many argon2 verifications may run at once (one per core): a
+    /// flood of logins cannot take the blocking pool from other sessions'
+    /// storage calls.
+    pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// The named users: `cfg.users` at start, replaced whole by
+    /// [`crate::Users::replace`] (SIGHUP). A login reads one snapshot.
+    pub(crate) users: crate::Users,
+    pub(crate) metrics: Arc<crate::metrics::Metrics>,
+    /// Passive ports each client address holds (`Config::passive_cap`).
+    pub(crate) passive_holds: PassiveHolds,
+    /// Transfers running in the whole server (what a stop waits for).
+    pub(crate) transfers: Transfers,
+}
+
+struct Driver {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    local: SocketAddr,
+    /// The current host's root; `storage` is narrowed to a home at login.
+    base: Arc<dyn Storage>,
+    storage: Arc<dyn Storage>,
+    passive: Option<Passive>,
+    transfer: Option<Running>,
+    /// This FTP session's TLS for data connections (its own session store).
+    data_tls: Option<crate::tls::DataTls>,
+}
+
+/// Serves one accepted connection until the session closes.
+/// `shutdown` carries the grace period running transfers get.
+/// `implicit`: the connection came to an implicit-FTPS listener.
+pub(crate) async fn serve(
+    stream: TcpStream,
+    peer: SocketAddr,
+    shared: Arc<Shared>,
+    mut shutdown: broadcast::Receiver<Duration>,
+    implicit: bool,
+) -> io::Result<&'static str> {
+    let local = stream.local_addr()?;
+    stream.set_nodelay(true)?;
+    // SO_OOBINLINE and keepalive come from the listening socket.
+    let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
+    let handshake_timeout = shared.cfg.data_timeout;
+    let mut control = match (&session_tls, implicit) {
+        (Some(t), true) => match accept_tls(t.control.clone(), stream, handshake_timeout).await {
+            Ok(tls) => {
+                let (r, w) = tokio::io::split(tls);
+                Control::Tls(r, w)
+            }
+            Err(e) => {
+                // A plaintext client, a garbage ClientHello, a stall.
+                tracing::info!(%peer, error = %e, "implicit FTPS handshake failed");
+                return Ok("implicit FTPS handshake failed");
+            }
+        },
+        _ => {
+            let (rd, wr) = stream.into_split();
+            Control::Plain(rd, wr)
+        }
+    };
+    let mut d = Driver {
+        base: shared.root.clone(),
+        storage: shared.root.clone(),
+        shared: shared.clone(),
+        peer,
+        local,
+        passive: None,
+        transfer: None,
+        data_tls: session_tls.as_ref().map(|t| t.data.clone()),
+    };
+    let mut sess = if implicit {
+        ServerSession::new_implicit_tls(shared.session.clone(), peer, local, Instant::now())
+    } else {
+        ServerSession::new(shared.session.clone(), peer, local, Instant::now())
+    };
+    let mut gauge = crate::metrics::SessionGauge::new(shared.metrics.clone(), sess.language(), sess.client_charset());
+    let write_timeout = shared.cfg.stall_timeout;
+    let mut shutdown_seen = false;
+    // Why the connection ends, when the driver knows better than the
+    // session (a failed handshake, a write error, a stalled reader).
+    let mut why: Option<&'static str> = None;
+    // One timer for the session's whole life, moved to each new deadline.
+    // A fresh `sleep_until` per turn of the loop registered a new timer
+    // for every command, and a registration can wake the worker parked on
+    // the timer wheel (an eventfd write and a context switch per command);
+    // moving a registered timer later costs neither.
+    // It starts at the session's first deadline: moving it earlier would
+    // wake that worker too.
+    let first = sess.poll_timeout().map(tokio::time::Instant::from_std);
+    let idle =
+        tokio::time::sleep_until(first.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(86_400)));
+    tokio::pin!(idle);
+    // The user `session_tls` is bound to (see `follow_login`).
+    let mut bound: Option<Vec<u8>> = None;
+    let result = loop {
+        while let Some(a) = sess.poll_action() {
+            if a == Action::StartTls {
+                // The 234 goes out in clear, then the handshake.
+                let n = sess.output().len();
+                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
+                sess.consume_output(n);
+                let cfg = session_tls.as_ref().map(|t| t.control.clone());
+                let r = match (sent, cfg) {
+                    (Ok(Ok(())), Some(cfg)) => control.start_tls(cfg, handshake_timeout).await,
+                    (Ok(Err(e)), _) => Err(e),
+                    _ => Err(io::ErrorKind::Unsupported.into()),
+                };
+                if let Err(e) = r {
+                    tracing::info!(%peer, error = %e, "TLS handshake after AUTH failed");
+                    why = Some("TLS handshake after AUTH failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+                continue;
+            }
+            if a == Action::EndTls {
+                // The 220 goes out under TLS, then TLS ends.
+                let n = sess.output().len();
+                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
+                sess.consume_output(n);
+                let r = match sent {
+                    Ok(Ok(())) => match tokio::time::timeout(handshake_timeout, control.end_tls()).await {
+                        Ok(r) => r,
+                        Err(_) => Err(io::ErrorKind::TimedOut.into()),
+                    },
+                    Ok(Err(e)) => Err(e),
+                    Err(_) => Err(io::ErrorKind::TimedOut.into()),
+                };
+                if let Err(e) = r {
+                    tracing::info!(%peer, error = %e, "ending TLS after REIN failed");
+                    why = Some("ending TLS after REIN failed");
+                    sess.handle_control_closed(Instant::now());
+                }
+                continue;
+            }
+            follow_login(&session_tls, &sess, &mut bound);
+            d.act(&mut sess, a).await;
+        }
+        if !sess.output().is_empty() {
+            follow_login(&session_tls, &sess, &mut bound);
+            // Replies are going out: what the session did is in the metrics.
+            gauge.metrics().tally(&sess.take_tally());
+            gauge.update(sess.language(), sess.client_charset());
+            let n = sess.output().len();
+            match tokio::time::timeout(write_timeout, control.write_all(sess.output())).await {
+                Ok(Ok(())) => sess.consume_output(n),
+                Ok(Err(e)) => {
+                    tracing::debug!(%peer, error = %e, "control connection write failed");
+                    why = why.or(Some("control connection write failed"));
+                    sess.handle_control_closed(Instant::now());
+                }
+                Err(_) => {
+                    tracing::info!(%peer, "client reads no replies: disconnecting");
+                    why = why.or(Some("client reads no replies (stall_timeout)"));
+                    sess.handle_control_closed(Instant::now());
+                }
+            }
+            continue;
+        }
+        if sess.is_closed() {
+            break Ok(why.unwrap_or(sess.close_reason()));
+        }
+        let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
+        if let Some(t) = deadline {
+            if idle.deadline() != t {
+                idle.as_mut().reset(t);
+            }
+        }
+        let reading = sess.wants_input();
+        tokio::select! {
+            r = control.read(), if reading => match r {
+                Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+                Ok(b) => {
+                    if let Some(t) = d.transfer.as_mut() {
+                        t.heard = true;
+                    }
+                    sess.handle_input(Instant::now(), &b);
+                }
+                Err(e) => {
+                    tracing::debug!(%peer, error = %e, "control connection read failed");
+                    why = why.or(Some("control connection reset or failed"));
+                    sess.handle_control_closed(Instant::now());
+                }
+            },
+            Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
+                if matches!(ev, DataEvent::UploadReceived { .. }) {
+                    // Is the client still there? A killed client's kernel
+                    // ends the data connection with a FIN, like a whole
+                    // upload; its control connection's FIN comes at the
+                    // same moment. Take in what the control connection
+                    // already holds; if it is quiet, wait a moment for the
+                    // FIN that may trail the data's (any octet from the
+                    // client ends the wait: it is alive), before the
+                    // upload may commit.
+                    let heard = d.transfer.as_ref().is_some_and(|t| t.heard);
+                    if control_now(&control, &mut sess) == ControlNow::Quiet && !heard {
+                        match tokio::time::timeout(shared.cfg.upload_end_wait, control.read()).await {
+                            Err(_quiet) => {}
+                            Ok(Ok(b)) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+                            Ok(Ok(b)) => sess.handle_input(Instant::now(), &b),
+                            Ok(Err(e)) => {
+                                tracing::debug!(%peer, error = %e, "control connection read failed");
+                                why = why.or(Some("control connection reset or failed"));
+                                sess.handle_control_closed(Instant::now());
+                            }
+                        }
+                    }
+                }
+                if let DataEvent::Ended { id, .. } = ev {
+                    // The task has released everything; let it finish.
+                    if let Some(t) = d.transfer.take_if(|t| t.id == id) {
+                        t.task.join().await;
+                    }
+                }
+                sess.handle_data(Instant::now(), ev);
+            }
+            () = &mut idle, if deadline.is_some() => {
+                sess.handle_timeout(Instant::now());
+            }
+            g = shutdown.recv(), if !shutdown_seen => {
+                // A later message (a forced stop) moves the deadline
+                // sooner; a closed channel is the last word.
+                let grace = match g {
+                    Ok(g) => g,
+                    Err(broadcast::error::RecvError::Lagged(_)) => Duration::ZERO,
+                    Err(broadcast::error::RecvError::Closed) => {
+                        shutdown_seen = true;
+                        Duration::ZERO
+                    }
+                };
+                let now = Instant::now();
+                sess.handle_shutdown(now, now + grace);
+            }
+        }
+    };
+    // The session closed with nothing outstanding; this is a backstop.
+    if let Some(t) = d.transfer.take() {
+        t.task.cancel().await;
+    }
+    // No data connection of this client resumes this session's TLS
+    // sessions once the client has seen the control connection close.
+    drop(session_tls);
+    control.shutdown().await;
+    result
+}
+
+/// Binds the FTP session's TLS to its client when it logs in, and
+/// unbinds it at REIN (see [`crate::tls::SessionTls::bind`]): before each
+/// action (a pipelined PASV behind PASS binds a data connection) and each
+/// reply (the 230 goes out bound). A comparison of the name when nothing
+/// changed.
+fn follow_login(tls: &Option<crate::tls::SessionTls>, sess: &ServerSession, bound: &mut Option<Vec<u8>>) {
+    let Some(tls) = tls else {
+        return;
+    };
+    let user = sess.logged_in_user();
+    if user == bound.as_deref() {
+        return;
+    }
+    tls.bind(user);
+    *bound = user.map(<[u8]>::to_vec);
+}
+
+impl Driver {
+    async fn act(&mut self, sess: &mut ServerSession, a: Action) {
+        tracing::trace!(peer = %self.peer, action = ?a, "action");
+        match a {
+            Action::Op(op) => {
+                let change = describe_change(&op);
+                // Where a name is created: a refusal names the charset.
+                let created = match &op {
+                    Op::Mkdir(p) | Op::Rename { to: p, .. } => Some(p.clone()),
+                    _ => None,
+                };
+                let r = self.run_op(op).await;
+                if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
+                    self.name_refused(sess, &p);
+                }
+                if let Some((what, path)) = change {
+                    // Changes to the tree, at INFO, names as text.
+                    match &r {
+                        Ok(_) => tracing::info!(%path, "{what}"),
+                        Err(e) => tracing::info!(%path, error = ?e, "{what} refused"),
+                    }
+                }
+                sess.handle_op(Instant::now(), r);
+            }
+            Action::SelectRoot(host) => {
+                self.base = match host.and_then(|i| self.shared.hosts.get(i)) {
+                    Some(h) => h.clone(),
+                    None => self.shared.root.clone(),
+                };
+                self.storage = self.base.clone();
+            }
+            Action::ReleasePassive => self.passive = None,
+            Action::StartTransfer(spec) => self.start_transfer(sess, spec).await,
+            Action::Commit(id) | Action::Discard(id) => {
+                let commit = matches!(a, Action::Commit(_));
+                if let Some(t) = self.transfer.as_mut().filter(|t| t.id == id) {
+                    if let Some(tx) = t.decide.take() {
+                        let _ = tx.send(commit);
+                    }
+                }
+            }
+            Action::AbortTransfer(id) => {
+                let Some(t) = self.transfer.take_if(|t| t.id == id) else {
+                    return;
+                };
+                t.task.cancel().await;
+                // Events the task sent before it stopped come first; an
+                // Ended among them is the truth, else it was cut here.
+                let mut ended = false;
+                let mut events = t.events;
+                while let Ok(ev) = events.try_recv() {
+                    ended |= matches!(ev, DataEvent::Ended { id: i, .. } if i == id);
+                    sess.handle_data(Instant::now(), ev);
+                }
+                if !ended {
+                    let bytes = t.progress.load(Ordering::Relaxed);
+                    sess.handle_data(
+                        Instant::now(),
+                        DataEvent::Ended {
+                            id,
+                            bytes,
+                            outcome: Outcome::Aborted,
+                        },
+                    );
+                }
+            }
+            Action::Log(rec) => {
+                self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
+                tracing::info!(
+                    path = %babelftp_proto::display::PlainPath(&rec.path),
+                    bytes = rec.bytes,
+                    seconds = rec.seconds,
+                    "{} {}",
+                    if rec.incoming { "upload" } else { "download" },
+                    if rec.complete { "complete" } else { "cut short" }
+                );
+                if let Some(log) = &self.shared.xferlog {
+                    log.write(&XferEntry {
+                        seconds: rec.seconds,
+                        peer: self.peer.ip(),
+                        bytes: rec.bytes,
+                        path: &rec.path,
+                        ascii: rec.ascii,
+                        incoming: rec.incoming,
+                        anonymous: rec.anonymous,
+                        user: &rec.user,
+                        complete: rec.complete,
+                    });
+                }
+            }
+            Action::Close => {
+                self.passive = None;
+            }
+            // Handled by `serve`, which owns the control connection.
+            Action::StartTls | Action::EndTls => {}
+        }
+    }
+}
+
+/// What an operation changes in the tree, for the log: its name and the
+/// path as text (`None` for what only reads).
+fn describe_change(op: &Op) -> Option<(&'static str, String)> {
+    let text = |p: &babelftp_session::VPath| babelftp_proto::display::PlainPath(&p.to_bytes()).to_string();
+    match op {
+        Op::Mkdir(p) => Some(("MKD", text(p))),
+        Op::Rmdir(p) => Some(("RMD", text(p))),
+        Op::RemoveFile(p) => Some(("DELE", text(p))),
+        Op::Chmod { path, mode } => Some(("SITE CHMOD", format!("{} {mode:o}", text(path)))),
+        Op::SetModified { path, time } => Some((
+            "MFMT",
+            format!(
+                "{} {}",
+                text(path),
+                babelftp_proto::listing::Civil::from_unix(*time).time_val()
+            ),
+        )),
+        Op::Rename { from, to } => Some(("rename", format!("{} -> {}", text(from), text(to)))),
+        _ => None,
+    }
+}
+
+/// Runs a storage call on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
+) -> Result<T, io::ErrorKind> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or(Err(io::ErrorKind::Other))
+}

@@ -1,0 +1,484 @@
+//! A transfer: opened by the driver (so a missing file is 550 with no
+//! 150), then run in its own task: data connection, bytes, commit or
+//! abort, and the xferlog line.
+
+use super::*;
+
+/// How many transfers run in the server.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Transfers(Arc<std::sync::atomic::AtomicUsize>);
+
+/// One running transfer, counted until dropped.
+#[derive(Debug)]
+pub(super) struct Counted(pub(super) Transfers);
+
+impl Transfers {
+    pub(super) fn start(&self) -> Counted {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Counted(self.clone())
+    }
+
+    pub(crate) fn running(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        (self.0).0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The running transfer, as the driver holds it.
+pub(super) struct Running {
+    pub(super) id: u64,
+    pub(super) task: Task,
+    pub(super) progress: Arc<AtomicU64>,
+    /// The commit decision for an upload.
+    pub(super) decide: Option<oneshot::Sender<bool>>,
+    /// What the task reports (made per transfer: an idle session holds no
+    /// channel).
+    pub(super) events: mpsc::UnboundedReceiver<DataEvent>,
+    /// The client sent something on the control connection while this
+    /// transfer ran: it was alive after its 150 (see [`control_now`]).
+    pub(super) heard: bool,
+    /// Its place in the server's count of running transfers.
+    pub(super) _counted: Counted,
+}
+
+/// A transfer task that is aborted when dropped: if the session's own task
+/// is cut (the server's shutdown backstop), its transfer goes with it
+/// rather than running on detached.
+pub(super) struct Task(pub(super) Option<JoinHandle<()>>);
+
+impl Task {
+    /// Waits for the task to end.
+    pub(super) async fn join(mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.await;
+        }
+    }
+
+    /// Cancels the task and waits until it has stopped.
+    pub(super) async fn cancel(mut self) {
+        if let Some(h) = self.0.take() {
+            h.abort();
+            let _ = h.await;
+        }
+    }
+}
+
+impl Drop for Task {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            h.abort();
+        }
+    }
+}
+
+/// What a transfer task moves, once opened.
+pub(super) enum Payload {
+    /// A file, and the offset to start from.
+    File(ReadHandle, u64),
+    /// A listing small enough to be made whole (and sorted).
+    Bytes(Vec<u8>),
+    /// A listing streamed as the directory is read.
+    Listing(Box<Lister>),
+    Upload(Box<dyn Upload>),
+}
+
+impl Driver {
+    /// Tells the session the charset a name it asked to create could not
+    /// be written in, for its reply.
+    pub(super) fn name_refused(&self, sess: &mut ServerSession, p: &VPath) {
+        if let Some(c) = self.storage.name_charset(p) {
+            sess.name_refused_in(c);
+        }
+    }
+
+    /// Opens the source or sink (so a missing file is 550 with no 150),
+    /// reports it, then runs the data connection in a task.
+    pub(super) async fn start_transfer(&mut self, sess: &mut ServerSession, spec: TransferSpec) {
+        let TransferSpec {
+            id,
+            source,
+            kind,
+            ascii,
+            tls,
+        } = spec;
+        let tls = match (tls, &self.data_tls) {
+            (false, _) => None,
+            (true, Some(cfg)) => Some(cfg.clone()),
+            (true, None) => {
+                let error = io::ErrorKind::Unsupported;
+                sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+                return;
+            }
+        };
+        let st = self.storage.clone();
+        let opened = match kind {
+            TransferKind::Retr { path, offset } => {
+                blocking(move || {
+                    st.open_read(&path, offset)
+                        .map(|h| (Payload::File(h, offset), None))
+                        .map_err(|e| e.kind())
+                })
+                .await
+            }
+            TransferKind::Stor { path, mode } => {
+                let name = path.clone();
+                let r = blocking(move || open_upload(&*st, path, mode)).await;
+                if r.as_ref().err() == Some(&io::ErrorKind::InvalidFilename) {
+                    self.name_refused(sess, &name);
+                }
+                r
+            }
+            TransferKind::List {
+                path,
+                format,
+                write,
+                legacy,
+            } => {
+                let caps = self.shared.session.caps;
+                blocking(move || {
+                    let fmt = LineFormat::new(format, write, caps, legacy);
+                    open_listing(&*st, &path, fmt).map(|p| (p, None)).map_err(|e| e.kind())
+                })
+                .await
+            }
+        };
+        let (payload, chosen) = match opened {
+            Ok(p) => p,
+            Err(error) => {
+                sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+                return;
+            }
+        };
+        let upload = matches!(payload, Payload::Upload(_));
+        let (decide_tx, decide_rx) = oneshot::channel();
+        let progress = Arc::new(AtomicU64::new(0));
+        let (events_tx, events) = mpsc::unbounded_channel();
+        let job = Job {
+            id,
+            // No passive listener (none bound, or released): 425.
+            source: match source {
+                DataSource::Passive => self.passive.take().map(Source::Passive),
+                DataSource::Active(a) => Some(Source::Active(a)),
+            },
+            peer: self.peer,
+            local: self.local,
+            data_timeout: self.shared.cfg.data_timeout,
+            stall: self.shared.cfg.stall_timeout,
+            ascii,
+            tls,
+            reuse_required: self.shared.cfg.tls_reuse_required,
+            progress: progress.clone(),
+            events: events_tx,
+            decide: decide_rx,
+        };
+        let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
+        self.transfer = Some(Running {
+            id,
+            task,
+            progress,
+            decide: upload.then_some(decide_tx),
+            events,
+            heard: false,
+            _counted: self.shared.transfers.start(),
+        });
+        sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
+    }
+}
+
+/// Opens an upload; STOU takes the first free name of `name`, `name.1`, …
+pub(super) fn open_upload(
+    st: &dyn Storage,
+    path: VPath,
+    mode: WriteMode,
+) -> Result<(Payload, Option<VPath>), io::ErrorKind> {
+    if mode != WriteMode::Unique {
+        return st
+            .open_write(&path, mode)
+            .map(|u| (Payload::Upload(u), None))
+            .map_err(|e| e.kind());
+    }
+    let base = path.file_name().unwrap_or(b"file").to_vec();
+    for n in 0u32..10_000 {
+        let mut name = base.clone();
+        if n > 0 {
+            name.extend_from_slice(format!(".{n}").as_bytes());
+        }
+        let candidate = path.parent().join(&name);
+        match st.open_write(&candidate, mode) {
+            Ok(u) => return Ok((Payload::Upload(u), Some(candidate))),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e.kind()),
+        }
+    }
+    Err(io::ErrorKind::AlreadyExists)
+}
+
+/// A transfer task: data connection, bytes, and how it ended.
+pub(super) struct Job {
+    pub(super) id: u64,
+    pub(super) source: Option<Source>,
+    pub(super) peer: SocketAddr,
+    pub(super) local: SocketAddr,
+    pub(super) data_timeout: Duration,
+    pub(super) stall: Duration,
+    pub(super) ascii: bool,
+    /// PROT P: TLS on the data connection, with this FTP session's config.
+    pub(super) tls: Option<crate::tls::DataTls>,
+    pub(super) reuse_required: bool,
+    pub(super) progress: Arc<AtomicU64>,
+    pub(super) events: mpsc::UnboundedSender<DataEvent>,
+    pub(super) decide: oneshot::Receiver<bool>,
+}
+
+/// Where a transfer's data connection comes from.
+pub(super) enum Source {
+    Passive(Passive),
+    Active(SocketAddr),
+}
+
+/// Why a running transfer stopped early.
+pub(super) enum Cut {
+    Io(io::Error),
+    Stalled,
+}
+
+impl Job {
+    pub(super) async fn run(self, payload: Payload) {
+        let (id, events) = (self.id, self.events.clone());
+        let (bytes, outcome) = self.transfer(payload).await;
+        let _ = events.send(DataEvent::Ended { id, bytes, outcome });
+    }
+
+    pub(super) async fn transfer(mut self, payload: Payload) -> (u64, Outcome) {
+        let early = match self.source.take() {
+            Some(Source::Active(addr)) => match data::connect_active(addr, self.local.ip(), self.data_timeout).await {
+                Ok(s) => Early::Plain(s),
+                Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
+                Err(DataError::Io(e)) => Early::Failed(e),
+            },
+            // PROT C since a PASV made under PROT P: that connection is
+            // to speak TLS, this transfer cannot use it (425 at once, not
+            // after its handshake times out).
+            Some(Source::Passive(p)) if p.tls && self.tls.is_none() => {
+                tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
+            // The client has until `data_timeout` after the transfer command
+            // to connect (and, under PROT P, to answer the handshake).
+            Some(Source::Passive(mut p)) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
+                Err(_) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
+                Ok(Ok(e)) => e,
+                Ok(Err(_)) => Early::Failed(io::ErrorKind::Other.into()),
+            },
+            None => return (0, Outcome::NoConnection(NoConnection::Failed)),
+        };
+        // A download's data connection may give the client a new TLS
+        // ticket; an upload's never does (see crate::tls).
+        let download = !matches!(payload, Payload::Upload(_));
+        let data_tls = self.tls.take();
+        let handshake = match (early, data_tls.as_ref()) {
+            (Early::Plain(stream), None) => {
+                // Binary, no TLS, a local file: the kernel copies (sendfile).
+                if let Payload::File(ReadHandle::File(file), offset) = &payload {
+                    if !self.ascii {
+                        let progress = self.progress.clone();
+                        let r = watch(&progress, self.stall, data::sendfile(file, *offset, &stream, &progress)).await;
+                        return finish_download(r, stream, &progress).await;
+                    }
+                }
+                return self.move_bytes(stream, payload).await;
+            }
+            (Early::Failed(e), _) => {
+                tracing::debug!(error = %e, "data connection failed");
+                return (0, Outcome::NoConnection(NoConnection::Failed));
+            }
+            // Active mode, or PROT P since a PASV made under PROT C: the
+            // whole handshake now, the same way.
+            (Early::Plain(stream), Some(tls)) => match EarlyTls::answer(tls, stream, self.data_timeout).await {
+                Ok(t) => t.finish(download, self.data_timeout).await,
+                Err(e) => Err(e),
+            },
+            (Early::Tls(t), Some(_)) => t.finish(download, self.data_timeout).await,
+            (Early::TlsFailed(e), _) => Err(e),
+            // Not reached: a PROT P connection under PROT C is refused
+            // above, and active mode gives a plain stream.
+            (Early::Tls(_), None) => Err(io::Error::other("a TLS data connection for a clear transfer")),
+        };
+        let (tls, switch) = match handshake {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::info!(peer = %self.peer, error = %e, "TLS handshake on a data connection failed");
+                return (0, Outcome::TlsFailed);
+            }
+        };
+        // RFC 4217 10.2 with the binding vsftpd lacks: the handshake must
+        // resume a TLS session of *this client* (the data config finds
+        // only this FTP session's, those of the same user's other live
+        // sessions from this address, and those of a session from this
+        // address that has yet to log in, which `confirm` settles).
+        let ours = !self.reuse_required
+            || match (&data_tls, tls.get_ref().1.handshake_kind()) {
+                (Some(d), Some(rustls::HandshakeKind::Resumed)) => d.confirm(&switch, self.data_timeout).await,
+                _ => false,
+            };
+        if !ours {
+            tracing::info!(peer = %self.peer, "data connection did not resume a TLS session of this client");
+            // Closed in order (close_notify), so the client reads the 522.
+            let mut tls = tls;
+            let _ = tokio::time::timeout(Duration::from_secs(1), tls.shutdown()).await;
+            return (0, Outcome::TlsNotReused);
+        }
+        self.move_bytes(tls, payload).await
+    }
+
+    /// Moves the bytes over a data connection (plain or TLS).
+    pub(super) async fn move_bytes<S: AsyncRead + AsyncWrite + Unpin>(
+        self,
+        mut stream: S,
+        payload: Payload,
+    ) -> (u64, Outcome) {
+        let progress = self.progress.clone();
+        let (ascii, stall) = (self.ascii, self.stall);
+        match payload {
+            Payload::File(handle, _) => {
+                // The handle is already at the REST offset.
+                let r = watch(&progress, stall, async {
+                    match handle {
+                        ReadHandle::File(file) => data::pump_file(file, &mut stream, ascii, &progress).await,
+                        ReadHandle::Reader(reader) => data::send_reader(reader, &mut stream, ascii, &progress).await,
+                    }
+                })
+                .await;
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Bytes(out) => {
+                let r = watch(&progress, stall, async {
+                    stream.write_all(&out).await?;
+                    progress.fetch_add(out.len() as u64, Ordering::Relaxed);
+                    Ok(out.len() as u64)
+                })
+                .await;
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Listing(lister) => {
+                let (tx, mut rx) = mpsc::channel(2);
+                let producer = tokio::task::spawn_blocking(move || lister.produce(&tx));
+                let r = watch(&progress, stall, async {
+                    let mut n = 0u64;
+                    while let Some(chunk) = rx.recv().await {
+                        let chunk = chunk?;
+                        stream.write_all(&chunk).await?;
+                        n += chunk.len() as u64;
+                        progress.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                    }
+                    Ok(n)
+                })
+                .await;
+                // A producer blocked on a full channel ends when it sees
+                // the receiver gone.
+                drop(rx);
+                drop(producer);
+                finish_download(r, stream, &progress).await
+            }
+            Payload::Upload(upload) => {
+                // Over TLS, an end without close_notify is an error here
+                // (rustls: unexpected EOF), so a cut upload never commits.
+                let r = watch(&progress, stall, data::receive(&mut stream, upload, ascii, &progress)).await;
+                if r.is_ok() {
+                    // Over TLS: our close_notify answers the client's (ftplib's
+                    // unwrap() waits for it); over TCP: our FIN.
+                    let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
+                }
+                drop(stream);
+                let (n, upload) = match r {
+                    Ok(v) => v,
+                    // A failed or interrupted upload is dropped uncommitted:
+                    // a replacing STOR leaves the old file as it was.
+                    Err(Cut::Io(e)) if is_storage_error(&e) => {
+                        return (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind()))
+                    }
+                    Err(Cut::Io(_)) => return (progress.load(Ordering::Relaxed), Outcome::Network),
+                    Err(Cut::Stalled) => return (progress.load(Ordering::Relaxed), Outcome::Stalled),
+                };
+                let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
+                let commit = self.decide.await.unwrap_or(false);
+                let r = tokio::task::spawn_blocking(move || {
+                    if commit {
+                        upload.commit().map(|()| true)
+                    } else {
+                        drop(upload);
+                        Ok(false)
+                    }
+                })
+                .await;
+                match r {
+                    Ok(Ok(true)) => (n, Outcome::Complete),
+                    Ok(Ok(false)) => (n, Outcome::Aborted),
+                    Ok(Err(e)) => (n, Outcome::Storage(e.kind())),
+                    Err(_) => (n, Outcome::Storage(io::ErrorKind::Other)),
+                }
+            }
+        }
+    }
+}
+
+/// Runs `fut`, cutting it when `progress` does not move for `stall` (give
+/// or take a quarter of it: progress is looked at four times per period).
+pub(super) async fn watch<T>(
+    progress: &AtomicU64,
+    stall: Duration,
+    fut: impl std::future::Future<Output = io::Result<T>>,
+) -> Result<T, Cut> {
+    tokio::pin!(fut);
+    let tick = (stall / 4).max(Duration::from_millis(50));
+    let mut last = progress.load(Ordering::Relaxed);
+    let mut since = tokio::time::Instant::now();
+    let mut ticks = tokio::time::interval_at(since + tick, tick);
+    loop {
+        tokio::select! {
+            r = &mut fut => return r.map_err(Cut::Io),
+            now = ticks.tick() => {
+                let p = progress.load(Ordering::Relaxed);
+                if p != last {
+                    last = p;
+                    since = now;
+                } else if now.duration_since(since) >= stall {
+                    return Err(Cut::Stalled);
+                }
+            }
+        }
+    }
+}
+
+/// Ends a download: close the data connection cleanly (over TLS, with
+/// close_notify first).
+pub(super) async fn finish_download<S: AsyncWrite + Unpin>(
+    r: Result<u64, Cut>,
+    mut stream: S,
+    progress: &AtomicU64,
+) -> (u64, Outcome) {
+    match r {
+        Ok(n) => {
+            let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
+            (n, Outcome::Complete)
+        }
+        Err(Cut::Stalled) => (progress.load(Ordering::Relaxed), Outcome::Stalled),
+        Err(Cut::Io(e)) if is_storage_error(&e) => (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind())),
+        Err(Cut::Io(_)) => (progress.load(Ordering::Relaxed), Outcome::Network),
+    }
+}
+
+/// Whether a transfer failed on the storage side (disk full) rather than
+/// on the network.
+pub(super) fn is_storage_error(e: &io::Error) -> bool {
+    crate::storage::is_storage_failure(e)
+        || matches!(
+            e.kind(),
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
+        )
+}
