@@ -76,6 +76,18 @@ struct Driver {
     shared: Arc<Shared>,
     peer: SocketAddr,
     local: SocketAddr,
+    /// The control connection (plain, or TLS after AUTH or on an implicit
+    /// listener).
+    control: Control,
+    /// This FTP session's TLS, when the server has a certificate: its
+    /// control configuration, and its binding to the client (see
+    /// [`Driver::follow_login`]).
+    session_tls: Option<crate::tls::SessionTls>,
+    /// The user `session_tls` is bound to.
+    bound: Option<Vec<u8>>,
+    /// Why the connection ends, when the driver knows better than the
+    /// session (a failed handshake, a write error, a stalled reader).
+    why: Option<&'static str>,
     /// The current host's root; `storage` is narrowed to a home at login.
     base: Arc<dyn Storage>,
     storage: Arc<dyn Storage>,
@@ -99,9 +111,8 @@ pub(crate) async fn serve(
     stream.set_nodelay(true)?;
     // SO_OOBINLINE and keepalive come from the listening socket.
     let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
-    let handshake_timeout = shared.cfg.data_timeout;
-    let mut control = match (&session_tls, implicit) {
-        (Some(t), true) => match accept_tls(t.control.clone(), stream, handshake_timeout).await {
+    let control = match (&session_tls, implicit) {
+        (Some(t), true) => match accept_tls(t.control.clone(), stream, shared.cfg.data_timeout).await {
             Ok(tls) => {
                 let (r, w) = tokio::io::split(tls);
                 Control::Tls(r, w)
@@ -123,9 +134,13 @@ pub(crate) async fn serve(
         shared: shared.clone(),
         peer,
         local,
+        control,
+        data_tls: session_tls.as_ref().map(|t| t.data.clone()),
+        session_tls,
+        bound: None,
+        why: None,
         passive: None,
         transfer: None,
-        data_tls: session_tls.as_ref().map(|t| t.data.clone()),
     };
     let mut sess = if implicit {
         ServerSession::new_implicit_tls(shared.session.clone(), peer, local, Instant::now())
@@ -133,11 +148,7 @@ pub(crate) async fn serve(
         ServerSession::new(shared.session.clone(), peer, local, Instant::now())
     };
     let mut gauge = crate::metrics::SessionGauge::new(shared.metrics.clone(), sess.language(), sess.client_charset());
-    let write_timeout = shared.cfg.stall_timeout;
     let mut shutdown_seen = false;
-    // Why the connection ends, when the driver knows better than the
-    // session (a failed handshake, a write error, a stalled reader).
-    let mut why: Option<&'static str> = None;
     // One timer for the session's whole life, moved to each new deadline.
     // A fresh `sleep_until` per turn of the loop registered a new timer
     // for every command, and a registration can wake the worker parked on
@@ -149,74 +160,19 @@ pub(crate) async fn serve(
     let idle =
         tokio::time::sleep_until(first.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(86_400)));
     tokio::pin!(idle);
-    // The user `session_tls` is bound to (see `follow_login`).
-    let mut bound: Option<Vec<u8>> = None;
     let result = loop {
         while let Some(a) = sess.poll_action() {
-            if a == Action::StartTls {
-                // The 234 goes out in clear, then the handshake.
-                let n = sess.output().len();
-                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
-                sess.consume_output(n);
-                let cfg = session_tls.as_ref().map(|t| t.control.clone());
-                let r = match (sent, cfg) {
-                    (Ok(Ok(())), Some(cfg)) => control.start_tls(cfg, handshake_timeout).await,
-                    (Ok(Err(e)), _) => Err(e),
-                    _ => Err(io::ErrorKind::Unsupported.into()),
-                };
-                if let Err(e) = r {
-                    tracing::info!(%peer, error = %e, "TLS handshake after AUTH failed");
-                    why = Some("TLS handshake after AUTH failed");
-                    sess.handle_control_closed(Instant::now());
-                }
-                continue;
-            }
-            if a == Action::EndTls {
-                // The 220 goes out under TLS, then TLS ends.
-                let n = sess.output().len();
-                let sent = tokio::time::timeout(write_timeout, control.write_all(sess.output())).await;
-                sess.consume_output(n);
-                let r = match sent {
-                    Ok(Ok(())) => match tokio::time::timeout(handshake_timeout, control.end_tls()).await {
-                        Ok(r) => r,
-                        Err(_) => Err(io::ErrorKind::TimedOut.into()),
-                    },
-                    Ok(Err(e)) => Err(e),
-                    Err(_) => Err(io::ErrorKind::TimedOut.into()),
-                };
-                if let Err(e) = r {
-                    tracing::info!(%peer, error = %e, "ending TLS after REIN failed");
-                    why = Some("ending TLS after REIN failed");
-                    sess.handle_control_closed(Instant::now());
-                }
-                continue;
-            }
-            follow_login(&session_tls, &sess, &mut bound);
             d.act(&mut sess, a).await;
         }
         if !sess.output().is_empty() {
-            follow_login(&session_tls, &sess, &mut bound);
             // Replies are going out: what the session did is in the metrics.
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
-            let n = sess.output().len();
-            match tokio::time::timeout(write_timeout, control.write_all(sess.output())).await {
-                Ok(Ok(())) => sess.consume_output(n),
-                Ok(Err(e)) => {
-                    tracing::debug!(%peer, error = %e, "control connection write failed");
-                    why = why.or(Some("control connection write failed"));
-                    sess.handle_control_closed(Instant::now());
-                }
-                Err(_) => {
-                    tracing::info!(%peer, "client reads no replies: disconnecting");
-                    why = why.or(Some("client reads no replies (stall_timeout)"));
-                    sess.handle_control_closed(Instant::now());
-                }
-            }
+            d.flush(&mut sess).await;
             continue;
         }
         if sess.is_closed() {
-            break Ok(why.unwrap_or(sess.close_reason()));
+            break Ok(d.why.unwrap_or(sess.close_reason()));
         }
         let deadline = sess.poll_timeout().map(tokio::time::Instant::from_std);
         if let Some(t) = deadline {
@@ -226,55 +182,11 @@ pub(crate) async fn serve(
         }
         let reading = sess.wants_input();
         tokio::select! {
-            r = control.read(), if reading => match r {
-                Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
-                Ok(b) => {
-                    if let Some(t) = d.transfer.as_mut() {
-                        t.heard = true;
-                    }
-                    sess.handle_input(Instant::now(), &b);
-                }
-                Err(e) => {
-                    tracing::debug!(%peer, error = %e, "control connection read failed");
-                    why = why.or(Some("control connection reset or failed"));
-                    sess.handle_control_closed(Instant::now());
-                }
-            },
+            r = d.control.read(), if reading => d.control_read(&mut sess, r),
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
-                if matches!(ev, DataEvent::UploadReceived { .. }) {
-                    // Is the client still there? A killed client's kernel
-                    // ends the data connection with a FIN, like a whole
-                    // upload; its control connection's FIN comes at the
-                    // same moment. Take in what the control connection
-                    // already holds; if it is quiet, wait a moment for the
-                    // FIN that may trail the data's (any octet from the
-                    // client ends the wait: it is alive), before the
-                    // upload may commit.
-                    let heard = d.transfer.as_ref().is_some_and(|t| t.heard);
-                    if control_now(&control, &mut sess) == ControlNow::Quiet && !heard {
-                        match tokio::time::timeout(shared.cfg.upload_end_wait, control.read()).await {
-                            Err(_quiet) => {}
-                            Ok(Ok(b)) if b.is_empty() => sess.handle_control_closed(Instant::now()),
-                            Ok(Ok(b)) => sess.handle_input(Instant::now(), &b),
-                            Ok(Err(e)) => {
-                                tracing::debug!(%peer, error = %e, "control connection read failed");
-                                why = why.or(Some("control connection reset or failed"));
-                                sess.handle_control_closed(Instant::now());
-                            }
-                        }
-                    }
-                }
-                if let DataEvent::Ended { id, .. } = ev {
-                    // The task has released everything; let it finish.
-                    if let Some(t) = d.transfer.take_if(|t| t.id == id) {
-                        t.task.join().await;
-                    }
-                }
-                sess.handle_data(Instant::now(), ev);
+                d.data_event(&mut sess, ev).await;
             }
-            () = &mut idle, if deadline.is_some() => {
-                sess.handle_timeout(Instant::now());
-            }
+            () = &mut idle, if deadline.is_some() => sess.handle_timeout(Instant::now()),
             g = shutdown.recv(), if !shutdown_seen => {
                 // A later message (a forced stop) moves the deadline
                 // sooner; a closed channel is the last word.
@@ -291,32 +203,149 @@ pub(crate) async fn serve(
             }
         }
     };
-    // The session closed with nothing outstanding; this is a backstop.
-    if let Some(t) = d.transfer.take() {
-        t.task.cancel().await;
-    }
-    // No data connection of this client resumes this session's TLS
-    // sessions once the client has seen the control connection close.
-    drop(session_tls);
-    control.shutdown().await;
+    d.close().await;
     result
 }
 
-/// Binds the FTP session's TLS to its client when it logs in, and
-/// unbinds it at REIN (see [`crate::tls::SessionTls::bind`]): before each
-/// action (a pipelined PASV behind PASS binds a data connection) and each
-/// reply (the 230 goes out bound). A comparison of the name when nothing
-/// changed.
-fn follow_login(tls: &Option<crate::tls::SessionTls>, sess: &ServerSession, bound: &mut Option<Vec<u8>>) {
-    let Some(tls) = tls else {
-        return;
-    };
-    let user = sess.logged_in_user();
-    if user == bound.as_deref() {
-        return;
+/// The control connection's side of the driver: writing replies, reading
+/// commands, the TLS switch, the end of the session.
+impl Driver {
+    /// Writes what the session has to say, within `stall_timeout`: a
+    /// client that reads none of its replies is dropped. Whether it all
+    /// went out.
+    async fn flush(&mut self, sess: &mut ServerSession) -> bool {
+        self.follow_login(sess);
+        let n = sess.output().len();
+        let peer = self.peer;
+        match tokio::time::timeout(self.shared.cfg.stall_timeout, self.control.write_all(sess.output())).await {
+            Ok(Ok(())) => {
+                sess.consume_output(n);
+                true
+            }
+            Ok(Err(e)) => {
+                tracing::debug!(%peer, error = %e, "control connection write failed");
+                self.gone(sess, "control connection write failed");
+                false
+            }
+            Err(_) => {
+                tracing::info!(%peer, "client reads no replies: disconnecting");
+                self.gone(sess, "client reads no replies (stall_timeout)");
+                false
+            }
+        }
     }
-    tls.bind(user);
-    *bound = user.map(<[u8]>::to_vec);
+
+    /// The client is gone, or must be: the session is told, and `why` is
+    /// kept for the log unless an earlier cause is known.
+    fn gone(&mut self, sess: &mut ServerSession, why: &'static str) {
+        self.why = self.why.or(Some(why));
+        sess.handle_control_closed(Instant::now());
+    }
+
+    /// What a read of the control connection gave.
+    fn control_read(&mut self, sess: &mut ServerSession, r: io::Result<Vec<u8>>) {
+        match r {
+            Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+            Ok(b) => {
+                if let Some(t) = self.transfer.as_mut() {
+                    t.heard = true;
+                }
+                sess.handle_input(Instant::now(), &b);
+            }
+            Err(e) => {
+                tracing::debug!(peer = %self.peer, error = %e, "control connection read failed");
+                self.gone(sess, "control connection reset or failed");
+            }
+        }
+    }
+
+    /// What the transfer task reported.
+    async fn data_event(&mut self, sess: &mut ServerSession, ev: DataEvent) {
+        if matches!(ev, DataEvent::UploadReceived { .. }) {
+            // Is the client still there? A killed client's kernel ends the
+            // data connection with a FIN, like a whole upload; its control
+            // connection's FIN comes at the same moment. Take in what the
+            // control connection already holds; if it is quiet, wait a
+            // moment for the FIN that may trail the data's (any octet from
+            // the client ends the wait: it is alive), before the upload
+            // may commit.
+            let heard = self.transfer.as_ref().is_some_and(|t| t.heard);
+            if control_now(&self.control, sess) == ControlNow::Quiet && !heard {
+                let wait = self.shared.cfg.upload_end_wait;
+                if let Ok(r) = tokio::time::timeout(wait, self.control.read()).await {
+                    self.control_read(sess, r);
+                }
+            }
+        }
+        if let DataEvent::Ended { id, .. } = ev {
+            // The task has released everything; let it finish.
+            if let Some(t) = self.transfer.take_if(|t| t.id == id) {
+                t.task.join().await;
+            }
+        }
+        sess.handle_data(Instant::now(), ev);
+    }
+
+    /// The session has closed with nothing outstanding.
+    async fn close(mut self) {
+        // A backstop: the session never closes with a transfer running.
+        if let Some(t) = self.transfer.take() {
+            t.task.cancel().await;
+        }
+        // No data connection of this client resumes this session's TLS
+        // sessions once the client has seen the control connection close.
+        drop(self.session_tls.take());
+        self.control.shutdown().await;
+    }
+
+    /// Binds the FTP session's TLS to its client when it logs in, and
+    /// unbinds it at REIN (see [`crate::tls::SessionTls::bind`]): before
+    /// each action (a pipelined PASV behind PASS binds a data connection)
+    /// and each reply (the 230 goes out bound). A comparison of the name
+    /// when nothing changed.
+    fn follow_login(&mut self, sess: &ServerSession) {
+        let Some(tls) = &self.session_tls else {
+            return;
+        };
+        let user = sess.logged_in_user();
+        if user == self.bound.as_deref() {
+            return;
+        }
+        tls.bind(user);
+        self.bound = user.map(<[u8]>::to_vec);
+    }
+
+    /// AUTH TLS (RFC 4217 4): the 234 goes out in clear, then the
+    /// handshake.
+    async fn start_tls(&mut self, sess: &mut ServerSession) {
+        if !self.flush(sess).await {
+            return;
+        }
+        let r = match self.session_tls.as_ref().map(|t| t.control.clone()) {
+            Some(cfg) => self.control.start_tls(cfg, self.shared.cfg.data_timeout).await,
+            None => Err(io::ErrorKind::Unsupported.into()),
+        };
+        if let Err(e) = r {
+            tracing::info!(peer = %self.peer, error = %e, "TLS handshake after AUTH failed");
+            self.gone(sess, "TLS handshake after AUTH failed");
+        }
+    }
+
+    /// REIN after AUTH TLS (RFC 4217 13): the 220 goes out under TLS, then
+    /// TLS ends.
+    async fn end_tls(&mut self, sess: &mut ServerSession) {
+        if !self.flush(sess).await {
+            return;
+        }
+        let r = match tokio::time::timeout(self.shared.cfg.data_timeout, self.control.end_tls()).await {
+            Ok(r) => r,
+            Err(_) => Err(io::ErrorKind::TimedOut.into()),
+        };
+        if let Err(e) = r {
+            tracing::info!(peer = %self.peer, error = %e, "ending TLS after REIN failed");
+            self.gone(sess, "ending TLS after REIN failed");
+        }
+    }
 }
 
 impl Driver {
@@ -412,8 +441,8 @@ impl Driver {
             Action::Close => {
                 self.passive = None;
             }
-            // Handled by `serve`, which owns the control connection.
-            Action::StartTls | Action::EndTls => {}
+            Action::StartTls => self.start_tls(sess).await,
+            Action::EndTls => self.end_tls(sess).await,
         }
     }
 }
