@@ -255,16 +255,16 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
 /// Local entries of a directory, by comparison key; our part files apart.
 type Local = HashMap<Vec<u8>, (OsString, std::fs::Metadata)>;
 
-fn local_entries(dir: &Path) -> anyhow::Result<(Local, Vec<OsString>)> {
+fn local_entries(dir: &Path) -> anyhow::Result<(Local, HashSet<OsString>)> {
     let mut out = HashMap::new();
-    let mut parts = Vec::new();
+    let mut parts = HashSet::new();
     for e in std::fs::read_dir(dir)
         .with_context(|| crate::msg::ts("cli-opening", &[("path", &dir.display().to_string())]))?
     {
         let e = e?;
         let name = e.file_name();
         if is_part(name.as_bytes()) {
-            parts.push(name);
+            parts.insert(name);
             continue;
         }
         let md = e.metadata()?;
@@ -333,11 +333,19 @@ fn down<'a>(
             }
             let part = part_name(local_name.as_bytes(), &e);
             let resumable = part.is_some();
-            let part_file =
-                local.join(OsString::from_vec(part.unwrap_or_else(|| {
-                    format!(".{}{}", std::process::id(), ".babelftp-part").into_bytes()
-                })));
-            match fetch(run, &e, &rpath, &part_file, &target, resumable).await {
+            let part = OsString::from_vec(
+                part.unwrap_or_else(|| format!(".{}{}", std::process::id(), ".babelftp-part").into_bytes()),
+            );
+            let d = Download {
+                part_listed: parts.contains(&part),
+                part: local.join(&part),
+                standing: Standing::of(existing.as_ref().map(|(_, md)| md)),
+                target,
+                rpath,
+                entry: e,
+                resumable,
+            };
+            match fetch(run, &d).await {
                 Ok(n) => {
                     run.tally.copied += 1;
                     run.tally.bytes += n;
@@ -345,19 +353,17 @@ fn down<'a>(
                 Err(err) => {
                     // Kept for the next run when it can be resumed and
                     // holds something; else nothing is left behind.
-                    let len = std::fs::metadata(&part_file).map(|m| m.len()).unwrap_or(0);
-                    if resumable && len > 0 && !target.is_dir() {
-                        if let Some(n) = part_file.file_name() {
-                            kept.insert(n.to_owned());
-                        }
+                    let len = std::fs::metadata(&d.part).map(|m| m.len()).unwrap_or(0);
+                    if d.resumable && len > 0 && !d.target.is_dir() {
+                        kept.insert(part);
                     } else {
-                        let _ = std::fs::remove_file(&part_file);
+                        let _ = std::fs::remove_file(&d.part);
                     }
-                    let shown = run.shown(&rpath);
+                    let shown = run.shown(&d.rpath);
                     // A link the server lists but will not follow (it
                     // leaves the server's root, or leads nowhere): there is
                     // nothing to copy, which is not a failed copy.
-                    if e.is_link && crate::exit::is_permanent_refusal(&err) {
+                    if d.entry.is_link && crate::exit::is_permanent_refusal(&err) {
                         eprintln!("{}", crate::msg::ts("cli-mirror-link-skipped", &[("path", &shown)]));
                         continue;
                     }
@@ -390,18 +396,82 @@ fn down<'a>(
     })
 }
 
-/// Downloads `e` (at `rpath`) into `part`, resuming what a part file of
-/// the same identity already holds, then renames it to `target` with the
-/// remote time. Returns the octets received.
-async fn fetch(
-    run: &mut Run<'_>,
-    e: &RemoteEntry,
-    rpath: &[u8],
-    part: &Path,
-    target: &Path,
+/// A local file written from async code with plain `write` calls, on the
+/// runtime's own thread. `tokio::fs::File` hands every write to a thread
+/// of the blocking pool and waits for it (futex wake-ups both ways, for
+/// each small file of a mirror); a write into the page cache costs less
+/// than that hand-off.
+struct SyncWrite<'a>(&'a std::fs::File);
+
+impl tokio::io::AsyncWrite for SyncWrite<'_> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::task::Poll::Ready(std::io::Write::write(&mut &*self.0, buf))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// What stands at a download's target, as the directory's listing saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// Nothing, or a file (replaced by the rename).
+    Free,
+    /// A directory: the file cannot go there.
+    Dir,
+    /// A symbolic link: whether it leads to a directory is asked when the
+    /// file is fetched.
+    Link,
+}
+
+impl Standing {
+    fn of(md: Option<&std::fs::Metadata>) -> Standing {
+        match md.map(std::fs::Metadata::file_type) {
+            Some(t) if t.is_dir() => Standing::Dir,
+            Some(t) if t.is_symlink() => Standing::Link,
+            _ => Standing::Free,
+        }
+    }
+}
+
+/// One file to download: what the walk decided.
+struct Download {
+    entry: RemoteEntry,
+    rpath: Vec<u8>,
+    part: PathBuf,
+    target: PathBuf,
+    /// The part file's name holds the remote identity (a later run may
+    /// resume it).
     resumable: bool,
-) -> anyhow::Result<u64> {
-    if target.is_dir() {
+    /// The directory's listing holds a part file of that name.
+    part_listed: bool,
+    standing: Standing,
+}
+
+/// Downloads `d.entry` (at `d.rpath`) into its part file, resuming what a
+/// part file of the same identity already holds, then renames it to the
+/// target with the remote time. Returns the octets received. The listing
+/// of the directory already said what stands at the target and whether a
+/// part file is there: no other `stat` is made for a new file (one
+/// `openat`, the writes, `futimens`, `rename`).
+async fn fetch(run: &mut Run<'_>, d: &Download) -> anyhow::Result<u64> {
+    let (part, target) = (&d.part, &d.target);
+    if d.standing == Standing::Dir || (d.standing == Standing::Link && target.is_dir()) {
         // Checked before anything is fetched: a directory stands where the
         // file would go.
         return Err(
@@ -411,24 +481,30 @@ async fn fetch(
             )),
         );
     }
-    let have = match std::fs::symlink_metadata(part) {
-        Ok(m) if resumable && m.is_file() && e.size.is_some_and(|n| m.len() < n) => m.len(),
-        _ => 0,
+    let have = if d.resumable && d.part_listed {
+        match std::fs::symlink_metadata(part) {
+            Ok(m) if m.is_file() && d.entry.size.is_some_and(|n| m.len() < n) => m.len(),
+            _ => 0,
+        }
+    } else {
+        0
     };
-    let mut file = tokio::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .write(true)
         .append(have > 0)
         .truncate(have == 0)
         .open(part)
-        .await
         .with_context(|| crate::msg::ts("cli-creating", &[("path", &part.display().to_string())]))?;
-    let n = run.s.client.retr(rpath, have, &mut file, &mut |_| {}).await?;
-    drop(file);
-    if let Some(t) = e.modified {
-        let when = UNIX_EPOCH + Duration::from_secs(t.max(0) as u64);
-        std::fs::File::options().write(true).open(part)?.set_modified(when)?;
+    let n = run
+        .s
+        .client
+        .retr(&d.rpath, have, &mut SyncWrite(&file), &mut |_| {})
+        .await?;
+    if let Some(t) = d.entry.modified {
+        file.set_modified(UNIX_EPOCH + Duration::from_secs(t.max(0) as u64))?;
     }
+    drop(file);
     std::fs::rename(part, target)
         .with_context(|| crate::msg::ts("cli-creating", &[("path", &target.display().to_string())]))?;
     Ok(n)
