@@ -47,7 +47,7 @@ def fill(d, n):
     names in `d`; returns (files, octets)."""
     os.makedirs(d)
     total = 0
-    block = bytes(range(256)) * 32
+    block = bytes(range(256)) * 33
     for i in range(n):
         size = (i * 7919) % 8001
         with open(os.path.join(d, f'{STEMS[i % len(STEMS)]}-{i:07d}.bin'), 'wb') as f:
