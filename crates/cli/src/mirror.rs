@@ -64,8 +64,23 @@ pub struct MirrorArgs {
     /// Delete files and directories the source no longer has.
     #[arg(long)]
     delete: bool,
+    /// Transfer N files at once, over N control connections logged in alike (1 to 64; the tree is
+    /// walked once, on the first).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_parallel)]
+    parallel: usize,
     #[command(flatten)]
     common: Common,
+}
+
+/// The most connections `--parallel` opens.
+const MAX_PARALLEL: usize = 64;
+
+/// `--parallel N`: 1 to [`MAX_PARALLEL`].
+fn parse_parallel(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_PARALLEL).contains(&n) => Ok(n),
+        _ => Err(crate::msg::ts("cli-mirror-bad-parallel", &[("value", s)])),
+    }
 }
 
 /// What a mirror run did.
@@ -133,8 +148,10 @@ fn in_step(e: &anyhow::Error) -> bool {
     })
 }
 
-/// A mirror run: the session (opened again when the server drops it) and
-/// what was done and what failed.
+/// A mirror run on one connection: the session (opened again when the
+/// server drops it) and what was done and what failed. With `--parallel`,
+/// each connection has its own, and the walk's `queue` collects the
+/// transfers they share.
 struct Run<'a> {
     s: Session,
     url: &'a str,
@@ -142,6 +159,29 @@ struct Run<'a> {
     delete: bool,
     tally: Tally,
     failed: u64,
+    /// `Some`: transfers are queued for the connections, not made.
+    queue: Option<Vec<Job>>,
+}
+
+/// A transfer the walk decided on.
+enum Job {
+    Down(Download),
+    Up(Upload),
+}
+
+/// Takes jobs from `queue` until it is empty. An error: this connection
+/// was lost and could not be opened again (the others go on).
+async fn work(run: &mut Run<'_>, queue: &std::cell::RefCell<std::collections::VecDeque<Job>>) -> anyhow::Result<()> {
+    loop {
+        let job = queue.borrow_mut().pop_front();
+        match job {
+            None => return Ok(()),
+            Some(Job::Down(d)) => {
+                download_one(run, &d).await?;
+            }
+            Some(Job::Up(u)) => upload_one(run, &u).await?,
+        }
+    }
 }
 
 impl Run<'_> {
@@ -202,29 +242,89 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
         delete: a.delete,
         tally: Tally::default(),
         failed: 0,
+        queue: (a.parallel > 1).then(Vec::new),
     };
-    let outcome = if a.reverse {
-        if !root.is_empty() {
-            // Probe with CWD, then go back where the login put us.
-            let home = run.s.client.pwd().await?;
-            if run.s.client.cwd(&root).await.is_ok() {
-                run.s.client.cwd(&home).await?;
-            } else {
-                run.s
-                    .client
-                    .mkdir(&root)
-                    .await
-                    .context("creating the remote directory")?;
+    // The other connections log in while the tree is walked.
+    let more = a.common.for_more_connections();
+    let opening = futures::future::join_all((1..a.parallel).map(|_| Session::open(url, &more)));
+    let walk = async {
+        if a.reverse {
+            if !root.is_empty() {
+                // Probe with CWD, then go back where the login put us.
+                let home = run.s.client.pwd().await?;
+                if run.s.client.cwd(&root).await.is_ok() {
+                    run.s.client.cwd(&home).await?;
+                } else {
+                    run.s
+                        .client
+                        .mkdir(&root)
+                        .await
+                        .context("creating the remote directory")?;
+                }
+            }
+            up(&mut run, &local, &root).await
+        } else {
+            std::fs::create_dir_all(&local)
+                .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
+            down(&mut run, &root, &local).await
+        }
+    };
+    let (mut outcome, opened) = tokio::join!(walk, opening);
+    let jobs = run.queue.take().unwrap_or_default();
+    let mut runs = vec![run];
+    let mut refused = None;
+    for o in opened {
+        match o {
+            Ok(s) => runs.push(Run {
+                s,
+                url,
+                common: &a.common,
+                delete: a.delete,
+                tally: Tally::default(),
+                failed: 0,
+                queue: None,
+            }),
+            Err(e) => {
+                refused.get_or_insert(e);
             }
         }
-        up(&mut run, &local, &root).await
-    } else {
-        std::fs::create_dir_all(&local)
-            .with_context(|| crate::msg::ts("cli-creating", &[("path", &local.display().to_string())]))?;
-        down(&mut run, &root, &local).await
-    };
-    let Run { s, tally, failed, .. } = run;
-    if !s.quiet() || failed > 0 || outcome.is_err() {
+    }
+    if let Some(e) = refused {
+        // A server may allow fewer connections from one address: the
+        // files go over those it took.
+        let n = babelftp_i18n::lang::Arg::Num;
+        eprintln!(
+            "{}",
+            crate::msg::t(
+                "cli-mirror-fewer-connections",
+                &[
+                    ("open", n(runs.len() as u64)),
+                    ("wanted", n(a.parallel as u64)),
+                    ("error", babelftp_i18n::lang::Arg::Str(&crate::exit::describe(&e))),
+                ],
+            )
+        );
+    }
+    if outcome.is_ok() && !jobs.is_empty() {
+        let queue = std::cell::RefCell::new(std::collections::VecDeque::from(jobs));
+        let results = futures::future::join_all(runs.iter_mut().map(|r| work(r, &queue))).await;
+        // A connection that could not be opened again ended its part; the
+        // run says so (the files it left were taken by the others).
+        if let Some(e) = results.into_iter().find_map(Result::err) {
+            outcome = Err(e);
+        }
+    }
+    let mut tally = Tally::default();
+    let mut failed = 0;
+    for r in &runs {
+        tally.copied += r.tally.copied;
+        tally.skipped += r.tally.skipped;
+        tally.deleted += r.tally.deleted;
+        tally.bytes += r.tally.bytes;
+        failed += r.failed;
+    }
+    let quiet = runs.first().is_some_and(|r| r.s.quiet());
+    if !quiet || failed > 0 || outcome.is_err() {
         let n = babelftp_i18n::lang::Arg::Num;
         eprintln!(
             "{}",
@@ -242,7 +342,7 @@ pub async fn mirror(a: MirrorArgs) -> anyhow::Result<()> {
     outcome?;
     // The work is done: a server that closes before answering QUIT
     // changes nothing.
-    let _ = s.client.quit().await;
+    futures::future::join_all(runs.into_iter().map(|r| r.s.client.quit())).await;
     if failed > 0 {
         anyhow::bail!(crate::msg::t(
             "cli-x2-mirror-failures",
@@ -345,31 +445,12 @@ fn down<'a>(
                 entry: e,
                 resumable,
             };
-            match fetch(run, &d).await {
-                Ok(n) => {
-                    run.tally.copied += 1;
-                    run.tally.bytes += n;
-                }
-                Err(err) => {
-                    // Kept for the next run when it can be resumed and
-                    // holds something; else nothing is left behind.
-                    let len = std::fs::metadata(&d.part).map(|m| m.len()).unwrap_or(0);
-                    if d.resumable && len > 0 && !d.target.is_dir() {
-                        kept.insert(part);
-                    } else {
-                        let _ = std::fs::remove_file(&d.part);
-                    }
-                    let shown = run.shown(&d.rpath);
-                    // A link the server lists but will not follow (it
-                    // leaves the server's root, or leads nowhere): there is
-                    // nothing to copy, which is not a failed copy.
-                    if d.entry.is_link && crate::exit::is_permanent_refusal(&err) {
-                        eprintln!("{}", crate::msg::ts("cli-mirror-link-skipped", &[("path", &shown)]));
-                        continue;
-                    }
-                    run.fail(&shown, &err);
-                    run.recover(&err).await?;
-                }
+            if let Some(q) = &mut run.queue {
+                // Its own part file is the job's to resume or remove.
+                kept.insert(part);
+                q.push(Job::Down(d));
+            } else if download_one(run, &d).await? {
+                kept.insert(part);
             }
         }
         // Part files of remote files that changed or went away.
@@ -461,6 +542,39 @@ struct Download {
     /// The directory's listing holds a part file of that name.
     part_listed: bool,
     standing: Standing,
+}
+
+/// Makes a download and counts it. A failure is named (a link the server
+/// will not follow only said) and the connection opened again when it is
+/// no longer usable. Returns whether the part file is kept for a later
+/// run; an error: the server could not be reached again.
+async fn download_one(run: &mut Run<'_>, d: &Download) -> anyhow::Result<bool> {
+    let err = match fetch(run, d).await {
+        Ok(n) => {
+            run.tally.copied += 1;
+            run.tally.bytes += n;
+            return Ok(false);
+        }
+        Err(err) => err,
+    };
+    // Kept for the next run when it can be resumed and holds something;
+    // else nothing is left behind.
+    let len = std::fs::metadata(&d.part).map(|m| m.len()).unwrap_or(0);
+    let keep = d.resumable && len > 0 && !d.target.is_dir();
+    if !keep {
+        let _ = std::fs::remove_file(&d.part);
+    }
+    let shown = run.shown(&d.rpath);
+    // A link the server lists but will not follow (it leaves the server's
+    // root, or leads nowhere): there is nothing to copy, which is not a
+    // failed copy.
+    if d.entry.is_link && crate::exit::is_permanent_refusal(&err) {
+        eprintln!("{}", crate::msg::ts("cli-mirror-link-skipped", &[("path", &shown)]));
+        return Ok(keep);
+    }
+    run.fail(&shown, &err);
+    run.recover(&err).await?;
+    Ok(keep)
 }
 
 /// Downloads `d.entry` (at `d.rpath`) into its part file, resuming what a
@@ -580,41 +694,14 @@ fn up<'a>(
                 run.tally.skipped += 1;
                 continue;
             }
-            let sent = async {
-                let mut file = tokio::fs::File::open(&path)
-                    .await
-                    .with_context(|| crate::msg::ts("cli-opening", &[("path", &path.display().to_string())]))?;
-                let n = run
-                    .s
-                    .client
-                    .stor(&rpath, StoreMode::Replace, &mut file, &mut |_| {})
-                    .await?;
-                anyhow::Ok(n)
-            }
-            .await;
-            let done = match sent {
-                Ok(n) => {
-                    run.tally.copied += 1;
-                    run.tally.bytes += n;
-                    // The local time goes along (MFMT, when the server has
-                    // it): a copy whose time was not kept would be sent
-                    // again by the next run, so a refusal is a failure.
-                    match local_time {
-                        Some(t) => run
-                            .s
-                            .client
-                            .set_modified(&rpath, t)
-                            .await
-                            .map(drop)
-                            .map_err(anyhow::Error::new),
-                        None => Ok(()),
-                    }
-                }
-                Err(e) => Err(e),
+            let u = Upload {
+                path,
+                rpath,
+                local_time,
             };
-            if let Err(e) = done {
-                run.fail(&path.display().to_string(), &e);
-                run.recover(&e).await?;
+            match &mut run.queue {
+                Some(q) => q.push(Job::Up(u)),
+                None => upload_one(run, &u).await?,
             }
         }
         if run.delete {
@@ -637,6 +724,72 @@ fn up<'a>(
         }
         Ok(())
     })
+}
+
+/// One file to upload: what the walk decided.
+struct Upload {
+    path: PathBuf,
+    rpath: Vec<u8>,
+    /// The local modification time, sent along (MFMT) when the server
+    /// keeps times.
+    local_time: Option<i64>,
+}
+
+/// A local file read from async code with plain `read` calls (see
+/// [`SyncWrite`]).
+struct SyncRead<'a>(&'a std::fs::File);
+
+impl tokio::io::AsyncRead for SyncRead<'_> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let r = std::io::Read::read(&mut &*self.0, buf.initialize_unfilled()).map(|n| buf.advance(n));
+        std::task::Poll::Ready(r)
+    }
+}
+
+/// Makes an upload (with the local time, when the server keeps times) and
+/// counts it; a failure is named and the connection opened again when it
+/// is no longer usable. An error: the server could not be reached again.
+async fn upload_one(run: &mut Run<'_>, u: &Upload) -> anyhow::Result<()> {
+    let sent = async {
+        let file = std::fs::File::open(&u.path)
+            .with_context(|| crate::msg::ts("cli-opening", &[("path", &u.path.display().to_string())]))?;
+        let n = run
+            .s
+            .client
+            .stor(&u.rpath, StoreMode::Replace, &mut SyncRead(&file), &mut |_| {})
+            .await?;
+        anyhow::Ok(n)
+    }
+    .await;
+    let done = match sent {
+        Ok(n) => {
+            run.tally.copied += 1;
+            run.tally.bytes += n;
+            // The local time goes along (MFMT, when the server has it): a
+            // copy whose time was not kept would be sent again by the next
+            // run, so a refusal is a failure.
+            match u.local_time {
+                Some(t) => run
+                    .s
+                    .client
+                    .set_modified(&u.rpath, t)
+                    .await
+                    .map(drop)
+                    .map_err(anyhow::Error::new),
+                None => Ok(()),
+            }
+        }
+        Err(e) => Err(e),
+    };
+    if let Err(e) = done {
+        run.fail(&u.path.display().to_string(), &e);
+        run.recover(&e).await?;
+    }
+    Ok(())
 }
 
 fn remove_remote_tree<'a>(

@@ -98,6 +98,16 @@ impl Common {
         self.quiet
     }
 
+    /// The flags for more connections to the same server (`mirror
+    /// --parallel`): the same, except that `--forget` was done by the
+    /// first (done again, it would drop what the first has learned since).
+    pub fn for_more_connections(&self) -> Common {
+        Common {
+            forget: false,
+            ..self.clone()
+        }
+    }
+
     /// The TLS settings for `url`.
     fn tls(&self, url: &FtpUrl) -> TlsOptions {
         let mode = if url.secure {

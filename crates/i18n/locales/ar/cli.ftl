@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: لا يوجد لدى الخادم وهذا العم�
 cli-x3-no-local-match = لا يطابق أي ملف محلي { $pattern }
 cli-bad-mode = { $mode } ليس صيغة أذونات ثمانية (اكتبها مثل 644 أو 0755)
 cli-bad-rate = --limit-rate { $rate }: اكتب معدلًا بالبايت في الثانية، مثل 500K أو 1M أو 2G
+cli-mirror-bad-parallel = --parallel { $value }: اكتب عدد اتصالات من 1 إلى 64
+cli-mirror-fewer-connections = لم يُفتح إلا { $open } من { $wanted } اتصالات ({ $error }): يستمر العمل بـ { $open }

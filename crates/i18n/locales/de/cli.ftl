@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: Der Server und dieser Client haben keine TLS-Version
 cli-x3-no-local-match = keine lokale Datei passt zu { $pattern }
 cli-bad-mode = { $mode } ist kein oktaler Modus (schreiben Sie ihn wie 644 oder 0755)
 cli-bad-rate = --limit-rate { $rate }: geben Sie eine Rate in Oktetten pro Sekunde an, etwa 500K, 1M oder 2G
+cli-mirror-bad-parallel = --parallel { $value }: geben Sie eine Zahl von Verbindungen zwischen 1 und 64 an
+cli-mirror-fewer-connections = nur { $open } von { $wanted } Verbindungen konnten geöffnet werden ({ $error }): es geht mit { $open } weiter

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: the server and this client have no TLS version or ci
 cli-x3-no-local-match = no local file matches { $pattern }
 cli-bad-mode = { $mode } is not an octal mode (write it as 644 or 0755)
 cli-bad-rate = --limit-rate { $rate }: write a rate in octets a second, as 500K, 1M or 2G
+cli-mirror-bad-parallel = --parallel { $value }: write a number of connections from 1 to 64
+cli-mirror-fewer-connections = only { $open } of { $wanted } connections could be opened ({ $error }): going on with { $open }

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS : le serveur et ce client n'ont aucune version de TLS
 cli-x3-no-local-match = aucun fichier local ne correspond à { $pattern }
 cli-bad-mode = { $mode } n’est pas un mode octal (écrivez-le comme 644 ou 0755)
 cli-bad-rate = --limit-rate { $rate } : écrivez un débit en octets par seconde, comme 500K, 1M ou 2G
+cli-mirror-bad-parallel = --parallel { $value } : écrivez un nombre de connexions de 1 à 64
+cli-mirror-fewer-connections = seules { $open } connexions sur { $wanted } ont pu être ouvertes ({ $error }) : la copie continue avec { $open }

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: לשרת וללקוח זה אין גרסת TLS או 
 cli-x3-no-local-match = אין קובץ מקומי שמתאים ל־{ $pattern }
 cli-bad-mode = { $mode } אינו מצב אוקטלי (כתבו אותו כמו 644 או 0755)
 cli-bad-rate = --limit-rate { $rate }: כתבו קצב באוקטטים לשנייה, כמו 500K, 1M או 2G
+cli-mirror-bad-parallel = --parallel { $value }: כתבו מספר חיבורים מ־1 עד 64
+cli-mirror-fewer-connections = רק { $open } מתוך { $wanted } חיבורים נפתחו ({ $error }): ממשיכים עם { $open }

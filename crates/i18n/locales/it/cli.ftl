@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: il server e questo client non hanno alcuna versione 
 cli-x3-no-local-match = nessun file locale corrisponde a { $pattern }
 cli-bad-mode = { $mode } non è un modo ottale (scriverlo come 644 o 0755)
 cli-bad-rate = --limit-rate { $rate }: scrivere una velocità in ottetti al secondo, come 500K, 1M o 2G
+cli-mirror-bad-parallel = --parallel { $value }: scrivere un numero di connessioni da 1 a 64
+cli-mirror-fewer-connections = solo { $open } connessioni su { $wanted } sono state aperte ({ $error }): si prosegue con { $open }

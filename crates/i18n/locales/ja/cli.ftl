@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: サーバーとこのクライアントに共通の 
 cli-x3-no-local-match = { $pattern } に一致するローカルファイルはありません
 cli-bad-mode = { $mode } は 8 進数のモードではありません（644 や 0755 のように書いてください）
 cli-bad-rate = --limit-rate { $rate }: 1 秒あたりのオクテット数で、500K、1M、2G のように書いてください
+cli-mirror-bad-parallel = --parallel { $value }: 接続数を 1 から 64 までの数で書いてください
+cli-mirror-fewer-connections = { $wanted } 本のうち { $open } 本の接続しか開けませんでした（{ $error }）：{ $open } 本で続けます

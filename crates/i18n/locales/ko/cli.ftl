@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: 서버와 이 클라이언트가 함께 지원하는
 cli-x3-no-local-match = { $pattern }와(과) 일치하는 로컬 파일이 없습니다
 cli-bad-mode = { $mode }은(는) 8진수 모드가 아닙니다(644나 0755처럼 쓰십시오)
 cli-bad-rate = --limit-rate { $rate }: 초당 옥텟 수로 500K, 1M, 2G처럼 쓰십시오
+cli-mirror-bad-parallel = --parallel { $value }: 연결 수를 1부터 64까지의 수로 쓰십시오
+cli-mirror-fewer-connections = 연결 { $wanted }개 중 { $open }개만 열었습니다({ $error }): { $open }개로 계속합니다

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: serwer i ten klient nie mają wspólnej wersji TLS a
 cli-x3-no-local-match = żaden plik lokalny nie pasuje do { $pattern }
 cli-bad-mode = { $mode } nie jest trybem ósemkowym (zapisz go jak 644 lub 0755)
 cli-bad-rate = --limit-rate { $rate }: podaj szybkość w oktetach na sekundę, np. 500K, 1M lub 2G
+cli-mirror-bad-parallel = --parallel { $value }: podaj liczbę połączeń od 1 do 64
+cli-mirror-fewer-connections = udało się otworzyć tylko { $open } z { $wanted } połączeń ({ $error }): praca trwa dalej z { $open }

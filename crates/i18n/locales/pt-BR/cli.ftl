@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: o servidor e este cliente não têm nenhuma versão 
 cli-x3-no-local-match = nenhum arquivo local corresponde a { $pattern }
 cli-bad-mode = { $mode } não é um modo octal (escreva-o como 644 ou 0755)
 cli-bad-rate = --limit-rate { $rate }: escreva uma taxa em octetos por segundo, como 500K, 1M ou 2G
+cli-mirror-bad-parallel = --parallel { $value }: escreva um número de conexões de 1 a 64
+cli-mirror-fewer-connections = só foi possível abrir { $open } de { $wanted } conexões ({ $error }): continuando com { $open }

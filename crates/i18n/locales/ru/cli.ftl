@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: у сервера и этого клиента не�
 cli-x3-no-local-match = нет локальных файлов, подходящих под { $pattern }
 cli-bad-mode = { $mode } — не восьмеричный режим (пишите его как 644 или 0755)
 cli-bad-rate = --limit-rate { $rate }: укажите скорость в октетах в секунду, например 500K, 1M или 2G
+cli-mirror-bad-parallel = --parallel { $value }: укажите число соединений от 1 до 64
+cli-mirror-fewer-connections = удалось открыть только { $open } из { $wanted } соединений ({ $error }): работа продолжается с { $open }

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: เซิร์ฟเวอร์และไคล�
 cli-x3-no-local-match = ไม่มีไฟล์ในเครื่องที่ตรงกับ { $pattern }
 cli-bad-mode = { $mode } ไม่ใช่โหมดเลขฐานแปด (เขียนแบบ 644 หรือ 0755)
 cli-bad-rate = --limit-rate { $rate }: เขียนอัตราเป็นออกเต็ตต่อวินาที เช่น 500K, 1M หรือ 2G
+cli-mirror-bad-parallel = --parallel { $value }: เขียนจำนวนการเชื่อมต่อตั้งแต่ 1 ถึง 64
+cli-mirror-fewer-connections = เปิดการเชื่อมต่อได้เพียง { $open } จาก { $wanted } ({ $error }): ทำงานต่อด้วย { $open } การเชื่อมต่อ

@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS: сервер і цей клієнт не мають 
 cli-x3-no-local-match = жоден локальний файл не відповідає { $pattern }
 cli-bad-mode = { $mode } — не вісімковий режим (пишіть його як 644 або 0755)
 cli-bad-rate = --limit-rate { $rate }: вкажіть швидкість в октетах за секунду, наприклад 500K, 1M або 2G
+cli-mirror-bad-parallel = --parallel { $value }: вкажіть кількість з'єднань від 1 до 64
+cli-mirror-fewer-connections = вдалося відкрити лише { $open } з { $wanted } з'єднань ({ $error }): робота триває з { $open }

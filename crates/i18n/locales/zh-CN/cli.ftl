@@ -102,3 +102,5 @@ cli-tls-incompatible = TLS：服务器与本客户端没有共同支持的 TLS �
 cli-x3-no-local-match = 没有与 { $pattern } 匹配的本地文件
 cli-bad-mode = { $mode } 不是八进制权限模式（请写成 644 或 0755）
 cli-bad-rate = --limit-rate { $rate }：请写每秒的字节数，如 500K、1M 或 2G
+cli-mirror-bad-parallel = --parallel { $value }：请写 1 到 64 之间的连接数
+cli-mirror-fewer-connections = { $wanted } 个连接中只打开了 { $open } 个（{ $error }）：以 { $open } 个连接继续
