@@ -457,3 +457,126 @@ fn get_ended_by_a_signal_or_a_kill_leaves_no_part_file() {
     assert!(part_files(dest.path()).is_empty());
     assert!(!dest.path().join("big.bin").exists());
 }
+
+// ---- issue 25.17: mirror --parallel ----
+
+/// `mirror --parallel 4` both ways with our own server: 120 files with
+/// mixed-script names (some in a subdirectory) copied down and back up,
+/// every file's contents checked; then nothing left to copy.
+#[test]
+fn mirror_parallel_both_ways_with_our_server() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    common::mixed_tree(&root.join("src"), 120);
+    let dest = tempfile::tempdir().unwrap();
+    let copy = dest.path().join("copy");
+    let base = format!("ftp://bob:secret@127.0.0.1:{}", srv.port());
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "--parallel",
+            "4",
+            &format!("{base}/src/"),
+            copy.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("120 copied"), "{err}");
+    common::assert_same_tree(&root.join("src"), &copy);
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            "--parallel",
+            "4",
+            copy.to_str().unwrap(),
+            &format!("{base}/back/"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("120 copied"), "{err}");
+    common::assert_same_tree(&copy, &root.join("back"));
+    // Again: everything is there.
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "--parallel",
+            "4",
+            &format!("{base}/src/"),
+            copy.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 copied") && err.contains("120 unchanged"), "{err}");
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            "--parallel",
+            "4",
+            copy.to_str().unwrap(),
+            &format!("{base}/back/"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 copied") && err.contains("120 unchanged"), "{err}");
+}
+
+/// A failure on one of the connections is named and counted as with one
+/// connection, and the others go on.
+#[test]
+fn mirror_parallel_names_a_failed_file_and_goes_on() {
+    let srv = start();
+    let state = tempfile::tempdir().unwrap();
+    let root = srv.root.path();
+    common::mixed_tree(&root.join("m"), 40);
+    std::fs::write(root.join("m/b.txt"), b"b").unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    // A directory stands where b.txt would go.
+    std::fs::create_dir_all(dest.path().join("b.txt/keep")).unwrap();
+    let (code, _, err) = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "--parallel",
+            "3",
+            &format!("ftp://127.0.0.1:{}/m/", srv.port()),
+            dest.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("failed: m/b.txt: "), "{err}");
+    assert!(err.contains("mirror incomplete: 1 failed"), "{err}");
+    assert!(err.contains("40 copied"), "{err}");
+    assert!(dest.path().join("b.txt/keep").is_dir());
+    std::fs::remove_dir_all(dest.path().join("b.txt")).unwrap();
+    std::fs::remove_file(root.join("m/b.txt")).unwrap();
+    common::assert_same_tree(&root.join("m"), dest.path());
+}
+
+/// `--parallel` takes 1 to 64: anything else is a usage error (exit 2)
+/// that says so, before any connection.
+#[test]
+fn mirror_parallel_out_of_bounds_is_refused() {
+    let state = tempfile::tempdir().unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let d = dest.path().join("d");
+    for bad in ["0", "65", "four", "-1"] {
+        let arg = format!("--parallel={bad}");
+        let (code, _, err) = babelftp(
+            state.path(),
+            &["mirror", &arg, "ftp://127.0.0.1:9/x/", d.to_str().unwrap()],
+        );
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(
+            err.contains(&format!("--parallel {bad}: write a number of connections from 1 to 64")),
+            "{bad}: {err}"
+        );
+        assert!(!d.exists());
+    }
+}

@@ -24,6 +24,8 @@
 //!   lists ` UTF8` but Debian's build answers `OPTS UTF8 ON` with 504.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
@@ -330,6 +332,41 @@ fn vsftpd_anonymous_utf8_names_transfers_and_changes() {
     }
     assert!(!r.err.contains("> LANG") && !r.err.contains("> MLSD"), "{}", r.err);
     exercise(&peer, &peer.url(""), &[]);
+}
+
+/// Issue 25.17: `mirror --parallel 4` from vsftpd and back into it: 120
+/// files with mixed-script names (some in a subdirectory), every file's
+/// contents checked both ways.
+#[test]
+fn vsftpd_mirror_parallel_both_ways() {
+    let peer = vsftpd(|root| {
+        common::mixed_tree(&root.join("src"), 120);
+        fs::create_dir(root.join("up")).unwrap();
+    });
+    let state = tempfile::tempdir().unwrap();
+    let local = tempfile::tempdir().unwrap();
+    let copy = local.path().join("copy");
+    let r = babelftp(
+        state.path(),
+        &["mirror", "--parallel", "4", &peer.url("/src/"), copy.to_str().unwrap()],
+    );
+    assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    assert!(r.err.contains("120 copied"), "{}", r.err);
+    common::assert_same_tree(&peer.root.join("src"), &copy);
+    let r = babelftp(
+        state.path(),
+        &[
+            "mirror",
+            "-R",
+            "--parallel",
+            "4",
+            copy.to_str().unwrap(),
+            &peer.url("/up/back/"),
+        ],
+    );
+    assert!(r.ok, "{}\n{}", r.err, peer.logs());
+    assert!(r.err.contains("120 copied"), "{}", r.err);
+    common::assert_same_tree(&copy, &peer.root.join("up/back"));
 }
 
 #[test]
