@@ -619,17 +619,19 @@ impl Client {
             }
         }
         let mut stream = self.data_command(Command::Retr(WirePath::new(file.to_vec()))).await?;
-        let mut buf = vec![0u8; 256 * 1024];
+        let mut buf = vec![0u8; FIRST_BUF];
         let mut text = Vec::new();
         let mut lines = babelftp_proto::ascii::CrlfToLf::default();
         let mut total = 0u64;
         let pace = Pace::new(self.origin.opts.rate_limit);
-        let piece = pace.piece(buf.len());
+        let piece = pace.piece(MAX_BUF);
         loop {
-            let n = read_data(&mut stream, &mut buf[..piece]).await?;
+            let want = piece.min(buf.len());
+            let n = read_data(&mut stream, &mut buf[..want]).await?;
             if n == 0 {
                 break;
             }
+            grow(&mut buf, n, piece);
             if self.ascii {
                 text.clear();
                 lines.push(&buf[..n], &mut text);
@@ -672,16 +674,18 @@ impl Client {
             }
         };
         let mut stream = self.data_command(cmd).await?;
-        let mut buf = vec![0u8; 256 * 1024];
+        let mut buf = vec![0u8; FIRST_BUF];
         let mut text = Vec::new();
         let mut total = 0u64;
         let pace = Pace::new(self.origin.opts.rate_limit);
-        let piece = pace.piece(buf.len());
+        let piece = pace.piece(MAX_BUF);
         loop {
-            let n = input.read(&mut buf[..piece]).await?;
+            let want = piece.min(buf.len());
+            let n = input.read(&mut buf[..want]).await?;
             if n == 0 {
                 break;
             }
+            grow(&mut buf, n, piece);
             if self.ascii {
                 text.clear();
                 babelftp_proto::ascii::lf_to_crlf(&buf[..n], &mut text);
@@ -749,6 +753,22 @@ impl Client {
             Detected::Legacy(c) => Some(c),
             Detected::Ascii | Detected::Utf8 => None,
         }
+    }
+}
+
+/// A transfer's first buffer: a small file (the many files of a mirror)
+/// costs no zeroed 256 KiB (the memset was the client's largest
+/// user-space cost in a mirror of 10,000 small files).
+const FIRST_BUF: usize = 16 * 1024;
+/// The largest a transfer's buffer grows.
+const MAX_BUF: usize = 256 * 1024;
+
+/// After a read of `n` octets into `buf`: a read that filled it makes it
+/// four times larger, up to `piece` (a paced transfer's piece, else
+/// [`MAX_BUF`]).
+fn grow(buf: &mut Vec<u8>, n: usize, piece: usize) {
+    if n == buf.len() && buf.len() < piece {
+        buf.resize((buf.len() * 4).min(piece), 0);
     }
 }
 
