@@ -437,7 +437,11 @@ impl Client {
     }
 
     /// Opens a data connection and sends `cmd` on it; returns the stream
-    /// after the 1xx reply (with `PROT P`, after its TLS handshake).
+    /// after the 1xx reply (with `PROT P`, after its TLS handshake). In
+    /// passive mode the command goes out as soon as the server has given
+    /// its port, while the connection to it is being made (the server
+    /// waits for it): no wait for the connect between the 229 and the
+    /// command, a round of the event loop per transfer.
     async fn data_command(&mut self, cmd: Command) -> Result<Stream, Error> {
         let how = if self.active {
             Opening::Listen(self.listen().await?)
@@ -448,7 +452,11 @@ impl Client {
         let tls = self.tls.clone();
         let open = async move {
             let tcp = match how {
-                Opening::Connect(tcp) => tcp,
+                Opening::Connect(addr) => {
+                    let tcp = TcpStream::connect(addr).await?;
+                    tcp.set_nodelay(true)?;
+                    tcp
+                }
                 Opening::Listen(l) => l.accept().await?.0,
             };
             match tls {
@@ -495,8 +503,8 @@ impl Client {
         }
     }
 
-    /// EPSV (or PASV on an old server), then the connection to its port.
-    async fn passive(&mut self) -> Result<TcpStream, Error> {
+    /// EPSV (or PASV on an old server): the address to connect to.
+    async fn passive(&mut self) -> Result<SocketAddr, Error> {
         let port = if self.epsv {
             let r = self.control.command(&Command::Epsv(EpsvArg::Any)).await?;
             if r.code == ReplyCode::EXTENDED_PASSIVE {
@@ -519,9 +527,7 @@ impl Client {
                 parse_227_port(&r.lines[0]).ok_or(Error::Refused(r))?
             }
         };
-        let tcp = TcpStream::connect(SocketAddr::new(self.peer, port)).await?;
-        tcp.set_nodelay(true)?;
-        Ok(tcp)
+        Ok(SocketAddr::new(self.peer, port))
     }
 
     /// A listener for active mode, announced with EPRT (or PORT).
@@ -774,8 +780,8 @@ fn grow(buf: &mut Vec<u8>, n: usize, piece: usize) {
 
 /// How a data connection is being made.
 enum Opening {
-    /// Passive: connected to the server's port.
-    Connect(TcpStream),
+    /// Passive: to connect to the server's port.
+    Connect(SocketAddr),
     /// Active: waiting for the server.
     Listen(TcpListener),
 }
