@@ -24,6 +24,9 @@ charset into `?`). The babelftp measured is $BABELFTP_BIN (default
 target/release/babelftp). Needs root (vsftpd's chroot); unpacks the peers
 with scripts/peers.sh when missing. See bench/benchlib.py for BENCH_PAUSE.
 
+With BABELFTP_BASELINE=/path/to/another/babelftp, that one's single
+connection mirror is measured too, in the same turns (`baseline` rows).
+
 Usage: bench/mirror.py [RUNS] [get|put|both]     (defaults 5 and get)
 Environment: FILES, FILES_PUT, PAR (1: no parallel rows), SERVERS (for put: babelftp,pyftpdlib,vsftpd).
 """
@@ -38,6 +41,7 @@ FILES = int(os.environ.get('FILES', '10000'))
 FILES_PUT = int(os.environ.get('FILES_PUT', '1000'))
 PAR = int(os.environ.get('PAR', '4'))
 LFTP = shutil.which('lftp')
+BASELINE = os.environ.get('BABELFTP_BASELINE')
 # As bench/listing.py's (importing it would parse our arguments as its own).
 STEMS = ['名前', 'Игра', 'كتاب', 'plain', 'Ελληνικά', 'हिन्दी', '한국어', 'français-été']
 
@@ -125,6 +129,8 @@ def get_mode(bin_path, base, procs):
     ]
     if PAR <= 1:
         tools = tools[:2]
+    if BASELINE:
+        tools.insert(1, ('baseline mirror', lambda d: [BASELINE, 'mirror', '-q', url(peer, 'src/'), d]))
     results = {name: [] for name, _ in tools}
     for run in range(RUNS):
         for name, cmd in tools:
@@ -140,7 +146,8 @@ def get_mode(bin_path, base, procs):
     shutil.rmtree(os.path.join(base, 'dest'), ignore_errors=True)
     B.stop(peer.proc)
     report(f'mirror of {FILES} files from vsftpd', results,
-           [('babelftp mirror', 'lftp mirror'), (f'babelftp mirror --parallel {PAR}', f'lftp mirror --parallel={PAR}')])
+           [('babelftp mirror', 'lftp mirror'), (f'babelftp mirror --parallel {PAR}', f'lftp mirror --parallel={PAR}'),
+            ('babelftp mirror', 'baseline mirror'), ('baseline mirror', 'lftp mirror')])
 
 
 def put_mode(bin_path, base, procs):
@@ -178,6 +185,8 @@ def put_mode(bin_path, base, procs):
                      (f'babelftp mirror -R --parallel {PAR} → {name}', f'lftp mirror -R --parallel={PAR} → {name}'))[:2 if PAR > 1 else 1]:
             results[a] = []; results[b] = []
             pairs.append((a, b))
+        if BASELINE:
+            pairs.append((f'babelftp mirror -R → {name}', f'baseline mirror -R → {name}'))
     seq = 0
     for run in range(RUNS):
         for name, peer, updir in servers:
@@ -188,7 +197,11 @@ def put_mode(bin_path, base, procs):
                  lambda d: [bin_path, 'mirror', '-q', '-R', '--parallel', str(PAR), src, url(peer, f'up/{d}/')]),
                 (f'lftp mirror -R --parallel={PAR} → {name}', lambda d: lftp_cmd(peer, f'mirror -R --parallel={PAR} {src} up/{d}')),
             ]
-            for label, cmd in (tools if PAR > 1 else tools[:2]):
+            if BASELINE:
+                tools.insert(1, (f'baseline mirror -R → {name}',
+                                 lambda d: [BASELINE, 'mirror', '-q', '-R', src, url(peer, f'up/{d}/')]))
+            for label, cmd in (tools if PAR > 1 else tools[:2 + bool(BASELINE)]):
+                results.setdefault(label, [])
                 seq += 1
                 d = f'r{seq}'
                 with B.measuring():
