@@ -168,7 +168,9 @@ def put_mode(bin_path, base, procs):
             p = B.serve(server_bin, root, port)
             peer = P.Peer('babelftp', port, 'u', 'p', p, None)
         elif name == 'pyftpdlib':
-            peer = P.start_pyftpdlib(os.path.join(base, 'pyftpdlib-put'), root)
+            # T: MFMT, which mirror -R sends after each upload (both
+            # clients do): without it pyftpdlib answers 550.
+            peer = P.start_pyftpdlib(os.path.join(base, 'pyftpdlib-put'), root, 'elradfmwT')
         else:
             # Anonymous sessions run as daemon: the upload directory is
             # theirs (the chroot's root stays root's).

@@ -139,8 +139,9 @@ def start_pure_ftpd(d, root):
                  d, port, env(), 'bob', 'secret')
 
 
-def start_pyftpdlib(d, root):
-    """pyftpdlib's FTPServer (its default select/epoll loop), user bob."""
+def start_pyftpdlib(d, root, perm='elradfmw'):
+    """pyftpdlib's FTPServer (its default select/epoll loop), user bob with
+    pyftpdlib's permissions `perm` (add T for MFMT, as `mirror -R` sends)."""
     os.makedirs(d, exist_ok=True)
     port = B.free_port()
     script = os.path.join(d, 'serve.py')
@@ -151,7 +152,7 @@ from pyftpdlib.handlers import FTPHandler
 from pyftpdlib.servers import FTPServer
 logging.basicConfig(level=logging.WARNING)
 a = DummyAuthorizer()
-a.add_user('bob', 'secret', {root!r}, perm='elradfmw')
+a.add_user('bob', 'secret', {root!r}, perm={perm!r})
 h = FTPHandler
 h.authorizer = a
 h.use_sendfile = True
