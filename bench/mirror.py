@@ -18,7 +18,9 @@ into three servers, each with a tree of its own on tmpfs: `babelftp serve`
 vsftpd; with our client and lftp, one connection and PAR. Each upload goes
 into a new remote directory; every copy is checked on the server's disk.
 
-Prints per run and then the medians (seconds) and babelftp / lftp. Clients
+Prints per run and then the medians (wall seconds, and the client's CPU
+seconds, user + system, from rusage: a figure a busy machine disturbs
+less) and babelftp / lftp. Clients
 run in the C.UTF-8 locale (lftp turns names it cannot show in its locale's
 charset into `?`). The babelftp measured is $BABELFTP_BIN (default
 target/release/babelftp). Needs root (vsftpd's chroot); unpacks the peers
@@ -30,7 +32,7 @@ connection mirror is measured too, in the same turns (`baseline` rows).
 Usage: bench/mirror.py [RUNS] [get|put|both]     (defaults 5 and get)
 Environment: FILES, FILES_PUT, PAR (1: no parallel rows), SERVERS (for put: babelftp,pyftpdlib,vsftpd).
 """
-import os, pwd, shutil, subprocess, sys, tempfile, time
+import os, pwd, resource, shutil, subprocess, sys, tempfile, time
 
 import benchlib as B
 import peers as P
@@ -80,12 +82,20 @@ def client_env(state):
     return e
 
 
-def timed(cmd, env):
+CPU = {}  # label: [client CPU seconds (user + system) per run]
+
+
+def timed(cmd, env, label):
+    """Runs `cmd`; returns its wall seconds and records its CPU seconds
+    (user + system, from the children's rusage) under `label`."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True)
     secs = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
         raise RuntimeError(f'{cmd[0]} failed ({r.returncode}): {r.stderr.decode(errors="replace")[-1500:]}')
+    CPU.setdefault(label, []).append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
     return secs
 
 
@@ -100,14 +110,15 @@ def url(peer, path):
 
 
 def report(title, results, pairs):
-    print(f'\n## {title}: medians of {RUNS} runs, seconds')
+    print(f'\n## {title}: medians of {RUNS} runs, seconds: wall (client CPU, user + system)')
     for name, v in results.items():
-        print(f'{name:40s} {B.median(v):8.3f}   (runs: {", ".join(f"{x:.2f}" for x in v)})')
+        print(f'{name:40s} {B.median(v):8.3f} ({B.median(CPU.get(name, [])):.3f})   (runs: {", ".join(f"{x:.2f}" for x in v)})')
     for ours, theirs in pairs:
         if results.get(ours) and results.get(theirs):
             paired = [a / b for a, b in zip(results[ours], results[theirs])]
             print(f'{ours} / {theirs}: {B.ratio(B.median(results[ours]), B.median(results[theirs])):.2f} '
-                  f'(paired median {B.median(paired):.2f}, {min(paired):.2f}-{max(paired):.2f})')
+                  f'(paired median {B.median(paired):.2f}, {min(paired):.2f}-{max(paired):.2f}); client CPU '
+                  f'{B.ratio(B.median(CPU.get(ours, [])), B.median(CPU.get(theirs, []))):.2f}')
 
 
 def get_mode(bin_path, base, procs):
@@ -137,7 +148,7 @@ def get_mode(bin_path, base, procs):
             dest = os.path.join(base, 'dest')
             shutil.rmtree(dest, ignore_errors=True)
             with B.measuring():
-                secs = timed(cmd(dest), env)
+                secs = timed(cmd(dest), env, name)
             got = tally(dest)
             if got != want:
                 raise RuntimeError(f'{name}: copied {got}, expected {want}')
@@ -207,7 +218,7 @@ def put_mode(bin_path, base, procs):
                 seq += 1
                 d = f'r{seq}'
                 with B.measuring():
-                    secs = timed(cmd(d), env)
+                    secs = timed(cmd(d), env, label)
                 got = tally(os.path.join(updir, d))
                 if got != want:
                     raise RuntimeError(f'{label}: copied {got}, expected {want}')
