@@ -310,6 +310,18 @@ fn mirror_upload_to_a_server_without_mfmt_keeps_the_newer_copy_rule() {
 
 #[test]
 fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_drop() {
+    resumes_cut_downloads(&[]);
+}
+
+/// The same over three connections (issue 25.17): the cut and dropped
+/// transfers happen on whichever connection took them, that one connects
+/// again, and the part files are kept, resumed or removed alike.
+#[test]
+fn mirror_parallel_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_drop() {
+    resumes_cut_downloads(&["--parallel", "3"]);
+}
+
+fn resumes_cut_downloads(extra: &[&str]) {
     let remote = tempfile::tempdir().unwrap();
     let r = remote.path();
     let data = |seed: u32, len: u32| -> Vec<u8> { (0..len).map(|i| ((i * seed) % 251) as u8).collect() };
@@ -323,7 +335,20 @@ fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_dr
     let dest = tempfile::tempdir().unwrap();
     let url = format!("ftp://u:pw@127.0.0.1:{}/", srv.port);
     let d = dest.path().to_str().unwrap();
-    let (code, _, err) = babelftp(state.path(), &["mirror", &url, d]);
+    let args = |first: &[&str]| -> Vec<String> {
+        first
+            .iter()
+            .chain(extra)
+            .chain(&[url.as_str(), d])
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |first: &[&str]| {
+        let a = args(first);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        babelftp(state.path(), &a)
+    };
+    let (code, _, err) = run(&["mirror"]);
     assert_eq!(code, 1, "{err}");
     for f in ["b.bin", "c.bin", "e.bin"] {
         assert!(err.contains(&format!("failed: {f}: ")), "{f}: {err}");
@@ -355,7 +380,7 @@ fn mirror_resumes_cut_downloads_refetches_changed_ones_and_reconnects_after_a_dr
     f.set_modified(std::time::SystemTime::now() + Duration::from_secs(120))
         .unwrap();
     drop(f);
-    let (code, _, err) = babelftp(state.path(), &["mirror", "-v", &url, d]);
+    let (code, _, err) = run(&["mirror", "-v"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("> REST 100000"), "b.bin resumed: {err}");
     assert_eq!(err.matches("> REST").count(), 1, "{err}");
