@@ -67,6 +67,10 @@ pub struct Common {
     /// (suffixes K, M, G: powers of 1024; 500K, 1M).
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     limit_rate: Option<u64>,
+    /// A connection beyond the first (`mirror --parallel`): the `-k`
+    /// warning was given once already.
+    #[arg(skip)]
+    warned_insecure: bool,
 }
 
 /// `--limit-rate`: a number of octets a second, with curl's suffixes (K,
@@ -100,10 +104,12 @@ impl Common {
 
     /// The flags for more connections to the same server (`mirror
     /// --parallel`): the same, except that `--forget` was done by the
-    /// first (done again, it would drop what the first has learned since).
+    /// first (done again, it would drop what the first has learned since),
+    /// and the `-k` warning, given once.
     pub fn for_more_connections(&self) -> Common {
         Common {
             forget: false,
+            warned_insecure: true,
             ..self.clone()
         }
     }
@@ -227,7 +233,7 @@ impl Session {
             url.password.as_deref(),
         )?;
         let tls = common.tls(&url);
-        if tls.mode != TlsMode::Off && tls.insecure {
+        if tls.mode != TlsMode::Off && tls.insecure && !common.warned_insecure {
             eprintln!("{}", crate::msg::ts("cli-insecure", &[("host", &host_plain)]));
         }
         let opts = Options {

@@ -288,6 +288,39 @@ fn a_mirror_of_many_files_never_runs_out_of_resumable_sessions() {
     }
 }
 
+/// Issue 25.17: `mirror --parallel 3` over implicit FTPS, both ways, with
+/// a server that requires every data connection to resume its control
+/// connection's TLS session: each connection resumes its own, every file
+/// arrives whole, and `-k` warns once, not once a connection.
+#[test]
+fn a_parallel_mirror_over_tls_both_ways_warns_once() {
+    let (srv, _certs) = start_tls(true, |_| {});
+    let files = fill(&srv.path("par"), 9);
+    let dest = tempfile::tempdir().unwrap();
+    let d = dest.path().to_str().unwrap();
+    let warning = "warning: --insecure: the server's certificate is not checked";
+    let r = babelftp(&["mirror", "-k", "--parallel", "3", &implicit_url(&srv, "/par/"), d]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(r.err.matches(warning).count(), 1, "{}", r.err);
+    for (name, data) in &files {
+        assert_eq!(&std::fs::read(dest.path().join(name)).unwrap(), data, "{name}");
+    }
+    let r = babelftp(&[
+        "mirror",
+        "-R",
+        "-k",
+        "--parallel",
+        "3",
+        d,
+        &implicit_url(&srv, "/back/"),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(r.err.matches(warning).count(), 1, "{}", r.err);
+    for (name, data) in &files {
+        assert_eq!(&std::fs::read(srv.path("back").join(name)).unwrap(), data, "{name}");
+    }
+}
+
 /// Issue 25.14: `--cacert cert.pem` naming the server's own self-signed
 /// certificate made the usual way (`openssl req -x509`: CA:TRUE) is
 /// trusted, as curl trusts it (it failed with CaUsedAsEndEntity); another
