@@ -851,6 +851,15 @@ mod tests {
     }
 
     #[test]
+    fn parallel_takes_1_to_64() {
+        assert_eq!(parse_parallel("1"), Ok(1));
+        assert_eq!(parse_parallel("64"), Ok(64));
+        for bad in ["0", "65", "-1", "four", ""] {
+            assert!(parse_parallel(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn remote_paths_join() {
         assert_eq!(join_remote(b"", b"a"), b"a");
         assert_eq!(join_remote(b"/x", b"a"), b"/x/a");
