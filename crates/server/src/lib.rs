@@ -1,22 +1,23 @@
 //! # babelftp-server — the FTP server
 //!
-//! A tokio driver around `babelftp-proto`:
+//! A tokio driver around the sans-IO session (`babelftp-session`), on the
+//! storage crate (`babelftp-storage`). The picture: docs/architecture.md.
 //!
 //! ```text
 //!  Server::bind ─ listeners (IPv4/IPv6) ─ accept ─► driver::serve (one task per client)
 //!                                                    │  bytes ⇄ babelftp_session::ServerSession
-//!                                                    │  Actions: storage ops, transfers
-//!                                                    │  data::{bind_passive, open, pump, sendfile}
+//!                                                    │  act(): storage ops, passive setups,
+//!                                                    │  transfers, the TLS switch
 //!                                                    ▼
-//!                                                  storage::FsStorage (cap-std, beneath the root)
+//!                                                  babelftp_storage::{fs, s3}
 //! ```
 //!
-//! Every protocol decision is made by the sans-IO session
-//! (`babelftp-session`); this crate is its driver. Module map: [`config`]
-//! (options and defaults), `driver` (one control connection: sockets,
-//! timers, the transfer task), `data` (data connections and byte pumps),
-//! [`storage`] (the filesystem beneath the root), [`auth`] (accounts,
-//! argon2), [`xferlog`] (the transfer log), `sockopt` (socket options).
+//! Every protocol decision is made by the session; this crate is its
+//! driver. Module map: [`config`] (options and defaults), `driver` (one
+//! control connection, in rooms: control, passive, transfer, listings,
+//! ops), `data` (data connections and byte pumps), [`auth`] (accounts,
+//! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
+//! [`xferlog`] (the transfer log), `sockopt` (socket options).
 
 pub mod auth;
 pub mod config;
