@@ -1,156 +1,235 @@
 #!/usr/bin/env python3
-"""Generates crates/i18n/src/detect/charfreq.txt, the character unigram
-tables of the client's per-name charset detector (crates/i18n/src/detect).
+"""Generates crates/i18n/src/detect/charfreq.txt, the character unigram and
+bigram tables of the client's per-name charset detector
+(crates/i18n/src/detect).
 
-Source: the word-frequency lists of the `wordfreq` package (PyPI, version
-3.1.1). wordfreq's code is Apache-2.0; its data is CC-BY-SA 4.0 (see the
-package README, section "License", and the sources it credits). The table
-written here is a derived work of that data -- per-language character
-frequencies, rounded to whole bits -- and carries the same licence.
+Source: the Unicode CLDR 48 JSON data as published on the npm registry
+(packages cldr-annotations-full, cldr-localenames-full, cldr-dates-full,
+cldr-units-full, cldr-misc-full, version 48.2.0), licensed under the Unicode License v3
+(Unicode-3.0, https://www.unicode.org/license.txt), which permits use,
+modification and redistribution with the copyright notice; the table is
+derived from that data. The text used: per locale every string of the
+emoji annotations (names and keywords), the names of languages,
+territories and scripts, month, day, era and date-field names, time-zone
+exemplar cities and unit names (placeholders such as {0} removed); and the
+exemplar characters (the letters of the language) as a ceiling on a
+letter's cost.
 
-Usage (needs `pip download --no-deps wordfreq==3.1.1` and `pip install msgpack`):
+Usage:
 
-    python3 scripts/gen-charfreq.py path/to/wordfreq-3.1.1-py3-none-any.whl \
-        > crates/i18n/src/detect/charfreq.txt
+    mkdir cldr && cd cldr
+    for p in cldr-annotations-full cldr-localenames-full cldr-dates-full cldr-units-full cldr-misc-full; do
+        npm pack $p@48.2.0 && mkdir -p $p && tar xzf $p-48.2.0.tgz -C $p --strip-components=1
+    done
+    cd .. && python3 scripts/gen-charfreq.py cldr > crates/i18n/src/detect/charfreq.txt
 
-How: every word of a language's "small" list weighs its frequency
-(10^(-bin/100)); each character of the word (lowercased, and for Vietnamese
-also in NFD, which is what windows-1258 holds) gets that weight. The cost
-of a character is -log2 of its share of all characters (ASCII included),
-rounded. Bigrams: -log2 P(second | first) of letter pairs inside words
-that hold a non-ASCII letter, the most frequent 800 per alphabetic
-or 800 (Latin) per alphabetic language. Only non-ASCII letters and marks are written, at most MAX[lang]
-of them, the most frequent first. Traditional Chinese ("zt") is derived
-from Simplified through wordfreq's own Traditional->Simplified mapping: a
-traditional character costs what its simplified form costs, plus one bit.
+How: every word of a locale's text counts once per occurrence; each
+character of the word (lowercased, and for Vietnamese also in the form
+windows-1258 holds: base letters with combining tone marks) gets that weight.
+The cost of a character is -log2 of its share of all characters (ASCII
+included), rounded. Bigrams: -log2 P(second | first) of letter pairs inside
+words that hold a non-ASCII letter, "^" and "$" standing for the start and
+end of a word, the most frequent 800 per alphabetic language; and for the
+Latin-script languages all pairs of ASCII letters (a language's fit to the
+ASCII part of a name). Only
+non-ASCII letters and marks are written, at most MAX[lang] of them, the most
+frequent first. Traditional Chinese ("zt") is CLDR's zh-Hant.
 """
-import gzip
-import io
+import glob
+import json
 import math
+import os
+import re
 import sys
 import unicodedata
-import zipfile
-
-import msgpack
 
 LANGS = ["ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi",
          "pl", "cs", "sk", "sl", "hu", "ro", "de", "fr", "es", "pt", "it", "nl", "ca",
-         "sv", "da", "nb", "fi", "lt", "lv"]
-MAX = {"ja": 2600, "zh": 3000, "ko": 1400}
+         "sv", "da", "nb", "fi", "lt", "lv", "zt"]
+LOCALE = {"zt": "zh-Hant", "zh": "zh", "pt": "pt-PT"}
+MAX = {"ja": 3200, "zh": 3600, "ko": 1400, "zt": 3600}
 DEFAULT_MAX = 160
 MAX_COST = 22
+CJK = {"ja", "zh", "ko", "zt"}
+NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he"}
+PLACEHOLDER = re.compile(r"\{[0-9]+\}")
 
 
-def load(zf, name):
-    with zf.open("wordfreq/data/" + name) as f:
-        return msgpack.unpackb(gzip.decompress(f.read()), raw=False, strict_map_key=False)
+def strings(o):
+    if isinstance(o, str):
+        yield o
+    elif isinstance(o, dict):
+        for v in o.values():
+            yield from strings(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from strings(v)
 
 
-def char_costs(cbpack, vi=False):
-    weights = {}
-    total = 0.0
-    for i, words in enumerate(cbpack[1:]):
-        if not words:
+def texts(base, lang):
+    loc = LOCALE.get(lang, lang)
+    files = sorted(glob.glob(f"{base}/cldr-annotations-full/annotations/{loc}/annotations.json"))
+    for pkg in ["cldr-localenames-full", "cldr-dates-full", "cldr-units-full"]:
+        files += sorted(glob.glob(f"{base}/{pkg}/main/{loc}/*.json"))
+    if not files:
+        sys.exit(f"no CLDR data for {lang} ({loc}) under {base}")
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            for s in strings(json.load(fh)):
+                yield PLACEHOLDER.sub(" ", s)
+
+
+def vi1258(word):
+    """The form windows-1258 holds: NFD, with the base letter recomposed
+    with its first mark when that is one precomposed character of cp1258."""
+    out = []
+    for ch in unicodedata.normalize("NFC", word):
+        try:
+            ch.encode("cp1258")
+            out.append(ch)
             continue
-        w = 10 ** (-i / 100)
-        for word in words:
-            forms = [word]
-            if vi:
-                forms.append(unicodedata.normalize("NFD", word))
-            for form in forms:
-                for ch in form.lower():
-                    weights[ch] = weights.get(ch, 0.0) + w / len(forms)
-                    total += w / len(forms)
-    out = {}
+        except UnicodeEncodeError:
+            pass
+        d = unicodedata.normalize("NFD", ch)
+        head = unicodedata.normalize("NFC", d[:2])
+        try:
+            head.encode("cp1258")
+            out.append(head + d[2:])
+        except UnicodeEncodeError:
+            out.append(d)
+    return "".join(out)
+
+
+def words(base, lang):
+    for s in texts(base, lang):
+        for w in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", s):
+            if not w:
+                continue
+            w = w.lower()
+            if lang == "vi":
+                yield vi1258(w)
+            else:
+                yield w
+
+
+# Every letter CLDR lists as the language's own (its exemplar characters)
+# costs at most FLOOR[main or auxiliary]: a rare letter of the alphabet is
+# still a letter of the language (Italian ò, a kanji of a person's name).
+FLOOR = {"alpha": (10, 14), "cjk": (14, 17)}
+
+
+def exemplars(base, lang):
+    loc = LOCALE.get(lang, lang)
+    path = f"{base}/cldr-misc-full/main/{loc}/characters.json"
+    with open(path, encoding="utf-8") as fh:
+        chars = json.load(fh)["main"][loc]["characters"]
+    out = []
+    for key in ["exemplarCharacters", "auxiliary"]:
+        s = chars.get(key, "")
+        # "[a b {ch} ...]": single characters only, no ranges in these locales
+        items = set()
+        for tok in s.strip("[]").split():
+            tok = tok.replace("\\", "")
+            if tok.startswith("{"):
+                continue
+            items.update(c for c in tok if ord(c) >= 0x80 and c.isalpha())
+        out.append(items)
+    return out
+
+
+def is_letter(c):
+    return c in "^$" or c.isalpha() or unicodedata.category(c).startswith("M")
+
+
+def tables(base, lang):
+    ascii_pairs = ascii_bigrams(words(base, lang)) if lang not in CJK | NONLATIN else {}
+    weights = {}
+    total = 0
+    pair = {}
+    first = {}
+    for w in words(base, lang):
+        for ch in w:
+            weights[ch] = weights.get(ch, 0) + 1
+            total += 1
+        if lang in CJK:
+            continue
+        form = "^" + w + "$"
+        for a, b in zip(form, form[1:]):
+            if not is_letter(a) or a == "$":
+                continue
+            first[a] = first.get(a, 0) + 1
+            if not is_letter(b) or b == "^" or (a.isascii() and b.isascii()):
+                continue
+            pair[a + b] = pair.get(a + b, 0) + 1
+    uni = {}
     for ch, w in weights.items():
         if ord(ch) < 0x80:
             continue
         cat = unicodedata.category(ch)
         if not (cat.startswith("L") or cat.startswith("M")):
             continue
-        out[ch] = min(MAX_COST, max(1, round(-math.log2(w / total))))
-    return out
+        uni[ch] = min(MAX_COST, max(1, round(-math.log2(w / total))))
+    top = sorted(pair.items(), key=lambda kv: (-kv[1], kv[0]))[:800]
+    bi = {ab: min(MAX_COST, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in top}
+    return uni, bi, ascii_pairs
 
 
-CJK = {"ja", "zh", "ko"}
-NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he"}
-
-
-def bigram_costs(cbpack, vi=False):
-    """-log2 P(b | a) for letter pairs inside words with a non-ASCII member,
-    "^" and "$" standing for the start and the end of a word."""
+def ascii_bigrams(words_iter):
+    """-log2 P(b | a) of ASCII letter pairs of all words ("^", "$": word
+    start and end), for telling the Latin-script languages apart by the
+    ASCII part of a name ("complotter" is Italian, not Czech)."""
     pair = {}
     first = {}
-    for i, words in enumerate(cbpack[1:]):
-        if not words:
-            continue
-        w = 10 ** (-i / 100)
-        for word in words:
-            forms = [word]
-            if vi:
-                forms.append(unicodedata.normalize("NFD", word))
-            for form in forms:
-                # "^" and "$" stand for the start and the end of a word.
-                form = "^" + form.lower() + "$"
-                letter = lambda c: c in "^$" or c.isalpha() or unicodedata.category(c).startswith("M")
-                for a, b in zip(form, form[1:]):
-                    if not letter(a) or a == "$":
-                        continue
-                    first[a] = first.get(a, 0.0) + w / len(forms)
-                    if not letter(b) or b == "^":
-                        continue
-                    if a.isascii() and b.isascii():
-                        continue
-                    pair[a + b] = pair.get(a + b, 0.0) + w / len(forms)
-    return pair, first
+    for w in words_iter:
+        form = "^" + w + "$"
+        for a, b in zip(form, form[1:]):
+            ok = lambda c: c in "^$" or ("a" <= c <= "z")
+            if not ok(a) or not ok(b) or a == "$" or b == "^" or (a == "^" and b == "$"):
+                continue
+            first[a] = first.get(a, 0) + 1
+            pair[a + b] = pair.get(a + b, 0) + 1
+    return {ab: min(15, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in pair.items()}
 
 
 def main():
-    zf = zipfile.ZipFile(sys.argv[1])
-    tables = {}
-    for lang in LANGS:
-        tables[lang] = char_costs(load(zf, f"small_{lang}.msgpack.gz"), vi=(lang == "vi"))
-    mapping = load(zf, "_chinese_mapping.msgpack.gz")
-    zt = {}
-    for ch, cost in tables["zh"].items():
-        zt[ch] = cost
-    for trad, simp in mapping.items():
-        trad = chr(trad) if isinstance(trad, int) else trad
-        if len(trad) == 1 and len(simp) == 1 and simp in tables["zh"]:
-            zt[trad] = min(MAX_COST, tables["zh"][simp] + 1)
-    # Simplified-only forms stay in zt at their cost + 2: Big5 cannot hold
-    # most of them anyway, and the round trip removes those.
-    for ch in tables["zh"]:
-        if ch not in zt:
-            zt[ch] = min(MAX_COST, tables["zh"][ch] + 2)
-    tables["zt"] = zt
-    bigrams = {}
-    for lang in LANGS:
-        if lang in CJK:
-            continue
-        pair, first = bigram_costs(load(zf, f"small_{lang}.msgpack.gz"), vi=(lang == "vi"))
-        keep = 800 if lang in NONLATIN else 800
-        top = sorted(pair.items(), key=lambda kv: -kv[1])[:keep]
-        bigrams[lang] = {ab: min(MAX_COST, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in top}
+    base = sys.argv[1]
     print("# Character unigram costs (-log2 p, whole bits) per language, for the")
     print("# client's charset detector. GENERATED by scripts/gen-charfreq.py from")
-    print("# the data of wordfreq 3.1.1 (Robyn Speer et al.), licensed CC-BY-SA 4.0:")
-    print("# https://creativecommons.org/licenses/by-sa/4.0/ -- this file is a derived")
-    print("# work under the same licence. Format: <lang> <cost> <characters>, and for")
-    print("# bigrams (-log2 P(second | first), letters inside a word, at least one")
-    print("# non-ASCII; ^ and $ are the start and end of a word): <lang>2 <cost>")
-    print("# <pairs...> (two characters each, no separator)")
-    for lang in LANGS + ["zt"]:
-        t = tables[lang]
-        limit = MAX.get(lang, MAX.get(lang.replace("zt", "zh"), DEFAULT_MAX))
-        if lang == "zt":
-            limit = 3600
-        best = sorted(t.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
+    print("# Unicode CLDR 48 data (npm cldr-*-full 48.2.0), Copyright (c) 1991-2025")
+    print("# Unicode, Inc., Unicode License v3: https://www.unicode.org/license.txt")
+    print("# Format: <lang> <cost> <characters>, and for bigrams (-log2 P(second |")
+    print("# first), letters inside a word, at least one non-ASCII; ^ and $ are the")
+    print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")
+    print("# each, no separator); <lang>3 the same for ASCII letter pairs of")
+    print("# the Latin-script languages (all words)")
+    bigrams = {}
+    asciis = {}
+    for lang in LANGS:
+        uni, bi, asc = tables(base, lang)
+        if asc:
+            asciis[lang] = asc
+        if lang != "ko":
+            main_set, aux_set = exemplars(base, lang)
+            floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
+            for ch in aux_set:
+                uni[ch] = min(uni.get(ch, MAX_COST), floor_aux)
+            for ch in main_set:
+                uni[ch] = min(uni.get(ch, MAX_COST), floor_main)
+        limit = MAX.get(lang, DEFAULT_MAX)
+        best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
         by_cost = {}
         for ch, cost in best:
             by_cost.setdefault(cost, []).append(ch)
         for cost in sorted(by_cost):
             print(f"{lang} {cost} {''.join(sorted(by_cost[cost]))}")
+        if lang not in CJK:
+            bigrams[lang] = bi
+    for lang, table in asciis.items():
+        by_cost = {}
+        for ab, cost in table.items():
+            by_cost.setdefault(cost, []).append(ab)
+        for cost in sorted(by_cost):
+            print(f"{lang}3 {cost} {''.join(sorted(by_cost[cost]))}")
     for lang, table in bigrams.items():
         by_cost = {}
         for ab, cost in table.items():

@@ -62,6 +62,8 @@ pub(crate) fn lang_index(code: &str) -> Option<usize> {
 struct Tables {
     unigram: HashMap<char, [u8; N]>,
     bigram: HashMap<(char, char), [u8; N]>,
+    /// ASCII letter pairs of the Latin-script languages.
+    ascii: HashMap<(u8, u8), [u8; N]>,
 }
 
 fn tables() -> &'static Tables {
@@ -70,6 +72,7 @@ fn tables() -> &'static Tables {
         let mut t = Tables {
             unigram: HashMap::new(),
             bigram: HashMap::new(),
+            ascii: HashMap::new(),
         };
         for line in include_str!("charfreq.txt").lines() {
             if line.starts_with('#') {
@@ -80,7 +83,15 @@ fn tables() -> &'static Tables {
                 continue;
             };
             let Ok(cost) = cost.parse::<u8>() else { continue };
-            if let Some(lang) = lang.strip_suffix('2').and_then(lang_index) {
+            if let Some(lang) = lang.strip_suffix('3').and_then(lang_index) {
+                let bs = chars.as_bytes();
+                for pair in bs.chunks_exact(2) {
+                    let row = t.ascii.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang.strip_suffix('2').and_then(lang_index) {
                 let cs: Vec<char> = chars.chars().collect();
                 for pair in cs.chunks_exact(2) {
                     let row = t.bigram.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
@@ -123,10 +134,79 @@ pub(crate) fn script(c: char) -> Script {
     }
 }
 
+/// Cost of an ASCII letter pair a Latin-script language's table lacks.
+const ASCII_UNSEEN: u32 = 16;
+
+/// How well each language explains the ASCII words of a name, in bits
+/// above the best-fitting Latin-script language (0 for the languages of
+/// other scripts, whose names hold ASCII words of any language): the
+/// ASCII part of `Antonioni complotter?.jpg` is Italian, so the reading
+/// that makes the last letter Italian is the likelier one. The extension
+/// does not count.
+pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
+    let t = tables();
+    let body = match name.iter().rposition(|&b| b == b'.') {
+        Some(dot) if name.len() - dot <= 6 && dot > 0 => name.get(..dot).unwrap_or(name),
+        _ => name,
+    };
+    let mut sums = [0u32; N];
+    let latin: Vec<usize> = (0..N).filter(|&l| lang_script(l) == Script::Latin).collect();
+    let mut i = 0;
+    let mut any = false;
+    while i < body.len() {
+        if !body[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < body.len() && body[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let word = &body[start..i];
+        let open = start == 0 || body.get(start - 1).is_some_and(|&b| b < 0x80);
+        let close = body.get(i).is_none_or(|&b| b < 0x80);
+        let mut seq: Vec<u8> = Vec::with_capacity(word.len() + 2);
+        if open {
+            seq.push(b'^');
+        }
+        seq.extend(word.iter().map(u8::to_ascii_lowercase));
+        if close {
+            seq.push(b'$');
+        }
+        for w in seq.windows(2) {
+            any = true;
+            let row = t.ascii.get(&(w[0], w[1]));
+            for &l in &latin {
+                let c = row
+                    .and_then(|r| r.get(l))
+                    .copied()
+                    .filter(|&v| v != ABSENT)
+                    .map_or(ASCII_UNSEEN, u32::from);
+                if let Some(s) = sums.get_mut(l) {
+                    *s += c;
+                }
+            }
+        }
+    }
+    let mut out = [0.0; N];
+    if !any {
+        return out;
+    }
+    let min = latin.iter().filter_map(|&l| sums.get(l)).copied().min().unwrap_or(0);
+    for &l in &latin {
+        if let (Some(o), Some(&s)) = (out.get_mut(l), sums.get(l)) {
+            *o = f64::from(s - min);
+        }
+    }
+    out
+}
+
 /// Lowercase as the tables are (wordfreq casefolds: final sigma is sigma).
 fn fold(c: char) -> char {
     match c {
         'ς' => 'σ',
+        // Turkish İ lowercases to i + a combining dot: the tables keep İ
+        'İ' => 'İ',
         _ => c.to_lowercase().next().unwrap_or(c),
     }
 }
@@ -501,6 +581,25 @@ fn structure_penalty(chars: &[char]) -> f64 {
     }
     if chars.first().is_some_and(|&c| is_mark(c)) {
         p += 15.0;
+    }
+    p + noise_penalty(chars)
+}
+
+/// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
+/// "ЪЧЪЧ"): what `FF FF FF FF` and `FF FE FF FE` read as. No word is made
+/// so; a name that is one is noise.
+fn noise_penalty(chars: &[char]) -> f64 {
+    let mut p = 0.0;
+    let letter = |c: char| !c.is_ascii() && c.is_alphabetic();
+    for w in chars.windows(3) {
+        if w.iter().all(|&c| letter(c)) && w[0] == w[1] && w[1] == w[2] {
+            p += 12.0;
+        }
+    }
+    for w in chars.windows(4) {
+        if w.iter().all(|&c| letter(c)) && w[0] == w[2] && w[1] == w[3] && w[0] != w[1] {
+            p += 12.0;
+        }
     }
     p
 }
