@@ -102,6 +102,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-1255", 2, &["he"]),
     ("ISO-8859-8", 3, &["he"]),
     ("windows-1256", 2, &["ar", "fa"]),
+    ("ISO-8859-6", 4, &["ar"]),
     ("windows-1257", 3, &["lt", "lv"]),
     ("windows-1258", 3, &["vi"]),
     ("windows-874", 2, &["th"]),
@@ -117,12 +118,38 @@ const GARBAGE_IN_WORD: f64 = 4.0;
 const TRUNCATED_MARGIN: f64 = 2.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 const DOUBLE_BYTE: usize = 6;
+/// Weight of the ASCII words' fit to a language (`model::ascii_fit`).
+const ASCII_FIT_WEIGHT: f64 = 0.5;
 /// Bits a reading pays for a language its charset is not written in.
 const OFF_LANGUAGE: f64 = 6.0;
-/// Pseudo-count of every candidate charset in a directory's mixture.
-const ALPHA: f64 = 0.1;
-/// How many names the server's history weighs in a directory's mixture.
-const HISTORY_WEIGHT: f64 = 3.0;
+/// Bits a directory pays for each charset after its first: what a name's
+/// own evidence must be worth for it to leave the directory's charset.
+const SWITCH: f64 = 12.0;
+/// Bits the server's history takes off a charset's price in a directory
+/// (times the charset's share of the history).
+const HISTORY_BONUS: f64 = 8.0;
+/// The index of "UTF-8" beside the candidates in a directory's charsets.
+fn utf8_index() -> usize {
+    candidates().len()
+}
+/// Its prior: UTF-8 is the commonest charset of names today.
+const UTF8_PRIOR: f64 = 1.0;
+/// A valid UTF-8 name with at most this many high bytes lets the legacy
+/// readings compete (without FEAT UTF8).
+const WEAK_UTF8_BYTES: usize = 6;
+/// What an ASCII byte costs in the "random bytes" hypothesis (as in a
+/// reading: model.rs charges ASCII 3 bits).
+const ASCII_BITS: f64 = 3.0;
+/// How far over its script's limit (bits per non-ASCII character) a
+/// reading in a directory's established charset may be.
+const LENIENT_EXCESS: f64 = 4.0;
+/// Names a charset must explain in a directory to carry the others.
+const ESTABLISHED: f64 = 3.0;
+/// How much cheaper than random bytes a name's own reading must be for the
+/// name to leave a directory none of whose charsets reads it.
+const LEAVE_MIN: f64 = 6.0;
+/// The prior a reading pays in the "is it a decoding at all" test.
+const PLAUSIBLE_PRIOR: f64 = 1.0;
 /// With FEAT UTF8 a non-UTF-8 name must be this much more plausible (bits
 /// per non-ASCII character below the script's limit) to be decoded.
 const FEAT_STRICTER: f64 = 2.5;
@@ -157,6 +184,8 @@ struct Reading {
     text: String,
     /// Indices into [`candidates`].
     charsets: Vec<usize>,
+    /// Bits of the text under each of `charsets` (their language fit).
+    bits: Vec<f64>,
     score: Score,
 }
 
@@ -166,6 +195,9 @@ enum Shape {
     Utf8,
     BrokenUtf8,
     Legacy(Vec<Reading>),
+    /// Valid UTF-8 that legacy readings compete for; `true` when the UTF-8
+    /// reading itself is a candidate (it is not absurd).
+    WeakUtf8(Vec<Reading>, bool),
 }
 
 fn shape(name: &[u8], feat_utf8: bool) -> Shape {
@@ -185,11 +217,21 @@ fn shape(name: &[u8], feat_utf8: bool) -> Shape {
         // reading is structurally absurd (a combining mark with no base of
         // its script, two scripts inside a word) and the server did not
         // claim UTF-8, the legacy readings compete instead.
-        if feat_utf8 || !model::absurd(s) {
+        //
+        // Short UTF-8 names (a few high bytes: "λ" is GBK 位, "չ" GBK 展)
+        // compete with the legacy readings too, the UTF-8 reading as one
+        // more candidate: the directory decides.
+        let absurd = model::absurd(s);
+        let high = name.iter().filter(|b| **b >= 0x80).count();
+        if feat_utf8 || (!absurd && high > WEAK_UTF8_BYTES) {
             return Shape::Utf8;
         }
         let rs = readings(name);
-        return if rs.is_empty() { Shape::Utf8 } else { Shape::Legacy(rs) };
+        return if rs.is_empty() {
+            Shape::Utf8
+        } else {
+            Shape::WeakUtf8(rs, !absurd)
+        };
     }
     if broken_utf8(name) {
         return Shape::BrokenUtf8;
@@ -268,15 +310,22 @@ fn broken_utf8(b: &[u8]) -> bool {
 
 fn readings(name: &[u8]) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
+    let fit = model::ascii_fit(name);
     for (idx, cand) in candidates().iter().enumerate() {
         let Some(text) = cand.charset.to_utf8(name) else {
             continue;
         };
-        let compat = |lang: usize| cand.prior + if cand.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE };
+        // The charset's own prior is paid once per directory (see
+        // `decide_listing`), not per name: only the language fit here.
+        let compat = |lang: usize| {
+            (if cand.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE })
+                + ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0)
+        };
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
-            // A text several charsets read: its cheapest explanation.
-            r.charsets.push(idx);
+            // A text several charsets read: each charset's fit of it.
             if let Some(s) = model::score(&r.text, compat) {
+                r.charsets.push(idx);
+                r.bits.push(s.bits);
                 if s.bits < r.score.bits {
                     r.score = s;
                 }
@@ -289,55 +338,199 @@ fn readings(name: &[u8]) -> Vec<Reading> {
         out.push(Reading {
             text,
             charsets: vec![idx],
+            bits: vec![score.bits],
             score,
         });
     }
     out
 }
 
+/// One name that legacy charsets compete for: per candidate charset the
+/// bits of its plausible reading (infinite when it has none), and what the
+/// name costs as random bytes.
+struct Contest {
+    readings: Vec<Reading>,
+    /// Per candidate: (bits, index into `readings`).
+    cost: Vec<(f64, usize)>,
+    /// Per candidate, readings that are no decoding alone but would be in a
+    /// directory of that charset (within [`LENIENT_EXCESS`]).
+    lenient: Vec<(f64, usize)>,
+    garbage: f64,
+    /// The name is valid UTF-8: shown as UTF-8 when nothing else fits.
+    utf8: bool,
+    /// The name's only high byte is its last, `C2..DF`: perhaps UTF-8 cut.
+    cut_utf8: bool,
+}
+
+fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool) -> Contest {
+    let ncand = candidates().len() + 1;
+    // The UTF-8 reading of a short valid UTF-8 name, as one more candidate.
+    if let (true, Ok(text)) = (utf8, std::str::from_utf8(name)) {
+        if let Some(score) = model::score(text, |_| 0.0) {
+            readings.push(Reading {
+                text: text.to_owned(),
+                charsets: vec![utf8_index()],
+                bits: vec![score.bits],
+                score,
+            });
+        }
+    }
+    let in_word = in_word(name);
+    let high = name.iter().filter(|b| **b >= 0x80).count();
+    let ascii = name.len() - high;
+    let garbage = GARBAGE_BITS_PER_BYTE * high as f64 + GARBAGE_PRIOR + GARBAGE_IN_WORD * in_word as f64;
+    let mut cost = vec![(f64::INFINITY, 0); ncand];
+    let mut lenient = vec![(f64::INFINITY, 0); ncand];
+    for (ri, r) in readings.iter().enumerate() {
+        let table = if plausible(r, name.len(), in_word, feat_utf8) {
+            &mut cost
+        } else if !feat_utf8 && r.score.excess <= LENIENT_EXCESS {
+            &mut lenient
+        } else {
+            continue;
+        };
+        for (&c, &b) in r.charsets.iter().zip(&r.bits) {
+            if let Some(slot) = table.get_mut(c) {
+                if b < slot.0 {
+                    *slot = (b, ri);
+                }
+            }
+        }
+    }
+    Contest {
+        utf8: std::str::from_utf8(name).is_ok(),
+        cut_utf8: high == 1 && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b)),
+        readings,
+        cost,
+        lenient,
+        garbage: garbage + ASCII_BITS * ascii as f64,
+    }
+}
+
+/// A charset's prior in bits; `utf8_index()` is the UTF-8 reading.
+fn prior(c: usize) -> f64 {
+    if c == utf8_index() {
+        return UTF8_PRIOR;
+    }
+    candidates().get(c).map_or(f64::INFINITY, |x| x.prior)
+}
+
+/// High bytes touching ASCII letters: junk rarely lands inside a word.
+fn in_word(name: &[u8]) -> usize {
+    name.windows(2)
+        .filter(|w| (w[0] >= 0x80 && w[1].is_ascii_alphabetic()) || (w[0].is_ascii_alphabetic() && w[1] >= 0x80))
+        .count()
+}
+
 /// Decides every name of one listing; the listing is the prior.
+///
+/// The directory's charsets are chosen first, as a description of the
+/// whole listing in the fewest bits: each legacy name costs the bits of its
+/// reading in the cheapest chosen charset (or of random bytes), and each
+/// charset chosen costs its prior, plus [`SWITCH`] bits for every charset
+/// after the first (a listing that holds UTF-8 names, or comes from a
+/// server that claims UTF-8, has UTF-8 as its first). So the letters that
+/// differ between close relatives (ISO-8859-2 and windows-1250, KOI8-U and
+/// KOI8-R) are weighed over the whole listing, and a single name leaves the
+/// directory's charset only when its own evidence is worth [`SWITCH`] bits.
 pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
     }
-    let shapes: Vec<Shape> = names.iter().map(|n| shape(n, cx.feat_utf8)).collect();
-    let ncand = candidates().len();
-    // Prior mass from the server's history.
-    let history = cx.evidence.weights(ncand);
-    let mut weights = vec![1.0 / ncand as f64; ncand];
-    for _round in 0..3 {
-        let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
-        let mut mass = vec![ALPHA; ncand];
-        for (m, h) in mass.iter_mut().zip(&history) {
-            *m += HISTORY_WEIGHT * h;
-        }
-        for s in &shapes {
-            let Shape::Legacy(rs) = s else { continue };
-            let post = posterior(rs, &prior_bits);
-            for (r, p) in rs.iter().zip(post) {
-                for &c in &r.charsets {
-                    if let Some(m) = mass.get_mut(c) {
-                        *m += p;
-                    }
-                }
+    let mut utf8_seen = cx.feat_utf8;
+    let contests: Vec<Result<Contest, Decision>> = names
+        .iter()
+        .map(|name| match shape(name, cx.feat_utf8) {
+            Shape::Ascii => Err(Decision::Ascii),
+            Shape::Utf8 => {
+                utf8_seen = true;
+                Err(Decision::Utf8)
             }
-        }
-        let total: f64 = mass.iter().sum();
-        weights = mass.iter().map(|m| m / total).collect();
-    }
-    let prior_bits: Vec<f64> = weights.iter().map(|w| -w.max(1e-9).log2()).collect();
-    let mut out: Vec<Decision> = shapes
+            Shape::BrokenUtf8 => Err(Decision::Raw),
+            Shape::Legacy(rs) => Ok(contest(name, rs, cx.feat_utf8, false)),
+            Shape::WeakUtf8(rs, reading) => Ok(contest(name, rs, cx.feat_utf8, reading)),
+        })
+        .collect();
+    let chosen = directory_charsets(&contests, utf8_seen, cx.evidence);
+    let mut out: Vec<Decision> = contests
         .into_iter()
-        .zip(names)
-        .map(|(s, name)| match s {
-            Shape::Ascii => Decision::Ascii,
-            Shape::Utf8 => Decision::Utf8,
-            Shape::BrokenUtf8 => Decision::Raw,
-            Shape::Legacy(rs) => choose(name, &rs, &prior_bits, cx.feat_utf8),
+        .map(|c| match c {
+            Err(d) => d,
+            Ok(c) => choose(&c, &chosen, cx.feat_utf8),
         })
         .collect();
     unclash(names, &mut out);
     out
+}
+
+/// The charsets of a directory, with the bits each name pays for being in
+/// it (`-log2` of its share of the legacy names).
+struct Chosen {
+    /// (candidate index, bits, names it explains best)
+    members: Vec<(usize, f64, f64)>,
+    /// UTF-8 is one of the directory's charsets.
+    utf8: bool,
+}
+
+fn directory_charsets(contests: &[Result<Contest, Decision>], utf8_seen: bool, evidence: &Evidence) -> Chosen {
+    let ncand = candidates().len() + 1;
+    let history = evidence.weights(ncand);
+    let live: Vec<&Contest> = contests.iter().filter_map(|c| c.as_ref().ok()).collect();
+    let mut best: Vec<f64> = live.iter().map(|c| c.garbage).collect();
+    let mut chosen: Vec<usize> = if utf8_seen { vec![utf8_index()] } else { Vec::new() };
+    loop {
+        let mut pick: Option<(usize, f64)> = None;
+        for c in 0..ncand {
+            if chosen.contains(&c) {
+                continue;
+            }
+            let gain: f64 = live
+                .iter()
+                .zip(&best)
+                .map(|(k, &b)| k.cost.get(c).map_or(0.0, |x| (b - x.0).max(0.0)))
+                .sum();
+            let prior = prior(c);
+            let switch = if chosen.is_empty() { 0.0 } else { SWITCH };
+            let h = history.get(c).copied().unwrap_or(0.0);
+            let net = gain - prior - switch + HISTORY_BONUS * h;
+            if net > 0.0 && pick.is_none_or(|(_, n)| net > n) {
+                pick = Some((c, net));
+            }
+        }
+        let Some((c, _)) = pick else { break };
+        chosen.push(c);
+        for (k, b) in live.iter().zip(best.iter_mut()) {
+            if let Some(x) = k.cost.get(c) {
+                *b = b.min(x.0);
+            }
+        }
+    }
+    // Shares of the chosen charsets among the names they explain best.
+    let mut count = vec![0.5; chosen.len()];
+    for k in &live {
+        let mut top: Option<(usize, f64)> = None;
+        for (j, &c) in chosen.iter().enumerate() {
+            if let Some(x) = k.cost.get(c) {
+                if x.0.is_finite() && top.is_none_or(|(_, b)| x.0 < b) {
+                    top = Some((j, x.0));
+                }
+            }
+        }
+        if let Some((j, _)) = top {
+            if let Some(n) = count.get_mut(j) {
+                *n += 1.0;
+            }
+        }
+    }
+    let total: f64 = count.iter().sum();
+    Chosen {
+        members: chosen
+            .iter()
+            .zip(&count)
+            .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
+            .collect(),
+        utf8: chosen.contains(&utf8_index()),
+    }
 }
 
 /// Two different names must never be shown alike (the user could not
@@ -389,75 +582,95 @@ fn explicit(name: &[u8], charset: Charset) -> Decision {
     }
 }
 
-fn reading_cost(r: &Reading, prior_bits: &[f64]) -> f64 {
-    let prior = r
-        .charsets
-        .iter()
-        .filter_map(|&c| prior_bits.get(c))
-        .fold(f64::INFINITY, |a, &b| a.min(b));
-    r.score.bits + prior
-}
-
-fn posterior(rs: &[Reading], prior_bits: &[f64]) -> Vec<f64> {
-    let costs: Vec<f64> = rs.iter().map(|r| reading_cost(r, prior_bits)).collect();
-    let min = costs.iter().copied().fold(f64::INFINITY, f64::min);
-    let ps: Vec<f64> = costs.iter().map(|c| (-(c - min)).exp2()).collect();
-    let sum: f64 = ps.iter().sum();
-    ps.into_iter().map(|p| if sum > 0.0 { p / sum } else { 0.0 }).collect()
-}
-
-/// Bits per non-ASCII character of a reading, and whether that is within
-/// its script's limit (stricter under FEAT UTF8).
-fn plausible(r: &Reading, prior_bits: &[f64], name_len: usize, in_word: usize, feat_utf8: bool) -> bool {
-    // The reading must also beat the hypothesis "random bytes": 8 bits for
-    // every byte not read as ASCII, plus what a garbage name costs a priori.
-    let prior = r
-        .charsets
-        .iter()
-        .filter_map(|&c| prior_bits.get(c))
-        .fold(f64::INFINITY, |a, &b| a.min(b));
+/// Whether a reading is a decoding at all: its non-ASCII part within its
+/// script's limit (stricter under FEAT UTF8), and cheaper than the
+/// hypothesis "random bytes": 8 bits for every byte not read as ASCII, plus
+/// what a garbage name costs a priori.
+fn plausible(r: &Reading, name_len: usize, in_word: usize, feat_utf8: bool) -> bool {
     let ascii_chars = r.text.chars().filter(char::is_ascii).count();
     let bytes = name_len.saturating_sub(ascii_chars);
     let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR + GARBAGE_IN_WORD * in_word as f64;
-    r.score.excess <= if feat_utf8 { -FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + prior < random
+    r.score.excess <= if feat_utf8 { -FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + PLAUSIBLE_PRIOR < random
 }
 
-fn choose(name: &[u8], rs: &[Reading], prior_bits: &[f64], feat_utf8: bool) -> Decision {
-    // High bytes touching ASCII letters: junk rarely lands inside a word.
-    let in_word = name
-        .windows(2)
-        .filter(|w| (w[0] >= 0x80 && w[1].is_ascii_alphabetic()) || (w[0].is_ascii_alphabetic() && w[1] >= 0x80))
-        .count();
-    // Implausible readings are no decodings: only the others compete.
-    let mut ranked: Vec<(f64, &Reading)> = rs
-        .iter()
-        .filter(|r| plausible(r, prior_bits, name.len(), in_word, feat_utf8))
-        .map(|r| (reading_cost(r, prior_bits), r))
-        .collect();
-    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let Some(&(best_cost, best)) = ranked.first() else {
-        return Decision::Raw;
+fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
+    // The cheapest reading in one of the directory's charsets ...
+    let mut best: Option<(f64, usize, usize)> = None; // (bits, reading, candidate)
+    for &(c, share, _) in &chosen.members {
+        if let Some(&(b, ri)) = k.cost.get(c) {
+            let total = b + share;
+            if total.is_finite() && best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, ri, c));
+            }
+        }
+    }
+    // A name no chosen charset reads plausibly alone, but the directory's
+    // established charset reads as text of its language: the directory's
+    // evidence carries it (a rare kanji of a person's name).
+    if best.is_none() {
+        for &(c, share, support) in &chosen.members {
+            if support < ESTABLISHED {
+                continue;
+            }
+            if let Some(&(b, ri)) = k.lenient.get(c) {
+                let total = b + share;
+                if total.is_finite() && best.is_none_or(|(t, _, _)| total < t) {
+                    best = Some((total, ri, c));
+                }
+            }
+        }
+    }
+    // A name that none of the directory's charsets reads at all leaves it
+    // for its own best reading, if that is clearly not random bytes.
+    if best.is_none() && !chosen.utf8 {
+        for (c, &(b, ri)) in k.cost.iter().enumerate() {
+            let total = b + SWITCH + prior(c);
+            if b.is_finite() && k.garbage - b >= LEAVE_MIN && best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, ri, c));
+            }
+        }
+    }
+    let Some((best_cost, ri, charset_idx)) = best else {
+        return if k.utf8 { Decision::Utf8 } else { Decision::Raw };
     };
-    let margin = ranked.get(1).map_or(f64::INFINITY, |(c, _)| c - best_cost);
-    let confident = margin >= CONFIDENT_MARGIN;
-    if feat_utf8 && !clearly_legacy(best, confident) {
+    // One high byte, last, that could lead a two-byte UTF-8 sequence
+    // ("Bevagna " + C3): a UTF-8 name cut short, unless the directory has
+    // established the charset that reads it.
+    if k.cut_utf8
+        && !chosen
+            .members
+            .iter()
+            .any(|&(c, _, n)| c == charset_idx && n >= ESTABLISHED)
+    {
         return Decision::Raw;
     }
-    // Among charsets giving this text, the most likely one is named.
-    let charset_idx = best
-        .charsets
-        .iter()
-        .copied()
-        .min_by(|&a, &b| {
-            let pa = prior_bits.get(a).copied().unwrap_or(f64::INFINITY);
-            let pb = prior_bits.get(b).copied().unwrap_or(f64::INFINITY);
-            pa.total_cmp(&pb).then(a.cmp(&b))
-        })
-        .unwrap_or(0);
+    let Some(reading) = k.readings.get(ri) else {
+        return Decision::Raw;
+    };
+    // ... against every other text, a charset outside the directory paying
+    // what leaving it costs.
+    let mut runner_up = f64::INFINITY;
+    for (c, &(b, rj)) in k.cost.iter().enumerate() {
+        if rj == ri || !b.is_finite() {
+            continue;
+        }
+        let extra = match chosen.members.iter().find(|(m, _, _)| *m == c) {
+            Some(&(_, share, _)) => share,
+            None => SWITCH + prior(c),
+        };
+        runner_up = runner_up.min(b + extra);
+    }
+    let confident = runner_up - best_cost >= CONFIDENT_MARGIN;
+    if charset_idx == utf8_index() {
+        return Decision::Utf8;
+    }
+    if feat_utf8 && !clearly_legacy(reading, confident) {
+        return Decision::Raw;
+    }
     match candidates().get(charset_idx).map(|c| c.charset) {
         Some(charset) => Decision::Decoded {
             charset,
-            text: best.text.clone(),
+            text: reading.text.clone(),
             confident,
         },
         None => Decision::Raw,
