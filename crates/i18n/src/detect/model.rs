@@ -11,6 +11,7 @@
 //! impossible: [`score`] returns `None`.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// Languages of the tables, in the order of `charfreq.txt`'s codes; `th`
@@ -29,7 +30,7 @@ const OOV_CJK: u32 = 20;
 /// letter of another script).
 const ALIEN: u32 = 24;
 /// Extra cost of a letter pair the language's bigram table lacks.
-const BACKOFF: u32 = 3;
+const BACKOFF: u32 = 1;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Script {
@@ -44,35 +45,66 @@ pub(crate) enum Script {
 }
 
 fn lang_script(lang: usize) -> Script {
-    match LANGS.get(lang).copied().unwrap_or("") {
-        "ja" | "zh" | "ko" | "zt" => Script::Cjk,
-        "ru" | "uk" | "bg" | "mk" => Script::Cyrillic,
-        "el" => Script::Greek,
-        "ar" | "fa" => Script::Arabic,
-        "he" => Script::Hebrew,
-        "th" => Script::Thai,
-        _ => Script::Latin,
-    }
+    use Script::{Arabic, Cjk, Cyrillic, Greek, Hebrew, Latin, Thai};
+    // In the order of LANGS.
+    const SCRIPTS: [Script; N] = [
+        Cjk, Cjk, Cjk, Cyrillic, Cyrillic, Cyrillic, Cyrillic, Greek, Arabic, Arabic, Hebrew, Latin, Latin, Latin,
+        Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin,
+        Latin, Latin, Cjk, Thai,
+    ];
+    SCRIPTS.get(lang).copied().unwrap_or(Script::Other)
 }
+
+/// Indices of two languages with characters of their own in `char_cost`.
+const DE: usize = 19;
+const ES: usize = 21;
 
 pub(crate) fn lang_index(code: &str) -> Option<usize> {
     LANGS.iter().position(|l| *l == code)
 }
 
+/// A multiply-rotate hasher for the tables' small keys (characters and
+/// pairs of them): SipHash's protection against crafted keys is not
+/// needed for tables fixed at build time, and it is several times slower.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Map<K> = HashMap<K, [u8; N], BuildHasherDefault<FastHasher>>;
+
 struct Tables {
-    unigram: HashMap<char, [u8; N]>,
-    bigram: HashMap<(char, char), [u8; N]>,
+    unigram: Map<char>,
+    bigram: Map<(char, char)>,
     /// ASCII letter pairs of the Latin-script languages.
-    ascii: HashMap<(u8, u8), [u8; N]>,
+    ascii: Map<(u8, u8)>,
 }
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
         let mut t = Tables {
-            unigram: HashMap::new(),
-            bigram: HashMap::new(),
-            ascii: HashMap::new(),
+            unigram: Map::default(),
+            bigram: Map::default(),
+            ascii: Map::default(),
         };
         for line in include_str!("charfreq.txt").lines() {
             if line.starts_with('#') {
@@ -237,8 +269,35 @@ fn mark_fits(base: char, mark: char) -> bool {
     }
 }
 
+/// `char::is_alphabetic`, without its table search for the letters of
+/// the scripts names are decoded into (most of the time spent scoring).
+fn alpha(c: char) -> bool {
+    match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A => true,
+        0..=0x7F => false,
+        0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x24F => true,
+        0x386 | 0x388..=0x38A | 0x38C | 0x38E..=0x3A1 | 0x3A3..=0x3CE => true,
+        0x400..=0x481 | 0x48A..=0x52F => true,
+        0x5D0..=0x5EA => true,
+        0x620..=0x64A => true,
+        0xE01..=0xE30 | 0xE32 | 0xE33 | 0xE40..=0xE46 => true,
+        0x3041..=0x3096 | 0x30A1..=0x30FA | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
+        _ => c.is_alphabetic(),
+    }
+}
+
+/// `char::is_alphanumeric`, with [`alpha`]'s shortcut.
+fn alnum(c: char) -> bool {
+    alpha(c)
+        || if c.is_ascii() {
+            c.is_ascii_digit()
+        } else {
+            c.is_numeric()
+        }
+}
+
 fn is_letterlike(c: char) -> bool {
-    c.is_alphanumeric() || is_mark(c)
+    alnum(c) || is_mark(c)
 }
 
 /// Thai has no table in wordfreq: these tiers are hand-set from the
@@ -306,13 +365,13 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     let u = c as u32;
     match u {
         // wordfreq casefolds ß to "ss", so the German table lacks it
-        0xDF if LANGS.get(lang) == Some(&"de") => return 9,
+        0xDF if lang == DE => return 9,
         // CJK punctuation, full-width forms, the katakana middle dot
         0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => return 9,
         // Dashes, quotes, ellipsis, guillemets, euro: seen in names
         0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 | 0xAB | 0xBB | 0x20AC => return 12,
         // Inverted marks in Spanish
-        0xA1 | 0xBF if LANGS.get(lang) == Some(&"es") => return 10,
+        0xA1 | 0xBF if lang == ES => return 10,
         // Zero-width non-joiner: Persian writes it inside words
         0x200C if ls == Script::Arabic => return 9,
         // Arabic comma, tatweel; Hebrew maqaf, geresh
@@ -348,6 +407,11 @@ pub(crate) struct Score {
 /// the text in that language under the candidate charset. `None` if the
 /// text holds a character no name holds.
 pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> {
+    score_in(text, None, compat)
+}
+
+/// [`score`], in the languages `only` (all when `None`).
+pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
     let chars: Vec<char> = text.chars().collect();
     if chars.iter().any(|&c| impossible(c)) {
         return None;
@@ -374,7 +438,7 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
     let starts: Vec<Option<&[u8; N]>> = (0..chars.len())
         .map(|i| {
             let first = !lowers[i].0.is_ascii()
-                && chars[i].is_alphabetic()
+                && alpha(chars[i])
                 && !i
                     .checked_sub(1)
                     .and_then(|j| chars.get(j))
@@ -401,15 +465,18 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
     // Only languages written in a script of the text's non-ASCII letters can
     // explain it (the others pay 24 bits a letter): skip the rest.
-    let scripts: Vec<Script> = chars
+    let scripts: u16 = chars
         .iter()
-        .filter(|c| !c.is_ascii() && c.is_alphabetic())
+        .filter(|&&c| !c.is_ascii() && alpha(c))
         .map(|&c| script(c))
         .filter(|&s| s != Script::Other)
-        .collect();
+        .fold(0, |m, s| m | 1 << (s as u16));
     let mut best: Option<Score> = None;
     for lang in 0..N {
-        if !scripts.is_empty() && !scripts.contains(&lang_script(lang)) {
+        if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
+            continue;
+        }
+        if only.is_some_and(|o| !o.contains(&lang)) {
             continue;
         }
         let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
@@ -475,6 +542,67 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
     best
 }
 
+/// Bits per character over the CJK limit that [`clear`] allows (under the
+/// lenient limit of per_name.rs).
+const CLEAR_CJK_OVER: u32 = 3;
+
+/// A reading so clearly text of one of `langs` that scoring it in full
+/// cannot make it implausible: letters only (no symbols, no Thai, no
+/// capital inside a word, no letter thrice in a row), each in the
+/// language's table at most 4 bits over the script's limit, and on
+/// average 3 bits under it. Used to decide the names of a big listing in
+/// the charset its sample established without scoring each in full.
+pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
+    let t = tables();
+    let chars: Vec<char> = text.chars().collect();
+    if chars
+        .windows(3)
+        .any(|w| !w[0].is_ascii() && w[0] == w[1] && w[1] == w[2])
+    {
+        return false;
+    }
+    let mut rows: Vec<&[u8; N]> = Vec::with_capacity(chars.len());
+    let mut prev_alpha = false;
+    for &c in &chars {
+        let a = alpha(c);
+        if !c.is_ascii() {
+            if !a || (prev_alpha && c.is_uppercase()) || script(c) == Script::Thai {
+                return false;
+            }
+            match t.unigram.get(&fold(c)) {
+                Some(r) => rows.push(r),
+                None if script(c) == Script::Cjk => rows.push(&[ABSENT; N]),
+                None => return false,
+            }
+        }
+        prev_alpha = a;
+    }
+    if rows.is_empty() {
+        return false;
+    }
+    langs.iter().any(|&lang| {
+        let n = rows.len() as u32;
+        if lang_script(lang) == Script::Cjk {
+            // No bigrams for CJK: the unigrams are the score. Within the
+            // lenient limit of a directory's established charset.
+            let sum: u32 = rows
+                .iter()
+                .map(|r| r.get(lang).copied().filter(|&v| v != ABSENT).map_or(OOV_CJK, u32::from))
+                .sum();
+            return sum <= (14 + CLEAR_CJK_OVER) * n;
+        }
+        let limit = 12;
+        let mut sum = 0u32;
+        for r in &rows {
+            match r.get(lang).copied().filter(|&v| v != ABSENT) {
+                Some(v) if u32::from(v) <= limit + 4 => sum += u32::from(v),
+                _ => return false,
+            }
+        }
+        sum + 3 * n <= limit * n
+    })
+}
+
 /// A text whose structure no name has: a combining mark without a base
 /// of its script, or letters of two scripts touching.
 pub(crate) fn absurd(text: &str) -> bool {
@@ -483,8 +611,8 @@ pub(crate) fn absurd(text: &str) -> bool {
         || chars.windows(2).any(|w| {
             let (a, b) = (w[0], w[1]);
             (is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)))
-                || (a.is_alphabetic()
-                    && b.is_alphabetic()
+                || (alpha(a)
+                    && alpha(b)
                     && script(a) != script(b)
                     && script(a) != Script::Other
                     && script(b) != Script::Other)
@@ -498,7 +626,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
     // a capital run that turns lowercase ("ВЛГк") rarer still.
     let mut caps_run = 0;
     for (i, &c) in chars.iter().enumerate() {
-        let prev_letter = i > 0 && chars.get(i - 1).is_some_and(|p| p.is_alphabetic());
+        let prev_letter = i > 0 && chars.get(i - 1).is_some_and(|&p| alpha(p));
         if c.is_uppercase() && !c.is_ascii() && prev_letter {
             p += 3.0;
         }
@@ -523,7 +651,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
             if accents > 1 {
                 p += 10.0;
             }
-        } else if !c.is_alphabetic() {
+        } else if !alpha(c) {
             accents = 0;
         }
     }
@@ -531,14 +659,14 @@ fn structure_penalty(chars: &[char]) -> f64 {
     // one byte at a time.
     let sym = |c: char| {
         !c.is_ascii()
-            && !c.is_alphanumeric()
+            && !alnum(c)
             && !is_mark(c)
             && !c.is_whitespace()
             && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65)
     };
     let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
     for w in chars.windows(3) {
-        if w[0].is_alphabetic() && sym(w[1]) && w[2].is_alphabetic() {
+        if alpha(w[0]) && sym(w[1]) && alpha(w[2]) {
             p += 10.0;
         }
     }
@@ -546,8 +674,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
     p += 10.0 * chars.windows(2).filter(|w| sym(w[0]) && sym(w[1])).count() as f64;
     // Box drawing, math, currency and the like touching a letter.
     for w in chars.windows(2) {
-        let touching =
-            (sym(w[0]) && !quote(w[0]) && w[1].is_alphabetic()) || (w[0].is_alphabetic() && sym(w[1]) && !quote(w[1]));
+        let touching = (sym(w[0]) && !quote(w[0]) && alpha(w[1])) || (alpha(w[0]) && sym(w[1]) && !quote(w[1]));
         if touching {
             p += 6.0;
         }
@@ -566,12 +693,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
         if is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)) {
             p += 15.0;
         }
-        if a.is_alphabetic()
-            && b.is_alphabetic()
-            && a.is_lowercase()
-            && b.is_uppercase()
-            && !(a.is_ascii() && b.is_ascii())
-        {
+        if alpha(a) && alpha(b) && a.is_lowercase() && b.is_uppercase() && !(a.is_ascii() && b.is_ascii()) {
             p += 10.0;
         }
         let (sa, sb) = (script(a), script(b));
@@ -590,7 +712,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
 /// so; a name that is one is noise.
 fn noise_penalty(chars: &[char]) -> f64 {
     let mut p = 0.0;
-    let letter = |c: char| !c.is_ascii() && c.is_alphabetic();
+    let letter = |c: char| !c.is_ascii() && alpha(c);
     for w in chars.windows(3) {
         if w.iter().all(|&c| letter(c)) && w[0] == w[1] && w[1] == w[2] {
             p += 12.0;
@@ -607,6 +729,24 @@ fn noise_penalty(chars: &[char]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn language_indices() {
+        assert_eq!(LANGS.get(DE), Some(&"de"));
+        assert_eq!(LANGS.get(ES), Some(&"es"));
+        for (i, l) in LANGS.iter().enumerate() {
+            let s = lang_script(i);
+            match *l {
+                "ja" | "zh" | "ko" | "zt" => assert_eq!(s, Script::Cjk),
+                "ru" | "uk" | "bg" | "mk" => assert_eq!(s, Script::Cyrillic),
+                "el" => assert_eq!(s, Script::Greek),
+                "ar" | "fa" => assert_eq!(s, Script::Arabic),
+                "he" => assert_eq!(s, Script::Hebrew),
+                "th" => assert_eq!(s, Script::Thai),
+                _ => assert_eq!(s, Script::Latin),
+            }
+        }
+    }
 
     #[test]
     fn tables_load_and_rank() {

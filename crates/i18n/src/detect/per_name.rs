@@ -120,8 +120,6 @@ const TRUNCATED_MARGIN: f64 = 2.0;
 const DOUBLE_BYTE: usize = 6;
 /// Weight of the ASCII words' fit to a language (`model::ascii_fit`).
 const ASCII_FIT_WEIGHT: f64 = 0.5;
-/// Bits a reading pays for a language its charset is not written in.
-const OFF_LANGUAGE: f64 = 6.0;
 /// Bits a directory pays for each charset after its first: what a name's
 /// own evidence must be worth for it to leave the directory's charset.
 const SWITCH: f64 = 12.0;
@@ -137,12 +135,18 @@ const UTF8_PRIOR: f64 = 1.0;
 /// A valid UTF-8 name with at most this many high bytes lets the legacy
 /// readings compete (without FEAT UTF8).
 const WEAK_UTF8_BYTES: usize = 6;
+/// How many names of a listing choose its charsets (an even sample of a
+/// bigger listing).
+const SAMPLE: usize = 48;
 /// What an ASCII byte costs in the "random bytes" hypothesis (as in a
 /// reading: model.rs charges ASCII 3 bits).
 const ASCII_BITS: f64 = 3.0;
 /// How far over its script's limit (bits per non-ASCII character) a
 /// reading in a directory's established charset may be.
 const LENIENT_EXCESS: f64 = 4.0;
+/// What a lenient reading costs over its bits when it keeps a directory
+/// from choosing one more charset.
+const LENIENT_BITS: f64 = 4.0;
 /// Names a charset must explain in a directory to carry the others.
 const ESTABLISHED: f64 = 3.0;
 /// How much cheaper than random bytes a name's own reading must be for the
@@ -257,7 +261,7 @@ fn truncated_double_byte(name: &[u8], best_excess: f64) -> bool {
     let reads = |c: &Candidate, bytes: &[u8]| {
         c.charset
             .to_utf8(bytes)
-            .and_then(|text| model::score(&text, |lang| if c.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE }))
+            .and_then(|text| model::score_in(&text, Some(c.langs.as_slice()), |_| 0.0))
     };
     // A double-byte charset that reads the whole name plausibly: not cut.
     if dbcs.iter().any(|c| reads(c, name).is_some_and(|s| s.excess <= 0.0)) {
@@ -309,21 +313,28 @@ fn broken_utf8(b: &[u8]) -> bool {
 }
 
 fn readings(name: &[u8]) -> Vec<Reading> {
+    readings_in(name, None)
+}
+
+/// The readings of a name in the candidates `only` (all when `None`).
+fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
     let fit = model::ascii_fit(name);
     for (idx, cand) in candidates().iter().enumerate() {
+        if only.is_some_and(|o| !o.contains(&idx)) {
+            continue;
+        }
         let Some(text) = cand.charset.to_utf8(name) else {
             continue;
         };
         // The charset's own prior is paid once per directory (see
-        // `decide_listing`), not per name: only the language fit here.
-        let compat = |lang: usize| {
-            (if cand.langs.contains(&lang) { 0.0 } else { OFF_LANGUAGE })
-                + ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0)
-        };
+        // `decide_listing`), not per name: a reading is scored in the
+        // languages its charset is written in, with the ASCII words' fit.
+        let compat = |lang: usize| ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0);
+        let langs = Some(cand.langs.as_slice());
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
             // A text several charsets read: each charset's fit of it.
-            if let Some(s) = model::score(&r.text, compat) {
+            if let Some(s) = model::score_in(&r.text, langs, compat) {
                 r.charsets.push(idx);
                 r.bits.push(s.bits);
                 if s.bits < r.score.bits {
@@ -332,7 +343,7 @@ fn readings(name: &[u8]) -> Vec<Reading> {
             }
             continue;
         }
-        let Some(score) = model::score(&text, compat) else {
+        let Some(score) = model::score_in(&text, langs, compat) else {
             continue;
         };
         out.push(Reading {
@@ -437,30 +448,151 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
     }
-    let mut utf8_seen = cx.feat_utf8;
-    let contests: Vec<Result<Contest, Decision>> = names
-        .iter()
-        .map(|name| match shape(name, cx.feat_utf8) {
-            Shape::Ascii => Err(Decision::Ascii),
-            Shape::Utf8 => {
-                utf8_seen = true;
-                Err(Decision::Utf8)
-            }
-            Shape::BrokenUtf8 => Err(Decision::Raw),
-            Shape::Legacy(rs) => Ok(contest(name, rs, cx.feat_utf8, false)),
-            Shape::WeakUtf8(rs, reading) => Ok(contest(name, rs, cx.feat_utf8, reading)),
-        })
+    // Names decided by their structure alone, and the others.
+    let pre: Vec<Option<Decision>> = names.iter().map(|n| structural(n, cx.feat_utf8)).collect();
+    let utf8_seen = cx.feat_utf8 || pre.iter().any(|d| *d == Some(Decision::Utf8));
+    let open: Vec<usize> = (0..names.len())
+        .filter(|&i| pre.get(i).is_some_and(Option::is_none))
         .collect();
-    let chosen = directory_charsets(&contests, utf8_seen, cx.evidence);
-    let mut out: Vec<Decision> = contests
+    // The directory's charsets are chosen on every open name of a listing,
+    // or on an even sample of a big one.
+    let step = open.len().div_ceil(SAMPLE).max(1);
+    let mut full: Vec<Option<Result<Contest, Decision>>> = (0..names.len()).map(|_| None).collect();
+    for &i in open.iter().step_by(step) {
+        if let (Some(slot), Some(name)) = (full.get_mut(i), names.get(i)) {
+            *slot = Some(full_contest(name, cx.feat_utf8));
+        }
+    }
+    let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
+    let mut out: Vec<Decision> = pre
         .into_iter()
-        .map(|c| match c {
-            Err(d) => d,
-            Ok(c) => choose(&c, &chosen, cx.feat_utf8),
+        .zip(full)
+        .zip(names)
+        .map(|((p, f), name)| {
+            if let Some(d) = p {
+                return d;
+            }
+            let k = match f {
+                Some(k) => k,
+                // Outside the sample: the directory's charsets first.
+                None => match quick_contest(name, &chosen, cx.feat_utf8) {
+                    Some(k) => k,
+                    None => full_contest(name, cx.feat_utf8),
+                },
+            };
+            match k {
+                Ok(k) => choose(&k, &chosen, cx.feat_utf8),
+                Err(d) => d,
+            }
         })
         .collect();
     unclash(names, &mut out);
     out
+}
+
+/// The decision of a name its structure settles (ASCII, UTF-8 with many
+/// high bytes or under FEAT UTF8, UTF-8 gone wrong); `None` for the names
+/// legacy charsets compete for.
+fn structural(name: &[u8], feat_utf8: bool) -> Option<Decision> {
+    if name.is_ascii() {
+        return Some(if name.iter().all(|b| (0x20..0x7F).contains(b)) {
+            Decision::Ascii
+        } else {
+            Decision::Raw
+        });
+    }
+    if let Ok(s) = std::str::from_utf8(name) {
+        if s.chars().any(model::impossible) {
+            return Some(Decision::Raw);
+        }
+        let high = name.iter().filter(|b| **b >= 0x80).count();
+        if feat_utf8 || (high > WEAK_UTF8_BYTES && !model::absurd(s)) {
+            return Some(Decision::Utf8);
+        }
+        return None;
+    }
+    broken_utf8(name).then_some(Decision::Raw)
+}
+
+fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
+    match shape(name, feat_utf8) {
+        Shape::Ascii => Err(Decision::Ascii),
+        Shape::Utf8 => Err(Decision::Utf8),
+        Shape::BrokenUtf8 => Err(Decision::Raw),
+        Shape::Legacy(rs) => Ok(contest(name, rs, feat_utf8, false)),
+        Shape::WeakUtf8(rs, reading) => Ok(contest(name, rs, feat_utf8, reading)),
+    }
+}
+
+/// A name read in the directory's charsets only: `None` unless one of them
+/// reads it plausibly (then the other charsets could not change the
+/// decision, which is among the directory's charsets).
+fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Option<Result<Contest, Decision>> {
+    // A UTF-8 directory: its short UTF-8 names are UTF-8.
+    if chosen.members.len() == 1 && chosen.utf8 {
+        return std::str::from_utf8(name).is_ok().then_some(Err(Decision::Utf8));
+    }
+    // The charset that explains most of the sample reads the name as clear
+    // text, and no other charset of the directory reads it as clear text
+    // otherwise: that reading, without scoring.
+    if !feat_utf8 {
+        if let Some(d) = clear_in_top(name, chosen) {
+            return Some(Err(d));
+        }
+    }
+    quick_scored(name, chosen, feat_utf8).map(Ok)
+}
+
+fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
+    let &(top, _, support) = chosen.members.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
+    if support < ESTABLISHED {
+        return None;
+    }
+    let cand = candidates().get(top)?;
+    let text = cand.charset.to_utf8(name)?;
+    if !model::clear(&text, &cand.langs) {
+        return None;
+    }
+    for &(c, _, _) in &chosen.members {
+        if c == top {
+            continue;
+        }
+        let other = if c == utf8_index() {
+            std::str::from_utf8(name).ok().map(str::to_owned)
+        } else {
+            candidates().get(c).and_then(|x| x.charset.to_utf8(name))
+        };
+        if let Some(o) = other {
+            let langs: Vec<usize> = candidates()
+                .get(c)
+                .map_or_else(|| (0..model::LANGS.len()).collect(), |x| x.langs.clone());
+            if o != text && model::clear(&o, &langs) {
+                return None;
+            }
+        }
+    }
+    Some(Decision::Decoded {
+        charset: cand.charset,
+        text,
+        confident: true,
+    })
+}
+
+fn quick_scored(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Option<Contest> {
+    let legacy: Vec<usize> = chosen
+        .members
+        .iter()
+        .map(|m| m.0)
+        .filter(|&c| c != utf8_index())
+        .collect();
+    let rs = readings_in(name, Some(&legacy));
+    let utf8 = chosen.utf8 && std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
+    let k = contest(name, rs, feat_utf8, utf8);
+    chosen
+        .members
+        .iter()
+        .any(|m| k.cost.get(m.0).is_some_and(|x| x.0.is_finite()))
+        .then_some(k)
 }
 
 /// The charsets of a directory, with the bits each name pays for being in
@@ -472,10 +604,14 @@ struct Chosen {
     utf8: bool,
 }
 
-fn directory_charsets(contests: &[Result<Contest, Decision>], utf8_seen: bool, evidence: &Evidence) -> Chosen {
+fn directory_charsets<'a>(
+    contests: impl Iterator<Item = &'a Result<Contest, Decision>>,
+    utf8_seen: bool,
+    evidence: &Evidence,
+) -> Chosen {
     let ncand = candidates().len() + 1;
     let history = evidence.weights(ncand);
-    let live: Vec<&Contest> = contests.iter().filter_map(|c| c.as_ref().ok()).collect();
+    let live: Vec<&Contest> = contests.filter_map(|c| c.as_ref().ok()).collect();
     let mut best: Vec<f64> = live.iter().map(|c| c.garbage).collect();
     let mut chosen: Vec<usize> = if utf8_seen { vec![utf8_index()] } else { Vec::new() };
     loop {
@@ -502,6 +638,10 @@ fn directory_charsets(contests: &[Result<Contest, Decision>], utf8_seen: bool, e
         for (k, b) in live.iter().zip(best.iter_mut()) {
             if let Some(x) = k.cost.get(c) {
                 *b = b.min(x.0);
+            }
+            // A chosen charset also carries the names it reads leniently.
+            if let Some(x) = k.lenient.get(c) {
+                *b = b.min(x.0 + LENIENT_BITS);
             }
         }
     }

@@ -1,0 +1,117 @@
+//! Times `decide_listing` on 10,000-name listings (issue 26: under 50 ms).
+//! Prints the median of 9 runs per listing, in milliseconds:
+//!
+//! ```text
+//! cargo run --release -p babelftp-i18n --example detect_10k
+//! ```
+//!
+//! Listings, made from the test corpus (`tests/corpus/generated.txt`) with
+//! a number appended so that every name is distinct: one legacy charset
+//! (windows-1251, Shift_JIS, windows-1252), all 27 charsets mixed, and
+//! UTF-8 names.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use babelftp_i18n::detect::{decide_listing, Context, Evidence};
+use babelftp_i18n::Charset;
+
+fn corpus(langs: &[&str]) -> Vec<String> {
+    include_str!("../tests/corpus/generated.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (langs.is_empty() || langs.contains(&f[0])).then(|| f[3].to_string())
+        })
+        .collect()
+}
+
+fn listing(texts: &[String], labels: &[&str]) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(10_000);
+    let mut i = 0usize;
+    while out.len() < 10_000 {
+        let text = format!("{} {}", texts[i % texts.len()], i);
+        let label = labels[i % labels.len()];
+        i += 1;
+        if label == "UTF-8" {
+            out.push(text.into_bytes());
+            continue;
+        }
+        if let Some(b) = Charset::for_label(label).unwrap().from_utf8(&text) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+fn time(name: &str, names: &[Vec<u8>]) {
+    if std::env::args().nth(1).is_some_and(|f| !name.contains(&f)) {
+        return;
+    }
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ev = Evidence::default();
+    let cx = Context {
+        explicit: None,
+        feat_utf8: false,
+        evidence: &ev,
+    };
+    let mut ms: Vec<f64> = (0..9)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let d = decide_listing(std::hint::black_box(&refs), &cx);
+            std::hint::black_box(d);
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    println!("{name:<28} {:>8.1} ms median ({:.1}..{:.1})", ms[4], ms[0], ms[8]);
+}
+
+fn main() {
+    time("windows-1251 (ru)", &listing(&corpus(&["ru"]), &["windows-1251"]));
+    time(
+        "windows-1251 (ru) 96",
+        &listing(&corpus(&["ru"]), &["windows-1251"])[..96],
+    );
+    time(
+        "windows-1251 (ru) 1000",
+        &listing(&corpus(&["ru"]), &["windows-1251"])[..1000],
+    );
+    time("Shift_JIS (ja)", &listing(&corpus(&["ja"]), &["Shift_JIS"]));
+    time(
+        "windows-1252 (fr, es, it)",
+        &listing(&corpus(&["fr", "es", "it"]), &["windows-1252"]),
+    );
+    let all = [
+        "Shift_JIS",
+        "EUC-JP",
+        "GBK",
+        "gb18030",
+        "Big5",
+        "EUC-KR",
+        "windows-1252",
+        "ISO-8859-15",
+        "macintosh",
+        "windows-1250",
+        "ISO-8859-2",
+        "windows-1251",
+        "KOI8-R",
+        "KOI8-U",
+        "ISO-8859-5",
+        "IBM866",
+        "x-mac-cyrillic",
+        "windows-1253",
+        "ISO-8859-7",
+        "windows-1254",
+        "windows-1255",
+        "ISO-8859-8",
+        "windows-1256",
+        "ISO-8859-6",
+        "windows-1257",
+        "windows-1258",
+        "windows-874",
+    ];
+    time("27 charsets mixed", &listing(&corpus(&[]), &all));
+    time("UTF-8", &listing(&corpus(&[]), &["UTF-8"]));
+}
+#[allow(dead_code)]
+fn dbg() {}
