@@ -520,7 +520,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
             Script::Thai => 6.5,
-            _ => 12.0,
+            _ => 14.0,
         };
         let excess = na / non_ascii.max(1) as f64 - limit;
         match &mut best {
@@ -710,17 +710,20 @@ fn structure_penalty(chars: &[char]) -> f64 {
 /// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
 /// "ЪЧЪЧ"): what `FF FF FF FF` and `FF FE FF FE` read as. No word is made
 /// so; a name that is one is noise.
+/// Bits per repetition of [`noise_penalty`].
+const NOISE: f64 = 24.0;
+
 fn noise_penalty(chars: &[char]) -> f64 {
     let mut p = 0.0;
     let letter = |c: char| !c.is_ascii() && alpha(c);
     for w in chars.windows(3) {
         if w.iter().all(|&c| letter(c)) && w[0] == w[1] && w[1] == w[2] {
-            p += 12.0;
+            p += NOISE;
         }
     }
     for w in chars.windows(4) {
         if w.iter().all(|&c| letter(c)) && w[0] == w[2] && w[1] == w[3] && w[0] != w[1] {
-            p += 12.0;
+            p += NOISE;
         }
     }
     p
