@@ -450,7 +450,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     }
     // Names decided by their structure alone, and the others.
     let pre: Vec<Option<Decision>> = names.iter().map(|n| structural(n, cx.feat_utf8)).collect();
-    let utf8_seen = cx.feat_utf8 || pre.iter().any(|d| *d == Some(Decision::Utf8));
+    let utf8_seen = cx.feat_utf8 || pre.contains(&Some(Decision::Utf8));
     let open: Vec<usize> = (0..names.len())
         .filter(|&i| pre.get(i).is_some_and(Option::is_none))
         .collect();
