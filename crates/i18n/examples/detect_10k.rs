@@ -113,5 +113,3 @@ fn main() {
     time("27 charsets mixed", &listing(&corpus(&[]), &all));
     time("UTF-8", &listing(&corpus(&[]), &["UTF-8"]));
 }
-#[allow(dead_code)]
-fn dbg() {}

@@ -7,10 +7,11 @@
 //! chardetng (Firefox's detector) guesses a legacy charset from the whole
 //! listing at once — single short names mislead it (deps-and-scale.md §1).
 //!
-//! [`detect_names`] is the old whole-listing guess. The per-name model
-//! ([`decide_listing`], [`decide_name`], [`Evidence`]) decides each name on
-//! its own with the listing and the server's history as the prior; see
-//! `per_name.rs` and docs/charset-detection.md.
+//! [`detect_names`] is the old whole-listing guess. The model the client
+//! uses ([`decide_listing`], [`decide_name`], [`Evidence`]) chooses a
+//! listing's charsets first and then decides each name, which leaves them
+//! only on strong evidence of its own, with the server's history as a
+//! prior; see `per_name.rs` and docs/charset-detection.md.
 //!
 //! The guess is for display only: the client keeps the exact bytes the
 //! server sent and uses them to retrieve a file, whatever was guessed.

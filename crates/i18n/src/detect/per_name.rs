@@ -1,30 +1,25 @@
-//! Per-name charset decisions (RFC 2640 A.1, client side; issue 13).
-//!
-//! Every name is decided on its own, with the directory it came in and the
-//! server's accumulated [`Evidence`] as the prior:
+//! Charset decisions for the names of a listing (RFC 2640 A.1, client
+//! side; issues 13 and 26).
 //!
 //! 1. An explicit charset wins over everything: a name it decodes is shown
 //!    decoded (even when the bytes happen to be valid UTF-8), any other
 //!    name is [`Decision::Raw`].
-//! 2. Printable ASCII is [`Decision::Ascii`]; valid UTF-8 without
-//!    controls is [`Decision::Utf8`] (without FEAT UTF8, unless its UTF-8
-//!    reading is structurally absurd, as short GBK names can be).
-//! 3. A name that is UTF-8 gone wrong — UTF-8 structure with a truncated
-//!    tail, a surrogate (`ED A0 80`, CESU-8), an overlong form — or a
-//!    double-byte name cut inside its last character is [`Decision::Raw`],
-//!    FEAT UTF8 or not.
-//! 4. Otherwise every legacy charset of [`CANDIDATES`] that decodes the
-//!    name *losslessly* ([`Charset::to_utf8`]) proposes a text, scored by
-//!    the model (`model.rs`): bits of the text as a file name in its best
-//!    language, plus the charset's prior and its weight in the directory
-//!    (three EM rounds over the listing, plus the server's evidence).
-//!    Readings that cost too much per non-ASCII character, or that do not
-//!    beat "random bytes", are no decodings; the cheapest of the others
-//!    wins. If none is left, no plausible charset explains the name: Raw.
-//! 5. With FEAT UTF8 the server claims UTF-8, so a non-UTF-8 name is
-//!    decoded only when it is clearly legacy text (vsftpd announces UTF8
-//!    over a disk of Shift_JIS names); anything else is Raw, never a
-//!    windows-1252 reading.
+//! 2. Structure settles most names: printable ASCII is [`Decision::Ascii`];
+//!    UTF-8 with many high bytes (or under FEAT UTF8) is [`Decision::Utf8`];
+//!    UTF-8 gone wrong (a cut tail, a surrogate, an overlong form) and a
+//!    double-byte name cut inside its last character are Raw.
+//! 3. For the other names every legacy charset of [`CANDIDATES`] that
+//!    decodes them *losslessly* proposes a text, scored by the model
+//!    (`model.rs`); a short valid UTF-8 name's UTF-8 reading competes too.
+//! 4. The directory's charsets are chosen first, as the fewest bits that
+//!    describe the whole listing: a charset's prior is paid once per
+//!    directory, and each charset after the first costs [`SWITCH`] more
+//!    (UTF-8 is the first of a listing with UTF-8 names). So a name leaves
+//!    its directory's charset only on strong evidence of its own.
+//! 5. Each name takes its cheapest plausible reading in the directory's
+//!    charsets; failing that, a lenient reading in an established one, or
+//!    (in a legacy directory) its own reading if clearly not random bytes;
+//!    else Raw. With FEAT UTF8 only clearly legacy text is decoded.
 //!
 //! docs/charset-detection.md has the details and the measurements.
 
