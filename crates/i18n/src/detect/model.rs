@@ -698,7 +698,14 @@ fn structure_penalty(chars: &[char]) -> f64 {
         }
         let (sa, sb) = (script(a), script(b));
         if sa != sb && sa != Script::Other && sb != Script::Other && (!is_mark(b) || mark_fits(a, b)) {
-            p += 9.0;
+            // Latin letters glued to CJK happen ("写真ABC"); to another
+            // alphabet hardly ever ("dwanaе" is a Latin word and a stray
+            // byte read as Cyrillic).
+            p += if sa == Script::Cjk || sb == Script::Cjk {
+                9.0
+            } else {
+                20.0
+            };
         }
     }
     if chars.first().is_some_and(|&c| is_mark(c)) {
@@ -711,7 +718,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
 /// "ЪЧЪЧ"): what `FF FF FF FF` and `FF FE FF FE` read as. No word is made
 /// so; a name that is one is noise.
 /// Bits per repetition of [`noise_penalty`].
-const NOISE: f64 = 24.0;
+const NOISE: f64 = 48.0;
 
 fn noise_penalty(chars: &[char]) -> f64 {
     let mut p = 0.0;

@@ -366,6 +366,8 @@ struct Contest {
     utf8: bool,
     /// The name's only high byte is its last, `C2..DF`: perhaps UTF-8 cut.
     cut_utf8: bool,
+    /// ... and it follows an ASCII letter: UTF-8 cut inside a word.
+    cut_in_word: bool,
 }
 
 fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool) -> Contest {
@@ -406,6 +408,10 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
     Contest {
         utf8: std::str::from_utf8(name).is_ok(),
         cut_utf8: high == 1 && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b)),
+        cut_in_word: high == 1
+            && name.len() >= 2
+            && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b))
+            && name.get(name.len() - 2).is_some_and(u8::is_ascii_alphabetic),
         readings,
         cost,
         lenient,
@@ -770,12 +776,14 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     };
     // One high byte, last, that could lead a two-byte UTF-8 sequence
     // ("Bevagna " + C3): a UTF-8 name cut short, unless the directory has
-    // established the charset that reads it.
-    if k.cut_utf8
-        && !chosen
-            .members
-            .iter()
-            .any(|&(c, _, n)| c == charset_idx && n >= ESTABLISHED)
+    // established the charset that reads it; always when it ends a word of
+    // ASCII letters ("Nicol" + C3).
+    if k.cut_in_word
+        || (k.cut_utf8
+            && !chosen
+                .members
+                .iter()
+                .any(|&(c, _, n)| c == charset_idx && n >= ESTABLISHED))
     {
         return Decision::Raw;
     }
