@@ -233,7 +233,7 @@ pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
     out
 }
 
-/// Lowercase as the tables are (wordfreq casefolds: final sigma is sigma).
+/// Lowercase as the tables are (final sigma costs what sigma costs).
 fn fold(c: char) -> char {
     match c {
         'ς' => 'σ',
@@ -300,7 +300,7 @@ fn is_letterlike(c: char) -> bool {
     alnum(c) || is_mark(c)
 }
 
-/// Thai has no table in wordfreq: these tiers are hand-set from the
+/// Thai has no generated table: these tiers are hand-set from the
 /// letters' commonness in Thai text (about 4, 5.5, 7.5 and 12 bits), with
 /// Thai digits and signs (๑, ฿, ๚) at 14.
 fn thai_cost(c: char) -> u32 {
@@ -364,7 +364,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
     let s = script(lower);
     let u = c as u32;
     match u {
-        // wordfreq casefolds ß to "ss", so the German table lacks it
+        // ß, if the German table lacks it
         0xDF if lang == DE => return 9,
         // CJK punctuation, full-width forms, the katakana middle dot
         0x3000..=0x303F | 0xFF01..=0xFF65 if ls == Script::Cjk => return 9,
