@@ -757,11 +757,18 @@ async fn upload_one(run: &mut Run<'_>, u: &Upload) -> anyhow::Result<()> {
     let sent = async {
         let file = std::fs::File::open(&u.path)
             .with_context(|| crate::msg::ts("cli-opening", &[("path", &u.path.display().to_string())]))?;
-        let n = run
-            .s
-            .client
-            .stor(&u.rpath, StoreMode::Replace, &mut SyncRead(&file), &mut |_| {})
-            .await?;
+        // The local time goes along (MFMT, when the server has it): a copy
+        // whose time was not kept would be sent again by the next run, so
+        // a refusal is a failure.
+        let client = &mut run.s.client;
+        let n = match u.local_time {
+            Some(t) => client.stor_with_time(&u.rpath, &mut SyncRead(&file), t).await?.0,
+            None => {
+                client
+                    .stor(&u.rpath, StoreMode::Replace, &mut SyncRead(&file), &mut |_| {})
+                    .await?
+            }
+        };
         anyhow::Ok(n)
     }
     .await;
@@ -769,19 +776,7 @@ async fn upload_one(run: &mut Run<'_>, u: &Upload) -> anyhow::Result<()> {
         Ok(n) => {
             run.tally.copied += 1;
             run.tally.bytes += n;
-            // The local time goes along (MFMT, when the server has it): a
-            // copy whose time was not kept would be sent again by the next
-            // run, so a refusal is a failure.
-            match u.local_time {
-                Some(t) => run
-                    .s
-                    .client
-                    .set_modified(&u.rpath, t)
-                    .await
-                    .map(drop)
-                    .map_err(anyhow::Error::new),
-                None => Ok(()),
-            }
+            Ok(())
         }
         Err(e) => Err(e),
     };

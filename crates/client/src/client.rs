@@ -666,6 +666,47 @@ impl Client {
         input: &mut R,
         progress: &mut (dyn FnMut(u64) + Send),
     ) -> Result<u64, Error> {
+        Ok(self.stor_then(file, mode, input, progress, None).await?.0)
+    }
+
+    /// Uploads `input` to `file`, then sets its modification time to
+    /// `time` (Unix seconds) as [`Client::set_modified`] does. To babelftp
+    /// the MFMT goes right behind the data (see [`Client::finish_upload`]):
+    /// a mirror's upload costs no round trip more than one without times.
+    /// Returns the octets sent and whether the time was set.
+    pub async fn stor_with_time<R: AsyncRead + Unpin>(
+        &mut self,
+        file: &[u8],
+        input: &mut R,
+        time: i64,
+    ) -> Result<(u64, bool), Error> {
+        let mfmt = self.features.has(&Feature::Mfmt).then(|| Command::Mfmt {
+            time,
+            path: WirePath::new(file.to_vec()),
+        });
+        let (n, reply) = self
+            .stor_then(file, StoreMode::Replace, input, &mut |_| {}, mfmt)
+            .await?;
+        let set = match reply {
+            Some(r) => match r.code {
+                ReplyCode::SYNTAX_ERROR | ReplyCode::NOT_IMPLEMENTED | ReplyCode::PARAMETER_NOT_IMPLEMENTED => false,
+                _ => ok(r).map(|_| true)?,
+            },
+            None => self.set_modified(file, time).await?,
+        };
+        Ok((n, set))
+    }
+
+    /// An upload, and `next` sent behind it where that is safe; the octets
+    /// sent and `next`'s reply when it went (else the caller sends it).
+    async fn stor_then<R: AsyncRead + Unpin>(
+        &mut self,
+        file: &[u8],
+        mode: StoreMode,
+        input: &mut R,
+        progress: &mut (dyn FnMut(u64) + Send),
+        next: Option<Command>,
+    ) -> Result<(u64, Option<Reply>), Error> {
         self.ensure_resumable().await?;
         let path = WirePath::new(file.to_vec());
         let cmd = match mode {
@@ -715,22 +756,23 @@ impl Client {
             let _ = tokio::time::timeout(DATA_OPEN_TIMEOUT, tokio::io::copy(&mut stream, &mut sink)).await;
         }
         drop(stream);
-        self.finish_upload().await?;
-        Ok(total)
+        let next = self.finish_upload(next).await?;
+        Ok((total, next))
     }
 
-    /// Reads the final reply of an upload whose data connection is closed.
+    /// Reads the final reply of an upload whose data connection is closed;
+    /// `next`'s reply too when it was sent behind the upload.
     ///
-    /// To babelftp, over a plain control connection, a NOOP goes right
-    /// behind the upload: a server cannot tell a killed client's data FIN
-    /// from a whole upload's, so babelftp waits a moment for a control FIN
-    /// before it commits, and any octet from the client ends that wait.
-    /// Only to babelftp (its greeting names it, as lftp tells servers by
-    /// theirs): others may answer a command sent during a transfer at once
-    /// (Pure-FTPd: 500), or drop it, and a reply that never comes would
-    /// hang here. Should one answer first, the transfer's reply is the one
-    /// that is not 200.
-    async fn finish_upload(&mut self) -> Result<Reply, Error> {
+    /// To babelftp, over a plain control connection, a command goes right
+    /// behind the upload (`next`, or a NOOP): a server cannot tell a killed
+    /// client's data FIN from a whole upload's, so babelftp waits a moment
+    /// for a control FIN before it commits, and any octet from the client
+    /// ends that wait. babelftp answers commands that came during a
+    /// transfer after its final reply, in order. Only to babelftp (its
+    /// greeting names it, as lftp tells servers by theirs): others may
+    /// answer a command sent during a transfer at once (Pure-FTPd: 500),
+    /// or drop it, and a reply that never comes would hang here.
+    async fn finish_upload(&mut self, next: Option<Command>) -> Result<Option<Reply>, Error> {
         let babelftp = self
             .control
             .greeting
@@ -738,19 +780,28 @@ impl Client {
             .iter()
             .any(|l| l.windows(8).any(|w| w == b"babelftp"));
         if !babelftp || !matches!(self.control.stream(), Stream::Plain(_)) {
-            return self.finish().await;
+            self.finish().await?;
+            return Ok(None);
         }
-        self.control.send(&Command::Noop).await?;
-        let first = self.control.reply().await?;
-        if first.code == ReplyCode::OK {
-            return ok(self.control.reply().await?);
+        let noop = next.is_none();
+        self.control.send(next.as_ref().unwrap_or(&Command::Noop)).await?;
+        let done = self.control.reply().await?;
+        if done.code == ReplyCode::UNAVAILABLE {
+            // Closing: no reply to what was sent behind.
+            return Err(Error::Refused(done));
         }
-        if first.code != ReplyCode::UNAVAILABLE {
-            // The NOOP's reply says nothing about the upload; a connection
-            // that fails now fails the next command, not this upload.
-            let _ = self.control.reply().await;
+        // What was sent behind is answered whatever became of the upload,
+        // and read so that the replies stay in step.
+        let behind = self.control.reply().await;
+        ok(done)?;
+        match behind {
+            Ok(r) if !noop => Ok(Some(r)),
+            Ok(_) => Ok(None),
+            // A connection that fails now fails the next command, not this
+            // upload; `next` is sent again then.
+            Err(_) if noop => Ok(None),
+            Err(e) => Err(e),
         }
-        ok(first)
     }
 
     /// Guesses the charset of the names in `entries` (display only).
