@@ -357,23 +357,29 @@ pub async fn sendfile(file: &std::fs::File, offset: u64, stream: &TcpStream, pro
 
 /// Buffer size of uploads.
 pub const UPLOAD_BUF: usize = 1 << 20;
+/// An upload's first buffer (it grows to [`UPLOAD_BUF`]).
+const FIRST_UPLOAD_BUF: usize = 16 << 10;
 
 /// Receives an upload: socket → `upload` through one 1 MiB buffer (no
 /// allocation per chunk), each buffer written where the runtime allows a
 /// blocking call. In ASCII mode CR LF becomes LF. Returns the octets
-/// written and the upload, for commit.
+/// received, the upload, and what is still to be written with the commit:
+/// an upload that ends within its first buffer (a small file) is written
+/// in the same blocking call as its commit, not in one of its own.
 pub async fn receive<S: AsyncRead + Unpin>(
     stream: &mut S,
     upload: Box<dyn Upload>,
     ascii: bool,
     progress: &AtomicU64,
-) -> io::Result<(u64, Box<dyn Upload>)> {
+) -> io::Result<(u64, Box<dyn Upload>, Vec<u8>)> {
     if ascii {
         return receive_ascii(stream, upload, progress).await;
     }
     let mut upload = upload;
     let (_budget, size) = Budget::take(UPLOAD_BUF);
-    let mut buf = vec![0u8; size];
+    // Small first, four times larger each time a read fills it: a small
+    // file (a mirror's thousands) costs no zeroed MiB.
+    let mut buf = vec![0u8; FIRST_UPLOAD_BUF.min(size)];
     // block_in_place needs the multi-threaded runtime (the server's); on a
     // current-thread runtime the blocking pool takes the writes.
     let in_place = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
@@ -382,6 +388,13 @@ pub async fn receive<S: AsyncRead + Unpin>(
         let n = fill(stream, &mut buf, progress).await?;
         if n == 0 {
             break;
+        }
+        let full = n == buf.len();
+        if total == 0 && !full {
+            // The whole upload, in the first buffer (`fill` stops short only
+            // at the end): written with the commit.
+            buf.truncate(n);
+            return Ok((n as u64, upload, buf));
         }
         total += n as u64;
         if in_place {
@@ -392,8 +405,11 @@ pub async fn receive<S: AsyncRead + Unpin>(
         } else {
             (upload, buf) = write_blocking(upload, buf, n).await?;
         }
+        if full && buf.len() < size {
+            buf.resize((buf.len() * 4).min(size), 0);
+        }
     }
-    Ok((total, upload))
+    Ok((total, upload, Vec::new()))
 }
 
 /// Reads until `buf` is full or the peer closes; returns the octets read.
@@ -415,7 +431,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
     stream: &mut S,
     mut upload: Box<dyn Upload>,
     progress: &AtomicU64,
-) -> io::Result<(u64, Box<dyn Upload>)> {
+) -> io::Result<(u64, Box<dyn Upload>, Vec<u8>)> {
     let (_budget, size) = Budget::take(BUF);
     let mut buf = vec![0u8; size];
     let mut out = Vec::with_capacity(size);
@@ -440,7 +456,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
         (upload, _) = write_blocking(upload, out, len).await?;
         total += len as u64;
     }
-    Ok((total, upload))
+    Ok((total, upload, Vec::new()))
 }
 
 /// Writes `data[..len]` to the upload on the blocking pool; hands both back.

@@ -395,7 +395,7 @@ impl Job {
                     let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
                 }
                 drop(stream);
-                let (n, upload) = match r {
+                let (n, mut upload, tail) = match r {
                     Ok(v) => v,
                     // A failed or interrupted upload is dropped uncommitted:
                     // a replacing STOR leaves the old file as it was.
@@ -409,6 +409,7 @@ impl Job {
                 let commit = self.decide.await.unwrap_or(false);
                 let r = tokio::task::spawn_blocking(move || {
                     if commit {
+                        upload.write_all(&tail)?;
                         upload.commit().map(|()| true)
                     } else {
                         drop(upload);
