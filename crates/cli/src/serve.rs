@@ -231,7 +231,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
             bail!("--s3 wants s3://BUCKET[/PREFIX], got {u:?}");
         };
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-        cfg.s3 = Some(babelftp_server::storage::s3::S3Config {
+        cfg.storage = babelftp_server::storage::Backend::S3(babelftp_server::storage::s3::S3Config {
             bucket: bucket.to_owned(),
             prefix: prefix.to_owned(),
             ..Default::default()
@@ -240,7 +240,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     if args.allow_degraded {
         cfg.allow_degraded = true;
     }
-    if let Some(s3) = cfg.s3.as_mut() {
+    if let babelftp_server::storage::Backend::S3(s3) = &mut cfg.storage {
         if let Some(e) = &args.s3_endpoint {
             s3.endpoint = Some(e.clone());
         }
@@ -423,7 +423,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let root_named = root_named || cfg.root != Config::default().root;
     // Only the default root is made when missing: a root that was named
     // and is not there is a typo, not something to create and serve.
-    let created = if cfg.s3.is_some() || cfg.root.exists() {
+    let created = if !cfg.storage.is_local() || cfg.root.exists() {
         false
     } else if root_named {
         bail!(crate::msg::ts(
@@ -552,15 +552,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
 
 /// What is served as `/`, for the start-up line.
 fn served_root(cfg: &Config) -> String {
-    match &cfg.s3 {
-        Some(s3) => format!(
-            "s3://{}/{}{}",
-            s3.bucket,
-            s3.prefix.trim_start_matches('/'),
-            s3.endpoint.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
-        ),
-        None => cfg.root.display().to_string(),
-    }
+    cfg.storage.describe(&cfg.root)
 }
 
 /// A line for the operator on stdout. A closed stdout (a supervisor's pipe

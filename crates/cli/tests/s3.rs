@@ -93,7 +93,7 @@ fn node(m: &Moto) -> TestServer {
 fn node_with(m: &Moto, tune: impl FnOnce(&mut babelftp_server::Config) + Send + 'static) -> TestServer {
     let endpoint = format!("http://127.0.0.1:{}", m.port);
     babelftp_test_support::start(move |c| {
-        c.s3 = Some(S3Config {
+        c.storage = babelftp_server::storage::Backend::S3(S3Config {
             bucket: "ftp".into(),
             endpoint: Some(endpoint),
             region: Some("us-east-1".into()),

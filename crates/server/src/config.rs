@@ -201,8 +201,8 @@ pub struct Config {
     pub proxy_protocol_from: Vec<Cidr>,
     /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
-    /// An object store served instead of the local `root`.
-    pub s3: Option<crate::storage::s3::S3Config>,
+    /// What serves `/`: the local `root` (the default), or an object store.
+    pub storage: crate::storage::Backend,
 }
 
 /// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
@@ -299,7 +299,7 @@ impl Default for Config {
             hosts: Vec::new(),
             proxy_protocol_from: Vec::new(),
             metrics_listen: None,
-            s3: None,
+            storage: crate::storage::Backend::Local,
         }
     }
 }
@@ -619,7 +619,7 @@ impl Config {
             match st.kind.as_str() {
                 "fs" | "local" => {}
                 "s3" => {
-                    c.s3 = Some(crate::storage::s3::S3Config {
+                    c.storage = crate::storage::Backend::S3(crate::storage::s3::S3Config {
                         bucket: st
                             .bucket
                             .ok_or_else(|| invalid("[storage] kind = \"s3\" needs a bucket".into()))?,

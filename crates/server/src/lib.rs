@@ -46,7 +46,6 @@ use tokio::sync::{broadcast, mpsc};
 use babelftp_i18n::lang::Catalogs;
 use babelftp_session::{HostInfo, SessionConfig};
 pub use config::Config;
-use storage::fs::FsStorage;
 use storage::Storage;
 
 /// A bound server, ready to run.
@@ -65,17 +64,14 @@ fn in_use(addr: &std::net::SocketAddr, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}"))
 }
 
-/// Removes, in the background, the temporary files of uploads an earlier
-/// run left under `root` (a crash or a kill -9 cannot remove them).
-fn sweep(root: &std::path::Path, before: std::time::SystemTime) {
-    let Ok(fs) = FsStorage::open(root) else {
-        return;
-    };
-    let root = root.to_owned();
+/// Removes, in the background, what uploads of an earlier run left in
+/// `storage` (`root`, for the log): a crash or a kill -9 cannot.
+fn sweep(storage: &Arc<dyn Storage>, root: String, before: std::time::SystemTime) {
+    let storage = storage.clone();
     std::thread::spawn(move || {
-        let n = fs.sweep_temp_files(before);
+        let n = storage.sweep_leftovers(before);
         if n > 0 {
-            tracing::info!(root = %root.display(), removed = n, "removed temporary files of interrupted uploads");
+            tracing::info!(%root, removed = n, "removed temporary files of interrupted uploads");
         }
     });
 }
@@ -86,27 +82,24 @@ impl Server {
     pub async fn bind(cfg: Config) -> io::Result<Server> {
         let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let started = std::time::SystemTime::now();
-        let storage: Arc<dyn Storage> = match &cfg.s3 {
-            Some(s3) => {
-                // Keys are UTF-8: the on-disk charsets have no meaning there
-                // (the legacy *client* charset still applies).
-                if cfg.fs_charset.is_some() || !cfg.dir_charsets.is_empty() || !cfg.hosts.is_empty() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        "the s3 storage has UTF-8 keys and one root: fs_charset, dir_charsets and virtual hosts need the local storage",
-                    ));
-                }
-                Arc::new(storage::s3::S3Storage::open(s3)?)
-            }
-            None => {
-                let fs = FsStorage::open(&cfg.root)
-                    .map_err(|e| io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())))?
-                    .with_charsets(charsets)
-                    .with_fsync(cfg.fsync);
-                sweep(&cfg.root, started);
-                Arc::new(fs)
-            }
+        let local = cfg.storage.is_local();
+        // Keys are UTF-8: the on-disk charsets have no meaning in an object
+        // store (the legacy *client* charset still applies).
+        if !local && (cfg.fs_charset.is_some() || !cfg.dir_charsets.is_empty() || !cfg.hosts.is_empty()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the s3 storage has UTF-8 keys and one root: fs_charset, dir_charsets and virtual hosts need the local storage",
+            ));
+        }
+        let options = storage::LocalOptions {
+            charsets,
+            fsync: cfg.fsync,
         };
+        let storage = cfg.storage.open(&cfg.root, options).map_err(|e| match local {
+            true => io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())),
+            false => e,
+        })?;
+        sweep(&storage, cfg.storage.describe(&cfg.root), started);
         // A storage that does not answer (a missing bucket, refused
         // credentials, a wrong endpoint) is said at start with its reason,
         // not found by the first user as "451 Local error".
@@ -149,12 +142,14 @@ impl Server {
         let mut host_infos = Vec::new();
         for h in &cfg.hosts {
             let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-            let fs = FsStorage::open(&h.root)
-                .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?
-                .with_charsets(charsets)
-                .with_fsync(cfg.fsync);
-            sweep(&h.root, started);
-            let storage: Arc<dyn Storage> = Arc::new(fs);
+            let options = storage::LocalOptions {
+                charsets,
+                fsync: cfg.fsync,
+            };
+            let storage = storage::Backend::Local
+                .open(&h.root, options)
+                .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?;
+            sweep(&storage, h.root.display().to_string(), started);
             let lang = match &h.default_lang {
                 None => catalogs.default_lang(),
                 Some(tag) => match catalogs.negotiate(tag) {
@@ -541,13 +536,13 @@ const STORAGE_PROBE_SECS: u64 = 5;
 /// A storage error for the operator: what was asked of which store, and
 /// the store's own reason.
 fn describe_storage(cfg: &Config, e: &io::Error) -> String {
-    match &cfg.s3 {
-        Some(s3) => format!(
+    match &cfg.storage {
+        storage::Backend::S3(s3) => format!(
             "S3 bucket {:?} at {}: {e}",
             s3.bucket,
             s3.endpoint.as_deref().unwrap_or("AWS")
         ),
-        None => format!("{}: {e}", cfg.root.display()),
+        storage::Backend::Local => format!("{}: {e}", cfg.root.display()),
     }
 }
 

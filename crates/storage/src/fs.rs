@@ -446,6 +446,10 @@ impl Storage for FsStorage {
         f.into_std().set_modified(when)
     }
 
+    fn sweep_leftovers(&self, before: std::time::SystemTime) -> usize {
+        self.sweep_temp_files(before)
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities::ALL
     }

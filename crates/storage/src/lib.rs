@@ -146,10 +146,73 @@ pub trait Storage: Send + Sync + 'static {
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;
 
+    /// Removes what uploads of an earlier run left (a crash, a kill -9):
+    /// temporary files last written before `before`. Returns how many.
+    /// Blocks. Nothing by default (S3 shows no upload before it is whole).
+    fn sweep_leftovers(&self, before: std::time::SystemTime) -> usize {
+        let _ = before;
+        0
+    }
     /// Whether the storage answers (an object store: its bucket and
     /// credentials); checked at start and, while it fails, every few
     /// seconds. Blocks: call it off the async workers.
     fn probe(&self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// Which back-end serves a root, with its own settings: one arm per
+/// back-end (a new one, e.g. OpenDAL's GCS or Azure Blob, is a module and
+/// an arm here).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The local directory given as the root (cap-std beneath it).
+    #[default]
+    Local,
+    /// An S3 bucket, or a prefix of one.
+    S3(s3::S3Config),
+}
+
+/// How the local back-end stores names and data.
+#[derive(Debug, Clone, Default)]
+pub struct LocalOptions {
+    /// The charsets of names on disk, per directory (a translating
+    /// server); identity when empty.
+    pub charsets: babelftp_i18n::names::CharsetMap,
+    /// When uploads reach the disk.
+    pub fsync: fs::Fsync,
+}
+
+impl Backend {
+    /// Whether this is the local directory.
+    pub fn is_local(&self) -> bool {
+        matches!(self, Backend::Local)
+    }
+
+    /// What is served, for people: the directory, or `s3://bucket/prefix
+    /// (endpoint)`.
+    pub fn describe(&self, root: &std::path::Path) -> String {
+        match self {
+            Backend::Local => root.display().to_string(),
+            Backend::S3(s3) => format!(
+                "s3://{}/{}{}",
+                s3.bucket,
+                s3.prefix.trim_start_matches('/'),
+                s3.endpoint.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
+            ),
+        }
+    }
+
+    /// Opens the storage: `root` for the local back-end (with `local`'s
+    /// charsets and fsync), the bucket for S3 (inside a tokio runtime).
+    pub fn open(&self, root: &std::path::Path, local: LocalOptions) -> io::Result<Arc<dyn Storage>> {
+        Ok(match self {
+            Backend::Local => Arc::new(
+                fs::FsStorage::open(root)?
+                    .with_charsets(local.charsets)
+                    .with_fsync(local.fsync),
+            ),
+            Backend::S3(cfg) => Arc::new(s3::S3Storage::open(cfg)?),
+        })
     }
 }
