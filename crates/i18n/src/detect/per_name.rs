@@ -392,7 +392,9 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
     for (ri, r) in readings.iter().enumerate() {
         let table = if plausible(r, name.len(), in_word, feat_utf8) {
             &mut cost
-        } else if !feat_utf8 && r.score.excess <= LENIENT_EXCESS {
+        } else if r.score.excess <= if feat_utf8 { 0.0 } else { LENIENT_EXCESS } {
+            // Under FEAT UTF8: what would be plausible without it, for a
+            // directory whose other names establish the charset.
             &mut lenient
         } else {
             continue;
@@ -603,6 +605,17 @@ struct Chosen {
     members: Vec<(usize, f64, f64)>,
     /// UTF-8 is one of the directory's charsets.
     utf8: bool,
+    /// How many names the charsets were chosen on.
+    names: f64,
+}
+
+impl Chosen {
+    /// Whether a charset that explains `support` names is the directory's
+    /// own: [`ESTABLISHED`] names, or every other name of a small
+    /// directory (at least two).
+    fn established(&self, support: f64) -> bool {
+        support >= ESTABLISHED || (support >= 2.0 && support >= self.names - 1.0)
+    }
 }
 
 fn directory_charsets<'a>(
@@ -671,6 +684,7 @@ fn directory_charsets<'a>(
             .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
             .collect(),
         utf8: chosen.contains(&utf8_index()),
+        names: live.len() as f64,
     }
 }
 
@@ -750,7 +764,7 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     // evidence carries it (a rare kanji of a person's name).
     if best.is_none() {
         for &(c, share, support) in &chosen.members {
-            if support < ESTABLISHED {
+            if !chosen.established(support) {
                 continue;
             }
             if let Some(&(b, ri)) = k.lenient.get(c) {
@@ -783,7 +797,7 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
             && !chosen
                 .members
                 .iter()
-                .any(|&(c, _, n)| c == charset_idx && n >= ESTABLISHED))
+                .any(|&(c, _, n)| c == charset_idx && chosen.established(n)))
     {
         return Decision::Raw;
     }
