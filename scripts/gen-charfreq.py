@@ -83,40 +83,27 @@ def texts(base, lang):
                 yield PLACEHOLDER.sub(" ", s)
 
 
-def vi1258(word):
-    """The form windows-1258 holds: NFD, with the base letter recomposed
-    with its first mark when that is one precomposed character of cp1258."""
-    out = []
-    for ch in unicodedata.normalize("NFC", word):
-        try:
-            ch.encode("cp1258")
-            out.append(ch)
-            continue
-        except UnicodeEncodeError:
-            pass
-        d = unicodedata.normalize("NFD", ch)
-        head = unicodedata.normalize("NFC", d[:2])
-        try:
-            head.encode("cp1258")
-            out.append(head + d[2:])
-        except UnicodeEncodeError:
-            out.append(d)
-    return "".join(out)
+def load_corpus_module():
+    """scripts/gen-detect-corpus.py as a module: its word lists, its split
+    into development and held-out parts, and its windows-1258 form."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("corpus", os.path.join(here, "gen-detect-corpus.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-FAKER_WORDS = {}
+CORPUS = load_corpus_module()
+vi1258 = CORPUS.vi1258
 
 
 def faker_words(wheel):
     """The development part's words of scripts/gen-detect-corpus.py (never a
     word of the held-out part)."""
-    import importlib.util
     import tempfile
     import zipfile
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("corpus", os.path.join(here, "gen-detect-corpus.py"))
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
+    corpus = CORPUS
     tmp = tempfile.mkdtemp()
     zipfile.ZipFile(wheel).extractall(tmp)
     sys.path.insert(0, tmp)

@@ -77,6 +77,8 @@ def harvest(loc):
 
 
 def vi1258(word):
+    """The form windows-1258 holds: NFD, with the base letter recomposed
+    with its first mark when that is one precomposed character of cp1258."""
     out = []
     for ch in unicodedata.normalize("NFC", word):
         try:
