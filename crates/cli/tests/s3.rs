@@ -808,3 +808,158 @@ fn a_broken_s3_setup_is_refused_at_start_or_served_degraded_and_said() {
     assert_eq!(http(m.port, "PUT", "/later"), Some(200));
     health("200 OK").expect("/health 200 once the bucket answers");
 }
+
+/// Virtual hosts (RFC 7151) on any back-end (issue 27): a node whose root
+/// is the bucket's `site/` serves `disk.test` from a local directory and
+/// `drop.test` from the same bucket's `drop/`; each HOST sees its own tree,
+/// and the objects land under the host's prefix, nowhere else.
+#[test]
+fn virtual_hosts_are_served_from_s3_and_from_the_disk_alike() {
+    let m = moto();
+    let disk = tempfile::tempdir().unwrap();
+    let disk_root = disk.path().to_path_buf();
+    let endpoint = format!("http://127.0.0.1:{}", m.port);
+    let srv = node_with(&m, move |c| {
+        c.hosts.push(babelftp_server::config::VirtualHost {
+            name: "disk.test".into(),
+            root: disk_root,
+            storage: babelftp_server::storage::Backend::Local,
+            default_lang: None,
+        });
+        c.hosts.push(babelftp_server::config::VirtualHost {
+            name: "drop.test".into(),
+            root: PathBuf::new(),
+            storage: babelftp_server::storage::Backend::S3(S3Config {
+                bucket: "ftp".into(),
+                endpoint: Some(endpoint),
+                region: Some("us-east-1".into()),
+                prefix: "drop/".into(),
+                access_key_id: Some("test".into()),
+                secret_access_key: Some("test".into()),
+            }),
+            default_lang: Some(babelftp_proto::lang::LangTag::parse(b"fr").unwrap()),
+        });
+    });
+    let out = babelftp_test_support::python_at(
+        &srv,
+        &addr(&srv),
+        r#"
+def session(host, name, body):
+    f = ftplib.FTP(); f.connect(HOST, PORT); f.encoding = 'utf-8'
+    if host:
+        print(host, f.sendcmd('HOST ' + host)[:3])
+    f.login('bob', 'secret')
+    f.storbinary('STOR ' + name, io.BytesIO(body))
+    print(host, sorted(f.nlst()))
+    f.quit()
+session('drop.test', 'заявка.txt', b'to the drop prefix')
+session('disk.test', 'ディスク.txt', b'to the disk')
+session(None, 'site.txt', b'to the root')
+session('drop.test', 'второй.txt', b'again')
+"#,
+    );
+    assert!(out.contains("drop.test 220"), "{out}");
+    assert!(out.contains("drop.test ['заявка.txt']"), "{out}");
+    assert!(out.contains("disk.test ['ディスク.txt']"), "{out}");
+    assert!(out.contains("None ['site.txt']"), "{out}");
+    assert!(out.contains("drop.test ['второй.txt', 'заявка.txt']"), "{out}");
+    assert_eq!(std::fs::read(disk.path().join("ディスク.txt")).unwrap(), b"to the disk");
+    let mut s = TcpStream::connect(("127.0.0.1", m.port)).unwrap();
+    write!(
+        s,
+        "GET /ftp?list-type=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut body = Vec::new();
+    s.read_to_end(&mut body).unwrap();
+    let body = String::from_utf8_lossy(&body);
+    let keys: Vec<&str> = body
+        .split("<Key>")
+        .skip(1)
+        .filter_map(|k| k.split("</Key>").next())
+        .collect();
+    let mut keys = keys;
+    keys.sort();
+    assert_eq!(keys, ["drop/второй.txt", "drop/заявка.txt", "site/site.txt"], "{body}");
+}
+
+/// RFC 2640 on both back-ends (issue 27): the same transcript, byte for
+/// byte, on the local disk and on S3: FEAT's UTF8 and LANG lines, names in
+/// several scripts, with spaces at either end, a CR sent as CR NUL (3.1),
+/// a `"` doubled in 257 (RFC 959), and octets that are no UTF-8.
+fn rfc2640_transcript(srv: &TestServer) -> String {
+    let script = format!(
+        "{}{}",
+        babelftp_test_support::PY_RAW_FTP,
+        r#"
+def full(s, f, line):
+    s.sendall(line + b'\r\n')
+    lines = [readline(f)]
+    if lines[0][3:4] == b'-':
+        while True:
+            l = readline(f); lines.append(l)
+            if l[:3] == lines[0][:3] and l[3:4] == b' ':
+                break
+    return b''.join(lines)
+def wire(n):
+    return n.replace(b'\r', b'\r\x00')
+def data(s, f, line, body=None):
+    d = pasv(s, f)
+    r = cmd(s, f, line)
+    assert r[:3] in (b'125', b'150'), (line, r)
+    got = b''
+    if body is None:
+        while True:
+            b = d.recv(65536)
+            if not b:
+                break
+            got += b
+    else:
+        d.sendall(body)
+    d.close()
+    end = reply(f)
+    assert end.startswith(b'226'), (line, end)
+    return got
+s, f = connect()
+feat = full(s, f, b'FEAT')
+assert b'\r\n UTF8\r\n' in feat, feat
+assert b'\r\n LANG ' in feat, feat
+login(s, f)
+print(cmd(s, f, b'OPTS UTF8 ON')[:3])
+names = ['日本語 報告.txt', ' lead', 'trail ', '  ', 'emoji 😀.png', 'ελληνικά', 'עברית.doc', 'a\rb']
+raw = [n.encode('utf-8') for n in names] + [b'caf\xe9.txt', b'\x8e\xa0\x8d\xa1']
+for n in raw:
+    data(s, f, b'STOR ' + wire(n), n)
+listed = data(s, f, b'NLST').split(b'\r\n')
+# The local root holds the harness's readme.txt; the bucket does not.
+listed = sorted(x.replace(b'\r\x00', b'\r') for x in listed if x and x != b'readme.txt')
+print('nlst', listed == sorted(raw), listed)
+for n in raw:
+    assert data(s, f, b'RETR ' + wire(n)) == n, n
+    r = cmd(s, f, b'SIZE ' + wire(n))
+    assert r == b'213 %d\r\n' % len(n), (n, r)
+r = cmd(s, f, b'MKD dir"q ')
+print('mkd', r)
+print('cwd', cmd(s, f, b'CWD dir"q ')[:3], cmd(s, f, b'PWD'))
+print('lang', cmd(s, f, b'LANG fr')[:3], cmd(s, f, b'CWD /')[:3])
+for n in raw:
+    assert cmd(s, f, b'DELE ' + wire(n)).startswith(b'250'), n
+print('rmd', cmd(s, f, b'RMD dir"q ')[:3])
+print('quit', cmd(s, f, b'QUIT')[:3])
+"#
+    );
+    babelftp_test_support::python_at(srv, &addr(srv), &script)
+}
+
+#[test]
+fn the_rfc2640_transcript_is_the_same_on_the_local_disk_and_on_s3() {
+    let local = babelftp_test_support::start(|c| c.login_fail_delay = Duration::from_millis(10));
+    let on_disk = rfc2640_transcript(&local);
+    let m = moto();
+    let on_s3 = rfc2640_transcript(&node(&m));
+    assert!(on_disk.contains("nlst True"), "{on_disk}");
+    assert!(on_disk.contains(r#"mkd b'257 "/dir""q " "#), "{on_disk}");
+    assert!(on_disk.contains(r#"cwd b'250' b'257 "/dir""q " "#), "{on_disk}");
+    assert!(on_disk.contains("rmd b'250'"), "{on_disk}");
+    assert_eq!(on_disk, on_s3);
+}

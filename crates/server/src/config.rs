@@ -50,6 +50,13 @@
 //! root = "/srv/ftp-jp"
 //! default_lang = "ja"
 //!
+//! [[host]]                    # a virtual host on another back-end
+//! name = "drop.example.com"
+//! [host.storage]              # same keys as [storage]; no root needed
+//! kind = "s3"
+//! bucket = "ftp"
+//! prefix = "drop/"
+//!
 //! [dir_charsets]              # subtrees with their own charset
 //! "/ru" = "koi8-r"
 //! "/jp" = "shift_jis"
@@ -102,8 +109,11 @@ impl User {
 pub struct VirtualHost {
     /// The name clients send (compared without regard to ASCII case).
     pub name: String,
-    /// Its root directory.
+    /// Its root directory (the local back-end).
     pub root: PathBuf,
+    /// Its storage: the local directory `root` by default, or any other
+    /// back-end (`[host.storage]`, e.g. an S3 bucket or prefix).
+    pub storage: crate::storage::Backend,
     /// Its language before LANG; the server's default if unset.
     pub default_lang: Option<LangTag>,
 }
@@ -394,7 +404,8 @@ struct FileStorage {
 #[serde(deny_unknown_fields)]
 struct FileHost {
     name: String,
-    root: PathBuf,
+    root: Option<PathBuf>,
+    storage: Option<FileStorage>,
     default_lang: Option<String>,
 }
 
@@ -414,6 +425,28 @@ struct FileUser {
     home: String,
     #[serde(default)]
     write: bool,
+}
+
+/// A `[storage]` table (the server's, or a virtual host's) as a back-end.
+fn backend(path: &Path, what: &str, st: FileStorage) -> Result<crate::storage::Backend, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_owned(),
+        message: format!("{what} {message}"),
+    };
+    match st.kind.as_str() {
+        "fs" | "local" => Ok(crate::storage::Backend::Local),
+        "s3" => Ok(crate::storage::Backend::S3(crate::storage::s3::S3Config {
+            bucket: st
+                .bucket
+                .ok_or_else(|| invalid("kind = \"s3\" needs a bucket".into()))?,
+            endpoint: st.endpoint,
+            region: st.region,
+            prefix: st.prefix.unwrap_or_default(),
+            access_key_id: st.access_key_id,
+            secret_access_key: st.secret_access_key,
+        })),
+        k => Err(invalid(format!("kind {k:?}: expected \"fs\" or \"s3\""))),
+    }
 }
 
 fn default_home() -> String {
@@ -612,26 +645,7 @@ impl Config {
             None => None,
         };
         if let Some(st) = f.storage {
-            let invalid = |message: String| ConfigError::Invalid {
-                path: path.to_owned(),
-                message,
-            };
-            match st.kind.as_str() {
-                "fs" | "local" => {}
-                "s3" => {
-                    c.storage = crate::storage::Backend::S3(crate::storage::s3::S3Config {
-                        bucket: st
-                            .bucket
-                            .ok_or_else(|| invalid("[storage] kind = \"s3\" needs a bucket".into()))?,
-                        endpoint: st.endpoint,
-                        region: st.region,
-                        prefix: st.prefix.unwrap_or_default(),
-                        access_key_id: st.access_key_id,
-                        secret_access_key: st.secret_access_key,
-                    })
-                }
-                k => return Err(invalid(format!("[storage] kind {k:?}: expected \"fs\" or \"s3\""))),
-            }
+            c.storage = backend(path, "[storage]", st)?;
         }
         for p in f.proxy_protocol_from.unwrap_or_default() {
             c.proxy_protocol_from
@@ -648,9 +662,24 @@ impl Config {
                 })?),
                 None => None,
             };
+            let storage = match h.storage {
+                Some(st) => backend(path, &format!("host {:?}: [host.storage]", h.name), st)?,
+                None => crate::storage::Backend::Local,
+            };
+            let root = match (h.root, storage.is_local()) {
+                (Some(r), _) => base.join(r),
+                (None, false) => PathBuf::new(),
+                (None, true) => {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!("host {:?}: needs a root (or a [host.storage] table)", h.name),
+                    })
+                }
+            };
             c.hosts.push(VirtualHost {
                 name: h.name,
-                root: base.join(h.root),
+                root,
+                storage,
                 default_lang,
             });
         }
@@ -799,5 +828,30 @@ write = true
         assert_eq!(c.fsync, crate::storage::fs::Fsync::Never);
         std::fs::write(&p, "").unwrap();
         assert!(Config::load(&p).unwrap().anonymous);
+    }
+
+    #[test]
+    fn a_virtual_host_takes_a_root_or_any_storage() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.toml");
+        std::fs::write(
+            &p,
+            "[[host]]\nname = \"a.test\"\nroot = \"a\"\n\n[[host]]\nname = \"b.test\"\ndefault_lang = \"ja\"\n[host.storage]\nkind = \"s3\"\nbucket = \"ftp\"\nprefix = \"b/\"\n",
+        )
+        .unwrap();
+        let c = Config::load(&p).unwrap();
+        assert_eq!(c.hosts.len(), 2);
+        assert_eq!(c.hosts[0].root, dir.path().join("a"));
+        assert!(c.hosts[0].storage.is_local());
+        match &c.hosts[1].storage {
+            crate::storage::Backend::S3(s3) => assert_eq!((s3.bucket.as_str(), s3.prefix.as_str()), ("ftp", "b/")),
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&p, "[[host]]\nname = \"c.test\"\n").unwrap();
+        let e = Config::load(&p).unwrap_err().to_string();
+        assert!(e.contains("c.test") && e.contains("needs a root"), "{e}");
+        std::fs::write(&p, "[[host]]\nname = \"d.test\"\n[host.storage]\nkind = \"s3\"\n").unwrap();
+        let e = Config::load(&p).unwrap_err().to_string();
+        assert!(e.contains("d.test") && e.contains("needs a bucket"), "{e}");
     }
 }

@@ -85,10 +85,10 @@ impl Server {
         let local = cfg.storage.is_local();
         // Keys are UTF-8: the on-disk charsets have no meaning in an object
         // store (the legacy *client* charset still applies).
-        if !local && (cfg.fs_charset.is_some() || !cfg.dir_charsets.is_empty() || !cfg.hosts.is_empty()) {
+        if !local && (cfg.fs_charset.is_some() || !cfg.dir_charsets.is_empty()) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                "the s3 storage has UTF-8 keys and one root: fs_charset, dir_charsets and virtual hosts need the local storage",
+                "the s3 storage has UTF-8 keys: fs_charset and dir_charsets need the local storage",
             ));
         }
         let options = storage::LocalOptions {
@@ -146,10 +146,29 @@ impl Server {
                 charsets,
                 fsync: cfg.fsync,
             };
-            let storage = storage::Backend::Local
+            // Every back-end serves a virtual host, as it serves the root.
+            let what = h.storage.describe(&h.root);
+            let storage = h
+                .storage
                 .open(&h.root, options)
-                .map_err(|e| io::Error::new(e.kind(), format!("host {}: {}: {e}", h.name, h.root.display())))?;
-            sweep(&storage, h.root.display().to_string(), started);
+                .map_err(|e| io::Error::new(e.kind(), format!("host {}: {what}: {e}", h.name)))?;
+            sweep(&storage, what.clone(), started);
+            if !h.storage.is_local() {
+                let st = storage.clone();
+                match tokio::task::spawn_blocking(move || st.probe()).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) if cfg.allow_degraded => {
+                        tracing::warn!(host = %h.name, storage = %what, reason = %e, "virtual host's storage unreachable: serving degraded")
+                    }
+                    Ok(Err(e)) => {
+                        return Err(io::Error::other(format!(
+                            "host {}: the storage does not answer: {what}: {e} (allow_degraded / --allow-degraded starts anyway)",
+                            h.name
+                        )))
+                    }
+                    Err(e) => return Err(io::Error::other(e.to_string())),
+                }
+            }
             let lang = match &h.default_lang {
                 None => catalogs.default_lang(),
                 Some(tag) => match catalogs.negotiate(tag) {

@@ -197,6 +197,7 @@ fn host_selects_a_virtual_host_with_its_root_and_language_rfc7151() {
         c.hosts = vec![babelftp_server::config::VirtualHost {
             name: "ftp.example.jp".into(),
             root: jp_root.path().to_path_buf(),
+            storage: babelftp_server::storage::Backend::Local,
             default_lang: Some(LangTag::parse(b"ja").unwrap()),
         }];
     });
