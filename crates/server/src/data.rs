@@ -17,7 +17,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
 use babelftp_proto::ascii::CrlfToLf;
 
-use crate::storage::Upload;
+use crate::storage::{StorageError, Upload};
 
 /// Buffer size of the streaming loops: large enough to keep loopback and
 /// LAN links full, allocated once per transfer (less when many transfers
@@ -58,6 +58,33 @@ impl Drop for Budget {
             BUDGET_USED.fetch_sub(self.0, Ordering::AcqRel);
         }
     }
+}
+
+/// Why a transfer's copy stopped: the network (the client went away: 426)
+/// or the storage (a full or failing disk, an object store that stopped
+/// answering: 451/452). Each side's errors are typed where they happen, so
+/// nothing is guessed from an `io::Error` afterwards.
+#[derive(Debug)]
+pub enum Fail {
+    Net(io::Error),
+    Storage(StorageError),
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        Fail::Net(e)
+    }
+}
+
+impl From<StorageError> for Fail {
+    fn from(e: StorageError) -> Self {
+        Fail::Storage(e)
+    }
+}
+
+/// A read or write of the storage: its error is the storage's.
+fn on_storage<T>(r: io::Result<T>) -> Result<T, Fail> {
+    r.map_err(|e| Fail::Storage(e.into()))
 }
 
 /// Why a data connection could not be made.
@@ -238,7 +265,7 @@ pub fn same_ip(a: IpAddr, b: IpAddr) -> bool {
 
 /// Copies `src` to `dst` through one buffer; in ASCII mode every LF
 /// becomes CR LF. Returns the octets read from `src`.
-pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> io::Result<u64>
+pub async fn pump<R, W>(mut src: R, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> Result<u64, Fail>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -248,7 +275,7 @@ where
     let mut conv = Vec::new();
     let mut total = 0u64;
     loop {
-        let n = src.read(&mut buf).await?;
+        let n = on_storage(src.read(&mut buf).await)?;
         if n == 0 {
             break;
         }
@@ -283,7 +310,7 @@ async fn send_out<W: AsyncWrite + Unpin>(
 /// straight into the buffer that is then written to `dst`. Through
 /// `tokio::fs::File` every 256 KiB was one hand-off to the blocking pool
 /// and one more copy (its own buffer into ours). Returns the octets read.
-pub async fn pump_file<W>(file: std::fs::File, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> io::Result<u64>
+pub async fn pump_file<W>(file: std::fs::File, mut dst: W, ascii_out: bool, progress: &AtomicU64) -> Result<u64, Fail>
 where
     W: AsyncWrite + Unpin,
 {
@@ -296,7 +323,7 @@ where
     let mut conv = Vec::new();
     let mut total = 0u64;
     loop {
-        let n = tokio::task::block_in_place(|| read_full(&mut file, &mut buf))?;
+        let n = on_storage(tokio::task::block_in_place(|| read_full(&mut file, &mut buf)))?;
         if n == 0 {
             break;
         }
@@ -371,7 +398,7 @@ pub async fn receive<S: AsyncRead + Unpin>(
     upload: Box<dyn Upload>,
     ascii: bool,
     progress: &AtomicU64,
-) -> io::Result<(u64, Box<dyn Upload>, Vec<u8>)> {
+) -> Result<(u64, Box<dyn Upload>, Vec<u8>), Fail> {
     if ascii {
         return receive_ascii(stream, upload, progress).await;
     }
@@ -431,7 +458,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
     stream: &mut S,
     mut upload: Box<dyn Upload>,
     progress: &AtomicU64,
-) -> io::Result<(u64, Box<dyn Upload>, Vec<u8>)> {
+) -> Result<(u64, Box<dyn Upload>, Vec<u8>), Fail> {
     let (_budget, size) = Budget::take(BUF);
     let mut buf = vec![0u8; size];
     let mut out = Vec::with_capacity(size);
@@ -464,14 +491,15 @@ async fn write_blocking(
     mut upload: Box<dyn Upload>,
     data: Vec<u8>,
     len: usize,
-) -> io::Result<(Box<dyn Upload>, Vec<u8>)> {
+) -> Result<(Box<dyn Upload>, Vec<u8>), Fail> {
     let (upload, data, r) = tokio::task::spawn_blocking(move || {
         let r = upload.write_all(&data[..len]);
         (upload, data, r)
     })
     .await
-    .map_err(|e| io::Error::other(e.to_string()))?;
-    r.map(|()| (upload, data))
+    .map_err(|e| Fail::Storage(StorageError::Io(io::Error::other(e.to_string()))))?;
+    r?;
+    Ok((upload, data))
 }
 
 /// Sends a download from a blocking reader (non-local back-ends).
@@ -480,7 +508,7 @@ pub async fn send_reader<S: AsyncWrite + Unpin>(
     stream: &mut S,
     ascii: bool,
     progress: &AtomicU64,
-) -> io::Result<u64> {
+) -> Result<u64, Fail> {
     let mut reader = reader;
     let (_budget, size) = Budget::take(BUF);
     let mut buf = vec![0u8; size];
@@ -492,10 +520,10 @@ pub async fn send_reader<S: AsyncWrite + Unpin>(
             (buf, reader, n)
         })
         .await
-        .map_err(|e| io::Error::other(e.to_string()))?;
+        .map_err(|e| Fail::Storage(StorageError::Io(io::Error::other(e.to_string()))))?;
         buf = b;
         reader = r;
-        let n = n?;
+        let n = on_storage(n)?;
         if n == 0 {
             break;
         }

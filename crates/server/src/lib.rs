@@ -97,7 +97,7 @@ impl Server {
         };
         let storage = cfg.storage.open(&cfg.root, options).map_err(|e| match local {
             true => io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())),
-            false => e,
+            false => e.into(),
         })?;
         sweep(&storage, cfg.storage.describe(&cfg.root), started);
         // A storage that does not answer (a missing bucket, refused
@@ -554,7 +554,7 @@ const STORAGE_PROBE_SECS: u64 = 5;
 
 /// A storage error for the operator: what was asked of which store, and
 /// the store's own reason.
-fn describe_storage(cfg: &Config, e: &io::Error) -> String {
+fn describe_storage(cfg: &Config, e: &storage::StorageError) -> String {
     match &cfg.storage {
         storage::Backend::S3(s3) => format!(
             "S3 bucket {:?} at {}: {e}",

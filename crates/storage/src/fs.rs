@@ -15,7 +15,7 @@ use cap_std::fs::{Dir, File, OpenOptions};
 use babelftp_i18n::names::{local_to_wire, wire_candidates, CharsetMap};
 use babelftp_i18n::Charset;
 
-use super::{Capabilities, DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
+use super::{Capabilities, DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
 
 /// When an upload's data reach the disk.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl FsUpload {
 }
 
 impl Upload for FsUpload {
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, buf: &[u8]) -> Result<()> {
         self.start_at_offset()?;
         io::Write::write_all(&mut self.file, buf)?;
         self.written += buf.len() as u64;
@@ -80,7 +80,7 @@ impl Upload for FsUpload {
 
     /// For a replacing STOR, renames the temporary file over the target
     /// (keeping the replaced file's permission bits).
-    fn commit(mut self: Box<Self>) -> io::Result<()> {
+    fn commit(mut self: Box<Self>) -> Result<()> {
         self.start_at_offset()?;
         self.created = None;
         if self.fsync == Fsync::Always {
@@ -96,7 +96,7 @@ impl Upload for FsUpload {
             }
             if let Err(e) = self.dir.rename(&temp, &self.dir, &self.target) {
                 self.temp = Some(temp);
-                return Err(e);
+                return Err(e.into());
             }
             if self.fsync == Fsync::Always {
                 // The rename itself must survive a crash too.
@@ -206,7 +206,7 @@ impl FsStorage {
     /// exist, else (to create it) the translated name. A UTF-8 name that
     /// the directory's charset cannot hold is refused for creation
     /// (`InvalidFilename`, reply 553) unless it already exists raw.
-    fn resolve(&self, p: &VPath, create: bool) -> io::Result<PathBuf> {
+    fn resolve(&self, p: &VPath, create: bool) -> Result<PathBuf> {
         if self.charsets.is_identity() {
             return Ok(super::rel(p));
         }
@@ -233,10 +233,7 @@ impl FsStorage {
                             charset,
                             "name refused: it cannot be written in this directory's charset"
                         );
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidFilename,
-                            "name not representable in this directory's charset",
-                        ));
+                        return Err(StorageError::InvalidName);
                     }
                     disk.push(raw);
                 }
@@ -258,7 +255,7 @@ impl FsStorage {
 }
 
 impl Storage for FsStorage {
-    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
+    fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {
         let mut base = self.base.clone();
         base.extend_from_slice(p.components());
         Ok(Arc::new(FsStorage {
@@ -273,7 +270,7 @@ impl Storage for FsStorage {
     /// inside this root (cap-std refuses one that leaves it): a linked
     /// directory or file is what it links to, for every command. A link
     /// that leaves the root or leads nowhere is shown as the link.
-    fn stat(&self, p: &VPath) -> io::Result<Entry> {
+    fn stat(&self, p: &VPath) -> Result<Entry> {
         let md = if p.is_root() {
             self.root.dir_metadata()?
         } else {
@@ -298,13 +295,13 @@ impl Storage for FsStorage {
     }
 
     /// The entries of a directory, sorted by name bytes.
-    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
-        let mut out = self.read_dir(p, false)?.collect::<io::Result<Vec<_>>>()?;
+    fn list(&self, p: &VPath) -> Result<Vec<Entry>> {
+        let mut out = self.read_dir(p, false)?.collect::<Result<Vec<_>>>()?;
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
-    fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
+    fn read_dir(&self, p: &VPath, names_only: bool) -> Result<DirEntries> {
         let dir = self.open_dir(p)?;
         let rel = if p.is_root() {
             PathBuf::from(".")
@@ -316,22 +313,26 @@ impl Storage for FsStorage {
             rel,
             // A descriptor of its own, opened for reading: `dir` may be
             // an O_PATH one, which getdents refuses.
-            entries: rustix::fs::Dir::new(rustix::fs::openat(
-                &dir,
-                c".",
-                rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
-                rustix::fs::Mode::empty(),
-            )?)?,
+            entries: rustix::fs::Dir::new(
+                rustix::fs::openat(
+                    &dir,
+                    c".",
+                    rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+                    rustix::fs::Mode::empty(),
+                )
+                .map_err(io::Error::from)?,
+            )
+            .map_err(io::Error::from)?,
             dir,
             charset: self.charset_of(p.components()),
             names_only,
         }))
     }
 
-    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
+    fn open_read(&self, p: &VPath, offset: u64) -> Result<ReadHandle> {
         let f = self.root.open(self.resolve(p, false)?)?;
         if !f.metadata()?.is_file() {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"));
+            return Err(StorageError::Invalid("not a plain file"));
         }
         let mut f = f.into_std();
         f.seek(SeekFrom::Start(offset))?;
@@ -339,16 +340,16 @@ impl Storage for FsStorage {
     }
 
     /// Opens a file for an upload.
-    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>> {
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> Result<Box<dyn Upload>> {
         if p.is_root() {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "no file name"));
+            return Err(StorageError::Invalid("no file name"));
         }
         let rel = self.resolve(p, true)?;
         let dir = self.open_dir(&p.parent())?;
         let target = PathBuf::from(rel.file_name().unwrap_or_default());
         if let Ok(md) = dir.symlink_metadata(&target) {
             if md.is_dir() {
-                return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+                return Err(StorageError::IsADirectory);
             }
         }
         let existed = dir.symlink_metadata(&target).is_ok();
@@ -384,50 +385,51 @@ impl Storage for FsStorage {
     }
 
     /// MKD.
-    fn mkdir(&self, p: &VPath) -> io::Result<()> {
-        self.root.create_dir(self.resolve(p, true)?)
+    fn mkdir(&self, p: &VPath) -> Result<()> {
+        Ok(self.root.create_dir(self.resolve(p, true)?)?)
     }
 
     /// RMD.
-    fn rmdir(&self, p: &VPath) -> io::Result<()> {
+    fn rmdir(&self, p: &VPath) -> Result<()> {
         if p.is_root() {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+            return Err(StorageError::PermissionDenied);
         }
-        self.root.remove_dir(self.resolve(p, false)?)
+        Ok(self.root.remove_dir(self.resolve(p, false)?)?)
     }
 
     /// DELE.
-    fn remove_file(&self, p: &VPath) -> io::Result<()> {
+    fn remove_file(&self, p: &VPath) -> Result<()> {
         let rel = self.resolve(p, false)?;
         if self.root.symlink_metadata(&rel)?.is_dir() {
-            return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+            return Err(StorageError::IsADirectory);
         }
-        self.root.remove_file(rel)
+        Ok(self.root.remove_file(rel)?)
     }
 
     /// SITE CHMOD (through cap-std: a symlink is followed only inside
     /// the root).
-    fn chmod(&self, p: &VPath, mode: u32) -> io::Result<()> {
+    fn chmod(&self, p: &VPath, mode: u32) -> Result<()> {
         use cap_std::fs::PermissionsExt;
         if p.is_root() {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+            return Err(StorageError::PermissionDenied);
         }
         let rel = self.resolve(p, false)?;
-        self.root
-            .set_permissions(rel, cap_std::fs::Permissions::from_mode(mode & 0o777))
+        Ok(self
+            .root
+            .set_permissions(rel, cap_std::fs::Permissions::from_mode(mode & 0o777))?)
     }
 
     /// MFMT: the file is opened through cap-std (confined to the root, a
     /// symlink followed only inside it), read-only, and its time set on
     /// that descriptor (`futimens`): only a plain file, and the file
     /// checked is the file changed.
-    fn set_modified(&self, p: &VPath, unix_secs: i64) -> io::Result<()> {
+    fn set_modified(&self, p: &VPath, unix_secs: i64) -> Result<()> {
         let rel = self.resolve(p, false)?;
-        let not_a_file = |md: &cap_std::fs::Metadata| -> io::Result<()> {
+        let not_a_file = |md: &cap_std::fs::Metadata| -> Result<()> {
             if md.is_dir() {
-                Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"))
+                Err(StorageError::IsADirectory)
             } else if !md.is_file() {
-                Err(io::Error::new(io::ErrorKind::InvalidInput, "not a plain file"))
+                Err(StorageError::Invalid("not a plain file"))
             } else {
                 Ok(())
             }
@@ -442,8 +444,8 @@ impl Storage for FsStorage {
         } else {
             UNIX_EPOCH.checked_sub(Duration::from_secs(unix_secs.unsigned_abs()))
         }
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "time out of range"))?;
-        f.into_std().set_modified(when)
+        .ok_or(StorageError::Invalid("time out of range"))?;
+        Ok(f.into_std().set_modified(when)?)
     }
 
     fn sweep_leftovers(&self, before: std::time::SystemTime) -> usize {
@@ -461,12 +463,12 @@ impl Storage for FsStorage {
     }
 
     /// RNFR/RNTO.
-    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
+    fn rename(&self, from: &VPath, to: &VPath) -> Result<()> {
         if from.is_root() || to.is_root() {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the root stays"));
+            return Err(StorageError::PermissionDenied);
         }
         let (from, to) = (self.resolve(from, false)?, self.resolve(to, true)?);
-        self.root.rename(from, &self.root, to)
+        Ok(self.root.rename(from, &self.root, to)?)
     }
 }
 
@@ -508,13 +510,13 @@ struct FsDirEntries {
 }
 
 impl Iterator for FsDirEntries {
-    type Item = io::Result<Entry>;
+    type Item = Result<Entry>;
 
-    fn next(&mut self) -> Option<io::Result<Entry>> {
+    fn next(&mut self) -> Option<Result<Entry>> {
         loop {
             let de = match self.entries.read()? {
                 Ok(de) => de,
-                Err(e) => return Some(Err(e.into())),
+                Err(e) => return Some(Err(io::Error::from(e).into())),
             };
             let name = de.file_name();
             let bytes = name.to_bytes();

@@ -10,8 +10,10 @@
 //!
 //! Every method blocks; the session calls them on tokio's blocking pool.
 //! An object-store back-end implements the same trait; what it cannot do
-//! (append, offset writes, rename) it answers with
-//! `io::ErrorKind::Unsupported`, which the session maps to 502/504.
+//! (append, offset writes, chmod) it declares in [`Storage::capabilities`]
+//! and answers with [`StorageError::Unsupported`]. Errors are typed
+//! ([`StorageError`]): an answer about the path, or a failure of the
+//! storage itself.
 
 use std::ffi::OsStr;
 use std::io;
@@ -39,23 +41,114 @@ pub(crate) fn rel(p: &VPath) -> PathBuf {
     out
 }
 
-/// An error of the storage itself (an object store that stopped
-/// answering), carried inside an `io::Error` so that a transfer that hits
-/// it is told apart from one whose client went away: 451, not 426.
-#[derive(Debug)]
-pub struct StorageFailure(pub String);
+/// What a storage operation answers instead of a result: about the path
+/// asked for (absent, there already, of the wrong kind, refused, a name
+/// the storage cannot hold, an operation the back-end does not have), or a
+/// failure of the storage itself (a full or failing disk, an object store
+/// that stopped answering). The session turns the first into 550/553/504
+/// replies; a transfer cut by the second is the server's fault (451/452),
+/// not the client's (426), and the driver knows which without guessing
+/// from an `io::Error`.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("no such file or directory")]
+    NotFound,
+    #[error("already exists")]
+    AlreadyExists,
+    #[error("not a directory")]
+    NotADirectory,
+    #[error("is a directory")]
+    IsADirectory,
+    #[error("directory not empty")]
+    DirectoryNotEmpty,
+    #[error("permission denied")]
+    PermissionDenied,
+    /// What this back-end cannot do (append on S3, chmod…).
+    #[error("not supported by this storage")]
+    Unsupported,
+    /// A name the storage cannot hold (its charset, or a key the store
+    /// would rewrite).
+    #[error("the name cannot be stored")]
+    InvalidName,
+    /// A request that makes no sense for the path (RETR of a directory, an
+    /// offset past the end, a time out of range).
+    #[error("{0}")]
+    Invalid(&'static str),
+    /// No space or quota left.
+    #[error("no space left on the storage")]
+    Full,
+    /// Any other error of the local disk, as the system gave it.
+    #[error(transparent)]
+    Io(io::Error),
+    /// The store failed (an object store's error): its own message.
+    #[error("storage back-end: {0}")]
+    Backend(String),
+}
 
-impl std::fmt::Display for StorageFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// The result of a storage operation.
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+impl StorageError {
+    /// The `io::ErrorKind` the session maps to a reply.
+    pub fn kind(&self) -> io::ErrorKind {
+        use io::ErrorKind as K;
+        match self {
+            StorageError::NotFound => K::NotFound,
+            StorageError::AlreadyExists => K::AlreadyExists,
+            StorageError::NotADirectory => K::NotADirectory,
+            StorageError::IsADirectory => K::IsADirectory,
+            StorageError::DirectoryNotEmpty => K::DirectoryNotEmpty,
+            StorageError::PermissionDenied => K::PermissionDenied,
+            StorageError::Unsupported => K::Unsupported,
+            StorageError::InvalidName => K::InvalidFilename,
+            StorageError::Invalid(_) => K::InvalidInput,
+            StorageError::Full => K::StorageFull,
+            StorageError::Io(e) => e.kind(),
+            StorageError::Backend(_) => K::Other,
+        }
+    }
+
+    /// Whether the storage failed (rather than answering about the path):
+    /// a transfer it cuts is 451/452, not the client's 426.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            StorageError::Full | StorageError::Io(_) | StorageError::Backend(_)
+        )
     }
 }
 
-impl std::error::Error for StorageFailure {}
+impl From<io::Error> for StorageError {
+    fn from(e: io::Error) -> Self {
+        use io::ErrorKind as K;
+        match e.kind() {
+            K::NotFound => StorageError::NotFound,
+            K::AlreadyExists => StorageError::AlreadyExists,
+            K::NotADirectory => StorageError::NotADirectory,
+            K::IsADirectory => StorageError::IsADirectory,
+            K::DirectoryNotEmpty => StorageError::DirectoryNotEmpty,
+            K::PermissionDenied => StorageError::PermissionDenied,
+            K::Unsupported => StorageError::Unsupported,
+            K::InvalidFilename => StorageError::InvalidName,
+            K::StorageFull | K::QuotaExceeded => StorageError::Full,
+            _ => StorageError::Io(e),
+        }
+    }
+}
 
-/// Whether `e` came from the storage, not from the network.
-pub fn is_storage_failure(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<StorageFailure>())
+impl From<io::ErrorKind> for StorageError {
+    fn from(k: io::ErrorKind) -> Self {
+        io::Error::from(k).into()
+    }
+}
+
+impl From<StorageError> for io::Error {
+    fn from(e: StorageError) -> Self {
+        match e {
+            StorageError::Io(e) => e,
+            e => io::Error::new(e.kind(), e),
+        }
+    }
 }
 
 /// How a download reads its file.
@@ -68,49 +161,49 @@ pub enum ReadHandle {
 }
 
 /// A directory being read: its entries one by one.
-pub type DirEntries = Box<dyn Iterator<Item = io::Result<Entry>> + Send>;
+pub type DirEntries = Box<dyn Iterator<Item = Result<Entry>> + Send>;
 
 /// An upload in progress. Dropping it without [`Upload::commit`] must
 /// leave any previous file of that name intact (for a replacing STOR).
 pub trait Upload: Send {
     /// Writes all of `buf` (blocking).
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
+    fn write_all(&mut self, buf: &[u8]) -> Result<()>;
     /// Makes the upload visible (a replacing STOR renames into place).
-    fn commit(self: Box<Self>) -> io::Result<()>;
+    fn commit(self: Box<Self>) -> Result<()>;
 }
 
 /// A filesystem as the FTP session sees it.
 pub trait Storage: Send + Sync + 'static {
     /// Metadata of a path (not following a final symlink).
-    fn stat(&self, p: &VPath) -> io::Result<Entry>;
+    fn stat(&self, p: &VPath) -> Result<Entry>;
     /// Whether a path is a directory one can enter.
     fn is_dir(&self, p: &VPath) -> bool;
     /// The entries of a directory, sorted by name bytes.
-    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>>;
+    fn list(&self, p: &VPath) -> Result<Vec<Entry>>;
     /// The entries of a directory as they are read, in the back-end's
     /// order: what listings stream, so memory stays flat however large the
     /// directory. With `names_only` (NLST) only the name is needed, and a
     /// back-end skips what costs more (the local one: the `stat` of each
     /// entry); the other fields are then left empty.
-    fn read_dir(&self, p: &VPath, names_only: bool) -> io::Result<DirEntries> {
+    fn read_dir(&self, p: &VPath, names_only: bool) -> Result<DirEntries> {
         let _ = names_only;
         Ok(Box::new(self.list(p)?.into_iter().map(Ok)))
     }
     /// Opens a plain file for reading from `offset`.
-    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle>;
+    fn open_read(&self, p: &VPath, offset: u64) -> Result<ReadHandle>;
     /// Opens a file for an upload.
-    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>>;
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> Result<Box<dyn Upload>>;
     /// MKD.
-    fn mkdir(&self, p: &VPath) -> io::Result<()>;
+    fn mkdir(&self, p: &VPath) -> Result<()>;
     /// RMD.
-    fn rmdir(&self, p: &VPath) -> io::Result<()>;
+    fn rmdir(&self, p: &VPath) -> Result<()>;
     /// DELE.
-    fn remove_file(&self, p: &VPath) -> io::Result<()>;
+    fn remove_file(&self, p: &VPath) -> Result<()>;
     /// RNFR/RNTO.
-    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()>;
+    fn rename(&self, from: &VPath, to: &VPath) -> Result<()>;
     /// SITE CHMOD: set the permission bits (0–0o777). A back-end without
     /// them answers `Unsupported` (502/504).
-    fn chmod(&self, p: &VPath, mode: u32) -> io::Result<()> {
+    fn chmod(&self, p: &VPath, mode: u32) -> Result<()> {
         let _ = (p, mode);
         Err(io::ErrorKind::Unsupported.into())
     }
@@ -118,7 +211,7 @@ pub trait Storage: Send + Sync + 'static {
     /// UTC). A directory is `IsADirectory`. A back-end that cannot keep
     /// the time answers `Unsupported` (504) and says so in
     /// [`Storage::capabilities`], so that MFMT is not offered.
-    fn set_modified(&self, p: &VPath, unix_secs: i64) -> io::Result<()> {
+    fn set_modified(&self, p: &VPath, unix_secs: i64) -> Result<()> {
         let _ = (p, unix_secs);
         Err(io::ErrorKind::Unsupported.into())
     }
@@ -144,7 +237,7 @@ pub trait Storage: Send + Sync + 'static {
     }
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
-    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>>;
+    fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>>;
 
     /// Removes what uploads of an earlier run left (a crash, a kill -9):
     /// temporary files last written before `before`. Returns how many.
@@ -156,7 +249,7 @@ pub trait Storage: Send + Sync + 'static {
     /// Whether the storage answers (an object store: its bucket and
     /// credentials); checked at start and, while it fails, every few
     /// seconds. Blocks: call it off the async workers.
-    fn probe(&self) -> io::Result<()> {
+    fn probe(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -205,7 +298,7 @@ impl Backend {
 
     /// Opens the storage: `root` for the local back-end (with `local`'s
     /// charsets and fsync), the bucket for S3 (inside a tokio runtime).
-    pub fn open(&self, root: &std::path::Path, local: LocalOptions) -> io::Result<Arc<dyn Storage>> {
+    pub fn open(&self, root: &std::path::Path, local: LocalOptions) -> Result<Arc<dyn Storage>> {
         Ok(match self {
             Backend::Local => Arc::new(
                 fs::FsStorage::open(root)?
@@ -214,5 +307,41 @@ impl Backend {
             ),
             Backend::S3(cfg) => Arc::new(s3::S3Storage::open(cfg)?),
         })
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_answers_about_the_path_or_failures_of_the_storage() {
+        use io::ErrorKind as K;
+        for (k, failure) in [
+            (K::NotFound, false),
+            (K::AlreadyExists, false),
+            (K::PermissionDenied, false),
+            (K::IsADirectory, false),
+            (K::NotADirectory, false),
+            (K::DirectoryNotEmpty, false),
+            (K::Unsupported, false),
+            (K::InvalidFilename, false),
+            (K::StorageFull, true),
+            (K::ReadOnlyFilesystem, true),
+            (K::Other, true),
+        ] {
+            let e = StorageError::from(io::Error::new(k, "x"));
+            assert_eq!(e.is_failure(), failure, "{k:?}");
+            // The session sees the same kind it always did.
+            assert_eq!(e.kind(), k, "{k:?}");
+        }
+        assert_eq!(StorageError::from(K::QuotaExceeded).kind(), K::StorageFull);
+        let store = StorageError::Backend("SlowDown: please reduce your request rate".into());
+        assert!(store.is_failure());
+        assert_eq!(store.kind(), K::Other);
+        // Through an io::Error (a reader's) and back, the store's words stay.
+        let io_err = io::Error::from(store);
+        assert!(io_err.to_string().contains("SlowDown"), "{io_err}");
+        assert_eq!(StorageError::Invalid("time out of range").kind(), K::InvalidInput);
     }
 }

@@ -30,7 +30,7 @@ use futures::{AsyncReadExt, TryStreamExt};
 use opendal::{Operator, Writer};
 use tokio::runtime::Handle;
 
-use super::{DirEntries, ReadHandle, Storage, Upload, VPath, WriteMode};
+use super::{DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
 
 /// Parts of a multipart upload.
 const CHUNK: usize = 8 << 20;
@@ -62,25 +62,26 @@ pub struct S3Storage {
     base: String,
 }
 
-fn err(e: opendal::Error) -> io::Error {
+/// An OpenDAL error as a storage error: what it says about the key, or,
+/// for anything else, a failure of the store with its message.
+fn err(e: opendal::Error) -> StorageError {
     use opendal::ErrorKind as O;
-    let kind = match e.kind() {
-        O::NotFound => io::ErrorKind::NotFound,
-        O::PermissionDenied => io::ErrorKind::PermissionDenied,
-        O::AlreadyExists | O::ConditionNotMatch => io::ErrorKind::AlreadyExists,
-        O::IsADirectory => io::ErrorKind::IsADirectory,
-        O::NotADirectory => io::ErrorKind::NotADirectory,
-        O::Unsupported => io::ErrorKind::Unsupported,
-        O::RangeNotSatisfied => io::ErrorKind::InvalidInput,
-        _ => io::ErrorKind::Other,
-    };
-    io::Error::new(kind, super::StorageFailure(e.to_string()))
+    match e.kind() {
+        O::NotFound => StorageError::NotFound,
+        O::PermissionDenied => StorageError::PermissionDenied,
+        O::AlreadyExists | O::ConditionNotMatch => StorageError::AlreadyExists,
+        O::IsADirectory => StorageError::IsADirectory,
+        O::NotADirectory => StorageError::NotADirectory,
+        O::Unsupported => StorageError::Unsupported,
+        O::RangeNotSatisfied => StorageError::Invalid("offset past the end"),
+        _ => StorageError::Backend(e.to_string()),
+    }
 }
 
 impl S3Storage {
     /// Connects to the bucket (nothing is sent until the first request);
     /// must run inside the server's runtime.
-    pub fn open(cfg: &S3Config) -> io::Result<S3Storage> {
+    pub fn open(cfg: &S3Config) -> Result<S3Storage> {
         // reqwest's rustls takes the process's provider: ours, ring (one
         // crypto stack in the build). Already installed is fine.
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -103,7 +104,7 @@ impl S3Storage {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("the S3 prefix {:?} would be rewritten on its way to the store (whitespace at an end, an empty, `.` or `..` segment, or a control character)", cfg.prefix),
-            ));
+            ).into());
         }
         Ok(S3Storage { op, rt, base })
     }
@@ -113,8 +114,8 @@ impl S3Storage {
     /// injective encoding of the path (see [`escape`]) and is checked to be
     /// one that neither OpenDAL nor the HTTP client rewrites ([`faithful`]):
     /// what comes out is exactly the object the confinement check saw.
-    fn key(&self, p: &VPath) -> io::Result<String> {
-        let bad = || io::Error::from(io::ErrorKind::InvalidFilename);
+    fn key(&self, p: &VPath) -> Result<String> {
+        let bad = || StorageError::InvalidName;
         if !p.is_confined() {
             return Err(bad());
         }
@@ -132,7 +133,7 @@ impl S3Storage {
     }
 
     /// The key of a path as a directory: ends in `/` (the root: `base`).
-    fn dir_key(&self, p: &VPath) -> io::Result<String> {
+    fn dir_key(&self, p: &VPath) -> Result<String> {
         let mut k = self.key(p)?;
         if !k.is_empty() && !k.ends_with('/') {
             k.push('/');
@@ -140,12 +141,12 @@ impl S3Storage {
         Ok(k)
     }
 
-    fn block<T>(&self, f: impl std::future::IntoFuture<Output = opendal::Result<T>>) -> io::Result<T> {
+    fn block<T>(&self, f: impl std::future::IntoFuture<Output = opendal::Result<T>>) -> Result<T> {
         self.rt.block_on(f.into_future()).map_err(err)
     }
 
     /// Whether a directory exists: the root, a marker, or keys below it.
-    fn dir_exists(&self, dir_key: &str) -> io::Result<bool> {
+    fn dir_exists(&self, dir_key: &str) -> Result<bool> {
         if dir_key == self.base {
             return Ok(true);
         }
@@ -154,7 +155,7 @@ impl S3Storage {
     }
 
     /// Whether a key is a file (an object whose key is exactly it).
-    fn file_exists(&self, key: &str) -> io::Result<bool> {
+    fn file_exists(&self, key: &str) -> Result<bool> {
         if key.is_empty() || key.ends_with('/') {
             return Ok(false);
         }
@@ -193,7 +194,7 @@ impl S3Storage {
     }
 
     /// Every key at or below a directory (itself included), recursively.
-    fn keys_below(&self, dir_key: &str) -> io::Result<Vec<String>> {
+    fn keys_below(&self, dir_key: &str) -> Result<Vec<String>> {
         let entries = self.block(self.op.list_with(dir_key).recursive(true))?;
         let mut keys: Vec<String> = entries.into_iter().map(|e| e.path().to_owned()).collect();
         if !keys.iter().any(|k| k == dir_key) && self.file_or_marker(dir_key)? {
@@ -202,7 +203,7 @@ impl S3Storage {
         Ok(keys)
     }
 
-    fn file_or_marker(&self, key: &str) -> io::Result<bool> {
+    fn file_or_marker(&self, key: &str) -> Result<bool> {
         match self.block(self.op.stat(key)) {
             Ok(_) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
@@ -212,7 +213,7 @@ impl S3Storage {
 }
 
 impl Storage for S3Storage {
-    fn stat(&self, p: &VPath) -> io::Result<Entry> {
+    fn stat(&self, p: &VPath) -> Result<Entry> {
         let name = p.file_name().unwrap_or(b"/");
         if p.is_root() {
             return Ok(S3Storage::dir_entry(b"/"));
@@ -239,13 +240,13 @@ impl Storage for S3Storage {
         self.dir_key(p).and_then(|k| self.dir_exists(&k)).unwrap_or(false)
     }
 
-    fn list(&self, p: &VPath) -> io::Result<Vec<Entry>> {
-        let mut v: Vec<Entry> = self.read_dir(p, false)?.collect::<io::Result<_>>()?;
+    fn list(&self, p: &VPath) -> Result<Vec<Entry>> {
+        let mut v: Vec<Entry> = self.read_dir(p, false)?.collect::<Result<_>>()?;
         v.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(v)
     }
 
-    fn read_dir(&self, p: &VPath, _names_only: bool) -> io::Result<DirEntries> {
+    fn read_dir(&self, p: &VPath, _names_only: bool) -> Result<DirEntries> {
         let dir = self.dir_key(p)?;
         if !self.dir_exists(&dir)? {
             return Err(if self.file_exists(&self.key(p)?)? {
@@ -263,7 +264,7 @@ impl Storage for S3Storage {
         }))
     }
 
-    fn open_read(&self, p: &VPath, offset: u64) -> io::Result<ReadHandle> {
+    fn open_read(&self, p: &VPath, offset: u64) -> Result<ReadHandle> {
         let key = self.key(p)?;
         if p.is_root() {
             return Err(io::ErrorKind::IsADirectory.into());
@@ -289,7 +290,7 @@ impl Storage for S3Storage {
         })))
     }
 
-    fn open_write(&self, p: &VPath, mode: WriteMode) -> io::Result<Box<dyn Upload>> {
+    fn open_write(&self, p: &VPath, mode: WriteMode) -> Result<Box<dyn Upload>> {
         let key = self.key(p)?;
         if p.is_root() || self.dir_exists(&self.dir_key(p)?)? {
             return Err(io::ErrorKind::IsADirectory.into());
@@ -315,7 +316,7 @@ impl Storage for S3Storage {
         }))
     }
 
-    fn mkdir(&self, p: &VPath) -> io::Result<()> {
+    fn mkdir(&self, p: &VPath) -> Result<()> {
         if p.is_root() || self.file_exists(&self.key(p)?)? || self.dir_exists(&self.dir_key(p)?)? {
             return Err(io::ErrorKind::AlreadyExists.into());
         }
@@ -325,7 +326,7 @@ impl Storage for S3Storage {
         self.block(self.op.create_dir(&self.dir_key(p)?))
     }
 
-    fn rmdir(&self, p: &VPath) -> io::Result<()> {
+    fn rmdir(&self, p: &VPath) -> Result<()> {
         if p.is_root() {
             return Err(io::ErrorKind::PermissionDenied.into());
         }
@@ -346,7 +347,7 @@ impl Storage for S3Storage {
         self.block(self.op.delete(&dir))
     }
 
-    fn remove_file(&self, p: &VPath) -> io::Result<()> {
+    fn remove_file(&self, p: &VPath) -> Result<()> {
         let key = self.key(p)?;
         if !self.file_exists(&key)? {
             return Err(if self.is_dir(p) {
@@ -358,7 +359,7 @@ impl Storage for S3Storage {
         self.block(self.op.delete(&key))
     }
 
-    fn rename(&self, from: &VPath, to: &VPath) -> io::Result<()> {
+    fn rename(&self, from: &VPath, to: &VPath) -> Result<()> {
         if from.is_root() || to.is_root() {
             return Err(io::ErrorKind::PermissionDenied.into());
         }
@@ -414,14 +415,14 @@ impl Storage for S3Storage {
         Ok(())
     }
 
-    fn probe(&self) -> io::Result<()> {
+    fn probe(&self) -> Result<()> {
         // A list of the prefix, one key: the bucket, the credentials, the
         // endpoint and the right to list all show in it.
         let mut lister = self.block(self.op.lister_with(&self.base).limit(1))?;
         self.block(lister.try_next()).map(drop)
     }
 
-    fn subdir(&self, p: &VPath) -> io::Result<Arc<dyn Storage>> {
+    fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {
         let dir = self.dir_key(p)?;
         if !self.dir_exists(&dir)? {
             return Err(io::ErrorKind::NotFound.into());
@@ -519,9 +520,9 @@ struct Pages {
 }
 
 impl Iterator for Pages {
-    type Item = io::Result<Entry>;
+    type Item = Result<Entry>;
 
-    fn next(&mut self) -> Option<io::Result<Entry>> {
+    fn next(&mut self) -> Option<Result<Entry>> {
         loop {
             let lister = self.lister.as_mut()?;
             match self.rt.block_on(lister.try_next()) {
@@ -584,7 +585,7 @@ struct S3Upload {
 }
 
 impl Upload for S3Upload {
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, buf: &[u8]) -> Result<()> {
         let Some(w) = self.w.as_mut() else {
             return Err(io::ErrorKind::BrokenPipe.into());
         };
@@ -593,7 +594,7 @@ impl Upload for S3Upload {
             .map_err(err)
     }
 
-    fn commit(mut self: Box<Self>) -> io::Result<()> {
+    fn commit(mut self: Box<Self>) -> Result<()> {
         let Some(mut w) = self.w.take() else {
             return Err(io::ErrorKind::BrokenPipe.into());
         };

@@ -4,7 +4,7 @@
 use super::*;
 
 /// A directory's entries, or the one entry of a non-directory.
-pub(super) fn entries(st: &dyn Storage, p: &VPath) -> io::Result<Vec<Entry>> {
+pub(super) fn entries(st: &dyn Storage, p: &VPath) -> crate::storage::Result<Vec<Entry>> {
     let me = st.stat(p)?;
     if me.kind == EntryKind::Dir {
         st.list(p)
@@ -89,7 +89,7 @@ impl Lister {
     /// Formats the entries into chunks and hands them to `tx` (blocking:
     /// a storage thread). Stops when the receiver is gone (ABOR, a closed
     /// data connection); a read error mid-way is passed on.
-    pub(super) fn produce(self, tx: &mpsc::Sender<io::Result<Vec<u8>>>) {
+    pub(super) fn produce(self, tx: &mpsc::Sender<crate::storage::Result<Vec<u8>>>) {
         let Lister { first, rest, fmt } = self;
         let mut out = Vec::with_capacity(LISTING_CHUNK + 4096);
         for e in first.into_iter().map(Ok).chain(rest) {
@@ -117,12 +117,12 @@ impl Lister {
 /// file) come here, before 150. A directory that ends within
 /// [`SORTED_UP_TO`] entries is made whole and sorted; a larger one is
 /// returned to be streamed.
-pub(super) fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> io::Result<Payload> {
+pub(super) fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::Result<Payload> {
     let me = st.stat(p)?;
     let mut out = Vec::new();
     if me.kind != EntryKind::Dir {
         if matches!(fmt.format, ListFormat::Mlsd(_)) {
-            return Err(io::Error::from(io::ErrorKind::NotADirectory));
+            return Err(crate::storage::StorageError::NotADirectory);
         }
         let mut me = me;
         fmt.line(&mut me, &mut out);

@@ -243,7 +243,7 @@ pub(super) enum Source {
 
 /// Why a running transfer stopped early.
 pub(super) enum Cut {
-    Io(io::Error),
+    Failed(data::Fail),
     Stalled,
 }
 
@@ -287,7 +287,10 @@ impl Job {
                 if let Payload::File(ReadHandle::File(file), offset) = &payload {
                     if !self.ascii {
                         let progress = self.progress.clone();
-                        let r = watch(&progress, self.stall, data::sendfile(file, *offset, &stream, &progress)).await;
+                        // sendfile(2)'s errors are the socket's (a disk that
+                        // fails under it is rarer than a client that leaves).
+                        let send = async { Ok(data::sendfile(file, *offset, &stream, &progress).await?) };
+                        let r = watch(&progress, self.stall, send).await;
                         return finish_download(r, stream, &progress).await;
                     }
                 }
@@ -358,7 +361,7 @@ impl Job {
             }
             Payload::Bytes(out) => {
                 let r = watch(&progress, stall, async {
-                    stream.write_all(&out).await?;
+                    stream.write_all(&out).await.map_err(data::Fail::Net)?;
                     progress.fetch_add(out.len() as u64, Ordering::Relaxed);
                     Ok(out.len() as u64)
                 })
@@ -371,8 +374,8 @@ impl Job {
                 let r = watch(&progress, stall, async {
                     let mut n = 0u64;
                     while let Some(chunk) = rx.recv().await {
-                        let chunk = chunk?;
-                        stream.write_all(&chunk).await?;
+                        let chunk = chunk.map_err(data::Fail::Storage)?;
+                        stream.write_all(&chunk).await.map_err(data::Fail::Net)?;
                         n += chunk.len() as u64;
                         progress.fetch_add(chunk.len() as u64, Ordering::Relaxed);
                     }
@@ -399,10 +402,7 @@ impl Job {
                     Ok(v) => v,
                     // A failed or interrupted upload is dropped uncommitted:
                     // a replacing STOR leaves the old file as it was.
-                    Err(Cut::Io(e)) if is_storage_error(&e) => {
-                        return (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind()))
-                    }
-                    Err(Cut::Io(_)) => return (progress.load(Ordering::Relaxed), Outcome::Network),
+                    Err(Cut::Failed(fail)) => return (progress.load(Ordering::Relaxed), cut_short(fail)),
                     Err(Cut::Stalled) => return (progress.load(Ordering::Relaxed), Outcome::Stalled),
                 };
                 let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
@@ -420,7 +420,7 @@ impl Job {
                 match r {
                     Ok(Ok(true)) => (n, Outcome::Complete),
                     Ok(Ok(false)) => (n, Outcome::Aborted),
-                    Ok(Err(e)) => (n, Outcome::Storage(e.kind())),
+                    Ok(Err(e)) => (n, cut_short(data::Fail::Storage(e))),
                     Err(_) => (n, Outcome::Storage(io::ErrorKind::Other)),
                 }
             }
@@ -433,7 +433,7 @@ impl Job {
 pub(super) async fn watch<T>(
     progress: &AtomicU64,
     stall: Duration,
-    fut: impl std::future::Future<Output = io::Result<T>>,
+    fut: impl std::future::Future<Output = Result<T, data::Fail>>,
 ) -> Result<T, Cut> {
     tokio::pin!(fut);
     let tick = (stall / 4).max(Duration::from_millis(50));
@@ -442,7 +442,7 @@ pub(super) async fn watch<T>(
     let mut ticks = tokio::time::interval_at(since + tick, tick);
     loop {
         tokio::select! {
-            r = &mut fut => return r.map_err(Cut::Io),
+            r = &mut fut => return r.map_err(Cut::Failed),
             now = ticks.tick() => {
                 let p = progress.load(Ordering::Relaxed);
                 if p != last {
@@ -469,17 +469,21 @@ pub(super) async fn finish_download<S: AsyncWrite + Unpin>(
             (n, Outcome::Complete)
         }
         Err(Cut::Stalled) => (progress.load(Ordering::Relaxed), Outcome::Stalled),
-        Err(Cut::Io(e)) if is_storage_error(&e) => (progress.load(Ordering::Relaxed), Outcome::Storage(e.kind())),
-        Err(Cut::Io(_)) => (progress.load(Ordering::Relaxed), Outcome::Network),
+        Err(Cut::Failed(fail)) => (progress.load(Ordering::Relaxed), cut_short(fail)),
     }
 }
 
-/// Whether a transfer failed on the storage side (disk full) rather than
-/// on the network.
-pub(super) fn is_storage_error(e: &io::Error) -> bool {
-    crate::storage::is_storage_failure(e)
-        || matches!(
-            e.kind(),
-            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::ReadOnlyFilesystem
-        )
+/// The outcome of a transfer that failed, said in the log with the error's
+/// own words (an object store's message, the socket's errno).
+fn cut_short(fail: data::Fail) -> Outcome {
+    match fail {
+        data::Fail::Storage(e) => {
+            tracing::warn!(error = %e, "the storage failed during a transfer");
+            Outcome::Storage(e.kind())
+        }
+        data::Fail::Net(e) => {
+            tracing::debug!(error = %e, "data connection cut");
+            Outcome::Network
+        }
+    }
 }
