@@ -1,0 +1,329 @@
+//! The configuration file: TOML tables as written, turned into a [`Config`].
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use babelftp_proto::lang::LangTag;
+use serde::Deserialize;
+
+use super::*;
+use crate::auth::{self, Secret};
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    root: Option<PathBuf>,
+    listen: Option<OneOrMany>,
+    anonymous: Option<bool>,
+    anonymous_write: Option<bool>,
+    users_file: Option<PathBuf>,
+    passive_ports: Option<String>,
+    passive_address: Option<IpAddr>,
+    max_line: Option<usize>,
+    idle_timeout: Option<u64>,
+    data_timeout: Option<u64>,
+    stall_timeout: Option<u64>,
+    login_fail_delay_ms: Option<u64>,
+    upload_end_wait_ms: Option<u64>,
+    max_connections: Option<usize>,
+    max_per_ip: Option<usize>,
+    max_passive_per_ip: Option<usize>,
+    status_before_login: Option<bool>,
+    allow_degraded: Option<bool>,
+    shutdown_grace: Option<u64>,
+    xferlog: Option<PathBuf>,
+    fsync: Option<String>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+    implicit_listen: Option<OneOrMany>,
+    tls_required: Option<bool>,
+    tls_reuse_required: Option<bool>,
+    default_lang: Option<String>,
+    catalogs: Option<PathBuf>,
+    fs_charset: Option<String>,
+    #[serde(default)]
+    dir_charsets: std::collections::BTreeMap<String, String>,
+    legacy_client_charset: Option<String>,
+    mirror: Option<bool>,
+    proxy_protocol_from: Option<Vec<String>>,
+    metrics_listen: Option<OneOrMany>,
+    storage: Option<FileStorage>,
+    #[serde(default)]
+    user: Vec<FileUser>,
+    #[serde(default)]
+    host: Vec<FileHost>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStorage {
+    kind: String,
+    bucket: Option<String>,
+    endpoint: Option<String>,
+    region: Option<String>,
+    prefix: Option<String>,
+    access_key_id: Option<String>,
+    secret_access_key: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHost {
+    name: String,
+    root: Option<PathBuf>,
+    storage: Option<FileStorage>,
+    default_lang: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUsers {
+    #[serde(default)]
+    user: Vec<FileUser>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUser {
+    name: String,
+    password: String,
+    #[serde(default = "default_home")]
+    home: String,
+    #[serde(default)]
+    write: bool,
+}
+
+/// A `[storage]` table (the server's, or a virtual host's) as a back-end.
+fn backend(path: &Path, what: &str, st: FileStorage) -> Result<crate::storage::Backend, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_owned(),
+        message: format!("{what} {message}"),
+    };
+    match st.kind.as_str() {
+        "fs" | "local" => Ok(crate::storage::Backend::Local),
+        "s3" => Ok(crate::storage::Backend::S3(crate::storage::s3::S3Config {
+            bucket: st
+                .bucket
+                .ok_or_else(|| invalid("kind = \"s3\" needs a bucket".into()))?,
+            endpoint: st.endpoint,
+            region: st.region,
+            prefix: st.prefix.unwrap_or_default(),
+            access_key_id: st.access_key_id,
+            secret_access_key: st.secret_access_key,
+        })),
+        k => Err(invalid(format!("kind {k:?}: expected \"fs\" or \"s3\""))),
+    }
+}
+
+fn default_home() -> String {
+    "/".into()
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn users_from(path: &Path, users: Vec<FileUser>) -> Result<Vec<User>, ConfigError> {
+    users
+        .into_iter()
+        .map(|u| {
+            if !auth::is_valid_hash(&u.password) {
+                return Err(ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("user {:?}: password must be a hash from `babelftp passwd`", u.name),
+                });
+            }
+            Ok(User {
+                name: u.name.into_bytes(),
+                secret: Secret::Hash(u.password),
+                home: u.home.into_bytes(),
+                write: u.write,
+            })
+        })
+        .collect()
+}
+
+/// Reads a users file (`[[user]]` tables).
+pub fn load_users(path: &Path) -> Result<Vec<User>, ConfigError> {
+    let text = read(path)?;
+    let f: FileUsers = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })?;
+    users_from(path, f.user)
+}
+
+/// One address or a list of them in the configuration file
+/// (`listen = "0.0.0.0:2121"` or `listen = ["0.0.0.0:2121", "[::]:2121"]`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    /// Every address, each written as [`resolve_listen`] reads it.
+    fn resolve(self, path: &Path, key: &str) -> Result<Vec<SocketAddr>, ConfigError> {
+        let list = match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        };
+        let mut out = Vec::new();
+        for s in list {
+            out.extend(resolve_listen(&s).map_err(|e| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("{key} {s:?}: {e} (write ADDR:PORT, HOST:PORT or a PORT)"),
+            })?);
+        }
+        Ok(out)
+    }
+}
+
+impl Config {
+    /// How many passive ports one client address may hold at once:
+    /// `max_passive_per_ip` (default `max_per_ip`), and never more than a
+    /// quarter of a configured `passive_ports` range, so that a few
+    /// sessions from one address cannot take every port (at least 1).
+    pub fn passive_cap(&self) -> usize {
+        let cap = self.max_passive_per_ip.unwrap_or(self.max_per_ip);
+        match &self.passive_ports {
+            Some(r) => cap.min((usize::from(r.end() - r.start()) + 1) / 4).max(1),
+            None => cap.max(1),
+        }
+    }
+
+    /// Reads a TOML configuration file over the defaults. Relative paths
+    /// in it are relative to the file's directory.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = read(path)?;
+        let f: FileConfig = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let mut c = Config::default();
+        if let Some(r) = f.root {
+            c.root = base.join(r);
+        }
+        if let Some(l) = f.listen {
+            c.listen = l.resolve(path, "listen")?;
+        }
+        // With named users, anonymous is off unless the file turns it on.
+        let named = !f.user.is_empty() || f.users_file.is_some();
+        c.anonymous = f.anonymous.unwrap_or(c.anonymous && !named);
+        c.anonymous_write = f.anonymous_write.unwrap_or(c.anonymous_write);
+        if let Some(r) = f.passive_ports {
+            c.passive_ports = Some(parse_port_range(&r).ok_or_else(|| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("passive_ports wants \"LOW-HIGH\", got {r:?}"),
+            })?);
+        }
+        c.passive_address = f.passive_address.or(c.passive_address);
+        c.max_line = f.max_line.unwrap_or(c.max_line).max(64);
+        if let Some(s) = f.idle_timeout {
+            c.idle_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = f.data_timeout {
+            c.data_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = f.stall_timeout {
+            c.stall_timeout = Duration::from_secs(s);
+        }
+        if let Some(ms) = f.login_fail_delay_ms {
+            c.login_fail_delay = Duration::from_millis(ms);
+        }
+        if let Some(ms) = f.upload_end_wait_ms {
+            c.upload_end_wait = Duration::from_millis(ms);
+        }
+        c.max_connections = f.max_connections.unwrap_or(c.max_connections);
+        c.max_per_ip = f.max_per_ip.unwrap_or(c.max_per_ip);
+        c.max_passive_per_ip = f.max_passive_per_ip.or(c.max_passive_per_ip);
+        c.status_before_login = f.status_before_login.unwrap_or(c.status_before_login);
+        c.allow_degraded = f.allow_degraded.unwrap_or(c.allow_degraded);
+        if let Some(s) = f.shutdown_grace {
+            c.shutdown_grace = Duration::from_secs(s);
+        }
+        c.xferlog = f.xferlog.map(|x| base.join(x));
+        if let Some(v) = f.fsync {
+            c.fsync = parse_fsync(&v).ok_or_else(|| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("fsync {v:?}: expected \"always\" or \"never\""),
+            })?;
+        }
+        c.tls_cert = f.tls_cert.map(|x| base.join(x));
+        c.tls_key = f.tls_key.map(|x| base.join(x));
+        if let Some(l) = f.implicit_listen {
+            c.implicit_listen = l.resolve(path, "implicit_listen")?;
+        }
+        if let Some(b) = f.tls_required {
+            c.tls_required = b;
+        }
+        if let Some(b) = f.tls_reuse_required {
+            c.tls_reuse_required = b;
+        }
+        c.catalogs_dir = f.catalogs.map(|x| base.join(x));
+        c.fs_charset = f.fs_charset;
+        c.dir_charsets = f.dir_charsets.into_iter().collect();
+        c.legacy_client_charset = f.legacy_client_charset;
+        c.mirror = f.mirror.unwrap_or(false);
+        c.metrics_listen = match f.metrics_listen {
+            Some(l) => l.resolve(path, "metrics_listen")?.first().copied(),
+            None => None,
+        };
+        if let Some(st) = f.storage {
+            c.storage = backend(path, "[storage]", st)?;
+        }
+        for p in f.proxy_protocol_from.unwrap_or_default() {
+            c.proxy_protocol_from
+                .push(p.parse().map_err(|message| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("proxy_protocol_from: {message}"),
+                })?);
+        }
+        for h in f.host {
+            let default_lang = match h.default_lang {
+                Some(t) => Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("host {:?}: default_lang {t:?}: {e}", h.name),
+                })?),
+                None => None,
+            };
+            let storage = match h.storage {
+                Some(st) => backend(path, &format!("host {:?}: [host.storage]", h.name), st)?,
+                None => crate::storage::Backend::Local,
+            };
+            let root = match (h.root, storage.is_local()) {
+                (Some(r), _) => base.join(r),
+                (None, false) => PathBuf::new(),
+                (None, true) => {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!("host {:?}: needs a root (or a [host.storage] table)", h.name),
+                    })
+                }
+            };
+            c.hosts.push(VirtualHost {
+                name: h.name,
+                root,
+                storage,
+                default_lang,
+            });
+        }
+        if let Some(t) = f.default_lang {
+            c.default_lang = Some(LangTag::parse(t.as_bytes()).map_err(|e| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("default_lang {t:?}: {e}"),
+            })?);
+        }
+        c.users = users_from(path, f.user)?;
+        if let Some(u) = f.users_file {
+            c.users.extend(load_users(&base.join(u))?);
+        }
+        Ok(c)
+    }
+}

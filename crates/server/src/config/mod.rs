@@ -1,0 +1,402 @@
+//! Server configuration: defaults that let `babelftp serve` run with no
+//! arguments (`./ftp-root`, read-only anonymous, 127.0.0.1:2121), a TOML
+//! file format covering every option, and the users file.
+//!
+//! ```toml
+//! root = "/srv/ftp"
+//! listen = ["0.0.0.0:2121", "[::]:2121"]
+//! anonymous = true          # default: true, false when users are configured
+//! anonymous_write = false
+//! users_file = "/etc/babelftp/users.toml"
+//! passive_ports = "50000-50100"
+//! passive_address = "203.0.113.7"
+//! max_line = 4096
+//! idle_timeout = 300          # seconds
+//! data_timeout = 30           # seconds
+//! stall_timeout = 60          # seconds
+//! login_fail_delay_ms = 1000
+//! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after a plain upload
+//! max_connections = 512
+//! max_per_ip = 32
+//! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
+//! status_before_login = false # true: STAT before login names the version and the client's address
+//! allow_degraded = false      # true: start when the storage does not answer (banner, /health: degraded)
+//! shutdown_grace = 30         # seconds
+//! xferlog = "/var/log/babelftp/xferlog"
+//! fsync = "always"            # uploads synced before 226 (default); "never"
+//! tls_cert = "/etc/babelftp/cert.pem" # FTPS (RFC 4217): AUTH TLS
+//! tls_key = "/etc/babelftp/key.pem"
+//! implicit_listen = ["0.0.0.0:990"]  # implicit FTPS listeners
+//! tls_required = false        # true: USER before AUTH 530, clear data 521
+//! tls_reuse_required = true   # data connections must resume a TLS session of their client (522); false lets in clients that never resume
+//! default_lang = "fr"         # replies before LANG (RFC 2640 4.1)
+//! catalogs = "catalogs"       # <tag>/*.ftl: add or override messages
+//! fs_charset = "windows-1252" # names on disk (translating server, A.1)
+//! legacy_client_charset = "windows-1251"   # clients before LANG/HOST/OPTS UTF8 ON
+//! mirror = false              # true: no translation at all
+//! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
+//! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
+//!
+//! [storage]                   # omit: the local directory `root`
+//! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)
+//! bucket = "ftp"
+//! endpoint = "https://s3.eu-west-1.amazonaws.com"   # or MinIO, Ceph, …
+//! region = "eu-west-1"
+//! prefix = "site/"            # served as "/"; default: the whole bucket
+//! # access_key_id, secret_access_key: default AWS_* variables, ~/.aws, the role
+//!
+//! [[host]]                    # virtual hosts for HOST (RFC 7151)
+//! name = "ftp.example.jp"
+//! root = "/srv/ftp-jp"
+//! default_lang = "ja"
+//!
+//! [[host]]                    # a virtual host on another back-end
+//! name = "drop.example.com"
+//! [host.storage]              # same keys as [storage]; no root needed
+//! kind = "s3"
+//! bucket = "ftp"
+//! prefix = "drop/"
+//!
+//! [dir_charsets]              # subtrees with their own charset
+//! "/ru" = "koi8-r"
+//! "/jp" = "shift_jis"
+//!
+//! [[user]]                    # also the format of users_file
+//! name = "alice"
+//! password = "$argon2id$v=19$..."   # from `babelftp passwd`
+//! home = "/alice"             # below root; the user sees it as "/"
+//! write = true
+//! ```
+
+use std::net::{IpAddr, SocketAddr};
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use babelftp_proto::lang::LangTag;
+
+use crate::auth::Secret;
+
+/// A configured account.
+#[derive(Debug, Clone)]
+pub struct User {
+    /// Login name (bytes as the client sends them).
+    pub name: Vec<u8>,
+    /// How the password is kept.
+    pub secret: Secret,
+    /// The user's root, below the server root (`/` = the whole root).
+    pub home: Vec<u8>,
+    /// Whether the account may change files.
+    pub write: bool,
+}
+
+impl User {
+    /// A read/write user on the whole root with a clear-text password
+    /// (`--user NAME:PASSWORD`).
+    pub fn plain(name: &str, password: &str) -> User {
+        User {
+            name: name.as_bytes().to_vec(),
+            secret: Secret::Plain(password.as_bytes().to_vec()),
+            home: b"/".to_vec(),
+            write: true,
+        }
+    }
+}
+
+/// A virtual host (RFC 7151): selected by HOST before login.
+#[derive(Debug, Clone)]
+pub struct VirtualHost {
+    /// The name clients send (compared without regard to ASCII case).
+    pub name: String,
+    /// Its root directory (the local back-end).
+    pub root: PathBuf,
+    /// Its storage: the local directory `root` by default, or any other
+    /// back-end (`[host.storage]`, e.g. an S3 bucket or prefix).
+    pub storage: crate::storage::Backend,
+    /// Its language before LANG; the server's default if unset.
+    pub default_lang: Option<LangTag>,
+}
+
+/// Everything the server needs to run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The directory served as `/`.
+    pub root: PathBuf,
+    /// Addresses to listen on (IPv4 and IPv6).
+    pub listen: Vec<SocketAddr>,
+    /// Whether `anonymous`/`ftp` may log in.
+    pub anonymous: bool,
+    /// Whether anonymous users may write (off by default).
+    pub anonymous_write: bool,
+    /// Named accounts.
+    pub users: Vec<User>,
+    /// Ports for PASV/EPSV; `None` lets the kernel choose.
+    pub passive_ports: Option<RangeInclusive<u16>>,
+    /// Address announced in 227 replies (behind NAT); default: the
+    /// control connection's local address.
+    pub passive_address: Option<IpAddr>,
+    /// Longest accepted command line.
+    pub max_line: usize,
+    /// Idle sessions are closed with 421 after this long.
+    pub idle_timeout: Duration,
+    /// How long to wait for a data connection.
+    pub data_timeout: Duration,
+    /// A data connection that moves no byte for this long is cut (426),
+    /// and a client that reads none of its replies for this long is
+    /// disconnected.
+    pub stall_timeout: Duration,
+    /// Delay before answering a failed login.
+    pub login_fail_delay: Duration,
+    /// After a plain upload's data connection ends, how long a quiet
+    /// control connection is watched for the FIN of a killed client
+    /// before the upload commits (any octet from the client ends it).
+    pub upload_end_wait: Duration,
+    /// Most sessions at once; more get 421.
+    pub max_connections: usize,
+    /// Most sessions at once from one IP address; more get 421.
+    pub max_per_ip: usize,
+    /// Most passive ports one client address holds at once (PASV/EPSV
+    /// beyond it: 425); `None`: `max_per_ip`. Never more than a quarter of
+    /// a configured `passive_ports` range (see [`Config::passive_cap`]).
+    pub max_passive_per_ip: Option<usize>,
+    /// STAT before login names the server's version and the client's
+    /// address (off: only the transfer state).
+    pub status_before_login: bool,
+    /// Start even when the storage does not answer (an S3 bucket that is
+    /// missing or refuses the credentials): the banner and `/health` say
+    /// so until it does. Off: such a server refuses to start.
+    pub allow_degraded: bool,
+    /// How long shutdown waits for running transfers.
+    pub shutdown_grace: Duration,
+    /// Where to append one xferlog line per transfer.
+    pub xferlog: Option<PathBuf>,
+    /// When uploads reach the disk: before the 226 (`Always`, the
+    /// default) or when the kernel likes (`Never`).
+    pub fsync: crate::storage::fs::Fsync,
+    /// PEM certificate chain for FTPS (with `tls_key`: AUTH TLS offered).
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for FTPS.
+    pub tls_key: Option<PathBuf>,
+    /// Implicit-FTPS listeners (TLS from the first byte).
+    pub implicit_listen: Vec<SocketAddr>,
+    /// Refuse USER before AUTH (530) and clear data connections (521).
+    pub tls_required: bool,
+    /// A protected data connection must resume a TLS session of its
+    /// client: of its own FTP session, or of another live one logged in
+    /// as the same user from the same address (522 otherwise, naming this
+    /// setting); on by default.
+    pub tls_reuse_required: bool,
+    /// The language before any LANG (RFC 2640 4.1); English if unset.
+    pub default_lang: Option<LangTag>,
+    /// A directory of extra or overriding catalogs: `<tag>/*.ftl`.
+    pub catalogs_dir: Option<PathBuf>,
+    /// Charset of names on disk for the whole root (RFC 2640 A.1, a
+    /// translating server); `None`: names are bytes.
+    pub fs_charset: Option<String>,
+    /// Charsets of subtrees: (`/ru`, `koi8-r`), … (the longest match wins).
+    pub dir_charsets: Vec<(String, String)>,
+    /// Charset of pathnames from clients that have not sent LANG, HOST or
+    /// `OPTS UTF8 ON` (RFC 2640 A.2); `None`: bytes pass through.
+    pub legacy_client_charset: Option<String>,
+    /// Mirror mode: no translation at all, exact bytes stored and shown
+    /// (A.1, last bullet); refuses the three options above.
+    pub mirror: bool,
+    /// Virtual hosts for HOST (RFC 7151). With none, HOST accepts any name
+    /// and keeps the one root.
+    pub hosts: Vec<VirtualHost>,
+    /// Load balancers whose connections (control and passive data) start
+    /// with a PROXY protocol header, v1 or v2, which names the real client
+    /// (`crate::proxy`). Empty: no header is ever read.
+    pub proxy_protocol_from: Vec<Cidr>,
+    /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
+    pub metrics_listen: Option<SocketAddr>,
+    /// What serves `/`: the local `root` (the default), or an object store.
+    pub storage: crate::storage::Backend,
+}
+
+/// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    /// Whether `ip` is in the network (an IPv4-mapped IPv6 address counts
+    /// as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let (addr, prefix) = match s.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s, None),
+        };
+        let addr: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{s:?}: not an IP address or address/prefix"))?;
+        let addr = addr.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => max,
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{s:?}: the prefix length must be 0 to {max}"))?,
+        };
+        Ok(Cidr { addr, prefix })
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.addr, self.prefix)
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            root: PathBuf::from("ftp-root"),
+            listen: vec![SocketAddr::from(([127, 0, 0, 1], 2121))],
+            anonymous: true,
+            anonymous_write: false,
+            users: Vec::new(),
+            passive_ports: None,
+            passive_address: None,
+            max_line: babelftp_proto::line::DEFAULT_MAX_LINE,
+            idle_timeout: Duration::from_secs(300),
+            data_timeout: Duration::from_secs(30),
+            stall_timeout: Duration::from_secs(60),
+            login_fail_delay: Duration::from_secs(1),
+            upload_end_wait: Duration::from_millis(10),
+            max_connections: 512,
+            max_per_ip: 32,
+            max_passive_per_ip: None,
+            status_before_login: false,
+            allow_degraded: false,
+            shutdown_grace: Duration::from_secs(30),
+            xferlog: None,
+            fsync: crate::storage::fs::Fsync::Always,
+            tls_cert: None,
+            tls_key: None,
+            implicit_listen: Vec::new(),
+            tls_required: false,
+            tls_reuse_required: true,
+            default_lang: None,
+            catalogs_dir: None,
+            fs_charset: None,
+            dir_charsets: Vec::new(),
+            legacy_client_charset: None,
+            mirror: false,
+            hosts: Vec::new(),
+            proxy_protocol_from: Vec::new(),
+            metrics_listen: None,
+            storage: crate::storage::Backend::Local,
+        }
+    }
+}
+
+/// A configuration problem, with the file it came from.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML of our schema.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value is out of range or malformed.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Parses `always` / `never`.
+pub fn parse_fsync(s: &str) -> Option<crate::storage::fs::Fsync> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "always" => Some(crate::storage::fs::Fsync::Always),
+        "never" => Some(crate::storage::fs::Fsync::Never),
+        _ => None,
+    }
+}
+
+/// Parses `LOW-HIGH`.
+pub fn parse_port_range(s: &str) -> Option<RangeInclusive<u16>> {
+    let (lo, hi) = s.split_once('-')?;
+    let (lo, hi) = (lo.trim().parse::<u16>().ok()?, hi.trim().parse::<u16>().ok()?);
+    (lo > 0 && lo <= hi).then_some(lo..=hi)
+}
+
+/// A listen address as a person writes it, on the command line or in the
+/// configuration file: `ADDR:PORT`, `[V6]:PORT`, `HOST:PORT` (every address
+/// the name resolves to), or a port alone (on 127.0.0.1).
+pub fn resolve_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(port) = s.parse::<u16>() {
+        return Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))]);
+    }
+    if let Ok(a) = s.parse::<SocketAddr>() {
+        return Ok(vec![a]);
+    }
+    let mut addrs: Vec<SocketAddr> = s.to_socket_addrs().map_err(|e| e.to_string())?.collect();
+    addrs.sort();
+    addrs.dedup();
+    if addrs.is_empty() {
+        return Err("no address".into());
+    }
+    Ok(addrs)
+}
+
+/// The charsets a configuration asks for, resolved (unknown labels and
+/// mirror mode with charsets are errors).
+pub fn charsets(c: &Config) -> Result<(babelftp_i18n::names::CharsetMap, Option<babelftp_i18n::Charset>), String> {
+    use babelftp_i18n::Charset;
+    let label = |l: &str| Charset::for_label(l).ok_or_else(|| format!("unknown charset label {l:?}"));
+    if c.mirror && (c.fs_charset.is_some() || !c.dir_charsets.is_empty() || c.legacy_client_charset.is_some()) {
+        return Err("mirror mode stores and shows exact bytes: it cannot be combined with charsets".into());
+    }
+    let default = c.fs_charset.as_deref().map(label).transpose()?;
+    let mut dirs = Vec::new();
+    for (dir, l) in &c.dir_charsets {
+        dirs.push((dir.clone(), label(l)?));
+    }
+    let legacy = c.legacy_client_charset.as_deref().map(label).transpose()?;
+    Ok((babelftp_i18n::names::CharsetMap::new(default, dirs), legacy))
+}
+
+mod file;
+pub use file::load_users;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,138 @@
+use super::*;
+use crate::auth;
+
+#[test]
+fn cidrs_parse_and_match() {
+    let net: Cidr = "10.1.0.0/16".parse().unwrap();
+    assert!(net.contains("10.1.200.3".parse().unwrap()));
+    assert!(!net.contains("10.2.0.1".parse().unwrap()));
+    assert!(net.contains("::ffff:10.1.0.9".parse().unwrap()));
+    let one: Cidr = "127.0.0.1".parse().unwrap();
+    assert!(one.contains("127.0.0.1".parse().unwrap()) && !one.contains("127.0.0.2".parse().unwrap()));
+    let v6: Cidr = "2001:db8::/32".parse().unwrap();
+    assert!(v6.contains("2001:db8:ffff::1".parse().unwrap()) && !v6.contains("2001:db9::1".parse().unwrap()));
+    let all: Cidr = "0.0.0.0/0".parse().unwrap();
+    assert!(all.contains("203.0.113.1".parse().unwrap()) && !all.contains("::1".parse().unwrap()));
+    for bad in ["10.0.0.0/33", "10.0.0/8", "host", "::1/129", "1.2.3.4/"] {
+        assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn full_file_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let hash = auth::hash_password(b"pw").unwrap();
+    std::fs::write(
+        dir.path().join("users.toml"),
+        format!("[[user]]\nname = \"bob\"\npassword = \"{hash}\"\nhome = \"/bob\"\n"),
+    )
+    .unwrap();
+    let cfg = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"root = "files"
+listen = ["127.0.0.1:0", "[::1]:0"]
+anonymous = false
+anonymous_write = true
+users_file = "users.toml"
+passive_ports = "50000-50010"
+passive_address = "192.0.2.1"
+max_line = 1024
+idle_timeout = 60
+data_timeout = 5
+login_fail_delay_ms = 10
+upload_end_wait_ms = 25
+max_connections = 7
+max_per_ip = 3
+shutdown_grace = 2
+xferlog = "xfer.log"
+
+[[user]]
+name = "alice"
+password = "{hash}"
+write = true
+"#
+        ),
+    )
+    .unwrap();
+    let c = Config::load(&cfg).unwrap();
+    assert_eq!(c.root, dir.path().join("files"));
+    assert_eq!(c.listen.len(), 2);
+    assert!(!c.anonymous && c.anonymous_write);
+    assert_eq!(c.passive_ports, Some(50000..=50010));
+    assert_eq!(c.passive_address, Some("192.0.2.1".parse().unwrap()));
+    assert_eq!((c.max_line, c.max_connections, c.max_per_ip), (1024, 7, 3));
+    assert_eq!(c.idle_timeout, Duration::from_secs(60));
+    assert_eq!(c.login_fail_delay, Duration::from_millis(10));
+    assert_eq!(c.upload_end_wait, Duration::from_millis(25));
+    assert_eq!(c.xferlog, Some(dir.path().join("xfer.log")));
+    assert_eq!(c.users.len(), 2);
+    assert_eq!(c.users[0].name, b"alice");
+    assert!(c.users[0].write);
+    assert_eq!(c.users[1].home, b"/bob");
+    assert!(!c.users[1].write);
+    assert!(c.users[1].secret.verify(b"pw"));
+}
+
+#[test]
+fn mistakes_are_reported_with_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    std::fs::write(&p, "rooot = \"x\"\n").unwrap();
+    let e = Config::load(&p).unwrap_err().to_string();
+    assert!(e.contains("c.toml") && e.contains("rooot"), "{e}");
+    std::fs::write(&p, "passive_ports = \"9-1\"\n").unwrap();
+    assert!(Config::load(&p).unwrap_err().to_string().contains("LOW-HIGH"));
+    std::fs::write(&p, "[[user]]\nname = \"a\"\npassword = \"plain\"\n").unwrap();
+    assert!(Config::load(&p).unwrap_err().to_string().contains("babelftp passwd"));
+    assert!(Config::load(&dir.path().join("missing.toml")).is_err());
+    std::fs::write(&p, "fsync = \"sometimes\"\n").unwrap();
+    assert!(Config::load(&p)
+        .unwrap_err()
+        .to_string()
+        .contains("\"always\" or \"never\""));
+}
+
+#[test]
+fn named_users_turn_anonymous_off_unless_the_file_says_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    let hash = auth::hash_password(b"pw").unwrap();
+    let user = format!("[[user]]\nname = \"a\"\npassword = \"{hash}\"\n");
+    std::fs::write(&p, &user).unwrap();
+    let c = Config::load(&p).unwrap();
+    assert!(!c.anonymous);
+    assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
+    std::fs::write(&p, format!("anonymous = true\nfsync = \"never\"\n{user}")).unwrap();
+    let c = Config::load(&p).unwrap();
+    assert!(c.anonymous);
+    assert_eq!(c.fsync, crate::storage::fs::Fsync::Never);
+    std::fs::write(&p, "").unwrap();
+    assert!(Config::load(&p).unwrap().anonymous);
+}
+
+#[test]
+fn a_virtual_host_takes_a_root_or_any_storage() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    std::fs::write(
+        &p,
+        "[[host]]\nname = \"a.test\"\nroot = \"a\"\n\n[[host]]\nname = \"b.test\"\ndefault_lang = \"ja\"\n[host.storage]\nkind = \"s3\"\nbucket = \"ftp\"\nprefix = \"b/\"\n",
+    )
+    .unwrap();
+    let c = Config::load(&p).unwrap();
+    assert_eq!(c.hosts.len(), 2);
+    assert_eq!(c.hosts[0].root, dir.path().join("a"));
+    assert!(c.hosts[0].storage.is_local());
+    match &c.hosts[1].storage {
+        crate::storage::Backend::S3(s3) => assert_eq!((s3.bucket.as_str(), s3.prefix.as_str()), ("ftp", "b/")),
+        other => panic!("{other:?}"),
+    }
+    std::fs::write(&p, "[[host]]\nname = \"c.test\"\n").unwrap();
+    let e = Config::load(&p).unwrap_err().to_string();
+    assert!(e.contains("c.test") && e.contains("needs a root"), "{e}");
+    std::fs::write(&p, "[[host]]\nname = \"d.test\"\n[host.storage]\nkind = \"s3\"\n").unwrap();
+    let e = Config::load(&p).unwrap_err().to_string();
+    assert!(e.contains("d.test") && e.contains("needs a bucket"), "{e}");
+}
