@@ -163,6 +163,29 @@ pub enum ReadHandle {
 /// A directory being read: its entries one by one.
 pub type DirEntries = Box<dyn Iterator<Item = Result<Entry>> + Send>;
 
+/// A directory's names, read a batch at a time (NLST): each name is lent
+/// to the caller, so a listing of names allocates nothing per name.
+pub trait NameBatches: Send {
+    /// Gives `each` the names of the next batch, in the back-end's order
+    /// (the local one: one `getdents64`); `Ok(false)` when the directory
+    /// has no more.
+    fn next_batch(&mut self, each: &mut dyn FnMut(&[u8])) -> Result<bool>;
+}
+
+/// [`NameBatches`] over a back-end's [`DirEntries`].
+struct EntryNames(DirEntries);
+
+impl NameBatches for EntryNames {
+    fn next_batch(&mut self, each: &mut dyn FnMut(&[u8])) -> Result<bool> {
+        let mut any = false;
+        for e in self.0.by_ref().take(256) {
+            each(&e?.name);
+            any = true;
+        }
+        Ok(any)
+    }
+}
+
 /// An upload in progress. Dropping it without [`Upload::commit`] must
 /// leave any previous file of that name intact (for a replacing STOR).
 pub trait Upload: Send {
@@ -188,6 +211,12 @@ pub trait Storage: Send + Sync + 'static {
     fn read_dir(&self, p: &VPath, names_only: bool) -> Result<DirEntries> {
         let _ = names_only;
         Ok(Box::new(self.list(p)?.into_iter().map(Ok)))
+    }
+    /// The names of a directory (NLST), as [`Storage::read_dir`] with
+    /// `names_only` gives them, in batches; a non-directory is
+    /// `NotADirectory`.
+    fn read_names(&self, p: &VPath) -> Result<Box<dyn NameBatches>> {
+        Ok(Box::new(EntryNames(self.read_dir(p, true)?)))
     }
     /// Opens a plain file for reading from `offset`.
     fn open_read(&self, p: &VPath, offset: u64) -> Result<ReadHandle>;

@@ -57,6 +57,15 @@ impl LineFormat {
         }
     }
 
+    /// An NLST line: the name (in the client's charset) and CR LF.
+    pub(super) fn name_line(&self, name: &[u8], out: &mut Vec<u8>) {
+        match self.legacy {
+            Some(cs) => out.extend_from_slice(&babelftp_i18n::names::legacy_out(name, cs)),
+            None => out.extend_from_slice(name),
+        }
+        out.extend_from_slice(b"\r\n");
+    }
+
     pub(super) fn line(&self, e: &mut Entry, out: &mut Vec<u8>) {
         if let Some(cs) = self.legacy {
             if let std::borrow::Cow::Owned(name) = babelftp_i18n::names::legacy_out(&e.name, cs) {
@@ -79,10 +88,19 @@ impl LineFormat {
 
 /// A listing too large to gather: the entries read so far, the rest of
 /// the directory, and how to write them.
-pub(super) struct Lister {
-    pub(super) first: Vec<Entry>,
-    pub(super) rest: DirEntries,
-    pub(super) fmt: LineFormat,
+pub(super) enum Lister {
+    Entries {
+        first: Vec<Entry>,
+        rest: DirEntries,
+        fmt: LineFormat,
+    },
+    /// NLST: the names read so far (their lines, already written), and
+    /// the rest of the directory's names.
+    Names {
+        first: Vec<u8>,
+        rest: Box<dyn crate::storage::NameBatches>,
+        fmt: LineFormat,
+    },
 }
 
 impl Lister {
@@ -90,26 +108,105 @@ impl Lister {
     /// a storage thread). Stops when the receiver is gone (ABOR, a closed
     /// data connection); a read error mid-way is passed on.
     pub(super) fn produce(self, tx: &mpsc::Sender<crate::storage::Result<Vec<u8>>>) {
-        let Lister { first, rest, fmt } = self;
-        let mut out = Vec::with_capacity(LISTING_CHUNK + 4096);
-        for e in first.into_iter().map(Ok).chain(rest) {
-            match e {
-                Ok(mut e) => fmt.line(&mut e, &mut out),
-                Err(err) => {
-                    let _ = tx.blocking_send(Err(err));
-                    return;
+        let chunk = || Vec::with_capacity(LISTING_CHUNK + 4096);
+        match self {
+            Lister::Entries { first, rest, fmt } => {
+                let mut out = chunk();
+                for e in first.into_iter().map(Ok).chain(rest) {
+                    match e {
+                        Ok(mut e) => fmt.line(&mut e, &mut out),
+                        Err(err) => {
+                            let _ = tx.blocking_send(Err(err));
+                            return;
+                        }
+                    }
+                    if out.len() >= LISTING_CHUNK && tx.blocking_send(Ok(std::mem::replace(&mut out, chunk()))).is_err()
+                    {
+                        return;
+                    }
+                }
+                if !out.is_empty() {
+                    let _ = tx.blocking_send(Ok(out));
                 }
             }
-            if out.len() >= LISTING_CHUNK {
-                let chunk = std::mem::replace(&mut out, Vec::with_capacity(LISTING_CHUNK + 4096));
-                if tx.blocking_send(Ok(chunk)).is_err() {
-                    return;
+            Lister::Names { first, mut rest, fmt } => {
+                let mut out = first;
+                loop {
+                    match rest.next_batch(&mut |name| fmt.name_line(name, &mut out)) {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(err) => {
+                            let _ = tx.blocking_send(Err(err));
+                            return;
+                        }
+                    }
+                    if out.len() >= LISTING_CHUNK && tx.blocking_send(Ok(std::mem::replace(&mut out, chunk()))).is_err()
+                    {
+                        return;
+                    }
+                }
+                if !out.is_empty() {
+                    let _ = tx.blocking_send(Ok(out));
                 }
             }
         }
-        if !out.is_empty() {
-            let _ = tx.blocking_send(Ok(out));
+    }
+}
+
+/// An NLST reply: a directory that ends within [`SORTED_UP_TO`] names is
+/// sent sorted; a larger one is streamed. The names are gathered in one
+/// buffer and sorted as spans of it: no allocation per name, and a sort
+/// that moves 8 octets, not a whole entry (a 10,000-name NLST cost 1.7x
+/// Pure-FTPd's time when every name was an `Entry` of its own).
+fn open_names(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::Result<Payload> {
+    let mut rest = match st.read_names(p) {
+        Ok(r) => r,
+        Err(e) => return single(st, p, fmt, e),
+    };
+    let mut names = Vec::new();
+    let mut spans: Vec<(u32, u32)> = Vec::new();
+    while rest.next_batch(&mut |name| {
+        let at = names.len();
+        names.extend_from_slice(name);
+        // A directory's names fit u32 offsets until 4 GiB of names;
+        // SORTED_UP_TO stops long before.
+        spans.push((at as u32, name.len() as u32));
+    })? {
+        if spans.len() >= SORTED_UP_TO {
+            let mut first = Vec::with_capacity(names.len() + 2 * spans.len());
+            for &(at, len) in &spans {
+                fmt.name_line(&names[at as usize..][..len as usize], &mut first);
+            }
+            return Ok(Payload::Listing(Box::new(Lister::Names { first, rest, fmt })));
         }
+    }
+    let name = |&(at, len): &(u32, u32)| &names[at as usize..][..len as usize];
+    spans.sort_unstable_by(|a, b| name(a).cmp(name(b)));
+    let mut out = Vec::with_capacity(names.len() + 2 * spans.len());
+    for s in &spans {
+        fmt.name_line(name(s), &mut out);
+    }
+    Ok(Payload::Bytes(out))
+}
+
+/// The listing of a path that could not be read as a directory: the one
+/// line of a file (not for MLSD), or the error.
+fn single(
+    st: &dyn Storage,
+    p: &VPath,
+    fmt: LineFormat,
+    err: crate::storage::StorageError,
+) -> crate::storage::Result<Payload> {
+    match st.stat(p) {
+        Ok(mut me) if me.kind != EntryKind::Dir => {
+            if matches!(fmt.format, ListFormat::Mlsd(_)) {
+                return Err(crate::storage::StorageError::NotADirectory);
+            }
+            let mut out = Vec::new();
+            fmt.line(&mut me, &mut out);
+            Ok(Payload::Bytes(out))
+        }
+        _ => Err(err),
     }
 }
 
@@ -118,22 +215,21 @@ impl Lister {
 /// [`SORTED_UP_TO`] entries is made whole and sorted; a larger one is
 /// returned to be streamed.
 pub(super) fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::Result<Payload> {
-    let me = st.stat(p)?;
-    let mut out = Vec::new();
-    if me.kind != EntryKind::Dir {
-        if matches!(fmt.format, ListFormat::Mlsd(_)) {
-            return Err(crate::storage::StorageError::NotADirectory);
-        }
-        let mut me = me;
-        fmt.line(&mut me, &mut out);
-        return Ok(Payload::Bytes(out));
+    if fmt.format == ListFormat::Nlst {
+        return open_names(st, p, fmt);
     }
-    let mut rest = st.read_dir(p, fmt.format == ListFormat::Nlst)?;
+    // The directory is opened first; only what cannot be read as one is
+    // looked at with a stat (a file's one line): a listing pays no stat.
+    let mut rest = match st.read_dir(p, false) {
+        Ok(r) => r,
+        Err(e) => return single(st, p, fmt, e),
+    };
+    let mut out = Vec::new();
     let mut first = Vec::new();
     for e in rest.by_ref() {
         first.push(e?);
         if first.len() == SORTED_UP_TO {
-            return Ok(Payload::Listing(Box::new(Lister { first, rest, fmt })));
+            return Ok(Payload::Listing(Box::new(Lister::Entries { first, rest, fmt })));
         }
     }
     // Names in one directory differ, so an unstable sort gives the same
