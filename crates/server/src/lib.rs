@@ -19,6 +19,7 @@
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
 //! [`xferlog`] (the transfer log), `sockopt` (socket options).
 
+mod admission;
 pub mod auth;
 pub mod config;
 mod data;
@@ -33,10 +34,9 @@ pub use babelftp_storage as storage;
 pub mod tls;
 pub mod xferlog;
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -565,127 +565,5 @@ fn describe_storage(cfg: &Config, e: &storage::StorageError) -> String {
     }
 }
 
-/// A connection from a configured proxy: its PROXY header first, then the
-/// session under the client's address.
-#[allow(clippy::too_many_arguments)]
-async fn proxied(
-    mut stream: tokio::net::TcpStream,
-    proxy: SocketAddr,
-    implicit: bool,
-    id: u64,
-    shared: Arc<driver::Shared>,
-    limits: Limits,
-    rx: broadcast::Receiver<Duration>,
-    alive: tokio::sync::mpsc::Sender<()>,
-) {
-    let _alive = alive;
-    let peer = match proxy::read_header(&mut stream, proxy::HEADER_TIMEOUT).await {
-        Ok(Some(client)) => client,
-        // The balancer's own health check.
-        Ok(None) => proxy,
-        Err(e) => {
-            tracing::warn!(%proxy, error = %e, "connection from a proxy closed: no valid PROXY header");
-            return;
-        }
-    };
-    let Some(slot) = limits.admit(peer.ip(), &shared.cfg) else {
-        tracing::warn!(%peer, %proxy, "connection refused: too many connections (max_connections or max_per_ip)");
-        driver::refuse(stream, &shared.session.catalogs).await;
-        return;
-    };
-    logctx::session(id, peer, Some(proxy), async move {
-        let _slot = slot;
-        tracing::info!("connected");
-        match driver::serve(stream, peer, shared, rx, implicit).await {
-            Ok(why) => tracing::info!(reason = why, "disconnected"),
-            Err(e) => tracing::info!(reason = %e, "disconnected"),
-        }
-    })
-    .await;
-}
-
-/// Connection counts, globally and per IP address.
-#[derive(Clone, Default)]
-struct Limits(Arc<std::sync::Mutex<Counts>>);
-
-/// Sessions open, in all and per address, and the bursts they come in.
-#[derive(Debug, Default)]
-struct Counts {
-    live: usize,
-    per_ip: HashMap<IpAddr, usize>,
-    bursts: memory::Bursts,
-}
-
-/// A held connection slot; dropping it frees the slot.
-struct Slot {
-    limits: Limits,
-    ip: IpAddr,
-}
-
-impl Limits {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Counts> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn admit(&self, ip: IpAddr, cfg: &Config) -> Option<Slot> {
-        let ip = ip.to_canonical();
-        let mut g = self.lock();
-        let per_ip = g.per_ip.get(&ip).copied().unwrap_or(0);
-        if g.live >= cfg.max_connections || per_ip >= cfg.max_per_ip {
-            return None;
-        }
-        g.live += 1;
-        g.per_ip.insert(ip, per_ip + 1);
-        let live = g.live;
-        g.bursts.started(live);
-        Some(Slot {
-            limits: self.clone(),
-            ip,
-        })
-    }
-
-    /// Whether a burst of sessions is over (see crate::memory).
-    fn release_due(&self) -> bool {
-        let mut g = self.lock();
-        let live = g.live;
-        g.bursts.release_due(live)
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut g = self.limits.lock();
-        g.live = g.live.saturating_sub(1);
-        g.bursts.ended();
-        if let Some(n) = g.per_ip.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                g.per_ip.remove(&self.ip);
-            }
-        }
-        if g.per_ip.is_empty() {
-            // The map's table, grown by a burst, goes too.
-            g.per_ip = HashMap::new();
-        }
-    }
-}
-
-/// Raises this process's soft limit of open files to its hard limit (each
-/// session holds one or more descriptors: the default soft limit of 1,024
-/// would cap a server at a few hundred sessions). Returns the limit before
-/// and after, or the error of the system call.
-pub fn raise_open_files_limit() -> std::io::Result<(u64, u64)> {
-    use nix::sys::resource::{getrlimit, setrlimit, Resource};
-    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).map_err(std::io::Error::from)?;
-    if soft < hard {
-        setrlimit(Resource::RLIMIT_NOFILE, hard, hard).map_err(std::io::Error::from)?;
-    }
-    Ok((soft, hard.max(soft)))
-}
-
-/// How many sessions `open_files` descriptors carry: two each (control
-/// and data connection), less a reserve for listeners, logs and the
-/// runtime.
-pub fn sessions_for_open_files(open_files: u64) -> u64 {
-    open_files.saturating_sub(64) / 2
-}
+use admission::{proxied, Limits};
+pub use admission::{raise_open_files_limit, sessions_for_open_files};
