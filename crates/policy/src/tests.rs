@@ -1,0 +1,269 @@
+use super::*;
+use proptest::prelude::*;
+
+fn path(s: &str) -> Vec<Vec<u8>> {
+    s.split('/')
+        .filter(|c| !c.is_empty())
+        .map(|c| c.as_bytes().to_vec())
+        .collect()
+}
+
+fn rules(pairs: &[(&str, &str)]) -> Rules {
+    Rules::new(
+        pairs
+            .iter()
+            .map(|(p, perms)| (p.as_bytes(), perms.parse::<Perms>().unwrap())),
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_set_of_permissions_is_written_and_read_back() {
+    for bits in 0..=Perms::ALL.0 {
+        let set = Perms(bits);
+        let text = set.to_string();
+        assert_eq!(text.parse::<Perms>(), Ok(set), "{text}");
+    }
+    assert_eq!("read".parse::<Perms>(), Ok(Perms::READ));
+    assert_eq!(
+        "list,download".parse::<Perms>().map(|p| p.to_string()),
+        Ok("read".into())
+    );
+    assert_eq!(
+        " Upload , MKDIR ".parse::<Perms>().map(|p| p.to_string()),
+        Ok("upload,mkdir".into())
+    );
+    assert_eq!(
+        "read,upload".parse::<Perms>().map(|p| p.to_string()),
+        Ok("list,download,upload".into())
+    );
+    for bad in ["", "write", "list,", "none,list", "list;download"] {
+        assert!(bad.parse::<Perms>().is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn rule_paths_are_absolute_and_normal() {
+    for bad in ["", "incoming", "/a/../b", "/./a", "/a//b", ".."] {
+        assert!(Rules::new([(bad.as_bytes(), Perms::ALL)]).is_err(), "{bad:?}");
+    }
+    let r = rules(&[("/", "read"), ("/in/", "upload"), ("/in", "all")]);
+    // The last of a path given twice wins; a trailing / is the same path.
+    assert_eq!(r.at(&path("/in/x")), Perms::ALL);
+    assert_eq!(
+        r.iter().collect::<Vec<_>>(),
+        [("/in".to_owned(), Perms::ALL), ("/".to_owned(), Perms::READ)]
+    );
+}
+
+#[test]
+fn the_longest_covering_path_wins_component_by_component() {
+    let r = rules(&[
+        ("/", "read"),
+        ("/incoming", "list,upload"),
+        ("/incoming/done", "none"),
+        ("/pub/ビルド", "all"),
+    ]);
+    assert_eq!(r.at(&path("/")), Perms::READ);
+    assert_eq!(r.at(&path("/a/b/c")), Perms::READ);
+    assert_eq!(r.at(&path("/incoming")), "list,upload".parse().unwrap());
+    assert_eq!(r.at(&path("/incoming/x/y")), "list,upload".parse().unwrap());
+    assert_eq!(r.at(&path("/incoming/done/z")), Perms::NONE);
+    // A prefix of octets is not a parent: /incomingX is not below /incoming.
+    assert_eq!(r.at(&path("/incomingX")), Perms::READ);
+    assert_eq!(r.at(&path("/pub/ビルド/a")), Perms::ALL);
+    assert_eq!(r.at(&path("/pub/ビル")), Perms::READ);
+    // No rule for / : nothing at the root.
+    assert_eq!(rules(&[("/a", "all")]).at(&path("/b")), Perms::NONE);
+    assert_eq!(Rules::default().at(&path("/any/where")), Perms::ALL);
+}
+
+#[test]
+fn a_drop_box_takes_files_and_shows_nothing() {
+    let r = rules(&[("/", "read"), ("/drop", "upload")]);
+    let f = path("/drop/report.pdf");
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Store {
+                path: &f,
+                exists: false
+            }
+        ),
+        Decision::Allow
+    );
+    // Replacing someone's file is overwrite, which the drop box lacks.
+    assert_eq!(
+        decide(&r, &Op::Store { path: &f, exists: true }),
+        Decision::Deny {
+            missing: Perm::Overwrite,
+            at: &f
+        }
+    );
+    assert!(matches!(
+        decide(&r, &Op::Download(&f)),
+        Decision::Deny {
+            missing: Perm::Download,
+            ..
+        }
+    ));
+    assert!(matches!(
+        decide(&r, &Op::List(&path("/drop"))),
+        Decision::Deny {
+            missing: Perm::List,
+            ..
+        }
+    ));
+    assert!(!visible(&r, &f));
+    assert!(visible(&r, &path("/readme.txt")));
+}
+
+#[test]
+fn rename_needs_the_right_at_both_ends_and_overwrite_to_replace() {
+    let r = rules(&[("/", "all"), ("/ro", "read"), ("/keep", "list,download,upload,rename")]);
+    let (a, b, ro, keep) = (path("/a"), path("/b"), path("/ro/x"), path("/keep/x"));
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &a,
+                to: &b,
+                to_exists: true
+            }
+        ),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &ro,
+                to: &b,
+                to_exists: false
+            }
+        ),
+        Decision::Deny {
+            missing: Perm::Rename,
+            at: &ro
+        }
+    );
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &a,
+                to: &ro,
+                to_exists: false
+            }
+        ),
+        Decision::Deny {
+            missing: Perm::Rename,
+            at: &ro
+        }
+    );
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &a,
+                to: &keep,
+                to_exists: false
+            }
+        ),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &a,
+                to: &keep,
+                to_exists: true
+            }
+        ),
+        Decision::Deny {
+            missing: Perm::Overwrite,
+            at: &keep
+        }
+    );
+}
+
+/// What a rule set says at a path, worked out the slow way: every rule
+/// whose path is the path or a parent of it, the longest.
+fn brute(pairs: &[(Vec<Vec<u8>>, Perms)], p: &[Vec<u8>]) -> Perms {
+    let mut best: Option<&(Vec<Vec<u8>>, Perms)> = None;
+    for r in pairs {
+        let covers = r.0.len() <= p.len() && r.0.iter().zip(p).all(|(a, b)| a == b);
+        if covers && best.is_none_or(|b| r.0.len() >= b.0.len()) {
+            best = Some(r);
+        }
+    }
+    best.map_or(Perms::NONE, |r| r.1)
+}
+
+fn comp() -> impl Strategy<Value = Vec<u8>> {
+    // A small alphabet, so that paths share prefixes often; some octets
+    // that are not UTF-8.
+    prop::sample::select(vec![
+        b"a".to_vec(),
+        b"b".to_vec(),
+        b"ab".to_vec(),
+        "é".as_bytes().to_vec(),
+        vec![0xe9],
+        vec![0xff, 0x20],
+    ])
+}
+
+proptest! {
+    #[test]
+    fn at_is_the_longest_covering_rule(
+        raw in prop::collection::vec((prop::collection::vec(comp(), 0..4), 0u16..512), 0..8),
+        probes in prop::collection::vec(prop::collection::vec(comp(), 0..5), 1..16),
+    ) {
+        // Unique rule paths (the last of a path given twice wins).
+        let mut pairs: Vec<(Vec<Vec<u8>>, Perms)> = Vec::new();
+        for (p, bits) in raw {
+            pairs.retain(|(q, _)| *q != p);
+            pairs.push((p, Perms(bits)));
+        }
+        let texts: Vec<(Vec<u8>, Perms)> = pairs
+            .iter()
+            .map(|(p, perms)| {
+                let mut s = vec![b'/'];
+                s.extend(p.join(&b'/'));
+                (s, *perms)
+            })
+            .collect();
+        let rules = Rules::new(texts.iter().map(|(s, p)| (s.as_slice(), *p))).unwrap();
+        for probe in &probes {
+            let want = brute(&pairs, probe);
+            prop_assert_eq!(rules.at(probe), want);
+            // Every operation is allowed exactly when every permission it
+            // needs is there, and says the first one missing.
+            let other = &probes[0];
+            for op in [
+                Op::List(probe),
+                Op::Download(probe),
+                Op::Store { path: probe, exists: false },
+                Op::Store { path: probe, exists: true },
+                Op::Delete(probe),
+                Op::Mkdir(probe),
+                Op::Rmdir(probe),
+                Op::Chmod(probe),
+                Op::Rename { from: probe, to: other, to_exists: false },
+                Op::Rename { from: other, to: probe, to_exists: true },
+            ] {
+                let first_missing = needs(&op).into_iter().find(|(perm, at)| !brute(&pairs, at).has(*perm));
+                match (decide(&rules, &op), first_missing) {
+                    (Decision::Allow, None) => {}
+                    (Decision::Deny { missing, at }, Some((m, a))) => {
+                        prop_assert_eq!(missing, m);
+                        prop_assert_eq!(at, a);
+                    }
+                    (got, want) => prop_assert!(false, "{:?}: {:?} vs {:?}", op, got, want),
+                }
+            }
+            prop_assert_eq!(visible(&rules, probe), want.has(Perm::List));
+        }
+    }
+}
