@@ -4,10 +4,11 @@
 use std::io::ErrorKind;
 use std::net::{IpAddr, SocketAddr};
 
-use babelftp_i18n::Charset;
-use babelftp_proto::listing::Entry;
+use babelftp_proto::display::PlainPath;
+use babelftp_proto::listing::{Civil, Entry};
 
-use crate::VPath;
+use crate::listing::ListRender;
+use crate::vpath::VPath;
 
 /// A storage (or account) operation. The driver runs it and answers with
 /// [`crate::ServerSession::handle_op`]; one is outstanding at a time.
@@ -72,6 +73,45 @@ pub enum Op {
     },
 }
 
+impl Op {
+    /// What the operation changes in the tree, for the server's log (MKD,
+    /// RMD, DELE, SITE CHMOD, MFMT, rename); `None` for what only reads.
+    pub fn change(&self) -> Option<Change> {
+        let text = |p: &VPath| PlainPath(&p.to_bytes()).to_string();
+        let (what, path) = match self {
+            Op::Mkdir(p) => ("MKD", text(p)),
+            Op::Rmdir(p) => ("RMD", text(p)),
+            Op::RemoveFile(p) => ("DELE", text(p)),
+            Op::Chmod { path, mode } => ("SITE CHMOD", format!("{} {mode:o}", text(path))),
+            Op::SetModified { path, time } => {
+                ("MFMT", format!("{} {}", text(path), Civil::from_unix(*time).time_val()))
+            }
+            Op::Rename { from, to } => ("rename", format!("{} -> {}", text(from), text(to))),
+            _ => return None,
+        };
+        Some(Change { what, path })
+    }
+
+    /// The name the operation creates, if any: when the storage refuses it
+    /// (`InvalidFilename`), the driver tells the session the charset it
+    /// could not be written in ([`crate::ServerSession::name_refused_in`]).
+    pub fn creates(&self) -> Option<&VPath> {
+        match self {
+            Op::Mkdir(p) | Op::Rename { to: p, .. } => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// A change to the tree, as the log shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The command's name (`MKD`, `rename`, …).
+    pub what: &'static str,
+    /// The path(s) and arguments, as text.
+    pub path: String,
+}
+
 /// A successful [`Op`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpOk {
@@ -128,18 +168,6 @@ pub enum WriteMode {
     At(u64),
 }
 
-/// The listing formats.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ListFormat {
-    /// `ls -l` lines (LIST).
-    List,
-    /// Names only (NLST).
-    Nlst,
-    /// RFC 3659 machine lines with these facts (MLSD); the path must be a
-    /// directory.
-    Mlsd(Vec<&'static str>),
-}
-
 /// What a transfer moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TransferKind {
@@ -161,12 +189,10 @@ pub enum TransferKind {
     List {
         /// What to list.
         path: VPath,
-        /// How.
-        format: ListFormat,
-        /// Whether the session may write (the MLSD `perm` fact).
-        write: bool,
-        /// Names go out in this legacy client charset (RFC 2640 A.2).
-        legacy: Option<Charset>,
+        /// How each entry's line looks (format, `perm` fact, the charset
+        /// of names, RFC 2640 A.2): stamp it with the wall clock when the
+        /// directory is read ([`ListRender::at`]).
+        render: ListRender,
     },
 }
 

@@ -4,12 +4,12 @@ use babelftp_i18n::lang::Negotiated;
 use babelftp_proto::command::Verb;
 use babelftp_proto::feat::{Feature, Features};
 use babelftp_proto::lang::{LangFact, LangTag};
-use babelftp_proto::listing::{self, Entry, MLST_FACTS};
+use babelftp_proto::listing::{Entry, MLST_FACTS};
 use babelftp_proto::reply::{Reply, ReplyCode};
 
-use crate::commands::perm_fact;
-use crate::session::Login;
-use crate::{Msg, ServerSession};
+use crate::listing::{ListFormat, ListRender};
+use crate::msg::Msg;
+use crate::session::ServerSession;
 
 impl ServerSession {
     pub(crate) fn features(&self) -> Features {
@@ -22,12 +22,12 @@ impl ServerSession {
                     .tags()
                     .filter_map(|t| LangTag::parse(t.as_bytes()).ok())
                     .collect(),
-                current: Some(self.lang),
+                current: Some(self.client.lang),
             }),
             Feature::Mlst(
                 MLST_FACTS
                     .iter()
-                    .map(|f| (display_fact(f), self.mlst_facts.contains(f)))
+                    .map(|f| (display_fact(f), self.client.mlst_facts.contains(f)))
                     .collect(),
             ),
             Feature::Size,
@@ -75,10 +75,7 @@ impl ServerSession {
     }
 
     pub(crate) fn status(&self) -> Reply {
-        let user = match &self.login {
-            Login::LoggedIn { user, .. } => Some(user.escape_ascii().to_string()),
-            _ => None,
-        };
+        let user = self.login.user_name().map(|u| u.escape_ascii().to_string());
         let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
         // Before login, nothing that helps pick an exploit or map the
         // network: no version, no address (status_before_login to show).
@@ -90,7 +87,7 @@ impl ServerSession {
         lines.push(
             format!(
                 " TYPE {:?}, STRU F, MODE S; transfer {}",
-                self.ttype,
+                self.client.ttype,
                 if self.in_transfer() { "running" } else { "idle" }
             )
             .into_bytes(),
@@ -102,13 +99,17 @@ impl ServerSession {
     /// STAT with a pathname: the listing on the control connection.
     /// `wall`: the wall clock when the entries were read (Unix seconds).
     pub(crate) fn stat_listing(&self, mut entries: Vec<Entry>, wall: i64) -> Reply {
-        let write = self.may_write();
+        let render = ListRender::new(
+            ListFormat::List,
+            self.login.may_write(),
+            &self.cfg.caps,
+            self.client.legacy_now(),
+        )
+        .at(wall);
         let mut lines = vec![self.t(Msg::StatusIntro).into_bytes()];
         for e in &mut entries {
-            e.perm = perm_fact(e.kind, write, &self.cfg.caps);
-            e.name = self.wire_out(&e.name);
             let mut l = Vec::new();
-            listing::list_line(e, wall, &mut l);
+            render.line(e, &mut l);
             l.truncate(l.len().saturating_sub(2));
             lines.push(l);
         }
@@ -121,19 +122,15 @@ impl ServerSession {
             // What Windows clients and FileZilla send. Names are UTF-8 either
             // way unless a legacy client charset is configured.
             ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"ON") => {
-                self.legacy_active = false;
+                self.client.speaks_utf8();
                 self.r(ReplyCode::OK, Msg::Utf8On)
             }
             ("UTF8" | "UTF-8", Some(p)) if p.eq_ignore_ascii_case(b"OFF") => {
                 // Back to the legacy client charset, if one is configured;
-                // without one, names are bytes either way.
-                self.legacy_active = self.cfg.legacy_charset.is_some();
-                // Said by the client: its names are not to be guessed.
-                self.charset_settled = true;
-                self.r(
-                    ReplyCode::OK,
-                    if self.legacy_active { Msg::Utf8Off } else { Msg::Utf8On },
-                )
+                // without one, names are bytes either way. Said by the
+                // client: its names are not to be guessed.
+                let legacy = self.client.utf8_off();
+                self.r(ReplyCode::OK, if legacy { Msg::Utf8Off } else { Msg::Utf8On })
             }
             ("MLST", p) => {
                 let wanted: Vec<Vec<u8>> = p
@@ -142,13 +139,13 @@ impl ServerSession {
                     .filter(|f| !f.is_empty())
                     .map(|f| f.to_ascii_lowercase())
                     .collect();
-                self.mlst_facts = MLST_FACTS
+                self.client.mlst_facts = MLST_FACTS
                     .iter()
                     .copied()
                     .filter(|f| wanted.iter().any(|w| w == f.as_bytes()))
                     .collect();
                 let mut text = b"MLST OPTS ".to_vec();
-                for f in &self.mlst_facts {
+                for f in &self.client.mlst_facts {
                     text.extend_from_slice(display_fact(f).as_bytes());
                     text.push(b';');
                 }
@@ -163,15 +160,15 @@ impl ServerSession {
     /// later reply to it; a well-formed tag we cannot serve is 504.
     pub(crate) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
         // RFC 2640 A.2: a client that sends LANG understands UTF-8.
-        self.legacy_active = false;
+        self.client.speaks_utf8();
         let Some(tag) = tag else {
-            self.lang = self.default_lang;
-            let name = self.cfg.catalogs.language_name(self.lang);
+            self.client.lang = self.client.default_lang;
+            let name = self.cfg.catalogs.language_name(self.client.lang);
             return self.r(ReplyCode::OK, Msg::LangDefault(name));
         };
         match self.cfg.catalogs.negotiate(&tag) {
             Negotiated::Lang(l) => {
-                self.lang = l;
+                self.client.lang = l;
                 let name = self.cfg.catalogs.language_name(l);
                 tracing::debug!(peer = %self.peer, asked = %tag, chosen = self.cfg.catalogs.tag(l), "LANG");
                 self.r(ReplyCode::OK, Msg::LangOk(name))

@@ -4,6 +4,10 @@
 //! names and pathnames are protocol elements and never pass through here.
 
 use babelftp_i18n::lang::{Arg, Catalogs, Lang};
+use babelftp_proto::reply::ReplyCode;
+
+/// A refusal a part of the session decides on: its reply.
+pub(crate) type Refusal = (ReplyCode, Msg);
 
 /// Every reply text the server sends; each maps to one catalog message.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,7 @@
-//! Directory listings: the entries, their lines (LIST, NLST, MLSD), and
-//! large directories sent as they are read.
+//! Directory listings: the entries, and large directories sent as they
+//! are read. How each line looks (LIST, NLST, MLSD, the `perm` fact, the
+//! client's charset) is the session's [`ListRender`], stamped here with
+//! the wall clock.
 
 use super::*;
 
@@ -22,68 +24,14 @@ pub(super) const SORTED_UP_TO: usize = 4096;
 /// The size of the chunks a streamed listing is sent in.
 pub(super) const LISTING_CHUNK: usize = 64 * 1024;
 
-/// How a LIST, NLST or MLSD reply writes one entry.
-pub(super) struct LineFormat {
-    pub(super) format: ListFormat,
-    pub(super) write: bool,
-    pub(super) caps: babelftp_session::Capabilities,
-    pub(super) legacy: Option<babelftp_i18n::Charset>,
-    /// Seconds since the epoch: LIST's time-or-year column.
-    pub(super) now: i64,
-}
-
-/// The wall clock in Unix seconds (0 before 1970).
+/// The wall clock in Unix seconds (0 before 1970): the session reads no
+/// clock, so the driver stamps a listing with it when it reads the
+/// directory (LIST's time-or-year column).
 pub(super) fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
-}
-
-impl LineFormat {
-    pub(super) fn new(
-        format: ListFormat,
-        write: bool,
-        caps: babelftp_session::Capabilities,
-        legacy: Option<babelftp_i18n::Charset>,
-    ) -> Self {
-        let now = unix_now();
-        LineFormat {
-            format,
-            write,
-            caps,
-            legacy,
-            now,
-        }
-    }
-
-    /// An NLST line: the name (in the client's charset) and CR LF.
-    pub(super) fn name_line(&self, name: &[u8], out: &mut Vec<u8>) {
-        match self.legacy {
-            Some(cs) => out.extend_from_slice(&babelftp_i18n::names::legacy_out(name, cs)),
-            None => out.extend_from_slice(name),
-        }
-        out.extend_from_slice(b"\r\n");
-    }
-
-    pub(super) fn line(&self, e: &mut Entry, out: &mut Vec<u8>) {
-        if let Some(cs) = self.legacy {
-            if let std::borrow::Cow::Owned(name) = babelftp_i18n::names::legacy_out(&e.name, cs) {
-                e.name = name;
-            }
-        }
-        match &self.format {
-            ListFormat::List => listing::list_line(e, self.now, out),
-            ListFormat::Nlst => {
-                out.extend_from_slice(&e.name);
-                out.extend_from_slice(b"\r\n");
-            }
-            ListFormat::Mlsd(facts) => {
-                e.perm = babelftp_session::perm_fact(e.kind, self.write, &self.caps);
-                listing::mlsd_line(e, facts, out)
-            }
-        }
-    }
 }
 
 /// A listing too large to gather: the entries read so far, the rest of
@@ -92,14 +40,14 @@ pub(super) enum Lister {
     Entries {
         first: Vec<Entry>,
         rest: DirEntries,
-        fmt: LineFormat,
+        fmt: Lines,
     },
     /// NLST: the names read so far (their lines, already written), and
     /// the rest of the directory's names.
     Names {
         first: Vec<u8>,
         rest: Box<dyn crate::storage::NameBatches>,
-        fmt: LineFormat,
+        fmt: Lines,
     },
 }
 
@@ -158,7 +106,7 @@ impl Lister {
 /// buffer and sorted as spans of it: no allocation per name, and a sort
 /// that moves 8 octets, not a whole entry (a 10,000-name NLST cost 1.7x
 /// Pure-FTPd's time when every name was an `Entry` of its own).
-fn open_names(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::Result<Payload> {
+fn open_names(st: &dyn Storage, p: &VPath, fmt: Lines) -> crate::storage::Result<Payload> {
     let mut rest = match st.read_names(p) {
         Ok(r) => r,
         Err(e) => return single(st, p, fmt, e),
@@ -194,12 +142,12 @@ fn open_names(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::R
 fn single(
     st: &dyn Storage,
     p: &VPath,
-    fmt: LineFormat,
+    fmt: Lines,
     err: crate::storage::StorageError,
 ) -> crate::storage::Result<Payload> {
     match st.stat(p) {
         Ok(mut me) if me.kind != EntryKind::Dir => {
-            if matches!(fmt.format, ListFormat::Mlsd(_)) {
+            if fmt.render().needs_dir() {
                 return Err(crate::storage::StorageError::NotADirectory);
             }
             let mut out = Vec::new();
@@ -214,8 +162,9 @@ fn single(
 /// file) come here, before 150. A directory that ends within
 /// [`SORTED_UP_TO`] entries is made whole and sorted; a larger one is
 /// returned to be streamed.
-pub(super) fn open_listing(st: &dyn Storage, p: &VPath, fmt: LineFormat) -> crate::storage::Result<Payload> {
-    if fmt.format == ListFormat::Nlst {
+pub(super) fn open_listing(st: &dyn Storage, p: &VPath, render: ListRender) -> crate::storage::Result<Payload> {
+    let fmt = render.at(unix_now());
+    if fmt.render().names_only() {
         return open_names(st, p, fmt);
     }
     // The directory is opened first; only what cannot be read as one is

@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use babelftp_proto::listing::{self, Entry, EntryKind};
+use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 use babelftp_session::{
-    Action, DataEvent, DataSource, ListFormat, Msg, NoConnection, Op, OpOk, OpResult, Outcome, ServerSession,
-    SessionConfig, TransferKind, TransferSpec, VPath, WriteMode,
+    data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Lines, ListRender, Msg, NoConnection, Op, OpOk,
+    OpResult, Outcome, ServerSession, SessionConfig, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -353,18 +353,17 @@ impl Driver {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
-                let change = describe_change(&op);
+                // What the session asked to change, in its words.
+                let change = op.change();
                 // Where a name is created: a refusal names the charset.
-                let created = match &op {
-                    Op::Mkdir(p) | Op::Rename { to: p, .. } => Some(p.clone()),
-                    _ => None,
-                };
+                let created = op.creates().cloned();
                 let r = self.run_op(op).await;
                 if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
                     self.name_refused(sess, &p);
                 }
-                if let Some((what, path)) = change {
+                if let Some(c) = change {
                     // Changes to the tree, at INFO, names as text.
+                    let (what, path) = (c.what, c.path);
                     match &r {
                         Ok(_) => tracing::info!(%path, "{what}"),
                         Err(e) => tracing::info!(%path, error = ?e, "{what} refused"),
@@ -444,28 +443,6 @@ impl Driver {
             Action::StartTls => self.start_tls(sess).await,
             Action::EndTls => self.end_tls(sess).await,
         }
-    }
-}
-
-/// What an operation changes in the tree, for the log: its name and the
-/// path as text (`None` for what only reads).
-fn describe_change(op: &Op) -> Option<(&'static str, String)> {
-    let text = |p: &babelftp_session::VPath| babelftp_proto::display::PlainPath(&p.to_bytes()).to_string();
-    match op {
-        Op::Mkdir(p) => Some(("MKD", text(p))),
-        Op::Rmdir(p) => Some(("RMD", text(p))),
-        Op::RemoveFile(p) => Some(("DELE", text(p))),
-        Op::Chmod { path, mode } => Some(("SITE CHMOD", format!("{} {mode:o}", text(path)))),
-        Op::SetModified { path, time } => Some((
-            "MFMT",
-            format!(
-                "{} {}",
-                text(path),
-                babelftp_proto::listing::Civil::from_unix(*time).time_val()
-            ),
-        )),
-        Op::Rename { from, to } => Some(("rename", format!("{} -> {}", text(from), text(to)))),
-        _ => None,
     }
 }
 

@@ -52,8 +52,6 @@ impl Drop for Hold {
 /// answers the handshake only at RETR (vsftpd, ProFTPD, Pure-FTPd) costs
 /// each curl FTPS transfer 0.2-1.2 s of waiting for its poll timeout.
 pub(super) struct Passive {
-    /// The connection is to speak TLS (PROT P at PASV/EPSV).
-    pub(super) tls: bool,
     pub(super) ready: oneshot::Receiver<Early>,
     /// Aborted, with the listener and any connection it holds, when the
     /// passive setup is replaced or released, or the session ends.
@@ -135,7 +133,6 @@ impl Passive {
         hold: Hold,
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
-        let expects_tls = tls.is_some();
         let task = tokio::spawn(crate::logctx::inherit(async move {
             let early = match data::accept_passive(&listener, peer, &proxies).await {
                 Err(e) => Early::Failed(e),
@@ -154,7 +151,6 @@ impl Passive {
             let _ = tx.send(early);
         }));
         Passive {
-            tls: expects_tls,
             ready,
             _task: Task(Some(task)),
             _hold: hold,

@@ -133,16 +133,11 @@ impl Driver {
                 }
                 r
             }
-            TransferKind::List {
-                path,
-                format,
-                write,
-                legacy,
-            } => {
-                let caps = self.shared.session.caps;
+            TransferKind::List { path, render } => {
                 blocking(move || {
-                    let fmt = LineFormat::new(format, write, caps, legacy);
-                    open_listing(&*st, &path, fmt).map(|p| (p, None)).map_err(|e| e.kind())
+                    open_listing(&*st, &path, render)
+                        .map(|p| (p, None))
+                        .map_err(|e| e.kind())
                 })
                 .await
             }
@@ -190,7 +185,8 @@ impl Driver {
     }
 }
 
-/// Opens an upload; STOU takes the first free name of `name`, `name.1`, …
+/// Opens an upload; STOU takes the first of the session's candidate names
+/// ([`UniqueNames`]) that does not exist yet.
 pub(super) fn open_upload(
     st: &dyn Storage,
     path: VPath,
@@ -202,13 +198,7 @@ pub(super) fn open_upload(
             .map(|u| (Payload::Upload(u), None))
             .map_err(|e| e.kind());
     }
-    let base = path.file_name().unwrap_or(b"file").to_vec();
-    for n in 0u32..10_000 {
-        let mut name = base.clone();
-        if n > 0 {
-            name.extend_from_slice(format!(".{n}").as_bytes());
-        }
-        let candidate = path.parent().join(&name);
+    for candidate in UniqueNames::new(&path) {
         match st.open_write(&candidate, mode) {
             Ok(u) => return Ok((Payload::Upload(u), Some(candidate))),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -261,13 +251,6 @@ impl Job {
                 Err(DataError::Timeout) => return (0, Outcome::NoConnection(NoConnection::Timeout)),
                 Err(DataError::Io(e)) => Early::Failed(e),
             },
-            // PROT C since a PASV made under PROT P: that connection is
-            // to speak TLS, this transfer cannot use it (425 at once, not
-            // after its handshake times out).
-            Some(Source::Passive(p)) if p.tls && self.tls.is_none() => {
-                tracing::info!(peer = %self.peer, "data connection set up under PROT P, transfer under PROT C");
-                return (0, Outcome::NoConnection(NoConnection::Failed));
-            }
             // The client has until `data_timeout` after the transfer command
             // to connect (and, under PROT P, to answer the handshake).
             Some(Source::Passive(mut p)) => match tokio::time::timeout(self.data_timeout, &mut p.ready).await {
@@ -308,8 +291,9 @@ impl Job {
             },
             (Early::Tls(t), Some(_)) => t.finish(download, self.data_timeout).await,
             (Early::TlsFailed(e), _) => Err(e),
-            // Not reached: a PROT P connection under PROT C is refused
-            // above, and active mode gives a plain stream.
+            // Not reached: the session refuses a clear transfer on a
+            // passive connection set up under PROT P (425 before any
+            // transfer starts), and active mode gives a plain stream.
             (Early::Tls(_), None) => Err(io::Error::other("a TLS data connection for a clear transfer")),
         };
         let (tls, switch) = match handshake {
@@ -323,12 +307,14 @@ impl Job {
         // resume a TLS session of *this client* (the data config finds
         // only this FTP session's, those of the same user's other live
         // sessions from this address, and those of a session from this
-        // address that has yet to log in, which `confirm` settles).
-        let ours = !self.reuse_required
-            || match (&data_tls, tls.get_ref().1.handshake_kind()) {
-                (Some(d), Some(rustls::HandshakeKind::Resumed)) => d.confirm(&switch, self.data_timeout).await,
-                _ => false,
-            };
+        // address that has yet to log in, which `confirm` settles). The
+        // policy is the session crate's; the facts are the handshake's.
+        let resumed = tls.get_ref().1.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+        let ours = match (data_tls_reuse(self.reuse_required, resumed), &data_tls) {
+            (DataTlsReuse::Accept, _) => true,
+            (DataTlsReuse::ConfirmOwner, Some(d)) => d.confirm(&switch, self.data_timeout).await,
+            (DataTlsReuse::ConfirmOwner, None) | (DataTlsReuse::Refuse, _) => false,
+        };
         if !ours {
             tracing::info!(peer = %self.peer, "data connection did not resume a TLS session of this client");
             // Closed in order (close_notify), so the client reads the 522.

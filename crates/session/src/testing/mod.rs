@@ -328,22 +328,15 @@ impl Harness {
                 if *mode != WriteMode::Unique {
                     return Ok(None);
                 }
-                let base = path.file_name().unwrap_or(b"file").to_vec();
-                (0..100)
-                    .map(|n| {
-                        let mut name = base.clone();
-                        if n > 0 {
-                            name.extend_from_slice(format!(".{n}").as_bytes());
-                        }
-                        path.parent().join(&name)
-                    })
+                // The session's candidates, as the driver tries them.
+                crate::UniqueNames::new(path)
                     .find(|c| !self.fs.nodes.contains_key(c))
                     .map(Some)
                     .ok_or(ErrorKind::AlreadyExists)
             }
-            TransferKind::List { path, format, .. } => match self.fs.nodes.get(path) {
+            TransferKind::List { path, render } => match self.fs.nodes.get(path) {
                 None => Err(ErrorKind::NotFound),
-                Some(Some(_)) if matches!(format, crate::ListFormat::Mlsd(_)) => Err(ErrorKind::NotADirectory),
+                Some(Some(_)) if render.needs_dir() => Err(ErrorKind::NotADirectory),
                 Some(_) => Ok(None),
             },
         }
