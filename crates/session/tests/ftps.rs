@@ -186,3 +186,33 @@ fn rein_on_the_implicit_port_keeps_tls_and_its_defaults() {
         "REIN restored the port's PROT P"
     );
 }
+
+/// PROT C between a PASV made under PROT P and the transfer: the
+/// connection waiting on that listener speaks TLS, so the session answers
+/// 425 itself, before any transfer starts, and drops the listener; a PASV
+/// made under PROT C may serve PROT P (the driver makes the handshake at
+/// the transfer).
+#[test]
+fn prot_changed_after_pasv_is_425_from_the_session() {
+    let mut h = with_tls(false);
+    for l in [&b"AUTH TLS"[..], b"PBSZ 0", b"PROT P", b"USER bob", b"PASS secret"] {
+        h.codes(l);
+    }
+    h.codes(b"PASV");
+    assert!(h
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Op(babelftp_session::Op::BindPassive { tls: true, .. }))));
+    assert_eq!(codes(&mut h, b"PROT C"), [200]);
+    let before = h.actions.len();
+    assert_eq!(codes(&mut h, b"RETR a.txt"), [425]);
+    assert_eq!(
+        h.actions[before..],
+        [Action::ReleasePassive],
+        "no transfer, the listener dropped"
+    );
+    assert_eq!(codes(&mut h, b"RETR a.txt"), [425], "a new PASV is needed");
+    h.codes(b"PASV");
+    assert_eq!(codes(&mut h, b"PROT P"), [200]);
+    assert_eq!(codes(&mut h, b"RETR a.txt"), [150, 226]);
+}
