@@ -367,3 +367,31 @@ pub enum Action {
     /// follows it; no transfer or operation is outstanding when it comes.
     Close,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_says_what_an_operation_changes() {
+        let p = |s: &[u8]| VPath::root().join(s);
+        let c = Op::Mkdir(p(b"d")).change().map(|c| (c.what, c.path));
+        assert_eq!(c, Some(("MKD", "/d".to_string())));
+        let mv = Op::Rename {
+            from: p(b"a"),
+            to: p(b"b"),
+        };
+        assert_eq!(mv.change().map(|c| c.path), Some("/a -> /b".to_string()));
+        assert_eq!(mv.creates(), Some(&p(b"b")));
+        let chmod = Op::Chmod {
+            path: p(b"f"),
+            mode: 0o644,
+        };
+        assert_eq!(
+            chmod.change().map(|c| (c.what, c.path)),
+            Some(("SITE CHMOD", "/f 644".into()))
+        );
+        assert_eq!(chmod.creates(), None);
+        assert_eq!(Op::Stat(p(b"f")).change(), None, "what only reads is no change");
+    }
+}
