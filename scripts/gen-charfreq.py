@@ -5,7 +5,7 @@ bigram tables of the client's per-name charset detector
 
 Sources: the development part's words of the test corpus generator
 (scripts/gen-detect-corpus.py: Faker's word lists, MIT licence; the words
-of the held-out part are never read here), and the Unicode CLDR 48 JSON data as published on the npm registry
+of the validation and held-out parts are never read here), and the Unicode CLDR 48 JSON data as published on the npm registry
 (packages cldr-annotations-full, cldr-localenames-full, cldr-dates-full,
 cldr-units-full, cldr-misc-full, version 48.2.0), licensed under the Unicode License v3
 (Unicode-3.0, https://www.unicode.org/license.txt), which permits use,
@@ -96,11 +96,12 @@ def load_corpus_module():
 
 CORPUS = load_corpus_module()
 vi1258 = CORPUS.vi1258
+FAKER_WORDS = {}
 
 
 def faker_words(wheel):
     """The development part's words of scripts/gen-detect-corpus.py (never a
-    word of the held-out part)."""
+    word of the validation or held-out parts)."""
     import tempfile
     import zipfile
     corpus = CORPUS
@@ -218,7 +219,7 @@ def main():
     if FAKER_WORDS:
         print("# and from the development part's words of scripts/gen-detect-corpus.py")
         print("# (Faker 40.63.0, MIT licence, Copyright (c) 2012 Daniele Faraglia); no")
-        print("# word of the held-out part.")
+        print("# word of the validation or held-out parts.")
     print("# Format: <lang> <cost> <characters>, and for bigrams (-log2 P(second |")
     print("# first), letters inside a word, at least one non-ASCII; ^ and $ are the")
     print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")

@@ -8,8 +8,10 @@ colour and lorem word lists of 27 languages. This is not the text the
 detector's tables come from (those are derived from Unicode CLDR, see
 scripts/gen-charfreq.py), so the measurement is on text the model never saw.
 
-Every distinct word goes to the development part or to the held-out part by
-a hash of the word (sha256, fixed), so the two parts share no word; names
+Every distinct word goes to the development part (dev: the words the
+model's tables are made from), the validation part (val: unseen by the
+tables, for tuning) or the held-out part (held: never used for tuning) by a
+hash of the word (sha256, fixed), so the parts share no word; names
 are made from the words of one part only, with real-looking decorations
 (extensions, dates, numbers, spaces, copies "(2)"). Deterministic: the same
 wheel and SEED give the same file.
@@ -121,7 +123,15 @@ def words(lang):
 
 
 def part(lang, w):
-    return "held" if hashlib.sha256(f"{lang}:{w}".encode()).digest()[0] & 1 else "dev"
+    """held (half the words), else val (a third of the rest), else dev.
+
+    Only dev words go into the model's tables (scripts/gen-charfreq.py):
+    val words are as unseen as held ones, so the validation part measures
+    generalization while tuning, and the held-out part stays untouched."""
+    d = hashlib.sha256(f"{lang}:{w}".encode()).digest()
+    if d[0] & 1:
+        return "held"
+    return "val" if d[1] % 3 == 0 else "dev"
 
 
 def date(rng):
@@ -167,39 +177,52 @@ def main():
         print(f"# scripts/gen-detect-corpus.py (seed {SEED}) from the word lists of the")
         print("# Faker package 40.63.0 (MIT licence, Copyright (c) 2012 Daniele Faraglia")
         print("# and contributors). Format: <lang> TAB <part> TAB <kind> TAB <name>;")
-        print("# part dev (may be used for tuning) or held (never); kind n = ordinary,")
-        print("# s = short (one word). No word is in both parts.")
+        print("# part dev (its words are in the model's tables), val (validation: words")
+        print("# the tables never saw; for tuning) or held (held-out: never for tuning);")
+        print("# kind n = ordinary, s = short (one word). No word is in two parts.")
         for lang in LOCALES:
-            rng = random.Random(f"{SEED}:{lang}")
             ws = words(lang)
-            for p in ["dev", "held"]:
-                pool = [w for w in ws if part(lang, w) == p]
-                out = set()
-                ordinary = []
-                tries = 0
-                while len(ordinary) < PER_LANG and tries < 10000:
-                    tries += 1
-                    n = name(rng, lang, pool)
-                    if len(n) > 80 or n.isascii() or n in out:
-                        continue
-                    if lang not in UNSPACED and rng.random() < 0.3:
-                        n = n[:1].upper() + n[1:]
-                    out.add(n)
-                    ordinary.append(n)
-                short = []
-                shorts = [w for w in pool if len(w) <= (3 if lang in {"ja", "zh", "zt", "ko"} else 7) and not w.isascii()]
-                rng.shuffle(shorts)
-                for w in shorts:
-                    if len(short) >= SHORT_PER_LANG:
-                        break
-                    if w not in out:
-                        out.add(w)
-                        short.append(w)
+            pool = lambda ps: [w for w in ws if part(lang, w) in ps]
+            # The held-out names are made exactly as before the validation
+            # part existed (one generator, after the names of the old
+            # development part, which are made and dropped): the held-out
+            # part did not change when the development part was split.
+            rng = random.Random(f"{SEED}:{lang}")
+            make(rng, lang, pool({"dev", "val"}))
+            held = make(rng, lang, pool({"held"}))
+            dev = make(random.Random(f"{SEED}:{lang}:dev"), lang, pool({"dev"}))
+            val = make(random.Random(f"{SEED}:{lang}:val"), lang, pool({"val"}))
+            for p, (ordinary, short) in [("dev", dev), ("val", val), ("held", held)]:
                 for n in ordinary:
                     print(f"{lang}\t{p}\tn\t{n}")
                 for n in short:
                     print(f"{lang}\t{p}\ts\t{n}")
 
+
+def make(rng, lang, pool):
+    """PER_LANG ordinary names and SHORT_PER_LANG short ones of one part."""
+    out = set()
+    ordinary = []
+    tries = 0
+    while len(ordinary) < PER_LANG and tries < 10000:
+        tries += 1
+        n = name(rng, lang, pool)
+        if len(n) > 80 or n.isascii() or n in out:
+            continue
+        if lang not in UNSPACED and rng.random() < 0.3:
+            n = n[:1].upper() + n[1:]
+        out.add(n)
+        ordinary.append(n)
+    short = []
+    shorts = [w for w in pool if len(w) <= (3 if lang in {"ja", "zh", "zt", "ko"} else 7) and not w.isascii()]
+    rng.shuffle(shorts)
+    for w in shorts:
+        if len(short) >= SHORT_PER_LANG:
+            break
+        if w not in out:
+            out.add(w)
+            short.append(w)
+    return ordinary, short
 
 if __name__ == "__main__":
     main()
