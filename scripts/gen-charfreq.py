@@ -54,6 +54,10 @@ LOCALE = {"zt": "zh-Hant", "zh": "zh", "pt": "pt-PT"}
 MAX = {"ja": 3200, "zh": 3600, "ko": 1400, "zt": 3600}
 DEFAULT_MAX = 160
 MAX_COST = 22
+# Letter pairs kept per alphabetic language (the most frequent first)
+BIGRAMS = 4000
+# Most bits the escape to an unseen follower costs
+ESCAPE_MAX = 12
 CJK = {"ja", "zh", "ko", "zt"}
 NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he"}
 PLACEHOLDER = re.compile(r"\{[0-9]+\}")
@@ -113,16 +117,22 @@ def faker_words(wheel):
         FAKER_WORDS[code] = [w for w in corpus.words(lang) if corpus.part(lang, w) == "dev"]
 
 
+def lower(w):
+    """Lowercase as the detector folds: Turkish İ stays İ (Python's lower()
+    makes it i + a combining dot above, which no table holds)."""
+    return w.replace("İ", "\0").lower().replace("\0", "İ")
+
+
 def words(base, lang):
     for w in FAKER_WORDS.get(lang, []):
         for part in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", w):
             if part:
-                yield part.lower()
+                yield lower(part)
     for s in texts(base, lang):
         for w in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", s):
             if not w:
                 continue
-            w = w.lower()
+            w = lower(w)
             if lang == "vi":
                 yield vi1258(w)
             else:
@@ -164,6 +174,7 @@ def tables(base, lang):
     total = 0
     pair = {}
     first = {}
+    followers = {}
     for w in words(base, lang):
         for ch in w:
             weights[ch] = weights.get(ch, 0) + 1
@@ -175,6 +186,8 @@ def tables(base, lang):
             if not is_letter(a) or a == "$":
                 continue
             first[a] = first.get(a, 0) + 1
+            if is_letter(b) and b != "^":
+                followers.setdefault(a, set()).add(b)
             if not is_letter(b) or b == "^" or (a.isascii() and b.isascii()):
                 continue
             pair[a + b] = pair.get(a + b, 0) + 1
@@ -186,9 +199,15 @@ def tables(base, lang):
         if not (cat.startswith("L") or cat.startswith("M")):
             continue
         uni[ch] = min(MAX_COST, max(1, round(-math.log2(w / total))))
-    top = sorted(pair.items(), key=lambda kv: (-kv[1], kv[0]))[:800]
-    bi = {ab: min(MAX_COST, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in top}
-    return uni, bi, ascii_pairs
+    # Witten-Bell: after a letter seen N times with T distinct followers, a
+    # follower never seen has probability T / (N + T) (times its unigram),
+    # a seen one count / (N + T).
+    seen = lambda a: first[a] + len(followers.get(a, ()))
+    top = sorted(pair.items(), key=lambda kv: (-kv[1], kv[0]))[:BIGRAMS]
+    bi = {ab: min(MAX_COST, max(0, round(-math.log2(w / seen(ab[0]))))) for ab, w in top}
+    escape = {a: min(ESCAPE_MAX, max(1, round(-math.log2(len(t) / seen(a)))))
+              for a, t in followers.items() if a not in "$"}
+    return uni, bi, ascii_pairs, escape
 
 
 def ascii_bigrams(words_iter):
@@ -224,11 +243,13 @@ def main():
     print("# first), letters inside a word, at least one non-ASCII; ^ and $ are the")
     print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")
     print("# each, no separator); <lang>3 the same for ASCII letter pairs of")
-    print("# the Latin-script languages (all words)")
+    print("# the Latin-script languages (all words); <lang>4 <cost> <letters>: the")
+    print("# escape after a letter (or ^) to a follower never seen (Witten-Bell)")
     bigrams = {}
+    escapes = {}
     asciis = {}
     for lang in LANGS:
-        uni, bi, asc = tables(base, lang)
+        uni, bi, asc, esc = tables(base, lang)
         if asc:
             asciis[lang] = asc
         if lang != "ko":
@@ -247,6 +268,7 @@ def main():
             print(f"{lang} {cost} {''.join(sorted(by_cost[cost]))}")
         if lang not in CJK:
             bigrams[lang] = bi
+            escapes[lang] = esc
     for lang, table in asciis.items():
         by_cost = {}
         for ab, cost in table.items():
@@ -259,6 +281,12 @@ def main():
             by_cost.setdefault(cost, []).append(ab)
         for cost in sorted(by_cost):
             print(f"{lang}2 {cost} {''.join(sorted(by_cost[cost]))}")
+    for lang, table in escapes.items():
+        by_cost = {}
+        for a, cost in table.items():
+            by_cost.setdefault(cost, []).append(a)
+        for cost in sorted(by_cost):
+            print(f"{lang}4 {cost} {''.join(sorted(by_cost[cost]))}")
 
 
 if __name__ == "__main__":

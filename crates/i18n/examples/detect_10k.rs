@@ -11,7 +11,7 @@
 //! UTF-8 names.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use babelftp_i18n::detect::{decide_listing, Context, Evidence};
+use babelftp_i18n::detect::{decide_listing, shown, Context, Evidence};
 use babelftp_i18n::Charset;
 
 fn corpus(langs: &[&str]) -> Vec<String> {
@@ -25,25 +25,28 @@ fn corpus(langs: &[&str]) -> Vec<String> {
         .collect()
 }
 
-fn listing(texts: &[String], labels: &[&str]) -> Vec<Vec<u8>> {
+fn listing(texts: &[String], labels: &[&str]) -> (Vec<Vec<u8>>, Vec<String>) {
     let mut out = Vec::with_capacity(10_000);
+    let mut expected = Vec::with_capacity(10_000);
     let mut i = 0usize;
     while out.len() < 10_000 {
         let text = format!("{} {}", texts[i % texts.len()], i);
         let label = labels[i % labels.len()];
         i += 1;
         if label == "UTF-8" {
-            out.push(text.into_bytes());
+            out.push(text.clone().into_bytes());
+            expected.push(text);
             continue;
         }
         if let Some(b) = Charset::for_label(label).unwrap().from_utf8(&text) {
             out.push(b);
+            expected.push(text);
         }
     }
-    out
+    (out, expected)
 }
 
-fn time(name: &str, names: &[Vec<u8>]) {
+fn time(name: &str, (names, expected): &(Vec<Vec<u8>>, Vec<String>)) {
     if std::env::args().nth(1).is_some_and(|f| !name.contains(&f)) {
         return;
     }
@@ -63,7 +66,32 @@ fn time(name: &str, names: &[Vec<u8>]) {
         })
         .collect();
     ms.sort_by(f64::total_cmp);
-    println!("{name:<28} {:>8.1} ms median ({:.1}..{:.1})", ms[4], ms[0], ms[8]);
+    // Shown right (as the text the name was made from), in this listing
+    // and when the same names are decided in directories of 40.
+    let big = decide_listing(&refs, &cx);
+    let right = |ds: &[babelftp_i18n::detect::Decision], names: &[&[u8]], want: &[String]| {
+        names
+            .iter()
+            .zip(ds)
+            .zip(want)
+            .filter(|((n, d), w)| shown(n, d) == **w)
+            .count()
+    };
+    let in_big = right(&big, &refs, expected);
+    let in_small: usize = refs
+        .chunks(40)
+        .zip(expected.chunks(40))
+        .map(|(names, want)| right(&decide_listing(names, &cx), names, want))
+        .sum();
+    let pct = |n: usize| 100.0 * n as f64 / refs.len() as f64;
+    println!(
+        "{name:<28} {:>8.1} ms median ({:.1}..{:.1}); shown right {:.1} % (in directories of 40: {:.1} %)",
+        ms[4],
+        ms[0],
+        ms[8],
+        pct(in_big),
+        pct(in_small)
+    );
 }
 
 fn main() {

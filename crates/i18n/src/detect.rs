@@ -21,7 +21,9 @@ use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 mod model;
 mod per_name;
 
-pub use per_name::{decide_listing, decide_name, shown, typed_to_name, Context, Decision, Evidence, CANDIDATES};
+pub use per_name::{
+    decide_listing, decide_name, explain, shown, typed_to_name, Context, Decision, Evidence, CANDIDATES,
+};
 
 use crate::Charset;
 

@@ -29,8 +29,21 @@ const OOV_CJK: u32 = 20;
 /// Cost of a character nothing explains (box drawing, math, dingbats, a
 /// letter of another script).
 const ALIEN: u32 = 24;
-/// Extra cost of a letter pair the language's bigram table lacks.
-const BACKOFF: u32 = 1;
+/// Extra cost of a letter pair the language's bigram table lacks, when its
+/// first letter has no escape cost in the table.
+const BACKOFF: u32 = 3;
+/// Weight of the escape cost (percent).
+const ESCAPE_WEIGHT: u32 = 50;
+
+/// What a follower never seen after `prev` costs over its unigram in
+/// `lang` (the table's Witten-Bell escape, weighted).
+fn escape(prev: Option<char>, lang: usize) -> u32 {
+    prev.and_then(|p| tables().escape.get(&p))
+        .and_then(|r| r.get(lang))
+        .copied()
+        .filter(|&v| v != ABSENT)
+        .map_or(BACKOFF, |v| (u32::from(v) * ESCAPE_WEIGHT).div_ceil(100))
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Script {
@@ -96,6 +109,9 @@ struct Tables {
     bigram: Map<(char, char)>,
     /// ASCII letter pairs of the Latin-script languages.
     ascii: Map<(u8, u8)>,
+    /// Per letter (and `^`), what a follower never seen after it costs
+    /// over its unigram (Witten-Bell escape).
+    escape: Map<char>,
 }
 
 fn tables() -> &'static Tables {
@@ -105,6 +121,7 @@ fn tables() -> &'static Tables {
             unigram: Map::default(),
             bigram: Map::default(),
             ascii: Map::default(),
+            escape: Map::default(),
         };
         for line in include_str!("charfreq.txt").lines() {
             if line.starts_with('#') {
@@ -115,7 +132,14 @@ fn tables() -> &'static Tables {
                 continue;
             };
             let Ok(cost) = cost.parse::<u8>() else { continue };
-            if let Some(lang) = lang.strip_suffix('3').and_then(lang_index) {
+            if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
+                for c in chars.chars() {
+                    let row = t.escape.entry(c).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang.strip_suffix('3').and_then(lang_index) {
                 let bs = chars.as_bytes();
                 for pair in bs.chunks_exact(2) {
                     let row = t.ascii.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
@@ -235,6 +259,10 @@ pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
 
 /// Lowercase as the tables are (final sigma costs what sigma costs).
 fn fold(c: char) -> char {
+    props().fold.get(c as usize).copied().unwrap_or_else(|| fold_slow(c))
+}
+
+fn fold_slow(c: char) -> char {
     match c {
         'ς' => 'σ',
         // Turkish İ lowercases to i + a combining dot: the tables keep İ
@@ -269,21 +297,71 @@ fn mark_fits(base: char, mark: char) -> bool {
     }
 }
 
-/// `char::is_alphabetic`, without its table search for the letters of
-/// the scripts names are decoded into (most of the time spent scoring).
+/// Properties of the characters below [`PROPS_END`] (every alphabet names
+/// are decoded into), looked up once: scoring asks them of every
+/// character of every reading.
+const PROPS_END: u32 = 0x3100;
+const P_ALPHA: u8 = 1;
+const P_NUMERIC: u8 = 2;
+const P_UPPER: u8 = 4;
+const P_LOWER: u8 = 8;
+const P_SPACE: u8 = 16;
+
+struct Props {
+    flags: Vec<u8>,
+    fold: Vec<char>,
+}
+
+fn props() -> &'static Props {
+    static P: OnceLock<Props> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut flags = Vec::with_capacity(PROPS_END as usize);
+        let mut folds = Vec::with_capacity(PROPS_END as usize);
+        for u in 0..PROPS_END {
+            let c = char::from_u32(u).unwrap_or('\0');
+            let mut f = 0;
+            if c.is_alphabetic() {
+                f |= P_ALPHA;
+            }
+            if c.is_numeric() {
+                f |= P_NUMERIC;
+            }
+            if c.is_uppercase() {
+                f |= P_UPPER;
+            }
+            if c.is_lowercase() {
+                f |= P_LOWER;
+            }
+            if c.is_whitespace() {
+                f |= P_SPACE;
+            }
+            flags.push(f);
+            folds.push(fold_slow(c));
+        }
+        Props { flags, fold: folds }
+    })
+}
+
+fn flags(c: char) -> Option<u8> {
+    props().flags.get(c as usize).copied()
+}
+
+/// `char::is_alphabetic`, from the property table where it can.
 fn alpha(c: char) -> bool {
     match c as u32 {
         0x41..=0x5A | 0x61..=0x7A => true,
         0..=0x7F => false,
-        0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x24F => true,
-        0x386 | 0x388..=0x38A | 0x38C | 0x38E..=0x3A1 | 0x3A3..=0x3CE => true,
-        0x400..=0x481 | 0x48A..=0x52F => true,
-        0x5D0..=0x5EA => true,
-        0x620..=0x64A => true,
-        0xE01..=0xE30 | 0xE32 | 0xE33 | 0xE40..=0xE46 => true,
-        0x3041..=0x3096 | 0x30A1..=0x30FA | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
-        _ => c.is_alphabetic(),
+        0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
+        _ => flags(c).map_or_else(|| c.is_alphabetic(), |f| f & P_ALPHA != 0),
     }
+}
+
+fn upper(c: char) -> bool {
+    flags(c).map_or_else(|| c.is_uppercase(), |f| f & P_UPPER != 0)
+}
+
+fn lower(c: char) -> bool {
+    flags(c).map_or_else(|| c.is_lowercase(), |f| f & P_LOWER != 0)
 }
 
 /// `char::is_alphanumeric`, with [`alpha`]'s shortcut.
@@ -292,7 +370,7 @@ fn alnum(c: char) -> bool {
         || if c.is_ascii() {
             c.is_ascii_digit()
         } else {
-            c.is_numeric()
+            flags(c).map_or_else(|| c.is_numeric(), |f| f & P_NUMERIC != 0)
         }
 }
 
@@ -388,6 +466,63 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
         };
     }
     ALIEN
+}
+
+/// What a character costs by its unigram alone in the cheapest of `langs`
+/// (a rough rank of a big listing's readings before full scoring).
+pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
+    let lower = fold(c);
+    let row = tables().unigram.get(&lower);
+    langs
+        .iter()
+        .map(|&l| char_cost(c, lower, row, l))
+        .min()
+        .unwrap_or(ALIEN)
+}
+
+/// What the rough rank of a big listing's readings knows of a character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rough {
+    pub letter: bool,
+    pub upper: bool,
+    /// A symbol (not a quote mark) that costs bits beside a letter.
+    pub sym: bool,
+    pub script: Script,
+}
+
+pub(crate) fn rough_class(c: char) -> Rough {
+    let k = class(c);
+    Rough {
+        letter: k.alpha,
+        upper: k.upper,
+        sym: k.sym && !matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…'),
+        script: k.script,
+    }
+}
+
+/// The structure penalties of [`structure_penalty`] between two adjacent
+/// characters that the rough rank charges: letters of two scripts
+/// touching, a symbol beside a letter, two symbols, a capital after a
+/// letter.
+pub(crate) fn rough_pair(a: Rough, b: Rough) -> u32 {
+    let mut p = 0;
+    if a.letter && b.letter && a.script != b.script && a.script != Script::Other && b.script != Script::Other {
+        p += if matches!(a.script, Script::Cjk | Script::Thai) || matches!(b.script, Script::Cjk | Script::Thai) {
+            9
+        } else {
+            20
+        };
+    }
+    if (a.sym && b.letter) || (a.letter && b.sym) {
+        p += 6;
+    }
+    if a.sym && b.sym {
+        p += 10;
+    }
+    if a.letter && b.upper {
+        p += 3;
+    }
+    p
 }
 
 /// The best explanation of a text: total bits and the bits
@@ -491,7 +626,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                         Some(b) => cost = u32::from(b),
                         // ß: see char_cost
                         None if lower == 'ß' || lowers.get(i.wrapping_sub(1)).is_some_and(|p| p.0 == 'ß') => {}
-                        None => cost += BACKOFF,
+                        None => cost += escape(i.checked_sub(1).and_then(|j| lowers.get(j)).map(|p| p.0), lang),
                     }
                 }
             }
@@ -499,7 +634,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                 if let Some(row) = starts.get(i).copied().flatten() {
                     match row.get(lang).copied().filter(|&v| v != ABSENT) {
                         Some(b) => cost = u32::from(b),
-                        None => cost += BACKOFF,
+                        None => cost += escape(Some('^'), lang),
                     }
                 }
                 if let Some(row) = ends.get(i).copied().flatten() {
@@ -507,7 +642,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                         .get(lang)
                         .copied()
                         .filter(|&v| v != ABSENT)
-                        .map_or(BACKOFF, u32::from);
+                        .map_or_else(|| escape(Some(lower), lang), u32::from);
                 }
             }
             // Bits spent on the non-ASCII part: non-ASCII characters, and
@@ -566,7 +701,7 @@ pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
     for &c in &chars {
         let a = alpha(c);
         if !c.is_ascii() {
-            if !a || (prev_alpha && c.is_uppercase()) || script(c) == Script::Thai {
+            if !a || (prev_alpha && upper(c)) || script(c) == Script::Thai {
                 return false;
             }
             match t.unigram.get(&fold(c)) {
@@ -619,63 +754,99 @@ pub(crate) fn absurd(text: &str) -> bool {
         })
 }
 
+/// What [`structure_penalty`] asks of each character, asked once.
+#[derive(Clone, Copy)]
+struct Class {
+    alpha: bool,
+    sym: bool,
+    mark: bool,
+    letterlike: bool,
+    upper: bool,
+    lower: bool,
+    script: Script,
+}
+
+fn class(c: char) -> Class {
+    let alpha = alpha(c);
+    let mark = is_mark(c);
+    let alnum = alpha || alnum(c);
+    Class {
+        alpha,
+        // A symbol: not a letter, digit, mark, space, Persian ZWNJ or CJK
+        // punctuation.
+        sym: !c.is_ascii()
+            && !alnum
+            && !mark
+            && !flags(c).map_or_else(|| c.is_whitespace(), |f| f & P_SPACE != 0)
+            && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65),
+        mark,
+        letterlike: alnum || mark,
+        upper: upper(c),
+        lower: lower(c),
+        script: script(c),
+    }
+}
+
 /// Penalties no unigram sees.
 fn structure_penalty(chars: &[char]) -> f64 {
+    let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
     let mut p = 0.0;
     // Capitals inside a non-ASCII word: all-caps words are rare in names,
     // a capital run that turns lowercase ("ВЛГк") rarer still.
     let mut caps_run = 0;
-    for (i, &c) in chars.iter().enumerate() {
-        let prev_letter = i > 0 && chars.get(i - 1).is_some_and(|&p| alpha(p));
-        if c.is_uppercase() && !c.is_ascii() && prev_letter {
+    for (i, (&c, k)) in chars.iter().zip(&cl).enumerate() {
+        let prev_letter = i > 0 && cl.get(i - 1).is_some_and(|p| p.alpha);
+        if k.upper && !c.is_ascii() && prev_letter {
             p += 3.0;
         }
-        if c.is_uppercase() {
+        if k.upper {
             caps_run += 1;
         } else {
-            if c.is_lowercase() && caps_run >= 2 && !c.is_ascii() {
+            if k.lower && caps_run >= 2 && !c.is_ascii() {
                 p += 8.0;
             }
             caps_run = 0;
         }
     }
-    p += thai_penalty(chars);
+    if cl.iter().any(|k| k.script == Script::Thai) {
+        p += thai_penalty(chars);
+    }
     // Modern Greek puts at most one accent on a word.
-    let mut accents = 0;
-    for &c in chars {
-        if matches!(
-            c,
-            'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
-        ) {
-            accents += 1;
-            if accents > 1 {
-                p += 10.0;
+    if cl.iter().any(|k| k.script == Script::Greek) {
+        let mut accents = 0;
+        for (&c, k) in chars.iter().zip(&cl) {
+            if matches!(
+                c,
+                'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
+            ) {
+                accents += 1;
+                if accents > 1 {
+                    p += 10.0;
+                }
+            } else if !k.alpha {
+                accents = 0;
             }
-        } else if !alpha(c) {
-            accents = 0;
         }
     }
+    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
     // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
     // one byte at a time.
-    let sym = |c: char| {
-        !c.is_ascii()
-            && !alnum(c)
-            && !is_mark(c)
-            && !c.is_whitespace()
-            && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65)
-    };
-    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
-    for w in chars.windows(3) {
-        if alpha(w[0]) && sym(w[1]) && alpha(w[2]) {
+    for w in cl.windows(3) {
+        if w[0].alpha && w[1].sym && w[2].alpha {
             p += 10.0;
         }
     }
-    // Two non-ASCII symbols in a row ("’‘", "……", "”“").
-    p += 10.0 * chars.windows(2).filter(|w| sym(w[0]) && sym(w[1])).count() as f64;
-    // Box drawing, math, currency and the like touching a letter.
-    for w in chars.windows(2) {
-        let touching = (sym(w[0]) && !quote(w[0]) && alpha(w[1])) || (alpha(w[0]) && sym(w[1]) && !quote(w[1]));
-        if touching {
+    for (i, w) in cl.windows(2).enumerate() {
+        let (ka, kb) = (w[0], w[1]);
+        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
+            continue;
+        };
+        // Two non-ASCII symbols in a row ("’‘", "……", "”“").
+        if ka.sym && kb.sym {
+            p += 10.0;
+        }
+        // Box drawing, math, currency and the like touching a letter.
+        if (ka.sym && !quote(a) && kb.alpha) || (ka.alpha && kb.sym && !quote(b)) {
             p += 6.0;
         }
     }
@@ -688,27 +859,31 @@ fn structure_penalty(chars: &[char]) -> f64 {
     if alternations >= 3 && alternations * 4 >= chars.len() {
         p += 4.0 * alternations as f64;
     }
-    for w in chars.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        if is_mark(b) && (!is_letterlike(a) || !mark_fits(a, b)) {
+    for (i, w) in cl.windows(2).enumerate() {
+        let (ka, kb) = (w[0], w[1]);
+        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
+            continue;
+        };
+        if kb.mark && (!ka.letterlike || !mark_fits(a, b)) {
             p += 15.0;
         }
-        if alpha(a) && alpha(b) && a.is_lowercase() && b.is_uppercase() && !(a.is_ascii() && b.is_ascii()) {
+        if ka.alpha && kb.alpha && ka.lower && kb.upper && !(a.is_ascii() && b.is_ascii()) {
             p += 10.0;
         }
-        let (sa, sb) = (script(a), script(b));
-        if sa != sb && sa != Script::Other && sb != Script::Other && (!is_mark(b) || mark_fits(a, b)) {
+        let (sa, sb) = (ka.script, kb.script);
+        if sa != sb && sa != Script::Other && sb != Script::Other && (!kb.mark || mark_fits(a, b)) {
             // Latin letters glued to CJK happen ("写真ABC"); to another
             // alphabet hardly ever ("dwanaе" is a Latin word and a stray
-            // byte read as Cyrillic).
-            p += if sa == Script::Cjk || sb == Script::Cjk {
+            // byte read as Cyrillic). Thai, written without spaces,
+            // touches Latin as CJK does.
+            p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
                 9.0
             } else {
                 20.0
             };
         }
     }
-    if chars.first().is_some_and(|&c| is_mark(c)) {
+    if cl.first().is_some_and(|k| k.mark) {
         p += 15.0;
     }
     p + noise_penalty(chars)
@@ -728,9 +903,30 @@ fn noise_penalty(chars: &[char]) -> f64 {
             p += NOISE;
         }
     }
-    for w in chars.windows(4) {
-        if w.iter().all(|&c| letter(c)) && w[0] == w[2] && w[1] == w[3] && w[0] != w[1] {
-            p += NOISE;
+    // Two letters alternating, when they are the whole run of non-ASCII
+    // letters ("юяюя", not the "попо" of "Филипопол").
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars.get(i).is_some_and(|&c| letter(c)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while chars.get(i).is_some_and(|&c| letter(c)) {
+            i += 1;
+        }
+        let run = chars.get(start..i).unwrap_or_default();
+        let (Some(&a), Some(&b)) = (run.first(), run.get(1)) else {
+            continue;
+        };
+        let alternating = a != b
+            && run.len() >= 4
+            && run
+                .iter()
+                .enumerate()
+                .all(|(k, &c)| c == if k % 2 == 0 { a } else { b });
+        if alternating {
+            p += NOISE * (run.len() - 3) as f64;
         }
     }
     p

@@ -107,7 +107,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
 const GARBAGE_BITS_PER_BYTE: f64 = 8.0;
 const GARBAGE_PRIOR: f64 = 3.0;
 /// ... and for every high byte that touches an ASCII letter.
-const GARBAGE_IN_WORD: f64 = 4.0;
+const GARBAGE_IN_WORD: f64 = 8.0;
 /// How far under its script's limit the head of a cut double-byte name must
 /// be (bits per character).
 const TRUNCATED_MARGIN: f64 = 2.0;
@@ -319,7 +319,7 @@ fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
         if only.is_some_and(|o| !o.contains(&idx)) {
             continue;
         }
-        let Some(text) = cand.charset.to_utf8(name) else {
+        let Some(text) = decode(name, idx) else {
             continue;
         };
         // The charset's own prior is paid once per directory (see
@@ -478,10 +478,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
             let k = match f {
                 Some(k) => k,
                 // Outside the sample: the directory's charsets first.
-                None => match quick_contest(name, &chosen, cx.feat_utf8) {
-                    Some(k) => k,
-                    None => full_contest(name, cx.feat_utf8),
-                },
+                None => quick_contest(name, &chosen, cx.feat_utf8),
             };
             match k {
                 Ok(k) => choose(&k, &chosen, cx.feat_utf8),
@@ -527,23 +524,213 @@ fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
     }
 }
 
-/// A name read in the directory's charsets only: `None` unless one of them
-/// reads it plausibly (then the other charsets could not change the
-/// decision, which is among the directory's charsets).
-fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Option<Result<Contest, Decision>> {
+/// A name of a big listing outside its sample: the directory's charsets
+/// first, by the cheapest test (`clear_in_top`); else the name is scored
+/// in full in the [`ROUGH_TOP`] charsets whose rough rank (unigram bits,
+/// plus what the charset costs in this directory) is best, not in all 27:
+/// a mixed listing of many charsets stays fast.
+fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Result<Contest, Decision> {
     // A UTF-8 directory: its short UTF-8 names are UTF-8.
-    if chosen.members.len() == 1 && chosen.utf8 {
-        return std::str::from_utf8(name).is_ok().then_some(Err(Decision::Utf8));
+    if chosen.members.len() == 1 && chosen.utf8 && std::str::from_utf8(name).is_ok() {
+        return Err(Decision::Utf8);
     }
     // The charset that explains most of the sample reads the name as clear
     // text, and no other charset of the directory reads it as clear text
     // otherwise: that reading, without scoring.
     if !feat_utf8 {
         if let Some(d) = clear_in_top(name, chosen) {
-            return Some(Err(d));
+            return Err(d);
         }
     }
-    quick_scored(name, chosen, feat_utf8).map(Ok)
+    let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
+        .filter_map(|c| {
+            let r = rough(name, c)?;
+            let member = chosen
+                .members
+                .iter()
+                .find(|m| m.0 == c)
+                .map_or(SWITCH + prior(c), |m| m.1);
+            Some((f64::from(r) + member, c))
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let first = ranked.first().map_or(0.0, |x| x.0);
+    // Far ahead of every other text in the rough rank, and clear text in
+    // its charset's languages: that reading, without scoring.
+    if let (false, Some(&(_, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), ranked.first()) {
+        let lead = ranked
+            .iter()
+            .skip(1)
+            .find(|x| !same_text(name, best, x.1))
+            .map_or(f64::INFINITY, |x| x.0 - first);
+        if lead >= ROUGH_DECISIVE {
+            if let Some(cand) = candidates().get(best) {
+                if let Some(text) = decode(name, best) {
+                    if model::clear(&text, &cand.langs) {
+                        return Err(Decision::Decoded {
+                            charset: cand.charset,
+                            text,
+                            confident: true,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let top: Vec<usize> = ranked
+        .iter()
+        .take(ROUGH_TOP)
+        .take_while(|x| x.0 <= first + ROUGH_MARGIN)
+        .map(|x| x.1)
+        .collect();
+    let rs = readings_in(name, Some(&top));
+    let utf8 = std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
+    Ok(contest(name, rs, feat_utf8, utf8))
+}
+
+/// How many charsets a big listing's name outside the sample is scored in:
+/// at most [`ROUGH_TOP`], those within [`ROUGH_MARGIN`] bits of the best
+/// rough rank.
+const ROUGH_TOP: usize = 4;
+const ROUGH_MARGIN: f64 = 12.0;
+/// How far ahead of every other text a reading must be in the rough rank
+/// to be taken without scoring (when it is clear text).
+const ROUGH_DECISIVE: f64 = 16.0;
+
+/// A name read losslessly in candidate `c` (a single-byte charset through
+/// its byte table: byte by byte, which is what its decoder does).
+fn decode(name: &[u8], c: usize) -> Option<String> {
+    match byte_tables().get(c) {
+        Some(Some(t)) => {
+            let mut out = String::with_capacity(name.len() + 8);
+            for &b in name {
+                if b < 0x80 {
+                    out.push(char::from(b));
+                } else {
+                    out.push((*t.chars.get(usize::from(b - 0x80))?)?);
+                }
+            }
+            Some(out)
+        }
+        _ => candidates().get(c)?.charset.to_utf8(name),
+    }
+}
+
+/// Whether two single-byte candidates read a name as the same text.
+fn same_text(name: &[u8], a: usize, b: usize) -> bool {
+    let t = byte_tables();
+    let (Some(Some(ta)), Some(Some(tb))) = (t.get(a), t.get(b)) else {
+        return false;
+    };
+    name.iter()
+        .filter(|&&x| x >= 0x80)
+        .all(|&x| ta.chars.get(usize::from(x - 0x80)) == tb.chars.get(usize::from(x - 0x80)))
+}
+
+/// Per single-byte candidate and high byte: the byte's character's unigram
+/// bits in the cheapest language of the charset (`u8::MAX`: the byte is
+/// not decoded losslessly, or to a character no name holds), and whether
+/// it is a letter, a capital one.
+struct ByteTable {
+    /// `None`: the byte is not decoded losslessly.
+    chars: [Option<char>; 128],
+    cost: [u8; 128],
+    class: [model::Rough; 128],
+}
+
+fn byte_tables() -> &'static [Option<ByteTable>] {
+    static T: std::sync::OnceLock<Vec<Option<ByteTable>>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        candidates()
+            .iter()
+            .enumerate()
+            .map(|(idx, cand)| {
+                if idx < DOUBLE_BYTE {
+                    return None;
+                }
+                let mut t = ByteTable {
+                    chars: [None; 128],
+                    cost: [u8::MAX; 128],
+                    class: [model::rough_class('\0'); 128],
+                };
+                for b in 0x80..=0xFFu8 {
+                    let i = usize::from(b - 0x80);
+                    let Some(text) = cand.charset.to_utf8(&[b]) else {
+                        continue;
+                    };
+                    let mut cs = text.chars();
+                    let (Some(c), None) = (cs.next(), cs.next()) else {
+                        continue;
+                    };
+                    t.chars[i] = Some(c);
+                    if model::impossible(c) {
+                        continue;
+                    }
+                    t.cost[i] = u8::try_from(model::unigram_min(c, &cand.langs)).unwrap_or(u8::MAX - 1);
+                    t.class[i] = model::rough_class(c);
+                }
+                Some(t)
+            })
+            .collect()
+    })
+}
+
+/// A rough rank of a name's reading in candidate `c`: unigram bits of its
+/// non-ASCII characters (plus 3 for a capital after a letter); `None` when
+/// the charset does not read the name.
+fn rough(name: &[u8], c: usize) -> Option<u32> {
+    let cand = candidates().get(c)?;
+    if c < DOUBLE_BYTE {
+        // Decoded only (the full reading checks the round trip).
+        let text = cand
+            .charset
+            .encoding()?
+            .decode_without_bom_handling_and_without_replacement(name)?;
+        if text.chars().any(model::impossible) {
+            return None;
+        }
+        return Some(
+            text.chars()
+                .filter(|ch| !ch.is_ascii())
+                .map(|ch| model::unigram_min(ch, &cand.langs))
+                .sum(),
+        );
+    }
+    let t = byte_tables().get(c)?.as_ref()?;
+    let mut sum = 0u32;
+    let mut prev: Option<model::Rough> = None;
+    for &b in name {
+        if b < 0x80 {
+            let here = ascii_rough(b);
+            if let (Some(p), Some(h)) = (prev, here) {
+                sum += model::rough_pair(p, h);
+            }
+            prev = here;
+            continue;
+        }
+        let i = usize::from(b - 0x80);
+        let cost = *t.cost.get(i)?;
+        if cost == u8::MAX {
+            return None;
+        }
+        sum += u32::from(cost);
+        let here = t.class.get(i).copied();
+        if let (Some(p), Some(h)) = (prev, here) {
+            sum += model::rough_pair(p, h);
+        }
+        prev = here;
+    }
+    Some(sum)
+}
+
+/// The rough class of an ASCII byte: a Latin letter, or nothing.
+fn ascii_rough(b: u8) -> Option<model::Rough> {
+    b.is_ascii_alphabetic().then_some(model::Rough {
+        letter: true,
+        upper: false,
+        sym: false,
+        script: model::Script::Latin,
+    })
 }
 
 fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
@@ -552,7 +739,7 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         return None;
     }
     let cand = candidates().get(top)?;
-    let text = cand.charset.to_utf8(name)?;
+    let text = decode(name, top)?;
     if !model::clear(&text, &cand.langs) {
         return None;
     }
@@ -563,7 +750,7 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         let other = if c == utf8_index() {
             std::str::from_utf8(name).ok().map(str::to_owned)
         } else {
-            candidates().get(c).and_then(|x| x.charset.to_utf8(name))
+            decode(name, c)
         };
         if let Some(o) = other {
             let langs: Vec<usize> = candidates()
@@ -579,23 +766,6 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         text,
         confident: true,
     })
-}
-
-fn quick_scored(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Option<Contest> {
-    let legacy: Vec<usize> = chosen
-        .members
-        .iter()
-        .map(|m| m.0)
-        .filter(|&c| c != utf8_index())
-        .collect();
-    let rs = readings_in(name, Some(&legacy));
-    let utf8 = chosen.utf8 && std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
-    let k = contest(name, rs, feat_utf8, utf8);
-    chosen
-        .members
-        .iter()
-        .any(|m| k.cost.get(m.0).is_some_and(|x| x.0.is_finite()))
-        .then_some(k)
 }
 
 /// The charsets of a directory, with the bits each name pays for being in
@@ -618,6 +788,44 @@ impl Chosen {
     }
 }
 
+/// Bits of a listing's open names described with the charsets `set`: each
+/// name in its cheapest charset of the set (a lenient reading for
+/// [`LENIENT_BITS`] more) or as random bytes, plus [`SHARE_WEIGHT`] times
+/// `-log2` of its charset's share of the names (which charset each name is
+/// in: a second charset that explains a few names slightly better than the
+/// first does not pay for itself).
+fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
+    let mut count = vec![0.5; set.len()];
+    let mut sum = 0.0;
+    let mut assigned: Vec<Option<usize>> = Vec::with_capacity(live.len());
+    for k in live {
+        let mut best = (k.garbage, None);
+        for (j, &c) in set.iter().enumerate() {
+            let plain = k.cost.get(c).map_or(f64::INFINITY, |x| x.0);
+            let lenient = k.lenient.get(c).map_or(f64::INFINITY, |x| x.0 + LENIENT_BITS);
+            let b = plain.min(lenient);
+            if b < best.0 {
+                best = (b, Some(j));
+            }
+        }
+        sum += best.0;
+        if let Some(n) = best.1.and_then(|j| count.get_mut(j)) {
+            *n += 1.0;
+        }
+        assigned.push(best.1);
+    }
+    let total: f64 = count.iter().sum();
+    let which: f64 = assigned
+        .iter()
+        .flatten()
+        .map(|&j| count.get(j).map_or(0.0, |n| -(n / total).log2()))
+        .sum();
+    sum + SHARE_WEIGHT * which
+}
+
+/// Weight of the bits that say which charset each name is in.
+const SHARE_WEIGHT: f64 = 1.0;
+
 fn directory_charsets<'a>(
     contests: impl Iterator<Item = &'a Result<Contest, Decision>>,
     utf8_seen: bool,
@@ -626,38 +834,27 @@ fn directory_charsets<'a>(
     let ncand = candidates().len() + 1;
     let history = evidence.weights(ncand);
     let live: Vec<&Contest> = contests.filter_map(|c| c.as_ref().ok()).collect();
-    let mut best: Vec<f64> = live.iter().map(|c| c.garbage).collect();
     let mut chosen: Vec<usize> = if utf8_seen { vec![utf8_index()] } else { Vec::new() };
+    let mut current = names_bits(&live, &chosen);
     loop {
         let mut pick: Option<(usize, f64)> = None;
         for c in 0..ncand {
             if chosen.contains(&c) {
                 continue;
             }
-            let gain: f64 = live
-                .iter()
-                .zip(&best)
-                .map(|(k, &b)| k.cost.get(c).map_or(0.0, |x| (b - x.0).max(0.0)))
-                .sum();
-            let prior = prior(c);
+            let mut with = chosen.clone();
+            with.push(c);
             let switch = if chosen.is_empty() { 0.0 } else { SWITCH };
             let h = history.get(c).copied().unwrap_or(0.0);
-            let net = gain - prior - switch + HISTORY_BONUS * h;
+            let bits = names_bits(&live, &with) + prior(c) + switch - HISTORY_BONUS * h;
+            let net = current - bits;
             if net > 0.0 && pick.is_none_or(|(_, n)| net > n) {
                 pick = Some((c, net));
             }
         }
-        let Some((c, _)) = pick else { break };
+        let Some((c, net)) = pick else { break };
         chosen.push(c);
-        for (k, b) in live.iter().zip(best.iter_mut()) {
-            if let Some(x) = k.cost.get(c) {
-                *b = b.min(x.0);
-            }
-            // A chosen charset also carries the names it reads leniently.
-            if let Some(x) = k.lenient.get(c) {
-                *b = b.min(x.0 + LENIENT_BITS);
-            }
-        }
+        current -= net;
     }
     // Shares of the chosen charsets among the names they explain best.
     let mut count = vec![0.5; chosen.len()];
@@ -1034,6 +1231,37 @@ impl Evidence {
         }
         w
     }
+}
+
+/// Debugging aid (not API): every reading of a name with its score.
+#[doc(hidden)]
+pub fn explain(name: &[u8]) -> String {
+    let mut out = String::new();
+    let rs = readings(name);
+    let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
+    out.push_str(&format!("garbage {:.1}\n", k.garbage));
+    let mut ranks: Vec<(u32, &str)> = (0..candidates().len())
+        .filter_map(|c| Some((rough(name, c)?, candidates().get(c)?.charset.name())))
+        .collect();
+    ranks.sort();
+    out.push_str(&format!("rough {ranks:?}\n"));
+    for r in &k.readings {
+        let cs: Vec<String> = r
+            .charsets
+            .iter()
+            .zip(&r.bits)
+            .map(|(&c, b)| format!("{}={b:.1}", candidates().get(c).map_or("UTF-8", |x| x.charset.name())))
+            .collect();
+        out.push_str(&format!(
+            "{:?} excess {:.1} na {:.1} [{}] plausible {}\n",
+            r.text,
+            r.score.excess,
+            r.score.non_ascii_bits,
+            cs.join(" "),
+            plausible(r, name.len(), in_word(name), false)
+        ));
+    }
+    out
 }
 
 #[cfg(test)]
