@@ -142,7 +142,7 @@ def words(base, lang):
 # Every letter CLDR lists as the language's own (its exemplar characters)
 # costs at most FLOOR[main or auxiliary]: a rare letter of the alphabet is
 # still a letter of the language (Italian ò, a kanji of a person's name).
-FLOOR = {"alpha": (10, 14), "cjk": (14, 17)}
+FLOOR = {"alpha": (8, 14), "cjk": (13, 16)}
 
 
 def exemplars(base, lang):

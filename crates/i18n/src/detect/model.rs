@@ -480,6 +480,10 @@ pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
         .unwrap_or(ALIEN)
 }
 
+/// Bits for letters of CJK or Thai touching letters of another script
+/// ("写真ABC", "iPhone备份").
+const GLUED: u32 = 4;
+
 /// What the rough rank of a big listing's readings knows of a character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rough {
@@ -508,7 +512,7 @@ pub(crate) fn rough_pair(a: Rough, b: Rough) -> u32 {
     let mut p = 0;
     if a.letter && b.letter && a.script != b.script && a.script != Script::Other && b.script != Script::Other {
         p += if matches!(a.script, Script::Cjk | Script::Thai) || matches!(b.script, Script::Cjk | Script::Thai) {
-            9
+            GLUED
         } else {
             20
         };
@@ -754,6 +758,16 @@ pub(crate) fn absurd(text: &str) -> bool {
         })
 }
 
+/// Bits for a lowercase Greek word of four letters or more with no accent.
+const GREEK_UNACCENTED: f64 = 8.0;
+
+fn greek_accented(c: char) -> bool {
+    matches!(
+        c,
+        'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
+    )
+}
+
 /// What [`structure_penalty`] asks of each character, asked once.
 #[derive(Clone, Copy)]
 struct Class {
@@ -811,14 +825,29 @@ fn structure_penalty(chars: &[char]) -> f64 {
     if cl.iter().any(|k| k.script == Script::Thai) {
         p += thai_penalty(chars);
     }
-    // Modern Greek puts at most one accent on a word.
+    // Modern Greek puts at most one accent on a word, and one on every
+    // word of two syllables or more: a lowercase word of four letters
+    // without one is not Greek (it is bytes of another alphabet).
     if cl.iter().any(|k| k.script == Script::Greek) {
+        let mut i = 0;
+        while i < chars.len() {
+            if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+                i += 1;
+            }
+            let word = chars.get(start..i).unwrap_or_default();
+            let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
+            if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
+                p += GREEK_UNACCENTED;
+            }
+        }
         let mut accents = 0;
         for (&c, k) in chars.iter().zip(&cl) {
-            if matches!(
-                c,
-                'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
-            ) {
+            if greek_accented(c) {
                 accents += 1;
                 if accents > 1 {
                     p += 10.0;
@@ -831,8 +860,9 @@ fn structure_penalty(chars: &[char]) -> f64 {
     let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
     // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
     // one byte at a time.
-    for w in cl.windows(3) {
-        if w[0].alpha && w[1].sym && w[2].alpha {
+    // (An apostrophe between letters is a letter of the word: d’images.)
+    for (i, w) in cl.windows(3).enumerate() {
+        if w[0].alpha && w[1].sym && w[2].alpha && !chars.get(i + 1).is_some_and(|&c| matches!(c, '’' | 'ʼ')) {
             p += 10.0;
         }
     }
@@ -877,7 +907,7 @@ fn structure_penalty(chars: &[char]) -> f64 {
             // byte read as Cyrillic). Thai, written without spaces,
             // touches Latin as CJK does.
             p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
-                9.0
+                f64::from(GLUED)
             } else {
                 20.0
             };

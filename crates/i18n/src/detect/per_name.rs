@@ -410,9 +410,11 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
     Contest {
         utf8: std::str::from_utf8(name).is_ok(),
         cut_utf8: high == 1 && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b)),
+        // (Cut inside a Latin word: the lead byte of a Latin letter,
+        // U+00C0..U+027F; not D2, a Vietnamese tone mark in windows-1258.)
         cut_in_word: high == 1
             && name.len() >= 2
-            && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b))
+            && name.last().is_some_and(|b| (0xC3..=0xC9).contains(b))
             && name.get(name.len() - 2).is_some_and(u8::is_ascii_alphabetic),
         readings,
         cost,
