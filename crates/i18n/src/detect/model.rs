@@ -540,6 +540,8 @@ pub(crate) struct Score {
     /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
     /// is least: at most 0 for a plausible text.
     pub excess: f64,
+    /// The structure penalties (no unigram sees them) in those bits.
+    pub penalty: f64,
 }
 
 /// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
@@ -669,6 +671,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                     non_ascii,
                     non_ascii_bits: na,
                     excess,
+                    penalty,
                 })
             }
             Some(b) => {
@@ -957,6 +960,11 @@ fn noise_penalty(chars: &[char]) -> f64 {
                 .all(|(k, &c)| c == if k % 2 == 0 { a } else { b });
         if alternating {
             p += NOISE * (run.len() - 3) as f64;
+        }
+        // A word of an alphabet that is one letter twice ("ЧЧ", "ÿÿ": FE FE,
+        // FF FF); CJK names do double a character (婷婷).
+        if run.len() == 2 && a == b && !matches!(script(a), Script::Cjk | Script::Thai) {
+            p += NOISE;
         }
     }
     p

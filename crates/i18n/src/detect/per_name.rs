@@ -139,6 +139,10 @@ const ASCII_BITS: f64 = 3.0;
 /// How far over its script's limit (bits per non-ASCII character) a
 /// reading in a directory's established charset may be.
 const LENIENT_EXCESS: f64 = 4.0;
+/// Most structure penalty a lenient reading may have: it is over the limit
+/// for rare letters (a kanji of a person's name), not for symbols between
+/// letters or a jumble of capitals.
+const LENIENT_PENALTY: f64 = 10.0;
 /// What a lenient reading costs over its bits when it keeps a directory
 /// from choosing one more charset.
 const LENIENT_BITS: f64 = 4.0;
@@ -392,7 +396,7 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
     for (ri, r) in readings.iter().enumerate() {
         let table = if plausible(r, name.len(), in_word, feat_utf8) {
             &mut cost
-        } else if r.score.excess <= if feat_utf8 { 0.0 } else { LENIENT_EXCESS } {
+        } else if r.score.excess <= if feat_utf8 { 0.0 } else { LENIENT_EXCESS } && r.score.penalty <= LENIENT_PENALTY {
             // Under FEAT UTF8: what would be plausible without it, for a
             // directory whose other names establish the charset.
             &mut lenient
