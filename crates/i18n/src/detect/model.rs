@@ -37,9 +37,8 @@ const ESCAPE_WEIGHT: u32 = 50;
 
 /// What a follower never seen after `prev` costs over its unigram in
 /// `lang` (the table's Witten-Bell escape, weighted).
-fn escape(prev: Option<char>, lang: usize) -> u32 {
-    prev.and_then(|p| tables().escape.get(&p))
-        .and_then(|r| r.get(lang))
+fn escape(row: Option<&[u8; N]>, lang: usize) -> u32 {
+    row.and_then(|r| r.get(lang))
         .copied()
         .filter(|&v| v != ABSENT)
         .map_or(BACKOFF, |v| (u32::from(v) * ESCAPE_WEIGHT).div_ceil(100))
@@ -553,7 +552,8 @@ pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> 
 
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    let chars: Vec<char> = text.chars().collect();
+    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    chars.extend(text.chars());
     if chars.iter().any(|&c| impossible(c)) {
         return None;
     }
@@ -566,6 +566,9 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
             (l, t.unigram.get(&l))
         })
         .collect();
+    // The escape rows (a follower never seen) of each character and of "^".
+    let escapes: Vec<Option<&[u8; N]>> = lowers.iter().map(|(l, _)| t.escape.get(l)).collect();
+    let start_escape = t.escape.get(&'^');
     // Bigram rows for each adjacent pair of letters with a non-ASCII one.
     let pairs: Vec<Option<Option<&[u8; N]>>> = (0..chars.len())
         .map(|i| {
@@ -632,7 +635,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                         Some(b) => cost = u32::from(b),
                         // ß: see char_cost
                         None if lower == 'ß' || lowers.get(i.wrapping_sub(1)).is_some_and(|p| p.0 == 'ß') => {}
-                        None => cost += escape(i.checked_sub(1).and_then(|j| lowers.get(j)).map(|p| p.0), lang),
+                        None => cost += escape(escapes.get(i.wrapping_sub(1)).copied().flatten(), lang),
                     }
                 }
             }
@@ -640,7 +643,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                 if let Some(row) = starts.get(i).copied().flatten() {
                     match row.get(lang).copied().filter(|&v| v != ABSENT) {
                         Some(b) => cost = u32::from(b),
-                        None => cost += escape(Some('^'), lang),
+                        None => cost += escape(start_escape, lang),
                     }
                 }
                 if let Some(row) = ends.get(i).copied().flatten() {
@@ -648,7 +651,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
                         .get(lang)
                         .copied()
                         .filter(|&v| v != ABSENT)
-                        .map_or_else(|| escape(Some(lower), lang), u32::from);
+                        .map_or_else(|| escape(escapes.get(i).copied().flatten(), lang), u32::from);
                 }
             }
             // Bits spent on the non-ASCII part: non-ASCII characters, and
@@ -696,7 +699,8 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// the charset its sample established without scoring each in full.
 pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
     let t = tables();
-    let chars: Vec<char> = text.chars().collect();
+    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    chars.extend(text.chars());
     if chars
         .windows(3)
         .any(|w| !w[0].is_ascii() && w[0] == w[1] && w[1] == w[2])
@@ -748,7 +752,8 @@ pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
 /// A text whose structure no name has: a combining mark without a base
 /// of its script, or letters of two scripts touching.
 pub(crate) fn absurd(text: &str) -> bool {
-    let chars: Vec<char> = text.chars().collect();
+    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    chars.extend(text.chars());
     chars.first().is_some_and(|&c| is_mark(c))
         || chars.windows(2).any(|w| {
             let (a, b) = (w[0], w[1]);

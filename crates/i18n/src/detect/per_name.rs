@@ -138,7 +138,7 @@ const SAMPLE: usize = 48;
 const ASCII_BITS: f64 = 3.0;
 /// How far over its script's limit (bits per non-ASCII character) a
 /// reading in a directory's established charset may be.
-const LENIENT_EXCESS: f64 = 4.0;
+const LENIENT_EXCESS: f64 = 6.0;
 /// Most structure penalty a lenient reading may have: it is over the limit
 /// for rare letters (a kanji of a person's name), not for symbols between
 /// letters or a jumble of capitals.
@@ -332,7 +332,19 @@ fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
         let compat = |lang: usize| ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0);
         let langs = Some(cand.langs.as_slice());
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
-            // A text several charsets read: each charset's fit of it.
+            // A text several charsets read: each charset's fit of it (the
+            // same when they are written in the same languages).
+            let same_langs = r
+                .charsets
+                .iter()
+                .zip(&r.bits)
+                .find(|(c, _)| candidates().get(**c).is_some_and(|x| x.langs == cand.langs))
+                .map(|(_, b)| *b);
+            if let Some(b) = same_langs {
+                r.charsets.push(idx);
+                r.bits.push(b);
+                continue;
+            }
             if let Some(s) = model::score_in(&r.text, langs, compat) {
                 r.charsets.push(idx);
                 r.bits.push(s.bits);
@@ -608,7 +620,7 @@ const ROUGH_DECISIVE: f64 = 16.0;
 fn decode(name: &[u8], c: usize) -> Option<String> {
     match byte_tables().get(c) {
         Some(Some(t)) => {
-            let mut out = String::with_capacity(name.len() + 8);
+            let mut out = String::with_capacity(name.len() * 3);
             for &b in name {
                 if b < 0x80 {
                     out.push(char::from(b));
