@@ -31,9 +31,12 @@ How: every word of a locale's text counts once per occurrence; each
 character of the word (lowercased, and for Vietnamese also in the form
 windows-1258 holds: base letters with combining tone marks) gets that weight.
 The cost of a character is -log2 of its share of all characters (ASCII
-included), rounded. Bigrams: -log2 P(second | first) of letter pairs inside
-words that hold a non-ASCII letter, "^" and "$" standing for the start and
-end of a word, the most frequent 800 per alphabetic language; and for the
+included), rounded. Bigrams: -log2 P(second | first) of letter pairs with
+a non-ASCII letter, "^" and "$" standing for the start and end of a word,
+up to BIGRAMS per alphabetic language (in practice all of them), with the
+Witten-Bell estimate count / (N + T) for a first letter seen N times with
+T distinct followers, and per first letter the escape -log2 T / (N + T)
+that a follower never seen costs over its unigram; and for the
 Latin-script languages all pairs of ASCII letters (a language's fit to the
 ASCII part of a name). Only
 non-ASCII letters and marks are written, at most MAX[lang] of them, the most
