@@ -479,6 +479,29 @@ pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
         .unwrap_or(ALIEN)
 }
 
+/// What letter `b` costs after letter `a` in the cheapest of `langs` (its
+/// bigram, or its unigram plus `a`'s escape): the rough rank's pairs.
+pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
+    let t = tables();
+    let (la, lb) = (fold(a), fold(b));
+    let bi = t.bigram.get(&(la, lb));
+    let uni = t.unigram.get(&lb);
+    let esc = t.escape.get(&la);
+    langs
+        .iter()
+        .map(|&l| {
+            if matches!(lang_script(l), Script::Cjk | Script::Thai) {
+                return char_cost(b, lb, uni, l);
+            }
+            match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {
+                Some(v) => u32::from(v),
+                None => char_cost(b, lb, uni, l) + escape(esc, l),
+            }
+        })
+        .min()
+        .unwrap_or(ALIEN)
+}
+
 /// Bits for letters of CJK or Thai touching letters of another script
 /// ("写真ABC", "iPhone备份").
 const GLUED: u32 = 4;

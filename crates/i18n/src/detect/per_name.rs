@@ -485,6 +485,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         }
     }
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
+    let mut memo = PairMemo::default();
     let mut out: Vec<Decision> = pre
         .into_iter()
         .zip(full)
@@ -496,7 +497,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
             let k = match f {
                 Some(k) => k,
                 // Outside the sample: the directory's charsets first.
-                None => quick_contest(name, &chosen, cx.feat_utf8),
+                None => quick_contest(name, &chosen, cx.feat_utf8, &mut memo),
             };
             match k {
                 Ok(k) => choose(&k, &chosen, cx.feat_utf8),
@@ -547,7 +548,7 @@ fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
 /// in full in the [`ROUGH_TOP`] charsets whose rough rank (unigram bits,
 /// plus what the charset costs in this directory) is best, not in all 27:
 /// a mixed listing of many charsets stays fast.
-fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Result<Contest, Decision> {
+fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairMemo) -> Result<Contest, Decision> {
     // A UTF-8 directory: its short UTF-8 names are UTF-8.
     if chosen.members.len() == 1 && chosen.utf8 && std::str::from_utf8(name).is_ok() {
         return Err(Decision::Utf8);
@@ -562,7 +563,7 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Result<Contes
     }
     let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
         .filter_map(|c| {
-            let r = rough(name, c)?;
+            let r = rough(name, c, memo)?;
             let member = chosen
                 .members
                 .iter()
@@ -609,11 +610,11 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool) -> Result<Contes
 /// How many charsets a big listing's name outside the sample is scored in:
 /// at most [`ROUGH_TOP`], those within [`ROUGH_MARGIN`] bits of the best
 /// rough rank.
-const ROUGH_TOP: usize = 4;
-const ROUGH_MARGIN: f64 = 12.0;
+const ROUGH_TOP: usize = 2;
+const ROUGH_MARGIN: f64 = 8.0;
 /// How far ahead of every other text a reading must be in the rough rank
 /// to be taken without scoring (when it is clear text).
-const ROUGH_DECISIVE: f64 = 16.0;
+const ROUGH_DECISIVE: f64 = 8.0;
 
 /// A name read losslessly in candidate `c` (a single-byte charset through
 /// its byte table: byte by byte, which is what its decoder does).
@@ -696,7 +697,7 @@ fn byte_tables() -> &'static [Option<ByteTable>] {
 /// A rough rank of a name's reading in candidate `c`: unigram bits of its
 /// non-ASCII characters (plus 3 for a capital after a letter); `None` when
 /// the charset does not read the name.
-fn rough(name: &[u8], c: usize) -> Option<u32> {
+fn rough(name: &[u8], c: usize, memo: &mut PairMemo) -> Option<u32> {
     let cand = candidates().get(c)?;
     if c < DOUBLE_BYTE {
         // Decoded only (the full reading checks the round trip).
@@ -716,29 +717,75 @@ fn rough(name: &[u8], c: usize) -> Option<u32> {
     }
     let t = byte_tables().get(c)?.as_ref()?;
     let mut sum = 0u32;
-    let mut prev: Option<model::Rough> = None;
+    let mut prev: Option<(u8, model::Rough)> = None;
     for &b in name {
-        if b < 0x80 {
-            let here = ascii_rough(b);
-            if let (Some(p), Some(h)) = (prev, here) {
-                sum += model::rough_pair(p, h);
+        let here = if b < 0x80 {
+            ascii_rough(b)
+        } else {
+            t.class.get(usize::from(b - 0x80)).copied()
+        };
+        let after_letter = prev.filter(|p| p.1.letter && here.is_some_and(|h| h.letter));
+        if b >= 0x80 {
+            let cost = *t.cost.get(usize::from(b - 0x80))?;
+            if cost == u8::MAX {
+                return None;
             }
-            prev = here;
-            continue;
+            sum += match after_letter {
+                Some((pb, _)) => memo.pair(c, t, pb, b),
+                None => u32::from(cost),
+            };
+        } else if let Some((pb, _)) = after_letter.filter(|p| p.0 >= 0x80) {
+            // An ASCII letter after a non-ASCII one: its pair's surcharge.
+            sum += memo.pair(c, t, pb, b).saturating_sub(3);
         }
-        let i = usize::from(b - 0x80);
-        let cost = *t.cost.get(i)?;
-        if cost == u8::MAX {
-            return None;
-        }
-        sum += u32::from(cost);
-        let here = t.class.get(i).copied();
         if let (Some(p), Some(h)) = (prev, here) {
-            sum += model::rough_pair(p, h);
+            sum += model::rough_pair(p.1, h);
         }
-        prev = here;
+        prev = here.map(|h| (b, h));
     }
     Some(sum)
+}
+
+/// The rough rank's letter-pair bits per single-byte candidate and pair of
+/// bytes, computed when a big listing first meets the pair.
+#[derive(Default)]
+struct PairMemo {
+    /// Per candidate, 256 x 256 entries (`u8::MAX`: not computed yet).
+    bits: Vec<Vec<u8>>,
+}
+
+impl PairMemo {
+    fn pair(&mut self, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
+        if self.bits.len() <= c {
+            self.bits.resize_with(c + 1, Vec::new);
+        }
+        let Some(row) = self.bits.get_mut(c) else {
+            return 0;
+        };
+        if row.is_empty() {
+            *row = vec![u8::MAX; 1 << 16];
+        }
+        let idx = usize::from(a) << 8 | usize::from(b);
+        if let Some(&v) = row.get(idx).filter(|&&v| v != u8::MAX) {
+            return u32::from(v);
+        }
+        let ch = |x: u8| {
+            if x < 0x80 {
+                Some(char::from(x))
+            } else {
+                t.chars.get(usize::from(x - 0x80)).copied().flatten()
+            }
+        };
+        let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
+        let v = match (ch(a), ch(b)) {
+            (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
+            _ => 254,
+        };
+        if let Some(slot) = row.get_mut(idx) {
+            *slot = u8::try_from(v).unwrap_or(254);
+        }
+        v
+    }
 }
 
 /// The rough class of an ASCII byte: a Latin letter, or nothing.
@@ -1258,8 +1305,9 @@ pub fn explain(name: &[u8]) -> String {
     let rs = readings(name);
     let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
     out.push_str(&format!("garbage {:.1}\n", k.garbage));
+    let mut memo = PairMemo::default();
     let mut ranks: Vec<(u32, &str)> = (0..candidates().len())
-        .filter_map(|c| Some((rough(name, c)?, candidates().get(c)?.charset.name())))
+        .filter_map(|c| Some((rough(name, c, &mut memo)?, candidates().get(c)?.charset.name())))
         .collect();
     ranks.sort();
     out.push_str(&format!("rough {ranks:?}\n"));
