@@ -49,33 +49,37 @@ pub(crate) fn rel(p: &VPath) -> PathBuf {
 /// replies; a transfer cut by the second is the server's fault (451/452),
 /// not the client's (426), and the driver knows which without guessing
 /// from an `io::Error`.
+///
+/// Its texts are for the operator's log and the server's start-up errors,
+/// in the system's words (`Not a directory`); replies to clients come from
+/// the catalogs, by [`StorageError::kind`].
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
-    #[error("no such file or directory")]
+    #[error("No such file or directory")]
     NotFound,
-    #[error("already exists")]
+    #[error("File exists")]
     AlreadyExists,
-    #[error("not a directory")]
+    #[error("Not a directory")]
     NotADirectory,
-    #[error("is a directory")]
+    #[error("Is a directory")]
     IsADirectory,
-    #[error("directory not empty")]
+    #[error("Directory not empty")]
     DirectoryNotEmpty,
-    #[error("permission denied")]
+    #[error("Permission denied")]
     PermissionDenied,
     /// What this back-end cannot do (append on S3, chmod…).
-    #[error("not supported by this storage")]
+    #[error("Operation not supported by this storage")]
     Unsupported,
     /// A name the storage cannot hold (its charset, or a key the store
     /// would rewrite).
-    #[error("the name cannot be stored")]
+    #[error("The name cannot be stored")]
     InvalidName,
     /// A request that makes no sense for the path (RETR of a directory, an
     /// offset past the end, a time out of range).
     #[error("{0}")]
     Invalid(&'static str),
     /// No space or quota left.
-    #[error("no space left on the storage")]
+    #[error("No space left on the storage")]
     Full,
     /// Any other error of the local disk, as the system gave it.
     #[error(transparent)]
