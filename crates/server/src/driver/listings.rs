@@ -56,48 +56,56 @@ impl Lister {
     /// a storage thread). Stops when the receiver is gone (ABOR, a closed
     /// data connection); a read error mid-way is passed on.
     pub(super) fn produce(self, tx: &mpsc::Sender<crate::storage::Result<Vec<u8>>>) {
-        let chunk = || Vec::with_capacity(LISTING_CHUNK + 4096);
         match self {
-            Lister::Entries { first, rest, fmt } => {
-                let mut out = chunk();
-                for e in first.into_iter().map(Ok).chain(rest) {
-                    match e {
-                        Ok(mut e) => fmt.line(&mut e, &mut out),
-                        Err(err) => {
-                            let _ = tx.blocking_send(Err(err));
-                            return;
+            Lister::Entries { first, mut rest, fmt } => {
+                let mut first = first.into_iter();
+                send_chunks(tx, Vec::new(), |out| {
+                    // One entry a step: a chunk is sent as soon as it is full.
+                    match first.next().map(Ok).or_else(|| rest.next()) {
+                        Some(Ok(mut e)) => {
+                            fmt.line(&mut e, out);
+                            Ok(true)
                         }
+                        Some(Err(e)) => Err(e),
+                        None => Ok(false),
                     }
-                    if out.len() >= LISTING_CHUNK && tx.blocking_send(Ok(std::mem::replace(&mut out, chunk()))).is_err()
-                    {
-                        return;
-                    }
-                }
-                if !out.is_empty() {
-                    let _ = tx.blocking_send(Ok(out));
-                }
+                })
             }
             Lister::Names { first, mut rest, fmt } => {
-                let mut out = first;
-                loop {
-                    match rest.next_batch(&mut |name| fmt.name_line(name, &mut out)) {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(err) => {
-                            let _ = tx.blocking_send(Err(err));
-                            return;
-                        }
-                    }
-                    if out.len() >= LISTING_CHUNK && tx.blocking_send(Ok(std::mem::replace(&mut out, chunk()))).is_err()
-                    {
-                        return;
-                    }
-                }
-                if !out.is_empty() {
-                    let _ = tx.blocking_send(Ok(out));
-                }
+                send_chunks(tx, first, |out| rest.next_batch(&mut |name| fmt.name_line(name, out)))
             }
         }
+    }
+}
+
+/// Runs `step` (which appends lines to the chunk and says whether there is
+/// more) and hands every full chunk, then the last, to `tx`; an error is
+/// passed on and ends it, as does a receiver gone (ABOR, a closed data
+/// connection).
+fn send_chunks(
+    tx: &mpsc::Sender<crate::storage::Result<Vec<u8>>>,
+    mut out: Vec<u8>,
+    mut step: impl FnMut(&mut Vec<u8>) -> crate::storage::Result<bool>,
+) {
+    out.reserve(LISTING_CHUNK + 4096);
+    loop {
+        match step(&mut out) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(err) => {
+                let _ = tx.blocking_send(Err(err));
+                return;
+            }
+        }
+        if out.len() >= LISTING_CHUNK {
+            let full = std::mem::replace(&mut out, Vec::with_capacity(LISTING_CHUNK + 4096));
+            if tx.blocking_send(Ok(full)).is_err() {
+                return;
+            }
+        }
+    }
+    if !out.is_empty() {
+        let _ = tx.blocking_send(Ok(out));
     }
 }
 
