@@ -213,6 +213,27 @@ impl Rules {
             .map_or(Perms::NONE, |(_, perms)| *perms)
     }
 
+    /// The permissions of a directory's entries, for a listing: one
+    /// lookup for the directory, and one more only for the names that
+    /// have rules of their own below it.
+    pub fn below(&self, dir: Components) -> Below {
+        let mut named: Vec<(Vec<u8>, Perms)> = Vec::new();
+        for (p, _) in &self.rules {
+            if p.len() > dir.len() && p[..dir.len()] == *dir {
+                let name = &p[dir.len()];
+                if !named.iter().any(|(n, _)| n == name) {
+                    let mut child = dir.to_vec();
+                    child.push(name.clone());
+                    named.push((name.clone(), self.at(&child)));
+                }
+            }
+        }
+        Below {
+            here: self.at(dir),
+            named,
+        }
+    }
+
     /// The rules as (path, permissions), longest path first.
     pub fn iter(&self) -> impl Iterator<Item = (String, Perms)> + '_ {
         self.rules.iter().map(|(p, perms)| {
@@ -226,6 +247,36 @@ impl Rules {
             }
             (String::from_utf8_lossy(&s).into_owned(), *perms)
         })
+    }
+}
+
+/// The permissions of the entries of one directory ([`Rules::below`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Below {
+    /// The directory's own, which its entries inherit.
+    pub here: Perms,
+    /// Entries with rules of their own (at them or deeper).
+    pub named: Vec<(Vec<u8>, Perms)>,
+}
+
+impl Below {
+    /// The same permissions for every entry.
+    pub fn uniform(perms: Perms) -> Below {
+        Below {
+            here: perms,
+            named: Vec::new(),
+        }
+    }
+
+    /// The permissions of the entry `name`.
+    pub fn of(&self, name: &[u8]) -> Perms {
+        if self.named.is_empty() {
+            return self.here;
+        }
+        self.named
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(self.here, |(_, p)| *p)
     }
 }
 

@@ -264,6 +264,10 @@ proptest! {
                 }
             }
             prop_assert_eq!(visible(&rules, probe), want.has(Perm::List));
+            // A listing's view of a directory's entries agrees with `at`.
+            if let Some((name, dir)) = probe.split_last() {
+                prop_assert_eq!(rules.below(dir).of(name), want);
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use babelftp_policy::{Perms, Rules};
 use babelftp_proto::command::ProtLevel;
 use babelftp_proto::reply::{Reply, ReplyCode};
 
@@ -35,7 +36,8 @@ impl ServerSession {
         if is_anonymous(&user) && self.cfg.anonymous {
             let write = self.cfg.anonymous_write;
             tracing::info!(peer = %self.peer, "anonymous login");
-            self.login.anonymous(user, write);
+            let rules = Rules::everywhere(if write { Perms::ALL } else { Perms::READ });
+            self.login.anonymous(user, std::sync::Arc::new(rules));
             self.reply(
                 ReplyCode::LOGGED_IN,
                 if write { Msg::LoggedIn } else { Msg::LoggedInAnonymous },
@@ -49,6 +51,22 @@ impl ServerSession {
             },
             Pending::Verify { user, since: now },
         );
+    }
+
+    /// What an account sets for its session at login: its reply language
+    /// (unless the client chose one with LANG) and its legacy client
+    /// charset (unless the client said it speaks UTF-8).
+    pub(crate) fn account_settings(&mut self, account: &crate::effects::Account) {
+        if let Some(tag) = &account.lang {
+            if let babelftp_i18n::lang::Negotiated::Lang(l) = self.cfg.catalogs.negotiate(tag) {
+                self.client.account_lang(l);
+            }
+        }
+        if let Some(cs) = account.charset {
+            if self.client.account_charset(cs) {
+                tracing::info!(peer = %self.peer, charset = cs.name(), "the account's legacy client charset is on");
+            }
+        }
     }
 
     /// AUTH (RFC 4217 4): `TLS` (also `TLS-C`, and the older `SSL` and

@@ -22,8 +22,16 @@ pub(crate) struct Client {
     pub(crate) default_lang: Lang,
     /// The language replies are in (RFC 2640 4.1).
     pub(crate) lang: Lang,
-    /// The configured legacy client charset (RFC 2640 A.2), if any.
+    /// The legacy client charset (RFC 2640 A.2), if any: the server's,
+    /// or after login the account's.
     legacy: Option<Charset>,
+    /// The server's legacy client charset, for REIN.
+    server_legacy: Option<Charset>,
+    /// The client said it speaks UTF-8 (LANG, HOST, `OPTS UTF8 ON`).
+    said_utf8: bool,
+    /// The client chose its language (LANG): an account's does not
+    /// override it.
+    pub(crate) lang_chosen: bool,
     /// The legacy client charset layer is on until LANG, HOST or `OPTS UTF8
     /// ON`, or until the client's first non-ASCII pathname turns out to be
     /// UTF-8.
@@ -44,6 +52,9 @@ impl Client {
             default_lang: lang,
             lang,
             legacy,
+            server_legacy: legacy,
+            said_utf8: false,
+            lang_chosen: false,
             legacy_active: legacy.is_some(),
             charset_settled: false,
             cwd: VPath::root(),
@@ -55,7 +66,7 @@ impl Client {
     /// REIN (RFC 959; RFC 2640 4.1: the default language; RFC 7151: the
     /// default host): everything as at the greeting.
     pub(crate) fn reset(&mut self, lang: Lang) {
-        *self = Client::new(lang, self.legacy);
+        *self = Client::new(lang, self.server_legacy);
     }
 
     /// The legacy charset names go out in now, if its layer is on.
@@ -71,6 +82,25 @@ impl Client {
     /// A client that says it speaks UTF-8 (LANG, HOST, `OPTS UTF8 ON`).
     pub(crate) fn speaks_utf8(&mut self) {
         self.legacy_active = false;
+        self.said_utf8 = true;
+    }
+
+    /// At login: the account's language, unless the client chose one.
+    pub(crate) fn account_lang(&mut self, lang: Lang) {
+        if !self.lang_chosen {
+            self.lang = lang;
+        }
+    }
+
+    /// At login: the account's legacy client charset, unless the client
+    /// said it speaks UTF-8 or sent a UTF-8 pathname. Whether it is on.
+    pub(crate) fn account_charset(&mut self, cs: Charset) -> bool {
+        if self.said_utf8 || (self.charset_settled && !self.legacy_active) {
+            return false;
+        }
+        self.legacy = Some(cs);
+        self.legacy_active = true;
+        true
     }
 
     /// `OPTS UTF8 OFF`: back to the legacy client charset, if one is

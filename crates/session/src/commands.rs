@@ -18,6 +18,7 @@ use crate::session::ServerSession;
 use crate::tls::AfterRein;
 use crate::transfer::Pending;
 use crate::vpath::VPath;
+use babelftp_policy::{Op as P, Perm};
 
 impl ServerSession {
     /// One command line, while idle.
@@ -79,7 +80,10 @@ impl ServerSession {
             }
             C::Stat(Some(p)) => {
                 let t = self.path(&p);
-                self.op(Op::Entries(t), Pending::StatPath);
+                if !self.require(Perm::List, &t) {
+                    return;
+                }
+                self.op(Op::Entries(t.clone()), Pending::StatPath(t));
             }
             C::Opts(name, params) => {
                 let r = self.opts(&name, params.as_deref());
@@ -118,31 +122,31 @@ impl ServerSession {
                 self.op(Op::Stat(t.clone()), Pending::Cwd(t));
             }
             C::Mkd(p) => {
-                if self.refuse_write() {
+                let t = self.path(&p);
+                if !self.permit(&P::Mkdir(t.components())) {
                     return;
                 }
-                let t = self.path(&p);
                 self.op(Op::Mkdir(t.clone()), Pending::Mkd(t));
             }
             C::Rmd(p) => {
-                if self.refuse_write() {
+                let t = self.path(&p);
+                if !self.permit(&P::Rmdir(t.components())) {
                     return;
                 }
-                let t = self.path(&p);
                 self.op(Op::Rmdir(t), Pending::Rmd);
             }
             C::Dele(p) => {
-                if self.refuse_write() {
+                let t = self.path(&p);
+                if !self.permit(&P::Delete(t.components())) {
                     return;
                 }
-                let t = self.path(&p);
                 self.op(Op::RemoveFile(t), Pending::Dele);
             }
             C::Rnfr(p) => {
-                if self.refuse_write() {
+                let t = self.path(&p);
+                if !self.require(Perm::Rename, &t) {
                     return;
                 }
-                let t = self.path(&p);
                 self.op(Op::Stat(t.clone()), Pending::Rnfr(t));
             }
             C::Rnto(p) => {
@@ -151,7 +155,26 @@ impl ServerSession {
                     return;
                 };
                 let to = self.path(&p);
-                self.op(Op::Rename { from, to }, Pending::Rnto);
+                let check = P::Rename {
+                    from: from.components(),
+                    to: to.components(),
+                    to_exists: false,
+                };
+                if !self.permit(&check) {
+                    return;
+                }
+                // Replacing a file needs `overwrite` too: without it the
+                // storage refuses an existing target (no stat-then-rename
+                // race).
+                let replace = self.perms_at(&to).has(Perm::Overwrite);
+                self.op(
+                    Op::Rename {
+                        from,
+                        to: to.clone(),
+                        replace,
+                    },
+                    Pending::Rnto { to, replace },
+                );
             }
             C::Rest(n) => {
                 self.work.set_rest(n);
@@ -159,10 +182,16 @@ impl ServerSession {
             }
             C::Size(p) => {
                 let t = self.path(&p);
+                if !self.require(Perm::List, &t) {
+                    return;
+                }
                 self.op(Op::Stat(t), Pending::Size);
             }
             C::Mdtm(p) => {
                 let t = self.path(&p);
+                if !self.require(Perm::List, &t) {
+                    return;
+                }
                 self.op(Op::Stat(t), Pending::Mdtm);
             }
             C::Mfmt { time, path } => self.mfmt(time, path),
@@ -171,6 +200,9 @@ impl ServerSession {
                     Some(p) => self.path(p),
                     None => self.client.cwd.clone(),
                 };
+                if !self.require(Perm::List, &target) {
+                    return;
+                }
                 let shown = p
                     .map(WirePath::into_bytes)
                     .unwrap_or_else(|| self.wire_out(&target.to_bytes()));
@@ -234,9 +266,6 @@ impl ServerSession {
             self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::StorageUnsupported);
             return;
         }
-        if self.refuse_write() {
-            return;
-        }
         let (mode, path) = match rest.iter().position(|&b| b == b' ') {
             Some(i) => (&rest[..i], &rest[i + 1..]),
             None => (rest, &b""[..]),
@@ -251,6 +280,9 @@ impl ServerSession {
             return;
         };
         let t = self.path(&WirePath::new(path.to_vec()));
+        if !self.permit(&P::Chmod(t.components())) {
+            return;
+        }
         self.op(Op::Chmod { path: t, mode }, Pending::Chmod);
     }
 
@@ -261,10 +293,10 @@ impl ServerSession {
             self.reply(ReplyCode::NOT_IMPLEMENTED, Msg::UnknownCommand);
             return;
         }
-        if self.refuse_write() {
+        let t = self.path(&path);
+        if !self.permit(&P::Chmod(t.components())) {
             return;
         }
-        let t = self.path(&path);
         let shown = path.into_bytes();
         self.op(Op::SetModified { path: t, time }, Pending::Mfmt { time, shown });
     }

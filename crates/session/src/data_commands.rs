@@ -20,6 +20,7 @@ use crate::listing::{ListFormat, ListRender};
 use crate::msg::Msg;
 use crate::session::ServerSession;
 use crate::transfer::{AbortCause, OnOpened, Pending};
+use babelftp_policy::{Op as P, Perm};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ListKind {
@@ -133,15 +134,16 @@ impl ServerSession {
 
     pub(crate) fn retr(&mut self, now: Instant, p: &WirePath) {
         let path = self.path(p);
+        if !self.require(Perm::Download, &path) {
+            // (A REST before it is used up, as a refused RETR would.)
+            self.work.take_rest();
+            return;
+        }
         let offset = self.work.take_rest().unwrap_or(0);
         self.start(now, TransferKind::Retr { path, offset });
     }
 
     pub(crate) fn stor(&mut self, now: Instant, p: Option<&WirePath>, mode: WriteMode) {
-        // Refused and logged as MKD, DELE and the others are.
-        if self.refuse_write() {
-            return;
-        }
         let rest = self.work.take_rest();
         let (path, mode) = match (p, mode) {
             (Some(p), WriteMode::Replace) => (self.path(p), rest.map_or(WriteMode::Replace, WriteMode::At)),
@@ -152,11 +154,28 @@ impl ServerSession {
             self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile);
             return;
         }
+        // Refused and logged as MKD, DELE and the others are. APPE and
+        // REST+STOR change a file in place: `overwrite`. STOR and STOU
+        // create: `upload`; a STOR without `overwrite` may not replace a
+        // file, which the storage checks as it creates it and commits it
+        // (`New`), so no other upload slips in between.
+        let extends = matches!(mode, WriteMode::Append | WriteMode::At(_));
+        let op = P::Store {
+            path: path.components(),
+            exists: extends,
+        };
+        if !self.permit(&op) {
+            return;
+        }
+        let mode = match mode {
+            WriteMode::Replace if !self.perms_at(&path).has(Perm::Overwrite) => WriteMode::New,
+            m => m,
+        };
         let caps = self.cfg.caps;
         let can = match mode {
             WriteMode::Append => caps.append,
             WriteMode::At(_) => caps.write_at,
-            WriteMode::Replace | WriteMode::Unique => true,
+            WriteMode::Replace | WriteMode::Unique | WriteMode::New => true,
         };
         if !can {
             self.reply(ReplyCode::PARAMETER_NOT_IMPLEMENTED, Msg::StorageUnsupported);
@@ -175,12 +194,20 @@ impl ServerSession {
             strip_ls_options(&arg)
         };
         let path = self.client.cwd.join(&self.client.wire_in(arg));
+        if !self.require(Perm::List, &path) {
+            return;
+        }
         let format = match kind {
             ListKind::List => ListFormat::List,
             ListKind::Nlst => ListFormat::Nlst,
             ListKind::Mlsd => ListFormat::Mlsd(self.client.mlst_facts.clone()),
         };
-        let render = ListRender::new(format, self.login.may_write(), &self.cfg.caps, self.client.legacy_now());
+        let render = ListRender::new(
+            format,
+            self.perms_below(&path),
+            &self.cfg.caps,
+            self.client.legacy_now(),
+        );
         self.start(now, TransferKind::List { path, render });
     }
 
@@ -217,10 +244,15 @@ impl ServerSession {
                 false
             }
             DataEvent::OpenFailed { id, error } => {
-                let Some(cause) = self.work.open_failed(id) else {
+                let Some((cause, new_file)) = self.work.open_failed(id) else {
                     return false;
                 };
                 match cause {
+                    // A file the account may not overwrite is there.
+                    None if error == std::io::ErrorKind::AlreadyExists && new_file.is_some() => {
+                        let path = new_file.map(|p| p.to_bytes()).unwrap_or_default();
+                        self.deny(Perm::Overwrite, &path);
+                    }
                     None => {
                         let (code, msg) = self.error_reply(error);
                         self.reply(code, msg);

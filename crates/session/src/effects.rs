@@ -3,9 +3,14 @@
 
 use std::io::ErrorKind;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use babelftp_proto::display::PlainPath;
 use babelftp_proto::listing::{Civil, Entry};
+
+use babelftp_i18n::Charset;
+use babelftp_policy::{Perms, Rules};
+use babelftp_proto::lang::LangTag;
 
 use crate::listing::ListRender;
 use crate::vpath::VPath;
@@ -33,6 +38,9 @@ pub enum Op {
         from: VPath,
         /// The RNTO path.
         to: VPath,
+        /// Whether an existing file at `to` may be replaced; when not,
+        /// the storage answers `AlreadyExists` instead.
+        replace: bool,
     },
     /// SITE CHMOD: permission bits (0–0o777) → [`OpOk::Done`].
     Chmod {
@@ -86,7 +94,7 @@ impl Op {
             Op::SetModified { path, time } => {
                 ("MFMT", format!("{} {}", text(path), Civil::from_unix(*time).time_val()))
             }
-            Op::Rename { from, to } => ("rename", format!("{} -> {}", text(from), text(to))),
+            Op::Rename { from, to, .. } => ("rename", format!("{} -> {}", text(from), text(to))),
             _ => return None,
         };
         Some(Change { what, path })
@@ -134,13 +142,32 @@ pub enum OpOk {
 /// in one place ([`crate::reply_for`]).
 pub type OpResult = Result<OpOk, ErrorKind>;
 
-/// A verified account.
+/// A verified account: what the session needs for the whole login, read
+/// once (no store query per command).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Account {
     /// The home directory below the host's root (`/`: all of it).
     pub home: Vec<u8>,
-    /// Whether the account may change files.
-    pub write: bool,
+    /// What the account may do where (babelftp-policy).
+    pub rules: Arc<Rules>,
+    /// The account's reply language, unless the client chose one (LANG).
+    pub lang: Option<LangTag>,
+    /// The account's legacy client charset (RFC 2640 A.2): its names go
+    /// out and come in in it, unless the client speaks UTF-8.
+    pub charset: Option<Charset>,
+}
+
+impl Account {
+    /// An account of a users file: everything everywhere when it may
+    /// `write`, else list and download.
+    pub fn with_write(home: Vec<u8>, write: bool) -> Account {
+        Account {
+            home,
+            rules: Arc::new(Rules::everywhere(if write { Perms::ALL } else { Perms::READ })),
+            lang: None,
+            charset: None,
+        }
+    }
 }
 
 /// Where the data connection of a transfer comes from.
@@ -166,6 +193,10 @@ pub enum WriteMode {
     Append,
     /// REST n + STOR: write in place from offset n.
     At(u64),
+    /// STOR by an account that may upload but not overwrite: as
+    /// `Replace`, but the file must not exist, when the upload starts and
+    /// when it is committed (`AlreadyExists`).
+    New,
 }
 
 /// What a transfer moves.
@@ -380,6 +411,7 @@ mod tests {
         let mv = Op::Rename {
             from: p(b"a"),
             to: p(b"b"),
+            replace: true,
         };
         assert_eq!(mv.change().map(|c| c.path), Some("/a -> /b".to_string()));
         assert_eq!(mv.creates(), Some(&p(b"b")));

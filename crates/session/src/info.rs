@@ -10,6 +10,7 @@ use babelftp_proto::reply::{Reply, ReplyCode};
 use crate::listing::{ListFormat, ListRender};
 use crate::msg::Msg;
 use crate::session::ServerSession;
+use crate::vpath::VPath;
 
 impl ServerSession {
     pub(crate) fn features(&self) -> Features {
@@ -98,10 +99,10 @@ impl ServerSession {
 
     /// STAT with a pathname: the listing on the control connection.
     /// `wall`: the wall clock when the entries were read (Unix seconds).
-    pub(crate) fn stat_listing(&self, mut entries: Vec<Entry>, wall: i64) -> Reply {
+    pub(crate) fn stat_listing(&self, dir: &VPath, mut entries: Vec<Entry>, wall: i64) -> Reply {
         let render = ListRender::new(
             ListFormat::List,
-            self.login.may_write(),
+            self.perms_below(dir),
             &self.cfg.caps,
             self.client.legacy_now(),
         )
@@ -161,6 +162,7 @@ impl ServerSession {
     pub(crate) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
         // RFC 2640 A.2: a client that sends LANG understands UTF-8.
         self.client.speaks_utf8();
+        self.client.lang_chosen = true;
         let Some(tag) = tag else {
             self.client.lang = self.client.default_lang;
             let name = self.cfg.catalogs.language_name(self.client.lang);

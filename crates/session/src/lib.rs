@@ -64,6 +64,7 @@ mod data_commands;
 mod info;
 
 mod commands;
+mod guard;
 mod results;
 
 mod machine;

@@ -10,20 +10,34 @@
 //! of the entry and the session's choices.
 
 use babelftp_i18n::Charset;
+use babelftp_policy::{Below, Perm, Perms};
 use babelftp_proto::listing::{self, Entry, EntryKind};
 
 use crate::config::Capabilities;
 
-/// RFC 3659 7.5.5: what this session may do with an entry (`a`, APPE,
-/// only where the storage can append).
-pub fn perm_fact(kind: EntryKind, write: bool, caps: &Capabilities) -> &'static str {
-    match (kind, write, caps.append) {
-        (EntryKind::Dir, true, _) => "cdeflmp",
-        (EntryKind::Dir, false, _) => "el",
-        (_, true, true) => "adfrw",
-        (_, true, false) => "dfrw",
-        (_, false, _) => "r",
-    }
+/// RFC 3659 7.5.5: what the account may do with an entry, from its
+/// permissions there (`a`, APPE, only where the storage can append).
+pub fn perm_fact(kind: EntryKind, perms: Perms, caps: &Capabilities) -> String {
+    let facts: &[(char, bool)] = if kind == EntryKind::Dir {
+        &[
+            ('c', perms.has(Perm::Upload)),
+            ('d', perms.has(Perm::Rmdir)),
+            ('e', true),
+            ('f', perms.has(Perm::Rename)),
+            ('l', perms.has(Perm::List)),
+            ('m', perms.has(Perm::Mkdir)),
+            ('p', perms.has(Perm::Delete)),
+        ]
+    } else {
+        &[
+            ('a', perms.has(Perm::Overwrite) && caps.append),
+            ('d', perms.has(Perm::Delete)),
+            ('f', perms.has(Perm::Rename)),
+            ('r', perms.has(Perm::Download)),
+            ('w', perms.has(Perm::Overwrite)),
+        ]
+    };
+    facts.iter().filter(|(_, on)| *on).map(|(c, _)| *c).collect()
 }
 
 /// The listing formats.
@@ -42,21 +56,24 @@ pub enum ListFormat {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListRender {
     format: ListFormat,
-    /// The `perm` fact of directories and of everything else.
-    perm_dir: &'static str,
-    perm_other: &'static str,
+    /// The account's permissions on the entries: an entry it may not
+    /// list is left out, and MLSD's `perm` fact says what it may do.
+    view: Below,
+    /// The storage can append (the `a` of `perm`).
+    caps: Capabilities,
     /// Names go out in this legacy client charset.
     legacy: Option<Charset>,
 }
 
 impl ListRender {
-    /// The renderer of a session that `write`s on a storage with `caps`,
-    /// whose client reads names in `legacy` (None: as stored).
-    pub fn new(format: ListFormat, write: bool, caps: &Capabilities, legacy: Option<Charset>) -> Self {
+    /// The renderer of a session whose account has `view` on the
+    /// directory's entries, on a storage with `caps`, whose client reads
+    /// names in `legacy` (None: as stored).
+    pub fn new(format: ListFormat, view: Below, caps: &Capabilities, legacy: Option<Charset>) -> Self {
         ListRender {
             format,
-            perm_dir: perm_fact(EntryKind::Dir, write, caps),
-            perm_other: perm_fact(EntryKind::File, write, caps),
+            view,
+            caps: *caps,
             legacy,
         }
     }
@@ -101,6 +118,9 @@ impl Lines {
     /// Appends an NLST line of a name alone (the storage lends names
     /// without an entry): the name in the client's charset, CR LF.
     pub fn name_line(&self, name: &[u8], out: &mut Vec<u8>) {
+        if !self.render.view.of(name).has(Perm::List) {
+            return;
+        }
         match self.render.legacy {
             Some(cs) => out.extend_from_slice(&babelftp_i18n::names::legacy_out(name, cs)),
             None => out.extend_from_slice(name),
@@ -110,8 +130,13 @@ impl Lines {
 
     /// Appends `e`'s line, CR LF included. `e` is taken as scratch: its
     /// name may be translated and its `perm` set in place.
+    /// An entry the account may not list writes nothing.
     pub fn line(&self, e: &mut Entry, out: &mut Vec<u8>) {
         let r = &self.render;
+        let perms = r.view.of(&e.name);
+        if !perms.has(Perm::List) {
+            return;
+        }
         if let Some(cs) = r.legacy {
             if let std::borrow::Cow::Owned(name) = babelftp_i18n::names::legacy_out(&e.name, cs) {
                 e.name = name;
@@ -124,13 +149,7 @@ impl Lines {
                 out.extend_from_slice(b"\r\n");
             }
             ListFormat::Mlsd(facts) => {
-                let perm = if e.kind == EntryKind::Dir {
-                    r.perm_dir
-                } else {
-                    r.perm_other
-                };
-                e.perm.clear();
-                e.perm.push_str(perm);
+                e.perm = perm_fact(e.kind, perms, &r.caps);
                 listing::mlsd_line(e, facts, out)
             }
         }
@@ -165,7 +184,7 @@ mod tests {
         // 2024-06-15 12:00:00 UTC.
         let now = 1_718_452_800;
         let six_months = 182 * 24 * 3600;
-        let lines = ListRender::new(ListFormat::List, false, &Capabilities::ALL, None).at(now);
+        let lines = ListRender::new(ListFormat::List, Below::uniform(Perms::READ), &Capabilities::ALL, None).at(now);
         let recent = line(&lines, file(b"a", now - six_months + 60));
         assert!(recent.contains(':'), "within six months: the time of day: {recent}");
         let old = line(&lines, file(b"a", now - six_months - 60));
@@ -176,15 +195,21 @@ mod tests {
     }
 
     #[test]
-    fn mlsd_perm_follows_write_and_caps() {
+    fn mlsd_perm_follows_the_rules_and_caps() {
         let facts = vec!["type", "perm"];
-        let ro = ListRender::new(ListFormat::Mlsd(facts.clone()), false, &Capabilities::ALL, None).at(0);
+        let ro = ListRender::new(
+            ListFormat::Mlsd(facts.clone()),
+            Below::uniform(Perms::READ),
+            &Capabilities::ALL,
+            None,
+        )
+        .at(0);
         assert!(line(&ro, file(b"f", 0)).contains("perm=r;"));
         let no_append = Capabilities {
             append: false,
             ..Capabilities::ALL
         };
-        let rw = ListRender::new(ListFormat::Mlsd(facts), true, &no_append, None).at(0);
+        let rw = ListRender::new(ListFormat::Mlsd(facts), Below::uniform(Perms::ALL), &no_append, None).at(0);
         assert!(line(&rw, file(b"f", 0)).contains("perm=dfrw;"));
         let mut dir = file(b"d", 0);
         dir.kind = EntryKind::Dir;
@@ -192,9 +217,36 @@ mod tests {
     }
 
     #[test]
+    fn entries_the_account_may_not_list_are_left_out() {
+        let rules = babelftp_policy::Rules::new([
+            (&b"/"[..], Perms::READ),
+            (b"/pub/hidden", Perms::NONE),
+            (b"/pub/drop", "upload".parse().unwrap_or(Perms::NONE)),
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        let view = rules.below(&[b"pub".to_vec()]);
+        let facts = vec!["type", "perm"];
+        let lines = ListRender::new(ListFormat::Mlsd(facts), view.clone(), &Capabilities::ALL, None).at(0);
+        assert!(line(&lines, file(b"hidden", 0)).is_empty());
+        assert!(line(&lines, file(b"seen", 0)).contains("perm=r;"));
+        let names = ListRender::new(ListFormat::Nlst, view, &Capabilities::ALL, None).at(0);
+        let mut out = Vec::new();
+        names.name_line(b"hidden", &mut out);
+        names.name_line(b"drop", &mut out);
+        names.name_line(b"seen", &mut out);
+        assert_eq!(out, b"seen\r\n");
+    }
+
+    #[test]
     fn names_go_out_in_the_legacy_charset() {
         let cs = Charset::for_label("windows-1251").unwrap_or_else(|| panic!("windows-1251"));
-        let lines = ListRender::new(ListFormat::Nlst, false, &Capabilities::ALL, Some(cs)).at(0);
+        let lines = ListRender::new(
+            ListFormat::Nlst,
+            Below::uniform(Perms::READ),
+            &Capabilities::ALL,
+            Some(cs),
+        )
+        .at(0);
         let mut out = Vec::new();
         lines.line(&mut file("Привет".as_bytes(), 0), &mut out);
         assert_eq!(out, b"\xcf\xf0\xe8\xe2\xe5\xf2\r\n");

@@ -5,6 +5,9 @@
 //! A leaf part: methods change the login state and say which reply the
 //! sequence calls for; the session sends it.
 
+use std::sync::Arc;
+
+use babelftp_policy::Rules;
 use babelftp_proto::reply::ReplyCode;
 
 use crate::msg::{Msg, Refusal};
@@ -14,7 +17,7 @@ use crate::msg::{Msg, Refusal};
 enum State {
     AwaitUser,
     AwaitPass { user: Vec<u8> },
-    LoggedIn { user: Vec<u8>, write: bool },
+    LoggedIn { user: Vec<u8>, rules: Arc<Rules> },
 }
 
 /// The login state and its counts.
@@ -64,15 +67,15 @@ impl Login {
     }
 
     /// The account checked out (and its home was entered).
-    pub(crate) fn succeeded(&mut self, user: Vec<u8>, write: bool) {
+    pub(crate) fn succeeded(&mut self, user: Vec<u8>, rules: Arc<Rules>) {
         self.ok += 1;
-        self.state = State::LoggedIn { user, write };
+        self.state = State::LoggedIn { user, rules };
     }
 
     /// An anonymous login (no password check).
-    pub(crate) fn anonymous(&mut self, user: Vec<u8>, write: bool) {
+    pub(crate) fn anonymous(&mut self, user: Vec<u8>, rules: Arc<Rules>) {
         self.anonymous_ok += 1;
-        self.state = State::LoggedIn { user, write };
+        self.state = State::LoggedIn { user, rules };
     }
 
     /// The check failed, or the home is not there.
@@ -95,8 +98,12 @@ impl Login {
         !matches!(self.state, State::AwaitUser)
     }
 
-    pub(crate) fn may_write(&self) -> bool {
-        matches!(self.state, State::LoggedIn { write: true, .. })
+    /// What the logged-in account may do where (nothing before login).
+    pub(crate) fn rules(&self) -> Option<&Arc<Rules>> {
+        match &self.state {
+            State::LoggedIn { rules, .. } => Some(rules),
+            _ => None,
+        }
     }
 
     /// The name logged in with; `None` before login and after REIN.

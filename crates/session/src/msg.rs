@@ -113,6 +113,9 @@ pub enum Msg {
     RestartPending(u64),
     /// TYPE accepted: `A` or `I`.
     TypeSet(&'static str),
+    /// The account's permissions refuse the operation: the permission it
+    /// lacks (`upload`, `overwrite`, …: a configuration keyword).
+    PolicyDenied(&'static str),
     /// LANG accepted: the language's own name.
     LangOk(String),
     /// LANG without argument: the default language's name.
@@ -214,6 +217,7 @@ impl Msg {
             TlsDataFailed => ("tls-data-failed", None),
             RestartPending(n) => ("restart-pending", Some(("offset", Arg::Num(*n)))),
             TypeSet(t) => ("type-set", Some(("type", Arg::Str(t)))),
+            PolicyDenied(p) => ("policy-denied", Some(("perm", Arg::Str(p)))),
             LangOk(l) => ("lang-ok", Some(("language", Arg::Str(l)))),
             LangDefault(l) => ("lang-default", Some(("language", Arg::Str(l)))),
         }
@@ -329,6 +333,7 @@ mod tests {
             Msg::TlsDataFailed,
             Msg::RestartPending(1),
             Msg::TypeSet("A"),
+            Msg::PolicyDenied("upload"),
             Msg::LangOk("x".into()),
             Msg::LangDefault("x".into()),
         ];

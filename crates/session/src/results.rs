@@ -8,7 +8,7 @@ use std::time::Instant;
 use babelftp_proto::listing::{self, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 
-use crate::effects::{Account, Op, OpOk, OpResult};
+use crate::effects::{Op, OpOk, OpResult};
 use crate::listing::perm_fact;
 use crate::msg::Msg;
 use crate::session::ServerSession;
@@ -32,6 +32,10 @@ impl ServerSession {
                             Msg::CantOpenData
                         },
                     ),
+                    // An existing target the account may not overwrite.
+                    Pending::Rnto { to, replace: false } if e == std::io::ErrorKind::AlreadyExists => {
+                        self.deny(babelftp_policy::Perm::Overwrite, &to.to_bytes());
+                    }
                     Pending::EnterHome { user, .. } if home_missing(e) => {
                         // The password was right: the user is told why,
                         // at once (the admin was warned at start).
@@ -75,7 +79,7 @@ impl ServerSession {
                 self.work.set_rnfr(t);
                 self.reply(ReplyCode::PENDING, Msg::RenamePending);
             }
-            (Pending::Rnto, OpOk::Done) => self.reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed),
+            (Pending::Rnto { .. }, OpOk::Done) => self.reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed),
             (Pending::Chmod, OpOk::Done) => self.reply(ReplyCode::OK, Msg::ChmodOk),
             (Pending::Mfmt { time, shown }, OpOk::Done) => {
                 // "213 Modify=YYYYMMDDHHMMSS; pathname": a protocol
@@ -99,7 +103,7 @@ impl ServerSession {
                 _ => self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
             },
             (Pending::Mlst { target, shown }, OpOk::Entry(mut e)) => {
-                e.perm = perm_fact(e.kind, self.login.may_write(), &self.cfg.caps).into();
+                e.perm = perm_fact(e.kind, self.perms_at(&target), &self.cfg.caps);
                 let mut line = b" ".to_vec();
                 line.extend(listing::mlsx_facts(&e, &self.client.mlst_facts, None));
                 line.push(b' ');
@@ -112,13 +116,13 @@ impl ServerSession {
                 );
                 self.send(&r);
             }
-            (Pending::StatPath, OpOk::Entries { entries, now }) => {
-                let r = self.stat_listing(entries, now);
+            (Pending::StatPath(dir), OpOk::Entries { entries, now }) => {
+                let r = self.stat_listing(&dir, entries, now);
                 self.send(&r);
             }
-            (Pending::Verify { user, .. }, OpOk::Account(Some(Account { home, write }))) => {
-                let home = VPath::root().join(&home);
-                self.op(Op::EnterHome(home), Pending::EnterHome { user, write });
+            (Pending::Verify { user, .. }, OpOk::Account(Some(account))) => {
+                let home = VPath::root().join(&account.home);
+                self.op(Op::EnterHome(home), Pending::EnterHome { user, account });
             }
             (Pending::Verify { user, since }, OpOk::Account(None)) => {
                 tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "failed login");
@@ -126,10 +130,11 @@ impl ServerSession {
                 // are answered at the same moment.
                 self.login_failed(since);
             }
-            (Pending::EnterHome { user, write }, OpOk::Done) => {
+            (Pending::EnterHome { user, account }, OpOk::Done) => {
                 tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login");
                 self.client.cwd = VPath::root();
-                self.login.succeeded(user, write);
+                self.account_settings(&account);
+                self.login.succeeded(user, account.rules);
                 self.reply(ReplyCode::LOGGED_IN, Msg::LoggedIn);
             }
             (Pending::Pasv { extended, tls }, OpOk::Port(port)) => self.passive_reply(extended, tls, port),

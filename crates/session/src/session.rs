@@ -234,16 +234,6 @@ impl ServerSession {
         self.work.busy = Busy::LoginDelay(now + self.cfg.login_fail_delay);
     }
 
-    /// A write by a read-only account: refused (550) and logged.
-    pub(crate) fn refuse_write(&mut self) -> bool {
-        if self.login.may_write() {
-            return false;
-        }
-        tracing::info!(user = %self.login.log_user().0.escape_ascii(), "write refused: read-only account");
-        self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::PermissionDenied);
-        true
-    }
-
     /// A pathname from the client resolved against the working directory.
     pub(crate) fn path(&self, p: &WirePath) -> VPath {
         self.client.path(p)

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use babelftp_proto::command::Command;
 
-use crate::effects::{TransferKind, WriteMode};
+use crate::effects::{Account, TransferKind, WriteMode};
 use crate::vpath::VPath;
 
 /// What an outstanding [`crate::Op`] is for.
@@ -27,7 +27,11 @@ pub(crate) enum Pending {
     Rmd,
     Dele,
     Rnfr(VPath),
-    Rnto,
+    /// RNTO; `replace`: the account may overwrite the target.
+    Rnto {
+        to: VPath,
+        replace: bool,
+    },
     Chmod,
     /// MFMT: the time set and the pathname as the client sent it, for the
     /// 213 reply.
@@ -41,7 +45,8 @@ pub(crate) enum Pending {
         target: VPath,
         shown: Vec<u8>,
     },
-    StatPath,
+    /// STAT with a pathname: the path listed.
+    StatPath(VPath),
     Verify {
         user: Vec<u8>,
         /// When PASS came: a failure is answered `login_fail_delay` after
@@ -50,7 +55,7 @@ pub(crate) enum Pending {
     },
     EnterHome {
         user: Vec<u8>,
-        write: bool,
+        account: Account,
     },
     Pasv {
         extended: bool,
@@ -101,6 +106,8 @@ pub(crate) struct Transfer {
     /// For the 150 of STOU and the transfer log.
     pub(crate) path: VPath,
     unique: bool,
+    /// A STOR that may not replace a file (`WriteMode::New`).
+    new_file: bool,
     /// File transfers go to the transfer log; listings do not.
     pub(crate) logged: bool,
     pub(crate) ascii: bool,
@@ -233,6 +240,13 @@ impl Work {
                     ..
                 }
             ),
+            new_file: matches!(
+                kind,
+                TransferKind::Stor {
+                    mode: WriteMode::New,
+                    ..
+                }
+            ),
             logged: !matches!(kind, TransferKind::List { .. }),
             ascii,
             started: now,
@@ -288,15 +302,17 @@ impl Work {
     }
 
     /// The source or sink could not be opened: the transfer is over, with
-    /// its cause if it was being cut. `None`: not about the transfer.
-    pub(crate) fn open_failed(&mut self, id: u64) -> Option<Option<AbortCause>> {
+    /// its cause if it was being cut, and the path of a STOR that may not
+    /// replace a file. `None`: not about the transfer.
+    pub(crate) fn open_failed(&mut self, id: u64) -> Option<(Option<AbortCause>, Option<VPath>)> {
         let t = self.current(id)?;
         if t.phase != Phase::Opening {
             return None;
         }
         let cause = t.abort;
+        let new_file = t.new_file.then(|| t.path.clone());
         self.busy = Busy::Idle;
-        Some(cause)
+        Some((cause, new_file))
     }
 
     /// An upload's data all arrived: Committing, and the id to commit,

@@ -50,6 +50,9 @@ pub struct FsUpload {
     temp: Option<PathBuf>,
     target: PathBuf,
     fsync: Fsync,
+    /// The target must not exist at commit (`WriteMode::New`): the
+    /// temporary file is linked to it, which fails if it is there.
+    no_replace: bool,
     /// REST+STOR: the offset to cut the file at, once data arrive (not
     /// before: a data connection that never comes leaves the file whole).
     truncate_at: Option<u64>,
@@ -94,7 +97,16 @@ impl Upload for FsUpload {
                     let _ = self.file.set_permissions(old.permissions());
                 }
             }
-            if let Err(e) = self.dir.rename(&temp, &self.dir, &self.target) {
+            let moved = if self.no_replace {
+                // link(2) fails with EEXIST if a file took the name
+                // since the upload began: never replaced.
+                self.dir
+                    .hard_link(&temp, &self.dir, &self.target)
+                    .and_then(|()| self.dir.remove_file(&temp))
+            } else {
+                self.dir.rename(&temp, &self.dir, &self.target)
+            };
+            if let Err(e) = moved {
                 self.temp = Some(temp);
                 return Err(e.into());
             }
@@ -375,6 +387,11 @@ impl Storage for FsStorage {
                 let (file, temp) = create_temp(&dir)?;
                 (file, Some(temp))
             }
+            WriteMode::New if existed => return Err(StorageError::AlreadyExists),
+            WriteMode::New => {
+                let (file, temp) = create_temp(&dir)?;
+                (file, Some(temp))
+            }
             WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
             WriteMode::Append => (dir.open_with(&target, opts.append(true).create(true))?, None),
             WriteMode::At(offset) => {
@@ -392,6 +409,7 @@ impl Storage for FsStorage {
             temp,
             target,
             fsync: self.fsync,
+            no_replace: mode == WriteMode::New,
             truncate_at,
             created,
             written: 0,

@@ -234,6 +234,16 @@ pub trait Storage: Send + Sync + 'static {
     fn remove_file(&self, p: &VPath) -> Result<()>;
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> Result<()>;
+    /// RNFR/RNTO by an account that may not overwrite: `AlreadyExists`
+    /// when `to` is there. By default a look before the rename (a rename
+    /// racing with an upload of the same name may still replace it).
+    fn rename_no_replace(&self, from: &VPath, to: &VPath) -> Result<()> {
+        match self.stat(to) {
+            Ok(_) => Err(StorageError::AlreadyExists),
+            Err(StorageError::NotFound) => self.rename(from, to),
+            Err(e) => Err(e),
+        }
+    }
     /// SITE CHMOD: set the permission bits (0–0o777). A back-end without
     /// them answers `Unsupported` (502/504).
     fn chmod(&self, p: &VPath, mode: u32) -> Result<()> {

@@ -300,7 +300,8 @@ impl Storage for S3Storage {
         }
         let unique = match mode {
             WriteMode::Replace => false,
-            WriteMode::Unique => {
+            // A conditional write: the store refuses it if the key appears.
+            WriteMode::Unique | WriteMode::New => {
                 if self.file_exists(&key)? {
                     return Err(io::ErrorKind::AlreadyExists.into());
                 }

@@ -98,3 +98,4 @@ bad-mode = الاستخدام: SITE CHMOD <الوضع> <المسار>، والو
 site-help = أوامر SITE:
 site-unknown = أمر SITE غير معروف (يسردها SITE HELP).
 storage-unsupported = غير ممكن على هذا التخزين (تخزين الكائنات لا يدعم الإلحاق ولا الكتابة من موضع ولا الأذونات).
+policy-denied = الإذن مرفوض: هذا الحساب لا يملك الحق «{ $perm }» هنا.

@@ -98,3 +98,4 @@ bad-mode = Aufruf: SITE CHMOD <Modus> <Pfad>, der Modus oktal von 0 bis 777.
 site-help = SITE-Befehle:
 site-unknown = Unbekannter SITE-Befehl (SITE HELP listet sie auf).
 storage-unsupported = Auf diesem Speicher nicht möglich (ein Objektspeicher kennt kein Anhängen, kein Schreiben ab einer Position, keine Rechte).
+policy-denied = Zugriff verweigert: Dieses Konto hat hier das Recht „{ $perm }“ nicht.

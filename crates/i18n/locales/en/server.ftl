@@ -98,3 +98,4 @@ bad-mode = Usage: SITE CHMOD <mode> <path>, the mode in octal from 0 to 777.
 site-help = SITE commands:
 site-unknown = Unknown SITE command (SITE HELP lists them).
 storage-unsupported = Not possible on this storage (an object store has no append, no write at an offset, no permissions).
+policy-denied = Permission denied: this account lacks the “{ $perm }” right here.

@@ -98,3 +98,4 @@ bad-mode = Uso: SITE CHMOD <modo> <ruta>, el modo en octal de 0 a 777.
 site-help = Órdenes SITE:
 site-unknown = Orden SITE desconocida (SITE HELP las enumera).
 storage-unsupported = No es posible en este almacenamiento (un almacén de objetos no permite añadir, escribir en una posición ni permisos).
+policy-denied = Permiso denegado: esta cuenta no tiene aquí el derecho «{ $perm }».

@@ -98,3 +98,4 @@ bad-mode = Usage : SITE CHMOD <mode> <chemin>, le mode en octal de 0 à 777.
 site-help = Commandes SITE :
 site-unknown = Commande SITE inconnue (SITE HELP les liste).
 storage-unsupported = Impossible sur ce stockage (un stockage objet n’a ni ajout, ni écriture à une position, ni permissions).
+policy-denied = Permission refusée : ce compte n’a pas ici le droit « { $perm } ».

@@ -98,3 +98,4 @@ bad-mode = שימוש: SITE CHMOD <הרשאות> <נתיב>, ההרשאות בא
 site-help = פקודות SITE:
 site-unknown = פקודת SITE לא מוכרת (SITE HELP מפרט אותן).
 storage-unsupported = לא אפשרי באחסון הזה (באחסון אובייקטים אין הוספה, כתיבה ממיקום או הרשאות).
+policy-denied = ההרשאה נדחתה: לחשבון זה אין כאן את ההרשאה "{ $perm }".

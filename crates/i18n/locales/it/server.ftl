@@ -98,3 +98,4 @@ bad-mode = Uso: SITE CHMOD <modo> <percorso>, il modo in ottale da 0 a 777.
 site-help = Comandi SITE:
 site-unknown = Comando SITE sconosciuto (SITE HELP li elenca).
 storage-unsupported = Non possibile su questo archivio (un object store non ha accodamento, scrittura da una posizione né permessi).
+policy-denied = Permesso negato: questo account non ha qui il diritto «{ $perm }».

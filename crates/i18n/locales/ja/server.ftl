@@ -98,3 +98,4 @@ bad-mode = 使い方: SITE CHMOD <モード> <パス> (モードは 0〜777 の8
 site-help = SITE コマンド:
 site-unknown = 不明な SITE コマンドです (一覧は SITE HELP)。
 storage-unsupported = このストレージではできません（オブジェクトストレージには追記、位置指定の書き込み、パーミッションがありません）。
+policy-denied = 許可がありません: このアカウントはここで「{ $perm }」の権限を持っていません。

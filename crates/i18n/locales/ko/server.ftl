@@ -98,3 +98,4 @@ bad-mode = 사용법: SITE CHMOD <모드> <경로>, 모드는 0~777의 8진수.
 site-help = SITE 명령:
 site-unknown = 알 수 없는 SITE 명령입니다 (SITE HELP로 목록 확인).
 storage-unsupported = 이 저장소에서는 할 수 없습니다(객체 저장소에는 이어 쓰기, 위치 지정 쓰기, 권한이 없습니다).
+policy-denied = 권한이 거부되었습니다: 이 계정은 여기에서 "{ $perm }" 권한이 없습니다.

@@ -98,3 +98,4 @@ bad-mode = Użycie: SITE CHMOD <tryb> <ścieżka>, tryb ósemkowo od 0 do 777.
 site-help = Polecenia SITE:
 site-unknown = Nieznane polecenie SITE (SITE HELP je wymienia).
 storage-unsupported = Niemożliwe w tym magazynie (magazyn obiektów nie ma dopisywania, zapisu od pozycji ani uprawnień).
+policy-denied = Brak dostępu: to konto nie ma tutaj prawa „{ $perm }”.

@@ -98,3 +98,4 @@ bad-mode = Uso: SITE CHMOD <modo> <caminho>, o modo em octal de 0 a 777.
 site-help = Comandos SITE:
 site-unknown = Comando SITE desconhecido (SITE HELP os lista).
 storage-unsupported = Não é possível neste armazenamento (um armazenamento de objetos não tem anexação, escrita em posição nem permissões).
+policy-denied = Permissão negada: esta conta não tem aqui o direito “{ $perm }”.

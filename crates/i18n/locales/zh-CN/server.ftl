@@ -98,3 +98,4 @@ bad-mode = 用法：SITE CHMOD <模式> <路径>，模式为 0 到 777 的八进
 site-help = SITE 命令：
 site-unknown = 未知的 SITE 命令（SITE HELP 可列出）。
 storage-unsupported = 此存储无法执行（对象存储不支持追加、按偏移写入和权限）。
+policy-denied = 权限不足：此账户在此处没有“{ $perm }”权限。

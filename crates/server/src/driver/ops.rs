@@ -37,10 +37,7 @@ impl Driver {
             }
             Op::VerifyPassword { user, password } => {
                 let users = self.shared.users.snapshot();
-                let account = |u: &crate::config::User| babelftp_session::Account {
-                    home: u.home.clone(),
-                    write: u.write,
-                };
+                let account = |u: &crate::config::User| babelftp_session::Account::with_write(u.home.clone(), u.write);
                 let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
                 // A name that is no account is checked against a decoy as
                 // costly as an account's hash: its answer comes no sooner.
@@ -100,8 +97,16 @@ impl Driver {
             Op::SetModified { path, time } => {
                 blocking(move || st.set_modified(&path, time).map(|()| OpOk::Done).map_err(|e| e.kind())).await
             }
-            Op::Rename { from, to } => {
-                blocking(move || st.rename(&from, &to).map(|()| OpOk::Done).map_err(|e| e.kind())).await
+            Op::Rename { from, to, replace } => {
+                blocking(move || {
+                    let done = if replace {
+                        st.rename(&from, &to)
+                    } else {
+                        st.rename_no_replace(&from, &to)
+                    };
+                    done.map(|()| OpOk::Done).map_err(|e| e.kind())
+                })
+                .await
             }
         }
     }

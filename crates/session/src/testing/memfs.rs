@@ -21,6 +21,9 @@ pub struct MemFs {
     modified: BTreeMap<VPath, i64>,
     /// When set, entering a home fails with this (EMFILE and the like).
     pub fail_enter_home: Option<ErrorKind>,
+    /// Accounts besides `bob`/`secret` (who may do everything):
+    /// (user, password, account).
+    pub accounts: Vec<(Vec<u8>, Vec<u8>, Account)>,
 }
 
 impl Default for MemFs {
@@ -31,6 +34,7 @@ impl Default for MemFs {
             nodes,
             modified: BTreeMap::new(),
             fail_enter_home: None,
+            accounts: Vec::new(),
         }
     }
 }
@@ -154,9 +158,12 @@ impl MemFs {
                 Some(None) => Err(ErrorKind::IsADirectory),
                 None => Err(ErrorKind::NotFound),
             },
-            Op::Rename { from, to } => {
+            Op::Rename { from, to, replace } => {
                 if from.is_root() || to.is_root() || !self.nodes.contains_key(from) {
                     return Err(ErrorKind::NotFound);
+                }
+                if !replace && self.nodes.contains_key(to) {
+                    return Err(ErrorKind::AlreadyExists);
                 }
                 if !self.is_dir(&to.parent()) {
                     return Err(ErrorKind::NotFound);
@@ -198,12 +205,15 @@ impl MemFs {
                 None => Err(ErrorKind::NotFound),
             },
             Op::VerifyPassword { user, password } => {
-                Ok(OpOk::Account((user == b"bob" && password == b"secret").then(|| {
-                    Account {
-                        home: b"/".to_vec(),
-                        write: true,
-                    }
-                })))
+                if user == b"bob" && password == b"secret" {
+                    return Ok(OpOk::Account(Some(Account::with_write(b"/".to_vec(), true))));
+                }
+                Ok(OpOk::Account(
+                    self.accounts
+                        .iter()
+                        .find(|(u, p, _)| u == user && p == password)
+                        .map(|(_, _, a)| a.clone()),
+                ))
             }
             Op::EnterHome(p) => {
                 if let Some(e) = self.fail_enter_home {

@@ -283,12 +283,14 @@ impl Harness {
                         self.sent.push(data);
                         self.finish(id, n, Outcome::Complete);
                     }
-                    TransferKind::List { path, .. } => {
+                    TransferKind::List { path, render } => {
+                        // The lines as the session's renderer writes them
+                        // (its format, permissions and charset).
                         let mut out = Vec::new();
+                        let lines = render.clone().at(memfs::NOW);
                         if let Ok(OpOk::Entries { entries: es, .. }) = self.fs.run(&Op::Entries(path.clone())) {
-                            for e in es {
-                                out.extend_from_slice(&e.name);
-                                out.extend_from_slice(b"\r\n");
+                            for mut e in es {
+                                lines.line(&mut e, &mut out);
                             }
                         }
                         let n = out.len() as u64;
@@ -324,6 +326,9 @@ impl Harness {
                 }
                 if self.fs.is_dir(path) {
                     return Err(ErrorKind::IsADirectory);
+                }
+                if *mode == WriteMode::New && self.fs.nodes.contains_key(path) {
+                    return Err(ErrorKind::AlreadyExists);
                 }
                 if *mode != WriteMode::Unique {
                     return Ok(None);
@@ -508,7 +513,7 @@ fn op_paths(op: &Op) -> Vec<&VPath> {
     match op {
         Op::Stat(p) | Op::IsDir(p) | Op::Entries(p) | Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) => vec![p],
         Op::EnterHome(p) | Op::Chmod { path: p, .. } | Op::SetModified { path: p, .. } => vec![p],
-        Op::Rename { from, to } => vec![from, to],
+        Op::Rename { from, to, .. } => vec![from, to],
         Op::VerifyPassword { .. } | Op::BindPassive { .. } => vec![],
     }
 }
