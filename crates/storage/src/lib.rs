@@ -24,6 +24,7 @@ use std::sync::Arc;
 use babelftp_proto::listing::Entry;
 
 pub mod fs;
+pub mod mount;
 pub mod s3;
 
 pub use babelftp_session::{Capabilities, VPath, WriteMode};
