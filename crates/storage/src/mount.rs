@@ -17,11 +17,14 @@ use babelftp_session::{Capabilities, VPath, WriteMode};
 
 use crate::{DirEntries, NameBatches, ReadHandle, Result, Storage, StorageError, Upload};
 
+/// A mount point (its components) and the storage mounted there.
+type Mount = (Vec<Vec<u8>>, Arc<dyn Storage>);
+
 /// A storage with others mounted in it.
 pub struct Mounted {
     root: Arc<dyn Storage>,
-    /// (mount point's components, storage), longest first.
-    mounts: Vec<(Vec<Vec<u8>>, Arc<dyn Storage>)>,
+    /// The mounts, longest mount point first.
+    mounts: Vec<Mount>,
 }
 
 impl std::fmt::Debug for Mounted {
@@ -43,8 +46,8 @@ fn path_of(comps: &[Vec<u8>]) -> VPath {
 impl Mounted {
     /// `root` with each (mount point, storage) mounted; without mounts,
     /// `root` itself. The root (`/`) is not a mount point.
-    pub fn new(root: Arc<dyn Storage>, mounts: Vec<(VPath, Arc<dyn Storage>)>) -> Arc<dyn Storage> {
-        let mut mounts: Vec<(Vec<Vec<u8>>, Arc<dyn Storage>)> = mounts
+    pub fn with(root: Arc<dyn Storage>, mounts: Vec<(VPath, Arc<dyn Storage>)>) -> Arc<dyn Storage> {
+        let mut mounts: Vec<Mount> = mounts
             .into_iter()
             .filter(|(p, _)| !p.is_root())
             .map(|(p, s)| (p.components().to_vec(), s))
@@ -265,7 +268,7 @@ impl Storage for Mounted {
             .filter(|(point, _)| point.len() > c.len() && point[..c.len()] == *c)
             .map(|(point, s)| (path_of(&point[c.len()..]), s.clone()))
             .collect();
-        Ok(Mounted::new(base, below))
+        Ok(Mounted::with(base, below))
     }
 
     fn sweep_leftovers(&self, before: std::time::SystemTime) -> usize {
@@ -330,7 +333,7 @@ mod tests {
         std::fs::write(home.path().join("mine.txt"), b"m").unwrap();
         std::fs::create_dir(home.path().join("pub")).unwrap();
         std::fs::write(archive.path().join("old.txt"), b"old").unwrap();
-        let st = Mounted::new(
+        let st = Mounted::with(
             Arc::new(FsStorage::open(home.path()).unwrap()),
             vec![(
                 VPath::root().join(b"archive"),
