@@ -1,0 +1,105 @@
+//! The store's schema, as migrations compiled into the binary.
+//!
+//! `schema_version` holds one row per migration applied. [`migrate`] runs
+//! the ones a store lacks, each in a transaction with its row, so that a
+//! migration is applied whole or not at all. Two nodes opening a new
+//! PostgreSQL store at once both try: the second one's `CREATE TABLE` or
+//! version row fails once the first commits, and it reads the version
+//! again and finds nothing left to do.
+//!
+//! Portable SQL only: TEXT and BIGINT, named primary keys, no
+//! AUTOINCREMENT or SERIAL, no foreign keys (the store checks that a
+//! user's group exists, and removes a user's rules and mounts with it).
+//! Migrations are only ever added at the end; one that ships is never
+//! edited. Quotas and limits (the next issue) go in a new migration.
+
+use sqlx::AnyPool;
+
+use crate::AccountsError;
+
+/// Every migration, in order: migration `i` brings the schema to version
+/// `i + 1`.
+pub(crate) const MIGRATIONS: &[&[&str]] = &[&[
+    "CREATE TABLE user_groups (
+        name TEXT NOT NULL PRIMARY KEY,
+        home TEXT NULL,
+        lang TEXT NULL,
+        charset TEXT NULL
+    )",
+    "CREATE TABLE users (
+        name TEXT NOT NULL PRIMARY KEY,
+        password TEXT NOT NULL,
+        home TEXT NULL,
+        grp TEXT NULL,
+        lang TEXT NULL,
+        charset TEXT NULL,
+        disabled BIGINT NOT NULL DEFAULT 0
+    )",
+    "CREATE INDEX users_grp ON users (grp)",
+    // kind: 'user' or 'group'; owner: its name.
+    "CREATE TABLE perms (
+        kind TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        vpath TEXT NOT NULL,
+        perms TEXT NOT NULL,
+        PRIMARY KEY (kind, owner, vpath)
+    )",
+    "CREATE TABLE mounts (
+        kind TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        vpath TEXT NOT NULL,
+        source TEXT NOT NULL,
+        PRIMARY KEY (kind, owner, vpath)
+    )",
+]];
+
+/// The schema version this build knows.
+pub(crate) fn known() -> i64 {
+    i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX)
+}
+
+async fn current(pool: &AnyPool) -> Result<i64, AccountsError> {
+    let versions: Vec<i64> = sqlx::query_scalar("SELECT version FROM schema_version")
+        .fetch_all(pool)
+        .await?;
+    Ok(versions.into_iter().max().unwrap_or(0))
+}
+
+/// Brings the store's schema to [`known`]; refuses a newer one.
+pub(crate) async fn migrate(pool: &AnyPool) -> Result<(), AccountsError> {
+    let mut tries = 0;
+    loop {
+        match migrate_once(pool).await {
+            Ok(()) => return Ok(()),
+            // Another node migrating at the same time: read again.
+            Err(AccountsError::Db(_)) if tries < 3 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+async fn migrate_once(pool: &AnyPool) -> Result<(), AccountsError> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL PRIMARY KEY)")
+        .execute(pool)
+        .await?;
+    let found = current(pool).await?;
+    if found > known() {
+        return Err(AccountsError::TooNew { found, known: known() });
+    }
+    for (i, statements) in MIGRATIONS.iter().enumerate() {
+        let version = i64::try_from(i).unwrap_or(i64::MAX).saturating_add(1);
+        if version <= found {
+            continue;
+        }
+        let mut tx = pool.begin().await?;
+        for s in *statements {
+            sqlx::query(s).execute(&mut *tx).await?;
+        }
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind(version)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
