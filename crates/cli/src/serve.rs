@@ -34,6 +34,16 @@ pub struct ServeArgs {
     /// `babelftp passwd`), home and write.
     #[arg(long = "users", value_name = "FILE")]
     users_file: Option<PathBuf>,
+    /// The accounts store: sqlite:PATH or postgres://USER@HOST/DB (also
+    /// `db` in the configuration, or BABELFTP_DB) [default: babelftp.db in
+    /// the working directory, when it is there].
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
+    /// An HTTP auth hook: each login of a name not in --user/--users is
+    /// POSTed to URL as JSON, whose answer allows it and may set the
+    /// account (README: "Users, permissions and the accounts store").
+    #[arg(long, value_name = "URL")]
+    auth_hook: Option<String>,
     /// Refuse anonymous logins (the default once --user or --users is given).
     #[arg(long, conflicts_with = "anonymous")]
     no_anonymous: bool,
@@ -419,7 +429,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let root_named = args.root.is_some();
     // Kept to read the users again on SIGHUP.
     let reload_args = args.clone();
-    let cfg = build_config(args)?;
+    let db_flag = args.db.clone();
+    let hook_flag = args.auth_hook.clone();
+    let anonymous_asked = args.anonymous;
+    let mut cfg = build_config(args)?;
+    if let Some(url) = hook_flag {
+        cfg.auth_hook = Some(babelftp_server::directory::hook::HookConfig {
+            url,
+            timeout: std::time::Duration::from_secs(5),
+        });
+    }
     let root_named = root_named || cfg.root != Config::default().root;
     // Only the default root is made when missing: a root that was named
     // and is not there is a typo, not something to create and serve.
@@ -438,6 +457,22 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let open_files = babelftp_server::raise_open_files_limit();
     let rt = tokio::runtime::Runtime::new()?;
+    // The accounts store: its users log in besides --user and --users, and
+    // anonymous is off unless asked for, as with any named users.
+    let mut store_line = None;
+    let store_url = crate::db::serve_url(db_flag.as_deref(), &cfg);
+    if store_url.is_some() || cfg.auth_hook.is_some() {
+        let dir = rt.block_on(crate::db::open_directory(store_url.as_deref(), &cfg))?;
+        let count = rt.block_on(dir.user_count())?;
+        store_line = Some(crate::msg::ts(
+            "cli-store",
+            &[("store", &dir.describe()), ("count", &count.to_string())],
+        ));
+        if !anonymous_asked && cfg.db.is_none() {
+            cfg.anonymous = false;
+        }
+        cfg.directory = Some(dir);
+    }
     let server = match rt.block_on(Server::bind(cfg.clone())) {
         Ok(s) => s,
         Err(e) => {
@@ -462,6 +497,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 "cli-serving-implicit",
                 &[("root", &root), ("url", &format!("ftps://{}/", connectable(a)))],
             ));
+        }
+        if let Some(line) = &store_line {
+            say(line);
         }
         if let Some(a) = server.metrics_addr() {
             say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));

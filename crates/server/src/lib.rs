@@ -23,6 +23,7 @@ mod admission;
 pub mod auth;
 pub mod config;
 mod data;
+pub mod directory;
 mod driver;
 pub mod logctx;
 mod memory;

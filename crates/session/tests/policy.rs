@@ -148,7 +148,15 @@ fn the_account_sets_the_reply_language_and_the_legacy_charset_at_login() {
     h.fs.add_file("/pub/Привет.txt".as_bytes(), b"x");
     assert_eq!(h.codes(b"NOOP"), [200]);
     let t = text(&h);
-    assert_ne!(t, "OK.", "French after login: {t}");
+    let mut fr = Harness::new();
+    fr.take();
+    fr.codes(b"LANG fr");
+    fr.codes(b"NOOP");
+    assert_eq!(t, text(&fr), "French after login");
+    let mut en = Harness::new();
+    en.take();
+    en.codes(b"NOOP");
+    assert_ne!(t, text(&en), "not English");
     h.codes(b"PASV");
     assert_eq!(h.codes(b"NLST /pub"), [150, 226]);
     let names = h.sent.last().unwrap().clone();

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } ليس صيغة أذونات ثمانية (اكتبها
 cli-bad-rate = --limit-rate { $rate }: اكتب معدلًا بالبايت في الثانية، مثل 500K أو 1M أو 2G
 cli-mirror-bad-parallel = --parallel { $value }: اكتب عدد اتصالات من 1 إلى 64
 cli-mirror-fewer-connections = لم يُفتح إلا { $open } من { $wanted } اتصالات ({ $error }): يستمر العمل بـ { $open }
+cli-db-open = تعذّر فتح مخزن الحسابات { $url }
+cli-store = الحسابات: { $store }، المستخدمون: { $count } (تسري التغييرات عند تسجيل الدخول التالي، على كل عقدة)

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } ist kein oktaler Modus (schreiben Sie ihn wie 644 oder 
 cli-bad-rate = --limit-rate { $rate }: geben Sie eine Rate in Oktetten pro Sekunde an, etwa 500K, 1M oder 2G
 cli-mirror-bad-parallel = --parallel { $value }: geben Sie eine Zahl von Verbindungen zwischen 1 und 64 an
 cli-mirror-fewer-connections = nur { $open } von { $wanted } Verbindungen konnten geöffnet werden ({ $error }): es geht mit { $open } weiter
+cli-db-open = der Kontenspeicher { $url } ließ sich nicht öffnen
+cli-store = Konten: { $store }, Benutzer: { $count } (Änderungen gelten ab der nächsten Anmeldung, auf jedem Knoten)

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } is not an octal mode (write it as 644 or 0755)
 cli-bad-rate = --limit-rate { $rate }: write a rate in octets a second, as 500K, 1M or 2G
 cli-mirror-bad-parallel = --parallel { $value }: write a number of connections from 1 to 64
 cli-mirror-fewer-connections = only { $open } of { $wanted } connections could be opened ({ $error }): going on with { $open }
+cli-db-open = could not open the accounts store { $url }
+cli-store = accounts: { $store }, users: { $count } (changes hold at the next login, on every node)

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } no es un modo octal (escríbalo como 644 o 0755)
 cli-bad-rate = --limit-rate { $rate }: escriba una tasa en octetos por segundo, como 500K, 1M o 2G
 cli-mirror-bad-parallel = --parallel { $value }: escriba un número de conexiones entre 1 y 64
 cli-mirror-fewer-connections = solo se pudieron abrir { $open } de { $wanted } conexiones ({ $error }): se continúa con { $open }
+cli-db-open = no se pudo abrir el almacén de cuentas { $url }
+cli-store = cuentas: { $store }, usuarios: { $count } (los cambios rigen desde el próximo inicio de sesión, en cada nodo)

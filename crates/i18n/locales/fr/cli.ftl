@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } n’est pas un mode octal (écrivez-le comme 644 ou 075
 cli-bad-rate = --limit-rate { $rate } : écrivez un débit en octets par seconde, comme 500K, 1M ou 2G
 cli-mirror-bad-parallel = --parallel { $value } : écrivez un nombre de connexions de 1 à 64
 cli-mirror-fewer-connections = seules { $open } connexions sur { $wanted } ont pu être ouvertes ({ $error }) : la copie continue avec { $open }
+cli-db-open = impossible d’ouvrir le magasin de comptes { $url }
+cli-store = comptes : { $store }, utilisateurs : { $count } (les changements valent dès la prochaine connexion, sur chaque nœud)

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } אינו מצב אוקטלי (כתבו אותו כמו 
 cli-bad-rate = --limit-rate { $rate }: כתבו קצב באוקטטים לשנייה, כמו 500K, 1M או 2G
 cli-mirror-bad-parallel = --parallel { $value }: כתבו מספר חיבורים מ־1 עד 64
 cli-mirror-fewer-connections = רק { $open } מתוך { $wanted } חיבורים נפתחו ({ $error }): ממשיכים עם { $open }
+cli-db-open = לא ניתן לפתוח את מאגר החשבונות { $url }
+cli-store = חשבונות: { $store }, משתמשים: { $count } (שינויים חלים מהכניסה הבאה, בכל צומת)

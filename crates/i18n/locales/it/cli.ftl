@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } non è un modo ottale (scriverlo come 644 o 0755)
 cli-bad-rate = --limit-rate { $rate }: scrivere una velocità in ottetti al secondo, come 500K, 1M o 2G
 cli-mirror-bad-parallel = --parallel { $value }: scrivere un numero di connessioni da 1 a 64
 cli-mirror-fewer-connections = solo { $open } connessioni su { $wanted } sono state aperte ({ $error }): si prosegue con { $open }
+cli-db-open = impossibile aprire l’archivio degli account { $url }
+cli-store = account: { $store }, utenti: { $count } (le modifiche valgono dal prossimo accesso, su ogni nodo)

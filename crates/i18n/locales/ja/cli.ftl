@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } は 8 進数のモードではありません（644 や
 cli-bad-rate = --limit-rate { $rate }: 1 秒あたりのオクテット数で、500K、1M、2G のように書いてください
 cli-mirror-bad-parallel = --parallel { $value }: 接続数を 1 から 64 までの数で書いてください
 cli-mirror-fewer-connections = { $wanted } 本のうち { $open } 本の接続しか開けませんでした（{ $error }）：{ $open } 本で続けます
+cli-db-open = アカウントストア { $url } を開けませんでした
+cli-store = アカウント: { $store }、ユーザー数: { $count }（変更は次回のログインから、すべてのノードで有効）

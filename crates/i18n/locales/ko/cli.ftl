@@ -104,3 +104,5 @@ cli-bad-mode = { $mode }은(는) 8진수 모드가 아닙니다(644나 0755처�
 cli-bad-rate = --limit-rate { $rate }: 초당 옥텟 수로 500K, 1M, 2G처럼 쓰십시오
 cli-mirror-bad-parallel = --parallel { $value }: 연결 수를 1부터 64까지의 수로 쓰십시오
 cli-mirror-fewer-connections = 연결 { $wanted }개 중 { $open }개만 열었습니다({ $error }): { $open }개로 계속합니다
+cli-db-open = 계정 저장소 { $url }을(를) 열 수 없습니다
+cli-store = 계정: { $store }, 사용자: { $count }명 (변경 사항은 다음 로그인부터 모든 노드에 적용)

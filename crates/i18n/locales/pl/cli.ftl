@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } nie jest trybem ósemkowym (zapisz go jak 644 lub 0755)
 cli-bad-rate = --limit-rate { $rate }: podaj szybkość w oktetach na sekundę, np. 500K, 1M lub 2G
 cli-mirror-bad-parallel = --parallel { $value }: podaj liczbę połączeń od 1 do 64
 cli-mirror-fewer-connections = udało się otworzyć tylko { $open } z { $wanted } połączeń ({ $error }): praca trwa dalej z { $open }
+cli-db-open = nie udało się otworzyć magazynu kont { $url }
+cli-store = konta: { $store }, użytkownicy: { $count } (zmiany obowiązują od następnego logowania, na każdym węźle)

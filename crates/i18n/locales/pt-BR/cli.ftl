@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } não é um modo octal (escreva-o como 644 ou 0755)
 cli-bad-rate = --limit-rate { $rate }: escreva uma taxa em octetos por segundo, como 500K, 1M ou 2G
 cli-mirror-bad-parallel = --parallel { $value }: escreva um número de conexões de 1 a 64
 cli-mirror-fewer-connections = só foi possível abrir { $open } de { $wanted } conexões ({ $error }): continuando com { $open }
+cli-db-open = não foi possível abrir o armazenamento de contas { $url }
+cli-store = contas: { $store }, usuários: { $count } (as mudanças valem a partir do próximo login, em cada nó)

@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } ไม่ใช่โหมดเลขฐานแป�
 cli-bad-rate = --limit-rate { $rate }: เขียนอัตราเป็นออกเต็ตต่อวินาที เช่น 500K, 1M หรือ 2G
 cli-mirror-bad-parallel = --parallel { $value }: เขียนจำนวนการเชื่อมต่อตั้งแต่ 1 ถึง 64
 cli-mirror-fewer-connections = เปิดการเชื่อมต่อได้เพียง { $open } จาก { $wanted } ({ $error }): ทำงานต่อด้วย { $open } การเชื่อมต่อ
+cli-db-open = เปิดที่เก็บบัญชี { $url } ไม่ได้
+cli-store = บัญชี: { $store } ผู้ใช้: { $count } (การเปลี่ยนแปลงมีผลตั้งแต่การเข้าสู่ระบบครั้งถัดไป ในทุกโหนด)

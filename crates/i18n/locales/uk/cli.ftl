@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } — не вісімковий режим (пишіть 
 cli-bad-rate = --limit-rate { $rate }: вкажіть швидкість в октетах за секунду, наприклад 500K, 1M або 2G
 cli-mirror-bad-parallel = --parallel { $value }: вкажіть кількість з'єднань від 1 до 64
 cli-mirror-fewer-connections = вдалося відкрити лише { $open } з { $wanted } з'єднань ({ $error }): робота триває з { $open }
+cli-db-open = не вдалося відкрити сховище облікових записів { $url }
+cli-store = облікові записи: { $store }, користувачів: { $count } (зміни діють з наступного входу, на кожному вузлі)

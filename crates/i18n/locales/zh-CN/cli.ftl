@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } 不是八进制权限模式（请写成 644 或 0755）
 cli-bad-rate = --limit-rate { $rate }：请写每秒的字节数，如 500K、1M 或 2G
 cli-mirror-bad-parallel = --parallel { $value }：请写 1 到 64 之间的连接数
 cli-mirror-fewer-connections = { $wanted } 个连接中只打开了 { $open } 个（{ $error }）：以 { $open } 个连接继续
+cli-db-open = 无法打开账户存储 { $url }
+cli-store = 账户：{ $store }，用户数：{ $count }（更改从下次登录起在每个节点上生效）

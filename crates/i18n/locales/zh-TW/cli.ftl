@@ -104,3 +104,5 @@ cli-bad-mode = { $mode } 不是八進位權限模式（請寫成 644 或 0755）
 cli-bad-rate = --limit-rate { $rate }：請寫每秒的位元組數，如 500K、1M 或 2G
 cli-mirror-bad-parallel = --parallel { $value }：請寫 1 到 64 之間的連線數
 cli-mirror-fewer-connections = { $wanted } 個連線中只開啟了 { $open } 個（{ $error }）：以 { $open } 個連線繼續
+cli-db-open = 無法開啟帳戶儲存區 { $url }
+cli-store = 帳戶：{ $store }，使用者數：{ $count }（變更自下次登入起在每個節點上生效）

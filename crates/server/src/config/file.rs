@@ -18,6 +18,8 @@ struct FileConfig {
     anonymous: Option<bool>,
     anonymous_write: Option<bool>,
     users_file: Option<PathBuf>,
+    db: Option<String>,
+    auth_hook: Option<FileHook>,
     passive_ports: Option<String>,
     passive_address: Option<IpAddr>,
     max_line: Option<usize>,
@@ -74,6 +76,18 @@ struct FileHost {
     root: Option<PathBuf>,
     storage: Option<FileStorage>,
     default_lang: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHook {
+    url: String,
+    #[serde(default = "default_hook_timeout")]
+    timeout_ms: u64,
+}
+
+fn default_hook_timeout() -> u64 {
+    5000
 }
 
 #[derive(Deserialize)]
@@ -214,7 +228,27 @@ impl Config {
             c.listen = l.resolve(path, "listen")?;
         }
         // With named users, anonymous is off unless the file turns it on.
-        let named = !f.user.is_empty() || f.users_file.is_some();
+        let named = !f.user.is_empty() || f.users_file.is_some() || f.db.is_some() || f.auth_hook.is_some();
+        c.auth_hook = match f.auth_hook {
+            Some(h) if h.url.starts_with("http://") || h.url.starts_with("https://") => {
+                Some(crate::directory::hook::HookConfig {
+                    url: h.url,
+                    timeout: std::time::Duration::from_millis(h.timeout_ms),
+                })
+            }
+            Some(h) => {
+                return Err(ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("auth_hook url {:?}: expected http:// or https://", h.url),
+                })
+            }
+            None => None,
+        };
+        // A relative SQLite path is the configuration file's neighbour.
+        c.db = f.db.map(|d| match d.strip_prefix("sqlite:") {
+            Some(p) if !Path::new(p).is_absolute() => format!("sqlite:{}", base.join(p).display()),
+            _ => d,
+        });
         c.anonymous = f.anonymous.unwrap_or(c.anonymous && !named);
         c.anonymous_write = f.anonymous_write.unwrap_or(c.anonymous_write);
         if let Some(r) = f.passive_ports {

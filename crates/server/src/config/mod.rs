@@ -8,6 +8,8 @@
 //! anonymous = true          # default: true, false when users are configured
 //! anonymous_write = false
 //! users_file = "/etc/babelftp/users.toml"
+//! db = "sqlite:/var/lib/babelftp/babelftp.db"   # or "postgres://…": the accounts store
+//! auth_hook = { url = "http://127.0.0.1:8080/ftp-auth", timeout_ms = 5000 }
 //! passive_ports = "50000-50100"
 //! passive_address = "203.0.113.7"
 //! max_line = 4096
@@ -71,6 +73,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use babelftp_proto::lang::LangTag;
@@ -130,6 +133,13 @@ pub struct Config {
     pub anonymous_write: bool,
     /// Named accounts.
     pub users: Vec<User>,
+    /// The accounts store's URL (`sqlite:PATH`, `postgres://…`), opened
+    /// by whoever starts the server into `directory`.
+    pub db: Option<String>,
+    /// The HTTP auth hook: decides logins of names not in `users`.
+    pub auth_hook: Option<crate::directory::hook::HookConfig>,
+    /// The accounts store, for names not in `users`.
+    pub directory: Option<Arc<crate::directory::Directory>>,
     /// Ports for PASV/EPSV; `None` lets the kernel choose.
     pub passive_ports: Option<RangeInclusive<u16>>,
     /// Address announced in 227 replies (behind NAT); default: the
@@ -278,6 +288,9 @@ impl Default for Config {
             anonymous: true,
             anonymous_write: false,
             users: Vec::new(),
+            db: None,
+            auth_hook: None,
+            directory: None,
             passive_ports: None,
             passive_address: None,
             max_line: babelftp_proto::line::DEFAULT_MAX_LINE,

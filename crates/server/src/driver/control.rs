@@ -13,6 +13,13 @@ pub(super) enum Control {
 
 pub(super) type ServerTls = tokio_rustls::server::TlsStream<TcpStream>;
 
+impl Control {
+    /// Whether the control connection speaks TLS (FTPS).
+    pub(super) fn is_tls(&self) -> bool {
+        matches!(self, Control::Tls(..))
+    }
+}
+
 /// How much one read of a control connection takes.
 pub(super) const CONTROL_READ: usize = 4096;
 

@@ -95,6 +95,9 @@ struct Driver {
     transfer: Option<Running>,
     /// This FTP session's TLS for data connections (its own session store).
     data_tls: Option<crate::tls::DataTls>,
+    /// The tree of the account whose password was just checked (its home
+    /// elsewhere, its virtual folders), built at EnterHome.
+    tree: Option<crate::directory::UserTree>,
 }
 
 /// Serves one accepted connection until the session closes.
@@ -138,6 +141,7 @@ pub(crate) async fn serve(
         data_tls: session_tls.as_ref().map(|t| t.data.clone()),
         session_tls,
         bound: None,
+        tree: None,
         why: None,
         passive: None,
         transfer: None,

@@ -37,6 +37,22 @@ impl Driver {
             }
             Op::VerifyPassword { user, password } => {
                 let users = self.shared.users.snapshot();
+                self.tree = None;
+                // A name of the users file (or --user) is that account; any
+                // other is the accounts store's, when there is one.
+                if let Some(dir) = self.shared.cfg.directory.clone() {
+                    if !users.iter().any(|u| u.name == user) {
+                        let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
+                        let login = dir
+                            .login(&user, password, self.peer.ip(), protocol, &self.shared.hashing)
+                            .await
+                            .map_err(|e| e.kind())?;
+                        return Ok(OpOk::Account(login.map(|l| {
+                            self.tree = Some(l.tree);
+                            l.account
+                        })));
+                    }
+                }
                 let account = |u: &crate::config::User| babelftp_session::Account::with_write(u.home.clone(), u.write);
                 let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
                 // A name that is no account is checked against a decoy as
@@ -67,6 +83,31 @@ impl Driver {
                 .await
             }
             Op::EnterHome(home) => {
+                if let (Some(tree), Some(dir)) = (self.tree.take(), self.shared.cfg.directory.clone()) {
+                    if !tree.is_plain() {
+                        let base = self.base.clone();
+                        let st = blocking(move || {
+                            let home_st = match &tree.home {
+                                Some(src) => dir.open_source(src),
+                                None if home.is_root() => Ok(base),
+                                None => base.subdir(&home),
+                            }
+                            .map_err(|e| e.kind())?;
+                            let mut mounts = Vec::new();
+                            for (at, src) in &tree.mounts {
+                                match dir.open_source(src) {
+                                    Ok(st) => mounts.push((at.clone(), st)),
+                                    // One folder away does not keep the user out.
+                                    Err(e) => tracing::warn!(source = %src, error = %e, "virtual folder unavailable"),
+                                }
+                            }
+                            Ok(crate::storage::mount::Mounted::with(home_st, mounts))
+                        })
+                        .await?;
+                        self.storage = st;
+                        return Ok(OpOk::Done);
+                    }
+                }
                 if home.is_root() {
                     // The whole root: nothing to open.
                     self.storage = self.base.clone();

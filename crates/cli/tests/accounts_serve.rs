@@ -1,0 +1,261 @@
+//! Issue 28's "done when", with the commands and nothing else: an admin
+//! makes a user whose `/pub` is read-only, whose `/incoming` takes uploads
+//! but no overwrite or delete, who sees a second directory at `/archive`,
+//! and who gets French replies and CP1251 names after login; ftplib, curl
+//! and lftp see exactly that; a change holds at the next login without a
+//! restart or SIGHUP.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, Write};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use babelftp_test_support::{curl, lftp};
+
+/// Runs `babelftp ARGS` with `stdin` as its standard input; (code, stdout,
+/// stderr).
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .env_remove("BABELFTP_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `babelftp ARGS --db DB`, which must succeed.
+fn admin(db: &str, args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--db", db]);
+    let (code, out, err) = run(&all, "");
+    assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
+    out
+}
+
+pub struct Serve {
+    child: Child,
+    lines: Receiver<String>,
+    pub addr: SocketAddr,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+impl Serve {
+    /// `babelftp serve --root ROOT --db DB` on a free port of 127.0.0.1;
+    /// returns once it serves, with its start-up lines.
+    pub fn start(root: &Path, db: &str) -> (Serve, Vec<String>) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--db", db, "--root"])
+            .arg(root)
+            .env("LC_ALL", "C")
+            .env_remove("LANG")
+            .env_remove("LC_MESSAGES")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut s = Serve {
+            child,
+            lines,
+            addr: "127.0.0.1:1".parse().unwrap(),
+        };
+        let mut seen = Vec::new();
+        loop {
+            let line = s
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("serve did not start: {seen:?}"));
+            seen.push(line.clone());
+            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("ftp://")) {
+                let hostport = url.trim_start_matches("ftp://").trim_end_matches('/');
+                s.addr = hostport.parse().unwrap();
+            }
+            if line.contains("accounts:") {
+                break;
+            }
+        }
+        (s, seen)
+    }
+}
+
+/// ftplib against the server as carol (CP1251 names); prints what it saw.
+fn ftplib(addr: SocketAddr, script: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ftplib, io\nftp = ftplib.FTP(encoding='cp1251')\nftp.connect({:?}, {}, timeout=20)\nftp.login('carol', 'carol-pw')\n{script}",
+            addr.ip().to_string(),
+            addr.port()
+        ))
+        .output()
+        .expect("python3 must be installed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_and_charset() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let archive = dir.path().join("archive");
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::create_dir_all(root.join("incoming")).unwrap();
+    std::fs::create_dir_all(root.join("private")).unwrap();
+    std::fs::create_dir_all(&archive).unwrap();
+    std::fs::write(root.join("pub/readme.txt"), b"read me").unwrap();
+    std::fs::write(root.join("pub").join("Привет.txt"), b"privet").unwrap();
+    std::fs::write(root.join("private/secret.txt"), b"secret").unwrap();
+    std::fs::write(archive.join("2019.txt"), b"old report").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+
+    // The admin's commands, and nothing else.
+    let (code, out, err) = run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "user add: {out}{err}");
+    admin(&db, &["user", "perm", "carol", "/", "list"]);
+    admin(&db, &["user", "perm", "carol", "/pub", "read"]);
+    admin(&db, &["user", "perm", "carol", "/incoming", "upload,mkdir"]);
+    admin(&db, &["user", "perm", "carol", "/archive", "read"]);
+    admin(&db, &["user", "mount", "carol", "/archive", archive.to_str().unwrap()]);
+    admin(
+        &db,
+        &["user", "set", "carol", "--lang", "fr", "--charset", "windows-1251"],
+    );
+    let shown = admin(&db, &["user", "show", "carol"]);
+    assert!(shown.contains("/incoming") && shown.contains("windows-1251"), "{shown}");
+
+    let (srv, banner) = Serve::start(&root, &db);
+    let store = banner.iter().find(|l| l.contains("accounts:")).unwrap();
+    assert!(store.contains("SQLite") && store.contains("users: 1"), "{store}");
+
+    // ftplib: French replies, CP1251 names, only what carol may list.
+    let seen = ftplib(
+        srv.addr,
+        r#"
+print('NOOP', ftp.sendcmd('NOOP'))
+print('ROOT', sorted(ftp.nlst('/')))
+print('PUB', sorted(ftp.nlst('/pub')))
+buf = io.BytesIO(); ftp.retrbinary('RETR /pub/Привет.txt', buf.write); print('GOT', buf.getvalue())
+buf = io.BytesIO(); ftp.retrbinary('RETR /archive/2019.txt', buf.write); print('ARCHIVE', buf.getvalue())
+for cmd in ['STOR /pub/new.txt', 'STOR /archive/new.txt']:
+    try:
+        ftp.storbinary(cmd, io.BytesIO(b'x')); print('STORED', cmd)
+    except ftplib.error_perm as e:
+        print('REFUSED', cmd, e)
+ftp.storbinary('STOR /incoming/report.pdf', io.BytesIO(b'first'))
+try:
+    ftp.storbinary('STOR /incoming/report.pdf', io.BytesIO(b'second')); print('OVERWROTE')
+except ftplib.error_perm as e:
+    print('NO-OVERWRITE', e)
+try:
+    ftp.delete('/incoming/report.pdf'); print('DELETED')
+except ftplib.error_perm as e:
+    print('NO-DELETE', e)
+try:
+    ftp.nlst('/incoming'); print('LISTED-INCOMING')
+except ftplib.error_perm as e:
+    print('NO-LIST', e)
+try:
+    ftp.nlst('/private'); print('LISTED-PRIVATE')
+except ftplib.error_perm as e:
+    print('NO-PRIVATE', e)
+ftp.quit()
+"#,
+    );
+    assert!(seen.contains("NOOP 200"), "{seen}");
+    assert!(
+        seen.contains("NOOP 200 Commande exécutée."),
+        "replies in French: {seen}"
+    );
+    assert!(
+        seen.contains("ROOT ['archive', 'pub']"),
+        "incoming and private are not listed: {seen}"
+    );
+    assert!(
+        seen.contains("'Привет.txt'"),
+        "CP1251 names read back as Cyrillic: {seen}"
+    );
+    assert!(seen.contains("GOT b'privet'"), "{seen}");
+    assert!(seen.contains("ARCHIVE b'old report'"), "{seen}");
+    assert!(seen.contains("REFUSED STOR /pub/new.txt 550"), "{seen}");
+    assert!(seen.contains("REFUSED STOR /archive/new.txt 550"), "{seen}");
+    assert!(seen.contains("NO-OVERWRITE 550"), "{seen}");
+    assert!(seen.contains("NO-DELETE 550"), "{seen}");
+    assert!(seen.contains("NO-LIST 550"), "{seen}");
+    assert!(seen.contains("NO-PRIVATE 550"), "{seen}");
+    assert_eq!(std::fs::read(root.join("incoming/report.pdf")).unwrap(), b"first");
+    assert!(!root.join("pub/new.txt").exists() && !archive.join("new.txt").exists());
+
+    // curl: an upload into the drop box, and no second one over it.
+    let url = |p: &str| format!("ftp://carol:carol-pw@{}{p}", srv.addr);
+    let up = dir.path().join("up.bin");
+    std::fs::write(&up, b"from curl").unwrap();
+    let (code, _) = curl(&["-T", up.to_str().unwrap(), &url("/incoming/curl.bin")]);
+    assert_eq!(code, 0);
+    let (code, _) = curl(&["-T", up.to_str().unwrap(), &url("/incoming/report.pdf")]);
+    assert_ne!(code, 0, "curl may not replace a file in the drop box");
+    assert_eq!(std::fs::read(root.join("incoming/report.pdf")).unwrap(), b"first");
+    let (code, body) = curl(&[&url("/archive/2019.txt")]);
+    assert_eq!((code, body.as_slice()), (0, &b"old report"[..]));
+
+    // lftp: the listing of / and a refused delete.
+    let (code, out, err) = lftp(&format!("ftp://carol:carol-pw@{}", srv.addr), "cls -1 /");
+    assert_eq!(code, 0, "{out}{err}");
+    let mut names: Vec<&str> = out.lines().map(|l| l.trim_end_matches('/')).collect();
+    names.sort();
+    assert_eq!(names, ["archive", "pub"], "{out}");
+    let (code, _, _) = lftp(&format!("ftp://carol:carol-pw@{}", srv.addr), "rm /pub/readme.txt");
+    assert_ne!(code, 0);
+    assert!(root.join("pub/readme.txt").exists());
+
+    // A change holds at the next login, on the running server.
+    admin(&db, &["user", "perm", "carol", "/pub", "none"]);
+    admin(&db, &["user", "set", "carol", "--lang", "en"]);
+    let seen = ftplib(
+        srv.addr,
+        r#"
+print('NOOP', ftp.sendcmd('NOOP'))
+print('ROOT', sorted(ftp.nlst('/')))
+"#,
+    );
+    assert!(seen.contains("NOOP 200 Command okay."), "English now: {seen}");
+    assert!(seen.contains("ROOT ['archive']"), "/pub is gone: {seen}");
+    // A disabled account is refused, as a wrong password is.
+    admin(&db, &["user", "set", "carol", "--disable"]);
+    let (code, _) = curl(&[&url("/archive/2019.txt")]);
+    assert_eq!(code, 67, "curl: login denied");
+}

@@ -1,0 +1,220 @@
+//! Named accounts beyond the users file: the accounts store (SQLite by
+//! default, PostgreSQL for several nodes; `babelftp-accounts`), and the
+//! HTTP auth hook ([`hook`]).
+//!
+//! A login reads the account once, at PASS: its password hash, whether it
+//! is disabled, and its profile (home, permissions, virtual folders,
+//! language, charset, after its group's). Nothing is cached between
+//! logins, so a change made with `babelftp user …` on any node holds at
+//! the next login on every node, and no command of a session asks the
+//! store anything.
+//!
+//! The hash is checked as a users-file hash is: on the blocking pool, one
+//! check per core at most, with the pooled argon2 memory; a name that is
+//! no account, or not UTF-8, is checked against a decoy of the same cost,
+//! and a disabled account's password is checked before it is refused, so
+//! the time of the answer tells nothing.
+//!
+//! Which decides: a name of the users file (or `--user`) is that account;
+//! for any other, the auth hook when one is configured, else the store.
+
+pub mod hook;
+
+use std::collections::HashMap;
+use std::io;
+use std::net::IpAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use babelftp_accounts::{Home, Profile, Source, Store};
+use babelftp_i18n::Charset;
+use babelftp_proto::lang::LangTag;
+use babelftp_session::{Account, VPath};
+
+use crate::auth::Secret;
+use crate::storage::{s3::S3Config, Storage};
+
+/// Where named accounts come from, besides `users`.
+pub struct Directory {
+    store: Option<Store>,
+    hook: Option<hook::Hook>,
+    /// What an unknown name's password is checked against.
+    decoy: Secret,
+    /// Storages of homes and virtual folders elsewhere, opened once and
+    /// shared by every session that mounts them.
+    sources: Mutex<HashMap<String, Arc<dyn Storage>>>,
+    /// Endpoint and credentials for `s3://` sources (the server's own S3
+    /// storage's, else the environment's).
+    s3: S3Config,
+}
+
+impl std::fmt::Debug for Directory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Directory").field("accounts", &self.describe()).finish()
+    }
+}
+
+/// What a login through the directory gives the driver: the account for
+/// the session, and the tree to build at EnterHome.
+pub struct DirectoryLogin {
+    pub account: Account,
+    pub tree: UserTree,
+}
+
+/// A user's tree: its home elsewhere (else a path in the host's root) and
+/// its virtual folders.
+#[derive(Debug, Clone, Default)]
+pub struct UserTree {
+    pub home: Option<Source>,
+    pub mounts: Vec<(VPath, Source)>,
+}
+
+impl UserTree {
+    /// Whether the tree is just a path of the host's root.
+    pub fn is_plain(&self) -> bool {
+        self.home.is_none() && self.mounts.is_empty()
+    }
+}
+
+impl Directory {
+    /// A directory of `store` and/or `hook`; `s3` gives `s3://` sources
+    /// their endpoint and credentials (the bucket and prefix are the
+    /// source's).
+    pub fn new(store: Option<Store>, hook: Option<hook::Hook>, s3: S3Config) -> io::Result<Directory> {
+        // A decoy with the cost of a real hash (argon2's defaults, as
+        // `babelftp user add` makes them).
+        let decoy = crate::auth::hash_password(b"babelftp decoy password").map_err(io::Error::other)?;
+        Ok(Directory {
+            store,
+            hook,
+            decoy: Secret::Hash(decoy),
+            sources: Mutex::new(HashMap::new()),
+            s3,
+        })
+    }
+
+    /// Where accounts come from, for people: "SQLite babelftp.db",
+    /// "PostgreSQL host/db", "auth hook URL".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(h) = &self.hook {
+            parts.push(h.describe());
+        }
+        if let Some(s) = &self.store {
+            parts.push(s.describe());
+        }
+        parts.join(", ")
+    }
+
+    /// How many users the store holds (0 without one).
+    pub async fn user_count(&self) -> io::Result<u64> {
+        match &self.store {
+            Some(s) => s.user_count().await.map_err(io::Error::other),
+            None => Ok(0),
+        }
+    }
+
+    /// Checks `password` for `user` from `client` over `protocol` (`ftp`,
+    /// `ftps`): the login, or `None` when refused. A store that cannot be
+    /// reached is an error (the session answers 421, not 530: the
+    /// password may be right).
+    pub async fn login(
+        &self,
+        user: &[u8],
+        password: Vec<u8>,
+        client: IpAddr,
+        protocol: &str,
+        hashing: &Arc<tokio::sync::Semaphore>,
+    ) -> io::Result<Option<DirectoryLogin>> {
+        if let Some(h) = &self.hook {
+            return match h.login(user, &password, client, protocol).await {
+                Ok(p) => Ok(p.map(login_of)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "login refused: the auth hook failed");
+                    Ok(None)
+                }
+            };
+        }
+        let record = match (&self.store, std::str::from_utf8(user)) {
+            (Some(store), Ok(name)) => store.login_record(name).await.map_err(|e| {
+                tracing::warn!(error = %e, store = %store.describe(), "accounts store unavailable");
+                io::Error::other(e.to_string())
+            })?,
+            _ => None,
+        };
+        let secret = match &record {
+            Some(r) => Secret::Hash(r.password.clone()),
+            None => self.decoy.clone(),
+        };
+        let real = record.is_some();
+        let Ok(_permit) = hashing.clone().acquire_owned().await else {
+            return Err(io::ErrorKind::Other.into());
+        };
+        let ok = tokio::task::spawn_blocking(move || {
+            if real {
+                secret.verify(&password)
+            } else {
+                secret.decoy(&password);
+                false
+            }
+        })
+        .await
+        .map_err(|_| io::Error::from(io::ErrorKind::Other))?;
+        let Some(record) = record.filter(|_| ok) else {
+            return Ok(None);
+        };
+        if record.disabled {
+            tracing::info!(user = %record.profile.name, "login refused: account disabled");
+            return Ok(None);
+        }
+        Ok(Some(login_of(record.profile)))
+    }
+
+    /// The storage of a source, opened once (blocks: S3's operator).
+    pub fn open_source(&self, src: &Source) -> crate::storage::Result<Arc<dyn Storage>> {
+        let key = src.to_string();
+        if let Some(st) = self.lock().get(&key) {
+            return Ok(st.clone());
+        }
+        let st: Arc<dyn Storage> = match src {
+            Source::Dir(dir) => Arc::new(crate::storage::fs::FsStorage::open(Path::new(dir))?),
+            Source::S3 { bucket, prefix } => Arc::new(crate::storage::s3::S3Storage::open(&S3Config {
+                bucket: bucket.clone(),
+                prefix: prefix.clone(),
+                ..self.s3.clone()
+            })?),
+        };
+        self.lock().insert(key, st.clone());
+        Ok(st)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<dyn Storage>>> {
+        self.sources.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The session's account and the driver's tree, from a profile. A language
+/// or charset the store holds but this build does not know is left out
+/// (the store checks both when they are set).
+fn login_of(p: Profile) -> DirectoryLogin {
+    let lang = p.lang.as_deref().and_then(|t| LangTag::parse(t.as_bytes()).ok());
+    let charset = p.charset.as_deref().and_then(Charset::for_label);
+    let (home, source) = match p.home {
+        Home::Inside(path) => (path, None),
+        Home::Source(s) => (b"/".to_vec(), Some(s)),
+    };
+    let mounts = p
+        .mounts
+        .into_iter()
+        .map(|m| (VPath::root().join(&m.vpath), m.source))
+        .collect();
+    DirectoryLogin {
+        account: Account {
+            home,
+            rules: Arc::new(p.rules),
+            lang,
+            charset,
+        },
+        tree: UserTree { home: source, mounts },
+    }
+}
