@@ -209,6 +209,63 @@ impl Store {
         Ok(self.login_record(name).await?.map(|r| r.profile))
     }
 
+    /// The settings of a user whose password another directory checked
+    /// (LDAP): its own account's if the store has one (its password
+    /// unused; its group, unless `group` names one), else `group`'s.
+    /// `None` when the store knows neither: the caller decides.
+    /// `Some((profile, disabled))`.
+    pub async fn external_profile(
+        &self,
+        name: &str,
+        group: Option<&str>,
+    ) -> Result<Option<(Profile, bool)>, AccountsError> {
+        if let Some(mut r) = self.login_record(name).await? {
+            if let Some(g) = group.filter(|g| r.profile.group.as_deref() != Some(*g)) {
+                if let Some((gp, _)) = self.group_profile(name, g).await? {
+                    // The directory's group: its settings under the user's own.
+                    let (rules, mounts) = self.rules_and_mounts(name, Some(g)).await?;
+                    r.profile.group = gp.group;
+                    r.profile.rules = rules;
+                    r.profile.mounts = mounts;
+                }
+            }
+            return Ok(Some((r.profile, r.disabled)));
+        }
+        match group {
+            Some(g) => self.group_profile(name, g).await,
+            None => Ok(None),
+        }
+    }
+
+    /// A user without an account of its own, in group `group`: the group's
+    /// settings; `None` when there is no such group.
+    async fn group_profile(&self, name: &str, group: &str) -> Result<Option<(Profile, bool)>, AccountsError> {
+        let row = sqlx::query("SELECT home, lang, charset FROM user_groups WHERE name = $1")
+            .bind(group)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let home = match opt_text(&row, 0)? {
+            Some(h) => Home::from_str(&h).map_err(|_| corrupt(format!("the home of group {group}"), &h))?,
+            None => Home::default(),
+        };
+        let (rules, mounts) = self.rules_and_mounts("", Some(group)).await?;
+        Ok(Some((
+            Profile {
+                name: name.to_owned(),
+                group: Some(group.to_owned()),
+                home,
+                rules,
+                mounts,
+                lang: opt_text(&row, 1)?,
+                charset: opt_text(&row, 2)?,
+            },
+            false,
+        )))
+    }
+
     /// The union of the group's and the user's rules and mounts, in one
     /// query.
     async fn rules_and_mounts(&self, user: &str, group: Option<&str>) -> Result<(Rules, Vec<Mount>), AccountsError> {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use babelftp_server::config::Config;
 use babelftp_server::directory::hook::Hook;
+use babelftp_server::directory::ldap::LdapAuth;
 use babelftp_server::directory::Directory;
 use babelftp_server::storage::{s3::S3Config, Backend};
 
@@ -61,7 +62,11 @@ pub async fn open_directory(url: Option<&str>, cfg: &Config) -> anyhow::Result<A
             access_key_id: std::env::var("AWS_ACCESS_KEY_ID").ok(),
             secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY").ok(),
         });
-    Ok(Arc::new(Directory::new(store, hook, s3)?))
+    let ldap = match &cfg.ldap {
+        Some(l) => Some(LdapAuth::new(l.clone())?),
+        None => None,
+    };
+    Ok(Arc::new(Directory::new(store, hook, ldap, s3)?))
 }
 
 /// A store URL for people and logs: without its password.

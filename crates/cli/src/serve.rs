@@ -461,7 +461,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // anonymous is off unless asked for, as with any named users.
     let mut store_line = None;
     let store_url = crate::db::serve_url(db_flag.as_deref(), &cfg);
-    if store_url.is_some() || cfg.auth_hook.is_some() {
+    if store_url.is_some() || cfg.auth_hook.is_some() || cfg.ldap.is_some() {
         let dir = rt.block_on(crate::db::open_directory(store_url.as_deref(), &cfg))?;
         let count = rt.block_on(dir.user_count())?;
         store_line = Some(crate::msg::ts(

@@ -20,6 +20,7 @@ struct FileConfig {
     users_file: Option<PathBuf>,
     db: Option<String>,
     auth_hook: Option<FileHook>,
+    ldap: Option<FileLdap>,
     passive_ports: Option<String>,
     passive_address: Option<IpAddr>,
     max_line: Option<usize>,
@@ -88,6 +89,27 @@ struct FileHook {
 
 fn default_hook_timeout() -> u64 {
     5000
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileLdap {
+    url: String,
+    #[serde(default)]
+    starttls: bool,
+    ca_file: Option<PathBuf>,
+    user_dn: Option<String>,
+    search_base: Option<String>,
+    search_filter: Option<String>,
+    bind_dn: Option<String>,
+    bind_password: Option<String>,
+    group_base: Option<String>,
+    group_filter: Option<String>,
+    #[serde(default)]
+    groups: std::collections::BTreeMap<String, String>,
+    default_group: Option<String>,
+    #[serde(default = "default_hook_timeout")]
+    timeout_ms: u64,
 }
 
 #[derive(Deserialize)]
@@ -228,7 +250,8 @@ impl Config {
             c.listen = l.resolve(path, "listen")?;
         }
         // With named users, anonymous is off unless the file turns it on.
-        let named = !f.user.is_empty() || f.users_file.is_some() || f.db.is_some() || f.auth_hook.is_some();
+        let named =
+            !f.user.is_empty() || f.users_file.is_some() || f.db.is_some() || f.auth_hook.is_some() || f.ldap.is_some();
         c.auth_hook = match f.auth_hook {
             Some(h) if h.url.starts_with("http://") || h.url.starts_with("https://") => {
                 Some(crate::directory::hook::HookConfig {
@@ -241,6 +264,41 @@ impl Config {
                     path: path.to_owned(),
                     message: format!("auth_hook url {:?}: expected http:// or https://", h.url),
                 })
+            }
+            None => None,
+        };
+        c.ldap = match f.ldap {
+            Some(l) => {
+                if !(l.url.starts_with("ldap://") || l.url.starts_with("ldaps://")) {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!("ldap url {:?}: expected ldap:// or ldaps://", l.url),
+                    });
+                }
+                if l.user_dn.is_none() && l.search_base.is_none() {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: "ldap: set user_dn (\"uid={user},ou=people,dc=example,dc=org\") or search_base".into(),
+                    });
+                }
+                let mut cfg = crate::directory::ldap::LdapConfig::new(l.url);
+                cfg.starttls = l.starttls;
+                cfg.ca_file = l.ca_file.map(|p| base.join(p));
+                cfg.user_dn = l.user_dn;
+                cfg.search_base = l.search_base;
+                if let Some(f) = l.search_filter {
+                    cfg.search_filter = f;
+                }
+                cfg.bind_dn = l.bind_dn;
+                cfg.bind_password = l.bind_password;
+                cfg.group_base = l.group_base;
+                if let Some(f) = l.group_filter {
+                    cfg.group_filter = f;
+                }
+                cfg.groups = l.groups;
+                cfg.default_group = l.default_group;
+                cfg.timeout = std::time::Duration::from_millis(l.timeout_ms);
+                Some(cfg)
             }
             None => None,
         };

@@ -39,6 +39,12 @@
 //! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
 //! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
 //!
+//! [ldap]                       # LDAP passwords, settings from the store
+//! url = "ldaps://ldap.example.org"
+//! user_dn = "uid={user},ou=people,dc=example,dc=org"   # or search_base + search_filter
+//! group_base = "ou=groups,dc=example,dc=org"
+//! groups = { ftp-staff = "staff" }                     # LDAP group → babelftp group
+//!
 //! [storage]                   # omit: the local directory `root`
 //! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)
 //! bucket = "ftp"
@@ -138,6 +144,8 @@ pub struct Config {
     pub db: Option<String>,
     /// The HTTP auth hook: decides logins of names not in `users`.
     pub auth_hook: Option<crate::directory::hook::HookConfig>,
+    /// LDAP: checks the passwords of names not in `users` (`[ldap]`).
+    pub ldap: Option<crate::directory::ldap::LdapConfig>,
     /// The accounts store, for names not in `users`.
     pub directory: Option<Arc<crate::directory::Directory>>,
     /// Ports for PASV/EPSV; `None` lets the kernel choose.
@@ -290,6 +298,7 @@ impl Default for Config {
             users: Vec::new(),
             db: None,
             auth_hook: None,
+            ldap: None,
             directory: None,
             passive_ports: None,
             passive_address: None,

@@ -19,6 +19,7 @@
 //! for any other, the auth hook when one is configured, else the store.
 
 pub mod hook;
+pub mod ldap;
 
 use std::collections::HashMap;
 use std::io;
@@ -38,6 +39,7 @@ use crate::storage::{s3::S3Config, Storage};
 pub struct Directory {
     store: Option<Store>,
     hook: Option<hook::Hook>,
+    ldap: Option<ldap::LdapAuth>,
     /// What an unknown name's password is checked against.
     decoy: Secret,
     /// Storages of homes and virtual folders elsewhere, opened once and
@@ -80,13 +82,19 @@ impl Directory {
     /// A directory of `store` and/or `hook`; `s3` gives `s3://` sources
     /// their endpoint and credentials (the bucket and prefix are the
     /// source's).
-    pub fn new(store: Option<Store>, hook: Option<hook::Hook>, s3: S3Config) -> io::Result<Directory> {
+    pub fn new(
+        store: Option<Store>,
+        hook: Option<hook::Hook>,
+        ldap: Option<ldap::LdapAuth>,
+        s3: S3Config,
+    ) -> io::Result<Directory> {
         // A decoy with the cost of a real hash (argon2's defaults, as
         // `babelftp user add` makes them).
         let decoy = crate::auth::hash_password(b"babelftp decoy password").map_err(io::Error::other)?;
         Ok(Directory {
             store,
             hook,
+            ldap,
             decoy: Secret::Hash(decoy),
             sources: Mutex::new(HashMap::new()),
             s3,
@@ -99,6 +107,9 @@ impl Directory {
         let mut parts = Vec::new();
         if let Some(h) = &self.hook {
             parts.push(h.describe());
+        }
+        if let Some(l) = &self.ldap {
+            parts.push(l.describe());
         }
         if let Some(s) = &self.store {
             parts.push(s.describe());
@@ -135,6 +146,22 @@ impl Directory {
                 }
             };
         }
+        let mut directory_failed = None;
+        if let (Some(l), Ok(name), Ok(pw)) = (&self.ldap, std::str::from_utf8(user), std::str::from_utf8(&password)) {
+            match l.login(name, pw).await {
+                Ok(ldap::LdapLogin::Ok { dn, group }) => {
+                    tracing::info!(user = %name, dn = %dn, group = group.as_deref().unwrap_or("-"), "LDAP login");
+                    return self.ldap_profile(name, group.as_deref()).await;
+                }
+                // Not the directory's, or a wrong password: the store's
+                // own accounts may still hold the name.
+                Ok(ldap::LdapLogin::Refused) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "LDAP unavailable");
+                    directory_failed = Some(e);
+                }
+            }
+        }
         let record = match (&self.store, std::str::from_utf8(user)) {
             (Some(store), Ok(name)) => store.login_record(name).await.map_err(|e| {
                 tracing::warn!(error = %e, store = %store.describe(), "accounts store unavailable");
@@ -161,6 +188,11 @@ impl Directory {
         .await
         .map_err(|_| io::Error::from(io::ErrorKind::Other))?;
         let Some(record) = record.filter(|_| ok) else {
+            // The directory could not say: not a 530 that would call a
+            // right password wrong.
+            if let Some(e) = directory_failed {
+                return Err(io::Error::other(e.to_string()));
+            }
             return Ok(None);
         };
         if record.disabled {
@@ -168,6 +200,35 @@ impl Directory {
             return Ok(None);
         }
         Ok(Some(login_of(record.profile)))
+    }
+
+    /// The account of a user the LDAP directory let in: the store's
+    /// settings for it or its group; with neither, list and download on
+    /// the whole root.
+    async fn ldap_profile(&self, name: &str, group: Option<&str>) -> io::Result<Option<DirectoryLogin>> {
+        let found = match &self.store {
+            Some(s) => s.external_profile(name, group).await.map_err(|e| {
+                tracing::warn!(error = %e, store = %s.describe(), "accounts store unavailable");
+                io::Error::other(e.to_string())
+            })?,
+            None => None,
+        };
+        match found {
+            Some((_, true)) => {
+                tracing::info!(user = %name, "login refused: account disabled");
+                Ok(None)
+            }
+            Some((profile, false)) => Ok(Some(login_of(profile))),
+            None => Ok(Some(login_of(Profile {
+                name: name.to_owned(),
+                group: group.map(str::to_owned),
+                home: Home::default(),
+                rules: babelftp_accounts::Rules::everywhere(babelftp_accounts::Perms::READ),
+                mounts: Vec::new(),
+                lang: None,
+                charset: None,
+            }))),
+        }
     }
 
     /// The storage of a source, opened once (blocks: S3's operator).
