@@ -6,12 +6,12 @@
 //! restart or SIGHUP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::serve::Serve;
 
 use babelftp_test_support::{curl, lftp};
 
@@ -45,67 +45,6 @@ fn admin(db: &str, args: &[&str]) -> String {
     let (code, out, err) = run(&all, "");
     assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
     out
-}
-
-pub struct Serve {
-    child: Child,
-    lines: Receiver<String>,
-    pub addr: SocketAddr,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        self.child.kill().ok();
-        self.child.wait().ok();
-    }
-}
-
-impl Serve {
-    /// `babelftp serve --root ROOT --db DB` on a free port of 127.0.0.1;
-    /// returns once it serves, with its start-up lines.
-    pub fn start(root: &Path, db: &str) -> (Serve, Vec<String>) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--db", db, "--root"])
-            .arg(root)
-            .env("LC_ALL", "C")
-            .env_remove("LANG")
-            .env_remove("LC_MESSAGES")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut s = Serve {
-            child,
-            lines,
-            addr: "127.0.0.1:1".parse().unwrap(),
-        };
-        let mut seen = Vec::new();
-        loop {
-            let line = s
-                .lines
-                .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("serve did not start: {seen:?}"));
-            seen.push(line.clone());
-            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("ftp://")) {
-                let hostport = url.trim_start_matches("ftp://").trim_end_matches('/');
-                s.addr = hostport.parse().unwrap();
-            }
-            if line.contains("accounts:") {
-                break;
-            }
-        }
-        (s, seen)
-    }
 }
 
 /// ftplib against the server as carol (CP1251 names); prints what it saw.
@@ -158,7 +97,7 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
     let shown = admin(&db, &["user", "show", "carol"]);
     assert!(shown.contains("/incoming") && shown.contains("windows-1251"), "{shown}");
 
-    let (srv, banner) = Serve::start(&root, &db);
+    let (srv, banner) = Serve::start(&root, &["--db", &db]);
     let store = banner.iter().find(|l| l.contains("accounts:")).unwrap();
     assert!(store.contains("SQLite") && store.contains("users: 1"), "{store}");
 

@@ -1,6 +1,8 @@
 //! What the client tests share.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod serve;
+
 use std::path::Path;
 use std::process::Command;
 

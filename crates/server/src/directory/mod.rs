@@ -16,7 +16,8 @@
 //! the time of the answer tells nothing.
 //!
 //! Which decides: a name of the users file (or `--user`) is that account;
-//! for any other, the auth hook when one is configured, else the store.
+//! for any other, the auth hook when one is configured, else LDAP when it
+//! is (the store then gives settings only), else the store.
 
 pub mod hook;
 pub mod ldap;
@@ -146,21 +147,25 @@ impl Directory {
                 }
             };
         }
-        let mut directory_failed = None;
-        if let (Some(l), Ok(name), Ok(pw)) = (&self.ldap, std::str::from_utf8(user), std::str::from_utf8(&password)) {
-            match l.login(name, pw).await {
+        if let Some(l) = &self.ldap {
+            // The directory holds the passwords: the store's are not
+            // checked (a store account of an LDAP user only gives it its
+            // settings, never a second password).
+            let (Ok(name), Ok(pw)) = (std::str::from_utf8(user), std::str::from_utf8(&password)) else {
+                return Ok(None);
+            };
+            return match l.login(name, pw).await {
                 Ok(ldap::LdapLogin::Ok { dn, group }) => {
                     tracing::info!(user = %name, dn = %dn, group = group.as_deref().unwrap_or("-"), "LDAP login");
-                    return self.ldap_profile(name, group.as_deref()).await;
+                    self.ldap_profile(name, group.as_deref()).await
                 }
-                // Not the directory's, or a wrong password: the store's
-                // own accounts may still hold the name.
-                Ok(ldap::LdapLogin::Refused) => {}
+                Ok(ldap::LdapLogin::Refused) => Ok(None),
                 Err(e) => {
+                    // Not a 530 that would call a right password wrong.
                     tracing::warn!(error = %e, "LDAP unavailable");
-                    directory_failed = Some(e);
+                    Err(io::Error::other(e.to_string()))
                 }
-            }
+            };
         }
         let record = match (&self.store, std::str::from_utf8(user)) {
             (Some(store), Ok(name)) => store.login_record(name).await.map_err(|e| {
@@ -188,11 +193,6 @@ impl Directory {
         .await
         .map_err(|_| io::Error::from(io::ErrorKind::Other))?;
         let Some(record) = record.filter(|_| ok) else {
-            // The directory could not say: not a 530 that would call a
-            // right password wrong.
-            if let Some(e) = directory_failed {
-                return Err(io::Error::other(e.to_string()));
-            }
             return Ok(None);
         };
         if record.disabled {
