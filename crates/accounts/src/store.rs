@@ -528,7 +528,7 @@ impl Store {
         if n > 0 {
             return Ok(());
         }
-        let (owner, path) = (owner.to_string(), vpath);
+        let (owner, path) = (owner.name().to_owned(), vpath);
         Err(if table == "perms" {
             AccountsError::NoSuchRule { owner, path }
         } else {
