@@ -80,10 +80,7 @@ pub enum AccountsError {
     Import { path: PathBuf, message: String },
     /// A users file with a bad entry.
     #[error("{path}: {source}")]
-    ImportEntry {
-        path: PathBuf,
-        source: Box<AccountsError>,
-    },
+    ImportEntry { path: PathBuf, source: Box<AccountsError> },
     /// A name given twice in a users file.
     #[error("user {0:?} is given twice")]
     Duplicate(String),

@@ -114,7 +114,11 @@ enum UserCmd {
     /// (list download upload overwrite delete rename mkdir rmdir chmod); inherit removes the rule.
     Perm { name: String, vpath: String, perms: String },
     /// Mount SOURCE (/DIR, file:///DIR or s3://BUCKET/PREFIX) at VPATH.
-    Mount { name: String, vpath: String, source: String },
+    Mount {
+        name: String,
+        vpath: String,
+        source: String,
+    },
     /// Remove what is mounted at VPATH.
     Unmount { name: String, vpath: String },
     /// Import a users file ([[user]] with name, password, home, write): write = true gives all at /, else read.
@@ -146,7 +150,11 @@ enum GroupCmd {
     /// Set the group's permissions at VPATH, as for `user perm`.
     Perm { name: String, vpath: String, perms: String },
     /// Mount SOURCE at VPATH for the group's users.
-    Mount { name: String, vpath: String, source: String },
+    Mount {
+        name: String,
+        vpath: String,
+        source: String,
+    },
     /// Remove what is mounted at VPATH.
     Unmount { name: String, vpath: String },
 }
@@ -162,19 +170,20 @@ fn db_url(flag: Option<String>) -> String {
 /// error (exit 2).
 fn explain(e: AccountsError, db: &str) -> anyhow::Error {
     use AccountsError as E;
-    let usage = e.is_input_error() && !matches!(
-        e,
-        E::UnknownUser(_)
-            | E::UnknownGroup(_)
-            | E::UserExists(_)
-            | E::GroupExists(_)
-            | E::GroupInUse { .. }
-            | E::NoSuchRule { .. }
-            | E::NoSuchMount { .. }
-            | E::Import { .. }
-            | E::ImportEntry { .. }
-            | E::Hash(_)
-    );
+    let usage = e.is_input_error()
+        && !matches!(
+            e,
+            E::UnknownUser(_)
+                | E::UnknownGroup(_)
+                | E::UserExists(_)
+                | E::GroupExists(_)
+                | E::GroupInUse { .. }
+                | E::NoSuchRule { .. }
+                | E::NoSuchMount { .. }
+                | E::Import { .. }
+                | E::ImportEntry { .. }
+                | E::Hash(_)
+        );
     let text = text_of(&e, db);
     if usage {
         anyhow::Error::new(Usage(text))
@@ -196,9 +205,10 @@ fn text_of(e: &AccountsError, db: &str) -> String {
         E::UnknownGroup(n) => ts("cli-acct-unknown-group", &[("name", n), ("db", db)]),
         E::UserExists(n) => ts("cli-acct-user-exists", &[("name", n)]),
         E::GroupExists(n) => ts("cli-acct-group-exists", &[("name", n)]),
-        E::GroupInUse { group, members } => {
-            ts("cli-acct-group-in-use", &[("name", group), ("count", &members.to_string())])
-        }
+        E::GroupInUse { group, members } => ts(
+            "cli-acct-group-in-use",
+            &[("name", group), ("count", &members.to_string())],
+        ),
         E::BadName(v) => ts("cli-acct-bad-name", &[("value", v)]),
         E::BadLang(v) => ts("cli-acct-bad-lang", &[("value", v)]),
         E::BadCharset(v) => ts("cli-acct-bad-charset", &[("value", v)]),
@@ -296,7 +306,13 @@ async fn perm(s: &Store, db: &str, owner: Owner<'_>, vpath: &str, perms: &str) -
         Some(p) => {
             s.set_perm(owner, vpath, p).await.map_err(|e| explain(e, db))?;
             let path = babelftp_accounts::normalize_vpath(vpath).map_err(|e| explain(e, db))?;
-            println!("{}", ts("cli-acct-perm-set", &[("name", name), ("path", &path), ("perms", &p.to_string())]));
+            println!(
+                "{}",
+                ts(
+                    "cli-acct-perm-set",
+                    &[("name", name), ("path", &path), ("perms", &p.to_string())]
+                )
+            );
         }
         None => {
             s.remove_perm(owner, vpath).await.map_err(|e| explain(e, db))?;
@@ -319,7 +335,10 @@ async fn mount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str, source: &str)
 
 async fn unmount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str) -> anyhow::Result<()> {
     s.remove_mount(owner, vpath).await.map_err(|e| explain(e, db))?;
-    println!("{}", ts("cli-acct-unmounted", &[("name", owner.name()), ("path", vpath)]));
+    println!(
+        "{}",
+        ts("cli-acct-unmounted", &[("name", owner.name()), ("path", vpath)])
+    );
     Ok(())
 }
 
@@ -361,7 +380,12 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
         UserCmd::List => {
             for u in s.list_users().await.map_err(ex)? {
                 let state = if u.disabled { "disabled" } else { "enabled" };
-                println!("{}\t{}\t{}\t{state}", u.name, dash(u.group.as_deref()), dash(u.home.as_deref()));
+                println!(
+                    "{}\t{}\t{}\t{state}",
+                    u.name,
+                    dash(u.group.as_deref()),
+                    dash(u.home.as_deref())
+                );
             }
         }
         UserCmd::Show { name } => show_user(s, db, &name).await?,
@@ -454,8 +478,16 @@ fn render_user(rec: &UserRecord, grp: Option<&babelftp_accounts::GroupRecord>, p
     line(&["state", if rec.disabled { "disabled" } else { "enabled" }]);
     let g = |f: fn(&babelftp_accounts::GroupRecord) -> &Option<String>| grp.is_some_and(|g| f(g).is_some());
     line(&["home", &p.home.to_string(), origin(rec.home.is_some(), g(|g| &g.home))]);
-    line(&["lang", dash(p.lang.as_deref()), origin(rec.lang.is_some(), g(|g| &g.lang))]);
-    line(&["charset", dash(p.charset.as_deref()), origin(rec.charset.is_some(), g(|g| &g.charset))]);
+    line(&[
+        "lang",
+        dash(p.lang.as_deref()),
+        origin(rec.lang.is_some(), g(|g| &g.lang)),
+    ]);
+    line(&[
+        "charset",
+        dash(p.charset.as_deref()),
+        origin(rec.charset.is_some(), g(|g| &g.charset)),
+    ]);
     // By path; without any rule, "/ all" (the default).
     let rules: BTreeMap<String, Perms> = p.rules.iter().collect();
     for (path, perms) in &rules {

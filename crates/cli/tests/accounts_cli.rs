@@ -47,7 +47,10 @@ fn fails(dir: &Path, args: &[&str], code: i32, text: &str) {
 fn an_admin_sets_up_users_and_groups() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(d, &["group", "add", "staff", "--lang", "fr", "--charset", "windows-1251"]);
+    ok(
+        d,
+        &["group", "add", "staff", "--lang", "fr", "--charset", "windows-1251"],
+    );
     // The password: one line on standard input.
     let (code, out, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
     assert_eq!(code, 0, "{out}{err}");
@@ -79,7 +82,20 @@ fn an_admin_sets_up_users_and_groups() {
          mount\t/shared\ts3://team-bucket/shared\tgroup\n"
     );
 
-    ok(d, &["user", "set", "alice", "--lang", "ja", "--charset", "shift_jis", "--home", "/alice/"]);
+    ok(
+        d,
+        &[
+            "user",
+            "set",
+            "alice",
+            "--lang",
+            "ja",
+            "--charset",
+            "shift_jis",
+            "--home",
+            "/alice/",
+        ],
+    );
     ok(d, &["user", "set", "alice", "--disable"]);
     let show = ok(d, &["user", "show", "alice"]);
     assert!(show.contains("state\tdisabled\n"), "{show}");
@@ -87,7 +103,10 @@ fn an_admin_sets_up_users_and_groups() {
     assert!(show.contains("lang\tja\tuser\n"), "{show}");
     ok(d, &["user", "set", "alice", "--enable", "--no-lang", "--no-group"]);
     let show = ok(d, &["user", "show", "alice"]);
-    assert!(show.contains("state\tenabled\n") && show.contains("lang\t-\tdefault\n"), "{show}");
+    assert!(
+        show.contains("state\tenabled\n") && show.contains("lang\t-\tdefault\n"),
+        "{show}"
+    );
     assert!(!show.contains("/pub"), "{show}");
 
     // inherit removes the rule; unmount the mount.
@@ -98,10 +117,23 @@ fn an_admin_sets_up_users_and_groups() {
 
     let (code, _, err) = run_in(d, &["user", "passwd", "bob"], "new-password\n");
     assert_eq!(code, 0, "{err}");
-    ok(d, &["group", "set", "staff", "--no-charset", "--home", "s3://team-bucket/home"]);
+    ok(
+        d,
+        &[
+            "group",
+            "set",
+            "staff",
+            "--no-charset",
+            "--home",
+            "s3://team-bucket/home",
+        ],
+    );
     assert_eq!(ok(d, &["group", "list"]), "staff\ts3://team-bucket/home\tfr\t-\t0\n");
     let g = ok(d, &["group", "show", "staff"]);
-    assert!(g.starts_with("name\tstaff\nhome\ts3://team-bucket/home\nlang\tfr\ncharset\t-\nmembers\t-\n"), "{g}");
+    assert!(
+        g.starts_with("name\tstaff\nhome\ts3://team-bucket/home\nlang\tfr\ncharset\t-\nmembers\t-\n"),
+        "{g}"
+    );
     ok(d, &["user", "rm", "bob"]);
     ok(d, &["group", "rm", "staff"]);
     assert_eq!(ok(d, &["user", "list"]), "alice\t-\t/alice\tenabled\n");
@@ -115,15 +147,40 @@ fn mistakes_are_refused_with_a_reason_and_an_exit_code() {
     let (code, _, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
     assert_eq!(code, 0, "{err}");
     // A wrong value: usage (2).
-    fails(d, &["user", "perm", "alice", "/pub", "read,fly"], 2, "fly is not a permission");
+    fails(
+        d,
+        &["user", "perm", "alice", "/pub", "read,fly"],
+        2,
+        "fly is not a permission",
+    );
     fails(d, &["user", "perm", "alice", "pub", "read"], 2, "is not a virtual path");
-    fails(d, &["user", "set", "alice", "--charset", "klingon"], 2, "klingon is not a charset");
-    fails(d, &["user", "set", "alice", "--lang", "fr_FR"], 2, "fr_FR is not a language tag");
+    fails(
+        d,
+        &["user", "set", "alice", "--charset", "klingon"],
+        2,
+        "klingon is not a charset",
+    );
+    fails(
+        d,
+        &["user", "set", "alice", "--lang", "fr_FR"],
+        2,
+        "fr_FR is not a language tag",
+    );
     fails(d, &["user", "set", "alice", "--home", "alice"], 2, "home alice");
     fails(d, &["user", "mount", "alice", "/x", "srv/x"], 2, "source srv/x");
-    fails(d, &["user", "mount", "alice", "/", "/srv"], 2, "nothing can be mounted at /");
+    fails(
+        d,
+        &["user", "mount", "alice", "/", "/srv"],
+        2,
+        "nothing can be mounted at /",
+    );
     fails(d, &["user", "add", "a b"], 2, "is not a valid name");
-    fails(d, &["user", "add", "carol", "--charset", "utf-16"], 2, "utf-16 is not a charset");
+    fails(
+        d,
+        &["user", "add", "carol", "--charset", "utf-16"],
+        2,
+        "utf-16 is not a charset",
+    );
     let (code, _, err) = run_in(d, &["user", "add", "carol"], "\n");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("empty password"), "{err}");
@@ -136,11 +193,24 @@ fn mistakes_are_refused_with_a_reason_and_an_exit_code() {
     fails(d, &["user", "add", "bob", "--group", "nogroup"], 1, "no group nogroup");
     fails(d, &["user", "add", "alice"], 1, "user alice already exists");
     fails(d, &["group", "rm", "staff"], 1, "group staff still has 1 users");
-    fails(d, &["user", "unmount", "alice", "/x"], 1, "nothing is mounted at /x for alice");
-    fails(d, &["user", "perm", "alice", "/x", "inherit"], 1, "alice has no permission rule at /x");
+    fails(
+        d,
+        &["user", "unmount", "alice", "/x"],
+        1,
+        "nothing is mounted at /x for alice",
+    );
+    fails(
+        d,
+        &["user", "perm", "alice", "/x", "inherit"],
+        1,
+        "alice has no permission rule at /x",
+    );
     // Nothing above changed alice.
     let show = ok(d, &["user", "show", "alice"]);
-    assert!(show.contains("charset\t-\tdefault\n") && show.contains("perm\t/\tall\tdefault\n"), "{show}");
+    assert!(
+        show.contains("charset\t-\tdefault\n") && show.contains("perm\t/\tall\tdefault\n"),
+        "{show}"
+    );
     assert_eq!(ok(d, &["user", "list"]), "alice\tstaff\t-\tenabled\n");
 }
 
@@ -170,13 +240,21 @@ fn a_users_file_is_imported_and_the_db_comes_from_the_environment() {
     .unwrap();
     let out = ok(d, &["user", "import", "users.toml"]);
     assert!(out.contains("2 users added, 0 updated"), "{out}");
-    assert_eq!(ok(d, &["user", "list"]), "alice\t-\t/alice\tenabled\nbob\t-\t/\tenabled\n");
+    assert_eq!(
+        ok(d, &["user", "list"]),
+        "alice\t-\t/alice\tenabled\nbob\t-\t/\tenabled\n"
+    );
     assert!(ok(d, &["user", "show", "alice"]).contains("perm\t/\tall\tuser\n"));
     assert!(ok(d, &["user", "show", "bob"]).contains("perm\t/\tread\tuser\n"));
     let out = ok(d, &["user", "import", "users.toml"]);
     assert!(out.contains("0 users added, 2 updated"), "{out}");
     std::fs::write(&file, "[[user]]\nname = \"x\"\npassword = \"plain\"\n").unwrap();
-    fails(d, &["user", "import", "users.toml"], 1, "the password of x is not an argon2 hash");
+    fails(
+        d,
+        &["user", "import", "users.toml"],
+        1,
+        "the password of x is not an argon2 hash",
+    );
     fails(d, &["user", "import", "missing.toml"], 1, "missing.toml");
 
     // BABELFTP_DB when there is no --db; the default: babelftp.db here.
