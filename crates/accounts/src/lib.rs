@@ -22,6 +22,7 @@ use std::path::{Component, Path, PathBuf};
 
 pub use babelftp_policy::{BadPerms, BadRulePath, Perms, Rules};
 
+mod groups;
 mod import;
 mod schema;
 mod store;
