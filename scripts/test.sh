@@ -11,7 +11,8 @@
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
-# installs nothing), runs every test of the workspace, and checks the
+# installs nothing) and PostgreSQL into target/postgres (scripts/postgres.sh,
+# which installs nothing either), runs every test of the workspace, and checks the
 # instruction counts of the hot paths against bench/icount-baseline.json.
 # `.ci/run` calls exactly this script.
 set -euo pipefail
@@ -50,6 +51,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
 bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/s3.rs
 bash scripts/slapd.sh # OpenLDAP's slapd and ldap-utils (unpacked) for babelftp_test_support::slapd
+bash scripts/postgres.sh # PostgreSQL 15 (unpacked) for crates/accounts/tests/postgres.rs
 echo "== cargo test"
 cargo test --workspace --locked
 echo "== instruction counts of the hot paths against bench/icount-baseline.json"

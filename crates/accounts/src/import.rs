@@ -55,19 +55,23 @@ pub fn read_users_file(path: &Path) -> Result<Vec<ImportedUser>, AccountsError> 
     };
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
     let file: FileUsers = toml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let entry = |e: AccountsError| AccountsError::ImportEntry {
+        path: path.to_owned(),
+        source: Box::new(e),
+    };
     let mut out = Vec::new();
     for u in file.user {
-        check_name(&u.name).map_err(|e| fail(e.to_string()))?;
+        check_name(&u.name).map_err(entry)?;
         if !is_valid_hash(&u.password) {
-            return Err(fail(AccountsError::BadHash(u.name).to_string()));
+            return Err(entry(AccountsError::BadHash(u.name)));
         }
         let home = u.home.unwrap_or_else(|| "/".to_owned());
         let home = match Home::from_str(&home) {
             Ok(h @ Home::Inside(_)) => h.to_string(),
-            _ => return Err(fail(AccountsError::BadHome(home).to_string())),
+            _ => return Err(entry(AccountsError::BadHome(home))),
         };
         if out.iter().any(|o: &ImportedUser| o.name == u.name) {
-            return Err(fail(format!("user {:?} is given twice", u.name)));
+            return Err(entry(AccountsError::Duplicate(u.name)));
         }
         out.push(ImportedUser {
             name: u.name,

@@ -22,6 +22,7 @@ use std::path::{Component, Path, PathBuf};
 
 pub use babelftp_policy::{BadPerms, BadRulePath, Perms, Rules};
 
+mod groups;
 mod import;
 mod schema;
 mod store;
@@ -78,6 +79,12 @@ pub enum AccountsError {
     /// A users file that does not read or parse.
     #[error("{path}: {message}")]
     Import { path: PathBuf, message: String },
+    /// A users file with a bad entry.
+    #[error("{path}: {source}")]
+    ImportEntry { path: PathBuf, source: Box<AccountsError> },
+    /// A name given twice in a users file.
+    #[error("user {0:?} is given twice")]
+    Duplicate(String),
     #[error("hashing the password: {0}")]
     Hash(String),
     /// A stored value that no longer parses (edited by hand?).

@@ -8,9 +8,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 use crate::{
-    check_charset, check_lang, check_name, is_valid_hash, normalize_vpath, AccountsError, GroupChanges, GroupRecord,
-    Home, LoginRecord, Mount, NewGroup, NewUser, Owner, Perms, Profile, Rules, Source, UserChanges, UserRecord,
-    UserSummary,
+    check_charset, check_lang, check_name, is_valid_hash, normalize_vpath, AccountsError, Home, LoginRecord, Mount,
+    NewUser, Owner, Perms, Profile, Rules, Source, UserChanges, UserRecord, UserSummary,
 };
 
 /// The accounts store: a pool of connections to SQLite or PostgreSQL.
@@ -82,15 +81,15 @@ fn resolve(url: &str) -> Result<(String, String), AccountsError> {
     ))
 }
 
-fn opt_text(row: &AnyRow, i: usize) -> Result<Option<String>, AccountsError> {
+pub(crate) fn opt_text(row: &AnyRow, i: usize) -> Result<Option<String>, AccountsError> {
     Ok(row.try_get::<Option<String>, _>(i)?)
 }
 
-fn text(row: &AnyRow, i: usize) -> Result<String, AccountsError> {
+pub(crate) fn text(row: &AnyRow, i: usize) -> Result<String, AccountsError> {
     Ok(row.try_get::<String, _>(i)?)
 }
 
-fn corrupt(what: String, value: &str) -> AccountsError {
+pub(crate) fn corrupt(what: String, value: &str) -> AccountsError {
     AccountsError::Corrupt {
         what,
         value: value.to_owned(),
@@ -98,7 +97,11 @@ fn corrupt(what: String, value: &str) -> AccountsError {
 }
 
 /// Checks an optional home, language and charset.
-fn check_settings(home: Option<&str>, lang: Option<&str>, charset: Option<&str>) -> Result<(), AccountsError> {
+pub(crate) fn check_settings(
+    home: Option<&str>,
+    lang: Option<&str>,
+    charset: Option<&str>,
+) -> Result<(), AccountsError> {
     if let Some(h) = home {
         Home::from_str(h)?;
     }
@@ -112,11 +115,11 @@ fn check_settings(home: Option<&str>, lang: Option<&str>, charset: Option<&str>)
 }
 
 /// A home as stored: its normal form.
-fn home_text(h: &str) -> Result<String, AccountsError> {
+pub(crate) fn home_text(h: &str) -> Result<String, AccountsError> {
     Ok(Home::from_str(h)?.to_string())
 }
 
-fn nested<T: Clone>(o: &Option<Option<T>>) -> Option<Option<T>> {
+pub(crate) fn nested<T: Clone>(o: &Option<Option<T>>) -> Option<Option<T>> {
     o.clone()
 }
 
@@ -318,7 +321,7 @@ impl Store {
         Ok((rules, mounts))
     }
 
-    async fn exists(&self, owner: Owner<'_>) -> Result<bool, AccountsError> {
+    pub(crate) async fn exists(&self, owner: Owner<'_>) -> Result<bool, AccountsError> {
         let sql = match owner {
             Owner::User(_) => "SELECT COUNT(*) FROM users WHERE name = $1",
             Owner::Group(_) => "SELECT COUNT(*) FROM user_groups WHERE name = $1",
@@ -327,7 +330,7 @@ impl Store {
         Ok(n > 0)
     }
 
-    async fn must_exist(&self, owner: Owner<'_>) -> Result<(), AccountsError> {
+    pub(crate) async fn must_exist(&self, owner: Owner<'_>) -> Result<(), AccountsError> {
         if self.exists(owner).await? {
             return Ok(());
         }
@@ -407,7 +410,7 @@ impl Store {
 
     /// A user's or group's own rules and mounts, by path.
     #[allow(clippy::type_complexity)]
-    async fn own_rules(
+    pub(crate) async fn own_rules(
         &self,
         owner: Owner<'_>,
     ) -> Result<(Vec<(String, Perms)>, Vec<(String, Source)>), AccountsError> {
@@ -585,126 +588,12 @@ impl Store {
         if n > 0 {
             return Ok(());
         }
-        let (owner, path) = (owner.to_string(), vpath);
+        let (owner, path) = (owner.name().to_owned(), vpath);
         Err(if table == "perms" {
             AccountsError::NoSuchRule { owner, path }
         } else {
             AccountsError::NoSuchMount { owner, path }
         })
-    }
-
-    pub async fn add_group(&self, g: &NewGroup) -> Result<(), AccountsError> {
-        check_name(&g.name)?;
-        check_settings(g.home.as_deref(), g.lang.as_deref(), g.charset.as_deref())?;
-        if self.exists(Owner::Group(&g.name)).await? {
-            return Err(AccountsError::GroupExists(g.name.clone()));
-        }
-        let home = g.home.as_deref().map(home_text).transpose()?;
-        sqlx::query("INSERT INTO user_groups (name, home, lang, charset) VALUES ($1, $2, $3, $4)")
-            .bind(&g.name)
-            .bind(home)
-            .bind(g.lang.clone())
-            .bind(g.charset.as_deref().map(|c| c.trim().to_owned()))
-            .execute(&self.pool)
-            .await
-            .map_err(|e| unique_as(e, || AccountsError::GroupExists(g.name.clone())))?;
-        Ok(())
-    }
-
-    /// Every group, by name.
-    pub async fn list_groups(&self) -> Result<Vec<GroupRecord>, AccountsError> {
-        let names: Vec<String> = sqlx::query_scalar("SELECT name FROM user_groups ORDER BY name")
-            .fetch_all(&self.pool)
-            .await?;
-        let mut out = Vec::new();
-        for n in names {
-            if let Some(g) = self.group(&n).await? {
-                out.push(g);
-            }
-        }
-        Ok(out)
-    }
-
-    pub async fn group(&self, name: &str) -> Result<Option<GroupRecord>, AccountsError> {
-        let row = sqlx::query("SELECT home, lang, charset FROM user_groups WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let (perms, mounts) = self.own_rules(Owner::Group(name)).await?;
-        let members = sqlx::query_scalar("SELECT name FROM users WHERE grp = $1 ORDER BY name")
-            .bind(name)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(Some(GroupRecord {
-            name: name.to_owned(),
-            home: opt_text(&row, 0)?,
-            lang: opt_text(&row, 1)?,
-            charset: opt_text(&row, 2)?,
-            perms,
-            mounts,
-            members,
-        }))
-    }
-
-    /// Removes a group that no user belongs to, with its rules and mounts.
-    pub async fn remove_group(&self, name: &str) -> Result<(), AccountsError> {
-        let mut tx = self.pool.begin().await?;
-        let members: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE grp = $1")
-            .bind(name)
-            .fetch_one(&mut *tx)
-            .await?;
-        if members > 0 {
-            return Err(AccountsError::GroupInUse {
-                group: name.to_owned(),
-                members: u64::try_from(members).unwrap_or(0),
-            });
-        }
-        let gone = sqlx::query("DELETE FROM user_groups WHERE name = $1")
-            .bind(name)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if gone == 0 {
-            return Err(AccountsError::UnknownGroup(name.to_owned()));
-        }
-        for sql in [
-            "DELETE FROM perms WHERE kind = 'group' AND owner = $1",
-            "DELETE FROM mounts WHERE kind = 'group' AND owner = $1",
-        ] {
-            sqlx::query(sql).bind(name).execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    pub async fn set_group(&self, name: &str, c: &GroupChanges) -> Result<(), AccountsError> {
-        let flat = |o: &Option<Option<String>>| o.as_ref().and_then(|v| v.clone());
-        check_settings(
-            flat(&c.home).as_deref(),
-            flat(&c.lang).as_deref(),
-            flat(&c.charset).as_deref(),
-        )?;
-        self.must_exist(Owner::Group(name)).await?;
-        let home = match nested(&c.home) {
-            Some(Some(h)) => Some(Some(home_text(&h)?)),
-            other => other,
-        };
-        let charset = nested(&c.charset).map(|o| o.map(|s| s.trim().to_owned()));
-        let mut tx = self.pool.begin().await?;
-        for (column, value) in [("home", home), ("lang", nested(&c.lang)), ("charset", charset)] {
-            if let Some(v) = value {
-                sqlx::query(&format!("UPDATE user_groups SET {column} = $1 WHERE name = $2"))
-                    .bind(v)
-                    .bind(name)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await?;
-        Ok(())
     }
 
     pub(crate) fn pool(&self) -> &AnyPool {
@@ -713,7 +602,7 @@ impl Store {
 }
 
 /// A unique-key violation as `e` (two adds of one name at once).
-fn unique_as(err: sqlx::Error, e: impl FnOnce() -> AccountsError) -> AccountsError {
+pub(crate) fn unique_as(err: sqlx::Error, e: impl FnOnce() -> AccountsError) -> AccountsError {
     match &err {
         sqlx::Error::Database(d) if d.is_unique_violation() => e(),
         _ => AccountsError::Db(err),

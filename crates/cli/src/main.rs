@@ -22,6 +22,7 @@ mod redact;
 mod remote;
 mod serve;
 mod shell;
+mod users;
 mod xfer;
 
 #[derive(Parser)]
@@ -66,6 +67,12 @@ enum Cmd {
     Check(check::CheckArgs),
     /// Copy a remote tree here (or, with --reverse, a local tree there): new and changed files only.
     Mirror(mirror::MirrorArgs),
+    /// Manage the users of the accounts store (SQLite or PostgreSQL, --db): add list show rm passwd
+    /// set perm mount unmount import.
+    User(users::UserArgs),
+    /// Manage the groups of the accounts store: a user takes its group's home, language, charset,
+    /// permissions and mounts unless it sets its own.
+    Group(users::GroupArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -93,6 +100,8 @@ fn main() -> ExitCode {
         Cmd::Serve(args) => serve::run(*args),
         Cmd::Passwd => serve::passwd(),
         Cmd::Url { op } => url(op),
+        Cmd::User(a) => block_on(users::user(a)),
+        Cmd::Group(a) => block_on(users::group(a)),
         Cmd::Ls(a) => block_on(remote::ls(a)),
         Cmd::Get(a) => block_on(xfer::get(a)),
         Cmd::Put(a) => block_on(xfer::put(a)),

@@ -14,6 +14,7 @@
 
 pub mod peers;
 pub mod slapd;
+pub mod postgres;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -1,0 +1,120 @@
+//! The store on a real PostgreSQL (Debian's postgresql-15, unpacked by
+//! `scripts/postgres.sh`): two nodes on one cluster see each other's
+//! changes at the next login.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use babelftp_accounts::*;
+
+fn comps(path: &str) -> Vec<Vec<u8>> {
+    path.split('/')
+        .filter(|c| !c.is_empty())
+        .map(|c| c.as_bytes().to_vec())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_on_one_postgresql_see_each_others_changes() {
+    let pg = babelftp_test_support::postgres::start();
+    // Both nodes start at once on an empty database: one migrates, the
+    // other finds it done (or waits and retries).
+    let (one, two) = tokio::join!(Store::open(&pg.url), Store::open(&pg.url));
+    let (one, two) = (one.unwrap(), two.unwrap());
+    let port = pg.addr.port();
+    assert_eq!(one.describe(), format!("PostgreSQL 127.0.0.1:{port}/postgres"));
+    assert_eq!(two.user_count().await.unwrap(), 0);
+
+    let hash = hash_password(b"s3cret").unwrap();
+    one.add_group(&NewGroup {
+        name: "staff".into(),
+        lang: Some("fr".into()),
+        ..NewGroup::default()
+    })
+    .await
+    .unwrap();
+    one.add_user(&NewUser {
+        name: "alice".into(),
+        password: hash.clone(),
+        group: Some("staff".into()),
+        ..NewUser::default()
+    })
+    .await
+    .unwrap();
+    let r = two.login_record("alice").await.unwrap().unwrap();
+    assert_eq!(r.password, hash);
+    assert_eq!(r.profile.lang.as_deref(), Some("fr"));
+    assert_eq!(r.profile.home, Home::default());
+    assert_eq!(r.profile.rules, Rules::everywhere(Perms::ALL));
+
+    // Node two changes her; node one's next login sees it.
+    let u = Owner::User("alice");
+    two.set_user(
+        "alice",
+        &UserChanges {
+            home: Some(Some("/alice".into())),
+            charset: Some(Some("windows-1251".into())),
+            ..UserChanges::default()
+        },
+    )
+    .await
+    .unwrap();
+    two.set_perm(u, "/", Perms::READ).await.unwrap();
+    two.set_perm(u, "/incoming", "upload,mkdir".parse().unwrap())
+        .await
+        .unwrap();
+    two.set_perm(Owner::Group("staff"), "/pub", Perms::READ).await.unwrap();
+    two.add_mount(u, "/archive", &"s3://archive/alice".parse().unwrap())
+        .await
+        .unwrap();
+    let p = one.login_record("alice").await.unwrap().unwrap().profile;
+    assert_eq!(p.home, Home::Inside(b"/alice".to_vec()));
+    assert_eq!(p.charset.as_deref(), Some("windows-1251"));
+    assert_eq!(p.lang.as_deref(), Some("fr"));
+    assert_eq!(p.rules.at(&comps("/incoming/x")), "upload,mkdir".parse().unwrap());
+    assert_eq!(p.rules.at(&comps("/pub/a")), Perms::READ);
+    assert_eq!(p.mounts.len(), 1);
+    assert_eq!(p.mounts[0].vpath, b"/archive");
+
+    // Disabled on one, refused on two; a users file imported on two.
+    one.set_user(
+        "alice",
+        &UserChanges {
+            disabled: Some(true),
+            ..UserChanges::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert!(two.login_record("alice").await.unwrap().unwrap().disabled);
+    let report = two
+        .import(&[ImportedUser {
+            name: "bob".into(),
+            password: hash.clone(),
+            home: "/bob".into(),
+            write: false,
+        }])
+        .await
+        .unwrap();
+    assert_eq!(report.added, 1);
+    assert_eq!(one.list_users().await.unwrap().len(), 2);
+    assert!(matches!(
+        one.add_user(&NewUser {
+            name: "bob".into(),
+            password: hash,
+            ..NewUser::default()
+        })
+        .await,
+        Err(AccountsError::UserExists(_))
+    ));
+    one.remove_user("alice").await.unwrap();
+    assert!(two.login_record("alice").await.unwrap().is_none());
+    assert!(matches!(
+        two.remove_group("nobody").await,
+        Err(AccountsError::UnknownGroup(_))
+    ));
+    one.close().await;
+    two.close().await;
+    // A third node, later: migrations already applied, data there.
+    let three = Store::open(&pg.url).await.unwrap();
+    assert_eq!(three.user_count().await.unwrap(), 1);
+    three.close().await;
+}

@@ -1,0 +1,287 @@
+//! `babelftp user …` and `babelftp group …` on a SQLite store in a
+//! temporary directory, as an admin's script runs them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Runs `babelftp ARGS --db sqlite:DIR/accounts.db` in English with
+/// `stdin` as its standard input: (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let db = format!("sqlite:{}", dir.join("accounts.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .args(["--db", &db])
+        .env("LC_ALL", "C")
+        .env_remove("BABELFTP_DB")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that fails before it reads its input closes the pipe.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = run_in(dir, args, "");
+    assert_eq!(code, 0, "{args:?}: {out}{err}");
+    out
+}
+
+fn fails(dir: &Path, args: &[&str], code: i32, text: &str) {
+    let (c, out, err) = run_in(dir, args, "s3cret\n");
+    assert_eq!(c, code, "{args:?}: {out}{err}");
+    assert!(err.contains(text), "{args:?}: {err:?} lacks {text:?}");
+}
+
+#[test]
+fn an_admin_sets_up_users_and_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(
+        d,
+        &["group", "add", "staff", "--lang", "fr", "--charset", "windows-1251"],
+    );
+    // The password: one line on standard input.
+    let (code, out, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("alice") && out.contains("SQLite"), "{out}");
+    let (code, _, err) = run_in(d, &["user", "add", "bob", "--home", "/bob"], "pw\r\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        ok(d, &["user", "list"]),
+        "alice\tstaff\t-\tenabled\nbob\t-\t/bob\tenabled\n"
+    );
+
+    ok(d, &["user", "perm", "alice", "/", "read"]);
+    ok(d, &["user", "perm", "alice", "/incoming", "upload,mkdir"]);
+    ok(d, &["group", "perm", "staff", "/pub", "read"]);
+    ok(d, &["user", "mount", "alice", "/archive", "/srv/archive"]);
+    ok(d, &["group", "mount", "staff", "/shared", "s3://team-bucket/shared"]);
+    assert_eq!(
+        ok(d, &["user", "show", "alice"]),
+        "name\talice\n\
+         group\tstaff\n\
+         state\tenabled\n\
+         home\t/\tdefault\n\
+         lang\tfr\tgroup\n\
+         charset\twindows-1251\tgroup\n\
+         perm\t/\tread\tuser\n\
+         perm\t/incoming\tupload,mkdir\tuser\n\
+         perm\t/pub\tread\tgroup\n\
+         mount\t/archive\t/srv/archive\tuser\n\
+         mount\t/shared\ts3://team-bucket/shared\tgroup\n"
+    );
+
+    ok(
+        d,
+        &[
+            "user",
+            "set",
+            "alice",
+            "--lang",
+            "ja",
+            "--charset",
+            "shift_jis",
+            "--home",
+            "/alice/",
+        ],
+    );
+    ok(d, &["user", "set", "alice", "--disable"]);
+    let show = ok(d, &["user", "show", "alice"]);
+    assert!(show.contains("state\tdisabled\n"), "{show}");
+    assert!(show.contains("home\t/alice\tuser\n"), "{show}");
+    assert!(show.contains("lang\tja\tuser\n"), "{show}");
+    ok(d, &["user", "set", "alice", "--enable", "--no-lang", "--no-group"]);
+    let show = ok(d, &["user", "show", "alice"]);
+    assert!(
+        show.contains("state\tenabled\n") && show.contains("lang\t-\tdefault\n"),
+        "{show}"
+    );
+    assert!(!show.contains("/pub"), "{show}");
+
+    // inherit removes the rule; unmount the mount.
+    ok(d, &["user", "perm", "alice", "/incoming", "inherit"]);
+    ok(d, &["user", "unmount", "alice", "/archive"]);
+    let show = ok(d, &["user", "show", "alice"]);
+    assert!(!show.contains("/incoming") && !show.contains("mount\t"), "{show}");
+
+    let (code, _, err) = run_in(d, &["user", "passwd", "bob"], "new-password\n");
+    assert_eq!(code, 0, "{err}");
+    ok(
+        d,
+        &[
+            "group",
+            "set",
+            "staff",
+            "--no-charset",
+            "--home",
+            "s3://team-bucket/home",
+        ],
+    );
+    assert_eq!(ok(d, &["group", "list"]), "staff\ts3://team-bucket/home\tfr\t-\t0\n");
+    let g = ok(d, &["group", "show", "staff"]);
+    assert!(
+        g.starts_with("name\tstaff\nhome\ts3://team-bucket/home\nlang\tfr\ncharset\t-\nmembers\t-\n"),
+        "{g}"
+    );
+    ok(d, &["user", "rm", "bob"]);
+    ok(d, &["group", "rm", "staff"]);
+    assert_eq!(ok(d, &["user", "list"]), "alice\t-\t/alice\tenabled\n");
+}
+
+#[test]
+fn mistakes_are_refused_with_a_reason_and_an_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["group", "add", "staff"]);
+    let (code, _, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
+    assert_eq!(code, 0, "{err}");
+    // A wrong value: usage (2).
+    fails(
+        d,
+        &["user", "perm", "alice", "/pub", "read,fly"],
+        2,
+        "fly is not a permission",
+    );
+    fails(d, &["user", "perm", "alice", "pub", "read"], 2, "is not a virtual path");
+    fails(
+        d,
+        &["user", "set", "alice", "--charset", "klingon"],
+        2,
+        "klingon is not a charset",
+    );
+    fails(
+        d,
+        &["user", "set", "alice", "--lang", "fr_FR"],
+        2,
+        "fr_FR is not a language tag",
+    );
+    fails(d, &["user", "set", "alice", "--home", "alice"], 2, "home alice");
+    fails(d, &["user", "mount", "alice", "/x", "srv/x"], 2, "source srv/x");
+    fails(
+        d,
+        &["user", "mount", "alice", "/", "/srv"],
+        2,
+        "nothing can be mounted at /",
+    );
+    fails(d, &["user", "add", "a b"], 2, "is not a valid name");
+    fails(
+        d,
+        &["user", "add", "carol", "--charset", "utf-16"],
+        2,
+        "utf-16 is not a charset",
+    );
+    let (code, _, err) = run_in(d, &["user", "add", "carol"], "\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("empty password"), "{err}");
+    // Something that is not there, or already is: 1.
+    fails(d, &["user", "show", "nobody"], 1, "no user nobody in SQLite");
+    fails(d, &["user", "rm", "nobody"], 1, "no user nobody");
+    fails(d, &["user", "passwd", "nobody"], 1, "no user nobody");
+    fails(d, &["user", "perm", "nobody", "/", "read"], 1, "no user nobody");
+    fails(d, &["group", "perm", "nogroup", "/", "read"], 1, "no group nogroup");
+    fails(d, &["user", "add", "bob", "--group", "nogroup"], 1, "no group nogroup");
+    fails(d, &["user", "add", "alice"], 1, "user alice already exists");
+    fails(d, &["group", "rm", "staff"], 1, "group staff still has 1 users");
+    fails(
+        d,
+        &["user", "unmount", "alice", "/x"],
+        1,
+        "nothing is mounted at /x for alice",
+    );
+    fails(
+        d,
+        &["user", "perm", "alice", "/x", "inherit"],
+        1,
+        "alice has no permission rule at /x",
+    );
+    // Nothing above changed alice.
+    let show = ok(d, &["user", "show", "alice"]);
+    assert!(
+        show.contains("charset\t-\tdefault\n") && show.contains("perm\t/\tall\tdefault\n"),
+        "{show}"
+    );
+    assert_eq!(ok(d, &["user", "list"]), "alice\tstaff\t-\tenabled\n");
+}
+
+#[test]
+fn a_users_file_is_imported_and_the_db_comes_from_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hash = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .arg("passwd")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(b"s3cret\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let hash = String::from_utf8(hash.stdout).unwrap().trim().to_owned();
+    let file = d.join("users.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[[user]]\nname = \"alice\"\npassword = \"{hash}\"\nhome = \"/alice\"\nwrite = true\n\n\
+             [[user]]\nname = \"bob\"\npassword = \"{hash}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = ok(d, &["user", "import", "users.toml"]);
+    assert!(out.contains("2 users added, 0 updated"), "{out}");
+    assert_eq!(
+        ok(d, &["user", "list"]),
+        "alice\t-\t/alice\tenabled\nbob\t-\t/\tenabled\n"
+    );
+    assert!(ok(d, &["user", "show", "alice"]).contains("perm\t/\tall\tuser\n"));
+    assert!(ok(d, &["user", "show", "bob"]).contains("perm\t/\tread\tuser\n"));
+    let out = ok(d, &["user", "import", "users.toml"]);
+    assert!(out.contains("0 users added, 2 updated"), "{out}");
+    std::fs::write(&file, "[[user]]\nname = \"x\"\npassword = \"plain\"\n").unwrap();
+    fails(
+        d,
+        &["user", "import", "users.toml"],
+        1,
+        "the password of x is not an argon2 hash",
+    );
+    fails(d, &["user", "import", "missing.toml"], 1, "missing.toml");
+
+    // BABELFTP_DB when there is no --db; the default: babelftp.db here.
+    let other = d.join("other.db");
+    let run = |env_db: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_babelftp"));
+        c.args(["user", "list"]).env("LC_ALL", "C").current_dir(d);
+        match env_db {
+            Some(v) => c.env("BABELFTP_DB", v),
+            None => c.env_remove("BABELFTP_DB"),
+        };
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(Some(other.to_str().unwrap())), "");
+    assert!(other.is_file());
+    assert!(run(Some(&format!("sqlite:{}", d.join("accounts.db").display()))).starts_with("alice\t"));
+    assert_eq!(run(None), "");
+    assert!(d.join("babelftp.db").is_file());
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["user", "list"])
+        .env("LC_ALL", "C")
+        .env("BABELFTP_DB", "mysql://ftp:s3cret@h/x")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("mysql://ftp:****@h/x is not an accounts store"), "{err}");
+}
