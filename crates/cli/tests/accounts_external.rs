@@ -164,7 +164,10 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
     let seen = ftplib(srv.addr, "bob", "bobs-secret", WRITE);
     assert!(seen.contains("STORED"), "bob in staff through the store: {seen}");
     let seen = ftplib(srv.addr, "bob", "store-password", "print('IN')");
-    assert!(seen.contains("LOGIN-REFUSED 530"), "the store's password is not LDAP's: {seen}");
+    assert!(
+        seen.contains("LOGIN-REFUSED 530"),
+        "the store's password is not LDAP's: {seen}"
+    );
     admin(&["user", "set", "bob", "--disable", "--db", &db]);
     let seen = ftplib(srv.addr, "bob", "bobs-secret", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "disabled: {seen}");
