@@ -201,3 +201,48 @@ print('ROOT', sorted(ftp.nlst('/')))
     let (code, _) = curl(&[&url("/archive/2019.txt")]);
     assert_eq!(code, 67, "curl: login denied");
 }
+
+#[test]
+fn two_nodes_on_one_postgresql_store_see_every_change_at_the_next_login() {
+    let pg = babelftp_test_support::postgres::start();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::write(root.join("pub/a.txt"), b"a").unwrap();
+    let db = pg.url.clone();
+    let (code, out, err) = run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "user add: {out}{err}");
+    admin(&db, &["user", "perm", "carol", "/", "read"]);
+    let (one, banner) = Serve::start(&root, &["--db", &db]);
+    assert!(
+        banner
+            .iter()
+            .any(|l| l.contains("PostgreSQL") && l.contains("users: 1")),
+        "{banner:?}"
+    );
+    let (two, _) = Serve::start(&root, &["--db", &db]);
+    let probe = r#"
+try:
+    ftp.storbinary('STOR /pub/b.txt', io.BytesIO(b'b')); print('STORED')
+    ftp.delete('/pub/b.txt')
+except ftplib.error_perm as e:
+    print('REFUSED', e)
+"#;
+    for node in [&one, &two] {
+        assert!(ftplib(node.addr, probe).contains("REFUSED 550"));
+    }
+    // One command on the shared store; both nodes, no restart, no SIGHUP.
+    admin(&db, &["user", "perm", "carol", "/pub", "all"]);
+    for node in [&one, &two] {
+        let seen = ftplib(node.addr, probe);
+        assert!(seen.contains("STORED"), "{seen}");
+    }
+    let (code, out, err) = run(&["user", "passwd", "carol", "--db", &db], "new-pw\n");
+    assert_eq!(code, 0, "passwd: {out}{err}");
+    for node in [&one, &two] {
+        let url = format!("ftp://carol:carol-pw@{}/pub/a.txt", node.addr);
+        assert_eq!(curl(&[&url]).0, 67, "the old password is refused");
+        let url = format!("ftp://carol:new-pw@{}/pub/a.txt", node.addr);
+        assert_eq!(curl(&[&url]), (0, b"a".to_vec()));
+    }
+}
