@@ -949,3 +949,76 @@ fn the_rfc2640_transcript_is_the_same_on_the_local_disk_and_on_s3() {
     assert!(on_disk.contains("rmd b'250'"), "{on_disk}");
     assert_eq!(on_disk, on_s3);
 }
+
+/// `babelftp ARGS` with `stdin`; must succeed.
+fn admin_in(args: &[&str], stdin: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("LC_ALL", "C")
+        .env_remove("BABELFTP_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "babelftp {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
+    let m = moto();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    // dora's home is a prefix of the bucket; erin's home is on the disk,
+    // with the bucket's `shared/` prefix mounted at /shared.
+    admin_in(
+        &["user", "add", "dora", "--home", "s3://ftp/homes/dora", "--db", &db],
+        "dora-pw\n",
+    );
+    admin_in(&["user", "add", "erin", "--db", &db], "erin-pw\n");
+    admin_in(
+        &["user", "mount", "erin", "/shared", "s3://ftp/shared", "--db", &db],
+        "",
+    );
+    let endpoint = format!("http://127.0.0.1:{}", m.port);
+    let (srv, _) = common::serve::Serve::start_env(
+        &root,
+        &["--db", &db],
+        &[
+            ("AWS_ENDPOINT_URL", &endpoint),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_ACCESS_KEY_ID", "test"),
+            ("AWS_SECRET_ACCESS_KEY", "test"),
+        ],
+    );
+    let up = dir.path().join("up.txt");
+    std::fs::write(&up, "über").unwrap();
+    let url = |who: &str, p: &str| format!("ftp://{who}:{who}-pw@{}{p}", srv.addr);
+    let (code, _) = babelftp_test_support::curl(&["-T", up.to_str().unwrap(), &url("dora", "/notes.txt")]);
+    assert_eq!(code, 0);
+    let (code, _) =
+        babelftp_test_support::curl(&["-T", up.to_str().unwrap(), &url("erin", "/shared/f%C3%BCr%20alle.txt")]);
+    assert_eq!(code, 0);
+    let (code, _) = babelftp_test_support::curl(&["-T", up.to_str().unwrap(), &url("erin", "/local.txt")]);
+    assert_eq!(code, 0);
+    let keys = bucket_keys(&m);
+    assert!(keys.iter().any(|k| k == "homes/dora/notes.txt"), "{keys:?}");
+    assert!(keys.iter().any(|k| k == "shared/für alle.txt"), "{keys:?}");
+    assert!(root.join("local.txt").is_file(), "erin's home is the local root");
+    assert!(!keys.iter().any(|k| k.contains("local.txt")));
+    // erin's root lists the mount point as a directory.
+    let (code, listing) = babelftp_test_support::curl(&["-l", &url("erin", "/")]);
+    assert_eq!(code, 0);
+    let listing = String::from_utf8(listing).unwrap();
+    assert!(listing.lines().any(|l| l == "shared"), "{listing}");
+    let (code, body) = babelftp_test_support::curl(&[&url("erin", "/shared/f%C3%BCr%20alle.txt")]);
+    assert_eq!((code, body), (0, "über".as_bytes().to_vec()));
+}

@@ -26,10 +26,16 @@ impl Serve {
     /// `babelftp serve --root ROOT ARGS` on a free port of 127.0.0.1;
     /// returns once it names its accounts, with its start-up lines.
     pub fn start(root: &Path, args: &[&str]) -> (Serve, Vec<String>) {
+        Serve::start_env(root, args, &[])
+    }
+
+    /// [`Serve::start`] with more environment variables.
+    pub fn start_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (Serve, Vec<String>) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
             .args(["serve", "--listen", "127.0.0.1:0", "--root"])
             .arg(root)
             .args(args)
+            .envs(env.iter().copied())
             .env("LC_ALL", "C")
             .env_remove("LANG")
             .env_remove("LC_MESSAGES")
