@@ -66,25 +66,8 @@ fn admin(args: &[&str]) {
     );
 }
 
-/// ftplib as USER/PASS: prints what the script prints; `LOGIN-REFUSED`
-/// when the login is.
 fn ftplib(addr: SocketAddr, user: &str, password: &str, script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import ftplib, io\nftp = ftplib.FTP()\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept ftplib.error_perm as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
-            addr.ip().to_string(),
-            addr.port()
-        ))
-        .output()
-        .expect("python3 must be installed (scripts/test.sh installs it)");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::serve::ftplib(addr, user, password, "utf-8", script)
 }
 
 const WRITE: &str = r#"
@@ -131,8 +114,8 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
             ),
         )
         .unwrap();
-        let (srv, banner) = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
-        let accounts = banner.iter().find(|l| l.contains("accounts:")).unwrap();
+        let srv = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
+        let accounts = srv.wait_for("accounts:");
         assert!(accounts.contains("LDAP"), "{accounts}");
         // alice: the directory's password, the staff group's rights.
         let seen = ftplib(srv.addr, "alice", "wonderland", WRITE);
@@ -160,7 +143,7 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
     add.stdin.take().unwrap().write_all(b"store-password\n").unwrap();
     assert!(add.wait().unwrap().success());
     let conf = dir.path().join("babelftp-0.toml");
-    let (srv, _) = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
+    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
     let seen = ftplib(srv.addr, "bob", "bobs-secret", WRITE);
     assert!(seen.contains("STORED"), "bob in staff through the store: {seen}");
     let seen = ftplib(srv.addr, "bob", "store-password", "print('IN')");
@@ -229,8 +212,8 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     std::fs::create_dir_all(root.join("staff")).unwrap();
     std::fs::write(root.join("readme.txt"), b"hi").unwrap();
     let (url, requests) = hook_server();
-    let (srv, banner) = Serve::start(&root, &["--auth-hook", &url]);
-    assert!(banner.iter().any(|l| l.contains("auth hook")), "{banner:?}");
+    let srv = Serve::start(&root, &["--auth-hook", &url]);
+    assert!(srv.wait_for("accounts:").contains("auth hook"));
     let seen = ftplib(
         srv.addr,
         "hooky",
@@ -248,7 +231,7 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     assert!(bodies[0].contains("\"protocol\":\"ftp\""), "{}", bodies[0]);
     // A hook that is not there refuses logins (530), it does not let in.
     drop(srv);
-    let (srv, _) = Serve::start(&root, &["--auth-hook", "http://127.0.0.1:9/none"]);
+    let srv = Serve::start(&root, &["--auth-hook", "http://127.0.0.1:9/none"]);
     let seen = ftplib(srv.addr, "hooky", "hook-pw", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
 }

@@ -47,24 +47,9 @@ fn admin(db: &str, args: &[&str]) -> String {
     out
 }
 
-/// ftplib against the server as carol (CP1251 names); prints what it saw.
+/// ftplib as carol, whose names are CP1251.
 fn ftplib(addr: SocketAddr, script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import ftplib, io\nftp = ftplib.FTP(encoding='cp1251')\nftp.connect({:?}, {}, timeout=20)\nftp.login('carol', 'carol-pw')\n{script}",
-            addr.ip().to_string(),
-            addr.port()
-        ))
-        .output()
-        .expect("python3 must be installed (scripts/test.sh installs it)");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::serve::ftplib(addr, "carol", "carol-pw", "cp1251", script)
 }
 
 #[test]
@@ -99,8 +84,8 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
     let shown = admin(&db, &["user", "show", "carol"]);
     assert!(shown.contains("/incoming") && shown.contains("windows-1251"), "{shown}");
 
-    let (srv, banner) = Serve::start(&root, &["--db", &db]);
-    let store = banner.iter().find(|l| l.contains("accounts:")).unwrap();
+    let srv = Serve::start(&root, &["--db", &db]);
+    let store = srv.wait_for("accounts:");
     assert!(store.contains("SQLite") && store.contains("users: 1"), "{store}");
 
     // ftplib: French replies, CP1251 names, only what carol may list.
@@ -213,14 +198,10 @@ fn two_nodes_on_one_postgresql_store_see_every_change_at_the_next_login() {
     let (code, out, err) = run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
     assert_eq!(code, 0, "user add: {out}{err}");
     admin(&db, &["user", "perm", "carol", "/", "read"]);
-    let (one, banner) = Serve::start(&root, &["--db", &db]);
-    assert!(
-        banner
-            .iter()
-            .any(|l| l.contains("PostgreSQL") && l.contains("users: 1")),
-        "{banner:?}"
-    );
-    let (two, _) = Serve::start(&root, &["--db", &db]);
+    let one = Serve::start(&root, &["--db", &db]);
+    let banner = one.wait_for("accounts:");
+    assert!(banner.contains("PostgreSQL") && banner.contains("users: 1"), "{banner}");
+    let two = Serve::start(&root, &["--db", &db]);
     let probe = r#"
 try:
     ftp.storbinary('STOR /pub/b.txt', io.BytesIO(b'b')); print('STORED')

@@ -989,7 +989,7 @@ fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
         "",
     );
     let endpoint = format!("http://127.0.0.1:{}", m.port);
-    let (srv, _) = common::serve::Serve::start_env(
+    let srv = common::serve::Serve::start_env(
         &root,
         &["--db", &db],
         &[

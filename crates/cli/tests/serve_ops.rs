@@ -8,83 +8,19 @@ use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use babelftp_test_support::Control;
 
-struct Serve {
-    child: Child,
-    lines: Receiver<String>,
-    addr: SocketAddr,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        self.child.kill().ok();
-        self.child.wait().ok();
-    }
-}
-
-impl Serve {
-    /// The next stdout line containing `what` (10 s at most).
-    fn wait_for(&self, what: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(10))
-                .unwrap_or_else(|_| panic!("no line with {what:?} on the server's stdout"));
-            if line.contains(what) {
-                return line;
-            }
-        }
-    }
-
-    fn hangup(&self) {
-        let ok = Command::new("kill")
-            .args(["-HUP", &self.child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-    }
-}
+mod common;
+use common::serve::Serve;
 
 fn serve(root: &Path, users: &Path) -> Serve {
-    serve_with(root, &["--users", users.to_str().unwrap()])
+    Serve::start(root, &["--users", users.to_str().unwrap()])
 }
 
 fn serve_with(root: &Path, args: &[&str]) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--root"])
-        .arg(root)
-        .args(args)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let out = child.stdout.take().unwrap();
-    let (tx, lines) = channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut s = Serve {
-        child,
-        lines,
-        addr: "127.0.0.1:1".parse().unwrap(),
-    };
-    let line = s.wait_for("ftp://127.0.0.1:");
-    let port = line.split("ftp://127.0.0.1:").nth(1).unwrap().trim_end_matches('/');
-    s.addr = format!("127.0.0.1:{port}").parse().unwrap();
-    s
+    Serve::start(root, args)
 }
 
 fn users_file(path: &Path, users: &[(&str, &str)]) {
@@ -315,7 +251,7 @@ print(got, flush=True)
     out.read_line(&mut l).unwrap();
     assert_eq!(l.trim(), "started");
     let ok = Command::new("kill")
-        .args(["-TERM", &srv.child.id().to_string()])
+        .args(["-TERM", &srv.pid().to_string()])
         .status()
         .unwrap()
         .success();

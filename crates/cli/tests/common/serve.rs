@@ -1,5 +1,5 @@
-//! `babelftp serve` in a child process, for tests that start it with
-//! accounts (a store, LDAP, a hook).
+//! `babelftp serve` in a child process (for tests of what only the binary
+//! does: SIGHUP, start-up lines, accounts stores), and ftplib against it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::BufRead;
@@ -23,14 +23,14 @@ impl Drop for Serve {
 }
 
 impl Serve {
-    /// `babelftp serve --root ROOT ARGS` on a free port of 127.0.0.1;
-    /// returns once it names its accounts, with its start-up lines.
-    pub fn start(root: &Path, args: &[&str]) -> (Serve, Vec<String>) {
+    /// `babelftp serve --root ROOT ARGS` on a free port of 127.0.0.1, in
+    /// the C locale; returns once it says where it serves.
+    pub fn start(root: &Path, args: &[&str]) -> Serve {
         Serve::start_env(root, args, &[])
     }
 
     /// [`Serve::start`] with more environment variables.
-    pub fn start_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (Serve, Vec<String>) {
+    pub fn start_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
             .args(["serve", "--listen", "127.0.0.1:0", "--root"])
             .arg(root)
@@ -39,6 +39,7 @@ impl Serve {
             .env("LC_ALL", "C")
             .env_remove("LANG")
             .env_remove("LC_MESSAGES")
+            .env_remove("BABELFTP_DB")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -58,21 +59,58 @@ impl Serve {
             lines,
             addr: "127.0.0.1:1".parse().unwrap(),
         };
-        let mut seen = Vec::new();
+        let line = s.wait_for("ftp://127.0.0.1:");
+        let port = line.split("ftp://127.0.0.1:").nth(1).unwrap().trim_end_matches('/');
+        s.addr = format!("127.0.0.1:{port}").parse().unwrap();
+        s
+    }
+
+    /// The next stdout line containing `what` (20 s at most).
+    pub fn wait_for(&self, what: &str) -> String {
         loop {
-            let line = s
+            let line = self
                 .lines
                 .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("serve did not start: {seen:?}"));
-            seen.push(line.clone());
-            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("ftp://")) {
-                let hostport = url.trim_start_matches("ftp://").trim_end_matches('/');
-                s.addr = hostport.parse().unwrap();
-            }
-            if line.contains("accounts:") {
-                break;
+                .unwrap_or_else(|_| panic!("no line with {what:?} on the server's stdout"));
+            if line.contains(what) {
+                return line;
             }
         }
-        (s, seen)
     }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGHUP.
+    pub fn hangup(&self) {
+        let ok = Command::new("kill")
+            .args(["-HUP", &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+}
+
+/// ftplib logged in as `user` (names in `encoding`): what `script` prints
+/// (it has `ftp`, `ftplib` and `io`), or `LOGIN-REFUSED <reply>`.
+pub fn ftplib(addr: SocketAddr, user: &str, password: &str, encoding: &str, script: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ftplib, io\nftp = ftplib.FTP(encoding={encoding:?})\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept ftplib.error_perm as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
+            addr.ip().to_string(),
+            addr.port()
+        ))
+        .output()
+        .expect("python3 must be installed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
