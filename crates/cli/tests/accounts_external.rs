@@ -114,7 +114,13 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
             ),
         )
         .unwrap();
-        let srv = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
+        let log = dir.path().join(format!("serve-{i}.log"));
+        let srv = Serve::start_logged(
+            &root,
+            &["--config", conf.to_str().unwrap()],
+            &[("BABELFTP_LOG", "debug")],
+            Some(&log),
+        );
         let accounts = srv.wait_for("accounts:");
         assert!(accounts.contains("LDAP"), "{accounts}");
         // alice: the directory's password, the staff group's rights.
@@ -130,6 +136,13 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
             assert!(seen.contains("LOGIN-REFUSED 530"), "mode {i}: {user}: {seen}");
         }
         std::fs::remove_file(root.join("staff/x.txt")).unwrap();
+        drop(srv);
+        // Passwords, right or wrong, never reach the log (at debug).
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains("LDAP login"), "the log is the server's: {text}");
+        for pw in ["wonderland", "bobs-secret"] {
+            assert!(!text.contains(pw), "mode {i}: {pw} in the log");
+        }
     }
     // A store account of an LDAP user gives it its settings, never a
     // second password; disabled in the store, it stays out.
@@ -212,7 +225,8 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     std::fs::create_dir_all(root.join("staff")).unwrap();
     std::fs::write(root.join("readme.txt"), b"hi").unwrap();
     let (url, requests) = hook_server();
-    let srv = Serve::start(&root, &["--auth-hook", &url]);
+    let log = dir.path().join("serve.log");
+    let srv = Serve::start_logged(&root, &["--auth-hook", &url], &[("BABELFTP_LOG", "debug")], Some(&log));
     assert!(srv.wait_for("accounts:").contains("auth hook"));
     let seen = ftplib(
         srv.addr,
@@ -229,8 +243,11 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     assert_eq!(bodies.len(), 2, "{bodies:?}");
     assert!(bodies[0].contains("\"client_address\":\"127.0.0.1\""), "{}", bodies[0]);
     assert!(bodies[0].contains("\"protocol\":\"ftp\""), "{}", bodies[0]);
-    // A hook that is not there refuses logins (530), it does not let in.
     drop(srv);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("PASS ****"), "the log has the commands: {text}");
+    assert!(!text.contains("hook-pw"), "the password is not in the log");
+    // A hook that is not there refuses logins (530), it does not let in.
     let srv = Serve::start(&root, &["--auth-hook", "http://127.0.0.1:9/none"]);
     let seen = ftplib(srv.addr, "hooky", "hook-pw", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");

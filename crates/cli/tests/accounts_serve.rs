@@ -226,4 +226,9 @@ except ftplib.error_perm as e:
         let url = format!("ftp://carol:new-pw@{}/pub/a.txt", node.addr);
         assert_eq!(curl(&[&url]), (0, b"a".to_vec()));
     }
+    // The store gone: a login is 421 (try later), never a 530 that would
+    // call the right password wrong.
+    drop(pg);
+    let seen = common::serve::ftplib(one.addr, "carol", "new-pw", "utf-8", "print('IN')");
+    assert!(seen.contains("LOGIN-REFUSED 421"), "{seen}");
 }

@@ -31,6 +31,15 @@ impl Serve {
 
     /// [`Serve::start`] with more environment variables.
     pub fn start_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
+        Serve::start_logged(root, args, env, None)
+    }
+
+    /// [`Serve::start_env`] with its log (stderr) written to `log`.
+    pub fn start_logged(root: &Path, args: &[&str], env: &[(&str, &str)], log: Option<&Path>) -> Serve {
+        let stderr = match log {
+            Some(p) => Stdio::from(std::fs::File::create(p).unwrap()),
+            None => Stdio::null(),
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
             .args(["serve", "--listen", "127.0.0.1:0", "--root"])
             .arg(root)
@@ -41,7 +50,7 @@ impl Serve {
             .env_remove("LC_MESSAGES")
             .env_remove("BABELFTP_DB")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let out = child.stdout.take().unwrap();
@@ -95,12 +104,12 @@ impl Serve {
 }
 
 /// ftplib logged in as `user` (names in `encoding`): what `script` prints
-/// (it has `ftp`, `ftplib` and `io`), or `LOGIN-REFUSED <reply>`.
+/// (it has `ftp`, `ftplib` and `io`), or `LOGIN-REFUSED <reply>` (4xx or 5xx).
 pub fn ftplib(addr: SocketAddr, user: &str, password: &str, encoding: &str, script: &str) -> String {
     let out = Command::new("python3")
         .arg("-c")
         .arg(format!(
-            "import ftplib, io\nftp = ftplib.FTP(encoding={encoding:?})\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept ftplib.error_perm as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
+            "import ftplib, io\nftp = ftplib.FTP(encoding={encoding:?})\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept (ftplib.error_perm, ftplib.error_temp) as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
             addr.ip().to_string(),
             addr.port()
         ))
