@@ -210,14 +210,10 @@ pub fn start() -> Postgres {
         .arg("-D")
         .arg(&pgdata)
         .args(["-c", "listen_addresses=127.0.0.1", "-p", &port.to_string(), "-k", ""])
-        .args([
-            "-c",
-            "fsync=off",
-            "-c",
-            "synchronous_commit=off",
-            "-c",
-            "full_page_writes=off",
-        ])
+        // Durability off (a test's data need not survive a crash); no JIT
+        // (scripts/postgres.sh does not fetch LLVM).
+        .args(["-c", "fsync=off", "-c", "synchronous_commit=off"])
+        .args(["-c", "full_page_writes=off", "-c", "jit=off"])
         .stdin(Stdio::null())
         .stdout(log.try_clone().unwrap())
         .stderr(log)
