@@ -9,7 +9,8 @@
 #   relative to themselves);
 # - the shared libraries the machine lacks (`ldd` "not found") are taken
 #   from the package's `Depends: lib*` (then theirs), unpacked the same way
-#   into $PG_DIR/libs; the directories the servers need in LD_LIBRARY_PATH
+#   into $PG_DIR/libs (not libllvm: it serves only JIT, which the clusters
+#   here turn off); the directories the servers need in LD_LIBRARY_PATH
 #   are written to $PG_DIR/ld-library-path.
 #
 # Usage:
@@ -131,6 +132,9 @@ unpack() {
       [ -n "$lib" ] && [ -z "${tried[$lib]:-}" ] || continue
       tried[$lib]=1
       installed "$lib" && continue
+      # LLVM serves only JIT compilation (llvmjit.so, loaded on demand);
+      # the clusters run with jit=off: not worth its 25 MB.
+      [[ "$lib" == libllvm* ]] && continue
       grep -qx "$lib" "$LIBS/.packages" 2>/dev/null && continue
       version="$(fetch "$lib" "$LIBS")"
       echo "$lib" >>"$LIBS/.packages"
@@ -191,7 +195,7 @@ start() {
   fi
   port="$(free_port)"
   (cd / && as_owner "$BIN/pg_ctl" start -w -t 30 -D "$data" -l "$data/server.log" \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k ''" >/dev/null) ||
+    -o "-c listen_addresses=127.0.0.1 -c jit=off -p $port -k ''" >/dev/null) ||
     die "the cluster did not start: see $data/server.log"
   say "cluster $name runs on 127.0.0.1:$port (data in $data; stop: bash scripts/postgres.sh stop $name)"
   echo "postgres://babelftp@127.0.0.1:$port/postgres"

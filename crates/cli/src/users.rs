@@ -373,6 +373,14 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
                     check(v).map_err(ex)?;
                 }
             }
+            if let Some(g) = &u.group {
+                if s.group(g).await.map_err(ex)?.is_none() {
+                    return Err(ex(AccountsError::UnknownGroup(g.clone())));
+                }
+            }
+            if s.user(&u.name).await.map_err(ex)?.is_some() {
+                return Err(ex(AccountsError::UserExists(u.name)));
+            }
             u.password = hash(&read_password()?, db)?;
             s.add_user(&u).await.map_err(ex)?;
             println!("{}", ts("cli-acct-user-added", &[("name", &u.name), ("db", db)]));

@@ -10,7 +10,8 @@
 //! refuses to run as root: as root, both run as `nobody` (setpriv), who
 //! every Debian system has, and the data directory is given to it. When
 //! `nobody` cannot reach `target/` (a checkout below a 0700 directory),
-//! the binaries are copied once into the system's temporary directory.
+//! the binaries are copied once (per version) into the system's
+//! temporary directory.
 
 use std::fs;
 use std::net::{SocketAddr, TcpListener};
@@ -108,36 +109,35 @@ fn base() -> &'static (PathBuf, PathBuf) {
         if reachable(&dir, &run) {
             return (dir, run);
         }
-        // A private parent directory: a copy everyone can enter, kept for
-        // the process (and removed by the system's cleaning of /tmp).
-        let copy = std::env::temp_dir().join(format!("babelftp-pg-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&copy);
-        fs::create_dir(&copy).unwrap();
-        fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).unwrap();
-        let status = Command::new("cp")
-            .arg("-a")
-            .arg(dir.join("pg"))
-            .arg(dir.join("ld-library-path"))
-            .arg(&copy)
-            .status()
-            .unwrap();
-        assert!(status.success(), "copying {} to {}", dir.display(), copy.display());
-        if dir.join("libs").is_dir() {
-            assert!(Command::new("cp")
-                .arg("-a")
-                .arg(dir.join("libs"))
-                .arg(&copy)
-                .status()
-                .unwrap()
-                .success());
+        // A private parent directory: a copy everyone can enter, in the
+        // system's temporary directory, made once per version (into a
+        // temporary name, then renamed: another test process may race).
+        let version = fs::read_to_string(dir.join("pg/.version")).unwrap_or_default();
+        let copy = std::env::temp_dir().join(format!("babelftp-pg-{}", version.trim()));
+        if !copy.join(BIN).join("postgres").is_file() {
+            let tmp = tempfile::Builder::new()
+                .prefix("babelftp-pg-copy-")
+                .tempdir_in(std::env::temp_dir())
+                .unwrap();
+            fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+            for part in ["pg", "libs", "ld-library-path"] {
+                if dir.join(part).exists() {
+                    let ok = Command::new("cp").arg("-a").arg(dir.join(part)).arg(tmp.path()).status().unwrap();
+                    assert!(ok.success(), "copying {} to {}", dir.join(part).display(), tmp.path().display());
+                }
+            }
             // ld-library-path names directories below the original.
-            let text = fs::read_to_string(copy.join("ld-library-path")).unwrap_or_default();
+            let text = fs::read_to_string(tmp.path().join("ld-library-path")).unwrap_or_default();
             let moved = text.replace(&dir.display().to_string(), &copy.display().to_string());
-            fs::write(copy.join("ld-library-path"), moved).unwrap();
+            fs::write(tmp.path().join("ld-library-path"), moved).unwrap();
+            let _ = fs::create_dir(tmp.path().join("run"));
+            fs::set_permissions(tmp.path().join("run"), fs::Permissions::from_mode(0o755)).unwrap();
+            let staged = tmp.keep();
+            if fs::rename(&staged, &copy).is_err() {
+                let _ = fs::remove_dir_all(&staged);
+            }
         }
         let run = copy.join("run");
-        fs::create_dir(&run).unwrap();
-        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
         assert!(reachable(&copy, &run), "nobody cannot run PostgreSQL from {}", copy.display());
         (copy, run)
     })
@@ -210,14 +210,10 @@ pub fn start() -> Postgres {
         .arg("-D")
         .arg(&pgdata)
         .args(["-c", "listen_addresses=127.0.0.1", "-p", &port.to_string(), "-k", ""])
-        .args([
-            "-c",
-            "fsync=off",
-            "-c",
-            "synchronous_commit=off",
-            "-c",
-            "full_page_writes=off",
-        ])
+        // Durability off (a test's data need not survive a crash); no JIT
+        // (scripts/postgres.sh does not fetch LLVM).
+        .args(["-c", "fsync=off", "-c", "synchronous_commit=off"])
+        .args(["-c", "full_page_writes=off", "-c", "jit=off"])
         .stdin(Stdio::null())
         .stdout(log.try_clone().unwrap())
         .stderr(log)
