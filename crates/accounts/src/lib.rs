@@ -57,7 +57,9 @@ pub enum AccountsError {
     BadName(String),
     #[error("{0:?} is not a language tag (letters, digits and hyphens, as fr, pt-BR, zh-Hant-TW)")]
     BadLang(String),
-    #[error("{0:?} is not a charset encoding_rs knows that keeps ASCII as ASCII (as windows-1251, shift_jis, gbk)")]
+    #[error(
+        "{0:?} is not a charset babelftp knows that keeps ASCII as ASCII (as windows-1251, cp932, shift_jis, gbk)"
+    )]
     BadCharset(String),
     #[error("home {0:?}: write an absolute path inside the root (/alice), file:///DIR or s3://BUCKET/PREFIX")]
     BadHome(String),
@@ -415,12 +417,14 @@ pub fn check_lang(tag: &str) -> Result<(), AccountsError> {
     }
 }
 
-/// A charset label encoding_rs knows, of an encoding that keeps ASCII as
-/// ASCII (FTP commands are ASCII): `windows-1251`, `windows-31j` (what
-/// CP932 clients speak), `gbk`… (WHATWG labels: `cp932` is not one).
+/// A charset label the server knows (WHATWG's, and Windows' `cp932`,
+/// `cp936`, `cp949`, `cp950`), of an encoding that keeps ASCII as ASCII
+/// (FTP commands are ASCII): `windows-1251`, `cp932`, `gbk`…
 pub fn check_charset(label: &str) -> Result<(), AccountsError> {
-    match encoding_rs::Encoding::for_label(label.trim().as_bytes()) {
-        Some(e) if e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT => Ok(()),
+    // The server's own reading of a label (its aliases such as cp932
+    // included), and only charsets that keep ASCII as ASCII.
+    match babelftp_i18n::Charset::for_label(label) {
+        Some(c) if c.encoding().is_none_or(|e| e.is_ascii_compatible()) => Ok(()),
         _ => Err(AccountsError::BadCharset(label.to_owned())),
     }
 }

@@ -77,6 +77,24 @@ enum Kind {
     Latin1,
 }
 
+/// Windows' names of its East Asian code pages, as admins and old
+/// clients write them (`cp932`), which the WHATWG labels lack: the WHATWG
+/// encodings of those names are these code pages (Shift_JIS is
+/// windows-31j, GBK is CP936 with its extensions, EUC-KR is the Unified
+/// Hangul Code CP949, Big5 is CP950 with HKSCS).
+const WINDOWS_CODE_PAGES: &[(&str, &str)] = &[
+    ("cp932", "shift_jis"),
+    ("ms932", "shift_jis"),
+    ("ibm-943", "shift_jis"),
+    ("cp936", "gbk"),
+    ("ms936", "gbk"),
+    ("cp949", "euc-kr"),
+    ("ms949", "euc-kr"),
+    ("uhc", "euc-kr"),
+    ("cp950", "big5"),
+    ("ms950", "big5"),
+];
+
 /// Labels of true ISO-8859-1 (the IANA aliases, plus the WHATWG spellings
 /// `iso8859-1` and `iso88591`), already lowercase.
 const LATIN1_LABELS: &[&str] = &[
@@ -111,6 +129,10 @@ impl Charset {
         if LATIN1_LABELS.iter().any(|l| l.eq_ignore_ascii_case(trimmed)) {
             return Some(Charset::LATIN_1);
         }
+        let trimmed = WINDOWS_CODE_PAGES
+            .iter()
+            .find(|(cp, _)| cp.eq_ignore_ascii_case(trimmed))
+            .map_or(trimmed, |(_, whatwg)| whatwg);
         Encoding::for_label(trimmed.as_bytes()).and_then(Charset::from_encoding)
     }
 
@@ -356,7 +378,12 @@ mod tests {
         assert_eq!(cs("Big5-HKSCS").name(), "Big5");
         assert_eq!(Charset::for_label("utf-16le"), None);
         assert_eq!(Charset::for_label("iso-2022-kr"), None, "replacement");
-        assert_eq!(Charset::for_label("cp932"), None);
+        // Windows' code page names, which WHATWG lacks (issue 28: "a
+        // user whose old client speaks CP932").
+        assert_eq!(cs("cp932").name(), "Shift_JIS");
+        assert_eq!(cs("CP949").name(), "EUC-KR");
+        assert_eq!(cs("cp936").name(), "GBK");
+        assert_eq!(cs("cp950").name(), "Big5");
         assert_eq!(Charset::for_label(""), None);
         assert_eq!(
             format!("{:?} {}", cs("sjis"), cs("sjis")),
