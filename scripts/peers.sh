@@ -57,12 +57,11 @@ LOCALES=("fr_FR:UTF-8" "ja_JP:EUC-JP" "de_DE:UTF-8")
 LIBS="$PEERS_DIR/libs"
 LOCALE_DIR="$PEERS_DIR/locale"
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "== peers: $*"; }
 die() { echo "peers: $*" >&2; exit 1; }
+# shellcheck source=scripts/debs.sh
+source scripts/debs.sh
 
 # The directories of $LIBS holding shared libraries, colon-separated.
 lib_path() {
@@ -70,12 +69,6 @@ lib_path() {
   find "$LIBS" \( -name '*.so' -o -name '*.so.*' \) -printf '%h\n' | sort -u | paste -sd: -
 }
 
-# Shared libraries a binary needs that the loader cannot find (with $LIBS).
-missing_libs() {
-  local out
-  out="$(LD_LIBRARY_PATH="$(lib_path)" ldd "$1" 2>&1)" || { echo "?ldd-failed"; return; }
-  grep 'not found' <<<"$out" | awk '{print $1}' || true
-}
 
 # The directories a locale is built under, with their charmap:
 # fr_FR:UTF-8 -> "fr_FR.utf8:UTF-8" and "fr_FR:UTF-8".
@@ -98,35 +91,8 @@ locale_ok() { # fr_FR:UTF-8 -> is every directory of it built, and does each nam
   [ "$(charmap_of "${1%%:*}.UTF-8")" = UTF-8 ] && [ "$(charmap_of "${1%%:*}")" = "${1#*:}" ]
 }
 
-installed() { # is this package installed on the machine?
-  [ "$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
-}
 
-apt_updated=""
-apt_update() {
-  [ -z "$apt_updated" ] || return 0
-  say "apt-get update (package lists only)"
-  $sudo apt-get update -qq
-  apt_updated=1
-}
 
-# fetch PACKAGE DIR: downloads PACKAGE's .deb and unpacks it into DIR
-# (added to what DIR holds); prints the version fetched.
-fetch() {
-  local pkg="$1" dest="$2" dl deb
-  dl="$(mktemp -d)"
-  chmod 755 "$dl"
-  if ! (cd "$dl" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
-    apt_update >&2 # stale or missing package lists
-    (cd "$dl" && apt-get download -qq "$pkg" 2>&1 | grep -v 'Download is performed unsandboxed' >&2) || true
-  fi
-  deb="$(ls "$dl"/"$pkg"_*.deb 2>/dev/null | head -n1)"
-  [ -n "$deb" ] || { rm -rf "$dl"; die "apt-get download $pkg fetched nothing"; }
-  mkdir -p "$dest"
-  dpkg-deb -x "$deb" "$dest"
-  dpkg-deb -f "$deb" Version
-  rm -rf "$dl"
-}
 
 # ---------------------------------------------------------------- check
 todo=()

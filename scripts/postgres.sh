@@ -36,53 +36,20 @@ WANT=15.
 BIN="$PG_DIR/pg/usr/lib/postgresql/15/bin"
 LIBS="$PG_DIR/libs"
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 
 say() { echo "== postgres: $*" >&2; }
 die() { echo "postgres: $*" >&2; exit 1; }
+# shellcheck source=scripts/debs.sh
+source scripts/debs.sh
 
 lib_path() {
   [ -d "$LIBS" ] || return 0
   find "$LIBS" \( -name '*.so' -o -name '*.so.*' \) -printf '%h\n' | sort -u | paste -sd: -
 }
 
-missing_libs() {
-  local out
-  out="$(LD_LIBRARY_PATH="$(lib_path)" ldd "$1" 2>&1)" || { echo "?ldd-failed"; return; }
-  grep 'not found' <<<"$out" | awk '{print $1}' || true
-}
 
-installed() {
-  [ "$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
-}
 
-apt_updated=""
-apt_update() {
-  [ -z "$apt_updated" ] || return 0
-  say "apt-get update (package lists only)"
-  $sudo apt-get update -qq
-  apt_updated=1
-}
 
-# fetch PACKAGE DIR: downloads PACKAGE's .deb and unpacks it into DIR;
-# prints the version fetched.
-fetch() {
-  local pkg="$1" dest="$2" dl deb
-  dl="$(mktemp -d)"
-  chmod 755 "$dl"
-  if ! (cd "$dl" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
-    apt_update >&2
-    (cd "$dl" && apt-get download -qq "$pkg" 2>&1 | grep -v 'Download is performed unsandboxed' >&2) || true
-  fi
-  deb="$(ls "$dl"/"$pkg"_*.deb 2>/dev/null | head -n1)"
-  [ -n "$deb" ] || { rm -rf "$dl"; die "apt-get download $pkg fetched nothing"; }
-  mkdir -p "$dest"
-  dpkg-deb -x "$deb" "$dest"
-  dpkg-deb -f "$deb" Version
-  rm -rf "$dl"
-}
 
 binaries() { echo "$BIN/postgres $BIN/initdb $BIN/pg_ctl"; }
 
