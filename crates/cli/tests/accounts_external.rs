@@ -6,7 +6,6 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use babelftp_test_support::certificate;
@@ -52,18 +51,8 @@ member: uid=alice,ou=people,{BASE}
 
 /// `babelftp ARGS` (must succeed).
 fn admin(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("LC_ALL", "C")
-        .env_remove("BABELFTP_DB")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "babelftp {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, out, err) = common::serve::run(args, "");
+    assert_eq!(code, 0, "babelftp {args:?}: {out}{err}");
 }
 
 fn ftplib(addr: SocketAddr, user: &str, password: &str, script: &str) -> String {
@@ -146,15 +135,11 @@ fn ldap_users_log_in_with_their_directory_password_and_get_their_groups_settings
     }
     // A store account of an LDAP user gives it its settings, never a
     // second password; disabled in the store, it stays out.
-    let mut add = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(["user", "add", "bob", "--group", "staff", "--db", &db])
-        .env("LC_ALL", "C")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    add.stdin.take().unwrap().write_all(b"store-password\n").unwrap();
-    assert!(add.wait().unwrap().success());
+    let (code, out, err) = common::serve::run(
+        &["user", "add", "bob", "--group", "staff", "--db", &db],
+        "store-password\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
     let conf = dir.path().join("babelftp-0.toml");
     let srv = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
     let seen = ftplib(srv.addr, "bob", "bobs-secret", WRITE);

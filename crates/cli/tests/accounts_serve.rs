@@ -6,37 +6,14 @@
 //! restart or SIGHUP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
 
 mod common;
 use common::serve::Serve;
 
 use babelftp_test_support::{curl, lftp};
 
-/// Runs `babelftp ARGS` with `stdin` as its standard input; (code, stdout,
-/// stderr).
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("LC_ALL", "C")
-        .env_remove("LANG")
-        .env_remove("LC_MESSAGES")
-        .env_remove("BABELFTP_DB")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::serve::run;
 
 /// `babelftp ARGS --db DB`, which must succeed.
 fn admin(db: &str, args: &[&str]) -> String {

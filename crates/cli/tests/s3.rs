@@ -952,22 +952,8 @@ fn the_rfc2640_transcript_is_the_same_on_the_local_disk_and_on_s3() {
 
 /// `babelftp ARGS` with `stdin`; must succeed.
 fn admin_in(args: &[&str], stdin: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
-        .args(args)
-        .env("LC_ALL", "C")
-        .env_remove("BABELFTP_DB")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "babelftp {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, out, err) = common::serve::run(args, stdin);
+    assert_eq!(code, 0, "babelftp {args:?}: {out}{err}");
 }
 
 #[test]

@@ -23,7 +23,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::PasswordHasher;
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 
 /// How long the password-check buffers are kept after the last check.
@@ -173,12 +172,10 @@ fn argon2_check(h: &str, password: &[u8], decoy: bool) -> bool {
     ok && !decoy && constant_time_eq(&out, expected.as_ref())
 }
 
-/// Hashes a password into a PHC string with a fresh random salt.
+/// Hashes a password into a PHC string with a fresh random salt (the
+/// accounts store's hashing: one for the users file and the store).
 pub fn hash_password(password: &[u8]) -> Result<String, String> {
-    Argon2::default()
-        .hash_password(password)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    babelftp_accounts::hash_password(password).map_err(|e| e.to_string())
 }
 
 /// Checks a PHC string without verifying anything (config loading): an
@@ -187,14 +184,7 @@ pub fn hash_password(password: &[u8]) -> Result<String, String> {
 /// that parses but has no output, or names another algorithm, would make
 /// an account no password opens (or, elsewhere, any password).
 pub fn is_valid_hash(h: &str) -> bool {
-    let Ok(parsed) = PasswordHash::new(h) else {
-        return false;
-    };
-    parsed.salt.is_some()
-        && parsed.hash.as_ref().is_some_and(|o| !o.as_ref().is_empty())
-        && Algorithm::try_from(parsed.algorithm.as_str()).is_ok()
-        && parsed.version.is_none_or(|v| Version::try_from(v).is_ok())
-        && Params::try_from(&parsed).is_ok()
+    babelftp_accounts::is_valid_hash(h)
 }
 
 /// Compares secrets without an early exit.

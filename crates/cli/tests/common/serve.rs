@@ -2,7 +2,7 @@
 //! does: SIGHUP, start-up lines, accounts stores), and ftplib against it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -122,4 +122,27 @@ pub fn ftplib(addr: SocketAddr, user: &str, password: &str, encoding: &str, scri
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `babelftp ARGS` (C locale, no BABELFTP_DB) with `stdin` as its standard input; (code, stdout,
+/// stderr).
+pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(args)
+        .env("LC_ALL", "C")
+        .env_remove("LANG")
+        .env_remove("LC_MESSAGES")
+        .env_remove("BABELFTP_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
