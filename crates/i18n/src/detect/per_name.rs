@@ -26,6 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{self, lang_index, Score};
+use super::rough::{decode, same_text, Ranker};
 use crate::Charset;
 
 /// What the client decided to show for one name.
@@ -112,7 +113,7 @@ const GARBAGE_IN_WORD: f64 = 8.0;
 /// be (bits per character).
 const TRUNCATED_MARGIN: f64 = 2.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
-const DOUBLE_BYTE: usize = 6;
+pub(super) const DOUBLE_BYTE: usize = 6;
 /// Weight of the ASCII words' fit to a language (`model::ascii_fit`).
 const ASCII_FIT_WEIGHT: f64 = 0.5;
 /// Bits a directory pays for each charset after its first: what a name's
@@ -159,13 +160,13 @@ const FEAT_STRICTER: f64 = 2.5;
 /// Margin over the runner-up for a confident decision.
 const CONFIDENT_MARGIN: f64 = 8.0;
 
-struct Candidate {
-    charset: Charset,
+pub(super) struct Candidate {
+    pub charset: Charset,
     prior: f64,
-    langs: Vec<usize>,
+    pub langs: Vec<usize>,
 }
 
-fn candidates() -> &'static [Candidate] {
+pub(super) fn candidates() -> &'static [Candidate] {
     static C: std::sync::OnceLock<Vec<Candidate>> = std::sync::OnceLock::new();
     C.get_or_init(|| {
         CANDIDATES
@@ -485,7 +486,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         }
     }
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
-    let mut memo = PairMemo::default();
+    let mut memo = Ranker::default();
     let mut out: Vec<Decision> = pre
         .into_iter()
         .zip(full)
@@ -548,7 +549,7 @@ fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
 /// in full in the [`ROUGH_TOP`] charsets whose rough rank (unigram bits,
 /// plus what the charset costs in this directory) is best, not in all 27:
 /// a mixed listing of many charsets stays fast.
-fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairMemo) -> Result<Contest, Decision> {
+fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranker) -> Result<Contest, Decision> {
     // A UTF-8 directory: its short UTF-8 names are UTF-8.
     if chosen.members.len() == 1 && chosen.utf8 && std::str::from_utf8(name).is_ok() {
         return Err(Decision::Utf8);
@@ -561,9 +562,10 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairM
             return Err(d);
         }
     }
+    memo.load(name);
     let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
         .filter_map(|c| {
-            let r = rough(name, c, memo)?;
+            let r = memo.rough(name, c)?;
             let member = chosen
                 .members
                 .iter()
@@ -615,188 +617,6 @@ const ROUGH_MARGIN: f64 = 8.0;
 /// How far ahead of every other text a reading must be in the rough rank
 /// to be taken without scoring (when it is clear text).
 const ROUGH_DECISIVE: f64 = 8.0;
-
-/// A name read losslessly in candidate `c` (a single-byte charset through
-/// its byte table: byte by byte, which is what its decoder does).
-fn decode(name: &[u8], c: usize) -> Option<String> {
-    match byte_tables().get(c) {
-        Some(Some(t)) => {
-            let mut out = String::with_capacity(name.len() * 3);
-            for &b in name {
-                if b < 0x80 {
-                    out.push(char::from(b));
-                } else {
-                    out.push((*t.chars.get(usize::from(b - 0x80))?)?);
-                }
-            }
-            Some(out)
-        }
-        _ => candidates().get(c)?.charset.to_utf8(name),
-    }
-}
-
-/// Whether two single-byte candidates read a name as the same text.
-fn same_text(name: &[u8], a: usize, b: usize) -> bool {
-    let t = byte_tables();
-    let (Some(Some(ta)), Some(Some(tb))) = (t.get(a), t.get(b)) else {
-        return false;
-    };
-    name.iter()
-        .filter(|&&x| x >= 0x80)
-        .all(|&x| ta.chars.get(usize::from(x - 0x80)) == tb.chars.get(usize::from(x - 0x80)))
-}
-
-/// Per single-byte candidate and high byte: the byte's character's unigram
-/// bits in the cheapest language of the charset (`u8::MAX`: the byte is
-/// not decoded losslessly, or to a character no name holds), and whether
-/// it is a letter, a capital one.
-struct ByteTable {
-    /// `None`: the byte is not decoded losslessly.
-    chars: [Option<char>; 128],
-    cost: [u8; 128],
-    class: [model::Rough; 128],
-}
-
-fn byte_tables() -> &'static [Option<ByteTable>] {
-    static T: std::sync::OnceLock<Vec<Option<ByteTable>>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        candidates()
-            .iter()
-            .enumerate()
-            .map(|(idx, cand)| {
-                if idx < DOUBLE_BYTE {
-                    return None;
-                }
-                let mut t = ByteTable {
-                    chars: [None; 128],
-                    cost: [u8::MAX; 128],
-                    class: [model::rough_class('\0'); 128],
-                };
-                for b in 0x80..=0xFFu8 {
-                    let i = usize::from(b - 0x80);
-                    let Some(text) = cand.charset.to_utf8(&[b]) else {
-                        continue;
-                    };
-                    let mut cs = text.chars();
-                    let (Some(c), None) = (cs.next(), cs.next()) else {
-                        continue;
-                    };
-                    t.chars[i] = Some(c);
-                    if model::impossible(c) {
-                        continue;
-                    }
-                    t.cost[i] = u8::try_from(model::unigram_min(c, &cand.langs)).unwrap_or(u8::MAX - 1);
-                    t.class[i] = model::rough_class(c);
-                }
-                Some(t)
-            })
-            .collect()
-    })
-}
-
-/// A rough rank of a name's reading in candidate `c`: unigram bits of its
-/// non-ASCII characters (plus 3 for a capital after a letter); `None` when
-/// the charset does not read the name.
-fn rough(name: &[u8], c: usize, memo: &mut PairMemo) -> Option<u32> {
-    let cand = candidates().get(c)?;
-    if c < DOUBLE_BYTE {
-        // Decoded only (the full reading checks the round trip).
-        let text = cand
-            .charset
-            .encoding()?
-            .decode_without_bom_handling_and_without_replacement(name)?;
-        if text.chars().any(model::impossible) {
-            return None;
-        }
-        return Some(
-            text.chars()
-                .filter(|ch| !ch.is_ascii())
-                .map(|ch| model::unigram_min(ch, &cand.langs))
-                .sum(),
-        );
-    }
-    let t = byte_tables().get(c)?.as_ref()?;
-    let mut sum = 0u32;
-    let mut prev: Option<(u8, model::Rough)> = None;
-    for &b in name {
-        let here = if b < 0x80 {
-            ascii_rough(b)
-        } else {
-            t.class.get(usize::from(b - 0x80)).copied()
-        };
-        let after_letter = prev.filter(|p| p.1.letter && here.is_some_and(|h| h.letter));
-        if b >= 0x80 {
-            let cost = *t.cost.get(usize::from(b - 0x80))?;
-            if cost == u8::MAX {
-                return None;
-            }
-            sum += match after_letter {
-                Some((pb, _)) => memo.pair(c, t, pb, b),
-                None => u32::from(cost),
-            };
-        } else if let Some((pb, _)) = after_letter.filter(|p| p.0 >= 0x80) {
-            // An ASCII letter after a non-ASCII one: its pair's surcharge.
-            sum += memo.pair(c, t, pb, b).saturating_sub(3);
-        }
-        if let (Some(p), Some(h)) = (prev, here) {
-            sum += model::rough_pair(p.1, h);
-        }
-        prev = here.map(|h| (b, h));
-    }
-    Some(sum)
-}
-
-/// The rough rank's letter-pair bits per single-byte candidate and pair of
-/// bytes, computed when a big listing first meets the pair.
-#[derive(Default)]
-struct PairMemo {
-    /// Per candidate, 256 x 256 entries (`u8::MAX`: not computed yet).
-    bits: Vec<Vec<u8>>,
-}
-
-impl PairMemo {
-    fn pair(&mut self, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
-        if self.bits.len() <= c {
-            self.bits.resize_with(c + 1, Vec::new);
-        }
-        let Some(row) = self.bits.get_mut(c) else {
-            return 0;
-        };
-        if row.is_empty() {
-            *row = vec![u8::MAX; 1 << 16];
-        }
-        let idx = usize::from(a) << 8 | usize::from(b);
-        if let Some(&v) = row.get(idx).filter(|&&v| v != u8::MAX) {
-            return u32::from(v);
-        }
-        let ch = |x: u8| {
-            if x < 0x80 {
-                Some(char::from(x))
-            } else {
-                t.chars.get(usize::from(x - 0x80)).copied().flatten()
-            }
-        };
-        let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
-        let v = match (ch(a), ch(b)) {
-            (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
-            _ => 254,
-        };
-        if let Some(slot) = row.get_mut(idx) {
-            *slot = u8::try_from(v).unwrap_or(254);
-        }
-        v
-    }
-}
-
-/// The rough class of an ASCII byte: a Latin letter, or nothing.
-fn ascii_rough(b: u8) -> Option<model::Rough> {
-    b.is_ascii_alphabetic().then_some(model::Rough {
-        letter: true,
-        upper: false,
-        sym: false,
-        script: model::Script::Latin,
-    })
-}
 
 fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
     let &(top, _, support) = chosen.members.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
@@ -1305,9 +1125,10 @@ pub fn explain(name: &[u8]) -> String {
     let rs = readings(name);
     let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
     out.push_str(&format!("garbage {:.1}\n", k.garbage));
-    let mut memo = PairMemo::default();
+    let mut memo = Ranker::default();
+    memo.load(name);
     let mut ranks: Vec<(u32, &str)> = (0..candidates().len())
-        .filter_map(|c| Some((rough(name, c, &mut memo)?, candidates().get(c)?.charset.name())))
+        .filter_map(|c| Some((memo.rough(name, c)?, candidates().get(c)?.charset.name())))
         .collect();
     ranks.sort();
     out.push_str(&format!("rough {ranks:?}\n"));
