@@ -25,6 +25,8 @@ pub(crate) const LANGS: &[&str] = &[
     "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th",
 ];
 const N: usize = 34;
+/// How many languages the tables have.
+pub(crate) const LANG_COUNT: usize = N;
 const ABSENT: u8 = u8::MAX;
 
 /// Cost of a character of the language's script that its table lacks.
@@ -74,6 +76,11 @@ fn lang_script(lang: usize) -> Script {
 /// Indices of two languages with characters of their own in `char_cost`.
 const DE: usize = 19;
 const ES: usize = 21;
+
+/// Whether a language is written in the Latin script.
+pub(crate) fn latin(lang: usize) -> bool {
+    lang_script(lang) == Script::Latin
+}
 
 pub(crate) fn lang_index(code: &str) -> Option<usize> {
     LANGS.iter().position(|l| *l == code)
@@ -172,6 +179,13 @@ fn tables() -> &'static Tables {
 }
 
 pub(crate) fn script(c: char) -> Script {
+    match props().class.get(c as usize) {
+        Some(k) => k.script,
+        None => script_slow(c),
+    }
+}
+
+fn script_slow(c: char) -> Script {
     match c as u32 {
         0x41..=0x5A | 0x61..=0x7A | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
         0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
@@ -203,13 +217,19 @@ const ASCII_UNSEEN: u32 = 16;
 /// that makes the last letter Italian is the likelier one. The extension
 /// does not count.
 pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
-    let t = tables();
+    let dense = ascii_dense();
     let body = match name.iter().rposition(|&b| b == b'.') {
         Some(dot) if name.len() - dot <= 6 && dot > 0 => name.get(..dot).unwrap_or(name),
         _ => name,
     };
     let mut sums = [0u32; N];
-    let latin: Vec<usize> = (0..N).filter(|&l| lang_script(l) == Script::Latin).collect();
+    let mut add = |a: usize, b: usize| {
+        if let Some(row) = dense.get(a * ASCII_SYMBOLS + b) {
+            for (s, &c) in sums.iter_mut().zip(row) {
+                *s += u32::from(c);
+            }
+        }
+    };
     let mut i = 0;
     let mut any = false;
     while i < body.len() {
@@ -224,40 +244,74 @@ pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
         let word = &body[start..i];
         let open = start == 0 || body.get(start - 1).is_some_and(|&b| b < 0x80);
         let close = body.get(i).is_none_or(|&b| b < 0x80);
-        let mut seq: Vec<u8> = Vec::with_capacity(word.len() + 2);
-        if open {
-            seq.push(b'^');
-        }
-        seq.extend(word.iter().map(u8::to_ascii_lowercase));
-        if close {
-            seq.push(b'$');
-        }
-        for w in seq.windows(2) {
-            any = true;
-            let row = t.ascii.get(&(w[0], w[1]));
-            for &l in &latin {
-                let c = row
-                    .and_then(|r| r.get(l))
-                    .copied()
-                    .filter(|&v| v != ABSENT)
-                    .map_or(ASCII_UNSEEN, u32::from);
-                if let Some(s) = sums.get_mut(l) {
-                    *s += c;
-                }
+        // The word's letters (and "^", "$" when it starts or ends at an
+        // ASCII byte or the name's ends) as pairs of symbols.
+        let mut prev = open.then_some(ASCII_START);
+        for &b in word {
+            let here = usize::from(b.to_ascii_lowercase() - b'a');
+            if let Some(p) = prev {
+                add(p, here);
+                any = true;
             }
+            prev = Some(here);
+        }
+        if let (true, Some(p)) = (close, prev) {
+            add(p, ASCII_END);
+            any = true;
         }
     }
     let mut out = [0.0; N];
     if !any {
         return out;
     }
-    let min = latin.iter().filter_map(|&l| sums.get(l)).copied().min().unwrap_or(0);
-    for &l in &latin {
+    let latin = (0..N).filter(|&l| lang_script(l) == Script::Latin);
+    let min = latin.clone().filter_map(|l| sums.get(l)).copied().min().unwrap_or(0);
+    for l in latin {
         if let (Some(o), Some(&s)) = (out.get_mut(l), sums.get(l)) {
             *o = f64::from(s - min);
         }
     }
     out
+}
+
+/// The symbols of [`ascii_dense`]: `a`..`z`, word start, word end.
+const ASCII_SYMBOLS: usize = 28;
+const ASCII_START: usize = 26;
+const ASCII_END: usize = 27;
+
+/// The ASCII letter pairs' bits per Latin-script language (0 for the
+/// others), [`ASCII_UNSEEN`] for a pair the table lacks, as a dense table
+/// of [`ASCII_SYMBOLS`] x [`ASCII_SYMBOLS`] rows.
+fn ascii_dense() -> &'static [[u8; N]] {
+    static D: OnceLock<Vec<[u8; N]>> = OnceLock::new();
+    D.get_or_init(|| {
+        let t = tables();
+        let byte = |s: usize| match s {
+            ASCII_START => b'^',
+            ASCII_END => b'$',
+            _ => b'a' + u8::try_from(s).unwrap_or(0),
+        };
+        let mut out = Vec::with_capacity(ASCII_SYMBOLS * ASCII_SYMBOLS);
+        for a in 0..ASCII_SYMBOLS {
+            for b in 0..ASCII_SYMBOLS {
+                let row = t.ascii.get(&(byte(a), byte(b)));
+                let mut dense = [0u8; N];
+                for (l, d) in dense.iter_mut().enumerate() {
+                    if lang_script(l) != Script::Latin {
+                        continue;
+                    }
+                    let c = row
+                        .and_then(|r| r.get(l))
+                        .copied()
+                        .filter(|&v| v != ABSENT)
+                        .map_or(ASCII_UNSEEN, u32::from);
+                    *d = u8::try_from(c).unwrap_or(u8::MAX);
+                }
+                out.push(dense);
+            }
+        }
+        out
+    })
 }
 
 /// Lowercase as the tables are (final sigma costs what sigma costs).
@@ -313,13 +367,22 @@ const P_SPACE: u8 = 16;
 struct Props {
     flags: Vec<u8>,
     fold: Vec<char>,
+    class: Vec<Class>,
+    /// The unigram and escape rows of each character (as a lowercased
+    /// character of the tables).
+    unigram: Vec<Option<&'static [u8; N]>>,
+    escape: Vec<Option<&'static [u8; N]>>,
 }
 
 fn props() -> &'static Props {
     static P: OnceLock<Props> = OnceLock::new();
     P.get_or_init(|| {
+        let t = tables();
         let mut flags = Vec::with_capacity(PROPS_END as usize);
         let mut folds = Vec::with_capacity(PROPS_END as usize);
+        let mut class = Vec::with_capacity(PROPS_END as usize);
+        let mut unigram = Vec::with_capacity(PROPS_END as usize);
+        let mut escape = Vec::with_capacity(PROPS_END as usize);
         for u in 0..PROPS_END {
             let c = char::from_u32(u).unwrap_or('\0');
             let mut f = 0;
@@ -340,8 +403,17 @@ fn props() -> &'static Props {
             }
             flags.push(f);
             folds.push(fold_slow(c));
+            class.push(class_slow(c));
+            unigram.push(t.unigram.get(&c));
+            escape.push(t.escape.get(&c));
         }
-        Props { flags, fold: folds }
+        Props {
+            flags,
+            fold: folds,
+            class,
+            unigram,
+            escape,
+        }
     })
 }
 
@@ -357,14 +429,6 @@ fn alpha(c: char) -> bool {
         0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
         _ => flags(c).map_or_else(|| c.is_alphabetic(), |f| f & P_ALPHA != 0),
     }
-}
-
-fn upper(c: char) -> bool {
-    flags(c).map_or_else(|| c.is_uppercase(), |f| f & P_UPPER != 0)
-}
-
-fn lower(c: char) -> bool {
-    flags(c).map_or_else(|| c.is_lowercase(), |f| f & P_LOWER != 0)
 }
 
 /// `char::is_alphanumeric`, with [`alpha`]'s shortcut.
@@ -445,7 +509,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
 /// (a rough rank of a big listing's readings before full scoring).
 pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
     let lower = fold(c);
-    let row = tables().unigram.get(&lower);
+    let row = unigram_row(lower);
     langs
         .iter()
         .map(|&l| char_cost(c, lower, row, l))
@@ -459,8 +523,8 @@ pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
     let t = tables();
     let (la, lb) = (fold(a), fold(b));
     let bi = t.bigram.get(&(la, lb));
-    let uni = t.unigram.get(&lb);
-    let esc = t.escape.get(&la);
+    let uni = unigram_row(lb);
+    let esc = escape_row(la);
     langs
         .iter()
         .map(|&l| {
@@ -536,30 +600,27 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// average 3 bits under it. Used to decide the names of a big listing in
 /// the charset its sample established without scoring each in full.
 pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
-    let t = tables();
-    let mut chars: Vec<char> = Vec::with_capacity(text.len());
-    chars.extend(text.chars());
-    if chars
-        .windows(3)
-        .any(|w| !w[0].is_ascii() && w[0] == w[1] && w[1] == w[2])
-    {
-        return false;
-    }
-    let mut rows: Vec<&[u8; N]> = Vec::with_capacity(chars.len());
+    let mut rows: Vec<&[u8; N]> = Vec::with_capacity(text.len() / 2);
     let mut prev_alpha = false;
-    for &c in &chars {
-        let a = alpha(c);
+    // The two characters before (for a non-ASCII character thrice).
+    let (mut p2, mut p1) = ('\0', '\0');
+    for c in text.chars() {
+        let k = class(c);
         if !c.is_ascii() {
-            if !a || (prev_alpha && upper(c)) || script(c) == Script::Thai {
+            if c == p1 && c == p2 {
                 return false;
             }
-            match t.unigram.get(&fold(c)) {
+            if !k.alpha || (prev_alpha && k.upper) || k.script == Script::Thai {
+                return false;
+            }
+            match unigram_row(fold(c)) {
                 Some(r) => rows.push(r),
-                None if script(c) == Script::Cjk => rows.push(&[ABSENT; N]),
+                None if k.script == Script::Cjk => rows.push(&[ABSENT; N]),
                 None => return false,
             }
         }
-        prev_alpha = a;
+        prev_alpha = k.alpha;
+        (p2, p1) = (p1, c);
     }
     if rows.is_empty() {
         return false;
@@ -617,9 +678,15 @@ struct Class {
 }
 
 fn class(c: char) -> Class {
-    let alpha = alpha(c);
+    props().class.get(c as usize).copied().unwrap_or_else(|| class_slow(c))
+}
+
+/// [`class`] from the character's Unicode properties (`alpha`, `alnum`,
+/// `upper`, `lower` are `char`'s own, from a table).
+fn class_slow(c: char) -> Class {
+    let alpha = c.is_alphabetic();
     let mark = is_mark(c);
-    let alnum = alpha || alnum(c);
+    let alnum = alpha || c.is_alphanumeric();
     Class {
         alpha,
         // A symbol: not a letter, digit, mark, space, Persian ZWNJ or CJK
@@ -627,13 +694,30 @@ fn class(c: char) -> Class {
         sym: !c.is_ascii()
             && !alnum
             && !mark
-            && !flags(c).map_or_else(|| c.is_whitespace(), |f| f & P_SPACE != 0)
+            && !c.is_whitespace()
             && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65),
         mark,
         letterlike: alnum || mark,
-        upper: upper(c),
-        lower: lower(c),
-        script: script(c),
+        upper: c.is_uppercase(),
+        lower: c.is_lowercase(),
+        script: script_slow(c),
+    }
+}
+
+/// The unigram row of a lowercased character.
+fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
+    match props().unigram.get(lower as usize) {
+        Some(&row) => row,
+        None => tables().unigram.get(&lower),
+    }
+}
+
+/// The escape row of a lowercased character (what a follower never seen
+/// after it costs).
+fn escape_row(lower: char) -> Option<&'static [u8; N]> {
+    match props().escape.get(lower as usize) {
+        Some(&row) => row,
+        None => tables().escape.get(&lower),
     }
 }
 

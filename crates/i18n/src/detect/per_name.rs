@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{self, lang_index, Score};
-use super::rough::{decode, same_text, Ranker};
+use super::rough::{decode, decode_unchecked, lossless, same_text, Ranker};
 use crate::Charset;
 
 /// What the client decided to show for one name.
@@ -319,7 +319,9 @@ fn readings(name: &[u8]) -> Vec<Reading> {
 /// The readings of a name in the candidates `only` (all when `None`).
 fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
-    let fit = model::ascii_fit(name);
+    // The ASCII words' fit, computed when a Latin-script language needs it
+    // (it is 0 for the other languages).
+    let mut latin_fit: Option<[f64; model::LANG_COUNT]> = None;
     for (idx, cand) in candidates().iter().enumerate() {
         if only.is_some_and(|o| !o.contains(&idx)) {
             continue;
@@ -330,6 +332,11 @@ fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
         // The charset's own prior is paid once per directory (see
         // `decide_listing`), not per name: a reading is scored in the
         // languages its charset is written in, with the ASCII words' fit.
+        let fit = if cand.langs.iter().any(|&l| model::latin(l)) {
+            *latin_fit.get_or_insert_with(|| model::ascii_fit(name))
+        } else {
+            [0.0; model::LANG_COUNT]
+        };
         let compat = |lang: usize| ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0);
         let langs = Some(cand.langs.as_slice());
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
@@ -586,8 +593,8 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             .map_or(f64::INFINITY, |x| x.0 - first);
         if lead >= ROUGH_DECISIVE {
             if let Some(cand) = candidates().get(best) {
-                if let Some(text) = decode(name, best) {
-                    if model::clear(&text, &cand.langs) {
+                if let Some(text) = decode_unchecked(name, best) {
+                    if model::clear(&text, &cand.langs) && lossless(name, best) {
                         return Err(Decision::Decoded {
                             charset: cand.charset,
                             text,
@@ -624,24 +631,29 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         return None;
     }
     let cand = candidates().get(top)?;
-    let text = decode(name, top)?;
-    if !model::clear(&text, &cand.langs) {
+    // (Decoded first, checked for a lossless round trip only when clear:
+    // what `decode` gives, for less.)
+    let text = decode_unchecked(name, top)?;
+    if !model::clear(&text, &cand.langs) || !lossless(name, top) {
         return None;
     }
     for &(c, _, _) in &chosen.members {
         if c == top {
             continue;
         }
-        let other = if c == utf8_index() {
-            std::str::from_utf8(name).ok().map(str::to_owned)
-        } else {
-            decode(name, c)
+        if c == utf8_index() {
+            if let Ok(o) = std::str::from_utf8(name) {
+                if o != text && model::clear(o, all_langs()) {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let Some(other) = candidates().get(c) else {
+            continue;
         };
-        if let Some(o) = other {
-            let langs: Vec<usize> = candidates()
-                .get(c)
-                .map_or_else(|| (0..model::LANGS.len()).collect(), |x| x.langs.clone());
-            if o != text && model::clear(&o, &langs) {
+        if let Some(o) = decode_unchecked(name, c) {
+            if o != text && model::clear(&o, &other.langs) && lossless(name, c) {
                 return None;
             }
         }
@@ -651,6 +663,12 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         text,
         confident: true,
     })
+}
+
+/// Every language of the tables (a UTF-8 reading's).
+fn all_langs() -> &'static [usize] {
+    static L: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+    L.get_or_init(|| (0..model::LANGS.len()).collect())
 }
 
 /// The charsets of a directory, with the bits each name pays for being in
@@ -945,7 +963,10 @@ fn percent(name: &[u8]) -> String {
         if (0x20..0x7F).contains(&b) && b != b'%' {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         }
     }
     out

@@ -83,6 +83,29 @@ pub(super) fn decode(name: &[u8], c: usize) -> Option<String> {
     }
 }
 
+/// [`decode`] without a double-byte charset's round trip (which
+/// [`lossless`] checks): the same text when both succeed.
+pub(super) fn decode_unchecked(name: &[u8], c: usize) -> Option<String> {
+    match byte_tables().get(c) {
+        Some(Some(_)) => decode(name, c),
+        _ => candidates()
+            .get(c)?
+            .charset
+            .encoding()?
+            .decode_without_bom_handling_and_without_replacement(name)
+            .map(std::borrow::Cow::into_owned),
+    }
+}
+
+/// Whether [`decode`] reads a name in candidate `c` (a double-byte
+/// charset's decoding encodes back to the same bytes).
+pub(super) fn lossless(name: &[u8], c: usize) -> bool {
+    match byte_tables().get(c) {
+        Some(Some(_)) => decode(name, c).is_some(),
+        _ => candidates().get(c).is_some_and(|x| x.charset.to_utf8(name).is_some()),
+    }
+}
+
 /// Whether two single-byte candidates read a name as the same text.
 pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
     let t = byte_tables();
@@ -98,11 +121,6 @@ pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
 /// byte's character, or one of these.
 const LEAD: u16 = u16::MAX;
 const INVALID: u16 = u16::MAX - 1;
-/// A byte pair of a double-byte memo not computed yet; one that starts a
-/// longer sequence (gb18030's four bytes, EUC-JP's `8F` three), read by
-/// the decoder instead.
-const UNKNOWN: u16 = u16::MAX;
-const LONGER: u16 = u16::MAX - 2;
 
 /// Per double-byte candidate and high byte: [`LEAD`] for a lead byte,
 /// [`INVALID`] for a byte its decoder rejects (or decodes to a character
@@ -154,42 +172,67 @@ fn chars_bits(text: &str, langs: &[usize]) -> Option<u16> {
             sum += model::unigram_min(ch, langs);
         }
     }
-    Some(u16::try_from(sum).unwrap_or(LONGER - 1).min(LONGER - 1))
+    Some(u16::try_from(sum).unwrap_or(u16::MAX - 2).min(u16::MAX - 2))
 }
 
-/// What a big listing learns as it ranks its names: letter-pair bits per
-/// single-byte candidate, character bits per double-byte candidate and
-/// byte pair; and the name being ranked.
+/// What a big listing learns as it ranks its names: per single-byte
+/// candidate and byte pair what the second byte adds to the rank after
+/// the first, per double-byte candidate and byte pair the bits of its
+/// characters; and the name being ranked.
 #[derive(Default)]
 pub(super) struct Ranker {
-    /// Per candidate, 256 x 256 entries (`u8::MAX`: not computed yet).
+    /// Per single-byte candidate, 256 x 256 entries: 0 not computed yet,
+    /// else 1 + the bits (zeroed memory: a listing allocates only the
+    /// pages it touches).
+    spots: Vec<Vec<u16>>,
+    /// Per single-byte candidate, the letter pairs' bits the spots are
+    /// made of (0 not computed yet, else 1 + the bits).
     pairs: Vec<Vec<u8>>,
-    /// Per double-byte candidate, 256 x 256 entries ([`UNKNOWN`]).
+    /// Per double-byte candidate, 256 x 256 entries: 0 not computed yet,
+    /// else [`DBCS_INVALID`], [`DBCS_LONGER`] or 2 + the bits.
     dbcs: Vec<Vec<u16>>,
-    /// The name's positions that hold a high byte or follow one.
-    spots: Vec<usize>,
+    /// The name's (previous byte, byte) at every position that holds a
+    /// high byte or follows one (previous byte 0 at the start).
+    name_spots: Vec<u16>,
     /// The name's high bytes (bit `b - 0x80`).
     high: u128,
     /// The name holds an ASCII control character.
     control: bool,
 }
 
+/// A double-byte memo's byte pair that starts no character; one that
+/// starts a longer sequence (gb18030's four bytes, EUC-JP's `8F` three),
+/// read by the decoder instead.
+const DBCS_INVALID: u16 = 1;
+const DBCS_LONGER: u16 = 2;
+
+/// The memo row of candidate `c` (256 x 256 zeroes when first asked).
+fn memo_row<T: Clone + Default>(rows: &mut Vec<Vec<T>>, c: usize) -> Option<&mut Vec<T>> {
+    if rows.len() <= c {
+        rows.resize_with(c + 1, Vec::new);
+    }
+    let row = rows.get_mut(c)?;
+    if row.is_empty() {
+        *row = vec![T::default(); 1 << 16];
+    }
+    Some(row)
+}
+
 impl Ranker {
     /// Readies the rank of `name` (before [`Ranker::rough`]).
     pub(super) fn load(&mut self, name: &[u8]) {
-        self.spots.clear();
+        self.name_spots.clear();
         self.high = 0;
         self.control = name.iter().any(|&b| b < 0x20 || b == 0x7F);
-        let mut prev_high = false;
-        for (i, &b) in name.iter().enumerate() {
-            let high = b >= 0x80;
-            if high {
+        let mut prev = 0u8;
+        for &b in name {
+            if b >= 0x80 {
                 self.high |= 1u128 << (b - 0x80);
             }
-            if high || prev_high {
-                self.spots.push(i);
+            if b >= 0x80 || prev >= 0x80 {
+                self.name_spots.push(u16::from(prev) << 8 | u16::from(b));
             }
-            prev_high = high;
+            prev = b;
         }
     }
 
@@ -197,7 +240,8 @@ impl Ranker {
     /// readied) in candidate `c`: unigram bits of its non-ASCII characters,
     /// a letter after a letter its pair's bits, plus the structure
     /// penalties of neighbouring characters; `None` when the charset does
-    /// not read the name.
+    /// not read the name. An ASCII byte after an ASCII byte adds nothing,
+    /// and what a byte adds depends only on it and the byte before it.
     pub(super) fn rough(&mut self, name: &[u8], c: usize) -> Option<u32> {
         if c < DOUBLE_BYTE {
             return self.rough_dbcs(name, c);
@@ -206,36 +250,19 @@ impl Ranker {
         if self.high & !t.valid != 0 {
             return None;
         }
-        let class = |b: u8| {
-            if b < 0x80 {
-                ascii_rough(b)
-            } else {
-                t.class.get(usize::from(b - 0x80)).copied()
-            }
-        };
+        let row = memo_row(&mut self.spots, c)?;
         let mut sum = 0u32;
-        for k in 0..self.spots.len() {
-            let Some(&i) = self.spots.get(k) else { break };
-            let Some(&b) = name.get(i) else { break };
-            let here = class(b);
-            let prev = i
-                .checked_sub(1)
-                .and_then(|j| name.get(j))
-                .and_then(|&pb| Some((pb, class(pb)?)));
-            let after_letter = prev.filter(|p| p.1.letter && here.is_some_and(|h| h.letter));
-            if b >= 0x80 {
-                let cost = *t.cost.get(usize::from(b - 0x80))?;
-                sum += match after_letter {
-                    Some((pb, _)) => self.pair(c, t, pb, b),
-                    None => u32::from(cost),
-                };
-            } else if let Some((pb, _)) = after_letter.filter(|p| p.0 >= 0x80) {
-                // An ASCII letter after a non-ASCII one: its pair's surcharge.
-                sum += self.pair(c, t, pb, b).saturating_sub(3);
-            }
-            if let (Some(p), Some(h)) = (prev, here) {
-                sum += model::rough_pair(p.1, h);
-            }
+        for &spot in &self.name_spots {
+            let v = row.get(usize::from(spot)).copied().unwrap_or(0);
+            sum += if v != 0 {
+                u32::from(v - 1)
+            } else {
+                let v = spot_bits(&mut self.pairs, c, t, spot);
+                if let Some(slot) = row.get_mut(usize::from(spot)) {
+                    *slot = u16::try_from(v + 1).unwrap_or(u16::MAX);
+                }
+                v
+            };
         }
         Some(sum)
     }
@@ -260,9 +287,9 @@ impl Ranker {
                 LEAD => {
                     let &trail = name.get(i + 1)?;
                     match self.dbcs_pair(c, b, trail) {
-                        INVALID => return None,
-                        LONGER => return rough_decoded(name, c),
-                        v => sum += u32::from(v),
+                        DBCS_INVALID => return None,
+                        DBCS_LONGER => return rough_decoded(name, c),
+                        v => sum += u32::from(v - 2),
                     }
                     i += 2;
                 }
@@ -276,21 +303,15 @@ impl Ranker {
     }
 
     fn dbcs_pair(&mut self, c: usize, lead: u8, trail: u8) -> u16 {
-        if self.dbcs.len() <= c {
-            self.dbcs.resize_with(c + 1, Vec::new);
-        }
-        let Some(row) = self.dbcs.get_mut(c) else {
-            return INVALID;
+        let Some(row) = memo_row(&mut self.dbcs, c) else {
+            return DBCS_INVALID;
         };
-        if row.is_empty() {
-            *row = vec![UNKNOWN; 1 << 16];
-        }
         let idx = usize::from(lead) << 8 | usize::from(trail);
-        if let Some(&v) = row.get(idx).filter(|&&v| v != UNKNOWN) {
+        if let Some(&v) = row.get(idx).filter(|&&v| v != 0) {
             return v;
         }
         let Some(cand) = candidates().get(c) else {
-            return INVALID;
+            return DBCS_INVALID;
         };
         let bytes = [lead, trail];
         let decoded = cand
@@ -299,51 +320,81 @@ impl Ranker {
             .and_then(|e| e.decode_without_bom_handling_and_without_replacement(&bytes));
         let name = cand.charset.name();
         let v = match decoded {
-            Some(text) => chars_bits(&text, &cand.langs).unwrap_or(INVALID),
+            Some(text) => chars_bits(&text, &cand.langs).map_or(DBCS_INVALID, |b| b.saturating_add(2)),
             None if (name == "EUC-JP" && lead == 0x8F)
                 || (matches!(name, "GBK" | "gb18030") && (0x30..=0x39).contains(&trail)) =>
             {
-                LONGER
+                DBCS_LONGER
             }
-            None => INVALID,
+            None => DBCS_INVALID,
         };
         if let Some(slot) = row.get_mut(idx) {
             *slot = v;
         }
         v
     }
+}
 
-    fn pair(&mut self, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
-        if self.pairs.len() <= c {
-            self.pairs.resize_with(c + 1, Vec::new);
+/// What byte `b` adds to a single-byte candidate's rank after byte `pb`
+/// (`spot` = `pb << 8 | b`): a high byte its unigram bits, or after a
+/// letter the pair's; an ASCII letter after a non-ASCII one its pair's
+/// surcharge; the structure penalty of the two characters.
+fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, spot: u16) -> u32 {
+    let [pb, b] = spot.to_be_bytes();
+    let class = |x: u8| {
+        if x < 0x80 {
+            ascii_rough(x)
+        } else {
+            t.class.get(usize::from(x - 0x80)).copied()
         }
-        let Some(row) = self.pairs.get_mut(c) else {
-            return 0;
+    };
+    let here = class(b);
+    let prev = class(pb);
+    let after_letter = prev.is_some_and(|p| p.letter) && here.is_some_and(|h| h.letter);
+    let mut sum = 0;
+    if b >= 0x80 {
+        let cost = t.cost.get(usize::from(b - 0x80)).copied().unwrap_or(u8::MAX);
+        sum += if after_letter {
+            pair(pairs, c, t, pb, b)
+        } else {
+            u32::from(cost)
         };
-        if row.is_empty() {
-            *row = vec![u8::MAX; 1 << 16];
-        }
-        let idx = usize::from(a) << 8 | usize::from(b);
-        if let Some(&v) = row.get(idx).filter(|&&v| v != u8::MAX) {
-            return u32::from(v);
-        }
-        let ch = |x: u8| {
-            if x < 0x80 {
-                Some(char::from(x))
-            } else {
-                t.chars.get(usize::from(x - 0x80)).copied().flatten()
-            }
-        };
-        let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
-        let v = match (ch(a), ch(b)) {
-            (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
-            _ => 254,
-        };
-        if let Some(slot) = row.get_mut(idx) {
-            *slot = u8::try_from(v).unwrap_or(254);
-        }
-        v
+    } else if after_letter && pb >= 0x80 {
+        // An ASCII letter after a non-ASCII one: its pair's surcharge.
+        sum += pair(pairs, c, t, pb, b).saturating_sub(3);
     }
+    if let (Some(p), Some(h)) = (prev, here) {
+        sum += model::rough_pair(p, h);
+    }
+    sum
+}
+
+/// Letter `b` after letter `a` in candidate `c`: its bits in the cheapest
+/// language of the charset (the bigram, or the unigram plus the escape).
+fn pair(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
+    let Some(row) = memo_row(pairs, c) else {
+        return 254;
+    };
+    let idx = usize::from(a) << 8 | usize::from(b);
+    if let Some(&v) = row.get(idx).filter(|&&v| v != 0) {
+        return u32::from(v - 1);
+    }
+    let ch = |x: u8| {
+        if x < 0x80 {
+            Some(char::from(x))
+        } else {
+            t.chars.get(usize::from(x - 0x80)).copied().flatten()
+        }
+    };
+    let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
+    let v = match (ch(a), ch(b)) {
+        (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
+        _ => 254,
+    };
+    if let Some(slot) = row.get_mut(idx) {
+        *slot = u8::try_from(v + 1).unwrap_or(u8::MAX);
+    }
+    v
 }
 
 /// A double-byte rank through the decoder (names with a longer sequence).

@@ -2,8 +2,8 @@
 //! with the structure penalties no unigram sees.
 
 use super::{
-    alpha, char_cost, class, escape, fold, impossible, lang_script, mark_fits, script, tables, Class, Script, ABSENT,
-    GLUED, N,
+    alpha, char_cost, class, escape, escape_row, fold, impossible, lang_script, mark_fits, script, tables, unigram_row,
+    Class, Script, ABSENT, GLUED, N,
 };
 
 /// Thai spelling no word has: a vowel or tone mark above or below that is
@@ -106,7 +106,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
         let pair = prev
             .filter(|(p, pk)| pk.letterlike && k.letterlike && !(p.is_ascii() && c.is_ascii()))
             .map(|_| t.bigram.get(&(prev_lower, lower)));
-        let this_lower = prev_lower;
+        let before = prev_lower;
         prev_lower = lower;
         if c.is_ascii() && pair.is_none() {
             fixed += char_cost(c, lower, None, 0);
@@ -117,17 +117,13 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
         slots.push(Slot {
             c,
             lower,
-            row: t.unigram.get(&lower),
+            row: unigram_row(lower),
             pair,
-            escape_prev: if pair.is_some() {
-                t.escape.get(&this_lower)
-            } else {
-                None
-            },
-            sharp: lower == 'ß' || (i > 0 && this_lower == 'ß'),
+            escape_prev: if pair.is_some() { escape_row(before) } else { None },
+            sharp: lower == 'ß' || (i > 0 && before == 'ß'),
             start: first.then(|| t.bigram.get(&('^', lower)).unwrap_or(&ABSENT_ROW)),
             end: last.then(|| t.bigram.get(&(lower, '$')).unwrap_or(&ABSENT_ROW)),
-            escape_here: if last { t.escape.get(&lower) } else { None },
+            escape_here: if last { escape_row(lower) } else { None },
         });
     }
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
