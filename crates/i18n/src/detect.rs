@@ -18,6 +18,7 @@
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 
+mod dbcs;
 mod model;
 mod per_name;
 mod rough;

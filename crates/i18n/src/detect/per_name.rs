@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{self, lang_index, Score};
-use super::rough::{decode, decode_unchecked, lossless, same_text, Ranker};
+use super::rough::{decode, same_text, Ranker};
 use crate::Charset;
 
 /// What the client decided to show for one name.
@@ -313,11 +313,12 @@ fn broken_utf8(b: &[u8]) -> bool {
 }
 
 fn readings(name: &[u8]) -> Vec<Reading> {
-    readings_in(name, None)
+    readings_in(name, None, None)
 }
 
-/// The readings of a name in the candidates `only` (all when `None`).
-fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
+/// The readings of a name in the candidates `only` (all when `None`);
+/// a big listing decodes through its memo.
+fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<&mut Ranker>) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
     // The ASCII words' fit, computed when a Latin-script language needs it
     // (it is 0 for the other languages).
@@ -326,7 +327,11 @@ fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
         if only.is_some_and(|o| !o.contains(&idx)) {
             continue;
         }
-        let Some(text) = decode(name, idx) else {
+        let text = match memo.as_deref_mut() {
+            Some(m) => m.decode(name, idx),
+            None => decode(name, idx),
+        };
+        let Some(text) = text else {
             continue;
         };
         // The charset's own prior is paid once per directory (see
@@ -565,14 +570,14 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
     // text, and no other charset of the directory reads it as clear text
     // otherwise: that reading, without scoring.
     if !feat_utf8 {
-        if let Some(d) = clear_in_top(name, chosen) {
+        if let Some(d) = clear_in_top(name, chosen, memo) {
             return Err(d);
         }
     }
-    memo.load(name);
+    let ranks = memo.rough_all(name);
     let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
         .filter_map(|c| {
-            let r = memo.rough(name, c)?;
+            let r = (*ranks.get(c)?)?;
             let member = chosen
                 .members
                 .iter()
@@ -593,8 +598,8 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             .map_or(f64::INFINITY, |x| x.0 - first);
         if lead >= ROUGH_DECISIVE {
             if let Some(cand) = candidates().get(best) {
-                if let Some(text) = decode_unchecked(name, best) {
-                    if model::clear(&text, &cand.langs) && lossless(name, best) {
+                if let Some((text, lossless)) = memo.decode_unchecked(name, best) {
+                    if lossless && model::clear(&text, &cand.langs) {
                         return Err(Decision::Decoded {
                             charset: cand.charset,
                             text,
@@ -611,7 +616,7 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
         .take_while(|x| x.0 <= first + ROUGH_MARGIN)
         .map(|x| x.1)
         .collect();
-    let rs = readings_in(name, Some(&top));
+    let rs = readings_in(name, Some(&top), Some(memo));
     let utf8 = std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
     Ok(contest(name, rs, feat_utf8, utf8))
 }
@@ -625,16 +630,14 @@ const ROUGH_MARGIN: f64 = 8.0;
 /// to be taken without scoring (when it is clear text).
 const ROUGH_DECISIVE: f64 = 8.0;
 
-fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
+fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decision> {
     let &(top, _, support) = chosen.members.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
     if support < ESTABLISHED {
         return None;
     }
     let cand = candidates().get(top)?;
-    // (Decoded first, checked for a lossless round trip only when clear:
-    // what `decode` gives, for less.)
-    let text = decode_unchecked(name, top)?;
-    if !model::clear(&text, &cand.langs) || !lossless(name, top) {
+    let (text, lossless) = memo.decode_unchecked(name, top)?;
+    if !lossless || !model::clear(&text, &cand.langs) {
         return None;
     }
     for &(c, _, _) in &chosen.members {
@@ -652,8 +655,8 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         let Some(other) = candidates().get(c) else {
             continue;
         };
-        if let Some(o) = decode_unchecked(name, c) {
-            if o != text && model::clear(&o, &other.langs) && lossless(name, c) {
+        if let Some((o, lossless)) = memo.decode_unchecked(name, c) {
+            if lossless && o != text && model::clear(&o, &other.langs) {
                 return None;
             }
         }
@@ -1147,9 +1150,9 @@ pub fn explain(name: &[u8]) -> String {
     let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
     out.push_str(&format!("garbage {:.1}\n", k.garbage));
     let mut memo = Ranker::default();
-    memo.load(name);
+    let rough = memo.rough_all(name);
     let mut ranks: Vec<(u32, &str)> = (0..candidates().len())
-        .filter_map(|c| Some((memo.rough(name, c)?, candidates().get(c)?.charset.name())))
+        .filter_map(|c| Some(((*rough.get(c)?)?, candidates().get(c)?.charset.name())))
         .collect();
     ranks.sort();
     out.push_str(&format!("rough {ranks:?}\n"));

@@ -7,6 +7,7 @@
 //! characters). Only the bytes at and after a high byte are looked at: an
 //! ASCII byte after an ASCII byte adds nothing to the rank.
 
+use super::dbcs;
 use super::model;
 use super::per_name::{candidates, DOUBLE_BYTE};
 
@@ -83,29 +84,6 @@ pub(super) fn decode(name: &[u8], c: usize) -> Option<String> {
     }
 }
 
-/// [`decode`] without a double-byte charset's round trip (which
-/// [`lossless`] checks): the same text when both succeed.
-pub(super) fn decode_unchecked(name: &[u8], c: usize) -> Option<String> {
-    match byte_tables().get(c) {
-        Some(Some(_)) => decode(name, c),
-        _ => candidates()
-            .get(c)?
-            .charset
-            .encoding()?
-            .decode_without_bom_handling_and_without_replacement(name)
-            .map(std::borrow::Cow::into_owned),
-    }
-}
-
-/// Whether [`decode`] reads a name in candidate `c` (a double-byte
-/// charset's decoding encodes back to the same bytes).
-pub(super) fn lossless(name: &[u8], c: usize) -> bool {
-    match byte_tables().get(c) {
-        Some(Some(_)) => decode(name, c).is_some(),
-        _ => candidates().get(c).is_some_and(|x| x.charset.to_utf8(name).is_some()),
-    }
-}
-
 /// Whether two single-byte candidates read a name as the same text.
 pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
     let t = byte_tables();
@@ -117,94 +95,31 @@ pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
         .all(|&x| ta.chars.get(usize::from(x - 0x80)) == tb.chars.get(usize::from(x - 0x80)))
 }
 
-/// A double-byte candidate's high bytes alone: the unigram bits of the
-/// byte's character, or one of these.
-const LEAD: u16 = u16::MAX;
-const INVALID: u16 = u16::MAX - 1;
-
-/// Per double-byte candidate and high byte: [`LEAD`] for a lead byte,
-/// [`INVALID`] for a byte its decoder rejects (or decodes to a character
-/// no name holds), else the bits of the byte's own character.
-fn dbcs_singles() -> &'static [[u16; 128]] {
-    static T: std::sync::OnceLock<Vec<[u16; 128]>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        candidates()
-            .iter()
-            .take(DOUBLE_BYTE)
-            .map(|cand| {
-                // The WHATWG decoders' lead bytes.
-                let lead = |b: u8| match cand.charset.name() {
-                    "Shift_JIS" => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
-                    "EUC-JP" => matches!(b, 0x8E | 0x8F | 0xA1..=0xFE),
-                    _ => (0x81..=0xFE).contains(&b),
-                };
-                let mut row = [INVALID; 128];
-                for b in 0x80..=0xFFu8 {
-                    let Some(slot) = row.get_mut(usize::from(b - 0x80)) else {
-                        continue;
-                    };
-                    let bytes = [b];
-                    let alone = cand
-                        .charset
-                        .encoding()
-                        .and_then(|e| e.decode_without_bom_handling_and_without_replacement(&bytes));
-                    *slot = match alone {
-                        Some(text) => chars_bits(&text, &cand.langs).unwrap_or(INVALID),
-                        None if lead(b) => LEAD,
-                        None => INVALID,
-                    };
-                }
-                row
-            })
-            .collect()
-    })
-}
-
-/// Unigram bits of a decoded text's non-ASCII characters; `None` when one
-/// is a character no name holds.
-fn chars_bits(text: &str, langs: &[usize]) -> Option<u16> {
-    let mut sum = 0u32;
-    for ch in text.chars() {
-        if model::impossible(ch) {
-            return None;
-        }
-        if !ch.is_ascii() {
-            sum += model::unigram_min(ch, langs);
-        }
-    }
-    Some(u16::try_from(sum).unwrap_or(u16::MAX - 2).min(u16::MAX - 2))
-}
-
-/// What a big listing learns as it ranks its names: per single-byte
-/// candidate and byte pair what the second byte adds to the rank after
-/// the first, per double-byte candidate and byte pair the bits of its
+/// What a big listing learns as it ranks its names: per byte pair and
+/// single-byte candidate what the second byte adds to the rank after the
+/// first, per double-byte candidate and byte pair the bits of its
 /// characters; and the name being ranked.
 #[derive(Default)]
 pub(super) struct Ranker {
-    /// Per single-byte candidate, 256 x 256 entries: 0 not computed yet,
-    /// else 1 + the bits (zeroed memory: a listing allocates only the
-    /// pages it touches).
-    spots: Vec<Vec<u16>>,
+    /// Per spot key ([`spot_key`]) the single-byte candidates' entries side
+    /// by side: 0 not computed yet, else 1 + the bits (zeroed memory: a
+    /// listing touches only the pages it needs).
+    spots: Vec<u16>,
     /// Per single-byte candidate, the letter pairs' bits the spots are
     /// made of (0 not computed yet, else 1 + the bits).
     pairs: Vec<Vec<u8>>,
-    /// Per double-byte candidate, 256 x 256 entries: 0 not computed yet,
-    /// else [`DBCS_INVALID`], [`DBCS_LONGER`] or 2 + the bits.
-    dbcs: Vec<Vec<u16>>,
-    /// The name's (previous byte, byte) at every position that holds a
-    /// high byte or follows one (previous byte 0 at the start).
-    name_spots: Vec<u16>,
+    /// The double-byte candidates' units.
+    dbcs: dbcs::Memo,
+    /// The name's spots: (key, previous byte, byte) at every position that
+    /// holds a high byte, or an ASCII letter after one.
+    name_spots: Vec<(usize, u8, u8)>,
     /// The name's high bytes (bit `b - 0x80`).
     high: u128,
     /// The name holds an ASCII control character.
     control: bool,
+    /// The ranks of the name, per candidate.
+    ranks: Vec<Option<u32>>,
 }
-
-/// A double-byte memo's byte pair that starts no character; one that
-/// starts a longer sequence (gb18030's four bytes, EUC-JP's `8F` three),
-/// read by the decoder instead.
-const DBCS_INVALID: u16 = 1;
-const DBCS_LONGER: u16 = 2;
 
 /// The memo row of candidate `c` (256 x 256 zeroes when first asked).
 fn memo_row<T: Clone + Default>(rows: &mut Vec<Vec<T>>, c: usize) -> Option<&mut Vec<T>> {
@@ -218,9 +133,78 @@ fn memo_row<T: Clone + Default>(rows: &mut Vec<Vec<T>>, c: usize) -> Option<&mut
     Some(row)
 }
 
+/// What a byte adds to a single-byte rank depends on the byte before it
+/// only as no letter (nothing, an ASCII symbol or digit), an ASCII letter
+/// of either case, or a high byte; and nothing is added for an ASCII byte
+/// that is no letter. The key of (previous, byte) counts those cases, with
+/// the two bytes it stands for (ASCII letters lowercased, no letter 0).
+const PREV_KEYS: usize = 1 + 26 + 128;
+const BYTE_KEYS: usize = 26 + 128;
+
+fn spot_key(pb: u8, b: u8) -> Option<(usize, u8, u8)> {
+    let (bk, b) = match b {
+        0x80.. => (26 + usize::from(b - 0x80), b),
+        _ if b.is_ascii_alphabetic() => {
+            let l = b.to_ascii_lowercase();
+            (usize::from(l - b'a'), l)
+        }
+        _ => return None,
+    };
+    let (pk, pb) = match pb {
+        0x80.. => (27 + usize::from(pb - 0x80), pb),
+        _ if pb.is_ascii_alphabetic() => {
+            let l = pb.to_ascii_lowercase();
+            (1 + usize::from(l - b'a'), l)
+        }
+        _ => (0, 0),
+    };
+    Some((pk * BYTE_KEYS + bk, pb, b))
+}
+
 impl Ranker {
-    /// Readies the rank of `name` (before [`Ranker::rough`]).
-    pub(super) fn load(&mut self, name: &[u8]) {
+    /// The rough rank of `name` in every candidate: unigram bits of its
+    /// non-ASCII characters, a letter after a letter its pair's bits, plus
+    /// (single-byte charsets) the structure penalties of neighbouring
+    /// characters; `None` for a charset that does not read the name.
+    pub(super) fn rough_all(&mut self, name: &[u8]) -> &[Option<u32>] {
+        self.load(name);
+        let n = candidates().len();
+        let mut ranks = std::mem::take(&mut self.ranks);
+        ranks.clear();
+        for c in 0..n.min(DOUBLE_BYTE) {
+            ranks.push(self.dbcs.rough(name, c, self.control));
+        }
+        // The single-byte charsets side by side, spot by spot.
+        let tables = byte_tables().get(DOUBLE_BYTE..).unwrap_or_default();
+        let single = tables.len();
+        let valid: Vec<Option<&ByteTable>> = tables
+            .iter()
+            .map(|t| t.as_ref().filter(|t| self.high & !t.valid == 0))
+            .collect();
+        let mut sums = vec![0u32; single];
+        if self.spots.is_empty() {
+            self.spots = vec![0; PREV_KEYS * BYTE_KEYS * single];
+        }
+        for &(key, pb, b) in &self.name_spots {
+            let Some(row) = self.spots.get_mut(key * single..(key + 1) * single) else {
+                continue;
+            };
+            for (j, ((slot, t), sum)) in row.iter_mut().zip(&valid).zip(&mut sums).enumerate() {
+                let Some(t) = t else { continue };
+                if *slot == 0 {
+                    let v = spot_bits(&mut self.pairs, DOUBLE_BYTE + j, t, pb, b);
+                    *slot = u16::try_from(v + 1).unwrap_or(u16::MAX);
+                }
+                *sum += u32::from(*slot - 1);
+            }
+        }
+        ranks.extend(valid.iter().zip(&sums).map(|(t, &s)| t.map(|_| s)));
+        self.ranks = ranks;
+        &self.ranks
+    }
+
+    /// Readies the rank of `name`.
+    fn load(&mut self, name: &[u8]) {
         self.name_spots.clear();
         self.high = 0;
         self.control = name.iter().any(|&b| b < 0x20 || b == 0x7F);
@@ -230,117 +214,40 @@ impl Ranker {
                 self.high |= 1u128 << (b - 0x80);
             }
             if b >= 0x80 || prev >= 0x80 {
-                self.name_spots.push(u16::from(prev) << 8 | u16::from(b));
+                if let Some(spot) = spot_key(prev, b) {
+                    self.name_spots.push(spot);
+                }
             }
             prev = b;
         }
     }
 
-    /// A rough rank of the reading of `name` (the one [`Ranker::load`]
-    /// readied) in candidate `c`: unigram bits of its non-ASCII characters,
-    /// a letter after a letter its pair's bits, plus the structure
-    /// penalties of neighbouring characters; `None` when the charset does
-    /// not read the name. An ASCII byte after an ASCII byte adds nothing,
-    /// and what a byte adds depends only on it and the byte before it.
-    pub(super) fn rough(&mut self, name: &[u8], c: usize) -> Option<u32> {
-        if c < DOUBLE_BYTE {
-            return self.rough_dbcs(name, c);
+    /// A name decoded losslessly in candidate `c` (what [`decode`]
+    /// gives, a double-byte charset's units from the memo).
+    pub(super) fn decode(&mut self, name: &[u8], c: usize) -> Option<String> {
+        if c >= DOUBLE_BYTE {
+            return decode(name, c);
         }
-        let t = byte_tables().get(c)?.as_ref()?;
-        if self.high & !t.valid != 0 {
-            return None;
-        }
-        let row = memo_row(&mut self.spots, c)?;
-        let mut sum = 0u32;
-        for &spot in &self.name_spots {
-            let v = row.get(usize::from(spot)).copied().unwrap_or(0);
-            sum += if v != 0 {
-                u32::from(v - 1)
-            } else {
-                let v = spot_bits(&mut self.pairs, c, t, spot);
-                if let Some(slot) = row.get_mut(usize::from(spot)) {
-                    *slot = u16::try_from(v + 1).unwrap_or(u16::MAX);
-                }
-                v
-            };
-        }
-        Some(sum)
+        self.dbcs
+            .decode(name, c)
+            .and_then(|(text, lossless)| lossless.then_some(text))
     }
 
-    /// A double-byte candidate's rank: the unigram bits of its decoding's
-    /// characters, byte pairs looked up in the memo.
-    fn rough_dbcs(&mut self, name: &[u8], c: usize) -> Option<u32> {
-        let singles = dbcs_singles().get(c)?;
-        if self.control {
-            return None;
+    /// A name decoded in candidate `c`, and whether [`Ranker::decode`]
+    /// reads it (a double-byte decoding encodes back to the same bytes).
+    pub(super) fn decode_unchecked(&mut self, name: &[u8], c: usize) -> Option<(String, bool)> {
+        if c >= DOUBLE_BYTE {
+            return decode(name, c).map(|text| (text, true));
         }
-        let mut sum = 0u32;
-        let mut i = 0;
-        while i < name.len() {
-            let Some(&b) = name.get(i) else { break };
-            if b < 0x80 {
-                i += 1;
-                continue;
-            }
-            match *singles.get(usize::from(b - 0x80))? {
-                INVALID => return None,
-                LEAD => {
-                    let &trail = name.get(i + 1)?;
-                    match self.dbcs_pair(c, b, trail) {
-                        DBCS_INVALID => return None,
-                        DBCS_LONGER => return rough_decoded(name, c),
-                        v => sum += u32::from(v - 2),
-                    }
-                    i += 2;
-                }
-                v => {
-                    sum += u32::from(v);
-                    i += 1;
-                }
-            }
-        }
-        Some(sum)
-    }
-
-    fn dbcs_pair(&mut self, c: usize, lead: u8, trail: u8) -> u16 {
-        let Some(row) = memo_row(&mut self.dbcs, c) else {
-            return DBCS_INVALID;
-        };
-        let idx = usize::from(lead) << 8 | usize::from(trail);
-        if let Some(&v) = row.get(idx).filter(|&&v| v != 0) {
-            return v;
-        }
-        let Some(cand) = candidates().get(c) else {
-            return DBCS_INVALID;
-        };
-        let bytes = [lead, trail];
-        let decoded = cand
-            .charset
-            .encoding()
-            .and_then(|e| e.decode_without_bom_handling_and_without_replacement(&bytes));
-        let name = cand.charset.name();
-        let v = match decoded {
-            Some(text) => chars_bits(&text, &cand.langs).map_or(DBCS_INVALID, |b| b.saturating_add(2)),
-            None if (name == "EUC-JP" && lead == 0x8F)
-                || (matches!(name, "GBK" | "gb18030") && (0x30..=0x39).contains(&trail)) =>
-            {
-                DBCS_LONGER
-            }
-            None => DBCS_INVALID,
-        };
-        if let Some(slot) = row.get_mut(idx) {
-            *slot = v;
-        }
-        v
+        self.dbcs.decode(name, c)
     }
 }
 
-/// What byte `b` adds to a single-byte candidate's rank after byte `pb`
-/// (`spot` = `pb << 8 | b`): a high byte its unigram bits, or after a
-/// letter the pair's; an ASCII letter after a non-ASCII one its pair's
-/// surcharge; the structure penalty of the two characters.
-fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, spot: u16) -> u32 {
-    let [pb, b] = spot.to_be_bytes();
+/// What byte `b` adds to a single-byte candidate's rank after byte `pb`:
+/// a high byte its unigram bits, or after a letter the pair's; an ASCII
+/// letter after a non-ASCII one its pair's surcharge; the structure
+/// penalty of the two characters.
+fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, pb: u8, b: u8) -> u32 {
     let class = |x: u8| {
         if x < 0x80 {
             ascii_rough(x)
@@ -395,24 +302,6 @@ fn pair(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 
         *slot = u8::try_from(v + 1).unwrap_or(u8::MAX);
     }
     v
-}
-
-/// A double-byte rank through the decoder (names with a longer sequence).
-fn rough_decoded(name: &[u8], c: usize) -> Option<u32> {
-    let cand = candidates().get(c)?;
-    let text = cand
-        .charset
-        .encoding()?
-        .decode_without_bom_handling_and_without_replacement(name)?;
-    if text.chars().any(model::impossible) {
-        return None;
-    }
-    Some(
-        text.chars()
-            .filter(|ch| !ch.is_ascii())
-            .map(|ch| model::unigram_min(ch, &cand.langs))
-            .sum(),
-    )
 }
 
 /// The rough class of an ASCII byte: a Latin letter, or nothing.
