@@ -28,6 +28,8 @@ const N: usize = 34;
 /// How many languages the tables have.
 pub(crate) const LANG_COUNT: usize = N;
 const ABSENT: u8 = u8::MAX;
+/// A table row with no entry.
+static ABSENT_ROW: [u8; N] = [ABSENT; N];
 
 /// Cost of a character of the language's script that its table lacks.
 const OOV_LETTER: u32 = 18;
@@ -179,7 +181,7 @@ fn tables() -> &'static Tables {
 }
 
 pub(crate) fn script(c: char) -> Script {
-    match props().class.get(c as usize) {
+    match props().class.get(prop_index(c)) {
         Some(k) => k.script,
         None => script_slow(c),
     }
@@ -316,7 +318,12 @@ fn ascii_dense() -> &'static [[u8; N]] {
 
 /// Lowercase as the tables are (final sigma costs what sigma costs).
 fn fold(c: char) -> char {
-    props().fold.get(c as usize).copied().unwrap_or_else(|| fold_slow(c))
+    match props().fold.get(prop_index(c)) {
+        Some(&f) => f,
+        // Han and Hangul have no case.
+        None if matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3) => c,
+        None => fold_slow(c),
+    }
 }
 
 fn fold_slow(c: char) -> char {
@@ -355,9 +362,25 @@ fn mark_fits(base: char, mark: char) -> bool {
 }
 
 /// Properties of the characters below [`PROPS_END`] (every alphabet names
-/// are decoded into), looked up once: scoring asks them of every
-/// character of every reading.
-const PROPS_END: u32 = 0x3100;
+/// are decoded into, kana, Hangul jamo, CJK symbols) and from [`PROPS_HIGH`] (compatibility
+/// ideographs, presentation forms, full- and half-width forms), looked up
+/// once: scoring asks them of every character of every reading.
+const PROPS_END: u32 = 0x3400;
+const PROPS_HIGH: u32 = 0xF900;
+
+/// Where a character's properties are in [`Props`] (`usize::MAX`: not
+/// there).
+fn prop_index(c: char) -> usize {
+    let u = c as u32;
+    let i = if u < PROPS_END {
+        u
+    } else if u >= PROPS_HIGH && u <= 0xFFFF {
+        PROPS_END + (u - PROPS_HIGH)
+    } else {
+        return usize::MAX;
+    };
+    usize::try_from(i).unwrap_or(usize::MAX)
+}
 const P_ALPHA: u8 = 1;
 const P_NUMERIC: u8 = 2;
 const P_UPPER: u8 = 4;
@@ -383,7 +406,7 @@ fn props() -> &'static Props {
         let mut class = Vec::with_capacity(PROPS_END as usize);
         let mut unigram = Vec::with_capacity(PROPS_END as usize);
         let mut escape = Vec::with_capacity(PROPS_END as usize);
-        for u in 0..PROPS_END {
+        for u in (0..PROPS_END).chain(PROPS_HIGH..=0xFFFF) {
             let c = char::from_u32(u).unwrap_or('\0');
             let mut f = 0;
             if c.is_alphabetic() {
@@ -418,7 +441,7 @@ fn props() -> &'static Props {
 }
 
 fn flags(c: char) -> Option<u8> {
-    props().flags.get(c as usize).copied()
+    props().flags.get(prop_index(c)).copied()
 }
 
 /// `char::is_alphabetic`, from the property table where it can.
@@ -600,51 +623,57 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// average 3 bits under it. Used to decide the names of a big listing in
 /// the charset its sample established without scoring each in full.
 pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
-    let mut rows: Vec<&[u8; N]> = Vec::with_capacity(text.len() / 2);
+    let limit = 12;
+    // Letters only, no capital inside a word, no Thai, no letter thrice,
+    // every one in the tables (or CJK).
+    let mut n = 0u32;
     let mut prev_alpha = false;
-    // The two characters before (for a non-ASCII character thrice).
     let (mut p2, mut p1) = ('\0', '\0');
     for c in text.chars() {
-        let k = class(c);
-        if !c.is_ascii() {
-            if c == p1 && c == p2 {
-                return false;
-            }
-            if !k.alpha || (prev_alpha && k.upper) || k.script == Script::Thai {
-                return false;
-            }
-            match unigram_row(fold(c)) {
-                Some(r) => rows.push(r),
-                None if k.script == Script::Cjk => rows.push(&[ABSENT; N]),
-                None => return false,
-            }
+        if c.is_ascii() {
+            prev_alpha = c.is_ascii_alphabetic();
+            (p2, p1) = (p1, c);
+            continue;
         }
-        prev_alpha = k.alpha;
+        let k = class(c);
+        if (c == p1 && c == p2) || !k.alpha || (prev_alpha && k.upper) || k.script == Script::Thai {
+            return false;
+        }
+        if unigram_row(fold(c)).is_none() && k.script != Script::Cjk {
+            return false;
+        }
+        n += 1;
+        prev_alpha = true;
         (p2, p1) = (p1, c);
     }
-    if rows.is_empty() {
+    if n == 0 {
         return false;
     }
-    langs.iter().any(|&lang| {
-        let n = rows.len() as u32;
+    // Per language (in the order of `langs`): the sum of the non-ASCII
+    // characters' unigrams, and whether one is missing or over the limit.
+    let mut sums = [0u32; N];
+    let mut over = [false; N];
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        let row = unigram_row(fold(c)).unwrap_or(&ABSENT_ROW);
+        for ((&lang, sum), over) in langs.iter().zip(&mut sums).zip(&mut over) {
+            let v = row.get(lang).copied().filter(|&v| v != ABSENT);
+            if lang_script(lang) == Script::Cjk {
+                *sum += v.map_or(OOV_CJK, u32::from);
+            } else {
+                match v {
+                    Some(v) if u32::from(v) <= limit + 4 => *sum += u32::from(v),
+                    _ => *over = true,
+                }
+            }
+        }
+    }
+    langs.iter().zip(&sums).zip(&over).any(|((&lang, &sum), &over)| {
         if lang_script(lang) == Script::Cjk {
             // No bigrams for CJK: the unigrams are the score. Within the
             // lenient limit of a directory's established charset.
-            let sum: u32 = rows
-                .iter()
-                .map(|r| r.get(lang).copied().filter(|&v| v != ABSENT).map_or(OOV_CJK, u32::from))
-                .sum();
             return sum <= (14 + CLEAR_CJK_OVER) * n;
         }
-        let limit = 12;
-        let mut sum = 0u32;
-        for r in &rows {
-            match r.get(lang).copied().filter(|&v| v != ABSENT) {
-                Some(v) if u32::from(v) <= limit + 4 => sum += u32::from(v),
-                _ => return false,
-            }
-        }
-        sum + 3 * n <= limit * n
+        !over && sum + 3 * n <= limit * n
     })
 }
 
@@ -678,13 +707,47 @@ struct Class {
 }
 
 fn class(c: char) -> Class {
-    props().class.get(c as usize).copied().unwrap_or_else(|| class_slow(c))
+    if c.is_ascii() {
+        let b = c as u8;
+        return Class {
+            alpha: b.is_ascii_alphabetic(),
+            sym: false,
+            mark: false,
+            letterlike: b.is_ascii_alphanumeric(),
+            upper: b.is_ascii_uppercase(),
+            lower: b.is_ascii_lowercase(),
+            script: if b.is_ascii_alphabetic() {
+                Script::Latin
+            } else {
+                Script::Other
+            },
+        };
+    }
+    match props().class.get(prop_index(c)) {
+        Some(&k) => k,
+        // Han and Hangul syllables: letters of no case.
+        None if matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3) => Class {
+            alpha: true,
+            sym: false,
+            mark: false,
+            letterlike: true,
+            upper: false,
+            lower: false,
+            script: Script::Cjk,
+        },
+        None => class_slow(c),
+    }
 }
 
-/// [`class`] from the character's Unicode properties (`alpha`, `alnum`,
-/// `upper`, `lower` are `char`'s own, from a table).
+/// [`class`] from the character's Unicode properties (those of [`alpha`],
+/// and `char`'s own).
 fn class_slow(c: char) -> Class {
-    let alpha = c.is_alphabetic();
+    let alpha = match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A => true,
+        0..=0x7F => false,
+        0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
+        _ => c.is_alphabetic(),
+    };
     let mark = is_mark(c);
     let alnum = alpha || c.is_alphanumeric();
     Class {
@@ -706,7 +769,7 @@ fn class_slow(c: char) -> Class {
 
 /// The unigram row of a lowercased character.
 fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
-    match props().unigram.get(lower as usize) {
+    match props().unigram.get(prop_index(lower)) {
         Some(&row) => row,
         None => tables().unigram.get(&lower),
     }
@@ -715,7 +778,7 @@ fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
 /// The escape row of a lowercased character (what a follower never seen
 /// after it costs).
 fn escape_row(lower: char) -> Option<&'static [u8; N]> {
-    match props().escape.get(lower as usize) {
+    match props().escape.get(prop_index(lower)) {
         Some(&row) => row,
         None => tables().escape.get(&lower),
     }

@@ -574,28 +574,49 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             return Err(d);
         }
     }
+    // Each charset's rough rank plus what it costs in this directory; the
+    // best, ties to the first listed (the order of a stable sort).
     let ranks = memo.rough_all(name);
-    let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
-        .filter_map(|c| {
-            let r = (*ranks.get(c)?)?;
-            let member = chosen
-                .members
-                .iter()
-                .find(|m| m.0 == c)
-                .map_or(SWITCH + prior(c), |m| m.1);
-            Some((f64::from(r) + member, c))
-        })
-        .collect();
-    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let first = ranked.first().map_or(0.0, |x| x.0);
+    let mut ranked = [None::<f64>; MAX_CANDIDATES];
+    for (c, (slot, r)) in ranked.iter_mut().zip(ranks).enumerate() {
+        *slot = r.map(|r| f64::from(r) + chosen.price.get(c).copied().unwrap_or(f64::INFINITY));
+    }
+    let best_of = |skip: &[usize]| {
+        let mut best: Option<(f64, usize)> = None;
+        for (c, x) in ranked.iter().enumerate() {
+            if let (Some(x), false) = (*x, skip.contains(&c)) {
+                if best.is_none_or(|(b, _)| x.total_cmp(&b).is_lt()) {
+                    best = Some((x, c));
+                }
+            }
+        }
+        best
+    };
+    let mut top = [0usize; ROUGH_TOP];
+    let mut ntop = 0;
+    let first = best_of(&[]);
+    while ntop < ROUGH_TOP {
+        let Some((x, c)) = best_of(top.get(..ntop).unwrap_or_default()) else {
+            break;
+        };
+        if x > first.map_or(0.0, |f| f.0) + ROUGH_MARGIN {
+            break;
+        }
+        if let Some(slot) = top.get_mut(ntop) {
+            *slot = c;
+        }
+        ntop += 1;
+    }
     // Far ahead of every other text in the rough rank, and clear text in
     // its charset's languages: that reading, without scoring.
-    if let (false, Some(&(_, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), ranked.first()) {
+    if let (false, Some((first, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), first) {
         let lead = ranked
             .iter()
-            .skip(1)
-            .find(|x| !same_text(name, best, x.1))
-            .map_or(f64::INFINITY, |x| x.0 - first);
+            .enumerate()
+            .filter(|&(c, _)| c != best && !same_text(name, best, c))
+            .filter_map(|(_, x)| *x)
+            .fold(f64::INFINITY, f64::min)
+            - first;
         if lead >= ROUGH_DECISIVE {
             if let Some(cand) = candidates().get(best) {
                 if let Some((text, lossless)) = memo.decode_unchecked(name, best) {
@@ -610,16 +631,16 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             }
         }
     }
-    let top: Vec<usize> = ranked
-        .iter()
-        .take(ROUGH_TOP)
-        .take_while(|x| x.0 <= first + ROUGH_MARGIN)
-        .map(|x| x.1)
-        .collect();
-    let rs = readings_in(name, Some(&top), Some(memo));
+    let top = top.get(..ntop).unwrap_or_default();
+    let rs = readings_in(name, Some(top), Some(memo));
     let utf8 = std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
     Ok(contest(name, rs, feat_utf8, utf8))
 }
+
+/// Room for the candidates' ranks of one name.
+const MAX_CANDIDATES: usize = 32;
+const _: () = assert!(CANDIDATES.len() <= MAX_CANDIDATES);
+pub(super) const _SINGLE_BYTE_FIT: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
 
 /// How many charsets a big listing's name outside the sample is scored in:
 /// at most [`ROUGH_TOP`], those within [`ROUGH_MARGIN`] bits of the best
@@ -683,6 +704,9 @@ struct Chosen {
     utf8: bool,
     /// How many names the charsets were chosen on.
     names: f64,
+    /// Per candidate, what a name pays for being in it: its share's bits,
+    /// or [`SWITCH`] and its prior for a charset outside the directory.
+    price: Vec<f64>,
 }
 
 impl Chosen {
@@ -780,14 +804,19 @@ fn directory_charsets<'a>(
         }
     }
     let total: f64 = count.iter().sum();
+    let members: Vec<(usize, f64, f64)> = chosen
+        .iter()
+        .zip(&count)
+        .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
+        .collect();
+    let price = (0..ncand)
+        .map(|c| members.iter().find(|m| m.0 == c).map_or(SWITCH + prior(c), |m| m.1))
+        .collect();
     Chosen {
-        members: chosen
-            .iter()
-            .zip(&count)
-            .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
-            .collect(),
+        members,
         utf8: chosen.contains(&utf8_index()),
         names: live.len() as f64,
+        price,
     }
 }
 

@@ -177,11 +177,11 @@ impl Ranker {
         // The single-byte charsets side by side, spot by spot.
         let tables = byte_tables().get(DOUBLE_BYTE..).unwrap_or_default();
         let single = tables.len();
-        let valid: Vec<Option<&ByteTable>> = tables
-            .iter()
-            .map(|t| t.as_ref().filter(|t| self.high & !t.valid == 0))
-            .collect();
-        let mut sums = vec![0u32; single];
+        let mut valid = [None::<&ByteTable>; 32];
+        let mut sums = [0u32; 32];
+        for (v, t) in valid.iter_mut().zip(tables) {
+            *v = t.as_ref().filter(|t| self.high & !t.valid == 0);
+        }
         if self.spots.is_empty() {
             self.spots = vec![0; PREV_KEYS * BYTE_KEYS * single];
         }
@@ -198,7 +198,7 @@ impl Ranker {
                 *sum += u32::from(*slot - 1);
             }
         }
-        ranks.extend(valid.iter().zip(&sums).map(|(t, &s)| t.map(|_| s)));
+        ranks.extend(valid.iter().zip(&sums).take(single).map(|(t, &s)| t.map(|_| s)));
         self.ranks = ranks;
         &self.ranks
     }

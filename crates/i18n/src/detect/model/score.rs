@@ -2,8 +2,8 @@
 //! with the structure penalties no unigram sees.
 
 use super::{
-    alpha, char_cost, class, escape, escape_row, fold, impossible, lang_script, mark_fits, script, tables, unigram_row,
-    Class, Script, ABSENT, GLUED, N,
+    char_cost, class, escape, escape_row, fold, impossible, lang_script, mark_fits, script, tables, unigram_row, Class,
+    Script, ABSENT, ABSENT_ROW, GLUED, N,
 };
 
 /// Thai spelling no word has: a vowel or tone mark above or below that is
@@ -79,27 +79,51 @@ struct Slot {
     escape_here: Option<&'static [u8; N]>,
 }
 
-/// A bigram row with no entry.
-static ABSENT_ROW: [u8; N] = [ABSENT; N];
-
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => score_with(&mut scratch, text, only, compat),
+        Err(_) => score_with(&mut Scratch::default(), text, only, compat),
+    })
+}
+
+/// The buffers a scoring fills, kept from one text to the next.
+#[derive(Default)]
+struct Scratch {
+    chars: Vec<char>,
+    cl: Vec<Class>,
+    slots: Vec<Slot>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+fn score_with(
+    scratch: &mut Scratch,
+    text: &str,
+    only: Option<&[usize]>,
+    compat: impl Fn(usize) -> f64,
+) -> Option<Score> {
+    let Scratch { chars, cl, slots } = scratch;
+    chars.clear();
     chars.extend(text.chars());
     if chars.iter().any(|&c| impossible(c)) {
         return None;
     }
-    let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
-    let penalty = structure_penalty(&chars, &cl);
+    cl.clear();
+    cl.extend(chars.iter().map(|&c| class(c)));
+    let (chars, cl) = (&chars[..], &cl[..]);
+    let penalty = structure_penalty(chars, cl);
     let t = tables();
     let start_escape = t.escape.get(&'^');
     // The characters whose cost depends on the language; an ASCII
     // character outside a letter pair with a non-ASCII one costs the same
     // in every language (`fixed`).
-    let mut slots: Vec<Slot> = Vec::with_capacity(chars.len());
+    slots.clear();
     let mut fixed = 0u32;
     let mut prev_lower = '\0';
-    for (i, (&c, k)) in chars.iter().zip(&cl).enumerate() {
+    for (i, (&c, k)) in chars.iter().zip(cl).enumerate() {
         let lower = fold(c);
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         let next_letterlike = cl.get(i + 1).is_some_and(|n| n.letterlike);
@@ -131,7 +155,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
     // explain it (the others pay 24 bits a letter): skip the rest.
     let scripts: u16 = chars
         .iter()
-        .zip(&cl)
+        .zip(cl)
         .filter(|(c, k)| !c.is_ascii() && k.alpha)
         .map(|(_, k)| k.script)
         .filter(|&s| s != Script::Other)
@@ -147,7 +171,7 @@ pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize
         let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
         let mut bits = fixed;
         let mut na = 0u32;
-        for s in &slots {
+        for s in slots.iter() {
             let base = char_cost(s.c, s.lower, s.row, lang);
             let mut cost = base;
             if alphabetic {
@@ -222,101 +246,50 @@ fn greek_accented(c: char) -> bool {
 
 /// Penalties no unigram sees.
 fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
-    let mut p = 0.0;
-    // Capitals inside a non-ASCII word: all-caps words are rare in names,
-    // a capital run that turns lowercase ("ВЛГк") rarer still.
+    // (Every penalty is a whole number of bits: they are summed in u32,
+    // in one pass over the characters, pairs and triples.)
+    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
+    let mut p = 0u32;
     let mut caps_run = 0;
-    for (i, (&c, k)) in chars.iter().zip(cl).enumerate() {
-        let prev_letter = i > 0 && cl.get(i - 1).is_some_and(|p| p.alpha);
-        if k.upper && !c.is_ascii() && prev_letter {
-            p += 3.0;
+    let mut alternations = 0u32;
+    let (mut thai, mut greek) = (false, false);
+    for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
+        thai |= kb.script == Script::Thai;
+        greek |= kb.script == Script::Greek;
+        let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
+        // Capitals inside a non-ASCII word: all-caps words are rare in
+        // names, a capital run that turns lowercase ("ВЛГк") rarer still.
+        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) {
+            p += 3;
         }
-        if k.upper {
+        if kb.upper {
             caps_run += 1;
         } else {
-            if k.lower && caps_run >= 2 && !c.is_ascii() {
-                p += 8.0;
+            if kb.lower && caps_run >= 2 && !b.is_ascii() {
+                p += 8;
             }
             caps_run = 0;
         }
-    }
-    if cl.iter().any(|k| k.script == Script::Thai) {
-        p += thai_penalty(chars);
-    }
-    // Modern Greek puts at most one accent on a word, and one on every
-    // word of two syllables or more: a lowercase word of four letters
-    // without one is not Greek (it is bytes of another alphabet).
-    if cl.iter().any(|k| k.script == Script::Greek) {
-        let mut i = 0;
-        while i < chars.len() {
-            if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
-                i += 1;
-                continue;
+        let Some((a, ka)) = prev else {
+            // A combining mark first.
+            if kb.mark {
+                p += 15;
             }
-            let start = i;
-            while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
-                i += 1;
-            }
-            let word = chars.get(start..i).unwrap_or_default();
-            let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
-            if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
-                p += GREEK_UNACCENTED;
-            }
-        }
-        let mut accents = 0;
-        for (&c, k) in chars.iter().zip(cl) {
-            if greek_accented(c) {
-                accents += 1;
-                if accents > 1 {
-                    p += 10.0;
-                }
-            } else if !k.alpha {
-                accents = 0;
-            }
-        }
-    }
-    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
-    // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
-    // one byte at a time.
-    // (An apostrophe between letters is a letter of the word: d’images.)
-    for (i, w) in cl.windows(3).enumerate() {
-        if w[0].alpha && w[1].sym && w[2].alpha && !chars.get(i + 1).is_some_and(|&c| matches!(c, '’' | 'ʼ')) {
-            p += 10.0;
-        }
-    }
-    for (i, w) in cl.windows(2).enumerate() {
-        let (ka, kb) = (w[0], w[1]);
-        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
             continue;
         };
         // Two non-ASCII symbols in a row ("’‘", "……", "”“").
         if ka.sym && kb.sym {
-            p += 10.0;
+            p += 10;
         }
         // Box drawing, math, currency and the like touching a letter.
         if (ka.sym && !quote(a) && kb.alpha) || (ka.alpha && kb.sym && !quote(b)) {
-            p += 6.0;
+            p += 6;
         }
-    }
-    // One character at every other place ("งถงเงไง", "„K„~„y"): the lead
-    // byte of a double-byte encoding of an alphabet, read one byte at a time.
-    let alternations = chars
-        .windows(3)
-        .filter(|w| w[0] == w[2] && w[0] != w[1] && !w[0].is_ascii())
-        .count();
-    if alternations >= 3 && alternations * 4 >= chars.len() {
-        p += 4.0 * alternations as f64;
-    }
-    for (i, w) in cl.windows(2).enumerate() {
-        let (ka, kb) = (w[0], w[1]);
-        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
-            continue;
-        };
         if kb.mark && (!ka.letterlike || !mark_fits(a, b)) {
-            p += 15.0;
+            p += 15;
         }
         if ka.alpha && kb.alpha && ka.lower && kb.upper && !(a.is_ascii() && b.is_ascii()) {
-            p += 10.0;
+            p += 10;
         }
         let (sa, sb) = (ka.script, kb.script);
         if sa != sb && sa != Script::Other && sb != Script::Other && (!kb.mark || mark_fits(a, b)) {
@@ -325,16 +298,73 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
             // byte read as Cyrillic). Thai, written without spaces,
             // touches Latin as CJK does.
             p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
-                f64::from(GLUED)
+                GLUED
             } else {
-                20.0
+                20
             };
         }
+        let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
+            continue;
+        };
+        // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text
+        // read one byte at a time. (An apostrophe between letters is a
+        // letter of the word: d’images.)
+        if kx.alpha && ka.sym && kb.alpha && !matches!(a, '’' | 'ʼ') {
+            p += 10;
+        }
+        // One character at every other place ("งถงเงไง", "„K„~„y"): the
+        // lead byte of a double-byte encoding of an alphabet, read one byte
+        // at a time.
+        if x == b && x != a && !x.is_ascii() {
+            alternations += 1;
+        }
     }
-    if cl.first().is_some_and(|k| k.mark) {
-        p += 15.0;
+    if alternations >= 3 && alternations as usize * 4 >= chars.len() {
+        p += 4 * alternations;
     }
-    p + noise_penalty(chars)
+    let mut extra = 0.0;
+    if thai {
+        extra += thai_penalty(chars);
+    }
+    if greek {
+        extra += greek_penalty(chars, cl);
+    }
+    f64::from(p) + extra + noise_penalty(chars, cl)
+}
+
+/// Modern Greek puts at most one accent on a word, and one on every word
+/// of two syllables or more: a lowercase word of four letters without one
+/// is not Greek (it is bytes of another alphabet).
+fn greek_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    let mut p = 0.0;
+    let mut i = 0;
+    while i < chars.len() {
+        if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+        }
+        let word = chars.get(start..i).unwrap_or_default();
+        let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
+        if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
+            p += GREEK_UNACCENTED;
+        }
+    }
+    let mut accents = 0;
+    for (&c, k) in chars.iter().zip(cl) {
+        if greek_accented(c) {
+            accents += 1;
+            if accents > 1 {
+                p += 10.0;
+            }
+        } else if !k.alpha {
+            accents = 0;
+        }
+    }
+    p
 }
 
 /// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
@@ -343,11 +373,14 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
 /// Bits per repetition of [`noise_penalty`].
 const NOISE: f64 = 48.0;
 
-fn noise_penalty(chars: &[char]) -> f64 {
+fn noise_penalty(chars: &[char], cl: &[Class]) -> f64 {
     let mut p = 0.0;
-    let letter = |c: char| !c.is_ascii() && alpha(c);
-    for w in chars.windows(3) {
-        if w.iter().all(|&c| letter(c)) && w[0] == w[1] && w[1] == w[2] {
+    let letter = |i: usize| chars.get(i).is_some_and(|c| !c.is_ascii()) && cl.get(i).is_some_and(|k| k.alpha);
+    if !(0..chars.len()).any(letter) {
+        return 0.0;
+    }
+    for (i, w) in chars.windows(3).enumerate() {
+        if (i..i + 3).all(letter) && w[0] == w[1] && w[1] == w[2] {
             p += NOISE;
         }
     }
@@ -355,12 +388,12 @@ fn noise_penalty(chars: &[char]) -> f64 {
     // letters ("юяюя", not the "попо" of "Филипопол").
     let mut i = 0;
     while i < chars.len() {
-        if !chars.get(i).is_some_and(|&c| letter(c)) {
+        if !letter(i) {
             i += 1;
             continue;
         }
         let start = i;
-        while chars.get(i).is_some_and(|&c| letter(c)) {
+        while letter(i) {
             i += 1;
         }
         let run = chars.get(start..i).unwrap_or_default();
