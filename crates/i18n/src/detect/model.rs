@@ -374,7 +374,7 @@ fn prop_index(c: char) -> usize {
     let u = c as u32;
     let i = if u < PROPS_END {
         u
-    } else if u >= PROPS_HIGH && u <= 0xFFFF {
+    } else if (PROPS_HIGH..=0xFFFF).contains(&u) {
         PROPS_END + (u - PROPS_HIGH)
     } else {
         return usize::MAX;
