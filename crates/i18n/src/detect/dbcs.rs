@@ -11,32 +11,35 @@
 use super::model;
 use super::per_name::{candidates, DOUBLE_BYTE};
 
-/// A unit, packed: its kind (bits 0..3), a character no name holds (bit
-/// 3), a lossless round trip (bit 4), the unigram bits of its characters
-/// (bits 16..32) and its character (bits 32..53; 0 when it is more than
-/// one).
-type Unit = u64;
-const UNKNOWN: u64 = 0;
-const INVALID: u64 = 1;
-const LONGER: u64 = 2;
-const CHAR: u64 = 3;
-const LEAD: u64 = 4;
-const KIND: u64 = 7;
-const IMPOSSIBLE: u64 = 1 << 3;
-const LOSSLESS: u64 = 1 << 4;
+/// A unit, packed in 32 bits (small memos stay in the cache): its kind
+/// (bits 0..3), a character no name holds (bit 3), a lossless round trip
+/// (bit 4), the unigram bits of its characters (bits 6..16) and its
+/// character (bits 16..32; 0 when it is more than one, or outside the
+/// Basic Multilingual Plane: the decoder reads those).
+type Unit = u32;
+const UNKNOWN: u32 = 0;
+const INVALID: u32 = 1;
+const LONGER: u32 = 2;
+const CHAR: u32 = 3;
+const LEAD: u32 = 4;
+const KIND: u32 = 7;
+const IMPOSSIBLE: u32 = 1 << 3;
+const LOSSLESS: u32 = 1 << 4;
 /// [`LOSSLESS`] was asked (the encoder is slow: a rank does not ask).
-const ASKED: u64 = 1 << 5;
+const ASKED: u32 = 1 << 5;
+/// Most bits a unit records (two characters cost at most 2 x 254).
+const MAX_BITS: u32 = 0x3FF;
 
-fn kind(u: Unit) -> u64 {
+fn kind(u: Unit) -> u32 {
     u & KIND
 }
 
 fn bits(u: Unit) -> u32 {
-    u32::try_from(u >> 16 & 0xFFFF).unwrap_or(0)
+    u >> 6 & MAX_BITS
 }
 
 fn ch(u: Unit) -> Option<char> {
-    char::from_u32(u32::try_from(u >> 32).unwrap_or(0)).filter(|&c| c != '\0')
+    char::from_u32(u >> 16).filter(|&c| c != '\0')
 }
 
 /// The unit `bytes` decode to in candidate `c` (`None`: the decoder
@@ -58,9 +61,11 @@ fn unit(c: usize, bytes: &[u8]) -> Option<Unit> {
     }
     let mut cs = text.chars();
     if let (Some(x), None) = (cs.next(), cs.next()) {
-        u |= u64::from(u32::from(x)) << 32;
+        if u32::from(x) <= 0xFFFF {
+            u |= u32::from(x) << 16;
+        }
     }
-    Some(u | u64::from(sum.min(0xFFFF)) << 16)
+    Some(u | sum.min(MAX_BITS) << 6)
 }
 
 /// [`ASKED`] and [`LOSSLESS`] of a unit's bytes.
@@ -99,16 +104,42 @@ fn singles() -> &'static [[Unit; 128]] {
     })
 }
 
+/// The memo's entries per candidate: lead bytes 0x80.., trail bytes 0x40..
+const PAIRS: usize = 128 * 192;
+
+fn pair_index(lead: u8, trail: u8) -> Option<usize> {
+    (lead >= 0x80 && trail >= 0x40).then(|| usize::from(lead - 0x80) * 192 + usize::from(trail - 0x40))
+}
+
+/// The unit of a lead byte and a trail byte.
+fn pair_unit(c: usize, lead: u8, trail: u8) -> Unit {
+    let name = candidates().get(c).map_or("", |x| x.charset.name());
+    match unit(c, &[lead, trail]) {
+        Some(u) => u,
+        None if (name == "EUC-JP" && lead == 0x8F)
+            || (matches!(name, "GBK" | "gb18030") && (0x30..=0x39).contains(&trail)) =>
+        {
+            LONGER
+        }
+        None => INVALID,
+    }
+}
+
 /// A listing's units of lead and trail bytes, per double-byte candidate.
 #[derive(Default)]
 pub(super) struct Memo {
-    /// Per candidate, 256 x 256 units ([`UNKNOWN`] not looked at yet:
+    /// Per candidate, [`PAIRS`] units ([`UNKNOWN`] not looked at yet:
     /// zeroed memory, a listing touches only the pages it needs).
     pairs: Vec<Vec<Unit>>,
 }
 
 impl Memo {
     fn pair(&mut self, c: usize, lead: u8, trail: u8) -> Unit {
+        // Only trail bytes from 0x40 are remembered (a smaller memo): the
+        // others start no character but in gb18030's four bytes.
+        let Some(idx) = pair_index(lead, trail) else {
+            return pair_unit(c, lead, trail);
+        };
         if self.pairs.len() <= c {
             self.pairs.resize_with(c + 1, Vec::new);
         }
@@ -116,22 +147,12 @@ impl Memo {
             return INVALID;
         };
         if row.is_empty() {
-            *row = vec![UNKNOWN; 1 << 16];
+            *row = vec![UNKNOWN; PAIRS];
         }
-        let idx = usize::from(lead) << 8 | usize::from(trail);
         if let Some(&u) = row.get(idx).filter(|&&u| u != UNKNOWN) {
             return u;
         }
-        let name = candidates().get(c).map_or("", |x| x.charset.name());
-        let u = match unit(c, &[lead, trail]) {
-            Some(u) => u,
-            None if (name == "EUC-JP" && lead == 0x8F)
-                || (matches!(name, "GBK" | "gb18030") && (0x30..=0x39).contains(&trail)) =>
-            {
-                LONGER
-            }
-            None => INVALID,
-        };
+        let u = pair_unit(c, lead, trail);
         if let Some(slot) = row.get_mut(idx) {
             *slot = u;
         }
@@ -164,8 +185,8 @@ impl Memo {
             return u;
         };
         let u = u | asked(c, bytes);
-        if let (Some(row), [lead, trail]) = (self.pairs.get_mut(c), bytes) {
-            if let Some(slot) = row.get_mut(usize::from(*lead) << 8 | usize::from(*trail)) {
+        if let (Some(row), &[lead, trail]) = (self.pairs.get_mut(c), bytes) {
+            if let Some(slot) = pair_index(lead, trail).and_then(|i| row.get_mut(i)) {
                 *slot = u;
             }
         }

@@ -574,49 +574,37 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             return Err(d);
         }
     }
-    // Each charset's rough rank plus what it costs in this directory; the
-    // best, ties to the first listed (the order of a stable sort).
+    // Each charset's rough rank plus what it costs in this directory, in
+    // order (a stable insertion sort of at most 27: ties keep the order of
+    // the candidates).
     let ranks = memo.rough_all(name);
-    let mut ranked = [None::<f64>; MAX_CANDIDATES];
-    for (c, (slot, r)) in ranked.iter_mut().zip(ranks).enumerate() {
-        *slot = r.map(|r| f64::from(r) + chosen.price.get(c).copied().unwrap_or(f64::INFINITY));
-    }
-    let best_of = |skip: &[usize]| {
-        let mut best: Option<(f64, usize)> = None;
-        for (c, x) in ranked.iter().enumerate() {
-            if let (Some(x), false) = (*x, skip.contains(&c)) {
-                if best.is_none_or(|(b, _)| x.total_cmp(&b).is_lt()) {
-                    best = Some((x, c));
-                }
-            }
-        }
-        best
-    };
-    let mut top = [0usize; ROUGH_TOP];
-    let mut ntop = 0;
-    let first = best_of(&[]);
-    while ntop < ROUGH_TOP {
-        let Some((x, c)) = best_of(top.get(..ntop).unwrap_or_default()) else {
-            break;
+    let mut ranked = [(0.0f64, 0usize); MAX_CANDIDATES];
+    let mut n = 0;
+    for (c, r) in ranks.iter().enumerate() {
+        let (Some(r), Some(&price)) = (r, chosen.price.get(c)) else {
+            continue;
         };
-        if x > first.map_or(0.0, |f| f.0) + ROUGH_MARGIN {
-            break;
+        let x = f64::from(*r) + price;
+        let mut i = n;
+        while i > 0 && ranked.get(i - 1).is_some_and(|p| p.0.total_cmp(&x).is_gt()) {
+            ranked.swap(i - 1, i);
+            i -= 1;
         }
-        if let Some(slot) = top.get_mut(ntop) {
-            *slot = c;
+        if let Some(slot) = ranked.get_mut(i) {
+            *slot = (x, c);
         }
-        ntop += 1;
+        n += 1;
     }
+    let ranked = ranked.get(..n).unwrap_or_default();
+    let first = ranked.first().map_or(0.0, |x| x.0);
     // Far ahead of every other text in the rough rank, and clear text in
     // its charset's languages: that reading, without scoring.
-    if let (false, Some((first, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), first) {
+    if let (false, Some(&(_, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), ranked.first()) {
         let lead = ranked
             .iter()
-            .enumerate()
-            .filter(|&(c, _)| c != best && !same_text(name, best, c))
-            .filter_map(|(_, x)| *x)
-            .fold(f64::INFINITY, f64::min)
-            - first;
+            .skip(1)
+            .find(|x| !same_text(name, best, x.1))
+            .map_or(f64::INFINITY, |x| x.0 - first);
         if lead >= ROUGH_DECISIVE {
             if let Some(cand) = candidates().get(best) {
                 if let Some((text, lossless)) = memo.decode_unchecked(name, best) {
@@ -630,6 +618,15 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
                 }
             }
         }
+    }
+    let mut top = [0usize; ROUGH_TOP];
+    let mut ntop = 0;
+    for (slot, x) in top
+        .iter_mut()
+        .zip(ranked.iter().take_while(|x| x.0 <= first + ROUGH_MARGIN))
+    {
+        *slot = x.1;
+        ntop += 1;
     }
     let top = top.get(..ntop).unwrap_or_default();
     let rs = readings_in(name, Some(top), Some(memo));

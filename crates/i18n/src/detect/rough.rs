@@ -105,9 +105,6 @@ pub(super) struct Ranker {
     /// by side: 0 not computed yet, else 1 + the bits (zeroed memory: a
     /// listing touches only the pages it needs).
     spots: Vec<u16>,
-    /// Per single-byte candidate, the letter pairs' bits the spots are
-    /// made of (0 not computed yet, else 1 + the bits).
-    pairs: Vec<Vec<u8>>,
     /// The double-byte candidates' units.
     dbcs: dbcs::Memo,
     /// The name's spots: (key, previous byte, byte) at every position that
@@ -119,18 +116,6 @@ pub(super) struct Ranker {
     control: bool,
     /// The ranks of the name, per candidate.
     ranks: Vec<Option<u32>>,
-}
-
-/// The memo row of candidate `c` (256 x 256 zeroes when first asked).
-fn memo_row<T: Clone + Default>(rows: &mut Vec<Vec<T>>, c: usize) -> Option<&mut Vec<T>> {
-    if rows.len() <= c {
-        rows.resize_with(c + 1, Vec::new);
-    }
-    let row = rows.get_mut(c)?;
-    if row.is_empty() {
-        *row = vec![T::default(); 1 << 16];
-    }
-    Some(row)
 }
 
 /// What a byte adds to a single-byte rank depends on the byte before it
@@ -179,9 +164,17 @@ impl Ranker {
         let single = tables.len();
         let mut valid = [None::<&ByteTable>; 32];
         let mut sums = [0u32; 32];
-        for (v, t) in valid.iter_mut().zip(tables) {
+        // The charsets that read every high byte of the name.
+        let mut live = [0usize; 32];
+        let mut nlive = 0;
+        for (j, (v, t)) in valid.iter_mut().zip(tables).enumerate() {
             *v = t.as_ref().filter(|t| self.high & !t.valid == 0);
+            if let (Some(_), Some(slot)) = (v, live.get_mut(nlive)) {
+                *slot = j;
+                nlive += 1;
+            }
         }
+        let live = live.get(..nlive).unwrap_or_default();
         if self.spots.is_empty() {
             self.spots = vec![0; PREV_KEYS * BYTE_KEYS * single];
         }
@@ -189,10 +182,12 @@ impl Ranker {
             let Some(row) = self.spots.get_mut(key * single..(key + 1) * single) else {
                 continue;
             };
-            for (j, ((slot, t), sum)) in row.iter_mut().zip(&valid).zip(&mut sums).enumerate() {
-                let Some(t) = t else { continue };
+            for &j in live {
+                let (Some(slot), Some(Some(t)), Some(sum)) = (row.get_mut(j), valid.get(j), sums.get_mut(j)) else {
+                    continue;
+                };
                 if *slot == 0 {
-                    let v = spot_bits(&mut self.pairs, DOUBLE_BYTE + j, t, pb, b);
+                    let v = spot_bits(DOUBLE_BYTE + j, t, pb, b);
                     *slot = u16::try_from(v + 1).unwrap_or(u16::MAX);
                 }
                 *sum += u32::from(*slot - 1);
@@ -247,7 +242,7 @@ impl Ranker {
 /// a high byte its unigram bits, or after a letter the pair's; an ASCII
 /// letter after a non-ASCII one its pair's surcharge; the structure
 /// penalty of the two characters.
-fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, pb: u8, b: u8) -> u32 {
+fn spot_bits(c: usize, t: &ByteTable, pb: u8, b: u8) -> u32 {
     let class = |x: u8| {
         if x < 0x80 {
             ascii_rough(x)
@@ -262,13 +257,13 @@ fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, pb: u8, b: u8) -
     if b >= 0x80 {
         let cost = t.cost.get(usize::from(b - 0x80)).copied().unwrap_or(u8::MAX);
         sum += if after_letter {
-            pair(pairs, c, t, pb, b)
+            pair(c, t, pb, b)
         } else {
             u32::from(cost)
         };
     } else if after_letter && pb >= 0x80 {
         // An ASCII letter after a non-ASCII one: its pair's surcharge.
-        sum += pair(pairs, c, t, pb, b).saturating_sub(3);
+        sum += pair(c, t, pb, b).saturating_sub(3);
     }
     if let (Some(p), Some(h)) = (prev, here) {
         sum += model::rough_pair(p, h);
@@ -278,14 +273,7 @@ fn spot_bits(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, pb: u8, b: u8) -
 
 /// Letter `b` after letter `a` in candidate `c`: its bits in the cheapest
 /// language of the charset (the bigram, or the unigram plus the escape).
-fn pair(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
-    let Some(row) = memo_row(pairs, c) else {
-        return 254;
-    };
-    let idx = usize::from(a) << 8 | usize::from(b);
-    if let Some(&v) = row.get(idx).filter(|&&v| v != 0) {
-        return u32::from(v - 1);
-    }
+fn pair(c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
     let ch = |x: u8| {
         if x < 0x80 {
             Some(char::from(x))
@@ -294,14 +282,10 @@ fn pair(pairs: &mut Vec<Vec<u8>>, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 
         }
     };
     let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
-    let v = match (ch(a), ch(b)) {
+    match (ch(a), ch(b)) {
         (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
         _ => 254,
-    };
-    if let Some(slot) = row.get_mut(idx) {
-        *slot = u8::try_from(v + 1).unwrap_or(u8::MAX);
     }
-    v
 }
 
 /// The rough class of an ASCII byte: a Latin letter, or nothing.

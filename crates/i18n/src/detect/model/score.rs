@@ -124,6 +124,12 @@ fn score_with(
     let mut fixed = 0u32;
     let mut prev_lower = '\0';
     for (i, (&c, k)) in chars.iter().zip(cl).enumerate() {
+        if c.is_ascii() && i.checked_sub(1).and_then(|j| chars.get(j)).is_none_or(char::is_ascii) {
+            // Two ASCII characters are no letter pair of the tables.
+            prev_lower = c.to_ascii_lowercase();
+            fixed += char_cost(c, prev_lower, None, 0);
+            continue;
+        }
         let lower = fold(c);
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         let next_letterlike = cl.get(i + 1).is_some_and(|n| n.letterlike);
@@ -277,6 +283,11 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
             }
             continue;
         };
+        if a.is_ascii() && b.is_ascii() {
+            // No symbol, mark or script change between ASCII characters,
+            // nor a symbol or an alternation around them.
+            continue;
+        }
         // Two non-ASCII symbols in a row ("’‘", "……", "”“").
         if ka.sym && kb.sym {
             p += 10;
