@@ -104,11 +104,11 @@ fn singles() -> &'static [[Unit; 128]] {
     })
 }
 
-/// The memo's entries per candidate: lead bytes 0x80.., trail bytes 0x40..
-const PAIRS: usize = 128 * 192;
+/// The memo's entries per candidate: lead bytes 0x80.., any trail byte.
+const PAIRS: usize = 128 * 256;
 
 fn pair_index(lead: u8, trail: u8) -> Option<usize> {
-    (lead >= 0x80 && trail >= 0x40).then(|| usize::from(lead - 0x80) * 192 + usize::from(trail - 0x40))
+    (lead >= 0x80).then(|| usize::from(lead - 0x80) << 8 | usize::from(trail))
 }
 
 /// The unit of a lead byte and a trail byte.
@@ -135,8 +135,6 @@ pub(super) struct Memo {
 
 impl Memo {
     fn pair(&mut self, c: usize, lead: u8, trail: u8) -> Unit {
-        // Only trail bytes from 0x40 are remembered (a smaller memo): the
-        // others start no character but in gb18030's four bytes.
         let Some(idx) = pair_index(lead, trail) else {
             return pair_unit(c, lead, trail);
         };
