@@ -1,12 +1,14 @@
 //! The double-byte candidates (Shift_JIS, EUC-JP, GBK, gb18030, Big5,
 //! EUC-KR) in a big listing: what each byte, or lead byte and trail byte,
-//! decodes to, learnt once per listing and byte pair, so a name is ranked
+//! decodes to, learnt once per process and byte pair, so a name is ranked
 //! and decoded without running the decoder and the encoder (for the round
 //! trip) over every name. These decoders read a name unit by unit — an
 //! ASCII byte, a single high byte, or a lead byte and the byte after it —
 //! and a name decodes, and encodes back to its bytes, exactly when each of
 //! its units does; the rare longer units (gb18030's four bytes, EUC-JP's
 //! `8F` three) and units of two characters (Big5's `Ê̄`) go to the decoder.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::model;
 use super::per_name::{candidates, DOUBLE_BYTE};
@@ -125,35 +127,34 @@ fn pair_unit(c: usize, lead: u8, trail: u8) -> Unit {
     }
 }
 
-/// A listing's units of lead and trail bytes, per double-byte candidate.
-#[derive(Default)]
-pub(super) struct Memo {
-    /// Per candidate, [`PAIRS`] units ([`UNKNOWN`] not looked at yet:
-    /// zeroed memory, a listing touches only the pages it needs).
-    pairs: Vec<Vec<Unit>>,
+/// The units of lead and trail bytes per double-byte candidate, learnt as
+/// big listings meet them and kept for the process: each is a function of
+/// the charset tables alone ([`UNKNOWN`]: not met yet).
+fn pairs() -> &'static [AtomicU32] {
+    static P: std::sync::OnceLock<Vec<AtomicU32>> = std::sync::OnceLock::new();
+    P.get_or_init(|| (0..DOUBLE_BYTE * PAIRS).map(|_| AtomicU32::new(UNKNOWN)).collect())
 }
+
+fn pair_slot(c: usize, lead: u8, trail: u8) -> Option<&'static AtomicU32> {
+    let idx = pair_index(lead, trail)?;
+    pairs().get(c.checked_mul(PAIRS)?.checked_add(idx)?)
+}
+
+/// The double-byte readings of a big listing's names, through the units.
+#[derive(Default)]
+pub(super) struct Memo;
 
 impl Memo {
     fn pair(&mut self, c: usize, lead: u8, trail: u8) -> Unit {
-        let Some(idx) = pair_index(lead, trail) else {
+        let Some(slot) = pair_slot(c, lead, trail) else {
             return pair_unit(c, lead, trail);
         };
-        if self.pairs.len() <= c {
-            self.pairs.resize_with(c + 1, Vec::new);
-        }
-        let Some(row) = self.pairs.get_mut(c) else {
-            return INVALID;
-        };
-        if row.is_empty() {
-            *row = vec![UNKNOWN; PAIRS];
-        }
-        if let Some(&u) = row.get(idx).filter(|&&u| u != UNKNOWN) {
+        let u = slot.load(Ordering::Relaxed);
+        if u != UNKNOWN {
             return u;
         }
         let u = pair_unit(c, lead, trail);
-        if let Some(slot) = row.get_mut(idx) {
-            *slot = u;
-        }
+        slot.store(u, Ordering::Relaxed);
         u
     }
 
@@ -183,9 +184,9 @@ impl Memo {
             return u;
         };
         let u = u | asked(c, bytes);
-        if let (Some(row), &[lead, trail]) = (self.pairs.get_mut(c), bytes) {
-            if let Some(slot) = pair_index(lead, trail).and_then(|i| row.get_mut(i)) {
-                *slot = u;
+        if let &[lead, trail] = bytes {
+            if let Some(slot) = pair_slot(c, lead, trail) {
+                slot.store(u, Ordering::Relaxed);
             }
         }
         u
@@ -291,7 +292,7 @@ mod tests {
         fn memo_reads_as_the_decoder(
             names in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 1..10), 1..40),
         ) {
-            let mut memo = Memo::default();
+            let mut memo = Memo;
             for name in &names {
                 // Mostly high bytes, some ASCII.
                 let name: Vec<u8> = name.iter().map(|&b| if b % 5 == 0 { b & 0x7F } else { b | 0x80 }).collect();

@@ -623,13 +623,18 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// average 3 bits under it. Used to decide the names of a big listing in
 /// the charset its sample established without scoring each in full.
 pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
+    clear_chars(text.chars(), langs)
+}
+
+/// [`clear`] of the characters of a text.
+pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize]) -> bool {
     let limit = 12;
     // Letters only, no capital inside a word, no Thai, no letter thrice,
     // every one in the tables (or CJK).
     let mut n = 0u32;
     let mut prev_alpha = false;
     let (mut p2, mut p1) = ('\0', '\0');
-    for c in text.chars() {
+    for c in text.clone() {
         if c.is_ascii() {
             prev_alpha = c.is_ascii_alphabetic();
             (p2, p1) = (p1, c);
@@ -653,7 +658,7 @@ pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
     // characters' unigrams, and whether one is missing or over the limit.
     let mut sums = [0u32; N];
     let mut over = [false; N];
-    for c in text.chars().filter(|c| !c.is_ascii()) {
+    for c in text.filter(|c| !c.is_ascii()) {
         let row = unigram_row(fold(c)).unwrap_or(&ABSENT_ROW);
         for ((&lang, sum), over) in langs.iter().zip(&mut sums).zip(&mut over) {
             let v = row.get(lang).copied().filter(|&v| v != ABSENT);

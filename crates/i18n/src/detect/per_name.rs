@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{self, lang_index, Score};
-use super::rough::{decode, same_text, Ranker};
+use super::rough::{decode, same_text, table_chars, Ranker};
 use crate::Charset;
 
 /// What the client decided to show for one name.
@@ -606,16 +606,12 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
             .find(|x| !same_text(name, best, x.1))
             .map_or(f64::INFINITY, |x| x.0 - first);
         if lead >= ROUGH_DECISIVE {
-            if let Some(cand) = candidates().get(best) {
-                if let Some((text, lossless)) = memo.decode_unchecked(name, best) {
-                    if lossless && model::clear(&text, &cand.langs) {
-                        return Err(Decision::Decoded {
-                            charset: cand.charset,
-                            text,
-                            confident: true,
-                        });
-                    }
-                }
+            if let (Some(cand), Some(text)) = (candidates().get(best), clear_reading(name, best, memo)) {
+                return Err(Decision::Decoded {
+                    charset: cand.charset,
+                    text,
+                    confident: true,
+                });
             }
         }
     }
@@ -654,10 +650,7 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         return None;
     }
     let cand = candidates().get(top)?;
-    let (text, lossless) = memo.decode_unchecked(name, top)?;
-    if !lossless || !model::clear(&text, &cand.langs) {
-        return None;
-    }
+    let text = clear_reading(name, top, memo)?;
     for &(c, _, _) in &chosen.members {
         if c == top {
             continue;
@@ -673,9 +666,19 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         let Some(other) = candidates().get(c) else {
             continue;
         };
-        if let Some((o, lossless)) = memo.decode_unchecked(name, c) {
-            if lossless && o != text && model::clear(&o, &other.langs) {
-                return None;
+        match table_chars(name, c) {
+            Some(Some(o)) => {
+                if !o.clone().eq(text.chars()) && model::clear_chars(o, &other.langs) {
+                    return None;
+                }
+            }
+            Some(None) => {}
+            None => {
+                if let Some((o, lossless)) = memo.decode_unchecked(name, c) {
+                    if lossless && o != text && model::clear(&o, &other.langs) {
+                        return None;
+                    }
+                }
             }
         }
     }
@@ -684,6 +687,22 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         text,
         confident: true,
     })
+}
+
+/// A name's lossless reading in candidate `c` when it is clear text of
+/// the charset's languages (`model::clear`); a single-byte reading is
+/// tested before it is built.
+fn clear_reading(name: &[u8], c: usize, memo: &mut Ranker) -> Option<String> {
+    let cand = candidates().get(c)?;
+    match table_chars(name, c) {
+        Some(chars) => chars
+            .filter(|chars| model::clear_chars(chars.clone(), &cand.langs))
+            .and_then(|_| decode(name, c)),
+        None => {
+            let (text, lossless) = memo.decode_unchecked(name, c)?;
+            (lossless && model::clear(&text, &cand.langs)).then_some(text)
+        }
+    }
 }
 
 /// Every language of the tables (a UTF-8 reading's).

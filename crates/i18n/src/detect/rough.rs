@@ -7,6 +7,8 @@
 //! characters). Only the bytes at and after a high byte are looked at: an
 //! ASCII byte after an ASCII byte adds nothing to the rank.
 
+use std::sync::atomic::{AtomicU16, Ordering};
+
 use super::dbcs;
 use super::model;
 use super::per_name::{candidates, DOUBLE_BYTE};
@@ -22,6 +24,8 @@ pub(super) struct ByteTable {
     class: [model::Rough; 128],
     /// The high bytes whose `cost` is not `u8::MAX` (bit `b - 0x80`).
     valid: u128,
+    /// The high bytes decoded losslessly (`chars` is not `None`).
+    decodable: u128,
 }
 
 pub(super) fn byte_tables() -> &'static [Option<ByteTable>] {
@@ -39,6 +43,7 @@ pub(super) fn byte_tables() -> &'static [Option<ByteTable>] {
                     cost: [u8::MAX; 128],
                     class: [model::rough_class('\0'); 128],
                     valid: 0,
+                    decodable: 0,
                 };
                 for b in 0x80..=0xFFu8 {
                     let i = usize::from(b - 0x80);
@@ -50,6 +55,7 @@ pub(super) fn byte_tables() -> &'static [Option<ByteTable>] {
                         continue;
                     };
                     t.chars[i] = Some(c);
+                    t.decodable |= 1u128 << i;
                     if model::impossible(c) {
                         continue;
                     }
@@ -84,6 +90,27 @@ pub(super) fn decode(name: &[u8], c: usize) -> Option<String> {
     }
 }
 
+/// The characters of a name read in single-byte candidate `c` (what
+/// [`decode`] gives, without building it); `None` for a double-byte
+/// charset, `Some(None)` when a byte is not decoded.
+pub(super) fn table_chars(name: &[u8], c: usize) -> Option<Option<impl Iterator<Item = char> + Clone + '_>> {
+    let t = byte_tables().get(c)?.as_ref()?;
+    let high = name
+        .iter()
+        .filter(|&&b| b >= 0x80)
+        .fold(0u128, |m, &b| m | 1u128 << (b - 0x80));
+    if high & !t.decodable != 0 {
+        return Some(None);
+    }
+    Some(Some(name.iter().map(move |&b| {
+        if b < 0x80 {
+            char::from(b)
+        } else {
+            t.chars.get(usize::from(b - 0x80)).copied().flatten().unwrap_or('\0')
+        }
+    })))
+}
+
 /// Whether two single-byte candidates read a name as the same text.
 pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
     let t = byte_tables();
@@ -95,16 +122,22 @@ pub(super) fn same_text(name: &[u8], a: usize, b: usize) -> bool {
         .all(|&x| ta.chars.get(usize::from(x - 0x80)) == tb.chars.get(usize::from(x - 0x80)))
 }
 
-/// What a big listing learns as it ranks its names: per byte pair and
-/// single-byte candidate what the second byte adds to the rank after the
-/// first, per double-byte candidate and byte pair the bits of its
-/// characters; and the name being ranked.
+/// Per spot key ([`spot_key`]) what the byte adds to each single-byte
+/// candidate's rank, the candidates' entries side by side: 0 not met
+/// yet, else 1 + the bits. Learnt as big listings meet the byte pairs and
+/// kept for the process (each is a function of the tables alone).
+fn spots() -> &'static [AtomicU16] {
+    static S: std::sync::OnceLock<Vec<AtomicU16>> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        let single = candidates().len().saturating_sub(DOUBLE_BYTE);
+        (0..PREV_KEYS * BYTE_KEYS * single).map(|_| AtomicU16::new(0)).collect()
+    })
+}
+
+/// What a big listing's ranking needs: the name being ranked, and the
+/// double-byte readings.
 #[derive(Default)]
 pub(super) struct Ranker {
-    /// Per spot key ([`spot_key`]) the single-byte candidates' entries side
-    /// by side: 0 not computed yet, else 1 + the bits (zeroed memory: a
-    /// listing touches only the pages it needs).
-    spots: Vec<u16>,
     /// The double-byte candidates' units.
     dbcs: dbcs::Memo,
     /// The name's spots: (key, previous byte, byte) at every position that
@@ -175,22 +208,22 @@ impl Ranker {
             }
         }
         let live = live.get(..nlive).unwrap_or_default();
-        if self.spots.is_empty() {
-            self.spots = vec![0; PREV_KEYS * BYTE_KEYS * single];
-        }
+        let memo = spots();
         for &(key, pb, b) in &self.name_spots {
-            let Some(row) = self.spots.get_mut(key * single..(key + 1) * single) else {
+            let Some(row) = memo.get(key * single..(key + 1) * single) else {
                 continue;
             };
             for &j in live {
-                let (Some(slot), Some(Some(t)), Some(sum)) = (row.get_mut(j), valid.get(j), sums.get_mut(j)) else {
+                let (Some(slot), Some(Some(t)), Some(sum)) = (row.get(j), valid.get(j), sums.get_mut(j)) else {
                     continue;
                 };
-                if *slot == 0 {
-                    let v = spot_bits(DOUBLE_BYTE + j, t, pb, b);
-                    *slot = u16::try_from(v + 1).unwrap_or(u16::MAX);
+                let mut v = slot.load(Ordering::Relaxed);
+                if v == 0 {
+                    let bits = spot_bits(DOUBLE_BYTE + j, t, pb, b);
+                    v = u16::try_from(bits + 1).unwrap_or(u16::MAX);
+                    slot.store(v, Ordering::Relaxed);
                 }
-                *sum += u32::from(*slot - 1);
+                *sum += u32::from(v - 1);
             }
         }
         ranks.extend(valid.iter().zip(&sums).take(single).map(|(t, &s)| t.map(|_| s)));
