@@ -259,13 +259,14 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
     let mut caps_run = 0;
     let mut alternations = 0u32;
     let (mut thai, mut greek) = (false, false);
+    let acronyms = acronyms(cl);
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         // Capitals inside a non-ASCII word: all-caps words are rare in
         // names, a capital run that turns lowercase ("ВЛГк") rarer still.
-        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) {
+        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) && acronyms & (1u64 << i.min(63)) == 0 {
             p += 3;
         }
         if kb.upper {
@@ -341,6 +342,32 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
         extra += greek_penalty(chars, cl);
     }
     f64::from(p) + extra + noise_penalty(chars, cl)
+}
+
+/// Longest word of capitals taken for an acronym (КНР, ОТП, США).
+const ACRONYM_MAX: usize = 4;
+
+/// The positions (below 64) of the letters of words of 2 to
+/// [`ACRONYM_MAX`] capitals: acronyms are common in names, so their
+/// capitals pay no "capital inside a word" bits.
+fn acronyms(cl: &[Class]) -> u64 {
+    let mut bits = 0u64;
+    let mut i = 0;
+    while i < cl.len().min(64) {
+        if !cl.get(i).is_some_and(|k| k.alpha) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.alpha) {
+            i += 1;
+        }
+        let word = cl.get(start..i).unwrap_or_default();
+        if (2..=ACRONYM_MAX).contains(&word.len()) && word.iter().all(|k| k.upper) && i <= 64 {
+            bits |= (u64::MAX >> (64 - word.len())) << start;
+        }
+    }
+    bits
 }
 
 /// Modern Greek puts at most one accent on a word, and one on every word
