@@ -44,7 +44,7 @@ pub(crate) struct Score {
     pub non_ascii: usize,
     pub non_ascii_bits: f64,
     /// Bits per non-ASCII character above what the script of the language
-    /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
+    /// allows (CJK 14, Thai 7, alphabets 14), in the language where that
     /// is least: at most 0 for a plausible text.
     pub excess: f64,
     /// The structure penalties (no unigram sees them) in those bits.
@@ -216,7 +216,7 @@ fn score_with(
         let na = f64::from(na) + penalty;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
-            Script::Thai => 6.5,
+            Script::Thai => 7.0,
             _ => 14.0,
         };
         let excess = na / non_ascii.max(1) as f64 - limit;
