@@ -426,7 +426,7 @@ fn props() -> &'static Props {
             }
             flags.push(f);
             folds.push(fold_slow(c));
-            class.push(class_slow(c));
+            class.push(class_of(c, f));
             unigram.push(t.unigram.get(&c));
             escape.push(t.escape.get(&c));
         }
@@ -744,6 +744,27 @@ fn class(c: char) -> Class {
             script: Script::Cjk,
         },
         None => class_slow(c),
+    }
+}
+
+/// [`class`] from a character of the property table's flags (the same as
+/// [`class_slow`], without asking Unicode's tables again).
+fn class_of(c: char, f: u8) -> Class {
+    let alpha = f & P_ALPHA != 0;
+    let mark = is_mark(c);
+    let alnum = alpha || f & P_NUMERIC != 0;
+    Class {
+        alpha,
+        sym: !c.is_ascii()
+            && !alnum
+            && !mark
+            && f & P_SPACE == 0
+            && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65),
+        mark,
+        letterlike: alnum || mark,
+        upper: f & P_UPPER != 0,
+        lower: f & P_LOWER != 0,
+        script: script_slow(c),
     }
 }
 
