@@ -315,6 +315,13 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
                 20
             };
         }
+        // Half-width katakana (a legacy form of kana, written in runs of
+        // its own) touching a kanji or full-width kana: Shift_JIS bytes
+        // read one at a time.
+        let half = |c: char| ('\u{FF61}'..='\u{FF9F}').contains(&c);
+        if (half(a) && !half(b) && kb.script == Script::Cjk) || (half(b) && !half(a) && ka.script == Script::Cjk) {
+            p += HALF_WIDTH_MIX;
+        }
         let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
             continue;
         };
@@ -343,6 +350,9 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
     }
     f64::from(p) + extra + noise_penalty(chars, cl)
 }
+
+/// Bits for half-width katakana touching other CJK characters.
+const HALF_WIDTH_MIX: u32 = 6;
 
 /// Longest word of capitals taken for an acronym (КНР, ОТП, США).
 const ACRONYM_MAX: usize = 4;
