@@ -259,7 +259,7 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
     let mut caps_run = 0;
     let mut alternations = 0u32;
     let (mut thai, mut greek) = (false, false);
-    let acronyms = acronyms(cl);
+    let acronyms = acronyms(chars, cl);
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
@@ -360,7 +360,7 @@ const ACRONYM_MAX: usize = 4;
 /// The positions (below 64) of the letters of words of 2 to
 /// [`ACRONYM_MAX`] capitals: acronyms are common in names, so their
 /// capitals pay no "capital inside a word" bits.
-fn acronyms(cl: &[Class]) -> u64 {
+fn acronyms(chars: &[char], cl: &[Class]) -> u64 {
     let mut bits = 0u64;
     let mut i = 0;
     while i < cl.len().min(64) {
@@ -373,7 +373,11 @@ fn acronyms(cl: &[Class]) -> u64 {
             i += 1;
         }
         let word = cl.get(start..i).unwrap_or_default();
-        if (2..=ACRONYM_MAX).contains(&word.len()) && word.iter().all(|k| k.upper) && i <= 64 {
+        // (Not the rest of a word after an apostrophe: п'ЛЕК is no acronym.)
+        let elided = start >= 2
+            && chars.get(start - 1).is_some_and(|&c| matches!(c, '\'' | '’'))
+            && cl.get(start - 2).is_some_and(|k| k.alpha);
+        if (2..=ACRONYM_MAX).contains(&word.len()) && word.iter().all(|k| k.upper) && i <= 64 && !elided {
             bits |= (u64::MAX >> (64 - word.len())) << start;
         }
     }
