@@ -469,15 +469,12 @@ fn is_letterlike(c: char) -> bool {
 }
 
 /// Thai has no generated table: these tiers are hand-set from the
-/// letters' commonness in Thai text (5, 6, 8 and 12 bits), with Thai
-/// digits and signs (๑, ฿, ๚) at 14. The first tier was 4 bits, which
-/// gave the letters more than all the probability there is (the sum of
-/// 2^-bits was 1.32; it is 0.88): a lone byte read as a common Thai
-/// letter was cheaper than any other reading of it.
+/// letters' commonness in Thai text (about 4, 5.5, 7.5 and 12 bits), with
+/// Thai digits and signs (๑, ฿, ๚) at 14.
 fn thai_cost(c: char) -> u32 {
     match c {
         'า' | 'น' | 'ร' | 'อ' | 'ก' | 'เ' | 'ม' | 'ง' | 'ว' | 'ย' | '่' | 'ั' | 'ี' | '้' => {
-            5
+            4
         }
         'ล' | 'ด' | 'ท' | 'ส' | 'ต' | 'บ' | 'ค' | 'ห' | 'ป' | 'ิ' | 'ะ' | 'จ' | 'ข' | 'พ' | 'แ' | 'ไ' | 'ู' | 'ุ'
         | 'ช' | '็' | 'ใ' | 'โ' | 'ำ' | 'ื' => 6,

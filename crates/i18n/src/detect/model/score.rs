@@ -44,7 +44,7 @@ pub(crate) struct Score {
     pub non_ascii: usize,
     pub non_ascii_bits: f64,
     /// Bits per non-ASCII character above what the script of the language
-    /// allows (CJK 14, Thai 7, alphabets 14), in the language where that
+    /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
     /// is least: at most 0 for a plausible text.
     pub excess: f64,
     /// The structure penalties (no unigram sees them) in those bits.
@@ -216,7 +216,7 @@ fn score_with(
         let na = f64::from(na) + penalty;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
-            Script::Thai => 7.0,
+            Script::Thai => 6.5,
             _ => 14.0,
         };
         let excess = na / non_ascii.max(1) as f64 - limit;
@@ -259,14 +259,13 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
     let mut caps_run = 0;
     let mut alternations = 0u32;
     let (mut thai, mut greek) = (false, false);
-    let acronyms = acronyms(chars, cl);
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         // Capitals inside a non-ASCII word: all-caps words are rare in
         // names, a capital run that turns lowercase ("ВЛГк") rarer still.
-        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) && acronyms & (1u64 << i.min(63)) == 0 {
+        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) {
             p += 3;
         }
         if kb.upper {
@@ -315,13 +314,6 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
                 20
             };
         }
-        // Half-width katakana (a legacy form of kana, written in runs of
-        // its own) touching a kanji or full-width kana: Shift_JIS bytes
-        // read one at a time.
-        let half = |c: char| ('\u{FF61}'..='\u{FF9F}').contains(&c);
-        if (half(a) && !half(b) && kb.script == Script::Cjk) || (half(b) && !half(a) && ka.script == Script::Cjk) {
-            p += HALF_WIDTH_MIX;
-        }
         let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
             continue;
         };
@@ -349,39 +341,6 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
         extra += greek_penalty(chars, cl);
     }
     f64::from(p) + extra + noise_penalty(chars, cl)
-}
-
-/// Bits for half-width katakana touching other CJK characters.
-const HALF_WIDTH_MIX: u32 = 6;
-
-/// Longest word of capitals taken for an acronym (КНР, ОТП, США).
-const ACRONYM_MAX: usize = 4;
-
-/// The positions (below 64) of the letters of words of 2 to
-/// [`ACRONYM_MAX`] capitals: acronyms are common in names, so their
-/// capitals pay no "capital inside a word" bits.
-fn acronyms(chars: &[char], cl: &[Class]) -> u64 {
-    let mut bits = 0u64;
-    let mut i = 0;
-    while i < cl.len().min(64) {
-        if !cl.get(i).is_some_and(|k| k.alpha) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while cl.get(i).is_some_and(|k| k.alpha) {
-            i += 1;
-        }
-        let word = cl.get(start..i).unwrap_or_default();
-        // (Not the rest of a word after an apostrophe: п'ЛЕК is no acronym.)
-        let elided = start >= 2
-            && chars.get(start - 1).is_some_and(|&c| matches!(c, '\'' | '’'))
-            && cl.get(start - 2).is_some_and(|k| k.alpha);
-        if (2..=ACRONYM_MAX).contains(&word.len()) && word.iter().all(|k| k.upper) && i <= 64 && !elided {
-            bits |= (u64::MAX >> (64 - word.len())) << start;
-        }
-    }
-    bits
 }
 
 /// Modern Greek puts at most one accent on a word, and one on every word
