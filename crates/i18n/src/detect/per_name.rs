@@ -633,7 +633,8 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
 /// Room for the candidates' ranks of one name.
 const MAX_CANDIDATES: usize = 32;
 const _: () = assert!(CANDIDATES.len() <= MAX_CANDIDATES);
-pub(super) const _SINGLE_BYTE_FIT: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
+// (The rough rank keeps the single-byte charsets' sums in arrays of 32.)
+const _: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
 
 /// How many charsets a big listing's name outside the sample is scored in:
 /// at most [`ROUGH_TOP`], those within [`ROUGH_MARGIN`] bits of the best
