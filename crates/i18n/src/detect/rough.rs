@@ -2,10 +2,11 @@
 //! "Big listings"): before a name outside the sample is scored in full,
 //! the 27 charsets are ordered by what its high bytes cost in each, from
 //! tables built once (per single-byte charset and high byte: the
-//! character, its unigram bits, its class) and memos a listing fills as it
-//! meets byte pairs (a letter after a letter; a double-byte charset's
-//! characters). Only the bytes at and after a high byte are looked at: an
-//! ASCII byte after an ASCII byte adds nothing to the rank.
+//! character, its unigram bits, its class) and memos that big listings
+//! fill as they meet byte pairs, kept for the process (what a byte adds
+//! after the byte before it; a double-byte charset's units, `dbcs.rs`).
+//! Only the bytes at and after a high byte are looked at: an ASCII byte
+//! after an ASCII byte adds nothing to the rank.
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
