@@ -18,8 +18,10 @@
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 
+mod dbcs;
 mod model;
 mod per_name;
+mod rough;
 
 pub use per_name::{
     decide_listing, decide_name, explain, shown, typed_to_name, Context, Decision, Evidence, CANDIDATES,

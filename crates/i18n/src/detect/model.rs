@@ -14,6 +14,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+mod score;
+
+pub(crate) use score::{score, score_in, Score};
+
 /// Languages of the tables, in the order of `charfreq.txt`'s codes; `th`
 /// has no table (Thai letters cost a flat 6 bits).
 pub(crate) const LANGS: &[&str] = &[
@@ -21,7 +25,11 @@ pub(crate) const LANGS: &[&str] = &[
     "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th",
 ];
 const N: usize = 34;
+/// How many languages the tables have.
+pub(crate) const LANG_COUNT: usize = N;
 const ABSENT: u8 = u8::MAX;
+/// A table row with no entry.
+static ABSENT_ROW: [u8; N] = [ABSENT; N];
 
 /// Cost of a character of the language's script that its table lacks.
 const OOV_LETTER: u32 = 18;
@@ -70,6 +78,11 @@ fn lang_script(lang: usize) -> Script {
 /// Indices of two languages with characters of their own in `char_cost`.
 const DE: usize = 19;
 const ES: usize = 21;
+
+/// Whether a language is written in the Latin script.
+pub(crate) fn latin(lang: usize) -> bool {
+    lang_script(lang) == Script::Latin
+}
 
 pub(crate) fn lang_index(code: &str) -> Option<usize> {
     LANGS.iter().position(|l| *l == code)
@@ -168,6 +181,13 @@ fn tables() -> &'static Tables {
 }
 
 pub(crate) fn script(c: char) -> Script {
+    match props().class.get(prop_index(c)) {
+        Some(k) => k.script,
+        None => script_slow(c),
+    }
+}
+
+fn script_slow(c: char) -> Script {
     match c as u32 {
         0x41..=0x5A | 0x61..=0x7A | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
         0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
@@ -199,13 +219,19 @@ const ASCII_UNSEEN: u32 = 16;
 /// that makes the last letter Italian is the likelier one. The extension
 /// does not count.
 pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
-    let t = tables();
+    let dense = ascii_dense();
     let body = match name.iter().rposition(|&b| b == b'.') {
         Some(dot) if name.len() - dot <= 6 && dot > 0 => name.get(..dot).unwrap_or(name),
         _ => name,
     };
     let mut sums = [0u32; N];
-    let latin: Vec<usize> = (0..N).filter(|&l| lang_script(l) == Script::Latin).collect();
+    let mut add = |a: usize, b: usize| {
+        if let Some(row) = dense.get(a * ASCII_SYMBOLS + b) {
+            for (s, &c) in sums.iter_mut().zip(row) {
+                *s += u32::from(c);
+            }
+        }
+    };
     let mut i = 0;
     let mut any = false;
     while i < body.len() {
@@ -220,35 +246,29 @@ pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
         let word = &body[start..i];
         let open = start == 0 || body.get(start - 1).is_some_and(|&b| b < 0x80);
         let close = body.get(i).is_none_or(|&b| b < 0x80);
-        let mut seq: Vec<u8> = Vec::with_capacity(word.len() + 2);
-        if open {
-            seq.push(b'^');
-        }
-        seq.extend(word.iter().map(u8::to_ascii_lowercase));
-        if close {
-            seq.push(b'$');
-        }
-        for w in seq.windows(2) {
-            any = true;
-            let row = t.ascii.get(&(w[0], w[1]));
-            for &l in &latin {
-                let c = row
-                    .and_then(|r| r.get(l))
-                    .copied()
-                    .filter(|&v| v != ABSENT)
-                    .map_or(ASCII_UNSEEN, u32::from);
-                if let Some(s) = sums.get_mut(l) {
-                    *s += c;
-                }
+        // The word's letters (and "^", "$" when it starts or ends at an
+        // ASCII byte or the name's ends) as pairs of symbols.
+        let mut prev = open.then_some(ASCII_START);
+        for &b in word {
+            let here = usize::from(b.to_ascii_lowercase() - b'a');
+            if let Some(p) = prev {
+                add(p, here);
+                any = true;
             }
+            prev = Some(here);
+        }
+        if let (true, Some(p)) = (close, prev) {
+            add(p, ASCII_END);
+            any = true;
         }
     }
     let mut out = [0.0; N];
     if !any {
         return out;
     }
-    let min = latin.iter().filter_map(|&l| sums.get(l)).copied().min().unwrap_or(0);
-    for &l in &latin {
+    let latin = (0..N).filter(|&l| lang_script(l) == Script::Latin);
+    let min = latin.clone().filter_map(|l| sums.get(l)).copied().min().unwrap_or(0);
+    for l in latin {
         if let (Some(o), Some(&s)) = (out.get_mut(l), sums.get(l)) {
             *o = f64::from(s - min);
         }
@@ -256,9 +276,54 @@ pub(crate) fn ascii_fit(name: &[u8]) -> [f64; N] {
     out
 }
 
+/// The symbols of [`ascii_dense`]: `a`..`z`, word start, word end.
+const ASCII_SYMBOLS: usize = 28;
+const ASCII_START: usize = 26;
+const ASCII_END: usize = 27;
+
+/// The ASCII letter pairs' bits per Latin-script language (0 for the
+/// others), [`ASCII_UNSEEN`] for a pair the table lacks, as a dense table
+/// of [`ASCII_SYMBOLS`] x [`ASCII_SYMBOLS`] rows.
+fn ascii_dense() -> &'static [[u8; N]] {
+    static D: OnceLock<Vec<[u8; N]>> = OnceLock::new();
+    D.get_or_init(|| {
+        let t = tables();
+        let byte = |s: usize| match s {
+            ASCII_START => b'^',
+            ASCII_END => b'$',
+            _ => b'a' + u8::try_from(s).unwrap_or(0),
+        };
+        let mut out = Vec::with_capacity(ASCII_SYMBOLS * ASCII_SYMBOLS);
+        for a in 0..ASCII_SYMBOLS {
+            for b in 0..ASCII_SYMBOLS {
+                let row = t.ascii.get(&(byte(a), byte(b)));
+                let mut dense = [0u8; N];
+                for (l, d) in dense.iter_mut().enumerate() {
+                    if lang_script(l) != Script::Latin {
+                        continue;
+                    }
+                    let c = row
+                        .and_then(|r| r.get(l))
+                        .copied()
+                        .filter(|&v| v != ABSENT)
+                        .map_or(ASCII_UNSEEN, u32::from);
+                    *d = u8::try_from(c).unwrap_or(u8::MAX);
+                }
+                out.push(dense);
+            }
+        }
+        out
+    })
+}
+
 /// Lowercase as the tables are (final sigma costs what sigma costs).
 fn fold(c: char) -> char {
-    props().fold.get(c as usize).copied().unwrap_or_else(|| fold_slow(c))
+    match props().fold.get(prop_index(c)) {
+        Some(&f) => f,
+        // Han and Hangul have no case.
+        None if matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3) => c,
+        None => fold_slow(c),
+    }
 }
 
 fn fold_slow(c: char) -> char {
@@ -297,9 +362,25 @@ fn mark_fits(base: char, mark: char) -> bool {
 }
 
 /// Properties of the characters below [`PROPS_END`] (every alphabet names
-/// are decoded into), looked up once: scoring asks them of every
-/// character of every reading.
-const PROPS_END: u32 = 0x3100;
+/// are decoded into, kana, Hangul jamo, CJK symbols) and from [`PROPS_HIGH`] (compatibility
+/// ideographs, presentation forms, full- and half-width forms), looked up
+/// once: scoring asks them of every character of every reading.
+const PROPS_END: u32 = 0x3400;
+const PROPS_HIGH: u32 = 0xF900;
+
+/// Where a character's properties are in [`Props`] (`usize::MAX`: not
+/// there).
+fn prop_index(c: char) -> usize {
+    let u = c as u32;
+    let i = if u < PROPS_END {
+        u
+    } else if (PROPS_HIGH..=0xFFFF).contains(&u) {
+        PROPS_END + (u - PROPS_HIGH)
+    } else {
+        return usize::MAX;
+    };
+    usize::try_from(i).unwrap_or(usize::MAX)
+}
 const P_ALPHA: u8 = 1;
 const P_NUMERIC: u8 = 2;
 const P_UPPER: u8 = 4;
@@ -309,14 +390,23 @@ const P_SPACE: u8 = 16;
 struct Props {
     flags: Vec<u8>,
     fold: Vec<char>,
+    class: Vec<Class>,
+    /// The unigram and escape rows of each character (as a lowercased
+    /// character of the tables).
+    unigram: Vec<Option<&'static [u8; N]>>,
+    escape: Vec<Option<&'static [u8; N]>>,
 }
 
 fn props() -> &'static Props {
     static P: OnceLock<Props> = OnceLock::new();
     P.get_or_init(|| {
+        let t = tables();
         let mut flags = Vec::with_capacity(PROPS_END as usize);
         let mut folds = Vec::with_capacity(PROPS_END as usize);
-        for u in 0..PROPS_END {
+        let mut class = Vec::with_capacity(PROPS_END as usize);
+        let mut unigram = Vec::with_capacity(PROPS_END as usize);
+        let mut escape = Vec::with_capacity(PROPS_END as usize);
+        for u in (0..PROPS_END).chain(PROPS_HIGH..=0xFFFF) {
             let c = char::from_u32(u).unwrap_or('\0');
             let mut f = 0;
             if c.is_alphabetic() {
@@ -336,13 +426,22 @@ fn props() -> &'static Props {
             }
             flags.push(f);
             folds.push(fold_slow(c));
+            class.push(class_of(c, f));
+            unigram.push(t.unigram.get(&c));
+            escape.push(t.escape.get(&c));
         }
-        Props { flags, fold: folds }
+        Props {
+            flags,
+            fold: folds,
+            class,
+            unigram,
+            escape,
+        }
     })
 }
 
 fn flags(c: char) -> Option<u8> {
-    props().flags.get(c as usize).copied()
+    props().flags.get(prop_index(c)).copied()
 }
 
 /// `char::is_alphabetic`, from the property table where it can.
@@ -353,14 +452,6 @@ fn alpha(c: char) -> bool {
         0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
         _ => flags(c).map_or_else(|| c.is_alphabetic(), |f| f & P_ALPHA != 0),
     }
-}
-
-fn upper(c: char) -> bool {
-    flags(c).map_or_else(|| c.is_uppercase(), |f| f & P_UPPER != 0)
-}
-
-fn lower(c: char) -> bool {
-    flags(c).map_or_else(|| c.is_lowercase(), |f| f & P_LOWER != 0)
 }
 
 /// `char::is_alphanumeric`, with [`alpha`]'s shortcut.
@@ -393,36 +484,6 @@ fn thai_cost(c: char) -> u32 {
         '\u{E01}'..='\u{E2E}' | '\u{E30}'..='\u{E3A}' | '\u{E40}'..='\u{E4E}' => 12,
         _ => 14,
     }
-}
-
-/// Thai spelling no word has: a vowel or tone mark above or below that is
-/// not on a consonant (or on a vowel mark, for a tone), a leading vowel
-/// (เ แ โ ใ ไ) not followed by a consonant, a following vowel (ะ า ำ)
-/// after no consonant or mark.
-fn thai_penalty(chars: &[char]) -> f64 {
-    let consonant = |c: char| ('\u{E01}'..='\u{E2E}').contains(&c);
-    let above_below = |c: char| matches!(c, '\u{E31}' | '\u{E34}'..='\u{E3A}' | '\u{E47}');
-    let tone = |c: char| matches!(c, '\u{E48}'..='\u{E4E}');
-    let mut p = 0.0;
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
-        let next = chars.get(i + 1).copied();
-        let ok = if above_below(c) {
-            prev.is_some_and(consonant)
-        } else if tone(c) {
-            prev.is_some_and(|p| consonant(p) || above_below(p))
-        } else if matches!(c, '\u{E40}'..='\u{E44}') {
-            next.is_some_and(consonant)
-        } else if matches!(c, '\u{E30}' | '\u{E32}' | '\u{E33}') {
-            prev.is_some_and(|p| consonant(p) || above_below(p) || tone(p))
-        } else {
-            true
-        };
-        if !ok {
-            p += 10.0;
-        }
-    }
-    p
 }
 
 /// Cost of one character under one language, in bits.
@@ -471,7 +532,7 @@ fn char_cost(c: char, lower: char, row: Option<&[u8; N]>, lang: usize) -> u32 {
 /// (a rough rank of a big listing's readings before full scoring).
 pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
     let lower = fold(c);
-    let row = tables().unigram.get(&lower);
+    let row = unigram_row(lower);
     langs
         .iter()
         .map(|&l| char_cost(c, lower, row, l))
@@ -485,8 +546,8 @@ pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
     let t = tables();
     let (la, lb) = (fold(a), fold(b));
     let bi = t.bigram.get(&(la, lb));
-    let uni = t.unigram.get(&lb);
-    let esc = t.escape.get(&la);
+    let uni = unigram_row(lb);
+    let esc = escape_row(la);
     langs
         .iter()
         .map(|&l| {
@@ -551,165 +612,6 @@ pub(crate) fn rough_pair(a: Rough, b: Rough) -> u32 {
     p
 }
 
-/// The best explanation of a text: total bits and the bits
-/// spent on non-ASCII characters (for the "is this a decoding at all" test).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Score {
-    pub bits: f64,
-    pub non_ascii: usize,
-    pub non_ascii_bits: f64,
-    /// Bits per non-ASCII character above what the script of the language
-    /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
-    /// is least: at most 0 for a plausible text.
-    pub excess: f64,
-    /// The structure penalties (no unigram sees them) in those bits.
-    pub penalty: f64,
-}
-
-/// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
-/// the text in that language under the candidate charset. `None` if the
-/// text holds a character no name holds.
-pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    score_in(text, None, compat)
-}
-
-/// [`score`], in the languages `only` (all when `None`).
-pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    let mut chars: Vec<char> = Vec::with_capacity(text.len());
-    chars.extend(text.chars());
-    if chars.iter().any(|&c| impossible(c)) {
-        return None;
-    }
-    let penalty = structure_penalty(&chars);
-    let t = tables();
-    let lowers: Vec<(char, Option<&[u8; N]>)> = chars
-        .iter()
-        .map(|&c| {
-            let l = fold(c);
-            (l, t.unigram.get(&l))
-        })
-        .collect();
-    // The escape rows (a follower never seen) of each character and of "^".
-    let escapes: Vec<Option<&[u8; N]>> = lowers.iter().map(|(l, _)| t.escape.get(l)).collect();
-    let start_escape = t.escape.get(&'^');
-    // Bigram rows for each adjacent pair of letters with a non-ASCII one.
-    let pairs: Vec<Option<Option<&[u8; N]>>> = (0..chars.len())
-        .map(|i| {
-            let (a, b) = (chars.get(i.checked_sub(1)?)?, chars.get(i)?);
-            let letters = is_letterlike(*a) && is_letterlike(*b) && !(a.is_ascii() && b.is_ascii());
-            letters.then(|| t.bigram.get(&(lowers[i - 1].0, lowers[i].0)))
-        })
-        .collect();
-    // A non-ASCII letter that starts or ends a word: P(letter | word start)
-    // and P(word end | letter), "^" and "$" in the bigram table.
-    let starts: Vec<Option<&[u8; N]>> = (0..chars.len())
-        .map(|i| {
-            let first = !lowers[i].0.is_ascii()
-                && alpha(chars[i])
-                && !i
-                    .checked_sub(1)
-                    .and_then(|j| chars.get(j))
-                    .is_some_and(|&p| is_letterlike(p));
-            if first {
-                t.bigram.get(&('^', lowers[i].0)).or(Some(&[ABSENT; N]))
-            } else {
-                None
-            }
-        })
-        .collect();
-    let ends: Vec<Option<&[u8; N]>> = (0..chars.len())
-        .map(|i| {
-            let last = !lowers[i].0.is_ascii()
-                && is_letterlike(chars[i])
-                && !chars.get(i + 1).is_some_and(|&n| is_letterlike(n));
-            if last {
-                t.bigram.get(&(lowers[i].0, '$')).or(Some(&[ABSENT; N]))
-            } else {
-                None
-            }
-        })
-        .collect();
-    let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
-    // Only languages written in a script of the text's non-ASCII letters can
-    // explain it (the others pay 24 bits a letter): skip the rest.
-    let scripts: u16 = chars
-        .iter()
-        .filter(|&&c| !c.is_ascii() && alpha(c))
-        .map(|&c| script(c))
-        .filter(|&s| s != Script::Other)
-        .fold(0, |m, s| m | 1 << (s as u16));
-    let mut best: Option<Score> = None;
-    for lang in 0..N {
-        if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
-            continue;
-        }
-        if only.is_some_and(|o| !o.contains(&lang)) {
-            continue;
-        }
-        let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
-        let mut bits = 0u32;
-        let mut na = 0u32;
-        for (i, (&c, &(lower, row))) in chars.iter().zip(&lowers).enumerate() {
-            let base = char_cost(c, lower, row, lang);
-            let mut cost = base;
-            if alphabetic {
-                if let Some(Some(pair)) = pairs.get(i) {
-                    match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
-                        Some(b) => cost = u32::from(b),
-                        // ß: see char_cost
-                        None if lower == 'ß' || lowers.get(i.wrapping_sub(1)).is_some_and(|p| p.0 == 'ß') => {}
-                        None => cost += escape(escapes.get(i.wrapping_sub(1)).copied().flatten(), lang),
-                    }
-                }
-            }
-            if alphabetic {
-                if let Some(row) = starts.get(i).copied().flatten() {
-                    match row.get(lang).copied().filter(|&v| v != ABSENT) {
-                        Some(b) => cost = u32::from(b),
-                        None => cost += escape(start_escape, lang),
-                    }
-                }
-                if let Some(row) = ends.get(i).copied().flatten() {
-                    cost += row
-                        .get(lang)
-                        .copied()
-                        .filter(|&v| v != ABSENT)
-                        .map_or_else(|| escape(escapes.get(i).copied().flatten(), lang), u32::from);
-                }
-            }
-            // Bits spent on the non-ASCII part: non-ASCII characters, and
-            // the bigram surcharge an ASCII letter pays next to one.
-            na += if c.is_ascii() { cost.saturating_sub(base) } else { cost };
-            bits += cost;
-        }
-        let total = f64::from(bits) + penalty + compat(lang);
-        let na = f64::from(na) + penalty;
-        let limit = match lang_script(lang) {
-            Script::Cjk => 14.0,
-            Script::Thai => 6.5,
-            _ => 14.0,
-        };
-        let excess = na / non_ascii.max(1) as f64 - limit;
-        match &mut best {
-            None => {
-                best = Some(Score {
-                    bits: total,
-                    non_ascii,
-                    non_ascii_bits: na,
-                    excess,
-                    penalty,
-                })
-            }
-            Some(b) => {
-                b.bits = b.bits.min(total);
-                b.non_ascii_bits = b.non_ascii_bits.min(na);
-                b.excess = b.excess.min(excess);
-            }
-        }
-    }
-    best
-}
-
 /// Bits per character over the CJK limit that [`clear`] allows (under the
 /// lenient limit of per_name.rs).
 const CLEAR_CJK_OVER: u32 = 3;
@@ -721,54 +623,62 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// average 3 bits under it. Used to decide the names of a big listing in
 /// the charset its sample established without scoring each in full.
 pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
-    let t = tables();
-    let mut chars: Vec<char> = Vec::with_capacity(text.len());
-    chars.extend(text.chars());
-    if chars
-        .windows(3)
-        .any(|w| !w[0].is_ascii() && w[0] == w[1] && w[1] == w[2])
-    {
+    clear_chars(text.chars(), langs)
+}
+
+/// [`clear`] of the characters of a text.
+pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize]) -> bool {
+    let limit = 12;
+    // Letters only, no capital inside a word, no Thai, no letter thrice,
+    // every one in the tables (or CJK).
+    let mut n = 0u32;
+    let mut prev_alpha = false;
+    let (mut p2, mut p1) = ('\0', '\0');
+    for c in text.clone() {
+        if c.is_ascii() {
+            prev_alpha = c.is_ascii_alphabetic();
+            (p2, p1) = (p1, c);
+            continue;
+        }
+        let k = class(c);
+        if (c == p1 && c == p2) || !k.alpha || (prev_alpha && k.upper) || k.script == Script::Thai {
+            return false;
+        }
+        if unigram_row(fold(c)).is_none() && k.script != Script::Cjk {
+            return false;
+        }
+        n += 1;
+        prev_alpha = true;
+        (p2, p1) = (p1, c);
+    }
+    if n == 0 {
         return false;
     }
-    let mut rows: Vec<&[u8; N]> = Vec::with_capacity(chars.len());
-    let mut prev_alpha = false;
-    for &c in &chars {
-        let a = alpha(c);
-        if !c.is_ascii() {
-            if !a || (prev_alpha && upper(c)) || script(c) == Script::Thai {
-                return false;
-            }
-            match t.unigram.get(&fold(c)) {
-                Some(r) => rows.push(r),
-                None if script(c) == Script::Cjk => rows.push(&[ABSENT; N]),
-                None => return false,
+    // Per language (in the order of `langs`): the sum of the non-ASCII
+    // characters' unigrams, and whether one is missing or over the limit.
+    let mut sums = [0u32; N];
+    let mut over = [false; N];
+    for c in text.filter(|c| !c.is_ascii()) {
+        let row = unigram_row(fold(c)).unwrap_or(&ABSENT_ROW);
+        for ((&lang, sum), over) in langs.iter().zip(&mut sums).zip(&mut over) {
+            let v = row.get(lang).copied().filter(|&v| v != ABSENT);
+            if lang_script(lang) == Script::Cjk {
+                *sum += v.map_or(OOV_CJK, u32::from);
+            } else {
+                match v {
+                    Some(v) if u32::from(v) <= limit + 4 => *sum += u32::from(v),
+                    _ => *over = true,
+                }
             }
         }
-        prev_alpha = a;
     }
-    if rows.is_empty() {
-        return false;
-    }
-    langs.iter().any(|&lang| {
-        let n = rows.len() as u32;
+    langs.iter().zip(&sums).zip(&over).any(|((&lang, &sum), &over)| {
         if lang_script(lang) == Script::Cjk {
             // No bigrams for CJK: the unigrams are the score. Within the
             // lenient limit of a directory's established charset.
-            let sum: u32 = rows
-                .iter()
-                .map(|r| r.get(lang).copied().filter(|&v| v != ABSENT).map_or(OOV_CJK, u32::from))
-                .sum();
             return sum <= (14 + CLEAR_CJK_OVER) * n;
         }
-        let limit = 12;
-        let mut sum = 0u32;
-        for r in &rows {
-            match r.get(lang).copied().filter(|&v| v != ABSENT) {
-                Some(v) if u32::from(v) <= limit + 4 => sum += u32::from(v),
-                _ => return false,
-            }
-        }
-        sum + 3 * n <= limit * n
+        !over && sum + 3 * n <= limit * n
     })
 }
 
@@ -789,16 +699,6 @@ pub(crate) fn absurd(text: &str) -> bool {
         })
 }
 
-/// Bits for a lowercase Greek word of four letters or more with no accent.
-const GREEK_UNACCENTED: f64 = 8.0;
-
-fn greek_accented(c: char) -> bool {
-    matches!(
-        c,
-        'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
-    )
-}
-
 /// What [`structure_penalty`] asks of each character, asked once.
 #[derive(Clone, Copy)]
 struct Class {
@@ -812,9 +712,70 @@ struct Class {
 }
 
 fn class(c: char) -> Class {
-    let alpha = alpha(c);
+    if c.is_ascii() {
+        let b = c as u8;
+        return Class {
+            alpha: b.is_ascii_alphabetic(),
+            sym: false,
+            mark: false,
+            letterlike: b.is_ascii_alphanumeric(),
+            upper: b.is_ascii_uppercase(),
+            lower: b.is_ascii_lowercase(),
+            script: if b.is_ascii_alphabetic() {
+                Script::Latin
+            } else {
+                Script::Other
+            },
+        };
+    }
+    match props().class.get(prop_index(c)) {
+        Some(&k) => k,
+        // Han and Hangul syllables: letters of no case.
+        None if matches!(c as u32, 0x4E00..=0x9FFF | 0xAC00..=0xD7A3) => Class {
+            alpha: true,
+            sym: false,
+            mark: false,
+            letterlike: true,
+            upper: false,
+            lower: false,
+            script: Script::Cjk,
+        },
+        None => class_slow(c),
+    }
+}
+
+/// [`class`] from a character of the property table's flags (the same as
+/// [`class_slow`], without asking Unicode's tables again).
+fn class_of(c: char, f: u8) -> Class {
+    let alpha = f & P_ALPHA != 0;
     let mark = is_mark(c);
-    let alnum = alpha || alnum(c);
+    let alnum = alpha || f & P_NUMERIC != 0;
+    Class {
+        alpha,
+        sym: !c.is_ascii()
+            && !alnum
+            && !mark
+            && f & P_SPACE == 0
+            && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65),
+        mark,
+        letterlike: alnum || mark,
+        upper: f & P_UPPER != 0,
+        lower: f & P_LOWER != 0,
+        script: script_slow(c),
+    }
+}
+
+/// [`class`] from the character's Unicode properties (those of [`alpha`],
+/// and `char`'s own).
+fn class_slow(c: char) -> Class {
+    let alpha = match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A => true,
+        0..=0x7F => false,
+        0x4E00..=0x9FFF | 0xAC00..=0xD7A3 => true,
+        _ => c.is_alphabetic(),
+    };
+    let mark = is_mark(c);
+    let alnum = alpha || c.is_alphanumeric();
     Class {
         alpha,
         // A symbol: not a letter, digit, mark, space, Persian ZWNJ or CJK
@@ -822,180 +783,31 @@ fn class(c: char) -> Class {
         sym: !c.is_ascii()
             && !alnum
             && !mark
-            && !flags(c).map_or_else(|| c.is_whitespace(), |f| f & P_SPACE != 0)
+            && !c.is_whitespace()
             && !matches!(c as u32, 0x200C | 0x3000..=0x303F | 0x30FB | 0xFF01..=0xFF65),
         mark,
         letterlike: alnum || mark,
-        upper: upper(c),
-        lower: lower(c),
-        script: script(c),
+        upper: c.is_uppercase(),
+        lower: c.is_lowercase(),
+        script: script_slow(c),
     }
 }
 
-/// Penalties no unigram sees.
-fn structure_penalty(chars: &[char]) -> f64 {
-    let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
-    let mut p = 0.0;
-    // Capitals inside a non-ASCII word: all-caps words are rare in names,
-    // a capital run that turns lowercase ("ВЛГк") rarer still.
-    let mut caps_run = 0;
-    for (i, (&c, k)) in chars.iter().zip(&cl).enumerate() {
-        let prev_letter = i > 0 && cl.get(i - 1).is_some_and(|p| p.alpha);
-        if k.upper && !c.is_ascii() && prev_letter {
-            p += 3.0;
-        }
-        if k.upper {
-            caps_run += 1;
-        } else {
-            if k.lower && caps_run >= 2 && !c.is_ascii() {
-                p += 8.0;
-            }
-            caps_run = 0;
-        }
+/// The unigram row of a lowercased character.
+fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
+    match props().unigram.get(prop_index(lower)) {
+        Some(&row) => row,
+        None => tables().unigram.get(&lower),
     }
-    if cl.iter().any(|k| k.script == Script::Thai) {
-        p += thai_penalty(chars);
-    }
-    // Modern Greek puts at most one accent on a word, and one on every
-    // word of two syllables or more: a lowercase word of four letters
-    // without one is not Greek (it is bytes of another alphabet).
-    if cl.iter().any(|k| k.script == Script::Greek) {
-        let mut i = 0;
-        while i < chars.len() {
-            if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
-                i += 1;
-            }
-            let word = chars.get(start..i).unwrap_or_default();
-            let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
-            if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
-                p += GREEK_UNACCENTED;
-            }
-        }
-        let mut accents = 0;
-        for (&c, k) in chars.iter().zip(&cl) {
-            if greek_accented(c) {
-                accents += 1;
-                if accents > 1 {
-                    p += 10.0;
-                }
-            } else if !k.alpha {
-                accents = 0;
-            }
-        }
-    }
-    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
-    // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text read
-    // one byte at a time.
-    // (An apostrophe between letters is a letter of the word: d’images.)
-    for (i, w) in cl.windows(3).enumerate() {
-        if w[0].alpha && w[1].sym && w[2].alpha && !chars.get(i + 1).is_some_and(|&c| matches!(c, '’' | 'ʼ')) {
-            p += 10.0;
-        }
-    }
-    for (i, w) in cl.windows(2).enumerate() {
-        let (ka, kb) = (w[0], w[1]);
-        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
-            continue;
-        };
-        // Two non-ASCII symbols in a row ("’‘", "……", "”“").
-        if ka.sym && kb.sym {
-            p += 10.0;
-        }
-        // Box drawing, math, currency and the like touching a letter.
-        if (ka.sym && !quote(a) && kb.alpha) || (ka.alpha && kb.sym && !quote(b)) {
-            p += 6.0;
-        }
-    }
-    // One character at every other place ("งถงเงไง", "„K„~„y"): the lead
-    // byte of a double-byte encoding of an alphabet, read one byte at a time.
-    let alternations = chars
-        .windows(3)
-        .filter(|w| w[0] == w[2] && w[0] != w[1] && !w[0].is_ascii())
-        .count();
-    if alternations >= 3 && alternations * 4 >= chars.len() {
-        p += 4.0 * alternations as f64;
-    }
-    for (i, w) in cl.windows(2).enumerate() {
-        let (ka, kb) = (w[0], w[1]);
-        let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) else {
-            continue;
-        };
-        if kb.mark && (!ka.letterlike || !mark_fits(a, b)) {
-            p += 15.0;
-        }
-        if ka.alpha && kb.alpha && ka.lower && kb.upper && !(a.is_ascii() && b.is_ascii()) {
-            p += 10.0;
-        }
-        let (sa, sb) = (ka.script, kb.script);
-        if sa != sb && sa != Script::Other && sb != Script::Other && (!kb.mark || mark_fits(a, b)) {
-            // Latin letters glued to CJK happen ("写真ABC"); to another
-            // alphabet hardly ever ("dwanaе" is a Latin word and a stray
-            // byte read as Cyrillic). Thai, written without spaces,
-            // touches Latin as CJK does.
-            p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
-                f64::from(GLUED)
-            } else {
-                20.0
-            };
-        }
-    }
-    if cl.first().is_some_and(|k| k.mark) {
-        p += 15.0;
-    }
-    p + noise_penalty(chars)
 }
 
-/// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
-/// "ЪЧЪЧ"): what `FF FF FF FF` and `FF FE FF FE` read as. No word is made
-/// so; a name that is one is noise.
-/// Bits per repetition of [`noise_penalty`].
-const NOISE: f64 = 48.0;
-
-fn noise_penalty(chars: &[char]) -> f64 {
-    let mut p = 0.0;
-    let letter = |c: char| !c.is_ascii() && alpha(c);
-    for w in chars.windows(3) {
-        if w.iter().all(|&c| letter(c)) && w[0] == w[1] && w[1] == w[2] {
-            p += NOISE;
-        }
+/// The escape row of a lowercased character (what a follower never seen
+/// after it costs).
+fn escape_row(lower: char) -> Option<&'static [u8; N]> {
+    match props().escape.get(prop_index(lower)) {
+        Some(&row) => row,
+        None => tables().escape.get(&lower),
     }
-    // Two letters alternating, when they are the whole run of non-ASCII
-    // letters ("юяюя", not the "попо" of "Филипопол").
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars.get(i).is_some_and(|&c| letter(c)) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while chars.get(i).is_some_and(|&c| letter(c)) {
-            i += 1;
-        }
-        let run = chars.get(start..i).unwrap_or_default();
-        let (Some(&a), Some(&b)) = (run.first(), run.get(1)) else {
-            continue;
-        };
-        let alternating = a != b
-            && run.len() >= 4
-            && run
-                .iter()
-                .enumerate()
-                .all(|(k, &c)| c == if k % 2 == 0 { a } else { b });
-        if alternating {
-            p += NOISE * (run.len() - 3) as f64;
-        }
-        // A word of an alphabet that is one letter twice ("ЧЧ", "ÿÿ": FE FE,
-        // FF FF); CJK names do double a character (婷婷).
-        if run.len() == 2 && a == b && !matches!(script(a), Script::Cjk | Script::Thai) {
-            p += NOISE;
-        }
-    }
-    p
 }
 
 #[cfg(test)]

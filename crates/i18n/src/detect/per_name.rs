@@ -26,6 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{self, lang_index, Score};
+use super::rough::{decode, same_text, table_chars, Ranker};
 use crate::Charset;
 
 /// What the client decided to show for one name.
@@ -112,7 +113,7 @@ const GARBAGE_IN_WORD: f64 = 8.0;
 /// be (bits per character).
 const TRUNCATED_MARGIN: f64 = 2.0;
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
-const DOUBLE_BYTE: usize = 6;
+pub(super) const DOUBLE_BYTE: usize = 6;
 /// Weight of the ASCII words' fit to a language (`model::ascii_fit`).
 const ASCII_FIT_WEIGHT: f64 = 0.5;
 /// Bits a directory pays for each charset after its first: what a name's
@@ -159,13 +160,13 @@ const FEAT_STRICTER: f64 = 2.5;
 /// Margin over the runner-up for a confident decision.
 const CONFIDENT_MARGIN: f64 = 8.0;
 
-struct Candidate {
-    charset: Charset,
+pub(super) struct Candidate {
+    pub charset: Charset,
     prior: f64,
-    langs: Vec<usize>,
+    pub langs: Vec<usize>,
 }
 
-fn candidates() -> &'static [Candidate] {
+pub(super) fn candidates() -> &'static [Candidate] {
     static C: std::sync::OnceLock<Vec<Candidate>> = std::sync::OnceLock::new();
     C.get_or_init(|| {
         CANDIDATES
@@ -312,23 +313,35 @@ fn broken_utf8(b: &[u8]) -> bool {
 }
 
 fn readings(name: &[u8]) -> Vec<Reading> {
-    readings_in(name, None)
+    readings_in(name, None, None)
 }
 
-/// The readings of a name in the candidates `only` (all when `None`).
-fn readings_in(name: &[u8], only: Option<&[usize]>) -> Vec<Reading> {
+/// The readings of a name in the candidates `only` (all when `None`);
+/// a big listing decodes through its memo.
+fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<&mut Ranker>) -> Vec<Reading> {
     let mut out: Vec<Reading> = Vec::new();
-    let fit = model::ascii_fit(name);
+    // The ASCII words' fit, computed when a Latin-script language needs it
+    // (it is 0 for the other languages).
+    let mut latin_fit: Option<[f64; model::LANG_COUNT]> = None;
     for (idx, cand) in candidates().iter().enumerate() {
         if only.is_some_and(|o| !o.contains(&idx)) {
             continue;
         }
-        let Some(text) = decode(name, idx) else {
+        let text = match memo.as_deref_mut() {
+            Some(m) => m.decode(name, idx),
+            None => decode(name, idx),
+        };
+        let Some(text) = text else {
             continue;
         };
         // The charset's own prior is paid once per directory (see
         // `decide_listing`), not per name: a reading is scored in the
         // languages its charset is written in, with the ASCII words' fit.
+        let fit = if cand.langs.iter().any(|&l| model::latin(l)) {
+            *latin_fit.get_or_insert_with(|| model::ascii_fit(name))
+        } else {
+            [0.0; model::LANG_COUNT]
+        };
         let compat = |lang: usize| ASCII_FIT_WEIGHT * fit.get(lang).copied().unwrap_or(0.0);
         let langs = Some(cand.langs.as_slice());
         if let Some(r) = out.iter_mut().find(|r| r.text == text) {
@@ -485,7 +498,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         }
     }
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
-    let mut memo = PairMemo::default();
+    let mut memo = Ranker::default();
     let mut out: Vec<Decision> = pre
         .into_iter()
         .zip(full)
@@ -548,7 +561,7 @@ fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
 /// in full in the [`ROUGH_TOP`] charsets whose rough rank (unigram bits,
 /// plus what the charset costs in this directory) is best, not in all 27:
 /// a mixed listing of many charsets stays fast.
-fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairMemo) -> Result<Contest, Decision> {
+fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranker) -> Result<Contest, Decision> {
     // A UTF-8 directory: its short UTF-8 names are UTF-8.
     if chosen.members.len() == 1 && chosen.utf8 && std::str::from_utf8(name).is_ok() {
         return Err(Decision::Utf8);
@@ -557,22 +570,32 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairM
     // text, and no other charset of the directory reads it as clear text
     // otherwise: that reading, without scoring.
     if !feat_utf8 {
-        if let Some(d) = clear_in_top(name, chosen) {
+        if let Some(d) = clear_in_top(name, chosen, memo) {
             return Err(d);
         }
     }
-    let mut ranked: Vec<(f64, usize)> = (0..candidates().len())
-        .filter_map(|c| {
-            let r = rough(name, c, memo)?;
-            let member = chosen
-                .members
-                .iter()
-                .find(|m| m.0 == c)
-                .map_or(SWITCH + prior(c), |m| m.1);
-            Some((f64::from(r) + member, c))
-        })
-        .collect();
-    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Each charset's rough rank plus what it costs in this directory, in
+    // order (a stable insertion sort of at most 27: ties keep the order of
+    // the candidates).
+    let ranks = memo.rough_all(name);
+    let mut ranked = [(0.0f64, 0usize); MAX_CANDIDATES];
+    let mut n = 0;
+    for (c, r) in ranks.iter().enumerate() {
+        let (Some(r), Some(&price)) = (r, chosen.price.get(c)) else {
+            continue;
+        };
+        let x = f64::from(*r) + price;
+        let mut i = n;
+        while i > 0 && ranked.get(i - 1).is_some_and(|p| p.0.total_cmp(&x).is_gt()) {
+            ranked.swap(i - 1, i);
+            i -= 1;
+        }
+        if let Some(slot) = ranked.get_mut(i) {
+            *slot = (x, c);
+        }
+        n += 1;
+    }
+    let ranked = ranked.get(..n).unwrap_or_default();
     let first = ranked.first().map_or(0.0, |x| x.0);
     // Far ahead of every other text in the rough rank, and clear text in
     // its charset's languages: that reading, without scoring.
@@ -583,29 +606,35 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut PairM
             .find(|x| !same_text(name, best, x.1))
             .map_or(f64::INFINITY, |x| x.0 - first);
         if lead >= ROUGH_DECISIVE {
-            if let Some(cand) = candidates().get(best) {
-                if let Some(text) = decode(name, best) {
-                    if model::clear(&text, &cand.langs) {
-                        return Err(Decision::Decoded {
-                            charset: cand.charset,
-                            text,
-                            confident: true,
-                        });
-                    }
-                }
+            if let (Some(cand), Some(text)) = (candidates().get(best), clear_reading(name, best, memo)) {
+                return Err(Decision::Decoded {
+                    charset: cand.charset,
+                    text,
+                    confident: true,
+                });
             }
         }
     }
-    let top: Vec<usize> = ranked
-        .iter()
-        .take(ROUGH_TOP)
-        .take_while(|x| x.0 <= first + ROUGH_MARGIN)
-        .map(|x| x.1)
-        .collect();
-    let rs = readings_in(name, Some(&top));
+    let mut top = [0usize; ROUGH_TOP];
+    let mut ntop = 0;
+    for (slot, x) in top
+        .iter_mut()
+        .zip(ranked.iter().take_while(|x| x.0 <= first + ROUGH_MARGIN))
+    {
+        *slot = x.1;
+        ntop += 1;
+    }
+    let top = top.get(..ntop).unwrap_or_default();
+    let rs = readings_in(name, Some(top), Some(memo));
     let utf8 = std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
     Ok(contest(name, rs, feat_utf8, utf8))
 }
+
+/// Room for the candidates' ranks of one name.
+const MAX_CANDIDATES: usize = 32;
+const _: () = assert!(CANDIDATES.len() <= MAX_CANDIDATES);
+// (The rough rank keeps the single-byte charsets' sums in arrays of 32.)
+const _: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
 
 /// How many charsets a big listing's name outside the sample is scored in:
 /// at most [`ROUGH_TOP`], those within [`ROUGH_MARGIN`] bits of the best
@@ -616,213 +645,41 @@ const ROUGH_MARGIN: f64 = 8.0;
 /// to be taken without scoring (when it is clear text).
 const ROUGH_DECISIVE: f64 = 8.0;
 
-/// A name read losslessly in candidate `c` (a single-byte charset through
-/// its byte table: byte by byte, which is what its decoder does).
-fn decode(name: &[u8], c: usize) -> Option<String> {
-    match byte_tables().get(c) {
-        Some(Some(t)) => {
-            let mut out = String::with_capacity(name.len() * 3);
-            for &b in name {
-                if b < 0x80 {
-                    out.push(char::from(b));
-                } else {
-                    out.push((*t.chars.get(usize::from(b - 0x80))?)?);
-                }
-            }
-            Some(out)
-        }
-        _ => candidates().get(c)?.charset.to_utf8(name),
-    }
-}
-
-/// Whether two single-byte candidates read a name as the same text.
-fn same_text(name: &[u8], a: usize, b: usize) -> bool {
-    let t = byte_tables();
-    let (Some(Some(ta)), Some(Some(tb))) = (t.get(a), t.get(b)) else {
-        return false;
-    };
-    name.iter()
-        .filter(|&&x| x >= 0x80)
-        .all(|&x| ta.chars.get(usize::from(x - 0x80)) == tb.chars.get(usize::from(x - 0x80)))
-}
-
-/// Per single-byte candidate and high byte: the byte's character's unigram
-/// bits in the cheapest language of the charset (`u8::MAX`: the byte is
-/// not decoded losslessly, or to a character no name holds), and whether
-/// it is a letter, a capital one.
-struct ByteTable {
-    /// `None`: the byte is not decoded losslessly.
-    chars: [Option<char>; 128],
-    cost: [u8; 128],
-    class: [model::Rough; 128],
-}
-
-fn byte_tables() -> &'static [Option<ByteTable>] {
-    static T: std::sync::OnceLock<Vec<Option<ByteTable>>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        candidates()
-            .iter()
-            .enumerate()
-            .map(|(idx, cand)| {
-                if idx < DOUBLE_BYTE {
-                    return None;
-                }
-                let mut t = ByteTable {
-                    chars: [None; 128],
-                    cost: [u8::MAX; 128],
-                    class: [model::rough_class('\0'); 128],
-                };
-                for b in 0x80..=0xFFu8 {
-                    let i = usize::from(b - 0x80);
-                    let Some(text) = cand.charset.to_utf8(&[b]) else {
-                        continue;
-                    };
-                    let mut cs = text.chars();
-                    let (Some(c), None) = (cs.next(), cs.next()) else {
-                        continue;
-                    };
-                    t.chars[i] = Some(c);
-                    if model::impossible(c) {
-                        continue;
-                    }
-                    t.cost[i] = u8::try_from(model::unigram_min(c, &cand.langs)).unwrap_or(u8::MAX - 1);
-                    t.class[i] = model::rough_class(c);
-                }
-                Some(t)
-            })
-            .collect()
-    })
-}
-
-/// A rough rank of a name's reading in candidate `c`: unigram bits of its
-/// non-ASCII characters (plus 3 for a capital after a letter); `None` when
-/// the charset does not read the name.
-fn rough(name: &[u8], c: usize, memo: &mut PairMemo) -> Option<u32> {
-    let cand = candidates().get(c)?;
-    if c < DOUBLE_BYTE {
-        // Decoded only (the full reading checks the round trip).
-        let text = cand
-            .charset
-            .encoding()?
-            .decode_without_bom_handling_and_without_replacement(name)?;
-        if text.chars().any(model::impossible) {
-            return None;
-        }
-        return Some(
-            text.chars()
-                .filter(|ch| !ch.is_ascii())
-                .map(|ch| model::unigram_min(ch, &cand.langs))
-                .sum(),
-        );
-    }
-    let t = byte_tables().get(c)?.as_ref()?;
-    let mut sum = 0u32;
-    let mut prev: Option<(u8, model::Rough)> = None;
-    for &b in name {
-        let here = if b < 0x80 {
-            ascii_rough(b)
-        } else {
-            t.class.get(usize::from(b - 0x80)).copied()
-        };
-        let after_letter = prev.filter(|p| p.1.letter && here.is_some_and(|h| h.letter));
-        if b >= 0x80 {
-            let cost = *t.cost.get(usize::from(b - 0x80))?;
-            if cost == u8::MAX {
-                return None;
-            }
-            sum += match after_letter {
-                Some((pb, _)) => memo.pair(c, t, pb, b),
-                None => u32::from(cost),
-            };
-        } else if let Some((pb, _)) = after_letter.filter(|p| p.0 >= 0x80) {
-            // An ASCII letter after a non-ASCII one: its pair's surcharge.
-            sum += memo.pair(c, t, pb, b).saturating_sub(3);
-        }
-        if let (Some(p), Some(h)) = (prev, here) {
-            sum += model::rough_pair(p.1, h);
-        }
-        prev = here.map(|h| (b, h));
-    }
-    Some(sum)
-}
-
-/// The rough rank's letter-pair bits per single-byte candidate and pair of
-/// bytes, computed when a big listing first meets the pair.
-#[derive(Default)]
-struct PairMemo {
-    /// Per candidate, 256 x 256 entries (`u8::MAX`: not computed yet).
-    bits: Vec<Vec<u8>>,
-}
-
-impl PairMemo {
-    fn pair(&mut self, c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
-        if self.bits.len() <= c {
-            self.bits.resize_with(c + 1, Vec::new);
-        }
-        let Some(row) = self.bits.get_mut(c) else {
-            return 0;
-        };
-        if row.is_empty() {
-            *row = vec![u8::MAX; 1 << 16];
-        }
-        let idx = usize::from(a) << 8 | usize::from(b);
-        if let Some(&v) = row.get(idx).filter(|&&v| v != u8::MAX) {
-            return u32::from(v);
-        }
-        let ch = |x: u8| {
-            if x < 0x80 {
-                Some(char::from(x))
-            } else {
-                t.chars.get(usize::from(x - 0x80)).copied().flatten()
-            }
-        };
-        let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
-        let v = match (ch(a), ch(b)) {
-            (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
-            _ => 254,
-        };
-        if let Some(slot) = row.get_mut(idx) {
-            *slot = u8::try_from(v).unwrap_or(254);
-        }
-        v
-    }
-}
-
-/// The rough class of an ASCII byte: a Latin letter, or nothing.
-fn ascii_rough(b: u8) -> Option<model::Rough> {
-    b.is_ascii_alphabetic().then_some(model::Rough {
-        letter: true,
-        upper: false,
-        sym: false,
-        script: model::Script::Latin,
-    })
-}
-
-fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
+fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decision> {
     let &(top, _, support) = chosen.members.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
     if support < ESTABLISHED {
         return None;
     }
     let cand = candidates().get(top)?;
-    let text = decode(name, top)?;
-    if !model::clear(&text, &cand.langs) {
-        return None;
-    }
+    let text = clear_reading(name, top, memo)?;
     for &(c, _, _) in &chosen.members {
         if c == top {
             continue;
         }
-        let other = if c == utf8_index() {
-            std::str::from_utf8(name).ok().map(str::to_owned)
-        } else {
-            decode(name, c)
+        if c == utf8_index() {
+            if let Ok(o) = std::str::from_utf8(name) {
+                if o != text && model::clear(o, all_langs()) {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let Some(other) = candidates().get(c) else {
+            continue;
         };
-        if let Some(o) = other {
-            let langs: Vec<usize> = candidates()
-                .get(c)
-                .map_or_else(|| (0..model::LANGS.len()).collect(), |x| x.langs.clone());
-            if o != text && model::clear(&o, &langs) {
-                return None;
+        match table_chars(name, c) {
+            Some(Some(o)) => {
+                if !o.clone().eq(text.chars()) && model::clear_chars(o, &other.langs) {
+                    return None;
+                }
+            }
+            Some(None) => {}
+            None => {
+                if let Some((o, lossless)) = memo.decode_unchecked(name, c) {
+                    if lossless && o != text && model::clear(&o, &other.langs) {
+                        return None;
+                    }
+                }
             }
         }
     }
@@ -831,6 +688,28 @@ fn clear_in_top(name: &[u8], chosen: &Chosen) -> Option<Decision> {
         text,
         confident: true,
     })
+}
+
+/// A name's lossless reading in candidate `c` when it is clear text of
+/// the charset's languages (`model::clear`); a single-byte reading is
+/// tested before it is built.
+fn clear_reading(name: &[u8], c: usize, memo: &mut Ranker) -> Option<String> {
+    let cand = candidates().get(c)?;
+    match table_chars(name, c) {
+        Some(chars) => chars
+            .filter(|chars| model::clear_chars(chars.clone(), &cand.langs))
+            .and_then(|_| decode(name, c)),
+        None => {
+            let (text, lossless) = memo.decode_unchecked(name, c)?;
+            (lossless && model::clear(&text, &cand.langs)).then_some(text)
+        }
+    }
+}
+
+/// Every language of the tables (a UTF-8 reading's).
+fn all_langs() -> &'static [usize] {
+    static L: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+    L.get_or_init(|| (0..model::LANGS.len()).collect())
 }
 
 /// The charsets of a directory, with the bits each name pays for being in
@@ -842,6 +721,9 @@ struct Chosen {
     utf8: bool,
     /// How many names the charsets were chosen on.
     names: f64,
+    /// Per candidate, what a name pays for being in it: its share's bits,
+    /// or [`SWITCH`] and its prior for a charset outside the directory.
+    price: Vec<f64>,
 }
 
 impl Chosen {
@@ -939,14 +821,19 @@ fn directory_charsets<'a>(
         }
     }
     let total: f64 = count.iter().sum();
+    let members: Vec<(usize, f64, f64)> = chosen
+        .iter()
+        .zip(&count)
+        .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
+        .collect();
+    let price = (0..ncand)
+        .map(|c| members.iter().find(|m| m.0 == c).map_or(SWITCH + prior(c), |m| m.1))
+        .collect();
     Chosen {
-        members: chosen
-            .iter()
-            .zip(&count)
-            .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
-            .collect(),
+        members,
         utf8: chosen.contains(&utf8_index()),
         names: live.len() as f64,
+        price,
     }
 }
 
@@ -1125,7 +1012,10 @@ fn percent(name: &[u8]) -> String {
         if (0x20..0x7F).contains(&b) && b != b'%' {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         }
     }
     out
@@ -1305,9 +1195,10 @@ pub fn explain(name: &[u8]) -> String {
     let rs = readings(name);
     let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
     out.push_str(&format!("garbage {:.1}\n", k.garbage));
-    let mut memo = PairMemo::default();
+    let mut memo = Ranker::default();
+    let rough = memo.rough_all(name);
     let mut ranks: Vec<(u32, &str)> = (0..candidates().len())
-        .filter_map(|c| Some((rough(name, c, &mut memo)?, candidates().get(c)?.charset.name())))
+        .filter_map(|c| Some(((*rough.get(c)?)?, candidates().get(c)?.charset.name())))
         .collect();
     ranks.sort();
     out.push_str(&format!("rough {ranks:?}\n"));

@@ -1,0 +1,430 @@
+//! Scoring a reading: its bits in the language that explains it best,
+//! with the structure penalties no unigram sees.
+
+use super::{
+    char_cost, class, escape, escape_row, fold, impossible, lang_script, mark_fits, script, tables, unigram_row, Class,
+    Script, ABSENT, ABSENT_ROW, GLUED, N,
+};
+
+/// Thai spelling no word has: a vowel or tone mark above or below that is
+/// not on a consonant (or on a vowel mark, for a tone), a leading vowel
+/// (เ แ โ ใ ไ) not followed by a consonant, a following vowel (ะ า ำ)
+/// after no consonant or mark.
+fn thai_penalty(chars: &[char]) -> f64 {
+    let consonant = |c: char| ('\u{E01}'..='\u{E2E}').contains(&c);
+    let above_below = |c: char| matches!(c, '\u{E31}' | '\u{E34}'..='\u{E3A}' | '\u{E47}');
+    let tone = |c: char| matches!(c, '\u{E48}'..='\u{E4E}');
+    let mut p = 0.0;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        let ok = if above_below(c) {
+            prev.is_some_and(consonant)
+        } else if tone(c) {
+            prev.is_some_and(|p| consonant(p) || above_below(p))
+        } else if matches!(c, '\u{E40}'..='\u{E44}') {
+            next.is_some_and(consonant)
+        } else if matches!(c, '\u{E30}' | '\u{E32}' | '\u{E33}') {
+            prev.is_some_and(|p| consonant(p) || above_below(p) || tone(p))
+        } else {
+            true
+        };
+        if !ok {
+            p += 10.0;
+        }
+    }
+    p
+}
+
+/// The best explanation of a text: total bits and the bits
+/// spent on non-ASCII characters (for the "is this a decoding at all" test).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Score {
+    pub bits: f64,
+    pub non_ascii: usize,
+    pub non_ascii_bits: f64,
+    /// Bits per non-ASCII character above what the script of the language
+    /// allows (CJK 14, Thai 6.5, alphabets 12), in the language where that
+    /// is least: at most 0 for a plausible text.
+    pub excess: f64,
+    /// The structure penalties (no unigram sees them) in those bits.
+    pub penalty: f64,
+}
+
+/// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
+/// the text in that language under the candidate charset. `None` if the
+/// text holds a character no name holds.
+pub(crate) fn score(text: &str, compat: impl Fn(usize) -> f64) -> Option<Score> {
+    score_in(text, None, compat)
+}
+
+/// One character of a text being scored, with what its cost in every
+/// language needs (looked up once, not once per language).
+#[derive(Clone, Copy)]
+struct Slot {
+    c: char,
+    lower: char,
+    /// Its unigram row.
+    row: Option<&'static [u8; N]>,
+    /// The bigram row of (previous, this) when both are letters and one
+    /// of them is not ASCII; and the previous letter's escape row.
+    pair: Option<Option<&'static [u8; N]>>,
+    escape_prev: Option<&'static [u8; N]>,
+    /// This or the previous letter is ß (see `char_cost`).
+    sharp: bool,
+    /// A non-ASCII letter that starts a word: the row of ("^", it).
+    start: Option<&'static [u8; N]>,
+    /// ... that ends one: the row of (it, "$"), and its escape row.
+    end: Option<&'static [u8; N]>,
+    escape_here: Option<&'static [u8; N]>,
+}
+
+/// [`score`], in the languages `only` (all when `None`).
+pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => score_with(&mut scratch, text, only, compat),
+        Err(_) => score_with(&mut Scratch::default(), text, only, compat),
+    })
+}
+
+/// The buffers a scoring fills, kept from one text to the next.
+#[derive(Default)]
+struct Scratch {
+    chars: Vec<char>,
+    cl: Vec<Class>,
+    slots: Vec<Slot>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+fn score_with(
+    scratch: &mut Scratch,
+    text: &str,
+    only: Option<&[usize]>,
+    compat: impl Fn(usize) -> f64,
+) -> Option<Score> {
+    let Scratch { chars, cl, slots } = scratch;
+    chars.clear();
+    chars.extend(text.chars());
+    if chars.iter().any(|&c| impossible(c)) {
+        return None;
+    }
+    cl.clear();
+    cl.extend(chars.iter().map(|&c| class(c)));
+    let (chars, cl) = (&chars[..], &cl[..]);
+    let penalty = structure_penalty(chars, cl);
+    let t = tables();
+    let start_escape = t.escape.get(&'^');
+    // The characters whose cost depends on the language; an ASCII
+    // character outside a letter pair with a non-ASCII one costs the same
+    // in every language (`fixed`).
+    slots.clear();
+    let mut fixed = 0u32;
+    let mut prev_lower = '\0';
+    for (i, (&c, k)) in chars.iter().zip(cl).enumerate() {
+        if c.is_ascii() && i.checked_sub(1).and_then(|j| chars.get(j)).is_none_or(char::is_ascii) {
+            // Two ASCII characters are no letter pair of the tables.
+            prev_lower = c.to_ascii_lowercase();
+            fixed += char_cost(c, prev_lower, None, 0);
+            continue;
+        }
+        let lower = fold(c);
+        let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
+        let next_letterlike = cl.get(i + 1).is_some_and(|n| n.letterlike);
+        let pair = prev
+            .filter(|(p, pk)| pk.letterlike && k.letterlike && !(p.is_ascii() && c.is_ascii()))
+            .map(|_| t.bigram.get(&(prev_lower, lower)));
+        let before = prev_lower;
+        prev_lower = lower;
+        if c.is_ascii() && pair.is_none() {
+            fixed += char_cost(c, lower, None, 0);
+            continue;
+        }
+        let first = !lower.is_ascii() && k.alpha && !prev.is_some_and(|(_, pk)| pk.letterlike);
+        let last = !lower.is_ascii() && k.letterlike && !next_letterlike;
+        slots.push(Slot {
+            c,
+            lower,
+            row: unigram_row(lower),
+            pair,
+            escape_prev: if pair.is_some() { escape_row(before) } else { None },
+            sharp: lower == 'ß' || (i > 0 && before == 'ß'),
+            start: first.then(|| t.bigram.get(&('^', lower)).unwrap_or(&ABSENT_ROW)),
+            end: last.then(|| t.bigram.get(&(lower, '$')).unwrap_or(&ABSENT_ROW)),
+            escape_here: if last { escape_row(lower) } else { None },
+        });
+    }
+    let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
+    // Only languages written in a script of the text's non-ASCII letters can
+    // explain it (the others pay 24 bits a letter): skip the rest.
+    let scripts: u16 = chars
+        .iter()
+        .zip(cl)
+        .filter(|(c, k)| !c.is_ascii() && k.alpha)
+        .map(|(_, k)| k.script)
+        .filter(|&s| s != Script::Other)
+        .fold(0, |m, s| m | 1 << (s as u16));
+    let mut best: Option<Score> = None;
+    for lang in 0..N {
+        if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
+            continue;
+        }
+        if only.is_some_and(|o| !o.contains(&lang)) {
+            continue;
+        }
+        let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
+        let mut bits = fixed;
+        let mut na = 0u32;
+        for s in slots.iter() {
+            let base = char_cost(s.c, s.lower, s.row, lang);
+            let mut cost = base;
+            if alphabetic {
+                if let Some(pair) = s.pair {
+                    match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
+                        Some(b) => cost = u32::from(b),
+                        // ß: see char_cost
+                        None if s.sharp => {}
+                        None => cost += escape(s.escape_prev, lang),
+                    }
+                }
+                if let Some(row) = s.start {
+                    match row.get(lang).copied().filter(|&v| v != ABSENT) {
+                        Some(b) => cost = u32::from(b),
+                        None => cost += escape(start_escape, lang),
+                    }
+                }
+                if let Some(row) = s.end {
+                    cost += row
+                        .get(lang)
+                        .copied()
+                        .filter(|&v| v != ABSENT)
+                        .map_or_else(|| escape(s.escape_here, lang), u32::from);
+                }
+            }
+            // Bits spent on the non-ASCII part: non-ASCII characters, and
+            // the bigram surcharge an ASCII letter pays next to one.
+            na += if s.c.is_ascii() {
+                cost.saturating_sub(base)
+            } else {
+                cost
+            };
+            bits += cost;
+        }
+        let total = f64::from(bits) + penalty + compat(lang);
+        let na = f64::from(na) + penalty;
+        let limit = match lang_script(lang) {
+            Script::Cjk => 14.0,
+            Script::Thai => 6.5,
+            _ => 14.0,
+        };
+        let excess = na / non_ascii.max(1) as f64 - limit;
+        match &mut best {
+            None => {
+                best = Some(Score {
+                    bits: total,
+                    non_ascii,
+                    non_ascii_bits: na,
+                    excess,
+                    penalty,
+                })
+            }
+            Some(b) => {
+                b.bits = b.bits.min(total);
+                b.non_ascii_bits = b.non_ascii_bits.min(na);
+                b.excess = b.excess.min(excess);
+            }
+        }
+    }
+    best
+}
+
+/// Bits for a lowercase Greek word of four letters or more with no accent.
+const GREEK_UNACCENTED: f64 = 8.0;
+
+fn greek_accented(c: char) -> bool {
+    matches!(
+        c,
+        'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
+    )
+}
+
+/// Penalties no unigram sees.
+fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    // (Every penalty is a whole number of bits: they are summed in u32,
+    // in one pass over the characters, pairs and triples.)
+    let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
+    let mut p = 0u32;
+    let mut caps_run = 0;
+    let mut alternations = 0u32;
+    let (mut thai, mut greek) = (false, false);
+    for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
+        thai |= kb.script == Script::Thai;
+        greek |= kb.script == Script::Greek;
+        let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
+        // Capitals inside a non-ASCII word: all-caps words are rare in
+        // names, a capital run that turns lowercase ("ВЛГк") rarer still.
+        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) {
+            p += 3;
+        }
+        if kb.upper {
+            caps_run += 1;
+        } else {
+            if kb.lower && caps_run >= 2 && !b.is_ascii() {
+                p += 8;
+            }
+            caps_run = 0;
+        }
+        let Some((a, ka)) = prev else {
+            // A combining mark first.
+            if kb.mark {
+                p += 15;
+            }
+            continue;
+        };
+        if a.is_ascii() && b.is_ascii() {
+            // No symbol, mark or script change between ASCII characters,
+            // nor a symbol or an alternation around them.
+            continue;
+        }
+        // Two non-ASCII symbols in a row ("’‘", "……", "”“").
+        if ka.sym && kb.sym {
+            p += 10;
+        }
+        // Box drawing, math, currency and the like touching a letter.
+        if (ka.sym && !quote(a) && kb.alpha) || (ka.alpha && kb.sym && !quote(b)) {
+            p += 6;
+        }
+        if kb.mark && (!ka.letterlike || !mark_fits(a, b)) {
+            p += 15;
+        }
+        if ka.alpha && kb.alpha && ka.lower && kb.upper && !(a.is_ascii() && b.is_ascii()) {
+            p += 10;
+        }
+        let (sa, sb) = (ka.script, kb.script);
+        if sa != sb && sa != Script::Other && sb != Script::Other && (!kb.mark || mark_fits(a, b)) {
+            // Latin letters glued to CJK happen ("写真ABC"); to another
+            // alphabet hardly ever ("dwanaе" is a Latin word and a stray
+            // byte read as Cyrillic). Thai, written without spaces,
+            // touches Latin as CJK does.
+            p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
+                GLUED
+            } else {
+                20
+            };
+        }
+        let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
+            continue;
+        };
+        // A symbol between two letters ("§Ї§а", "Њ©ђ"): double-byte text
+        // read one byte at a time. (An apostrophe between letters is a
+        // letter of the word: d’images.)
+        if kx.alpha && ka.sym && kb.alpha && !matches!(a, '’' | 'ʼ') {
+            p += 10;
+        }
+        // One character at every other place ("งถงเงไง", "„K„~„y"): the
+        // lead byte of a double-byte encoding of an alphabet, read one byte
+        // at a time.
+        if x == b && x != a && !x.is_ascii() {
+            alternations += 1;
+        }
+    }
+    if alternations >= 3 && alternations as usize * 4 >= chars.len() {
+        p += 4 * alternations;
+    }
+    let mut extra = 0.0;
+    if thai {
+        extra += thai_penalty(chars);
+    }
+    if greek {
+        extra += greek_penalty(chars, cl);
+    }
+    f64::from(p) + extra + noise_penalty(chars, cl)
+}
+
+/// Modern Greek puts at most one accent on a word, and one on every word
+/// of two syllables or more: a lowercase word of four letters without one
+/// is not Greek (it is bytes of another alphabet).
+fn greek_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    let mut p = 0.0;
+    let mut i = 0;
+    while i < chars.len() {
+        if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+        }
+        let word = chars.get(start..i).unwrap_or_default();
+        let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
+        if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
+            p += GREEK_UNACCENTED;
+        }
+    }
+    let mut accents = 0;
+    for (&c, k) in chars.iter().zip(cl) {
+        if greek_accented(c) {
+            accents += 1;
+            if accents > 1 {
+                p += 10.0;
+            }
+        } else if !k.alpha {
+            accents = 0;
+        }
+    }
+    p
+}
+
+/// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
+/// "ЪЧЪЧ"): what `FF FF FF FF` and `FF FE FF FE` read as. No word is made
+/// so; a name that is one is noise.
+/// Bits per repetition of [`noise_penalty`].
+const NOISE: f64 = 48.0;
+
+fn noise_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    let mut p = 0.0;
+    let letter = |i: usize| chars.get(i).is_some_and(|c| !c.is_ascii()) && cl.get(i).is_some_and(|k| k.alpha);
+    if !(0..chars.len()).any(letter) {
+        return 0.0;
+    }
+    for (i, w) in chars.windows(3).enumerate() {
+        if (i..i + 3).all(letter) && w[0] == w[1] && w[1] == w[2] {
+            p += NOISE;
+        }
+    }
+    // Two letters alternating, when they are the whole run of non-ASCII
+    // letters ("юяюя", not the "попо" of "Филипопол").
+    let mut i = 0;
+    while i < chars.len() {
+        if !letter(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while letter(i) {
+            i += 1;
+        }
+        let run = chars.get(start..i).unwrap_or_default();
+        let (Some(&a), Some(&b)) = (run.first(), run.get(1)) else {
+            continue;
+        };
+        let alternating = a != b
+            && run.len() >= 4
+            && run
+                .iter()
+                .enumerate()
+                .all(|(k, &c)| c == if k % 2 == 0 { a } else { b });
+        if alternating {
+            p += NOISE * (run.len() - 3) as f64;
+        }
+        // A word of an alphabet that is one letter twice ("ЧЧ", "ÿÿ": FE FE,
+        // FF FF); CJK names do double a character (婷婷).
+        if run.len() == 2 && a == b && !matches!(script(a), Script::Cjk | Script::Thai) {
+            p += NOISE;
+        }
+    }
+    p
+}
