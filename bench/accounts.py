@@ -14,8 +14,8 @@ with the server's CPU time per login (utime + stime from /proc), and the
 logins per second. Prints the medians and the ratios store / users file.
 
 The argon2 check (tens of milliseconds of CPU) is most of a login; what
-the store adds is one or two queries. PostgreSQL's own CPU is not in the
-server's figure: it is another process (printed apart).
+the store adds is two queries. PostgreSQL's own CPU (its backend
+processes) is not in the server's figure.
 Usage: bench/accounts.py [RUNS] [SEQ] [CLIENTS] [PER]  (defaults 5 100 8 10).
 """
 import os, shutil, subprocess, sys, tempfile, time
@@ -85,15 +85,13 @@ try:
         order = list(ways) if run % 2 == 0 else list(ways)[::-1]
         for way in order:
             port, pid = ports[way], procs[way].pid
-            pg0 = B.cpu_ticks(pg.pid) if pg else 0
             with B.measuring():
                 rate, cpu = L['timed'](pid, lambda: L['sequential'](port, 'h', SEQ), SEQ)
                 prate, pcpu = L['timed'](pid, lambda: L['parallel'](port, 'h'), CLIENTS * PER)
-            pgcpu = (B.cpu_ticks(pg.pid) - pg0) / B.TICK * 1e6 / (SEQ + CLIENTS * PER) if pg else 0
             for k, v in (('seq/s', rate), ('par/s', prate), ('seq cpu', cpu), ('par cpu', pcpu)):
                 res.setdefault((way, k), []).append(v)
             print(f'# run {run + 1} {way:16}: sequential {rate:5.1f}/s {cpu:6.0f} µs CPU; parallel {prate:5.1f}/s '
-                  f'{pcpu:6.0f} µs CPU per login' + (f' (postgres main process {pgcpu:.0f} µs)' if pg and 'Postgre' in way else ''),
+                  f'{pcpu:6.0f} µs CPU per login',
                   flush=True)
     print(f'# medians of {RUNS} runs; ratio: store / users file')
     base = 'users file'
