@@ -18,6 +18,23 @@ use babelftp_server::storage::{s3::S3Config, Backend};
 /// directory.
 pub const DEFAULT_DB: &str = "sqlite:babelftp.db";
 
+/// The store of the `user` and `group` commands: `--db`, else the `db` of
+/// `--config FILE`, else `BABELFTP_DB`, else [`DEFAULT_DB`].
+pub fn admin_url(flag: Option<String>, config: Option<&std::path::Path>) -> anyhow::Result<String> {
+    if let Some(url) = flag.filter(|s| !s.is_empty()) {
+        return Ok(url);
+    }
+    if let Some(path) = config {
+        if let Some(url) = Config::load(path)?.db {
+            return Ok(url);
+        }
+    }
+    Ok(std::env::var("BABELFTP_DB")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| DEFAULT_DB.to_owned()))
+}
+
 /// The store `serve` uses, if any.
 pub fn serve_url(flag: Option<&str>, cfg: &Config) -> Option<String> {
     flag.map(str::to_owned)
@@ -40,7 +57,7 @@ pub async fn open_directory(url: Option<&str>, cfg: &Config) -> anyhow::Result<A
         Some(url) => Some(
             babelftp_accounts::Store::open(url)
                 .await
-                .with_context(|| crate::msg::ts("cli-db-open", &[("url", &redact_url(url))]))?,
+                .with_context(|| crate::msg::ts("cli-db-open", &[("url", &crate::exit::redact_url(url))]))?,
         ),
         None => None,
     };
@@ -67,33 +84,4 @@ pub async fn open_directory(url: Option<&str>, cfg: &Config) -> anyhow::Result<A
         None => None,
     };
     Ok(Arc::new(Directory::new(store, hook, ldap, s3)?))
-}
-
-/// A store URL for people and logs: without its password.
-pub fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let userinfo = &url[s + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
-                None => url.to_owned(),
-            }
-        }
-        _ => url.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn passwords_in_store_urls_are_not_shown() {
-        assert_eq!(
-            redact_url("postgres://ftp:s3cret@db.example:5432/ftp"),
-            "postgres://ftp:***@db.example:5432/ftp"
-        );
-        assert_eq!(redact_url("sqlite:babelftp.db"), "sqlite:babelftp.db");
-        assert_eq!(redact_url("postgres://ftp@db/ftp"), "postgres://ftp@db/ftp");
-    }
 }

@@ -21,15 +21,16 @@ use clap::{Args, Subcommand};
 use crate::exit::Usage;
 use crate::msg::ts;
 
-/// The store used when neither --db nor BABELFTP_DB names one.
-const DEFAULT_DB: &str = "sqlite:babelftp.db";
-
 #[derive(Args, Debug)]
 pub struct UserArgs {
     /// The accounts store: sqlite:PATH, a path, or postgres://USER:PASSWORD@HOST:PORT/DB
     /// [env: BABELFTP_DB] [default: sqlite:babelftp.db].
     #[arg(long, value_name = "URL", global = true)]
     db: Option<String>,
+    /// Take the store from this configuration file's `db` (as `serve
+    /// --config` does), when --db is not given.
+    #[arg(long, value_name = "FILE", global = true)]
+    config: Option<std::path::PathBuf>,
     #[command(subcommand)]
     cmd: UserCmd,
 }
@@ -39,6 +40,9 @@ pub struct GroupArgs {
     /// The accounts store, as for `babelftp user` [env: BABELFTP_DB] [default: sqlite:babelftp.db].
     #[arg(long, value_name = "URL", global = true)]
     db: Option<String>,
+    /// As for `babelftp user`: the `db` of a configuration file.
+    #[arg(long, value_name = "FILE", global = true)]
+    config: Option<std::path::PathBuf>,
     #[command(subcommand)]
     cmd: GroupCmd,
 }
@@ -159,13 +163,6 @@ enum GroupCmd {
     Unmount { name: String, vpath: String },
 }
 
-/// The store's URL: --db, else BABELFTP_DB, else the default.
-fn db_url(flag: Option<String>) -> String {
-    flag.filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("BABELFTP_DB").ok().filter(|s| !s.is_empty()))
-        .unwrap_or_else(|| DEFAULT_DB.to_owned())
-}
-
 /// An error for a person, through the catalogs; a wrong value is a usage
 /// error (exit 2).
 fn explain(e: AccountsError, db: &str) -> anyhow::Error {
@@ -235,8 +232,8 @@ fn text_of(e: &AccountsError, db: &str) -> String {
 }
 
 /// Opens the store; what to call it in messages (never a password).
-async fn open(flag: Option<String>) -> anyhow::Result<(Store, String)> {
-    let url = db_url(flag);
+async fn open(flag: Option<String>, config: Option<std::path::PathBuf>) -> anyhow::Result<(Store, String)> {
+    let url = crate::db::admin_url(flag, config.as_deref())?;
     match Store::open(&url).await {
         Ok(s) => {
             let d = s.describe();
@@ -344,7 +341,7 @@ async fn unmount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str) -> anyhow::
 
 /// `babelftp user …`.
 pub async fn user(a: UserArgs) -> anyhow::Result<()> {
-    let (s, db) = open(a.db).await?;
+    let (s, db) = open(a.db, a.config).await?;
     let r = user_cmd(&s, &db, a.cmd).await;
     s.close().await;
     r
@@ -513,7 +510,7 @@ fn render_user(rec: &UserRecord, grp: Option<&babelftp_accounts::GroupRecord>, p
 
 /// `babelftp group …`.
 pub async fn group(a: GroupArgs) -> anyhow::Result<()> {
-    let (s, db) = open(a.db).await?;
+    let (s, db) = open(a.db, a.config).await?;
     let r = group_cmd(&s, &db, a.cmd).await;
     s.close().await;
     r

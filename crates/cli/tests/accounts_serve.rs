@@ -60,6 +60,12 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
     );
     let shown = admin(&db, &["user", "show", "carol"]);
     assert!(shown.contains("/incoming") && shown.contains("windows-1251"), "{shown}");
+    // The same store named by the server's configuration file.
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, format!("db = {db:?}\n")).unwrap();
+    let (code, listed, err) = run(&["user", "list", "--config", conf.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(listed.starts_with("carol\t"), "{listed}");
 
     let srv = Serve::start(&root, &["--db", &db]);
     let store = srv.wait_for("accounts:");

@@ -454,7 +454,11 @@ a.close()
     }
     assert!(!text.contains("\\xe6"), "escaped UTF-8 in the log:\n{text}");
     // An anonymous STOR is refused and said, as a refused MKD is.
-    assert_eq!(text.matches("refused by the account's permissions").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("refused by the account's permissions").count(),
+        2,
+        "{text}"
+    );
     assert!(text.contains("perm=\"upload\" path=/nope.txt"), "{text}");
     // Isolation marks are for terminals: a log is grepped.
     assert!(!text.contains('\u{2068}'), "bidi isolates in the log:\n{text}");
