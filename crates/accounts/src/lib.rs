@@ -22,11 +22,13 @@ use std::path::{Component, Path, PathBuf};
 
 pub use babelftp_policy::{BadPerms, BadRulePath, Perms, Rules};
 
+mod bans;
 mod groups;
 mod import;
 mod schema;
 mod store;
 
+pub use bans::BanRecord;
 pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use store::Store;
 

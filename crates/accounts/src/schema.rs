@@ -19,14 +19,15 @@ use crate::AccountsError;
 
 /// Every migration, in order: migration `i` brings the schema to version
 /// `i + 1`.
-pub(crate) const MIGRATIONS: &[&[&str]] = &[&[
-    "CREATE TABLE user_groups (
+pub(crate) const MIGRATIONS: &[&[&str]] = &[
+    &[
+        "CREATE TABLE user_groups (
         name TEXT NOT NULL PRIMARY KEY,
         home TEXT NULL,
         lang TEXT NULL,
         charset TEXT NULL
     )",
-    "CREATE TABLE users (
+        "CREATE TABLE users (
         name TEXT NOT NULL PRIMARY KEY,
         password TEXT NOT NULL,
         home TEXT NULL,
@@ -35,23 +36,35 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[&[
         charset TEXT NULL,
         disabled BIGINT NOT NULL DEFAULT 0
     )",
-    "CREATE INDEX users_grp ON users (grp)",
-    // kind: 'user' or 'group'; owner: its name.
-    "CREATE TABLE perms (
+        "CREATE INDEX users_grp ON users (grp)",
+        // kind: 'user' or 'group'; owner: its name.
+        "CREATE TABLE perms (
         kind TEXT NOT NULL,
         owner TEXT NOT NULL,
         vpath TEXT NOT NULL,
         perms TEXT NOT NULL,
         PRIMARY KEY (kind, owner, vpath)
     )",
-    "CREATE TABLE mounts (
+        "CREATE TABLE mounts (
         kind TEXT NOT NULL,
         owner TEXT NOT NULL,
         vpath TEXT NOT NULL,
         source TEXT NOT NULL,
         PRIMARY KEY (kind, owner, vpath)
     )",
-]];
+    ],
+    &[
+        // The defender's bans (issue 29), shared by every node: an address
+        // (its canonical text), until when (Unix seconds), how many bans it
+        // had within a day, and why.
+        "CREATE TABLE bans (
+        addr TEXT NOT NULL PRIMARY KEY,
+        until_unix BIGINT NOT NULL,
+        count BIGINT NOT NULL,
+        reason TEXT NOT NULL
+    )",
+    ],
+];
 
 /// The schema version this build knows.
 pub(crate) fn known() -> i64 {

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bans;
 mod check;
 mod db;
 mod exit;
@@ -73,6 +74,9 @@ enum Cmd {
     /// Manage the groups of the accounts store: a user takes its group's home, language, charset,
     /// permissions and mounts unless it sets its own.
     Group(users::GroupArgs),
+    /// The defender's bans in the accounts store, on every node: list, add ADDR [--for
+    /// DURATION], rm ADDR.
+    Ban(bans::BanArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
         Cmd::Url { op } => url(op),
         Cmd::User(a) => block_on(users::user(a)),
         Cmd::Group(a) => block_on(users::group(a)),
+        Cmd::Ban(a) => block_on(bans::ban(a)),
         Cmd::Ls(a) => block_on(remote::ls(a)),
         Cmd::Get(a) => block_on(xfer::get(a)),
         Cmd::Put(a) => block_on(xfer::put(a)),

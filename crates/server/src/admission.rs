@@ -35,6 +35,9 @@ pub(crate) async fn proxied(
             return;
         }
     };
+    if !shared.admit(peer) {
+        return;
+    }
     let Some(slot) = limits.admit(peer.ip(), &shared.cfg) else {
         tracing::warn!(%peer, %proxy, "connection refused: too many connections (max_connections or max_per_ip)");
         driver::refuse(stream, &shared.session.catalogs).await;

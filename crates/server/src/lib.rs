@@ -23,6 +23,7 @@ mod admission;
 pub mod auth;
 pub mod config;
 mod data;
+pub mod defender;
 pub mod directory;
 mod driver;
 pub mod logctx;
@@ -245,6 +246,7 @@ impl Server {
         };
         Ok(Server {
             shared: Arc::new(driver::Shared {
+                defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
                 users,
                 metrics: {
                     let m = Arc::new(metrics::Metrics::new());
@@ -405,6 +407,12 @@ impl Server {
                     let _ = tokio::task::spawn_blocking(memory::release).await;
                     tracing::debug!(argon2_octets = freed, "memory given back");
                 }
+                if ticks.is_multiple_of(BAN_SYNC_SECS) {
+                    shared.sync_bans().await;
+                }
+                if ticks.is_multiple_of(60) {
+                    shared.defender.sweep(std::time::Instant::now());
+                }
                 if ticks.is_multiple_of(STORAGE_PROBE_SECS) && shared.metrics.degraded().is_some() {
                     let st = shared.root.clone();
                     match tokio::task::spawn_blocking(move || st.probe()).await {
@@ -460,6 +468,13 @@ impl Server {
                 },
                 _ = &mut shutdown => break,
             };
+            // A banned address is closed at once: no banner, no task, no
+            // TLS (behind a balancer, the client's address is checked once
+            // its PROXY header is read).
+            if !proxy::trusted(&self.shared.cfg.proxy_protocol_from, peer.ip()) && !self.shared.admit(peer) {
+                drop(stream);
+                continue;
+            }
             if proxy::trusted(&self.shared.cfg.proxy_protocol_from, peer.ip()) {
                 // A load balancer: the client is named in its PROXY header,
                 // read in the session's own task (a slow proxy holds up
@@ -549,6 +564,9 @@ impl Users {
         n
     }
 }
+
+/// How often a node reads the store's bans, in seconds.
+const BAN_SYNC_SECS: u64 = 2;
 
 /// How often a degraded storage is probed again, in seconds.
 const STORAGE_PROBE_SECS: u64 = 5;

@@ -67,6 +67,10 @@ pub struct Metrics {
     transfers: Family<TransferLabel, Counter>,
     transfer_bytes: Family<DirectionLabel, Counter>,
     error_replies: Family<CodeLabel, Counter>,
+    /// The defender's bans, and the connections of banned addresses it
+    /// closed.
+    bans: Counter,
+    banned_connections: Counter,
     draining: AtomicBool,
     /// Why the storage does not answer, while it does not.
     degraded: std::sync::Mutex<Option<String>>,
@@ -105,6 +109,14 @@ impl Metrics {
             transfer_bytes.clone(),
         );
         registry.register("error_replies", "4xx and 5xx replies by code", error_replies.clone());
+        let bans = Counter::default();
+        let banned_connections = Counter::default();
+        registry.register("bans", "Addresses this node banned (the defender)", bans.clone());
+        registry.register(
+            "banned_connections",
+            "Connections of banned addresses closed at once",
+            banned_connections.clone(),
+        );
         Metrics {
             registry,
             sessions,
@@ -113,9 +125,19 @@ impl Metrics {
             transfers,
             transfer_bytes,
             error_replies,
+            bans,
+            banned_connections,
             draining: AtomicBool::new(false),
             degraded: std::sync::Mutex::new(None),
         }
+    }
+
+    pub(crate) fn count_ban(&self) {
+        self.bans.inc();
+    }
+
+    pub(crate) fn count_banned_connection(&self) {
+        self.banned_connections.inc();
     }
 
     /// Counts what a session reported since it was last asked.

@@ -43,6 +43,14 @@ impl ServerSession {
                         self.login.failed();
                         self.reply(ReplyCode::NOT_LOGGED_IN, Msg::HomeUnavailable);
                     }
+                    // The server's defender banned this address: said, and
+                    // the connection ends.
+                    Pending::Verify { user, .. } if e == std::io::ErrorKind::ConnectionRefused => {
+                        tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "login refused: address banned");
+                        self.login.failed();
+                        self.reply(ReplyCode::UNAVAILABLE, Msg::Banned);
+                        self.close("address banned");
+                    }
                     Pending::Verify { user, .. } | Pending::EnterHome { user, .. } => {
                         if home_missing(e) {
                             tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed");

@@ -99,3 +99,4 @@ site-help = SITE-Befehle:
 site-unknown = Unbekannter SITE-Befehl (SITE HELP listet sie auf).
 storage-unsupported = Auf diesem Speicher nicht möglich (ein Objektspeicher kennt kein Anhängen, kein Schreiben ab einer Position, keine Rechte).
 policy-denied = Zugriff verweigert: Dieses Konto hat hier das Recht „{ $perm }“ nicht.
+banned = Zu viele fehlgeschlagene Anmeldungen von Ihrer Adresse: versuchen Sie es später erneut.

@@ -99,3 +99,4 @@ site-help = SITE commands:
 site-unknown = Unknown SITE command (SITE HELP lists them).
 storage-unsupported = Not possible on this storage (an object store has no append, no write at an offset, no permissions).
 policy-denied = Permission denied: this account lacks the “{ $perm }” right here.
+banned = Too many failed logins from your address: try again later.

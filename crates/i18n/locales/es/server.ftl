@@ -99,3 +99,4 @@ site-help = Órdenes SITE:
 site-unknown = Orden SITE desconocida (SITE HELP las enumera).
 storage-unsupported = No es posible en este almacenamiento (un almacén de objetos no permite añadir, escribir en una posición ni permisos).
 policy-denied = Permiso denegado: esta cuenta no tiene aquí el derecho «{ $perm }».
+banned = Demasiados inicios de sesión fallidos desde su dirección: inténtelo más tarde.

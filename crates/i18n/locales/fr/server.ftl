@@ -99,3 +99,4 @@ site-help = Commandes SITE :
 site-unknown = Commande SITE inconnue (SITE HELP les liste).
 storage-unsupported = Impossible sur ce stockage (un stockage objet n’a ni ajout, ni écriture à une position, ni permissions).
 policy-denied = Permission refusée : ce compte n’a pas ici le droit « { $perm } ».
+banned = Trop de connexions échouées depuis votre adresse : réessayez plus tard.

@@ -99,3 +99,4 @@ site-help = Comandi SITE:
 site-unknown = Comando SITE sconosciuto (SITE HELP li elenca).
 storage-unsupported = Non possibile su questo archivio (un object store non ha accodamento, scrittura da una posizione né permessi).
 policy-denied = Permesso negato: questo account non ha qui il diritto «{ $perm }».
+banned = Troppi accessi falliti dal vostro indirizzo: riprovate più tardi.

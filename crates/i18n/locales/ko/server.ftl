@@ -99,3 +99,4 @@ site-help = SITE 명령:
 site-unknown = 알 수 없는 SITE 명령입니다 (SITE HELP로 목록 확인).
 storage-unsupported = 이 저장소에서는 할 수 없습니다(객체 저장소에는 이어 쓰기, 위치 지정 쓰기, 권한이 없습니다).
 policy-denied = 권한이 거부되었습니다: 이 계정은 여기에서 "{ $perm }" 권한이 없습니다.
+banned = 주소에서 로그인 실패가 너무 많습니다. 나중에 다시 시도하십시오.

@@ -99,3 +99,4 @@ site-help = Polecenia SITE:
 site-unknown = Nieznane polecenie SITE (SITE HELP je wymienia).
 storage-unsupported = Niemożliwe w tym magazynie (magazyn obiektów nie ma dopisywania, zapisu od pozycji ani uprawnień).
 policy-denied = Brak dostępu: to konto nie ma tutaj prawa „{ $perm }”.
+banned = Zbyt wiele nieudanych logowań z Twojego adresu: spróbuj ponownie później.

@@ -99,3 +99,4 @@ site-help = Comandos SITE:
 site-unknown = Comando SITE desconhecido (SITE HELP os lista).
 storage-unsupported = Não é possível neste armazenamento (um armazenamento de objetos não tem anexação, escrita em posição nem permissões).
 policy-denied = Permissão negada: esta conta não tem aqui o direito “{ $perm }”.
+banned = Muitas falhas de login a partir do seu endereço: tente novamente mais tarde.

@@ -99,3 +99,4 @@ site-help = SITE 命令：
 site-unknown = 未知的 SITE 命令（SITE HELP 可列出）。
 storage-unsupported = 此存储无法执行（对象存储不支持追加、按偏移写入和权限）。
 policy-denied = 权限不足：此账户在此处没有“{ $perm }”权限。
+banned = 来自您地址的登录失败次数过多，请稍后再试。

@@ -99,3 +99,4 @@ site-help = SITE 指令：
 site-unknown = 未知的 SITE 指令（SITE HELP 可列出）。
 storage-unsupported = 此儲存無法執行（物件儲存不支援附加、依位移寫入與權限）。
 policy-denied = 權限不足：此帳戶在此處沒有「{ $perm }」權限。
+banned = 來自您位址的登入失敗次數過多，請稍後再試。

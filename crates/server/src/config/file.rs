@@ -21,6 +21,7 @@ struct FileConfig {
     db: Option<String>,
     auth_hook: Option<FileHook>,
     ldap: Option<FileLdap>,
+    defender: Option<FileDefender>,
     passive_ports: Option<String>,
     passive_address: Option<IpAddr>,
     max_line: Option<usize>,
@@ -89,6 +90,20 @@ struct FileHook {
 
 fn default_hook_timeout() -> u64 {
     5000
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDefender {
+    enabled: Option<bool>,
+    threshold: Option<u32>,
+    window: Option<u64>,
+    ban_time: Option<u64>,
+    max_ban_time: Option<u64>,
+    score_login_failed: Option<u32>,
+    score_flood: Option<u32>,
+    connections_per_second: Option<u32>,
+    allow: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -267,6 +282,25 @@ impl Config {
             }
             None => None,
         };
+        if let Some(d) = f.defender {
+            let secs = std::time::Duration::from_secs;
+            let def = &mut c.defender;
+            def.enabled = d.enabled.unwrap_or(def.enabled);
+            def.threshold = d.threshold.unwrap_or(def.threshold).max(1);
+            def.window = d.window.map_or(def.window, secs);
+            def.ban_time = d.ban_time.map_or(def.ban_time, secs);
+            def.max_ban_time = d.max_ban_time.map_or(def.max_ban_time, secs).max(def.ban_time);
+            def.score_login_failed = d.score_login_failed.unwrap_or(def.score_login_failed);
+            def.score_flood = d.score_flood.unwrap_or(def.score_flood);
+            def.connections_per_second = d.connections_per_second.unwrap_or(def.connections_per_second);
+            for a in d.allow.unwrap_or_default() {
+                def.allow
+                    .push(a.parse().map_err(|message: String| ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!("defender allow: {message}"),
+                    })?);
+            }
+        }
         c.ldap = match f.ldap {
             Some(l) => {
                 if !(l.url.starts_with("ldap://") || l.url.starts_with("ldaps://")) {

@@ -45,6 +45,17 @@
 //! group_base = "ou=groups,dc=example,dc=org"
 //! groups = { ftp-staff = "staff" }                     # LDAP group → babelftp group
 //!
+//! [defender]                  # bans (on by default; these are the defaults)
+//! enabled = true
+//! threshold = 15              # points within `window` that ban
+//! window = 300                # seconds
+//! ban_time = 900              # seconds; doubled for each ban within a day
+//! max_ban_time = 86400
+//! score_login_failed = 1
+//! score_flood = 1             # each connection over connections_per_second
+//! connections_per_second = 20
+//! allow = ["10.0.0.0/8"]      # never scored nor banned
+//!
 //! [storage]                   # omit: the local directory `root`
 //! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)
 //! bucket = "ftp"
@@ -146,6 +157,8 @@ pub struct Config {
     pub auth_hook: Option<crate::directory::hook::HookConfig>,
     /// LDAP: checks the passwords of names not in `users` (`[ldap]`).
     pub ldap: Option<crate::directory::ldap::LdapConfig>,
+    /// Bans of addresses that misbehave (`[defender]`; on by default).
+    pub defender: crate::defender::DefenderConfig,
     /// The accounts store, for names not in `users`.
     pub directory: Option<Arc<crate::directory::Directory>>,
     /// Ports for PASV/EPSV; `None` lets the kernel choose.
@@ -299,6 +312,7 @@ impl Default for Config {
             db: None,
             auth_hook: None,
             ldap: None,
+            defender: crate::defender::DefenderConfig::default(),
             directory: None,
             passive_ports: None,
             passive_address: None,

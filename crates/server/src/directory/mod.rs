@@ -118,6 +118,11 @@ impl Directory {
         parts.join(", ")
     }
 
+    /// The accounts store, if there is one.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
     /// How many users the store holds (0 without one).
     pub async fn user_count(&self) -> io::Result<u64> {
         match &self.store {

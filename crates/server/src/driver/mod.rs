@@ -49,6 +49,8 @@ pub(crate) use transfer::Transfers;
 
 /// What every session of a server shares.
 pub(crate) struct Shared {
+    /// Bans of addresses that misbehave (crate::defender).
+    pub(crate) defender: Arc<crate::defender::Defender>,
     pub(crate) cfg: Arc<Config>,
     pub(crate) session: Arc<SessionConfig>,
     /// The server root.
