@@ -49,6 +49,10 @@ impl Default for DefenderConfig {
     /// 15 points in 5 minutes: 15 failed logins (a user who mistypes a few
     /// times is not banned), or a burst of more than 20 connections a
     /// second for a moment. Banned 15 minutes, then 30, 60… up to a day.
+    /// Loopback is allowed: the machine's own monitoring, a TLS or SSH
+    /// tunnel that forwards every client from 127.0.0.1 (without PROXY
+    /// protocol), and local tests are never banned (`allow = []` scores
+    /// it too).
     fn default() -> Self {
         DefenderConfig {
             enabled: true,
@@ -59,7 +63,10 @@ impl Default for DefenderConfig {
             score_login_failed: 1,
             score_flood: 1,
             connections_per_second: 20,
-            allow: Vec::new(),
+            allow: ["127.0.0.0/8", "::1/128"]
+                .iter()
+                .filter_map(|c| c.parse().ok())
+                .collect(),
         }
     }
 }

@@ -293,6 +293,10 @@ impl Config {
             def.score_login_failed = d.score_login_failed.unwrap_or(def.score_login_failed);
             def.score_flood = d.score_flood.unwrap_or(def.score_flood);
             def.connections_per_second = d.connections_per_second.unwrap_or(def.connections_per_second);
+            // A list given replaces the default (loopback).
+            if d.allow.is_some() {
+                def.allow.clear();
+            }
             for a in d.allow.unwrap_or_default() {
                 def.allow
                     .push(a.parse().map_err(|message: String| ConfigError::Invalid {

@@ -54,7 +54,7 @@
 //! score_login_failed = 1
 //! score_flood = 1             # each connection over connections_per_second
 //! connections_per_second = 20
-//! allow = ["10.0.0.0/8"]      # never scored nor banned
+//! allow = ["10.0.0.0/8"]      # never scored nor banned (default: loopback; [] scores it too)
 //!
 //! [storage]                   # omit: the local directory `root`
 //! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)

@@ -136,3 +136,28 @@ fn a_virtual_host_takes_a_root_or_any_storage() {
     let e = Config::load(&p).unwrap_err().to_string();
     assert!(e.contains("d.test") && e.contains("needs a bucket"), "{e}");
 }
+
+#[test]
+fn the_defender_is_on_by_default_allows_loopback_and_reads_its_table() {
+    let d = Config::default().defender;
+    assert!(d.enabled);
+    let loopback =
+        |d: &crate::defender::DefenderConfig, ip: &str| d.allow.iter().any(|c| c.contains(ip.parse().unwrap()));
+    assert!(loopback(&d, "127.0.0.1") && loopback(&d, "127.9.9.9") && loopback(&d, "::1"));
+    assert!(!loopback(&d, "203.0.113.1"));
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &cfg,
+        "[defender]\nthreshold = 3\nwindow = 60\nban_time = 10\nallow = []\nconnections_per_second = 5\n",
+    )
+    .unwrap();
+    let d = Config::load(&cfg).unwrap().defender;
+    assert_eq!((d.threshold, d.window.as_secs(), d.ban_time.as_secs()), (3, 60, 10));
+    assert_eq!(d.connections_per_second, 5);
+    assert!(d.allow.is_empty(), "[] scores loopback too");
+    std::fs::write(&cfg, "[defender]\nallow = [\"10.0.0.0/33\"]\n").unwrap();
+    assert!(Config::load(&cfg).is_err());
+    std::fs::write(&cfg, "[defender]\nthreshhold = 3\n").unwrap();
+    assert!(Config::load(&cfg).is_err(), "a misspelt key is refused");
+}
