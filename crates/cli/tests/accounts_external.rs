@@ -224,6 +224,10 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     assert!(seen.contains("ROOT ['readme.txt', 'staff']"), "{seen}");
     let seen = ftplib(srv.addr, "hooky", "wrong", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
+    // A name that is not UTF-8 (the octet FF) is refused without asking
+    // the hook: as text it would be another name.
+    let seen = common::serve::ftplib(srv.addr, "hooky\u{ff}", "hook-pw", "latin-1", "print('IN')");
+    assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
     let bodies = requests.lock().unwrap().clone();
     assert_eq!(bodies.len(), 2, "{bodies:?}");
     assert!(bodies[0].contains("\"client_address\":\"127.0.0.1\""), "{}", bodies[0]);

@@ -8,8 +8,9 @@
 //!  "protocol": "ftp"}
 //! ```
 //!
-//! (`user` and `password` as UTF-8; octets that are not are sent as
-//! U+FFFD, so such a login can only be refused.) A `200` answer whose JSON
+//! (A name or password that is not UTF-8 is refused without asking: read
+//! as text it would become another name, U+FFFD for its bytes.) A `200`
+//! answer whose JSON
 //! has `"allow": true` logs the user in; it may set the account's
 //! settings, each optional:
 //!
@@ -103,10 +104,12 @@ impl Hook {
         client: IpAddr,
         protocol: &str,
     ) -> Result<Option<Profile>, HookError> {
-        let (user, password) = (String::from_utf8_lossy(user), String::from_utf8_lossy(password));
+        let (Ok(user), Ok(password)) = (std::str::from_utf8(user), std::str::from_utf8(password)) else {
+            return Ok(None);
+        };
         let body = Request {
-            user: &user,
-            password: &password,
+            user,
+            password,
             client_address: client.to_canonical().to_string(),
             protocol,
         };
@@ -139,7 +142,7 @@ impl Hook {
         if !answer.allow {
             return Ok(None);
         }
-        profile_of(&user, answer)
+        profile_of(user, answer)
             .map(Some)
             .map_err(|reason| HookError::BadAnswer {
                 url: self.cfg.url.clone(),
