@@ -37,10 +37,13 @@ impl Store {
     }
 
     pub async fn group(&self, name: &str) -> Result<Option<GroupRecord>, AccountsError> {
-        let row = sqlx::query("SELECT home, lang, charset FROM user_groups WHERE name = $1")
-            .bind(name)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT g.home, g.lang, g.charset, {} FROM user_groups g WHERE g.name = $1",
+            crate::limits::select("g")
+        ))
+        .bind(name)
+        .fetch_optional(self.pool())
+        .await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -54,6 +57,7 @@ impl Store {
             home: opt_text(&row, 0)?,
             lang: opt_text(&row, 1)?,
             charset: opt_text(&row, 2)?,
+            limits: crate::limits::read(&row, 3, name)?,
             perms,
             mounts,
             members,

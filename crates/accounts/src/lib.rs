@@ -25,11 +25,13 @@ pub use babelftp_policy::{BadPerms, BadRulePath, Perms, Rules};
 mod bans;
 mod groups;
 mod import;
+mod limits;
 mod schema;
 mod store;
 
 pub use bans::BanRecord;
 pub use import::{read_users_file, ImportReport, ImportedUser};
+pub use limits::{format_size, parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use store::Store;
 
 /// What can go wrong with the store or with what is asked of it.
@@ -269,6 +271,8 @@ pub struct Profile {
     pub mounts: Vec<Mount>,
     pub lang: Option<String>,
     pub charset: Option<String>,
+    /// Quotas, bandwidth and sessions: the user's, else its group's.
+    pub limits: Limits,
 }
 
 /// What a login needs.
@@ -320,6 +324,8 @@ pub struct UserRecord {
     pub lang: Option<String>,
     pub charset: Option<String>,
     pub disabled: bool,
+    /// Its own limits.
+    pub limits: Limits,
     /// (path, permissions), by path.
     pub perms: Vec<(String, Perms)>,
     /// (path, source), by path.
@@ -333,6 +339,7 @@ pub struct GroupRecord {
     pub home: Option<String>,
     pub lang: Option<String>,
     pub charset: Option<String>,
+    pub limits: Limits,
     pub perms: Vec<(String, Perms)>,
     pub mounts: Vec<(String, Source)>,
     /// Its users' names, sorted.

@@ -11,7 +11,7 @@
 //! AUTOINCREMENT or SERIAL, no foreign keys (the store checks that a
 //! user's group exists, and removes a user's rules and mounts with it).
 //! Migrations are only ever added at the end; one that ships is never
-//! edited. Quotas and limits (the next issue) go in a new migration.
+//! edited.
 
 use sqlx::AnyPool;
 
@@ -62,6 +62,25 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         until_unix BIGINT NOT NULL,
         count BIGINT NOT NULL,
         reason TEXT NOT NULL
+    )",
+    ],
+    &[
+        // Limits (issue 29) of users and groups (NULL: none), and each
+        // user's quota usage.
+        "ALTER TABLE users ADD COLUMN quota_bytes BIGINT NULL",
+        "ALTER TABLE users ADD COLUMN quota_files BIGINT NULL",
+        "ALTER TABLE users ADD COLUMN download_rate BIGINT NULL",
+        "ALTER TABLE users ADD COLUMN upload_rate BIGINT NULL",
+        "ALTER TABLE users ADD COLUMN max_sessions BIGINT NULL",
+        "ALTER TABLE user_groups ADD COLUMN quota_bytes BIGINT NULL",
+        "ALTER TABLE user_groups ADD COLUMN quota_files BIGINT NULL",
+        "ALTER TABLE user_groups ADD COLUMN download_rate BIGINT NULL",
+        "ALTER TABLE user_groups ADD COLUMN upload_rate BIGINT NULL",
+        "ALTER TABLE user_groups ADD COLUMN max_sessions BIGINT NULL",
+        "CREATE TABLE quota_usage (
+        name TEXT NOT NULL PRIMARY KEY,
+        bytes BIGINT NOT NULL,
+        files BIGINT NOT NULL
     )",
     ],
 ];

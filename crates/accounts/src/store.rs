@@ -171,10 +171,12 @@ impl Store {
     /// What a login needs, in two queries; `None` when there is no such
     /// user.
     pub async fn login_record(&self, name: &str) -> Result<Option<LoginRecord>, AccountsError> {
-        let row = sqlx::query(
-            "SELECT u.password, u.disabled, u.home, u.lang, u.charset, u.grp, g.home, g.lang, g.charset
-             FROM users u LEFT JOIN user_groups g ON g.name = u.grp WHERE u.name = $1",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT u.password, u.disabled, u.home, u.lang, u.charset, u.grp, g.home, g.lang, g.charset, {}, {}
+                 FROM users u LEFT JOIN user_groups g ON g.name = u.grp WHERE u.name = $1",
+            crate::limits::select("u"),
+            crate::limits::select("g")
+        ))
         .bind(name)
         .fetch_optional(&self.pool)
         .await?;
@@ -187,6 +189,7 @@ impl Store {
         let home = opt_text(&row, 2)?.or(opt_text(&row, 6)?);
         let lang = opt_text(&row, 3)?.or(opt_text(&row, 7)?);
         let charset = opt_text(&row, 4)?.or(opt_text(&row, 8)?);
+        let limits = crate::limits::read(&row, 9, name)?.or(crate::limits::read(&row, 14, name)?);
         let home = match home {
             Some(h) => Home::from_str(&h).map_err(|_| corrupt(format!("the home of {name}"), &h))?,
             None => Home::default(),
@@ -203,6 +206,7 @@ impl Store {
                 mounts,
                 lang,
                 charset,
+                limits,
             },
         }))
     }
@@ -243,10 +247,13 @@ impl Store {
     /// A user without an account of its own, in group `group`: the group's
     /// settings; `None` when there is no such group.
     async fn group_profile(&self, name: &str, group: &str) -> Result<Option<(Profile, bool)>, AccountsError> {
-        let row = sqlx::query("SELECT home, lang, charset FROM user_groups WHERE name = $1")
-            .bind(group)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT g.home, g.lang, g.charset, {} FROM user_groups g WHERE g.name = $1",
+            crate::limits::select("g")
+        ))
+        .bind(group)
+        .fetch_optional(&self.pool)
+        .await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -264,6 +271,7 @@ impl Store {
                 mounts,
                 lang: opt_text(&row, 1)?,
                 charset: opt_text(&row, 2)?,
+                limits: crate::limits::read(&row, 3, group)?,
             },
             false,
         )))
@@ -388,10 +396,13 @@ impl Store {
 
     /// A user's own settings.
     pub async fn user(&self, name: &str) -> Result<Option<UserRecord>, AccountsError> {
-        let row = sqlx::query("SELECT grp, home, lang, charset, disabled FROM users WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT u.grp, u.home, u.lang, u.charset, u.disabled, {} FROM users u WHERE u.name = $1",
+            crate::limits::select("u")
+        ))
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -403,6 +414,7 @@ impl Store {
             lang: opt_text(&row, 2)?,
             charset: opt_text(&row, 3)?,
             disabled: row.try_get::<i64, _>(4)? != 0,
+            limits: crate::limits::read(&row, 5, name)?,
             perms,
             mounts,
         }))
@@ -457,6 +469,7 @@ impl Store {
         for sql in [
             "DELETE FROM perms WHERE kind = 'user' AND owner = $1",
             "DELETE FROM mounts WHERE kind = 'user' AND owner = $1",
+            "DELETE FROM quota_usage WHERE name = $1",
         ] {
             sqlx::query(sql).bind(name).execute(&mut *tx).await?;
         }

@@ -26,6 +26,7 @@ mod data;
 pub mod defender;
 pub mod directory;
 mod driver;
+mod limits;
 pub mod logctx;
 mod memory;
 pub mod metrics;
@@ -264,6 +265,7 @@ impl Server {
                 )),
                 passive_holds: driver::PassiveHolds::default(),
                 transfers: driver::Transfers::default(),
+                user_sessions: limits::Registry::default(),
             }),
             listeners,
             implicit,

@@ -193,6 +193,7 @@ fn profile_of(user: &str, a: Answer) -> Result<Profile, String> {
         mounts,
         lang: a.lang,
         charset: a.charset,
+        limits: babelftp_accounts::Limits::default(),
     })
 }
 

@@ -62,6 +62,9 @@ impl std::fmt::Debug for Directory {
 pub struct DirectoryLogin {
     pub account: Account,
     pub tree: UserTree,
+    /// The account's name and limits (quotas, bandwidth, sessions).
+    pub name: String,
+    pub limits: babelftp_accounts::Limits,
 }
 
 /// A user's tree: its home elsewhere (else a path in the host's root) and
@@ -232,6 +235,7 @@ impl Directory {
                 mounts: Vec::new(),
                 lang: None,
                 charset: None,
+                limits: babelftp_accounts::Limits::default(),
             }))),
         }
     }
@@ -282,5 +286,7 @@ fn login_of(p: Profile) -> DirectoryLogin {
             charset,
         },
         tree: UserTree { home: source, mounts },
+        name: p.name,
+        limits: p.limits,
     }
 }

@@ -72,6 +72,8 @@ pub(crate) struct Shared {
     pub(crate) passive_holds: PassiveHolds,
     /// Transfers running in the whole server (what a stop waits for).
     pub(crate) transfers: Transfers,
+    /// Each logged-in user's sessions on this node (crate::limits).
+    pub(crate) user_sessions: crate::limits::Registry,
 }
 
 struct Driver {
@@ -100,6 +102,8 @@ struct Driver {
     /// The tree of the account whose password was just checked (its home
     /// elsewhere, its virtual folders), built at EnterHome.
     tree: Option<crate::directory::UserTree>,
+    /// The logged-in user's place among its sessions, with its limits.
+    slot: Option<crate::limits::SessionSlot>,
 }
 
 /// Serves one accepted connection until the session closes.
@@ -144,6 +148,7 @@ pub(crate) async fn serve(
         session_tls,
         bound: None,
         tree: None,
+        slot: None,
         why: None,
         passive: None,
         transfer: None,

@@ -44,6 +44,11 @@ impl Driver {
                     return Err(io::ErrorKind::ConnectionRefused);
                 }
                 let r = self.verify(user, password).await;
+                // A login counts among its user's sessions: past its
+                // max_sessions, 421 (ResourceBusy tells the session why).
+                if r.as_ref().is_ok_and(|a| matches!(a, OpOk::Account(Some(_)))) && self.slot.is_none() {
+                    return Err(io::ErrorKind::ResourceBusy);
+                }
                 if matches!(r, Ok(OpOk::Account(None))) {
                     self.shared.login_failed(self.peer.ip());
                     if banned() {
@@ -91,6 +96,7 @@ impl Driver {
     async fn verify(&mut self, user: Vec<u8>, password: Vec<u8>) -> OpResult {
         let users = self.shared.users.snapshot();
         self.tree = None;
+        self.slot = None;
         // A name of the users file (or --user) is that account; any
         // other is the accounts store's, when there is one.
         if let Some(dir) = self.shared.cfg.directory.clone() {
@@ -102,6 +108,7 @@ impl Driver {
                     .map_err(|e| e.kind())?;
                 return Ok(OpOk::Account(login.map(|l| {
                     self.tree = Some(l.tree);
+                    self.slot = self.shared.user_sessions.enter(&l.name, l.limits);
                     l.account
                 })));
             }
@@ -118,6 +125,7 @@ impl Driver {
             // Clear-text accounts only (--user): a comparison, done
             // here, without a thread hand-off.
             let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
+            self.slot = found.and_then(|u| self.file_slot(&u.name));
             return Ok(OpOk::Account(found.map(account)));
         }
         // argon2 costs tens of milliseconds: off the async workers,
@@ -125,15 +133,28 @@ impl Driver {
         let Ok(_permit) = self.shared.hashing.clone().acquire_owned().await else {
             return Err(io::ErrorKind::Other);
         };
-        blocking(move || {
+        let r = blocking(move || {
             if let Some(d) = decoy {
                 d.decoy(&password);
-                return Ok(OpOk::Account(None));
+                return Ok((None, Vec::new()));
             }
             let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
-            Ok(OpOk::Account(found.map(account)))
+            Ok((found.map(account), found.map(|u| u.name.clone()).unwrap_or_default()))
         })
-        .await
+        .await;
+        let (account, name) = r?;
+        if account.is_some() {
+            self.slot = self.file_slot(&name);
+        }
+        Ok(OpOk::Account(account))
+    }
+
+    /// The session slot of a users-file account (no limits of its own).
+    fn file_slot(&self, name: &[u8]) -> Option<crate::limits::SessionSlot> {
+        let name = String::from_utf8_lossy(name);
+        self.shared
+            .user_sessions
+            .enter(&name, babelftp_accounts::Limits::default())
     }
 
     /// Narrows the storage to the user's home, or builds its tree (a home
