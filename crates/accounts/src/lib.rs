@@ -29,9 +29,10 @@ mod limits;
 mod schema;
 mod store;
 
+pub use babelftp_i18n::format_size;
 pub use bans::BanRecord;
 pub use import::{read_users_file, ImportReport, ImportedUser};
-pub use limits::{format_size, parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
+pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use store::Store;
 
 /// What can go wrong with the store or with what is asked of it.

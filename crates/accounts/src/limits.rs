@@ -180,24 +180,6 @@ pub fn parse_rate(s: &str) -> Result<u64, BadSize> {
     }
 }
 
-/// A size for people, exact: `1 MiB`, `1.5 GiB`, `1000 B`.
-pub fn format_size(n: u64) -> String {
-    const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
-    for (unit, shift) in UNITS {
-        let base = 1_u64 << shift;
-        if n >= base {
-            let whole = n / base;
-            let tenths = (n % base) * 10 / base;
-            return if tenths == 0 {
-                format!("{whole} {unit}")
-            } else {
-                format!("{whole}.{tenths} {unit}")
-            };
-        }
-    }
-    format!("{n} B")
-}
-
 impl Store {
     /// Sets or clears limits of a user or a group.
     pub async fn set_limits(&self, owner: Owner<'_>, c: &LimitChanges) -> Result<(), AccountsError> {
@@ -363,9 +345,6 @@ mod tests {
         assert_eq!(parse_rate("1MiB/s"), Ok(1 << 20));
         assert_eq!(parse_rate("64KiB"), Ok(65536));
         assert!(parse_rate("0/s").is_err());
-        assert_eq!(format_size(1 << 20), "1 MiB");
-        assert_eq!(format_size(3 << 29), "1.5 GiB");
-        assert_eq!(format_size(1000), "1000 B");
     }
 
     #[test]

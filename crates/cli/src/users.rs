@@ -14,7 +14,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use babelftp_accounts::{
-    AccountsError, GroupChanges, NewGroup, NewUser, Owner, Perms, Profile, Store, UserChanges, UserRecord,
+    AccountsError, GroupChanges, LimitChanges, Limits, NewGroup, NewUser, Owner, Perms, Profile, Store, UserChanges,
+    UserRecord,
 };
 use clap::{Args, Subcommand};
 
@@ -59,6 +60,118 @@ struct Settings {
     /// Charset of the names for a legacy client (windows-1251, shift_jis…).
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
+}
+
+/// Limits a user or a group may set; `none` clears one (the group's, or
+/// no limit, applies again).
+#[derive(Args, Debug, Default)]
+struct LimitArgs {
+    /// Bytes its files may hold: 500MiB, 2G, 1048576 (none: no quota).
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    quota_bytes: Option<Limit>,
+    /// Files it may have (none: no quota).
+    #[arg(long, value_name = "N", value_parser = count_arg)]
+    quota_files: Option<Limit>,
+    /// Download bandwidth of all its sessions together: 1MiB/s, 500KiB/s (none: unlimited).
+    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
+    download_rate: Option<Limit>,
+    /// Upload bandwidth of all its sessions together (none: unlimited).
+    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
+    upload_rate: Option<Limit>,
+    /// Sessions it may have at once on each server (none: no limit).
+    #[arg(long, value_name = "N", value_parser = count_arg)]
+    max_sessions: Option<Limit>,
+}
+
+/// A limit as typed: a value, or `none`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Limit(Option<u64>);
+
+fn limit_arg(v: &str, parse: impl Fn(&str) -> Option<u64>, id: &str) -> Result<Limit, String> {
+    if v.trim().eq_ignore_ascii_case("none") {
+        return Ok(Limit(None));
+    }
+    parse(v).map(|n| Limit(Some(n))).ok_or_else(|| ts(id, &[("value", v)]))
+}
+
+fn size_arg(v: &str) -> Result<Limit, String> {
+    limit_arg(v, |v| babelftp_accounts::parse_size(v).ok(), "cli-acct-bad-size")
+}
+
+fn rate_arg(v: &str) -> Result<Limit, String> {
+    limit_arg(v, |v| babelftp_accounts::parse_rate(v).ok(), "cli-acct-bad-rate")
+}
+
+fn count_arg(v: &str) -> Result<Limit, String> {
+    limit_arg(
+        v,
+        |v| v.trim().parse::<u64>().ok().filter(|n| *n > 0),
+        "cli-acct-bad-count",
+    )
+}
+
+impl LimitArgs {
+    fn changes(&self) -> LimitChanges {
+        let c = |l: Option<Limit>| l.map(|l| l.0);
+        LimitChanges {
+            quota_bytes: c(self.quota_bytes),
+            quota_files: c(self.quota_files),
+            download_rate: c(self.download_rate),
+            upload_rate: c(self.upload_rate),
+            max_sessions: c(self.max_sessions),
+        }
+    }
+}
+
+/// The lines of limits in `show`: `key<TAB>value[<TAB>origin]`.
+fn limit_lines(l: &Limits, own: &Limits, group: Option<&Limits>, out: &mut Vec<Vec<String>>) {
+    let size = |n: Option<u64>| n.map_or("-".to_owned(), |n| n.to_string());
+    let rate = |n: Option<u64>| n.map_or("-".to_owned(), |n| format!("{n}/s"));
+    let rows: [(&str, Option<u64>, Option<u64>, Option<u64>, bool); 5] = [
+        (
+            "quota-bytes",
+            l.quota_bytes,
+            own.quota_bytes,
+            group.and_then(|g| g.quota_bytes),
+            false,
+        ),
+        (
+            "quota-files",
+            l.quota_files,
+            own.quota_files,
+            group.and_then(|g| g.quota_files),
+            false,
+        ),
+        (
+            "download-rate",
+            l.download_rate,
+            own.download_rate,
+            group.and_then(|g| g.download_rate),
+            true,
+        ),
+        (
+            "upload-rate",
+            l.upload_rate,
+            own.upload_rate,
+            group.and_then(|g| g.upload_rate),
+            true,
+        ),
+        (
+            "max-sessions",
+            l.max_sessions,
+            own.max_sessions,
+            group.and_then(|g| g.max_sessions),
+            false,
+        ),
+    ];
+    for (key, value, mine, grp, is_rate) in rows {
+        let v = if is_rate { rate(value) } else { size(value) };
+        out.push(vec![
+            key.to_owned(),
+            v,
+            origin(mine.is_some(), grp.is_some()).to_owned(),
+        ]);
+    }
 }
 
 /// Settings cleared (the group's, or the default, applies again).
@@ -113,6 +226,16 @@ enum UserCmd {
         /// Accept its logins again.
         #[arg(long)]
         enable: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Count what a user's files take (its home and virtual folders) and make that its quota usage;
+    /// the server's root and storage come from --config FILE (else --root DIR).
+    QuotaScan {
+        name: String,
+        /// The server's root directory, when there is no configuration file.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
     },
     /// Set the permissions at VPATH and below: all, none, read, or a list such as upload,mkdir
     /// (list download upload overwrite delete rename mkdir rmdir chmod); inherit removes the rule.
@@ -150,6 +273,8 @@ enum GroupCmd {
         settings: Settings,
         #[command(flatten)]
         clear: Clear,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Set the group's permissions at VPATH, as for `user perm`.
     Perm { name: String, vpath: String, perms: String },
@@ -341,13 +466,14 @@ async fn unmount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str) -> anyhow::
 
 /// `babelftp user …`.
 pub async fn user(a: UserArgs) -> anyhow::Result<()> {
+    let config = a.config.clone();
     let (s, db) = open(a.db, a.config).await?;
-    let r = user_cmd(&s, &db, a.cmd).await;
+    let r = user_cmd(&s, &db, a.cmd, config).await;
     s.close().await;
     r
 }
 
-async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
+async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) -> anyhow::Result<()> {
     let ex = |e| explain(e, db);
     match cmd {
         UserCmd::Add { name, settings, group } => {
@@ -414,6 +540,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
             no_group,
             disable,
             enable,
+            limits,
         } => {
             let c = UserChanges {
                 home: change(settings.home, clear.no_home),
@@ -423,8 +550,10 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
                 disabled: (disable || enable).then_some(disable),
             };
             s.set_user(&name, &c).await.map_err(ex)?;
+            s.set_limits(Owner::User(&name), &limits.changes()).await.map_err(ex)?;
             println!("{}", ts("cli-acct-user-changed", &[("name", &name)]));
         }
+        UserCmd::QuotaScan { name, root } => quota_scan(s, db, &name, root, config).await?,
         UserCmd::Perm { name, vpath, perms } => perm(s, db, Owner::User(&name), &vpath, &perms).await?,
         UserCmd::Mount { name, vpath, source } => mount(s, db, Owner::User(&name), &vpath, &source).await?,
         UserCmd::Unmount { name, vpath } => unmount(s, db, Owner::User(&name), &vpath).await?,
@@ -442,6 +571,47 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd) -> anyhow::Result<()> {
             println!("{msg}");
         }
     }
+    Ok(())
+}
+
+/// `user quota-scan`: counts the user's tree (as the server builds it
+/// from the configuration's root and storage) and stores the count.
+async fn quota_scan(
+    s: &Store,
+    db: &str,
+    name: &str,
+    root: Option<PathBuf>,
+    config: Option<PathBuf>,
+) -> anyhow::Result<()> {
+    let ex = |e| explain(e, db);
+    let Some(profile) = s.profile(name).await.map_err(ex)? else {
+        return Err(ex(AccountsError::UnknownUser(name.to_owned())));
+    };
+    let cfg = match (&config, root) {
+        (Some(path), _) => babelftp_server::config::Config::load(path)
+            .with_context(|| ts("cli-acct-config-unread", &[("file", &path.display().to_string())]))?,
+        (None, Some(root)) => babelftp_server::config::Config {
+            root,
+            ..Default::default()
+        },
+        (None, None) => return Err(anyhow::Error::new(Usage(ts("cli-acct-scan-needs-root", &[])))),
+    };
+    let dir = crate::db::open_directory(None, &cfg).await?;
+    let what = cfg.storage.describe(&cfg.root);
+    let usage = babelftp_server::quota::scan_user(&cfg, &dir, profile)
+        .await
+        .with_context(|| ts("cli-acct-scan-failed", &[("name", name), ("root", &what)]))?;
+    s.set_usage(name, usage).await.map_err(ex)?;
+    let msg = ts(
+        "cli-acct-quota-scanned",
+        &[
+            ("name", name),
+            ("bytes", &babelftp_accounts::format_size(usage.bytes)),
+            ("files", &usage.files.to_string()),
+            ("root", &what),
+        ],
+    );
+    println!("{msg}");
     Ok(())
 }
 
@@ -468,6 +638,14 @@ async fn show_user(s: &Store, db: &str, name: &str) -> anyhow::Result<()> {
         None => None,
     };
     print!("{}", render_user(&rec, grp.as_ref(), &p));
+    let mut rows = Vec::new();
+    limit_lines(&p.limits, &rec.limits, grp.as_ref().map(|g| &g.limits), &mut rows);
+    for r in rows {
+        println!("{}", r.join("\t"));
+    }
+    if let Some(u) = s.usage(name).await.map_err(ex)? {
+        println!("usage\t{}\t{}", u.bytes, u.files);
+    }
     Ok(())
 }
 
@@ -551,6 +729,12 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd) -> anyhow::Result<()> {
             println!("charset\t{}", dash(g.charset.as_deref()));
             let members = g.members.join(",");
             println!("members\t{}", if members.is_empty() { "-" } else { &members });
+            let mut rows = Vec::new();
+            limit_lines(&g.limits, &g.limits, None, &mut rows);
+            for mut r in rows {
+                r.pop();
+                println!("{}", r.join("\t"));
+            }
             for (path, perms) in &g.perms {
                 println!("perm\t{path}\t{perms}");
             }
@@ -562,13 +746,19 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd) -> anyhow::Result<()> {
             s.remove_group(&name).await.map_err(ex)?;
             println!("{}", ts("cli-acct-group-removed", &[("name", &name)]));
         }
-        GroupCmd::Set { name, settings, clear } => {
+        GroupCmd::Set {
+            name,
+            settings,
+            clear,
+            limits,
+        } => {
             let c = GroupChanges {
                 home: change(settings.home, clear.no_home),
                 lang: change(settings.lang, clear.no_lang),
                 charset: change(settings.charset, clear.no_charset),
             };
             s.set_group(&name, &c).await.map_err(ex)?;
+            s.set_limits(Owner::Group(&name), &limits.changes()).await.map_err(ex)?;
             println!("{}", ts("cli-acct-group-changed", &[("name", &name)]));
         }
         GroupCmd::Perm { name, vpath, perms } => perm(s, db, Owner::Group(&name), &vpath, &perms).await?,

@@ -32,3 +32,32 @@ pub mod lang;
 pub mod names;
 
 pub use charset::Charset;
+
+/// A size for people, to a tenth, rounded down (binary units, the same in every language): `1 MiB`, `1.5 GiB`, `1000 B`.
+pub fn format_size(n: u64) -> String {
+    const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in UNITS {
+        let base = 1_u64 << shift;
+        if n >= base {
+            let whole = n / base;
+            let tenths = (n % base) * 10 / base;
+            return if tenths == 0 {
+                format!("{whole} {unit}")
+            } else {
+                format!("{whole}.{tenths} {unit}")
+            };
+        }
+    }
+    format!("{n} B")
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn sizes_for_people() {
+        assert_eq!(super::format_size(1 << 20), "1 MiB");
+        assert_eq!(super::format_size(3 << 29), "1.5 GiB");
+        assert_eq!(super::format_size(1000), "1000 B");
+        assert_eq!(super::format_size(0), "0 B");
+    }
+}

@@ -31,6 +31,7 @@ pub mod logctx;
 mod memory;
 pub mod metrics;
 mod proxy;
+pub mod quota;
 mod sockopt;
 /// The storage crate, where it has always been found.
 pub use babelftp_storage as storage;

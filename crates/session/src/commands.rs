@@ -249,13 +249,21 @@ impl ServerSession {
             let lines = vec![
                 self.t(Msg::SiteHelp).into_bytes(),
                 if chmod {
-                    b" CHMOD HELP".to_vec()
+                    b" CHMOD HELP QUOTA".to_vec()
                 } else {
-                    b" HELP".to_vec()
+                    b" HELP QUOTA".to_vec()
                 },
                 self.t(Msg::HelpEnd).into_bytes(),
             ];
             self.send(&Reply::multi(ReplyCode::HELP, lines));
+            return;
+        }
+        if word.eq_ignore_ascii_case(b"QUOTA") {
+            if !self.login.logged_in() {
+                self.reply(ReplyCode::NOT_LOGGED_IN, Msg::NotLoggedIn);
+                return;
+            }
+            self.op(Op::Quota, Pending::Quota);
             return;
         }
         if !word.eq_ignore_ascii_case(b"CHMOD") {
@@ -284,6 +292,30 @@ impl ServerSession {
             return;
         }
         self.op(Op::Chmod { path: t, mode }, Pending::Chmod);
+    }
+
+    /// SITE QUOTA's reply: where the account stands, in its language.
+    pub(crate) fn quota_reply(&mut self, q: Option<crate::QuotaInfo>) {
+        let Some(q) = q else {
+            self.reply(ReplyCode::OK, Msg::QuotaNone);
+            return;
+        };
+        let none = self.t(Msg::QuotaNoLimit);
+        let bytes = Msg::QuotaBytes {
+            used: babelftp_i18n::format_size(q.bytes),
+            limit: q.bytes_limit.map_or(none.clone(), babelftp_i18n::format_size),
+        };
+        let files = Msg::QuotaFiles {
+            used: q.files,
+            limit: q.files_limit.map_or(none, |n| n.to_string()),
+        };
+        let lines = vec![
+            self.t(Msg::QuotaStatus).into_bytes(),
+            format!(" {}", self.t(bytes)).into_bytes(),
+            format!(" {}", self.t(files)).into_bytes(),
+            self.t(Msg::End).into_bytes(),
+        ];
+        self.send(&Reply::multi(ReplyCode::OK, lines));
     }
 
     /// MFMT (draft-somers-ftp-mfxx 3): a writer sets a file's last

@@ -68,6 +68,8 @@ pub enum Op {
     /// Narrow the storage to a user's home (below the current host's
     /// root); nothing above it stays reachable → [`OpOk::Done`].
     EnterHome(VPath),
+    /// The account's quota and usage (SITE QUOTA) → [`OpOk::Quota`].
+    Quota,
     /// Bind a passive data listener on `ip` (replacing any earlier one)
     /// → [`OpOk::Port`].
     BindPassive {
@@ -136,6 +138,18 @@ pub enum OpOk {
     Account(Option<Account>),
     /// The port a passive listener was bound to.
     Port(u16),
+    /// The account's quota and usage; `None`: it has no quota.
+    Quota(Option<QuotaInfo>),
+}
+
+/// Where an account stands against its quota (SITE QUOTA).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaInfo {
+    pub bytes: u64,
+    pub files: u64,
+    /// `None`: no limit.
+    pub bytes_limit: Option<u64>,
+    pub files_limit: Option<u64>,
 }
 
 /// The result of an [`Op`]: errors are I/O error kinds, mapped to replies

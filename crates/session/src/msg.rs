@@ -122,6 +122,25 @@ pub enum Msg {
     LangOk(String),
     /// LANG without argument: the default language's name.
     LangDefault(String),
+    /// 421: the account has as many sessions as it may.
+    UserSessionsLimit,
+    /// 552: an upload would pass the account's quota.
+    QuotaExceeded,
+    /// SITE QUOTA: the first line.
+    QuotaStatus,
+    /// SITE QUOTA: bytes used and the limit (as text: a size, or
+    /// [`Msg::QuotaNoLimit`] rendered).
+    QuotaBytes {
+        used: String,
+        limit: String,
+    },
+    /// SITE QUOTA: files and the limit.
+    QuotaFiles {
+        used: u64,
+        limit: String,
+    },
+    QuotaNoLimit,
+    QuotaNone,
 }
 
 impl Msg {
@@ -223,11 +242,36 @@ impl Msg {
             PolicyDenied(p) => ("policy-denied", Some(("perm", Arg::Str(p)))),
             LangOk(l) => ("lang-ok", Some(("language", Arg::Str(l)))),
             LangDefault(l) => ("lang-default", Some(("language", Arg::Str(l)))),
+            UserSessionsLimit => ("user-sessions-limit", None),
+            QuotaExceeded => ("quota-exceeded", None),
+            QuotaStatus => ("quota-status", None),
+            // Two arguments: see `render`.
+            QuotaBytes { .. } => ("quota-bytes", None),
+            QuotaFiles { .. } => ("quota-files", None),
+            QuotaNoLimit => ("quota-no-limit", None),
+            QuotaNone => ("quota-none", None),
         }
     }
 
     /// The text in `lang`.
     pub fn render(&self, catalogs: &Catalogs, lang: Lang) -> String {
+        match self {
+            Msg::QuotaBytes { used, limit } => {
+                return catalogs.text(
+                    lang,
+                    "quota-bytes",
+                    &[("used", Arg::Str(used)), ("limit", Arg::Str(limit))],
+                )
+            }
+            Msg::QuotaFiles { used, limit } => {
+                return catalogs.text(
+                    lang,
+                    "quota-files",
+                    &[("used", Arg::Num(*used)), ("limit", Arg::Str(limit))],
+                )
+            }
+            _ => {}
+        }
         let (id, arg) = self.parts();
         match arg {
             Some(a) => catalogs.text(lang, id, &[a]),
@@ -340,6 +384,19 @@ mod tests {
             Msg::PolicyDenied("upload"),
             Msg::LangOk("x".into()),
             Msg::LangDefault("x".into()),
+            Msg::UserSessionsLimit,
+            Msg::QuotaExceeded,
+            Msg::QuotaStatus,
+            Msg::QuotaBytes {
+                used: "1 B".into(),
+                limit: "2 B".into(),
+            },
+            Msg::QuotaFiles {
+                used: 1,
+                limit: "2".into(),
+            },
+            Msg::QuotaNoLimit,
+            Msg::QuotaNone,
         ];
         for m in all {
             let (id, _) = m.parts();

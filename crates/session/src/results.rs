@@ -51,6 +51,13 @@ impl ServerSession {
                         self.reply(ReplyCode::UNAVAILABLE, Msg::Banned);
                         self.close("address banned");
                     }
+                    // The account has as many sessions as it may.
+                    Pending::Verify { user, .. } if e == std::io::ErrorKind::ResourceBusy => {
+                        tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login refused: the account's max_sessions reached");
+                        self.login.failed();
+                        self.reply(ReplyCode::UNAVAILABLE, Msg::UserSessionsLimit);
+                        self.close("max sessions of the account");
+                    }
                     Pending::Verify { user, .. } | Pending::EnterHome { user, .. } => {
                         if home_missing(e) {
                             tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), error = ?e, "login failed");
@@ -89,6 +96,7 @@ impl ServerSession {
             }
             (Pending::Rnto { .. }, OpOk::Done) => self.reply(ReplyCode::FILE_ACTION_OK, Msg::Renamed),
             (Pending::Chmod, OpOk::Done) => self.reply(ReplyCode::OK, Msg::ChmodOk),
+            (Pending::Quota, OpOk::Quota(q)) => self.quota_reply(q),
             (Pending::Mfmt { time, shown }, OpOk::Done) => {
                 // "213 Modify=YYYYMMDDHHMMSS; pathname": a protocol
                 // element, the same in every language.

@@ -33,6 +33,8 @@ pub(crate) enum Pending {
         replace: bool,
     },
     Chmod,
+    /// SITE QUOTA.
+    Quota,
     /// MFMT: the time set and the pathname as the client sent it, for the
     /// 213 reply.
     Mfmt {

@@ -60,12 +60,17 @@ pub struct FsUpload {
     /// written.
     created: Option<PathBuf>,
     written: u64,
+    /// APPE: the file's length before it, for [`Upload::discard`].
+    appended_at: Option<u64>,
+    /// REST+STOR: the offset the file was cut at.
+    written_at: Option<u64>,
 }
 
 impl FsUpload {
     /// REST+STOR: cut the file at the offset, and write from there.
     fn start_at_offset(&mut self) -> io::Result<()> {
         if let Some(offset) = self.truncate_at.take() {
+            self.written_at = Some(offset);
             self.file.set_len(offset)?;
             self.file.seek(SeekFrom::Start(offset))?;
         }
@@ -78,6 +83,16 @@ impl Upload for FsUpload {
         self.start_at_offset()?;
         io::Write::write_all(&mut self.file, buf)?;
         self.written += buf.len() as u64;
+        Ok(())
+    }
+
+    fn discard(mut self: Box<Self>) -> Result<()> {
+        if let Some(created) = self.created.take() {
+            // A file this upload made: gone with it.
+            let _ = self.dir.remove_file(created);
+        } else if let Some(len) = self.appended_at.or(self.written_at) {
+            self.file.set_len(len)?;
+        }
         Ok(())
     }
 
@@ -382,6 +397,7 @@ impl Storage for FsStorage {
         let mut opts = OpenOptions::new();
         opts.write(true);
         let mut truncate_at = None;
+        let mut appended_at = None;
         let (file, temp) = match mode {
             WriteMode::Replace => {
                 let (file, temp) = create_temp(&dir)?;
@@ -393,7 +409,11 @@ impl Storage for FsStorage {
                 (file, Some(temp))
             }
             WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
-            WriteMode::Append => (dir.open_with(&target, opts.append(true).create(true))?, None),
+            WriteMode::Append => {
+                let f = dir.open_with(&target, opts.append(true).create(true))?;
+                appended_at = Some(f.metadata()?.len());
+                (f, None)
+            }
             WriteMode::At(offset) => {
                 let f = dir.open_with(&target, opts.create(true))?;
                 // REST beyond the end continues from the end, as
@@ -413,6 +433,8 @@ impl Storage for FsStorage {
             truncate_at,
             created,
             written: 0,
+            appended_at,
+            written_at: None,
         }))
     }
 

@@ -198,6 +198,14 @@ pub trait Upload: Send {
     fn write_all(&mut self, buf: &[u8]) -> Result<()>;
     /// Makes the upload visible (a replacing STOR renames into place).
     fn commit(self: Box<Self>) -> Result<()>;
+    /// Gives the upload up and takes back what it wrote where that can be
+    /// done: an append is cut back to the file's length before it, a
+    /// write at an offset to the offset. (Dropping an upload keeps what an
+    /// in-place write wrote, as a cut connection does; a quota refusal
+    /// discards it.)
+    fn discard(self: Box<Self>) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A filesystem as the FTP session sees it.

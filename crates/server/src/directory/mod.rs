@@ -258,6 +258,34 @@ impl Directory {
         Ok(st)
     }
 
+    /// A user's tree: its home (elsewhere, or `home` below `base`) with
+    /// its virtual folders; a folder that cannot be opened is left out
+    /// with a warning (blocks: S3's operator).
+    pub fn build_tree(
+        &self,
+        base: Arc<dyn Storage>,
+        home: &VPath,
+        tree: &UserTree,
+    ) -> crate::storage::Result<Arc<dyn Storage>> {
+        let home_st = match &tree.home {
+            Some(src) => self.open_source(src)?,
+            None if home.is_root() => base,
+            None => base.subdir(home)?,
+        };
+        if tree.mounts.is_empty() {
+            return Ok(home_st);
+        }
+        let mut mounts = Vec::new();
+        for (at, src) in &tree.mounts {
+            match self.open_source(src) {
+                Ok(st) => mounts.push((at.clone(), st)),
+                // One folder away does not keep the user out.
+                Err(e) => tracing::warn!(source = %src, error = %e, "virtual folder unavailable"),
+            }
+        }
+        Ok(crate::storage::mount::Mounted::with(home_st, mounts))
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<dyn Storage>>> {
         self.sources.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -266,7 +294,7 @@ impl Directory {
 /// The session's account and the driver's tree, from a profile. A language
 /// or charset the store holds but this build does not know is left out
 /// (the store checks both when they are set).
-fn login_of(p: Profile) -> DirectoryLogin {
+pub(crate) fn login_of(p: Profile) -> DirectoryLogin {
     let lang = p.lang.as_deref().and_then(|t| LangTag::parse(t.as_bytes()).ok());
     let charset = p.charset.as_deref().and_then(Charset::for_label);
     let (home, source) = match p.home {

@@ -71,7 +71,24 @@ impl Driver {
             }
             Op::Mkdir(p) => blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
             Op::Rmdir(p) => blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
-            Op::RemoveFile(p) => blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::RemoveFile(p) => {
+                let Some(q) = self.quota() else {
+                    return blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
+                };
+                let size = blocking(move || {
+                    let size = file_size(&*st, &p);
+                    st.remove_file(&p).map(|()| size).map_err(|e| e.kind())
+                })
+                .await?;
+                if let Some(size) = size {
+                    q.removed(size).await;
+                }
+                Ok(OpOk::Done)
+            }
+            Op::Quota => match self.quota() {
+                Some(q) => q.status().await.map(|i| OpOk::Quota(Some(i))).map_err(|e| e.kind()),
+                None => Ok(OpOk::Quota(None)),
+            },
             Op::Chmod { path, mode } => {
                 blocking(move || st.chmod(&path, mode).map(|()| OpOk::Done).map_err(|e| e.kind())).await
             }
@@ -79,18 +96,27 @@ impl Driver {
                 blocking(move || st.set_modified(&path, time).map(|()| OpOk::Done).map_err(|e| e.kind())).await
             }
             Op::Rename { from, to, replace } => {
-                blocking(move || {
+                let quota = self.quota();
+                let counted = quota.is_some();
+                let replaced = blocking(move || {
+                    // A file the rename replaces leaves the usage.
+                    let replaced = if counted && replace { file_size(&*st, &to) } else { None };
                     let done = if replace {
                         st.rename(&from, &to)
                     } else {
                         st.rename_no_replace(&from, &to)
                     };
-                    done.map(|()| OpOk::Done).map_err(|e| e.kind())
+                    done.map(|()| replaced).map_err(|e| e.kind())
                 })
-                .await
+                .await?;
+                if let (Some(q), Some(size)) = (quota, replaced) {
+                    q.removed(size).await;
+                }
+                Ok(OpOk::Done)
             }
         }
     }
+
     /// The password check: the users file (or --user) first, then the
     /// directory (the auth hook, LDAP or the accounts store).
     async fn verify(&mut self, user: Vec<u8>, password: Vec<u8>) -> OpResult {
@@ -163,36 +189,47 @@ impl Driver {
         if let (Some(tree), Some(dir)) = (self.tree.take(), self.shared.cfg.directory.clone()) {
             if !tree.is_plain() {
                 let base = self.base.clone();
-                let st = blocking(move || {
-                    let home_st = match &tree.home {
-                        Some(src) => dir.open_source(src),
-                        None if home.is_root() => Ok(base),
-                        None => base.subdir(&home),
-                    }
-                    .map_err(|e| e.kind())?;
-                    let mut mounts = Vec::new();
-                    for (at, src) in &tree.mounts {
-                        match dir.open_source(src) {
-                            Ok(st) => mounts.push((at.clone(), st)),
-                            // One folder away does not keep the user out.
-                            Err(e) => tracing::warn!(source = %src, error = %e, "virtual folder unavailable"),
-                        }
-                    }
-                    Ok(crate::storage::mount::Mounted::with(home_st, mounts))
-                })
-                .await?;
+                let st = blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await?;
                 self.storage = st;
-                return Ok(OpOk::Done);
+                return self.count_usage().await;
             }
         }
         if home.is_root() {
             // The whole root: nothing to open.
             self.storage = self.base.clone();
-            return Ok(OpOk::Done);
+            return self.count_usage().await;
         }
         let base = self.base.clone();
         let st = blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?;
         self.storage = st;
+        self.count_usage().await
+    }
+
+    /// The logged-in user's quota, when it has one and there is a store.
+    pub(super) fn quota(&self) -> Option<crate::quota::Quota> {
+        let slot = self.slot.as_ref().filter(|s| s.limits.has_quota())?;
+        let store = self.shared.cfg.directory.as_ref()?.store()?.clone();
+        Some(crate::quota::Quota {
+            store,
+            name: slot.entry.name.clone(),
+            limits: slot.limits,
+        })
+    }
+
+    /// At login: a user with a quota whose usage was never counted is
+    /// counted now, once. A store that fails does not keep it out (its
+    /// uploads will say so).
+    async fn count_usage(&self) -> OpResult {
+        if let Some(q) = self.quota() {
+            if let Err(e) = q.ensure_counted(self.storage.clone()).await {
+                tracing::warn!(user = %q.name, error = %e, "quota usage could not be counted");
+            }
+        }
         Ok(OpOk::Done)
     }
+}
+
+/// The size of the plain file at `p`, if there is one.
+pub(super) fn file_size(st: &dyn Storage, p: &VPath) -> Option<u64> {
+    st.stat(p).ok().filter(|e| e.kind == EntryKind::File).map(|e| e.size)
 }
