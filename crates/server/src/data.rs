@@ -260,12 +260,15 @@ pub async fn connect_active(addr: SocketAddr, local: IpAddr, timeout: Duration) 
 
 /// Accepts the passive data connection on `listener`: only from the
 /// control peer's address `peer`, or through one of `proxies` with a PROXY
-/// header naming it. Anyone else is dropped (a port-stealing attacker) and
-/// the wait goes on; the caller bounds it.
+/// header naming it. Anyone else is dropped (a port-stealing attacker),
+/// told to `foreign` (the defender scores it: the address that connected,
+/// or the client a proxy named, never the proxy itself), and the wait goes
+/// on; the caller bounds it.
 pub async fn accept_passive(
     listener: &TcpListener,
     peer: IpAddr,
     proxies: &[crate::config::Cidr],
+    foreign: impl Fn(IpAddr),
 ) -> io::Result<TcpStream> {
     loop {
         let (mut s, from) = listener.accept().await?;
@@ -274,8 +277,10 @@ pub async fn accept_passive(
                 // A LOCAL header: the proxy itself.
                 Ok(client) if same_ip(client.map_or(from, |c| c).ip(), peer) => return Ok(s),
                 Ok(client) => {
-                    let client = client.map_or(from, |c| c);
-                    tracing::warn!(%from, %client, %peer, "refused passive data connection through the proxy for a foreign address");
+                    tracing::warn!(%from, client = ?client, %peer, "refused passive data connection through the proxy for a foreign address");
+                    if let Some(c) = client {
+                        foreign(c.ip());
+                    }
                 }
                 Err(e) => tracing::warn!(%from, error = %e, "refused passive data connection from a proxy"),
             }
@@ -283,6 +288,7 @@ pub async fn accept_passive(
             return Ok(s);
         } else {
             tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
+            foreign(from.ip());
         }
     }
 }

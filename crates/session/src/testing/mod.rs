@@ -498,7 +498,7 @@ impl Harness {
             Action::EndTls => {
                 assert!(self.transfer.is_none(), "TLS ended during a transfer");
             }
-            Action::SelectRoot(_) | Action::Log(_) => {}
+            Action::SelectRoot(_) | Action::Log(_) | Action::Hostile(_) => {}
         }
     }
 }
