@@ -4,7 +4,9 @@
 `free` (no limits) and `counted` (a quota of 1 TiB, so every upload is
 metered: a conditional UPDATE per MiB reserved, one more to settle), taking
 turns RUNS times (the order alternates). Prints the median MiB/s of each and
-the ratio counted/free. With BABELFTP_BASELINE set, that binary's `free`
+the ratio counted/free, and the server's CPU time per GiB of each (utime +
+stime of its process over the transfer: steadier than wall time on a busy
+machine). With BABELFTP_BASELINE set, that binary's `free`
 user is measured in the same runs too (a server of its own; its store is
 its own, as an older babelftp may not read a newer schema).
 
@@ -48,7 +50,7 @@ try:
             f.write(block)
     up_src = os.path.join(base, 'up.bin')
     shutil.copy(src, up_src)
-    urls = {}
+    urls, pids = {}, {}
     for label, binary in bins:
         db = 'sqlite:' + os.path.join(base, f'{label}.db')
         admin(binary, db, 'user', 'add', 'free', stdin='pw\n')
@@ -58,36 +60,44 @@ try:
             admin(binary, db, 'user', 'set', 'counted', '--quota-bytes', '1TiB')
             users.append('counted')
         port = B.free_port()
-        procs.append(start(binary, root, db, port))
+        proc = start(binary, root, db, port)
+        procs.append(proc)
         for u in users:
             name = u if label != 'baseline' else 'baseline'
             urls[name] = f'ftp://{u}:pw@127.0.0.1:{port}/'
+            pids[name] = proc.pid
     names = list(urls)
     res = {(n, d): [] for n in names for d in ('RETR', 'STOR')}
+    cpu = {(n, d): [] for n in names for d in ('RETR', 'STOR')}
     for run in range(RUNS):
         order = names if run % 2 == 0 else names[::-1]
         with B.measuring():
             for n in order:
                 url = urls[n]
-                t = time.perf_counter()
+                t, c = time.perf_counter(), B.cpu_ticks(pids[n])
                 subprocess.run(['curl', '-s', '-S', '-o', '/dev/null', url + 'big.bin'], check=True)
                 res[(n, 'RETR')].append(MIB / (time.perf_counter() - t))
-                t = time.perf_counter()
+                cpu[(n, 'RETR')].append((B.cpu_ticks(pids[n]) - c) / B.TICK * 1000 / (MIB / 1024))
+                t, c = time.perf_counter(), B.cpu_ticks(pids[n])
                 subprocess.run(['curl', '-s', '-S', '-T', up_src, url + f'up-{n}.bin'], check=True)
                 res[(n, 'STOR')].append(MIB / (time.perf_counter() - t))
+                cpu[(n, 'STOR')].append((B.cpu_ticks(pids[n]) - c) / B.TICK * 1000 / (MIB / 1024))
                 up = os.path.join(root, f'up-{n}.bin')
                 assert os.path.getsize(up) == MIB << 20, (n, os.path.getsize(up))
                 os.remove(up)
         print(f'# run {run + 1}: ' + ', '.join(f'{n} RETR {res[(n, "RETR")][-1]:.0f} STOR {res[(n, "STOR")][-1]:.0f}'
                                                 for n in names), flush=True)
     print(f'# MiB/s, median of {RUNS} runs of {MIB} MiB')
-    B.table([(f'{d} MiB/s', {n: res[(n, d)] for n in names}, '.0f') for d in ('RETR', 'STOR')], names)
+    B.table([(f'{d} MiB/s', {n: res[(n, d)] for n in names}, '.0f') for d in ('RETR', 'STOR')]
+            + [(f'{d} server CPU ms/GiB', {n: cpu[(n, d)] for n in names}, '.0f') for d in ('RETR', 'STOR')], names)
     for d in ('RETR', 'STOR'):
-        a, b = B.median(res[('counted', d)]), B.median(res[('free', d)])
-        print(f'{d}: counted {a:.0f} MiB/s, free {b:.0f} MiB/s, ratio {a / b:.3f}')
-        if 'baseline' in names:
-            c = B.median(res[('baseline', d)])
-            print(f'{d}: free {b:.0f} MiB/s, baseline {c:.0f} MiB/s, ratio {b / c:.3f}')
+        for what, table, unit in (('throughput', res, 'MiB/s'), ('server CPU', cpu, 'ms/GiB')):
+            a, b = B.median(table[('counted', d)]), B.median(table[('free', d)])
+            line = f'{d} {what}: counted {a:.0f} {unit}, free {b:.0f} {unit}, ratio {a / b:.3f}'
+            if 'baseline' in names:
+                c = B.median(table[('baseline', d)])
+                line += f'; baseline {c:.0f} {unit}, free/baseline {b / c:.3f}'
+            print(line)
 finally:
     for p in procs:
         B.stop(p)

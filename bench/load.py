@@ -19,13 +19,19 @@ memory that is not given back shows up in the idle column.
 
 Loopback only, bounded: SESSIONS threads at most. The load generator's own
 CPU time is printed too, so a saturated client can be told from a slow
-server. Usage: bench/load.py [SESSIONS] [ROUNDS]   (default 1000 3)
+server. LOAD_USER=quota|store: log in as a user of an accounts store, with
+or without a quota (see USER below). Usage: bench/load.py [SESSIONS]
+[ROUNDS]   (default 1000 3)
 """
 import ftplib, hashlib, io, os, random, resource, shutil, sys, tempfile, threading, time
 
 import benchlib as B
 
 SESSIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+# LOAD_USER=quota or store: the sessions log in as a user of a SQLite
+# accounts store made here (an argon2 password each login), with a quota of
+# 1 TiB (every upload metered) or without; default: the users file's u.
+USER = {'quota': 'q', 'store': 'r'}.get(os.environ.get('LOAD_USER', ''), 'u')
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 
 
@@ -38,7 +44,7 @@ def session(port, i, rnd, shared_sum, results, barrier):
         barrier.wait(timeout=120)
         f = ftplib.FTP()
         f.connect('127.0.0.1', port, timeout=120)
-        f.login('u', 'p')
+        f.login(USER, 'p')
         f.storbinary(f'STOR {name}', io.BytesIO(data), blocksize=65536)
         moved += len(data)
         back = hashlib.sha256()
@@ -78,9 +84,20 @@ def main():
     B.describe([('babelftp', binary)])
     print(f'# root on {base}')
     port = B.free_port()
+    store = []
+    if USER != 'u':
+        import subprocess
+        db = 'sqlite:' + os.path.join(base, 'users.db')
+        for name in ('q', 'r'):
+            subprocess.run([binary, 'user', 'add', name, '--db', db], input=b'p\n', check=True,
+                           stdout=subprocess.DEVNULL)
+        subprocess.run([binary, 'user', 'set', 'q', '--quota-bytes', '1TiB', '--db', db], check=True,
+                       stdout=subprocess.DEVNULL)
+        store = ['--db', db]
+        print(f'# sessions log in as {USER} of {db}' + (' (quota 1 TiB)' if USER == 'q' else ''))
     srv = B.serve(binary, root, port, '--max-connections', str(SESSIONS + 10),
                   '--max-per-ip', str(SESSIONS + 10), '--passive-ports', '30000-39999',
-                  '--fsync', 'never')
+                  '--fsync', 'never', *store)
     print(f'# {SESSIONS} concurrent sessions x {ROUNDS} rounds; each: STOR 64 KiB-1 MiB, RETR it, RETR 1 MiB shared, SHA-256 both')
     try:
         time.sleep(0.5)
