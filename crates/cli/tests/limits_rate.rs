@@ -120,32 +120,46 @@ fn a_users_rate_holds_across_its_sessions_and_slows_no_one_else() {
 }
 
 #[test]
-fn a_server_rate_holds_for_everyone() {
+fn a_server_rate_holds_for_everyone_in_clear_and_over_tls() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("two.bin"), vec![5u8; 2 * MIB]).unwrap();
-    // Anonymous sessions, whom no user limit covers: 2 MiB at 2 MiB/s
-    // for the whole server.
-    let srv = Serve::start(&root, &["--download-rate", "2MiB/s"]);
-    let c = Command::new("curl")
-        .args([
-            "-s",
-            "-S",
-            "--max-time",
-            "20",
-            "-o",
-            "/dev/null",
-            "-w",
-            "%{time_pretransfer} %{time_total}",
-        ])
-        .arg(format!("ftp://{}/two.bin", srv.addr))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = took(c);
-    eprintln!("anonymous 2 MiB under a server limit of 2 MiB/s: {t:.3} s");
-    within(t, 1.0, "2 MiB at 2 MiB/s");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    // Anonymous sessions, whom no user limit covers: 2 MiB/s for the
+    // whole server.
+    let srv = Serve::start(
+        &root,
+        &[
+            "--download-rate",
+            "2MiB/s",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    for tls in [&[][..], &["--ssl-reqd", "-k"][..]] {
+        let c = Command::new("curl")
+            .args([
+                "-s",
+                "-S",
+                "--max-time",
+                "20",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{time_pretransfer} %{time_total}",
+            ])
+            .args(tls)
+            .arg(format!("ftp://{}/two.bin", srv.addr))
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = took(c);
+        eprintln!("anonymous 2 MiB {tls:?} under a server limit of 2 MiB/s: {t:.3} s");
+        within(t, 1.0, "2 MiB at 2 MiB/s");
+    }
     let (code, _, err) = run(&["serve", "--download-rate", "fast"], "");
     assert_ne!(code, 0);
     assert!(err.contains("fast"), "{err}");
