@@ -164,3 +164,24 @@ fn a_server_rate_holds_for_everyone_in_clear_and_over_tls() {
     assert_ne!(code, 0);
     assert!(err.contains("fast"), "{err}");
 }
+
+#[test]
+fn a_slow_download_is_not_taken_for_a_stalled_one() {
+    // The pumps count progress per buffer of up to 1 MiB: at 512 KiB/s a
+    // buffer takes 2 s, twice the stall timeout here; the limited stream
+    // shows it is alive with every chunk.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("one.bin"), vec![9u8; MIB]).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    user(&db, "slow", &["--download-rate", "512KiB/s"]);
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, "stall_timeout = 1\n").unwrap();
+    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--db", &db]);
+    let out = dir.path().join("one.bin");
+    let t = took(curl(&srv, "slow", "/one.bin", &["-o", out.to_str().unwrap()]));
+    eprintln!("1 MiB at 512 KiB/s, stall timeout 1 s: {t:.3} s");
+    within(t, 2.0, "1 MiB at 512 KiB/s");
+    same(&out, &root.join("one.bin"));
+}

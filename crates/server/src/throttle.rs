@@ -293,14 +293,14 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Throttled<S> {
     }
 }
 
-/// Runs `fut`, a transfer over a [`Throttled`] stream, and cuts it
+/// Runs `fut`, a download over a [`Throttled`] stream, and cuts it
 /// (`None`) when the stream, while it is held, moves nothing for `stall`.
 ///
-/// The transfer's own stall watch looks at its progress, which the pumps
-/// count per buffer (up to 1 MiB): a limited transfer takes longer than
-/// the stall timeout over a buffer well before it has stalled. The
-/// stream's beat moves with every chunk and every turn; once the stream
-/// is dropped (an upload waiting for its commit) nothing is cut here.
+/// The transfer's own stall watch looks at its progress, which a
+/// download's pumps count per buffer (up to 1 MiB): at a low rate a
+/// buffer takes longer than the stall timeout well before anything has
+/// stalled. The stream's beat moves with every chunk and every turn; once
+/// the stream is dropped nothing is cut here.
 pub(crate) async fn watch<T>(beat: Arc<AtomicU64>, stall: Duration, fut: impl Future<Output = T>) -> Option<T> {
     tokio::pin!(fut);
     let tick = (stall / 4).max(Duration::from_millis(50));

@@ -334,9 +334,15 @@ impl Job {
         let Some(t) = self.throttle.take() else {
             return self.move_bytes(stream, payload).await;
         };
-        // Stalls are watched on the stream (see throttle::watch), not on
-        // the progress of whole buffers.
         let stream = t.wrap(stream);
+        // An upload counts its progress at each read: its own stall watch
+        // holds. A download counts it per buffer (up to 1 MiB), which at a
+        // low rate takes longer than the stall timeout: its stalls are
+        // watched on the stream instead (throttle::watch), and a stalled
+        // download is dropped as move_bytes' own watch would drop it.
+        if matches!(payload, Payload::Upload(_)) {
+            return self.move_bytes(stream, payload).await;
+        }
         let (beat, stall, progress) = (stream.beat(), self.stall, self.progress.clone());
         self.stall = Duration::from_secs(365 * 86400);
         match crate::throttle::watch(beat, stall, self.move_bytes(stream, payload)).await {
