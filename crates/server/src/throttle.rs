@@ -4,15 +4,16 @@
 //!
 //! A [`Rate`] is virtual time (GCRA): the instant its link is next free.
 //! An I/O of n octets takes n/rate of that time, from where the last one
-//! left it (or from now, when it is idle), and the stream waits until the
+//! left it (or from just before now, when it is idle), and the stream waits until the
 //! end of its turn before its next I/O. So:
 //! - sessions sharing a rate take turns in the order they came (FIFO):
 //!   each I/O is bounded ([`chunk`]: rate/50, 4 KiB–256 KiB), so two
 //!   downloads of one user interleave every few tens of milliseconds and
 //!   each gets half;
-//! - the total is exact: deadlines are absolute instants, so a late
-//!   wake-up is made up by the next turn, never added up; N octets take
-//!   N/rate, give or take the last chunk;
+//! - the total is exact: a turn starts where the last one ended, even
+//!   when its taker woke late (up to [`SLACK`]), so timer lateness is
+//!   made up by the next turn, never added up; N octets take N/rate,
+//!   give or take the last chunk;
 //! - an idle rate gives no burst, but for 20 ms worth ([`SLACK`]: its next
 //!   turn starts no earlier than that before now);
 //! - no limit, no wrapper: an unlimited transfer never meets this module
