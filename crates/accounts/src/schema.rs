@@ -98,10 +98,10 @@ async fn current(pool: &AnyPool) -> Result<i64, AccountsError> {
 }
 
 /// Brings the store's schema to [`known`]; refuses a newer one.
-pub(crate) async fn migrate(pool: &AnyPool) -> Result<(), AccountsError> {
+pub(crate) async fn migrate(pool: &AnyPool, postgres: bool) -> Result<(), AccountsError> {
     let mut tries = 0;
     loop {
-        match migrate_once(pool).await {
+        match migrate_once(pool, postgres).await {
             Ok(()) => return Ok(()),
             // Another node migrating at the same time: read again.
             Err(AccountsError::Db(_)) if tries < 3 => tries += 1,
@@ -110,7 +110,7 @@ pub(crate) async fn migrate(pool: &AnyPool) -> Result<(), AccountsError> {
     }
 }
 
-async fn migrate_once(pool: &AnyPool) -> Result<(), AccountsError> {
+async fn migrate_once(pool: &AnyPool, postgres: bool) -> Result<(), AccountsError> {
     sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL PRIMARY KEY)")
         .execute(pool)
         .await?;
@@ -124,6 +124,21 @@ async fn migrate_once(pool: &AnyPool) -> Result<(), AccountsError> {
             continue;
         }
         let mut tx = pool.begin().await?;
+        if postgres {
+            // One node migrates at a time; the others wait here, then
+            // find the version applied (SQLite has one writer anyway).
+            sqlx::query("LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE")
+                .execute(&mut *tx)
+                .await?;
+            let done: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM schema_version WHERE version = $1")
+                .bind(version)
+                .fetch_one(&mut *tx)
+                .await?;
+            if done > 0 {
+                tx.commit().await?;
+                continue;
+            }
+        }
         for s in *statements {
             sqlx::query(s).execute(&mut *tx).await?;
         }

@@ -147,7 +147,7 @@ impl Store {
                 let _ = sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await;
             }
         }
-        crate::schema::migrate(&pool).await?;
+        crate::schema::migrate(&pool, !sqlite).await?;
         Ok(Store { pool, description })
     }
 

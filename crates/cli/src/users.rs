@@ -127,7 +127,9 @@ impl LimitArgs {
 fn limit_lines(l: &Limits, own: &Limits, group: Option<&Limits>, out: &mut Vec<Vec<String>>) {
     let size = |n: Option<u64>| n.map_or("-".to_owned(), |n| n.to_string());
     let rate = |n: Option<u64>| n.map_or("-".to_owned(), |n| format!("{n}/s"));
-    let rows: [(&str, Option<u64>, Option<u64>, Option<u64>, bool); 5] = [
+    // (key, effective, own, group's, is a rate)
+    type Row<'a> = (&'a str, Option<u64>, Option<u64>, Option<u64>, bool);
+    let rows: [Row; 5] = [
         (
             "quota-bytes",
             l.quota_bytes,

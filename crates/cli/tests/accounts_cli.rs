@@ -79,7 +79,9 @@ fn an_admin_sets_up_users_and_groups() {
          perm\t/incoming\tupload,mkdir\tuser\n\
          perm\t/pub\tread\tgroup\n\
          mount\t/archive\t/srv/archive\tuser\n\
-         mount\t/shared\ts3://team-bucket/shared\tgroup\n"
+         mount\t/shared\ts3://team-bucket/shared\tgroup\n\
+         quota-bytes\t-\tdefault\nquota-files\t-\tdefault\ndownload-rate\t-\tdefault\n\
+         upload-rate\t-\tdefault\nmax-sessions\t-\tdefault\n"
     );
 
     ok(

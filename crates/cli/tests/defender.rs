@@ -164,3 +164,125 @@ fn without_a_store_the_defender_still_bans_on_its_node_and_allowed_networks_are_
     assert_eq!(seen.matches("530").count(), 30, "{seen}");
     assert!(logs_in(srv.addr, "127.0.0.5"));
 }
+
+/// From `source`: the banner, then each of `lines` with its reply; prints
+/// `CLOSED` for a connection closed before its banner, each reply's code,
+/// and `EOF` when the server closes the connection.
+fn converse(addr: SocketAddr, source: &str, lines: &[&str]) -> String {
+    let script = format!(
+        r#"
+import socket, sys
+s = socket.socket()
+s.settimeout(10)
+s.bind(({source:?}, 0))
+s.connect(({ip:?}, {port}))
+f = s.makefile('rb')
+def reply():
+    while True:
+        line = f.readline()
+        if not line:
+            return None
+        if line[:3].isdigit() and line[3:4] == b' ':
+            return line[:3].decode()
+if reply() is None:
+    print('CLOSED'); sys.exit(0)
+for l in {lines:?}:
+    try:
+        s.sendall(l.encode() + b'\r\n')
+    except OSError:
+        print('EOF'); break
+    code = reply()
+    if code is None:
+        print('EOF'); break
+    print(code)
+"#,
+        ip = addr.ip().to_string(),
+        port = addr.port(),
+    );
+    let out = Command::new("python3").arg("-c").arg(script).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn hostile_commands_ban_the_address_that_sent_them() {
+    // Issue 29: PORT to a foreign host, an over-long line, a passive data
+    // connection from another host score 5 each; 15 ban.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, "[defender]\nthreshold = 15\nallow = []\n").unwrap();
+    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--user", "good:good-pw"]);
+    let login = ["USER good", "PASS good-pw"];
+
+    // Three PORTs to 10.0.0.1 from 127.0.0.1: each refused (504), the
+    // third bans, and its session is closed after the refusal.
+    let bounce = "PORT 10,0,0,1,200,10";
+    let seen = converse(srv.addr, "127.0.0.1", &[login[0], login[1], bounce, bounce, "NOOP"]);
+    assert_eq!(seen, "331\n230\n504\n504\n200\n", "two bounces do not ban");
+    let seen = converse(srv.addr, "127.0.0.1", &[login[0], login[1], bounce, "NOOP"]);
+    assert_eq!(seen, "331\n230\n504\nEOF\n", "the third does");
+    assert_eq!(converse(srv.addr, "127.0.0.1", &["NOOP"]), "CLOSED\n");
+    assert!(greeted(srv.addr, "127.0.0.2"), "another address is not banned");
+
+    // Over-long lines (max_line 4096), before any login: the same.
+    let long = "NOOP ".to_string() + &"x".repeat(5000);
+    let long = long.as_str();
+    let seen = converse(srv.addr, "127.0.0.3", &[long, long, "NOOP", long, "NOOP"]);
+    assert_eq!(seen, "500\n500\n200\n500\nEOF\n");
+    assert_eq!(converse(srv.addr, "127.0.0.3", &["NOOP"]), "CLOSED\n");
+
+    // A passive port of 127.0.0.4's session, reached three times from
+    // 127.0.0.5: 127.0.0.5 is banned, and 127.0.0.4 still gets its listing.
+    let script = format!(
+        r#"
+import ftplib, socket
+ftp = ftplib.FTP(source_address=('127.0.0.4', 0))
+ftp.connect({ip:?}, {port}, timeout=10)
+ftp.login('good', 'good-pw')
+host, port = ftplib.parse227(ftp.sendcmd('PASV'))
+for _ in range(3):
+    t = socket.socket()
+    t.settimeout(10)
+    t.bind(('127.0.0.5', 0))
+    t.connect((host, port))
+    # Dropped by the server: EOF (or a reset).
+    try:
+        assert t.recv(1) == b''
+    except ConnectionResetError:
+        pass
+    t.close()
+d = socket.create_connection((host, port), timeout=10, source_address=('127.0.0.4', 0))
+print(ftp.sendcmd('LIST')[:3])
+while d.recv(4096):
+    pass
+d.close()
+print(ftp.voidresp()[:3])
+ftp.quit()
+"#,
+        ip = srv.addr.ip().to_string(),
+        port = srv.addr.port(),
+    );
+    let out = Command::new("python3").arg("-c").arg(script).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "150\n226\n");
+    assert!(!greeted(srv.addr, "127.0.0.5"), "the port thief is banned");
+    assert!(greeted(srv.addr, "127.0.0.4"), "the session's client is not");
+}
+
+#[test]
+fn hostile_commands_from_allowed_addresses_are_never_scored() {
+    // The default allow list: loopback.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let srv = Serve::start(&root, &["--user", "good:good-pw"]);
+    let bounce = "PORT 10,0,0,1,200,10";
+    let mut lines = vec!["USER good", "PASS good-pw"];
+    lines.extend([bounce; 10]);
+    lines.push("NOOP");
+    let seen = converse(srv.addr, "127.0.0.1", &lines);
+    assert_eq!(seen, format!("331\n230\n{}200\n", "504\n".repeat(10)));
+    assert!(greeted(srv.addr, "127.0.0.1"));
+}

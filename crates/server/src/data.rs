@@ -68,6 +68,35 @@ impl Drop for Budget {
 pub enum Fail {
     Net(io::Error),
     Storage(StorageError),
+    /// The account's quota does not allow the next bytes: the upload, to
+    /// be discarded.
+    Quota(Discard),
+}
+
+/// An upload stopped by the quota, handed back to be discarded.
+pub struct Discard(pub Box<dyn Upload>);
+
+impl std::fmt::Debug for Discard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Discard")
+    }
+}
+
+/// Asks the quota's meter (if any) whether the upload may hold `total`
+/// bytes; hands the upload back when it may not.
+async fn admit(
+    meter: &mut Option<&mut crate::quota::Meter>,
+    total: u64,
+    upload: Box<dyn Upload>,
+) -> Result<Box<dyn Upload>, Fail> {
+    let Some(m) = meter.as_mut() else {
+        return Ok(upload);
+    };
+    match m.admit(total).await {
+        Ok(()) => Ok(upload),
+        Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => Err(Fail::Quota(Discard(upload))),
+        Err(e) => Err(Fail::Storage(StorageError::Io(e))),
+    }
 }
 
 impl From<io::Error> for Fail {
@@ -231,12 +260,15 @@ pub async fn connect_active(addr: SocketAddr, local: IpAddr, timeout: Duration) 
 
 /// Accepts the passive data connection on `listener`: only from the
 /// control peer's address `peer`, or through one of `proxies` with a PROXY
-/// header naming it. Anyone else is dropped (a port-stealing attacker) and
-/// the wait goes on; the caller bounds it.
+/// header naming it. Anyone else is dropped (a port-stealing attacker),
+/// told to `foreign` (the defender scores it: the address that connected,
+/// or the client a proxy named, never the proxy itself), and the wait goes
+/// on; the caller bounds it.
 pub async fn accept_passive(
     listener: &TcpListener,
     peer: IpAddr,
     proxies: &[crate::config::Cidr],
+    foreign: impl Fn(IpAddr),
 ) -> io::Result<TcpStream> {
     loop {
         let (mut s, from) = listener.accept().await?;
@@ -245,8 +277,10 @@ pub async fn accept_passive(
                 // A LOCAL header: the proxy itself.
                 Ok(client) if same_ip(client.map_or(from, |c| c).ip(), peer) => return Ok(s),
                 Ok(client) => {
-                    let client = client.map_or(from, |c| c);
-                    tracing::warn!(%from, %client, %peer, "refused passive data connection through the proxy for a foreign address");
+                    tracing::warn!(%from, client = ?client, %peer, "refused passive data connection through the proxy for a foreign address");
+                    if let Some(c) = client {
+                        foreign(c.ip());
+                    }
                 }
                 Err(e) => tracing::warn!(%from, error = %e, "refused passive data connection from a proxy"),
             }
@@ -254,6 +288,7 @@ pub async fn accept_passive(
             return Ok(s);
         } else {
             tracing::warn!(%from, %peer, "refused passive data connection from a foreign address");
+            foreign(from.ip());
         }
     }
 }
@@ -398,9 +433,10 @@ pub async fn receive<S: AsyncRead + Unpin>(
     upload: Box<dyn Upload>,
     ascii: bool,
     progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
 ) -> Result<(u64, Box<dyn Upload>, Vec<u8>), Fail> {
     if ascii {
-        return receive_ascii(stream, upload, progress).await;
+        return receive_ascii(stream, upload, progress, meter).await;
     }
     let mut upload = upload;
     let (_budget, size) = Budget::take(UPLOAD_BUF);
@@ -416,6 +452,7 @@ pub async fn receive<S: AsyncRead + Unpin>(
         if n == 0 {
             break;
         }
+        upload = admit(&mut meter, total + n as u64, upload).await?;
         let full = n == buf.len();
         if total == 0 && !full {
             // The whole upload, in the first buffer (`fill` stops short only
@@ -458,6 +495,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
     stream: &mut S,
     mut upload: Box<dyn Upload>,
     progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
 ) -> Result<(u64, Box<dyn Upload>, Vec<u8>), Fail> {
     let (_budget, size) = Budget::take(BUF);
     let mut buf = vec![0u8; size];
@@ -473,6 +511,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
         out.clear();
         lines.push(&buf[..n], &mut out);
         let len = out.len();
+        upload = admit(&mut meter, total + len as u64, upload).await?;
         (upload, out) = write_blocking(upload, out, len).await?;
         total += len as u64;
     }
@@ -480,6 +519,7 @@ async fn receive_ascii<S: AsyncRead + Unpin>(
     lines.finish(&mut out);
     if !out.is_empty() {
         let len = out.len();
+        upload = admit(&mut meter, total + len as u64, upload).await?;
         (upload, _) = write_blocking(upload, out, len).await?;
         total += len as u64;
     }

@@ -3,14 +3,19 @@
 //!
 //! Events carry scores: a failed login (wrong password, unknown user, a
 //! disabled account alike: the client is not told which, and neither is
-//! the score), and a burst of connections (more than
+//! the score), a burst of connections (more than
 //! `connections_per_second` from one address in one second, scored per
-//! connection over the rate). An address whose scores within `window` add
-//! up to `threshold` is banned for `ban_time`, doubled at each ban that
-//! follows within a day, up to `max_ban_time`. A banned address's
-//! connections are closed as soon as they are accepted: no banner, no
-//! task, no TLS handshake; a session it still has gets its logins refused
-//! without a password check. Addresses in `allow` are never scored.
+//! connection over the rate), and each command the hostile-input rules
+//! refuse: PORT/EPRT to another host or a privileged port (an FTP bounce,
+//! RFC 2577 3), a passive data connection from another host than the
+//! session's client (a port thief; the address that connected is scored,
+//! not the session's), a command line longer than `max_line`. An address
+//! whose scores within `window` add up to `threshold` is banned for
+//! `ban_time`, doubled at each ban that follows within a day, up to
+//! `max_ban_time`; a session whose own hostile command banned it is closed
+//! after the refusal. A banned address's connections are closed as soon
+//! as they are accepted: no banner, no task, no TLS handshake; a session
+//! it still has gets its logins refused without a password check. Addresses in `allow` are never scored.
 //!
 //! Scores are per node, in memory. Bans are too without an accounts
 //! store; with one, every ban is written there and every node reads the
@@ -38,6 +43,13 @@ pub struct DefenderConfig {
     pub max_ban_time: Duration,
     pub score_login_failed: u32,
     pub score_flood: u32,
+    /// PORT/EPRT refused: to another host, or to a port below 1024.
+    pub score_bounce: u32,
+    /// A passive data connection from another host than the session's
+    /// client (scored against the host that connected).
+    pub score_foreign_data: u32,
+    /// A command line longer than `max_line`.
+    pub score_long_line: u32,
     /// Connections a second from one address before each more scores
     /// `score_flood`.
     pub connections_per_second: u32,
@@ -52,7 +64,10 @@ impl Default for DefenderConfig {
     /// Loopback is allowed: the machine's own monitoring, a TLS or SSH
     /// tunnel that forwards every client from 127.0.0.1 (without PROXY
     /// protocol), and local tests are never banned (`allow = []` scores
-    /// it too).
+    /// it too). A command the hostile-input rules refuse scores 5: three
+    /// of them ban. A well-behaved client sends none; one behind NAT that
+    /// puts its private address in PORT does (and fails to transfer
+    /// anyway): `score_bounce = 0` spares it.
     fn default() -> Self {
         DefenderConfig {
             enabled: true,
@@ -62,6 +77,9 @@ impl Default for DefenderConfig {
             max_ban_time: Duration::from_secs(86_400),
             score_login_failed: 1,
             score_flood: 1,
+            score_bounce: 5,
+            score_foreign_data: 5,
+            score_long_line: 5,
             connections_per_second: 20,
             allow: ["127.0.0.0/8", "::1/128"]
                 .iter()
@@ -76,6 +94,13 @@ impl Default for DefenderConfig {
 pub enum Event {
     LoginFailed,
     Connected,
+    /// PORT/EPRT refused (`score_bounce`).
+    Bounce,
+    /// A passive data connection from a foreign host
+    /// (`score_foreign_data`).
+    ForeignData,
+    /// An over-long command line (`score_long_line`).
+    LongLine,
 }
 
 #[derive(Debug, Default)]
@@ -170,6 +195,9 @@ impl Defender {
         let h = hosts.entry(ip).or_default();
         let score = match ev {
             Event::LoginFailed => self.cfg.score_login_failed,
+            Event::Bounce => self.cfg.score_bounce,
+            Event::ForeignData => self.cfg.score_foreign_data,
+            Event::LongLine => self.cfg.score_long_line,
             Event::Connected => {
                 if h.second
                     .is_none_or(|s| now.saturating_duration_since(s) >= Duration::from_secs(1))
@@ -255,6 +283,26 @@ impl crate::driver::Shared {
         if let Some(ban) = self.defender.event(ip, Event::LoginFailed, Instant::now()) {
             self.banned(ip, ban, "failed logins");
         }
+    }
+
+    /// A command from `ip` that the hostile-input rules refused (or a
+    /// passive data connection `ip` made to another client's port):
+    /// scored, and banned past the threshold. Whether `ip` is banned now
+    /// (by this event or before it).
+    pub(crate) fn hostile(&self, ip: IpAddr, ev: Event) -> bool {
+        let now = Instant::now();
+        let reason = match ev {
+            Event::Bounce => "FTP bounce (PORT/EPRT refused)",
+            Event::ForeignData => "passive data connection to another client's port",
+            Event::LongLine => "over-long command lines",
+            Event::LoginFailed | Event::Connected => "misbehaviour",
+        };
+        tracing::debug!(addr = %ip.to_canonical(), reason, "hostile input scored");
+        if let Some(ban) = self.defender.event(ip, ev, now) {
+            self.banned(ip, ban, reason);
+            return true;
+        }
+        self.defender.is_banned(ip, now)
     }
 
     /// A ban this node decided: logged, counted, and written to the store
@@ -383,5 +431,51 @@ mod tests {
         for s in 0..100 {
             assert_eq!(d.event(calm, Event::Connected, t0 + Duration::from_secs(s)), None);
         }
+    }
+
+    #[test]
+    fn hostile_input_scores_its_own_points_per_kind() {
+        // The defaults: 5 each, so three hostile commands reach 15.
+        let d = Defender::new(DefenderConfig::default());
+        let t0 = Instant::now();
+        let a = ip("192.0.2.20");
+        assert_eq!(d.event(a, Event::Bounce, t0), None);
+        assert_eq!(d.event(a, Event::LongLine, t0), None);
+        assert!(d.event(a, Event::ForeignData, t0).is_some(), "5 + 5 + 5 = 15");
+        assert!(d.is_banned(a, t0));
+        // Loopback is allowed by default: never scored.
+        for _ in 0..10 {
+            assert_eq!(d.event(ip("127.0.0.1"), Event::Bounce, t0), None);
+            assert_eq!(d.event(ip("::1"), Event::LongLine, t0), None);
+        }
+        // Each kind has its own score; 0 turns one off.
+        let cfg = DefenderConfig {
+            threshold: 10,
+            score_bounce: 0,
+            score_foreign_data: 10,
+            score_long_line: 4,
+            ..DefenderConfig::default()
+        };
+        let d = Defender::new(cfg);
+        let (b, f, l) = (ip("192.0.2.21"), ip("192.0.2.22"), ip("192.0.2.23"));
+        for _ in 0..100 {
+            assert_eq!(d.event(b, Event::Bounce, t0), None);
+        }
+        assert!(!d.is_banned(b, t0), "score_bounce = 0 never bans");
+        assert!(d.event(f, Event::ForeignData, t0).is_some(), "one is 10");
+        assert_eq!(d.event(l, Event::LongLine, t0), None);
+        assert_eq!(d.event(l, Event::LongLine, t0), None);
+        assert_eq!(
+            d.event(l, Event::LongLine, t0).map(|b| b.count),
+            Some(1),
+            "4 + 4 + 4 >= 10"
+        );
+        // Hostile input and failed logins add up.
+        let m = ip("192.0.2.24");
+        assert_eq!(d.event(m, Event::LongLine, t0), None);
+        for _ in 0..5 {
+            assert_eq!(d.event(m, Event::LoginFailed, t0), None);
+        }
+        assert!(d.event(m, Event::LoginFailed, t0).is_some(), "4 + 6 * 1 = 10");
     }
 }

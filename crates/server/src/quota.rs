@@ -5,8 +5,8 @@
 //! An upload reserves as it goes: before a buffer is written, the bytes it
 //! brings past what the upload has reserved (and past the size of the file
 //! it replaces, which it frees) are added to the usage by one conditional
-//! `UPDATE` ([`babelftp_accounts::Store::reserve`]), in steps of
-//! [`STEP`]; when that would pass the quota, the upload stops there with
+//! `UPDATE` ([`babelftp_accounts::Store::reserve`]), in steps of a
+//! quarter of what it holds ([`STEP`] to [`MAX_STEP`]); when that would pass the quota, the upload stops there with
 //! 552 and is discarded. When it ends, the file's real size settles the
 //! account: what was reserved and not used is given back. So the usage
 //! never passes the quota, whatever runs at once on however many nodes.
@@ -26,6 +26,8 @@ use crate::storage::Storage;
 /// Bytes reserved at a time (fewer store round trips than one per
 /// buffer; given back at the end if unused).
 const STEP: u64 = 1 << 20;
+/// The largest step.
+const MAX_STEP: u64 = 64 << 20;
 
 /// A logged-in user's quota: its store, name and limits.
 #[derive(Clone, Debug)]
@@ -132,9 +134,12 @@ impl Meter {
         }
         let missing = need - self.reserved;
         let q = &self.quota;
-        // A step ahead when the quota allows it, else exactly what is
-        // missing (the last bytes of a quota).
-        for amount in [missing.max(STEP), missing] {
+        // A step ahead when the quota allows it (a quarter of what the
+        // upload holds, from 1 MiB to 64 MiB: a 1 GiB upload asks the
+        // store some 30 times, not 1,000), else exactly what is missing
+        // (the last bytes of a quota).
+        let step = (total / 4).clamp(STEP, MAX_STEP);
+        for amount in [missing.max(step), missing] {
             if q.store
                 .reserve(&q.name, amount, 0, &q.limits)
                 .await

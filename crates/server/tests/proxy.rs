@@ -165,6 +165,51 @@ print('ok')
 }
 
 #[test]
+fn a_foreign_passive_connection_through_the_balancer_scores_the_client_it_names() {
+    // Issue 29: the defender scores the client the header names (one
+    // foreign connection bans it here), never the balancer, nor the
+    // session's own client.
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(|c| {
+        c.proxy_protocol_from = vec!["127.0.0.1".parse().unwrap()];
+        c.xferlog = Some(dir.path().join("xferlog"));
+        c.defender.allow = Vec::new();
+        c.defender.score_foreign_data = c.defender.threshold;
+    });
+    let lb = balancer(backend(&srv), true);
+    let direct = backend(&srv);
+    let script = format!(
+        r#"
+{PY_RAW_FTP}
+def hdr(src, dport):
+    a = bytes(int(x) for x in src.split('.'))
+    return b'\r\n\r\n\x00\r\nQUIT\n\x21\x11\x00\x0c' + a + bytes([127, 0, 0, 1]) + (40000).to_bytes(2, 'big') + dport.to_bytes(2, 'big')
+def greeted(src, to=({ip:?}, {port})):
+    c = socket.create_connection(to, timeout=20, source_address=(src, 0))
+    line = c.makefile('rb').readline()
+    c.close()
+    return line.startswith(b'220')
+s = socket.create_connection((HOST, PORT), timeout=20, source_address=('127.0.0.2', 0))
+f = s.makefile('rb')
+assert f.readline().startswith(b'220')
+login(s, f)
+port = epsv(s, f)
+d = socket.create_connection(('127.0.0.1', port), timeout=20, source_address=('127.0.0.1', 0))
+d.sendall(hdr('127.0.0.3', port))
+assert d.recv(4096) == b''
+assert not greeted('127.0.0.3'), 'the named client is banned'
+assert not greeted('127.0.0.3', (HOST, PORT)), 'through the balancer too'
+assert greeted('127.0.0.4', (HOST, PORT)), 'other clients of the balancer are served'
+assert cmd(s, f, b'NOOP').startswith(b'200'), 'nor the session'
+print('ok')
+"#,
+        ip = direct.ip().to_string(),
+        port = direct.port(),
+    );
+    assert_eq!(python_at(&srv, &lb, &script).trim(), "ok");
+}
+
+#[test]
 fn only_configured_proxies_are_believed() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("xferlog");

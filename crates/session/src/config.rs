@@ -144,8 +144,9 @@ pub fn reply_for(e: ErrorKind) -> (ReplyCode, Msg) {
         K::NotADirectory => (ReplyCode::FILE_UNAVAILABLE, Msg::NotADirectory),
         K::IsADirectory | K::InvalidInput => (ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile),
         K::StorageFull => (ReplyCode::NO_SPACE, Msg::NoSpace),
-        // The account's quota (a disk's own EDQUOT is StorageFull).
-        K::QuotaExceeded => (ReplyCode::NO_SPACE, Msg::QuotaExceeded),
+        // The account's quota, 552 "exceeded storage allocation" (a
+        // disk's own EDQUOT is StorageFull, 452).
+        K::QuotaExceeded => (ReplyCode::EXCEEDED_STORAGE, Msg::QuotaExceeded),
         // A name the storage cannot hold: not in the charset of the names
         // on disk (a translating server), or no UTF-8 for an object store.
         K::InvalidFilename => (ReplyCode::BAD_FILENAME, Msg::NameUntranslatable),

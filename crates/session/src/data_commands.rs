@@ -13,7 +13,7 @@ use babelftp_proto::reply::{Reply, ReplyCode};
 
 use crate::data::NoSource;
 use crate::effects::{
-    Action, DataEvent, NoConnection, Op, Outcome, TransferKind, TransferRecord, TransferSpec, WriteMode,
+    Action, DataEvent, Hostile, NoConnection, Op, Outcome, TransferKind, TransferRecord, TransferSpec, WriteMode,
 };
 use crate::io::CLIENT_GONE;
 use crate::listing::{ListFormat, ListRender};
@@ -79,7 +79,12 @@ impl ServerSession {
 
     pub(crate) fn active(&mut self, addr: SocketAddr) {
         match self.data.connect_to(addr, self.peer) {
-            Err(r) => self.refuse(r),
+            Err(r) => {
+                if r.1 == Msg::PortRefused {
+                    self.action(Action::Hostile(Hostile::Bounce));
+                }
+                self.refuse(r)
+            }
             Ok(release) => {
                 if release {
                     self.action(Action::ReleasePassive);

@@ -375,6 +375,18 @@ pub struct TransferRecord {
     pub anonymous: bool,
 }
 
+/// A command the hostile-input rules refused (its reply went out as
+/// usual): the driver's defender scores the client's address for it and
+/// may ban it (issue 29).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hostile {
+    /// PORT/EPRT to another host than the client, or to a port below
+    /// 1024: an FTP bounce (RFC 2577 3).
+    Bounce,
+    /// A command line longer than `max_line`.
+    LongLine,
+}
+
 /// What the session asks the driver to do, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
@@ -408,6 +420,9 @@ pub enum Action {
     /// none), and go on in clear on the same TCP connection. A failure is
     /// `handle_control_closed`.
     EndTls,
+    /// The client sent what the hostile-input rules refuse: tell the
+    /// defender. Nothing comes back to the session.
+    Hostile(Hostile),
     /// Flush the pending output, then close the control connection. Nothing
     /// follows it; no transfer or operation is outstanding when it comes.
     Close,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use babelftp_proto::command::Command;
 use babelftp_proto::reply::ReplyCode;
 
-use crate::effects::{DataEvent, OpResult};
+use crate::effects::{Action, DataEvent, Hostile, OpResult};
 use crate::io::{Framed, Queued, CLIENT_GONE};
 use crate::msg::Msg;
 use crate::session::ServerSession;
@@ -142,7 +142,10 @@ impl ServerSession {
                 if let Some(q) = self.io.next_queued() {
                     match q {
                         Queued::Line(l) => self.run_line(now, &l),
-                        Queued::TooLong => self.reply(ReplyCode::SYNTAX_ERROR, Msg::LineTooLong),
+                        Queued::TooLong => {
+                            self.reply(ReplyCode::SYNTAX_ERROR, Msg::LineTooLong);
+                            self.action(Action::Hostile(Hostile::LongLine));
+                        }
                     }
                     continue;
                 }

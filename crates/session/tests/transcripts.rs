@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use babelftp_session::testing::Harness;
-use babelftp_session::{Action, DataEvent, TransferKind};
+use babelftp_session::{Action, DataEvent, Hostile, TransferKind};
 
 fn logged_in() -> Harness {
     let mut h = Harness::new();
@@ -130,10 +130,24 @@ fn an_over_long_line_gets_500_before_it_ends() {
     big.extend(std::iter::repeat_n(b'x', 1 << 20));
     h.input(&big);
     assert_eq!(h.take().iter().map(|r| r.code.get()).collect::<Vec<_>>(), [500]);
+    // The driver's defender hears of it, once for the line.
+    assert_eq!(hostile(&h), [Hostile::LongLine]);
     // The rest of that line is skipped; the next line is a command again.
     h.input(b"yyyy\r\n");
     assert!(h.take().is_empty());
     assert_eq!(h.codes(b"NOOP"), [200]);
+    assert_eq!(hostile(&h).len(), 1);
+}
+
+/// What the session told the driver's defender, in order.
+fn hostile(h: &Harness) -> Vec<Hostile> {
+    h.actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Hostile(k) => Some(*k),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -291,8 +305,15 @@ fn port_goes_only_back_to_the_client_rfc2577() {
     assert_eq!(h.codes(b"PORT 10,0,0,1,200,10"), [504]);
     assert_eq!(h.codes(b"PORT 127,0,0,1,0,21"), [504]);
     assert_eq!(h.codes(b"PORT 127,0,0,1,200,10"), [200]);
+    // Each bounce refused is told to the driver's defender (issue 29);
+    // PORT back to the client is not.
+    assert_eq!(hostile(&h), [Hostile::Bounce, Hostile::Bounce]);
+    assert_eq!(h.codes(b"EPRT |1|10.0.0.1|2000|"), [504]);
     assert_eq!(h.codes(b"EPSV ALL"), [200]);
     assert_eq!(h.codes(b"PASV"), [503]);
+    // Refused by EPSV ALL, not as a bounce.
+    assert_eq!(h.codes(b"PORT 127,0,0,1,200,10"), [503]);
+    assert_eq!(hostile(&h).len(), 3);
 }
 
 #[test]

@@ -60,17 +60,15 @@ pub struct FsUpload {
     /// written.
     created: Option<PathBuf>,
     written: u64,
-    /// APPE: the file's length before it, for [`Upload::discard`].
-    appended_at: Option<u64>,
-    /// REST+STOR: the offset the file was cut at.
-    written_at: Option<u64>,
+    /// APPE and REST+STOR (in place): the file's length before the
+    /// upload, what [`Upload::discard`] cuts it back to.
+    restore_len: Option<u64>,
 }
 
 impl FsUpload {
     /// REST+STOR: cut the file at the offset, and write from there.
     fn start_at_offset(&mut self) -> io::Result<()> {
         if let Some(offset) = self.truncate_at.take() {
-            self.written_at = Some(offset);
             self.file.set_len(offset)?;
             self.file.seek(SeekFrom::Start(offset))?;
         }
@@ -90,7 +88,7 @@ impl Upload for FsUpload {
         if let Some(created) = self.created.take() {
             // A file this upload made: gone with it.
             let _ = self.dir.remove_file(created);
-        } else if let Some(len) = self.appended_at.or(self.written_at) {
+        } else if let Some(len) = self.restore_len {
             self.file.set_len(len)?;
         }
         Ok(())
@@ -397,7 +395,7 @@ impl Storage for FsStorage {
         let mut opts = OpenOptions::new();
         opts.write(true);
         let mut truncate_at = None;
-        let mut appended_at = None;
+        let mut restore_len = None;
         let (file, temp) = match mode {
             WriteMode::Replace => {
                 let (file, temp) = create_temp(&dir)?;
@@ -411,14 +409,16 @@ impl Storage for FsStorage {
             WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
             WriteMode::Append => {
                 let f = dir.open_with(&target, opts.append(true).create(true))?;
-                appended_at = Some(f.metadata()?.len());
+                restore_len = Some(f.metadata()?.len());
                 (f, None)
             }
             WriteMode::At(offset) => {
                 let f = dir.open_with(&target, opts.create(true))?;
                 // REST beyond the end continues from the end, as
                 // ProFTPD does, rather than leaving a hole.
-                truncate_at = Some(offset.min(f.metadata()?.len()));
+                let len = f.metadata()?.len();
+                truncate_at = Some(offset.min(len));
+                restore_len = Some(len);
                 (f, None)
             }
         };
@@ -433,8 +433,7 @@ impl Storage for FsStorage {
             truncate_at,
             created,
             written: 0,
-            appended_at,
-            written_at: None,
+            restore_len,
         }))
     }
 

@@ -199,8 +199,9 @@ pub trait Upload: Send {
     /// Makes the upload visible (a replacing STOR renames into place).
     fn commit(self: Box<Self>) -> Result<()>;
     /// Gives the upload up and takes back what it wrote where that can be
-    /// done: an append is cut back to the file's length before it, a
-    /// write at an offset to the offset. (Dropping an upload keeps what an
+    /// done: an append or a write at an offset (REST+STOR) is cut back to
+    /// the file's length before it (the bytes rewritten after the offset
+    /// stay rewritten), a file it created is removed. (Dropping an upload keeps what an
     /// in-place write wrote, as a cut connection does; a quota refusal
     /// discards it.)
     fn discard(self: Box<Self>) -> Result<()> {

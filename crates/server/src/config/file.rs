@@ -113,6 +113,9 @@ struct FileDefender {
     max_ban_time: Option<u64>,
     score_login_failed: Option<u32>,
     score_flood: Option<u32>,
+    score_bounce: Option<u32>,
+    score_foreign_data: Option<u32>,
+    score_long_line: Option<u32>,
     connections_per_second: Option<u32>,
     allow: Option<Vec<String>>,
 }
@@ -314,6 +317,9 @@ impl Config {
             def.max_ban_time = d.max_ban_time.map_or(def.max_ban_time, secs).max(def.ban_time);
             def.score_login_failed = d.score_login_failed.unwrap_or(def.score_login_failed);
             def.score_flood = d.score_flood.unwrap_or(def.score_flood);
+            def.score_bounce = d.score_bounce.unwrap_or(def.score_bounce);
+            def.score_foreign_data = d.score_foreign_data.unwrap_or(def.score_foreign_data);
+            def.score_long_line = d.score_long_line.unwrap_or(def.score_long_line);
             def.connections_per_second = d.connections_per_second.unwrap_or(def.connections_per_second);
             // A list given replaces the default (loopback).
             if d.allow.is_some() {

@@ -53,6 +53,9 @@
 //! max_ban_time = 86400
 //! score_login_failed = 1
 //! score_flood = 1             # each connection over connections_per_second
+//! score_bounce = 5            # PORT/EPRT refused: another host, or a port < 1024
+//! score_foreign_data = 5      # a passive data connection from another host (it is scored)
+//! score_long_line = 5         # a command line longer than max_line
 //! connections_per_second = 20
 //! allow = ["10.0.0.0/8"]      # never scored nor banned (default: loopback; [] scores it too)
 //!

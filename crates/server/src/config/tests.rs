@@ -156,6 +156,19 @@ fn the_defender_is_on_by_default_allows_loopback_and_reads_its_table() {
     assert_eq!((d.threshold, d.window.as_secs(), d.ban_time.as_secs()), (3, 60, 10));
     assert_eq!(d.connections_per_second, 5);
     assert!(d.allow.is_empty(), "[] scores loopback too");
+    let def = crate::defender::DefenderConfig::default();
+    assert_eq!(
+        (def.score_bounce, def.score_foreign_data, def.score_long_line),
+        (5, 5, 5)
+    );
+    assert_eq!((d.score_bounce, d.score_foreign_data, d.score_long_line), (5, 5, 5));
+    std::fs::write(
+        &cfg,
+        "[defender]\nscore_bounce = 0\nscore_foreign_data = 15\nscore_long_line = 2\n",
+    )
+    .unwrap();
+    let d = Config::load(&cfg).unwrap().defender;
+    assert_eq!((d.score_bounce, d.score_foreign_data, d.score_long_line), (0, 15, 2));
     std::fs::write(&cfg, "[defender]\nallow = [\"10.0.0.0/33\"]\n").unwrap();
     assert!(Config::load(&cfg).is_err());
     std::fs::write(&cfg, "[defender]\nthreshhold = 3\n").unwrap();

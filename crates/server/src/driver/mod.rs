@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 use babelftp_session::{
-    data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Lines, ListRender, Msg, NoConnection, Op, OpOk,
-    OpResult, Outcome, ServerSession, SessionConfig, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
+    data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Hostile, Lines, ListRender, Msg, NoConnection, Op,
+    OpOk, OpResult, Outcome, ServerSession, SessionConfig, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -455,6 +455,19 @@ impl Driver {
             }
             Action::StartTls => self.start_tls(sess).await,
             Action::EndTls => self.end_tls(sess).await,
+            Action::Hostile(kind) => {
+                let ev = match kind {
+                    Hostile::Bounce => crate::defender::Event::Bounce,
+                    Hostile::LongLine => crate::defender::Event::LongLine,
+                };
+                if self.shared.hostile(self.peer.ip(), ev) {
+                    // Banned: the refusal goes out, then the connection
+                    // closes, as a banned address's new ones do.
+                    if self.flush(sess).await {
+                        self.gone(sess, "address banned");
+                    }
+                }
+            }
         }
     }
 }

@@ -29,6 +29,7 @@ impl Driver {
                             tls,
                             self.shared.cfg.data_timeout,
                             hold,
+                            self.shared.clone(),
                         ));
                         Ok(OpOk::Port(port))
                     }

@@ -131,10 +131,15 @@ impl Passive {
         tls: Option<crate::tls::DataTls>,
         handshake_timeout: Duration,
         hold: Hold,
+        shared: Arc<Shared>,
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
         let task = tokio::spawn(crate::logctx::inherit(async move {
-            let early = match data::accept_passive(&listener, peer, &proxies).await {
+            // A port thief is scored, not the session's client.
+            let foreign = |ip| {
+                shared.hostile(ip, crate::defender::Event::ForeignData);
+            };
+            let early = match data::accept_passive(&listener, peer, &proxies, foreign).await {
                 Err(e) => Early::Failed(e),
                 Ok(stream) => {
                     // One connection per PASV: later ones are refused.

@@ -3,6 +3,7 @@
 //! abort, and the xferlog line.
 
 use super::*;
+use crate::driver::ops::file_size;
 
 /// How many transfers run in the server.
 #[derive(Debug, Default, Clone)]
@@ -88,6 +89,31 @@ pub(super) enum Payload {
 }
 
 impl Driver {
+    /// Starts metering an upload to `path` under the account's quota: the
+    /// file there now, and how much of it the upload replaces.
+    async fn start_meter(
+        &self,
+        q: &crate::quota::Quota,
+        path: &VPath,
+        mode: WriteMode,
+    ) -> Result<crate::quota::Meter, io::ErrorKind> {
+        let old = match mode {
+            // STOU makes a new file.
+            WriteMode::Unique => None,
+            _ => {
+                let (st, p) = (self.storage.clone(), path.clone());
+                blocking(move || Ok(file_size(&*st, &p))).await?
+            }
+        };
+        let credit = match (mode, old) {
+            (WriteMode::Replace | WriteMode::New, Some(o)) => o,
+            // REST+STOR cuts the file at the offset.
+            (WriteMode::At(off), Some(o)) => o - off.min(o),
+            _ => 0,
+        };
+        q.meter(old, credit).await.map_err(|e| e.kind())
+    }
+
     /// Tells the session the charset a name it asked to create could not
     /// be written in, for its reply.
     pub(super) fn name_refused(&self, sess: &mut ServerSession, p: &VPath) {
@@ -116,6 +142,8 @@ impl Driver {
             }
         };
         let st = self.storage.clone();
+        // An upload under a quota: its meter and its path.
+        let mut metered: Option<(crate::quota::Meter, VPath)> = None;
         let opened = match kind {
             TransferKind::Retr { path, offset } => {
                 blocking(move || {
@@ -127,6 +155,15 @@ impl Driver {
             }
             TransferKind::Stor { path, mode } => {
                 let name = path.clone();
+                if let Some(q) = self.quota() {
+                    match self.start_meter(&q, &path, mode).await {
+                        Ok(m) => metered = Some((m, path.clone())),
+                        Err(error) => {
+                            sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
+                            return;
+                        }
+                    }
+                }
                 let r = blocking(move || open_upload(&*st, path, mode)).await;
                 if r.as_ref().err() == Some(&io::ErrorKind::InvalidFilename) {
                     self.name_refused(sess, &name);
@@ -145,10 +182,22 @@ impl Driver {
         let (payload, chosen) = match opened {
             Ok(p) => p,
             Err(error) => {
+                if let Some((m, path)) = metered {
+                    // Nothing was written: the file is as it was.
+                    let st = self.storage.clone();
+                    m.settle(blocking(move || Ok(file_size(&*st, &path))).await.unwrap_or(None))
+                        .await;
+                }
                 sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
                 return;
             }
         };
+        // STOU: the name chosen is the one to count.
+        let quota = metered.map(|(m, path)| QuotaJob {
+            meter: m,
+            storage: self.storage.clone(),
+            path: chosen.clone().unwrap_or(path),
+        });
         let upload = matches!(payload, Payload::Upload(_));
         let (decide_tx, decide_rx) = oneshot::channel();
         let progress = Arc::new(AtomicU64::new(0));
@@ -170,6 +219,7 @@ impl Driver {
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
+            quota,
             throttle: crate::throttle::Throttle::for_transfer(upload, self.slot.as_ref(), &self.shared.bandwidth),
         };
         let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
@@ -224,9 +274,30 @@ pub(super) struct Job {
     pub(super) progress: Arc<AtomicU64>,
     pub(super) events: mpsc::UnboundedSender<DataEvent>,
     pub(super) decide: oneshot::Receiver<bool>,
+    /// An upload under the account's quota.
+    pub(super) quota: Option<QuotaJob>,
     /// The bandwidth limits this transfer keeps to (its user's, the
     /// server's); `None`: none, and nothing in the way (sendfile).
     pub(super) throttle: Option<crate::throttle::Throttle>,
+}
+
+/// An upload's quota meter, and where its file is (to settle the account
+/// with the file's real size when it ends).
+pub(super) struct QuotaJob {
+    pub(super) meter: crate::quota::Meter,
+    pub(super) storage: Arc<dyn Storage>,
+    pub(super) path: VPath,
+}
+
+impl QuotaJob {
+    /// Settles the account with the file as it now is.
+    async fn settle(self) {
+        let QuotaJob { meter, storage, path } = self;
+        let now = tokio::task::spawn_blocking(move || file_size(&*storage, &path))
+            .await
+            .unwrap_or(None);
+        meter.settle(now).await;
+    }
 }
 
 /// Where a transfer's data connection comes from.
@@ -353,7 +424,7 @@ impl Job {
 
     /// Moves the bytes over a data connection (plain or TLS).
     pub(super) async fn move_bytes<S: AsyncRead + AsyncWrite + Unpin>(
-        self,
+        mut self,
         mut stream: S,
         payload: Payload,
     ) -> (u64, Outcome) {
@@ -403,7 +474,14 @@ impl Job {
             Payload::Upload(upload) => {
                 // Over TLS, an end without close_notify is an error here
                 // (rustls: unexpected EOF), so a cut upload never commits.
-                let r = watch(&progress, stall, data::receive(&mut stream, upload, ascii, &progress)).await;
+                let mut quota = self.quota.take();
+                let meter = quota.as_mut().map(|q| &mut q.meter);
+                let r = watch(
+                    &progress,
+                    stall,
+                    data::receive(&mut stream, upload, ascii, &progress, meter),
+                )
+                .await;
                 if r.is_ok() {
                     // Over TLS: our close_notify answers the client's (ftplib's
                     // unwrap() waits for it); over TCP: our FIN.
@@ -412,10 +490,30 @@ impl Job {
                 drop(stream);
                 let (n, mut upload, tail) = match r {
                     Ok(v) => v,
+                    // Past the quota: what this upload wrote is taken
+                    // back (an APPE's bytes too), and the account settled.
+                    Err(Cut::Failed(data::Fail::Quota(data::Discard(upload)))) => {
+                        let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
+                        if let Some(q) = quota {
+                            q.settle().await;
+                        }
+                        tracing::info!(peer = %self.peer, "upload stopped at the account's quota");
+                        return (
+                            progress.load(Ordering::Relaxed),
+                            Outcome::Storage(io::ErrorKind::QuotaExceeded),
+                        );
+                    }
                     // A failed or interrupted upload is dropped uncommitted:
                     // a replacing STOR leaves the old file as it was.
-                    Err(Cut::Failed(fail)) => return (progress.load(Ordering::Relaxed), cut_short(fail)),
-                    Err(Cut::Stalled) => return (progress.load(Ordering::Relaxed), Outcome::Stalled),
+                    Err(cut) => {
+                        if let Some(q) = quota {
+                            q.settle().await;
+                        }
+                        return match cut {
+                            Cut::Failed(fail) => (progress.load(Ordering::Relaxed), cut_short(fail)),
+                            Cut::Stalled => (progress.load(Ordering::Relaxed), Outcome::Stalled),
+                        };
+                    }
                 };
                 let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
                 let commit = self.decide.await.unwrap_or(false);
@@ -429,6 +527,9 @@ impl Job {
                     }
                 })
                 .await;
+                if let Some(q) = quota {
+                    q.settle().await;
+                }
                 match r {
                     Ok(Ok(true)) => (n, Outcome::Complete),
                     Ok(Ok(false)) => (n, Outcome::Aborted),
@@ -497,5 +598,6 @@ fn cut_short(fail: data::Fail) -> Outcome {
             tracing::debug!(error = %e, "data connection cut");
             Outcome::Network
         }
+        data::Fail::Quota(_) => Outcome::Storage(io::ErrorKind::QuotaExceeded),
     }
 }

@@ -225,6 +225,8 @@ impl MemFs {
                 }
             }
             Op::BindPassive { .. } => Ok(OpOk::Port(40_000)),
+            // The in-memory driver has no quota.
+            Op::Quota => Ok(OpOk::Quota(None)),
         }
     }
 }

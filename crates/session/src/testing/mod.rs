@@ -498,7 +498,7 @@ impl Harness {
             Action::EndTls => {
                 assert!(self.transfer.is_none(), "TLS ended during a transfer");
             }
-            Action::SelectRoot(_) | Action::Log(_) => {}
+            Action::SelectRoot(_) | Action::Log(_) | Action::Hostile(_) => {}
         }
     }
 }
@@ -514,7 +514,7 @@ fn op_paths(op: &Op) -> Vec<&VPath> {
         Op::Stat(p) | Op::IsDir(p) | Op::Entries(p) | Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) => vec![p],
         Op::EnterHome(p) | Op::Chmod { path: p, .. } | Op::SetModified { path: p, .. } => vec![p],
         Op::Rename { from, to, .. } => vec![from, to],
-        Op::VerifyPassword { .. } | Op::BindPassive { .. } => vec![],
+        Op::VerifyPassword { .. } | Op::BindPassive { .. } | Op::Quota => vec![],
     }
 }
 
