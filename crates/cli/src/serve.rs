@@ -131,6 +131,26 @@ pub struct ServeArgs {
     /// HTTP on ADDR:PORT (keep it off the public network).
     #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     metrics_listen: Option<SocketAddr>,
+    /// Download bandwidth of the whole server, all sessions together:
+    /// 100MiB/s (none: unlimited). A user's own limit applies as well.
+    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
+    download_rate: Option<Rate>,
+    /// Upload bandwidth of the whole server: 50MiB/s (none: unlimited).
+    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
+    upload_rate: Option<Rate>,
+}
+
+/// A bandwidth as typed: octets per second, or `none`.
+#[derive(Debug, Clone, Copy)]
+struct Rate(Option<u64>);
+
+fn rate_arg(v: &str) -> Result<Rate, String> {
+    if v.trim().eq_ignore_ascii_case("none") {
+        return Ok(Rate(None));
+    }
+    babelftp_accounts::parse_rate(v)
+        .map(|r| Rate(Some(r)))
+        .map_err(|_| crate::msg::ts("cli-acct-bad-rate", &[("value", v)]))
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -249,6 +269,12 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if args.allow_degraded {
         cfg.allow_degraded = true;
+    }
+    if let Some(Rate(r)) = args.download_rate {
+        cfg.download_rate = r;
+    }
+    if let Some(Rate(r)) = args.upload_rate {
+        cfg.upload_rate = r;
     }
     if let babelftp_server::storage::Backend::S3(s3) = &mut cfg.storage {
         if let Some(e) = &args.s3_endpoint {

@@ -35,6 +35,7 @@ pub mod quota;
 mod sockopt;
 /// The storage crate, where it has always been found.
 pub use babelftp_storage as storage;
+mod throttle;
 pub mod tls;
 pub mod xferlog;
 
@@ -242,6 +243,7 @@ impl Server {
             ..SessionConfig::new(Arc::new(catalogs))
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
+        let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
         let metrics = match cfg.metrics_listen {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
@@ -267,6 +269,7 @@ impl Server {
                 passive_holds: driver::PassiveHolds::default(),
                 transfers: driver::Transfers::default(),
                 user_sessions: limits::Registry::default(),
+                bandwidth,
             }),
             listeners,
             implicit,

@@ -18,6 +18,8 @@ pub(crate) struct UserEntry {
     #[allow(dead_code)] // read by the bandwidth limits
     pub(crate) name: String,
     sessions: AtomicU64,
+    /// Its bandwidth limits, shared by its sessions (crate::throttle).
+    pub(crate) rates: crate::throttle::UserRates,
 }
 
 /// Every user with a session on this node.
@@ -58,6 +60,7 @@ impl Registry {
                     let e = Arc::new(UserEntry {
                         name: name.to_owned(),
                         sessions: AtomicU64::new(0),
+                        rates: Default::default(),
                     });
                     users.insert(name.to_owned(), Arc::downgrade(&e));
                     e
@@ -68,7 +71,10 @@ impl Registry {
         let taken = entry
             .sessions
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1));
-        taken.ok().map(|_| SessionSlot { entry, limits })
+        taken.ok().map(|_| {
+            entry.rates.update(&limits);
+            SessionSlot { entry, limits }
+        })
     }
 }
 

@@ -53,10 +53,21 @@ struct FileConfig {
     proxy_protocol_from: Option<Vec<String>>,
     metrics_listen: Option<OneOrMany>,
     storage: Option<FileStorage>,
+    download_rate: Option<String>,
+    upload_rate: Option<String>,
+    limits: Option<FileLimits>,
     #[serde(default)]
     user: Vec<FileUser>,
     #[serde(default)]
     host: Vec<FileHost>,
+}
+
+/// `[limits]`: the server's bandwidth (the same keys may be top-level).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileLimits {
+    download_rate: Option<String>,
+    upload_rate: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -168,6 +179,17 @@ fn backend(path: &Path, what: &str, st: FileStorage) -> Result<crate::storage::B
         })),
         k => Err(invalid(format!("kind {k:?}: expected \"fs\" or \"s3\""))),
     }
+}
+
+/// A rate as written (`"1MiB/s"`, `"500K"`), in octets per second.
+fn rate(path: &Path, key: &str, v: Option<String>) -> Result<Option<u64>, ConfigError> {
+    v.map(|v| {
+        babelftp_accounts::parse_rate(&v).map_err(|_| ConfigError::Invalid {
+            path: path.to_owned(),
+            message: format!("{key} {v:?}: expected a rate such as \"1MiB/s\""),
+        })
+    })
+    .transpose()
 }
 
 fn default_home() -> String {
@@ -414,6 +436,9 @@ impl Config {
         if let Some(st) = f.storage {
             c.storage = backend(path, "[storage]", st)?;
         }
+        let limits = f.limits.unwrap_or_default();
+        c.download_rate = rate(path, "download_rate", f.download_rate.or(limits.download_rate))?;
+        c.upload_rate = rate(path, "upload_rate", f.upload_rate.or(limits.upload_rate))?;
         for p in f.proxy_protocol_from.unwrap_or_default() {
             c.proxy_protocol_from
                 .push(p.parse().map_err(|message| ConfigError::Invalid {

@@ -59,6 +59,10 @@
 //! connections_per_second = 20
 //! allow = ["10.0.0.0/8"]      # never scored nor banned (default: loopback; [] scores it too)
 //!
+//! [limits]                    # bandwidth of the whole server (these keys may also be top-level)
+//! download_rate = "100MiB/s"  # all downloads together; a user's own limit applies too
+//! upload_rate = "50MiB/s"     # (user set NAME --download-rate/--upload-rate: its sessions together)
+//!
 //! [storage]                   # omit: the local directory `root`
 //! kind = "s3"                 # an S3 bucket through OpenDAL (storage/s3.rs)
 //! bucket = "ftp"
@@ -220,6 +224,11 @@ pub struct Config {
     /// as the same user from the same address (522 otherwise, naming this
     /// setting); on by default.
     pub tls_reuse_required: bool,
+    /// Download bandwidth of the whole server, octets per second (every
+    /// session's downloads together; a user's own limit applies too).
+    pub download_rate: Option<u64>,
+    /// Upload bandwidth of the whole server, octets per second.
+    pub upload_rate: Option<u64>,
     /// The language before any LANG (RFC 2640 4.1); English if unset.
     pub default_lang: Option<LangTag>,
     /// A directory of extra or overriding catalogs: `<tag>/*.ftl`.
@@ -338,6 +347,8 @@ impl Default for Config {
             implicit_listen: Vec::new(),
             tls_required: false,
             tls_reuse_required: true,
+            download_rate: None,
+            upload_rate: None,
             default_lang: None,
             catalogs_dir: None,
             fs_charset: None,

@@ -174,3 +174,21 @@ fn the_defender_is_on_by_default_allows_loopback_and_reads_its_table() {
     std::fs::write(&cfg, "[defender]\nthreshhold = 3\n").unwrap();
     assert!(Config::load(&cfg).is_err(), "a misspelt key is refused");
 }
+
+#[test]
+fn server_bandwidth_limits_read_top_level_or_in_their_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    assert_eq!(Config::default().download_rate, None);
+    std::fs::write(&p, "download_rate = \"1MiB/s\"\nupload_rate = \"500KiB/s\"\n").unwrap();
+    let c = Config::load(&p).unwrap();
+    assert_eq!((c.download_rate, c.upload_rate), (Some(1 << 20), Some(500 << 10)));
+    std::fs::write(&p, "[limits]\ndownload_rate = \"2MiB/s\"\n").unwrap();
+    let c = Config::load(&p).unwrap();
+    assert_eq!((c.download_rate, c.upload_rate), (Some(2 << 20), None));
+    std::fs::write(&p, "download_rate = \"fast\"\n").unwrap();
+    let e = Config::load(&p).unwrap_err().to_string();
+    assert!(e.contains("download_rate") && e.contains("fast"), "{e}");
+    std::fs::write(&p, "download_rate = \"0/s\"\n").unwrap();
+    assert!(Config::load(&p).is_err(), "a rate of nothing is a mistake, not a stop");
+}

@@ -74,6 +74,8 @@ pub(crate) struct Shared {
     pub(crate) transfers: Transfers,
     /// Each logged-in user's sessions on this node (crate::limits).
     pub(crate) user_sessions: crate::limits::Registry,
+    /// The server's bandwidth limits (`download_rate`, `upload_rate`).
+    pub(crate) bandwidth: crate::throttle::ServerRates,
 }
 
 struct Driver {

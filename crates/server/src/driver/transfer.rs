@@ -220,6 +220,7 @@ impl Driver {
             events: events_tx,
             decide: decide_rx,
             quota,
+            throttle: crate::throttle::Throttle::for_transfer(upload, self.slot.as_ref(), &self.shared.bandwidth),
         };
         let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
         self.transfer = Some(Running {
@@ -275,6 +276,9 @@ pub(super) struct Job {
     pub(super) decide: oneshot::Receiver<bool>,
     /// An upload under the account's quota.
     pub(super) quota: Option<QuotaJob>,
+    /// The bandwidth limits this transfer keeps to (its user's, the
+    /// server's); `None`: none, and nothing in the way (sendfile).
+    pub(super) throttle: Option<crate::throttle::Throttle>,
 }
 
 /// An upload's quota meter, and where its file is (to settle the account
@@ -339,7 +343,7 @@ impl Job {
             (Early::Plain(stream), None) => {
                 // Binary, no TLS, a local file: the kernel copies (sendfile).
                 if let Payload::File(ReadHandle::File(file), offset) = &payload {
-                    if !self.ascii {
+                    if !self.ascii && self.throttle.is_none() {
                         let progress = self.progress.clone();
                         // sendfile(2)'s errors are the socket's (a disk that
                         // fails under it is rarer than a client that leaves).
@@ -348,7 +352,7 @@ impl Job {
                         return finish_download(r, stream, &progress).await;
                     }
                 }
-                return self.move_bytes(stream, payload).await;
+                return self.move_limited(stream, payload).await;
             }
             (Early::Failed(e), _) => {
                 tracing::debug!(error = %e, "data connection failed");
@@ -393,7 +397,29 @@ impl Job {
             let _ = tokio::time::timeout(Duration::from_secs(1), tls.shutdown()).await;
             return (0, Outcome::TlsNotReused);
         }
-        self.move_bytes(tls, payload).await
+        self.move_limited(tls, payload).await
+    }
+
+    /// Moves the bytes, through the bandwidth limits when there are some.
+    async fn move_limited<S: AsyncRead + AsyncWrite + Unpin>(mut self, stream: S, payload: Payload) -> (u64, Outcome) {
+        let Some(t) = self.throttle.take() else {
+            return self.move_bytes(stream, payload).await;
+        };
+        let stream = t.wrap(stream);
+        // An upload counts its progress at each read: its own stall watch
+        // holds. A download counts it per buffer (up to 1 MiB), which at a
+        // low rate takes longer than the stall timeout: its stalls are
+        // watched on the stream instead (throttle::watch), and a stalled
+        // download is dropped as move_bytes' own watch would drop it.
+        if matches!(payload, Payload::Upload(_)) {
+            return self.move_bytes(stream, payload).await;
+        }
+        let (beat, stall, progress) = (stream.beat(), self.stall, self.progress.clone());
+        self.stall = Duration::from_secs(365 * 86400);
+        match crate::throttle::watch(beat, stall, self.move_bytes(stream, payload)).await {
+            Some(r) => r,
+            None => (progress.load(Ordering::Relaxed), Outcome::Stalled),
+        }
     }
 
     /// Moves the bytes over a data connection (plain or TLS).
