@@ -15,7 +15,6 @@ use babelftp_accounts::Limits;
 /// One user's sessions on this node.
 #[derive(Debug)]
 pub(crate) struct UserEntry {
-    #[allow(dead_code)] // read by the bandwidth limits
     pub(crate) name: String,
     sessions: AtomicU64,
     /// Its bandwidth limits, shared by its sessions (crate::throttle).
@@ -33,7 +32,6 @@ pub(crate) struct Registry {
 pub(crate) struct SessionSlot {
     pub(crate) entry: Arc<UserEntry>,
     /// The user's limits as its login read them.
-    #[allow(dead_code)] // read by quotas and bandwidth limits
     pub(crate) limits: Limits,
 }
 
