@@ -487,22 +487,28 @@ impl Job {
                     // unwrap() waits for it); over TCP: our FIN.
                     let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
                 }
-                drop(stream);
-                let (n, mut upload, tail) = match r {
-                    Ok(v) => v,
-                    // Past the quota: what this upload wrote is taken
-                    // back (an APPE's bytes too), and the account settled.
+                // Past the quota: what this upload wrote is taken back (an
+                // APPE's bytes too) and the account settled before the data
+                // connection closes, so a client that gives up when it sees
+                // the close (curl) finds the file and the usage as they were.
+                let r = match r {
                     Err(Cut::Failed(data::Fail::Quota(data::Discard(upload)))) => {
                         let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
                         if let Some(q) = quota {
                             q.settle().await;
                         }
+                        drop(stream);
                         tracing::info!(peer = %self.peer, "upload stopped at the account's quota");
                         return (
                             progress.load(Ordering::Relaxed),
                             Outcome::Storage(io::ErrorKind::QuotaExceeded),
                         );
                     }
+                    other => other,
+                };
+                drop(stream);
+                let (n, mut upload, tail) = match r {
+                    Ok(v) => v,
                     // A failed or interrupted upload is dropped uncommitted:
                     // a replacing STOR leaves the old file as it was.
                     Err(cut) => {
