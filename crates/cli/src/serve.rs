@@ -131,6 +131,19 @@ pub struct ServeArgs {
     /// HTTP on ADDR:PORT (keep it off the public network).
     #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     metrics_listen: Option<SocketAddr>,
+    /// An event webhook: every event (upload, login, …) is POSTed to URL
+    /// as JSON, through the outbox (README: "Events"; [[hook]] tables in
+    /// the configuration for more) (repeatable).
+    #[arg(long = "hook", value_name = "URL", value_parser = parse_hook_url)]
+    hooks: Vec<String>,
+}
+
+fn parse_hook_url(s: &str) -> Result<String, String> {
+    if s.starts_with("http://") || s.starts_with("https://") {
+        Ok(s.to_owned())
+    } else {
+        Err(format!("{s:?}: expected http:// or https://"))
+    }
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -233,6 +246,8 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         cfg.mirror = true;
     }
     cfg.proxy_protocol_from.extend(args.proxy_protocol_from);
+    cfg.hooks
+        .extend(args.hooks.iter().map(|u| babelftp_server::events::HookSpec::url(u)));
     if let Some(a) = args.metrics_listen {
         cfg.metrics_listen = Some(a);
     }

@@ -26,6 +26,7 @@ mod data;
 pub mod defender;
 pub mod directory;
 mod driver;
+pub mod events;
 mod limits;
 pub mod logctx;
 mod memory;
@@ -242,6 +243,13 @@ impl Server {
             ..SessionConfig::new(Arc::new(catalogs))
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
+        // Event hooks: the outbox is the accounts store's when there is one.
+        let events = events::Events::start(
+            cfg.node.clone(),
+            &cfg.hooks,
+            cfg.directory.as_ref().and_then(|d| d.store().cloned()),
+        )
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let metrics = match cfg.metrics_listen {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
@@ -267,6 +275,7 @@ impl Server {
                 passive_holds: driver::PassiveHolds::default(),
                 transfers: driver::Transfers::default(),
                 user_sessions: limits::Registry::default(),
+                events,
             }),
             listeners,
             implicit,
@@ -510,10 +519,11 @@ impl Server {
             let alive = alive.clone();
             // Every line a session logs carries its id and peer.
             session_ids += 1;
-            tokio::spawn(logctx::session(session_ids, peer, None, async move {
+            let id = session_ids;
+            tokio::spawn(logctx::session(id, peer, None, async move {
                 let (_slot, _alive) = (slot, alive);
                 tracing::info!("connected");
-                match driver::serve(stream, peer, shared, rx, implicit).await {
+                match driver::serve(stream, peer, shared, rx, implicit, id).await {
                     Ok(why) => tracing::info!(reason = why, "disconnected"),
                     Err(e) => tracing::info!(reason = %e, "disconnected"),
                 }
@@ -537,6 +547,11 @@ impl Server {
             }
         }
         drop(http);
+        // What the sessions emitted is in the outbox before the end (the
+        // store keeps it for the next run).
+        if let Some(events) = &self.shared.events {
+            events.flush(Duration::from_secs(5)).await;
+        }
         Ok(())
     }
 }

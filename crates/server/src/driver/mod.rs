@@ -33,6 +33,7 @@ use crate::xferlog::{XferEntry, XferLog};
 use babelftp_i18n::lang::Catalogs;
 
 mod control;
+mod events;
 mod listings;
 mod ops;
 mod passive;
@@ -74,10 +75,18 @@ pub(crate) struct Shared {
     pub(crate) transfers: Transfers,
     /// Each logged-in user's sessions on this node (crate::limits).
     pub(crate) user_sessions: crate::limits::Registry,
+    /// Event hooks (crate::events), when any is configured.
+    pub(crate) events: Option<Arc<crate::events::Events>>,
 }
 
 struct Driver {
     shared: Arc<Shared>,
+    /// The session's number in this run (its events' session id).
+    id: u64,
+    /// Who logged in, and when (for the logout event).
+    login: Option<(Vec<u8>, Instant)>,
+    /// Events of whole uploads, sent once their replies are out.
+    deferred: Vec<crate::events::Event>,
     peer: SocketAddr,
     local: SocketAddr,
     /// The control connection (plain, or TLS after AUTH or on an implicit
@@ -115,6 +124,7 @@ pub(crate) async fn serve(
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
     implicit: bool,
+    id: u64,
 ) -> io::Result<&'static str> {
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
@@ -141,6 +151,9 @@ pub(crate) async fn serve(
         base: shared.root.clone(),
         storage: shared.root.clone(),
         shared: shared.clone(),
+        id,
+        login: None,
+        deferred: Vec::new(),
         peer,
         local,
         control,
@@ -180,6 +193,9 @@ pub(crate) async fn serve(
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
             d.flush(&mut sess).await;
+            if !d.deferred.is_empty() {
+                d.emit_deferred().await;
+            }
             continue;
         }
         if sess.is_closed() {
@@ -214,6 +230,8 @@ pub(crate) async fn serve(
             }
         }
     };
+    d.emit_deferred().await;
+    d.logged_out();
     d.close().await;
     result
 }
@@ -368,7 +386,11 @@ impl Driver {
                 let change = op.change();
                 // Where a name is created: a refusal names the charset.
                 let created = op.creates().cloned();
+                let evented = self.shared.events.is_some().then(|| op.clone());
                 let r = self.run_op(op).await;
+                if let (Some(op), Ok(_)) = (&evented, &r) {
+                    self.changed(sess, op);
+                }
                 if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
                     self.name_refused(sess, &p);
                 }
@@ -425,6 +447,7 @@ impl Driver {
                 }
             }
             Action::Log(rec) => {
+                self.transferred(&rec);
                 self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
                 tracing::info!(
                     path = %babelftp_proto::display::PlainPath(&rec.path),
