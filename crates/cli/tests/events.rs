@@ -435,3 +435,43 @@ fn a_command_hook_moves_arriving_files() {
         "outside /incoming: not the hook's"
     );
 }
+
+#[test]
+fn serve_hook_tells_refused_logins_and_the_ban_they_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let receiver = Receiver::start();
+    let config = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &config,
+        "login_fail_delay_ms = 0\n\n[defender]\nthreshold = 3\nallow = []\n",
+    )
+    .unwrap();
+    let url = format!("http://{}/events", receiver.addr);
+    let srv = Serve::start(
+        &root,
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--user",
+            "carol:pw",
+            "--hook",
+            &url,
+        ],
+    );
+    for _ in 0..3 {
+        let seen = ftplib(srv.addr, "carol", "wrong", "latin-1", "print('IN')");
+        assert!(seen.contains("LOGIN-REFUSED"), "{seen}");
+    }
+    let events = receiver.wait("the ban", |ev| ev.iter().any(|e| e["event"] == "ban"));
+    let failed = events.iter().filter(|e| e["event"] == "login_failed").count();
+    assert_eq!(failed, 3, "{events:#?}");
+    let ban = events.iter().find(|e| e["event"] == "ban").unwrap();
+    assert_eq!(ban["client_address"], "127.0.0.1");
+    assert_eq!(ban["reason"], "failed logins");
+    assert_eq!(ban["ban_seconds"], 900);
+    assert!(ban.get("session").is_none() && ban.get("user").is_none(), "{ban}");
+    // No secret: no signature header.
+    assert!(receiver.bodies().iter().all(|g| g.signature.is_empty()));
+}
