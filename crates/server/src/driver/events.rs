@@ -60,18 +60,22 @@ impl Driver {
         ev.duration_ms = Some(rec.millis);
         ev.outcome = Some(if rec.complete { "complete" } else { "cut_short" });
         ev.code = rec.code;
-        if rec.incoming && rec.complete {
-            self.deferred.push(ev);
+        // Behind a waiting upload's event, any other waits too: the
+        // session's events go out in order.
+        let sized = rec.incoming && rec.complete;
+        if sized || !self.deferred.is_empty() {
+            self.deferred.push((ev, sized));
         } else {
             self.emit(&ev);
         }
     }
 
     /// After the replies: each whole upload's size (the file as it is
-    /// now: an APPE's whole file), then its event.
+    /// now: an APPE's whole file), then its event. Also before any other
+    /// event of the session (a command pipelined behind an upload).
     pub(super) async fn emit_deferred(&mut self) {
-        for mut ev in std::mem::take(&mut self.deferred) {
-            if let Some(p) = ev.path.clone() {
+        for (mut ev, sized) in std::mem::take(&mut self.deferred) {
+            if let Some(p) = ev.path.clone().filter(|_| sized) {
                 let st = self.storage.clone();
                 let p = VPath::root().join(&p);
                 ev.size = blocking(move || Ok(ops::file_size(&*st, &p))).await.ok().flatten();

@@ -85,8 +85,9 @@ struct Driver {
     id: u64,
     /// Who logged in, and when (for the logout event).
     login: Option<(Vec<u8>, Instant)>,
-    /// Events of whole uploads, sent once their replies are out.
-    deferred: Vec<crate::events::Event>,
+    /// Events of whole uploads (`true`: its size to be read), and any
+    /// behind them, sent once their replies are out.
+    deferred: Vec<(crate::events::Event, bool)>,
     peer: SocketAddr,
     local: SocketAddr,
     /// The control connection (plain, or TLS after AUTH or on an implicit
@@ -382,6 +383,10 @@ impl Driver {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
+                // An upload's event, pipelined ahead, goes first.
+                if !self.deferred.is_empty() {
+                    self.emit_deferred().await;
+                }
                 // What the session asked to change, in its words.
                 let change = op.change();
                 // Where a name is created: a refusal names the charset.
