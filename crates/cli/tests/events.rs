@@ -475,3 +475,27 @@ fn serve_hook_tells_refused_logins_and_the_ban_they_cause() {
     // No secret: no signature header.
     assert!(receiver.bodies().iter().all(|g| g.signature.is_empty()));
 }
+
+#[test]
+fn a_command_pipelined_behind_an_upload_comes_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let receiver = Receiver::start();
+    let url = format!("http://{}/events", receiver.addr);
+    let srv = Serve::start(&root, &["--user", "dan:pw", "--hook", &url]);
+    // STOR and DELE in one write: the DELE is read while the upload runs.
+    let seen = ftplib(
+        srv.addr,
+        "dan",
+        "pw",
+        "latin-1",
+        "import socket\nftp.voidcmd('TYPE I')\nhost, port = ftp.makepasv()\nd = socket.create_connection((host, port))\nftp.sock.sendall(b'STOR p.txt\\r\\nDELE p.txt\\r\\n')\nprint(ftp.getline())\nd.sendall(b'abc'); d.close()\nprint(ftp.getline()); print(ftp.getline())\nftp.quit()",
+    );
+    assert!(seen.contains("226") && seen.contains("250"), "{seen}");
+    let events = receiver.wait("the pipelined session", |ev| ev.iter().any(|e| e["event"] == "logout"));
+    let session = events[0]["session"].as_str().unwrap();
+    assert_eq!(kinds(&events, session), ["login", "upload", "delete", "logout"]);
+    let upload = events.iter().find(|e| e["event"] == "upload").unwrap();
+    assert_eq!((upload["bytes"].as_u64(), upload["size"].as_u64()), (Some(3), Some(3)));
+}

@@ -93,7 +93,7 @@ fn event_hook(path: &Path, h: FileEventHook) -> Result<crate::events::HookSpec, 
     };
     let name = match (&h.name, &target) {
         (Some(n), _) => n.clone(),
-        (None, Target::Url(u)) => u.clone(),
+        (None, Target::Url(u)) => crate::events::hook::without_credentials(u),
         (None, Target::Command(c)) => c.clone(),
     };
     let mut events = Vec::new();

@@ -36,11 +36,24 @@ pub struct HookSpec {
     pub max_backoff: Duration,
 }
 
+/// A URL without its user and password (a hook's name is logged and
+/// stored).
+pub fn without_credentials(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => url.to_owned(),
+    }
+}
+
 impl HookSpec {
     /// A webhook for every event (`serve --hook URL`).
     pub fn url(url: &str) -> HookSpec {
         HookSpec {
-            name: url.to_owned(),
+            name: without_credentials(url),
             target: Target::Url(url.to_owned()),
             events: Vec::new(),
             secret: None,

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use super::hook::{command_env, glob_match, signature};
+use super::hook::{command_env, glob_match, signature, without_credentials};
 use super::*;
 
 #[test]
@@ -104,4 +104,14 @@ fn kinds_by_name() {
     }
     assert_eq!(Kind::parse("login_failed"), Some(Kind::LoginFailed));
     assert_eq!(Kind::parse("LOGIN"), None);
+}
+
+#[test]
+fn a_hooks_name_has_no_password() {
+    assert_eq!(
+        without_credentials("https://u:pw@h.example/x?a=b@c"),
+        "https://h.example/x?a=b@c"
+    );
+    assert_eq!(without_credentials("http://h:8080/e"), "http://h:8080/e");
+    assert_eq!(HookSpec::url("http://u:p@h/e").name, "http://h/e");
 }
