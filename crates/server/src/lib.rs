@@ -17,7 +17,8 @@
 //! control connection, in rooms: control, passive, transfer, listings,
 //! ops), `data` (data connections and byte pumps), [`auth`] (accounts,
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
-//! [`xferlog`] (the transfer log), `sockopt` (socket options).
+//! [`xferlog`] (the transfer log), [`events`] (events to webhooks and
+//! commands through an outbox), `sockopt` (socket options).
 
 mod admission;
 pub mod auth;
