@@ -499,3 +499,39 @@ fn a_command_pipelined_behind_an_upload_comes_after_it() {
     let upload = events.iter().find(|e| e["event"] == "upload").unwrap();
     assert_eq!((upload["bytes"].as_u64(), upload["size"].as_u64()), (Some(3), Some(3)));
 }
+
+#[test]
+fn a_session_under_tls_is_ftps() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let receiver = Receiver::start();
+    let url = format!("http://{}/events", receiver.addr);
+    let srv = Serve::start(
+        &root,
+        &[
+            "--user",
+            "eve:pw",
+            "--hook",
+            &url,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let port = srv.addr.port();
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ftplib, ssl\nf = ftplib.FTP_TLS(context=ssl._create_unverified_context())\nf.connect('127.0.0.1', {port}, timeout=20)\nf.login('eve', 'pw')\nf.mkd('tls-dir')\nf.quit()\nprint('OK')"
+        ))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("OK"), "{out:?}");
+    let events = receiver.wait("the FTPS session", |ev| ev.iter().any(|e| e["event"] == "logout"));
+    let session = events[0]["session"].as_str().unwrap();
+    assert_eq!(kinds(&events, session), ["login", "mkdir", "logout"]);
+    assert!(events.iter().all(|e| e["protocol"] == "ftps"), "{events:#?}");
+}
