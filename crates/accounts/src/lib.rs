@@ -26,6 +26,7 @@ mod bans;
 mod groups;
 mod import;
 mod limits;
+mod outbox;
 mod schema;
 mod store;
 
@@ -33,6 +34,7 @@ pub use babelftp_i18n::format_size;
 pub use bans::BanRecord;
 pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
+pub use outbox::OutboxEntry;
 pub use store::Store;
 
 /// What can go wrong with the store or with what is asked of it.

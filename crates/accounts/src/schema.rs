@@ -83,6 +83,26 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         files BIGINT NOT NULL
     )",
     ],
+    &[
+        // The event outbox (issue 30): one row per event and hook until
+        // the hook has it. id: the event's; node: the node that recorded
+        // it (and delivers it); seq: that node's order (per session, the
+        // order of delivery); body: the event's JSON; next_try: Unix
+        // milliseconds.
+        "CREATE TABLE event_outbox (
+        id TEXT NOT NULL,
+        hook TEXT NOT NULL,
+        node TEXT NOT NULL,
+        session TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        attempts BIGINT NOT NULL,
+        next_try BIGINT NOT NULL,
+        last_error TEXT NULL,
+        PRIMARY KEY (id, hook)
+    )",
+        "CREATE INDEX event_outbox_order ON event_outbox (node, hook, seq)",
+    ],
 ];
 
 /// The schema version this build knows.

@@ -118,3 +118,12 @@ async fn two_nodes_on_one_postgresql_see_each_others_changes() {
     assert_eq!(three.user_count().await.unwrap(), 1);
     three.close().await;
 }
+
+mod outbox;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_outbox_on_postgresql() {
+    let pg = babelftp_test_support::postgres::start();
+    let s = Store::open(&pg.url).await.unwrap();
+    outbox::round_trip(&s).await;
+}

@@ -443,3 +443,14 @@ async fn a_users_file_is_imported() {
     std::fs::write(&file, "[[user]]\nname = \"x\"\n").unwrap();
     assert!(matches!(read_users_file(&file), Err(AccountsError::Import { .. })));
 }
+
+mod outbox;
+
+#[tokio::test]
+async fn the_event_outbox_keeps_order_and_forgets_what_was_delivered() {
+    let dir = tempfile::tempdir().unwrap();
+    outbox::round_trip(&store(&dir).await).await;
+    // A second opening (a restart) finds what was left.
+    let again = store(&dir).await;
+    assert_eq!(again.outbox_len().await.unwrap(), 2);
+}

@@ -138,6 +138,11 @@ pub struct ServeArgs {
     /// Upload bandwidth of the whole server: 50MiB/s (none: unlimited).
     #[arg(long, value_name = "RATE", value_parser = rate_arg)]
     upload_rate: Option<Rate>,
+    /// An event webhook: every event (upload, login, …) is POSTed to URL
+    /// as JSON, through the outbox (README: "Events"; [[hook]] tables in
+    /// the configuration for more) (repeatable).
+    #[arg(long = "hook", value_name = "URL", value_parser = parse_hook_url)]
+    hooks: Vec<String>,
 }
 
 /// A bandwidth as typed: octets per second, or `none`.
@@ -151,6 +156,14 @@ fn rate_arg(v: &str) -> Result<Rate, String> {
     babelftp_accounts::parse_rate(v)
         .map(|r| Rate(Some(r)))
         .map_err(|_| crate::msg::ts("cli-acct-bad-rate", &[("value", v)]))
+}
+
+fn parse_hook_url(s: &str) -> Result<String, String> {
+    if s.starts_with("http://") || s.starts_with("https://") {
+        Ok(s.to_owned())
+    } else {
+        Err(crate::msg::ts("cli-hook-bad-url", &[("value", s)]))
+    }
 }
 
 fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
@@ -253,6 +266,8 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
         cfg.mirror = true;
     }
     cfg.proxy_protocol_from.extend(args.proxy_protocol_from);
+    cfg.hooks
+        .extend(args.hooks.iter().map(|u| babelftp_server::events::HookSpec::url(u)));
     if let Some(a) = args.metrics_listen {
         cfg.metrics_listen = Some(a);
     }

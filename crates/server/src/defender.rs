@@ -310,6 +310,13 @@ impl crate::driver::Shared {
     fn banned(&self, ip: IpAddr, ban: Ban, reason: &'static str) {
         tracing::warn!(addr = %ip.to_canonical(), seconds = ban.for_.as_secs(), bans_today = ban.count, reason, "address banned");
         self.metrics.count_ban();
+        if let Some(events) = self.events.as_ref().filter(|e| e.wants(crate::events::Kind::Ban)) {
+            let mut ev = crate::events::Event::new(crate::events::Kind::Ban);
+            ev.client = Some(ip);
+            ev.reason = Some(reason);
+            ev.ban_seconds = Some(ban.for_.as_secs());
+            events.emit(&ev);
+        }
         if let Some(store) = self.cfg.directory.as_ref().and_then(|d| d.store().cloned()) {
             let until = unix_now().saturating_add(i64::try_from(ban.for_.as_secs()).unwrap_or(i64::MAX));
             tokio::spawn(async move {

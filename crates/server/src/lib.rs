@@ -17,7 +17,8 @@
 //! control connection, in rooms: control, passive, transfer, listings,
 //! ops), `data` (data connections and byte pumps), [`auth`] (accounts,
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
-//! [`xferlog`] (the transfer log), `sockopt` (socket options).
+//! [`xferlog`] (the transfer log), [`events`] (events to webhooks and
+//! commands through an outbox), `sockopt` (socket options).
 
 mod admission;
 pub mod auth;
@@ -26,6 +27,7 @@ mod data;
 pub mod defender;
 pub mod directory;
 mod driver;
+pub mod events;
 mod limits;
 pub mod logctx;
 mod memory;
@@ -244,6 +246,13 @@ impl Server {
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
         let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
+        // Event hooks: the outbox is the accounts store's when there is one.
+        let events = events::Events::start(
+            cfg.node.clone(),
+            &cfg.hooks,
+            cfg.directory.as_ref().and_then(|d| d.store().cloned()),
+        )
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let metrics = match cfg.metrics_listen {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
@@ -270,6 +279,7 @@ impl Server {
                 transfers: driver::Transfers::default(),
                 user_sessions: limits::Registry::default(),
                 bandwidth,
+                events,
             }),
             listeners,
             implicit,
@@ -513,10 +523,11 @@ impl Server {
             let alive = alive.clone();
             // Every line a session logs carries its id and peer.
             session_ids += 1;
-            tokio::spawn(logctx::session(session_ids, peer, None, async move {
+            let id = session_ids;
+            tokio::spawn(logctx::session(id, peer, None, async move {
                 let (_slot, _alive) = (slot, alive);
                 tracing::info!("connected");
-                match driver::serve(stream, peer, shared, rx, implicit).await {
+                match driver::serve(stream, peer, shared, rx, implicit, id).await {
                     Ok(why) => tracing::info!(reason = why, "disconnected"),
                     Err(e) => tracing::info!(reason = %e, "disconnected"),
                 }
@@ -540,6 +551,11 @@ impl Server {
             }
         }
         drop(http);
+        // What the sessions emitted is in the outbox before the end (the
+        // store keeps it for the next run).
+        if let Some(events) = &self.shared.events {
+            events.flush(Duration::from_secs(5)).await;
+        }
         Ok(())
     }
 }

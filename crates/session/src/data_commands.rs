@@ -262,7 +262,9 @@ impl ServerSession {
                         let (code, msg) = self.error_reply(error);
                         self.reply(code, msg);
                     }
-                    Some(c) => self.aborted_replies(c, false),
+                    Some(c) => {
+                        self.aborted_replies(c, false);
+                    }
                 }
                 self.after_transfer(now, cause)
             }
@@ -279,38 +281,44 @@ impl ServerSession {
                 // An upload cut by ABOR or by its client going away is
                 // never committed, however its data connection ended.
                 let complete = outcome == Outcome::Complete && !(t.upload && t.abort.is_some());
+                // The replies first: the record names the transfer's own
+                // (the driver runs every action before it writes them).
+                let code = match t.abort {
+                    None => Some(self.outcome_reply(outcome)),
+                    Some(c) => self.aborted_replies(c, complete),
+                };
                 if t.logged {
                     let (user, anonymous) = self.login.log_user();
+                    let elapsed = now.saturating_duration_since(t.started);
                     self.action(Action::Log(TransferRecord {
                         path: t.path.to_bytes(),
                         incoming: t.upload,
                         ascii: t.ascii,
                         bytes,
-                        seconds: now.saturating_duration_since(t.started).as_secs(),
+                        seconds: elapsed.as_secs(),
+                        millis: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
                         complete,
+                        code: code.map(ReplyCode::get),
                         user,
                         anonymous,
                     }));
-                }
-                match t.abort {
-                    None => self.outcome_reply(outcome),
-                    Some(c) => self.aborted_replies(c, complete),
                 }
                 self.after_transfer(now, t.abort)
             }
         }
     }
 
-    fn outcome_reply(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Complete => self.reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete),
-            Outcome::NoConnection(NoConnection::Timeout) => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::DataTimeout),
-            Outcome::NoConnection(NoConnection::Failed) => self.reply(ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
+    /// The transfer's final reply; its code.
+    fn outcome_reply(&mut self, outcome: Outcome) -> ReplyCode {
+        let (code, msg) = match outcome {
+            Outcome::Complete => (ReplyCode::CLOSING_DATA, Msg::TransferComplete),
+            Outcome::NoConnection(NoConnection::Timeout) => (ReplyCode::CANT_OPEN_DATA, Msg::DataTimeout),
+            Outcome::NoConnection(NoConnection::Failed) => (ReplyCode::CANT_OPEN_DATA, Msg::CantOpenData),
             Outcome::Network | Outcome::Stalled | Outcome::Aborted => {
-                self.reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
+                (ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted)
             }
-            Outcome::TlsNotReused => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsReuseRequired),
-            Outcome::TlsFailed => self.reply(ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsDataFailed),
+            Outcome::TlsNotReused => (ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsReuseRequired),
+            Outcome::TlsFailed => (ReplyCode::PROTOCOL_NOT_SUPPORTED, Msg::TlsDataFailed),
             Outcome::Storage(e) => {
                 let (code, msg) = self.error_reply(e);
                 // A storage failure during the transfer is "aborted", not
@@ -320,24 +328,34 @@ impl ServerSession {
                 } else {
                     code
                 };
-                self.reply(code, msg);
+                (code, msg)
             }
-        }
+        };
+        self.reply(code, msg);
+        code
     }
 
-    /// The replies of a transfer cut short.
-    fn aborted_replies(&mut self, cause: AbortCause, complete: bool) {
+    /// The replies of a transfer cut short; the code of the transfer's
+    /// own (none when the client is gone).
+    fn aborted_replies(&mut self, cause: AbortCause, complete: bool) -> Option<ReplyCode> {
         match cause {
-            AbortCause::ControlClosed => {}
+            AbortCause::ControlClosed => None,
             AbortCause::Abor | AbortCause::Shutdown => {
-                if complete {
-                    self.reply(ReplyCode::CLOSING_DATA, Msg::TransferComplete);
+                let code = if complete {
+                    ReplyCode::CLOSING_DATA
                 } else {
-                    self.reply(ReplyCode::TRANSFER_ABORTED, Msg::TransferAborted);
-                }
+                    ReplyCode::TRANSFER_ABORTED
+                };
+                let msg = if complete {
+                    Msg::TransferComplete
+                } else {
+                    Msg::TransferAborted
+                };
+                self.reply(code, msg);
                 if cause == AbortCause::Abor {
                     self.reply(ReplyCode::CLOSING_DATA, Msg::AbortOk);
                 }
+                Some(code)
             }
         }
     }

@@ -367,8 +367,13 @@ pub struct TransferRecord {
     pub bytes: u64,
     /// Whole seconds it took.
     pub seconds: u64,
+    /// Milliseconds it took.
+    pub millis: u64,
     /// Whether it completed.
     pub complete: bool,
+    /// The code of the transfer's final reply (226, 426, 451, …); `None`
+    /// when the client was gone and none was sent.
+    pub code: Option<u16>,
     /// The logged-in user.
     pub user: Vec<u8>,
     /// Whether that user is anonymous.

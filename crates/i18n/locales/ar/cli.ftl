@@ -154,3 +154,4 @@ cli-acct-config-unread = تعذّرت قراءة ملف الإعدادات { $fi
 cli-acct-scan-needs-root = يحتاج quota-scan إلى جذر الخادم: أعطِ --config FILE أو --root DIR
 cli-acct-scan-failed = تعذّر عدّ ملفات { $name } في { $root }
 cli-acct-quota-scanned = يستخدم { $name } مساحة { $bytes } في { $files } ملفات (عُدّت في { $root })؛ وهذا الآن استهلاكه من الحصة
+cli-hook-bad-url = { $value }: خطاف الأحداث عنوان URL من نوع http:// أو https://

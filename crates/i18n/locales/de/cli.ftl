@@ -154,3 +154,4 @@ cli-acct-config-unread = die Konfiguration { $file } konnte nicht gelesen werden
 cli-acct-scan-needs-root = quota-scan braucht das Wurzelverzeichnis des Servers: --config DATEI oder --root VERZ angeben
 cli-acct-scan-failed = die Dateien von { $name } in { $root } konnten nicht gezählt werden
 cli-acct-quota-scanned = { $name } belegt { $bytes } in { $files } Dateien (gezählt in { $root }); das ist jetzt sein Kontingentverbrauch
+cli-hook-bad-url = { $value }: ein Ereignis-Hook ist eine http://- oder https://-URL

@@ -154,3 +154,4 @@ cli-acct-config-unread = could not read the configuration { $file }
 cli-acct-scan-needs-root = quota-scan needs the server's root: give --config FILE or --root DIR
 cli-acct-scan-failed = could not count the files of { $name } in { $root }
 cli-acct-quota-scanned = { $name } uses { $bytes } in { $files } files (counted in { $root }); this is now its quota usage
+cli-hook-bad-url = { $value }: an event hook is an http:// or https:// URL

@@ -154,3 +154,4 @@ cli-acct-config-unread = no se pudo leer la configuración { $file }
 cli-acct-scan-needs-root = quota-scan necesita la raíz del servidor: indique --config ARCHIVO o --root DIR
 cli-acct-scan-failed = no se pudieron contar los archivos de { $name } en { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } en { $files } archivos (contados en { $root }); ese es ahora su uso de cuota
+cli-hook-bad-url = { $value }: un gancho de eventos es una URL http:// o https://

@@ -154,3 +154,4 @@ cli-acct-config-unread = impossible de lire la configuration { $file }
 cli-acct-scan-needs-root = quota-scan a besoin de la racine du serveur : donnez --config FICHIER ou --root RÉP
 cli-acct-scan-failed = impossible de compter les fichiers de { $name } dans { $root }
 cli-acct-quota-scanned = { $name } occupe { $bytes } en { $files } fichiers (comptés dans { $root }) ; c’est désormais son usage du quota
+cli-hook-bad-url = { $value } : un hook d’événements est une URL http:// ou https://

@@ -154,3 +154,4 @@ cli-acct-config-unread = לא ניתן לקרוא את קובץ ההגדרות {
 cli-acct-scan-needs-root = quota-scan זקוק לשורש השרת: יש לציין --config FILE או --root DIR
 cli-acct-scan-failed = לא ניתן לספור את הקבצים של { $name } ב-{ $root }
 cli-acct-quota-scanned = { $name } משתמש ב-{ $bytes } ב-{ $files } קבצים (נספרו ב-{ $root }); זו עכשיו צריכת המכסה שלו
+cli-hook-bad-url = { $value }: הוק אירועים הוא כתובת URL מסוג http:// או https://

@@ -154,3 +154,4 @@ cli-acct-config-unread = impossibile leggere la configurazione { $file }
 cli-acct-scan-needs-root = quota-scan richiede la radice del server: indicare --config FILE o --root DIR
 cli-acct-scan-failed = impossibile contare i file di { $name } in { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } in { $files } file (contati in { $root }); questo è ora il suo uso della quota
+cli-hook-bad-url = { $value }: un hook di eventi è un URL http:// o https://

@@ -154,3 +154,4 @@ cli-acct-config-unread = 設定ファイル { $file } を読めませんでし�
 cli-acct-scan-needs-root = quota-scan にはサーバーのルートが必要です: --config ファイル か --root ディレクトリ を指定してください
 cli-acct-scan-failed = { $root } で { $name } のファイルを数えられませんでした
 cli-acct-quota-scanned = { $name } は { $files } 個のファイルで { $bytes } を使用しています ({ $root } で計数)。これが現在のクォータ使用量です
+cli-hook-bad-url = { $value }: イベントフックは http:// または https:// の URL です

@@ -154,3 +154,4 @@ cli-acct-config-unread = 설정 파일 { $file }을(를) 읽을 수 없습니다
 cli-acct-scan-needs-root = quota-scan에는 서버의 루트가 필요합니다: --config 파일 또는 --root 디렉터리를 지정하십시오
 cli-acct-scan-failed = { $root }에서 { $name }의 파일을 셀 수 없습니다
 cli-acct-quota-scanned = { $name }은(는) 파일 { $files }개로 { $bytes }를 사용합니다({ $root }에서 계산). 이제 이것이 할당량 사용량입니다
+cli-hook-bad-url = { $value }: 이벤트 훅은 http:// 또는 https:// URL입니다

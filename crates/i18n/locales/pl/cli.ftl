@@ -154,3 +154,4 @@ cli-acct-config-unread = nie udało się odczytać konfiguracji { $file }
 cli-acct-scan-needs-root = quota-scan potrzebuje katalogu głównego serwera: podaj --config PLIK lub --root KATALOG
 cli-acct-scan-failed = nie udało się policzyć plików { $name } w { $root }
 cli-acct-quota-scanned = { $name } zajmuje { $bytes } w { $files } plikach (policzone w { $root }); to jest teraz jego zużycie limitu
+cli-hook-bad-url = { $value }: hook zdarzeń to adres URL http:// lub https://

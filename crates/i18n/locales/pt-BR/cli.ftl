@@ -154,3 +154,4 @@ cli-acct-config-unread = não foi possível ler a configuração { $file }
 cli-acct-scan-needs-root = quota-scan precisa da raiz do servidor: informe --config ARQUIVO ou --root DIR
 cli-acct-scan-failed = não foi possível contar os arquivos de { $name } em { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } em { $files } arquivos (contados em { $root }); este é agora o seu uso da cota
+cli-hook-bad-url = { $value }: um hook de eventos é uma URL http:// ou https://

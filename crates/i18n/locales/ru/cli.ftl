@@ -154,3 +154,4 @@ cli-acct-config-unread = не удалось прочитать конфигур
 cli-acct-scan-needs-root = quota-scan нужен корень сервера: укажите --config ФАЙЛ или --root КАТАЛОГ
 cli-acct-scan-failed = не удалось подсчитать файлы { $name } в { $root }
 cli-acct-quota-scanned = { $name } занимает { $bytes } в { $files } файлах (подсчитано в { $root }); теперь это его расход квоты
+cli-hook-bad-url = { $value }: хук событий — это URL http:// или https://

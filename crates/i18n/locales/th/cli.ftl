@@ -154,3 +154,4 @@ cli-acct-config-unread = อ่านไฟล์การตั้งค่า 
 cli-acct-scan-needs-root = quota-scan ต้องการรากของเซิร์ฟเวอร์: ระบุ --config FILE หรือ --root DIR
 cli-acct-scan-failed = นับไฟล์ของ { $name } ใน { $root } ไม่ได้
 cli-acct-quota-scanned = { $name } ใช้ { $bytes } ใน { $files } ไฟล์ (นับใน { $root }) ตอนนี้นี่คือการใช้โควตาของบัญชีนี้
+cli-hook-bad-url = { $value }: ฮุกเหตุการณ์ต้องเป็น URL แบบ http:// หรือ https://

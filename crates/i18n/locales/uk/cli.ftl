@@ -154,3 +154,4 @@ cli-acct-config-unread = не вдалося прочитати конфігур
 cli-acct-scan-needs-root = quota-scan потрібен корінь сервера: вкажіть --config ФАЙЛ або --root КАТАЛОГ
 cli-acct-scan-failed = не вдалося порахувати файли { $name } у { $root }
 cli-acct-quota-scanned = { $name } займає { $bytes } у { $files } файлах (пораховано в { $root }); тепер це його використання квоти
+cli-hook-bad-url = { $value }: хук подій — це URL http:// або https://

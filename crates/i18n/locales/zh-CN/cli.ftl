@@ -154,3 +154,4 @@ cli-acct-config-unread = 无法读取配置文件 { $file }
 cli-acct-scan-needs-root = quota-scan 需要服务器的根目录：请给出 --config 文件 或 --root 目录
 cli-acct-scan-failed = 无法统计 { $name } 在 { $root } 中的文件
 cli-acct-quota-scanned = { $name } 的 { $files } 个文件占用 { $bytes }（在 { $root } 中统计）；这现在是其配额用量
+cli-hook-bad-url = { $value }：事件钩子须为 http:// 或 https:// URL

@@ -154,3 +154,4 @@ cli-acct-config-unread = 無法讀取設定檔 { $file }
 cli-acct-scan-needs-root = quota-scan 需要伺服器的根目錄：請給出 --config 檔案 或 --root 目錄
 cli-acct-scan-failed = 無法統計 { $name } 在 { $root } 中的檔案
 cli-acct-quota-scanned = { $name } 的 { $files } 個檔案佔用 { $bytes }（在 { $root } 中統計）；這現在是其配額用量
+cli-hook-bad-url = { $value }：事件掛鉤須為 http:// 或 https:// URL

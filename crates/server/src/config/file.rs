@@ -60,6 +60,65 @@ struct FileConfig {
     user: Vec<FileUser>,
     #[serde(default)]
     host: Vec<FileHost>,
+    node: Option<String>,
+    #[serde(default)]
+    hook: Vec<FileEventHook>,
+}
+
+/// A `[[hook]]` table (events; not `[auth_hook]`, which decides logins).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEventHook {
+    url: Option<String>,
+    command: Option<String>,
+    name: Option<String>,
+    #[serde(default)]
+    events: Vec<String>,
+    secret: Option<String>,
+    path: Option<String>,
+    timeout_ms: Option<u64>,
+    max_backoff: Option<u64>,
+}
+
+/// A `[[hook]]` table as a hook.
+fn event_hook(path: &Path, h: FileEventHook) -> Result<crate::events::HookSpec, ConfigError> {
+    use crate::events::{HookSpec, Kind, Target};
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_owned(),
+        message: format!("[[hook]] {message}"),
+    };
+    let target = match (h.url, h.command) {
+        (Some(u), None) if u.starts_with("http://") || u.starts_with("https://") => Target::Url(u),
+        (Some(u), None) => return Err(invalid(format!("url {u:?}: expected http:// or https://"))),
+        (None, Some(c)) if !c.trim().is_empty() => Target::Command(c),
+        (None, Some(_)) => return Err(invalid("command is empty".into())),
+        _ => return Err(invalid("needs a url or a command (one of them)".into())),
+    };
+    let name = match (&h.name, &target) {
+        (Some(n), _) => n.clone(),
+        (None, Target::Url(u)) => crate::events::hook::without_credentials(u),
+        (None, Target::Command(c)) => c.clone(),
+    };
+    let mut events = Vec::new();
+    for e in h.events {
+        events.push(Kind::parse(&e).ok_or_else(|| {
+            let known: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            invalid(format!("events: {e:?} is none of {}", known.join(", ")))
+        })?);
+    }
+    let mut spec = HookSpec::url("");
+    spec.name = name;
+    spec.target = target;
+    spec.events = events;
+    spec.secret = h.secret;
+    spec.path = h.path;
+    if let Some(ms) = h.timeout_ms {
+        spec.timeout = Duration::from_millis(ms.max(1));
+    }
+    if let Some(s) = h.max_backoff {
+        spec.max_backoff = Duration::from_secs(s.max(1));
+    }
+    Ok(spec)
 }
 
 /// `[limits]`: the server's bandwidth (the same keys may be top-level).
@@ -480,6 +539,10 @@ impl Config {
                 path: path.to_owned(),
                 message: format!("default_lang {t:?}: {e}"),
             })?);
+        }
+        c.node = f.node.filter(|n| !n.is_empty());
+        for h in f.hook {
+            c.hooks.push(event_hook(path, h)?);
         }
         c.users = users_from(path, f.user)?;
         if let Some(u) = f.users_file {

@@ -87,6 +87,21 @@
 //! "/ru" = "koi8-r"
 //! "/jp" = "shift_jis"
 //!
+//! node = "ftp1"               # events' `node` (default: the host name)
+//!
+//! [[hook]]                    # events (README "Events"): a webhook …
+//! url = "https://pipeline.example.org/ftp-events"
+//! events = ["upload", "rename"]   # default: every event
+//! path = "/incoming/**"       # only events on paths that match (*, **, ?)
+//! secret = "s3cret"           # X-Babelftp-Signature: sha256=HMAC-SHA256(body)
+//! timeout_ms = 10000          # a POST's (or a command's) time limit
+//! max_backoff = 60            # seconds between tries at most (1, 2, 4, …)
+//! name = "pipeline"           # its name in the outbox (default: url or command)
+//!
+//! [[hook]]                    # … or a command: the event's JSON on stdin,
+//! command = "/usr/local/bin/on-upload"   # BABELFTP_EVENT, BABELFTP_PATH, … set
+//! events = ["upload"]
+//!
 //! [[user]]                    # also the format of users_file
 //! name = "alice"
 //! password = "$argon2id$v=19$..."   # from `babelftp passwd`
@@ -255,6 +270,10 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// What serves `/`: the local `root` (the default), or an object store.
     pub storage: crate::storage::Backend,
+    /// Event hooks (`[[hook]]`, `serve --hook`).
+    pub hooks: Vec<crate::events::HookSpec>,
+    /// The events' `node`; `None`: the host name.
+    pub node: Option<String>,
 }
 
 /// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
@@ -359,6 +378,8 @@ impl Default for Config {
             proxy_protocol_from: Vec::new(),
             metrics_listen: None,
             storage: crate::storage::Backend::Local,
+            hooks: Vec::new(),
+            node: None,
         }
     }
 }

@@ -192,3 +192,62 @@ fn server_bandwidth_limits_read_top_level_or_in_their_table() {
     std::fs::write(&p, "download_rate = \"0/s\"\n").unwrap();
     assert!(Config::load(&p).is_err(), "a rate of nothing is a mistake, not a stop");
 }
+
+#[test]
+fn event_hooks_parse() {
+    use crate::events::{Kind, Target};
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &cfg,
+        r#"
+node = "ftp1"
+
+[[hook]]
+url = "https://pipeline.example.org/ftp-events"
+events = ["upload", "rename", "login_failed"]
+path = "/incoming/**"
+secret = "s3cret"
+timeout_ms = 2500
+max_backoff = 30
+
+[[hook]]
+command = "mv \"$ROOT$BABELFTP_PATH\" /srv/done/"
+name = "mover"
+"#,
+    )
+    .unwrap();
+    let c = Config::load(&cfg).unwrap();
+    assert_eq!(c.node.as_deref(), Some("ftp1"));
+    assert_eq!(c.hooks.len(), 2);
+    let (web, cmd) = (&c.hooks[0], &c.hooks[1]);
+    assert_eq!(
+        web.target,
+        Target::Url("https://pipeline.example.org/ftp-events".into())
+    );
+    assert_eq!(web.name, "https://pipeline.example.org/ftp-events");
+    assert_eq!(web.events, [Kind::Upload, Kind::Rename, Kind::LoginFailed]);
+    assert_eq!(web.path.as_deref(), Some("/incoming/**"));
+    assert_eq!(web.secret.as_deref(), Some("s3cret"));
+    assert_eq!(web.timeout, Duration::from_millis(2500));
+    assert_eq!(web.max_backoff, Duration::from_secs(30));
+    assert_eq!(cmd.name, "mover");
+    assert!(cmd.events.is_empty(), "every event");
+    assert!(matches!(&cmd.target, Target::Command(c) if c.starts_with("mv ")));
+    for (bad, says) in [
+        ("[[hook]]\nurl = \"ftp://x\"\n", "expected http"),
+        ("[[hook]]\nevents = [\"upload\"]\n", "needs a url or a command"),
+        (
+            "[[hook]]\nurl = \"http://x\"\ncommand = \"true\"\n",
+            "needs a url or a command",
+        ),
+        (
+            "[[hook]]\nurl = \"http://x\"\nevents = [\"uploaded\"]\n",
+            "\"uploaded\" is none of upload",
+        ),
+    ] {
+        std::fs::write(&cfg, bad).unwrap();
+        let e = Config::load(&cfg).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}

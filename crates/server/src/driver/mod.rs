@@ -33,6 +33,7 @@ use crate::xferlog::{XferEntry, XferLog};
 use babelftp_i18n::lang::Catalogs;
 
 mod control;
+mod events;
 mod listings;
 mod ops;
 mod passive;
@@ -76,10 +77,19 @@ pub(crate) struct Shared {
     pub(crate) user_sessions: crate::limits::Registry,
     /// The server's bandwidth limits (`download_rate`, `upload_rate`).
     pub(crate) bandwidth: crate::throttle::ServerRates,
+    /// Event hooks (crate::events), when any is configured.
+    pub(crate) events: Option<Arc<crate::events::Events>>,
 }
 
 struct Driver {
     shared: Arc<Shared>,
+    /// The session's number in this run (its events' session id).
+    id: u64,
+    /// Who logged in, and when (for the logout event).
+    login: Option<(Vec<u8>, Instant)>,
+    /// Events of whole uploads (`true`: its size to be read), and any
+    /// behind them, sent once their replies are out.
+    deferred: Vec<(crate::events::Event, bool)>,
     peer: SocketAddr,
     local: SocketAddr,
     /// The control connection (plain, or TLS after AUTH or on an implicit
@@ -117,6 +127,7 @@ pub(crate) async fn serve(
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
     implicit: bool,
+    id: u64,
 ) -> io::Result<&'static str> {
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
@@ -143,6 +154,9 @@ pub(crate) async fn serve(
         base: shared.root.clone(),
         storage: shared.root.clone(),
         shared: shared.clone(),
+        id,
+        login: None,
+        deferred: Vec::new(),
         peer,
         local,
         control,
@@ -182,6 +196,9 @@ pub(crate) async fn serve(
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
             d.flush(&mut sess).await;
+            if !d.deferred.is_empty() {
+                d.emit_deferred().await;
+            }
             continue;
         }
         if sess.is_closed() {
@@ -216,6 +233,8 @@ pub(crate) async fn serve(
             }
         }
     };
+    d.emit_deferred().await;
+    d.logged_out();
     d.close().await;
     result
 }
@@ -366,11 +385,19 @@ impl Driver {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
+                // An upload's event, pipelined ahead, goes first.
+                if !self.deferred.is_empty() {
+                    self.emit_deferred().await;
+                }
                 // What the session asked to change, in its words.
                 let change = op.change();
                 // Where a name is created: a refusal names the charset.
                 let created = op.creates().cloned();
+                let evented = self.shared.events.is_some().then(|| op.clone());
                 let r = self.run_op(op).await;
+                if let (Some(op), Ok(_)) = (&evented, &r) {
+                    self.changed(sess, op);
+                }
                 if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
                     self.name_refused(sess, &p);
                 }
@@ -427,6 +454,7 @@ impl Driver {
                 }
             }
             Action::Log(rec) => {
+                self.transferred(&rec);
                 self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
                 tracing::info!(
                     path = %babelftp_proto::display::PlainPath(&rec.path),

@@ -44,11 +44,15 @@ impl Driver {
                 if banned() {
                     return Err(io::ErrorKind::ConnectionRefused);
                 }
+                let name = self.shared.events.is_some().then(|| user.clone());
                 let r = self.verify(user, password).await;
                 // A login counts among its user's sessions: past its
                 // max_sessions, 421 (ResourceBusy tells the session why).
                 if r.as_ref().is_ok_and(|a| matches!(a, OpOk::Account(Some(_)))) && self.slot.is_none() {
                     return Err(io::ErrorKind::ResourceBusy);
+                }
+                if let (Some(name), Ok(OpOk::Account(a))) = (&name, &r) {
+                    self.login_checked(name, a.is_some());
                 }
                 if matches!(r, Ok(OpOk::Account(None))) {
                     self.shared.login_failed(self.peer.ip());

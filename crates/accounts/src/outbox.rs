@@ -1,0 +1,127 @@
+//! The event outbox (issue 30): events waiting for their hooks, kept in
+//! the store so that a receiver that is down, or a restart of babelftp,
+//! loses none. The server writes a batch at a time, reads its own node's
+//! rows in order, and removes a row once its hook has it.
+
+use crate::{AccountsError, Store};
+
+/// One event for one hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxEntry {
+    /// The event's id (unique; a receiver deduplicates by it).
+    pub id: String,
+    /// Which hook (its name).
+    pub hook: String,
+    /// The node that recorded the event and delivers it.
+    pub node: String,
+    /// The session it belongs to (`""`: none, as a ban's).
+    pub session: String,
+    /// The node's order of events.
+    pub seq: i64,
+    /// The event's JSON.
+    pub body: String,
+    /// Deliveries tried so far.
+    pub attempts: u32,
+    /// Not before (Unix milliseconds).
+    pub next_try_ms: i64,
+}
+
+impl Store {
+    /// Adds entries, in one transaction; an entry already there (same id
+    /// and hook) stays as it is.
+    pub async fn outbox_push(&self, entries: &[OutboxEntry]) -> Result<(), AccountsError> {
+        let mut tx = self.pool().begin().await?;
+        for e in entries {
+            sqlx::query(
+                "INSERT INTO event_outbox (id, hook, node, session, seq, body, attempts, next_try)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id, hook) DO NOTHING",
+            )
+            .bind(&e.id)
+            .bind(&e.hook)
+            .bind(&e.node)
+            .bind(&e.session)
+            .bind(e.seq)
+            .bind(&e.body)
+            .bind(i64::from(e.attempts))
+            .bind(e.next_try_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The first `limit` entries of `node` for `hook`, in the node's order.
+    pub async fn outbox_pending(&self, node: &str, hook: &str, limit: u32) -> Result<Vec<OutboxEntry>, AccountsError> {
+        let rows: Vec<(String, String, i64, String, i64, i64)> = sqlx::query_as(
+            "SELECT id, session, seq, body, attempts, next_try FROM event_outbox
+             WHERE node = $1 AND hook = $2 ORDER BY seq LIMIT $3",
+        )
+        .bind(node)
+        .bind(hook)
+        .bind(i64::from(limit))
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, session, seq, body, attempts, next_try_ms)| OutboxEntry {
+                id,
+                hook: hook.to_owned(),
+                node: node.to_owned(),
+                session,
+                seq,
+                body,
+                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                next_try_ms,
+            })
+            .collect())
+    }
+
+    /// Removes what `hook` has received, in one transaction.
+    pub async fn outbox_done(&self, hook: &str, ids: &[String]) -> Result<(), AccountsError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool().begin().await?;
+        for id in ids {
+            sqlx::query("DELETE FROM event_outbox WHERE id = $1 AND hook = $2")
+                .bind(id)
+                .bind(hook)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records failed deliveries: (id, attempts so far, next try in Unix
+    /// milliseconds, why), in one transaction.
+    pub async fn outbox_retry(&self, hook: &str, failed: &[(String, u32, i64, String)]) -> Result<(), AccountsError> {
+        if failed.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool().begin().await?;
+        for (id, attempts, next_try, why) in failed {
+            sqlx::query(
+                "UPDATE event_outbox SET attempts = $1, next_try = $2, last_error = $3 WHERE id = $4 AND hook = $5",
+            )
+            .bind(i64::from(*attempts))
+            .bind(*next_try)
+            .bind(why)
+            .bind(id)
+            .bind(hook)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// How many entries wait, all nodes and hooks.
+    pub async fn outbox_len(&self) -> Result<u64, AccountsError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox")
+            .fetch_one(self.pool())
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}

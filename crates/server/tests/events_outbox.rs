@@ -1,0 +1,123 @@
+//! How fast the event outbox goes on SQLite (issue 30: it keeps up with
+//! 1,000 events/s): events emitted at 1,000/s for 3 s, then a burst of
+//! 5,000 at once, through the real writer, the SQLite `event_outbox` and a
+//! webhook to an HTTP receiver (axum) here. Prints the figures:
+//! `cargo test -p babelftp-server --release --test events_outbox -- --nocapture`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use babelftp_server::events::{Event, Events, HookSpec, Kind};
+
+async fn receiver() -> (String, Arc<AtomicU64>) {
+    let count = Arc::new(AtomicU64::new(0));
+    let c = count.clone();
+    let app = axum::Router::new().route(
+        "/events",
+        axum::routing::post(move |body: String| {
+            let c = c.clone();
+            async move {
+                assert!(body.starts_with("{\"id\":"));
+                c.fetch_add(1, Ordering::SeqCst);
+                "ok"
+            }
+        }),
+    );
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/events", l.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(l, app).await });
+    (url, count)
+}
+
+fn event(i: u64) -> Event {
+    let mut ev = Event::new(Kind::Upload);
+    // 50 sessions, as many clients at once.
+    ev.session = Some(format!("bench-{}", i % 50));
+    ev.user = Some(b"alice".to_vec());
+    ev.client = Some("203.0.113.9".parse().unwrap());
+    ev.protocol = Some("ftp");
+    ev.path = Some(format!("/incoming/file-{i}.csv").into_bytes());
+    ev.bytes = Some(1 << 20);
+    ev.size = Some(1 << 20);
+    ev.outcome = Some("complete");
+    ev.code = Some(226);
+    ev
+}
+
+async fn wait_for(count: &AtomicU64, n: u64, limit: Duration) -> Duration {
+    let t0 = Instant::now();
+    while count.load(Ordering::SeqCst) < n {
+        assert!(
+            t0.elapsed() < limit,
+            "{} of {n} delivered after {limit:?}",
+            count.load(Ordering::SeqCst)
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    t0.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_outbox_keeps_up_with_1000_events_a_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
+        .await
+        .unwrap();
+    let (url, count) = receiver().await;
+    let mut spec = HookSpec::url(&url);
+    spec.secret = Some("k".into());
+    let events = Events::start(Some("bench".into()), &[spec], Some(store.clone()))
+        .unwrap()
+        .unwrap();
+
+    // Paced: 1,000 a second for 3 s (a tick of 10 ms, 10 events each).
+    let paced = 3000u64;
+    let t0 = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(10));
+    let mut emit_max = Duration::ZERO;
+    for i in 0..paced {
+        if i % 10 == 0 {
+            tick.tick().await;
+        }
+        let e = Instant::now();
+        events.emit(&event(i));
+        emit_max = emit_max.max(e.elapsed());
+    }
+    let emitted = t0.elapsed();
+    let behind_at_end = paced - count.load(Ordering::SeqCst);
+    let lag = wait_for(&count, paced, Duration::from_secs(30)).await;
+    eprintln!(
+        "paced: {paced} events in {:.2} s ({:.0}/s offered); {behind_at_end} not yet delivered when the last was emitted, all delivered {} ms later; slowest emit {} µs",
+        emitted.as_secs_f64(),
+        paced as f64 / emitted.as_secs_f64(),
+        lag.as_millis(),
+        emit_max.as_micros()
+    );
+    // Kept up: the backlog at the end is a moment's worth, not seconds'.
+    assert!(lag < Duration::from_secs(3), "{lag:?} behind at 1,000/s");
+
+    // A burst: as fast as they come, then drained.
+    let burst = 5000u64;
+    let t0 = Instant::now();
+    for i in 0..burst {
+        events.emit(&event(paced + i));
+    }
+    let emitted = t0.elapsed();
+    wait_for(&count, paced + burst, Duration::from_secs(60)).await;
+    let all = t0.elapsed();
+    eprintln!(
+        "burst: {burst} events emitted in {} ms, delivered in {:.2} s: {:.0} events/s through the SQLite outbox",
+        emitted.as_millis(),
+        all.as_secs_f64(),
+        burst as f64 / all.as_secs_f64()
+    );
+    // The outbox is empty once delivered (its deletes trail a moment).
+    let t0 = Instant::now();
+    while store.outbox_len().await.unwrap() > 0 {
+        assert!(t0.elapsed() < Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count.load(Ordering::SeqCst), paced + burst, "each once");
+}
