@@ -17,8 +17,10 @@
 //! control connection, in rooms: control, passive, transfer, listings,
 //! ops), `data` (data connections and byte pumps), [`auth`] (accounts,
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
-//! [`xferlog`] (the transfer log), `sockopt` (socket options).
+//! [`xferlog`] (the transfer log), `sockopt` (socket options), `admin`
+//! (the admin API on axum), [`live`] (the live sessions it lists and ends).
 
+mod admin;
 mod admission;
 pub mod auth;
 pub mod config;
@@ -27,6 +29,7 @@ pub mod defender;
 pub mod directory;
 mod driver;
 mod limits;
+pub mod live;
 pub mod logctx;
 mod memory;
 pub mod metrics;
@@ -61,6 +64,8 @@ pub struct Server {
     implicit: Vec<TcpListener>,
     /// The metrics and health endpoint (`metrics_listen`).
     metrics: Option<TcpListener>,
+    /// The admin API (`admin_listen`), with the store its tokens are in.
+    admin: Option<(admin::AdminListener, babelftp_accounts::Store)>,
 }
 
 /// A bind error that names the address (`127.0.0.1:21: Address already
@@ -248,6 +253,20 @@ impl Server {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
         };
+        let admin = match cfg.admin_listen {
+            Some(addr) => {
+                // Its tokens live in the accounts store.
+                let Some(store) = cfg.directory.as_ref().and_then(|d| d.store()).cloned() else {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "admin_listen needs an accounts store (--db) for its tokens (babelftp admin token create)",
+                    ));
+                };
+                let l = admin::AdminListener::bind(addr).await.map_err(|e| in_use(&addr, e))?;
+                Some((l, store))
+            }
+            None => None,
+        };
         Ok(Server {
             shared: Arc::new(driver::Shared {
                 defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
@@ -270,10 +289,12 @@ impl Server {
                 transfers: driver::Transfers::default(),
                 user_sessions: limits::Registry::default(),
                 bandwidth,
+                live: Arc::new(live::LiveSessions::default()),
             }),
             listeners,
             implicit,
             metrics,
+            admin,
         })
     }
 
@@ -287,6 +308,12 @@ impl Server {
     /// The metrics endpoint's address, if it has one.
     pub fn metrics_addr(&self) -> Option<SocketAddr> {
         self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The admin API's address, if it has one, and whether it is HTTPS.
+    pub fn admin_addr(&self) -> Option<(SocketAddr, bool)> {
+        let (l, _) = self.admin.as_ref()?;
+        Some((l.local_addr()?, self.shared.tls.is_some()))
     }
 
     /// The names of the users whose home is not a directory of the
@@ -391,6 +418,11 @@ impl Server {
         let http = self
             .metrics
             .map(|l| AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone()))));
+        // So does the admin API.
+        let started = std::time::Instant::now();
+        let admin_api = self
+            .admin
+            .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.clone(), store, started))));
         // A timer that is always due within a second. A worker parked on
         // the timer wheel is woken (eventfd write, context switch) when a
         // timer is registered earlier than anything the wheel held; with
@@ -513,10 +545,11 @@ impl Server {
             let alive = alive.clone();
             // Every line a session logs carries its id and peer.
             session_ids += 1;
-            tokio::spawn(logctx::session(session_ids, peer, None, async move {
+            let id = session_ids;
+            tokio::spawn(logctx::session(id, peer, None, async move {
                 let (_slot, _alive) = (slot, alive);
                 tracing::info!("connected");
-                match driver::serve(stream, peer, shared, rx, implicit).await {
+                match driver::serve(id, stream, peer, shared, rx, implicit).await {
                     Ok(why) => tracing::info!(reason = why, "disconnected"),
                     Err(e) => tracing::info!(reason = %e, "disconnected"),
                 }
@@ -540,12 +573,13 @@ impl Server {
             }
         }
         drop(http);
+        drop(admin_api);
         Ok(())
     }
 }
 
 /// Aborts a task when dropped.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+pub(crate) struct AbortOnDrop(pub(crate) tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

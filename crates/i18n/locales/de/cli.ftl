@@ -154,3 +154,11 @@ cli-acct-config-unread = die Konfiguration { $file } konnte nicht gelesen werden
 cli-acct-scan-needs-root = quota-scan braucht das Wurzelverzeichnis des Servers: --config DATEI oder --root VERZ angeben
 cli-acct-scan-failed = die Dateien von { $name } in { $root } konnten nicht gezählt werden
 cli-acct-quota-scanned = { $name } belegt { $bytes } in { $files } Dateien (gezählt in { $root }); das ist jetzt sein Kontingentverbrauch
+cli-admin-token-created = Admin-Token { $name } erstellt; hier ist es, nur dieses eine Mal angezeigt (der Speicher behält nur seinen Hash):
+cli-admin-token-none = keine Admin-Tokens: erstellen Sie eines mit babelftp admin token create
+cli-admin-token-removed = Admin-Token { $name } entfernt: Anfragen, die es vorlegen, werden abgewiesen
+cli-admin-token-exists = ein Admin-Token namens { $name } existiert bereits
+cli-admin-token-unknown = kein Admin-Token { $name } in { $db }
+cli-admin-no-random = das System lieferte keine Zufallszahlen für das Token
+cli-admin-serving = Admin-API: { $url } (Bearer-Tokens: babelftp admin token create)
+cli-passive-for-bad = { $value }: geben Sie ein Client-Netz und die ihm angekündigte Adresse an, etwa 10.0.0.0/8=10.0.0.5
