@@ -330,6 +330,41 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     assert!(err.contains("no admin token"), "{err}");
 }
 
+/// The served OpenAPI document passes openapi-spec-validator (PyPI),
+/// which scripts/moto.sh installs into target/moto beside moto.
+#[test]
+fn the_served_openapi_document_is_valid() {
+    let tools = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/moto");
+    assert!(
+        tools.join("openapi_spec_validator").is_dir(),
+        "openapi-spec-validator is not in {} (scripts/moto.sh installs it; scripts/test.sh runs it)",
+        tools.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (_srv, api, token, _) = setup(dir.path(), &[]);
+    let (code, body) = curl("GET", &format!("{api}/openapi.json"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    let file = dir.path().join("openapi.json");
+    std::fs::write(&file, &body).unwrap();
+    let out = Command::new("python3")
+        .args(["-m", "openapi_spec_validator"])
+        .arg(&file)
+        .env("PYTHONPATH", &tools)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("OK"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 #[test]
 fn the_admin_api_speaks_https_with_the_ftps_certificate() {
     let dir = tempfile::tempdir().unwrap();
