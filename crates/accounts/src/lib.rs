@@ -29,6 +29,7 @@ mod limits;
 mod outbox;
 mod schema;
 mod store;
+mod tokens;
 
 pub use babelftp_i18n::format_size;
 pub use bans::BanRecord;
@@ -36,6 +37,7 @@ pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
 pub use store::Store;
+pub use tokens::{hash_token, AdminToken};
 
 /// What can go wrong with the store or with what is asked of it.
 #[derive(Debug, thiserror::Error)]
@@ -94,6 +96,12 @@ pub enum AccountsError {
     /// A name given twice in a users file.
     #[error("user {0:?} is given twice")]
     Duplicate(String),
+    #[error("admin token {0:?} already exists")]
+    TokenExists(String),
+    #[error("no admin token {0:?}")]
+    UnknownToken(String),
+    #[error("no random numbers from the system")]
+    NoRandom,
     #[error("hashing the password: {0}")]
     Hash(String),
     /// A stored value that no longer parses (edited by hand?).
@@ -107,7 +115,10 @@ impl AccountsError {
     pub fn is_input_error(&self) -> bool {
         !matches!(
             self,
-            AccountsError::Db(_) | AccountsError::TooNew { .. } | AccountsError::Corrupt { .. }
+            AccountsError::Db(_)
+                | AccountsError::TooNew { .. }
+                | AccountsError::Corrupt { .. }
+                | AccountsError::NoRandom
         )
     }
 }

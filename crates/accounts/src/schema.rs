@@ -103,6 +103,16 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
     )",
         "CREATE INDEX event_outbox_order ON event_outbox (node, hook, seq)",
     ],
+    &[
+        // The admin API's bearer tokens (issue 30): a name, the SHA-256 of
+        // the token (hex; the token itself is shown once and never
+        // stored), and when it was made (Unix seconds).
+        "CREATE TABLE admin_tokens (
+        name TEXT NOT NULL PRIMARY KEY,
+        hash TEXT NOT NULL,
+        created_unix BIGINT NOT NULL
+    )",
+    ],
 ];
 
 /// The schema version this build knows.

@@ -70,7 +70,7 @@ fn unix_now() -> i64 {
 }
 
 /// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`.
-fn utc(unix: i64) -> String {
+pub(crate) fn utc(unix: i64) -> String {
     let c = babelftp_proto::listing::Civil::from_unix(unix);
     format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod admin;
 mod bans;
 mod check;
 mod db;
@@ -77,6 +78,9 @@ enum Cmd {
     /// The defender's bans in the accounts store, on every node: list, add ADDR [--for
     /// DURATION], rm ADDR.
     Ban(bans::BanArgs),
+    /// The admin API (serve --admin-listen): its bearer tokens (token create [--name N], list,
+    /// rm NAME).
+    Admin(admin::AdminArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Cmd::User(a) => block_on(users::user(a)),
         Cmd::Group(a) => block_on(users::group(a)),
         Cmd::Ban(a) => block_on(bans::ban(a)),
+        Cmd::Admin(a) => block_on(admin::admin(a)),
         Cmd::Ls(a) => block_on(remote::ls(a)),
         Cmd::Get(a) => block_on(xfer::get(a)),
         Cmd::Put(a) => block_on(xfer::put(a)),

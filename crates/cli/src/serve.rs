@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// Address announced in PASV replies (behind NAT).
     #[arg(long, value_name = "ADDR")]
     passive_address: Option<IpAddr>,
+    /// Address announced in PASV replies to clients of one network (NAT,
+    /// containers): 10.0.0.0/8=10.0.0.5; repeatable, the longest network
+    /// wins, --passive-address answers the rest.
+    #[arg(long, value_name = "CIDR=ADDR", value_parser = passive_for_arg)]
+    passive_address_for: Vec<(config::Cidr, IpAddr)>,
     /// Seconds before an idle session is closed [default: 300].
     #[arg(long, value_name = "SECS")]
     idle_timeout: Option<u64>,
@@ -131,6 +136,11 @@ pub struct ServeArgs {
     /// HTTP on ADDR:PORT (keep it off the public network).
     #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     metrics_listen: Option<SocketAddr>,
+    /// Serve the admin API (/api/v1/: status, sessions, users, groups, bans)
+    /// on ADDR:PORT, over HTTPS when --tls-cert is given; requests need a
+    /// token from `babelftp admin token create`.
+    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
+    admin_listen: Option<SocketAddr>,
     /// Download bandwidth of the whole server, all sessions together:
     /// 100MiB/s (none: unlimited). A user's own limit applies as well.
     #[arg(long, value_name = "RATE", value_parser = rate_arg)]
@@ -211,6 +221,7 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     if let Some(a) = args.passive_address {
         cfg.passive_address = Some(a);
     }
+    cfg.passive_networks.extend(args.passive_address_for);
     if let Some(s) = args.idle_timeout {
         cfg.idle_timeout = Duration::from_secs(s);
     }
@@ -271,6 +282,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     if let Some(a) = args.metrics_listen {
         cfg.metrics_listen = Some(a);
     }
+    if let Some(a) = args.admin_listen {
+        cfg.admin_listen = Some(a);
+    }
     if let Some(u) = &args.s3 {
         let Some(rest) = u.strip_prefix("s3://").filter(|r| !r.is_empty() && !r.starts_with('/')) else {
             bail!("--s3 wants s3://BUCKET[/PREFIX], got {u:?}");
@@ -307,6 +321,15 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
 fn parse_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
     babelftp_server::config::resolve_listen(s)
         .map_err(|e| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", &e)]))
+}
+
+/// `--passive-address-for CIDR=ADDR`.
+fn passive_for_arg(s: &str) -> Result<(config::Cidr, IpAddr), String> {
+    let bad = || crate::msg::ts("cli-passive-for-bad", &[("value", s)]);
+    let (net, addr) = s.split_once('=').ok_or_else(bad)?;
+    let net = net.trim().parse::<config::Cidr>().map_err(|_| bad())?;
+    let addr = addr.trim().parse::<IpAddr>().map_err(|_| bad())?;
+    Ok((net, addr))
 }
 
 /// `--metrics-listen`: the same syntax as `--listen`, its first address.
@@ -544,6 +567,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
         if let Some(a) = server.metrics_addr() {
             say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
+        }
+        if let Some((a, https)) = server.admin_addr() {
+            let scheme = if https { "https" } else { "http" };
+            let url = format!("{scheme}://{}/api/v1/", connectable(a));
+            say(&crate::msg::ts("cli-admin-serving", &[("url", &url)]));
         }
         if let Some(why) = server.degraded() {
             say(&crate::msg::ts("cli-storage-degraded", &[("reason", &why)]));

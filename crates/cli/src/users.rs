@@ -292,7 +292,7 @@ enum GroupCmd {
 
 /// An error for a person, through the catalogs; a wrong value is a usage
 /// error (exit 2).
-fn explain(e: AccountsError, db: &str) -> anyhow::Error {
+pub(crate) fn explain(e: AccountsError, db: &str) -> anyhow::Error {
     use AccountsError as E;
     let usage = e.is_input_error()
         && !matches!(
@@ -307,6 +307,8 @@ fn explain(e: AccountsError, db: &str) -> anyhow::Error {
                 | E::Import { .. }
                 | E::ImportEntry { .. }
                 | E::Hash(_)
+                | E::TokenExists(_)
+                | E::UnknownToken(_)
         );
     let text = text_of(&e, db);
     if usage {
@@ -355,11 +357,14 @@ fn text_of(e: &AccountsError, db: &str) -> String {
         E::Duplicate(n) => ts("cli-acct-import-duplicate", &[("name", n)]),
         E::Hash(err) => ts("cli-acct-hash", &[("error", err)]),
         E::Corrupt { what, value } => ts("cli-acct-corrupt", &[("db", db), ("what", what), ("value", value)]),
+        E::TokenExists(n) => ts("cli-admin-token-exists", &[("name", n)]),
+        E::UnknownToken(n) => ts("cli-admin-token-unknown", &[("name", n), ("db", db)]),
+        E::NoRandom => ts("cli-admin-no-random", &[]),
     }
 }
 
 /// Opens the store; what to call it in messages (never a password).
-async fn open(flag: Option<String>, config: Option<std::path::PathBuf>) -> anyhow::Result<(Store, String)> {
+pub(crate) async fn open(flag: Option<String>, config: Option<std::path::PathBuf>) -> anyhow::Result<(Store, String)> {
     let url = crate::db::admin_url(flag, config.as_deref())?;
     match Store::open(&url).await {
         Ok(s) => {

@@ -46,7 +46,7 @@ pub(crate) async fn proxied(
     logctx::session(id, peer, Some(proxy), async move {
         let _slot = slot;
         tracing::info!("connected");
-        match driver::serve(stream, peer, shared, rx, implicit, id).await {
+        match driver::serve(id, stream, peer, shared, rx, implicit).await {
             Ok(why) => tracing::info!(reason = why, "disconnected"),
             Err(e) => tracing::info!(reason = %e, "disconnected"),
         }

@@ -18,8 +18,10 @@
 //! ops), `data` (data connections and byte pumps), [`auth`] (accounts,
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
 //! [`xferlog`] (the transfer log), [`events`] (events to webhooks and
-//! commands through an outbox), `sockopt` (socket options).
+//! commands through an outbox), `sockopt` (socket options), `admin`
+//! (the admin API on axum), [`live`] (the live sessions it lists and ends).
 
+mod admin;
 mod admission;
 pub mod auth;
 pub mod config;
@@ -29,6 +31,7 @@ pub mod directory;
 mod driver;
 pub mod events;
 mod limits;
+pub mod live;
 pub mod logctx;
 mod memory;
 pub mod metrics;
@@ -63,6 +66,8 @@ pub struct Server {
     implicit: Vec<TcpListener>,
     /// The metrics and health endpoint (`metrics_listen`).
     metrics: Option<TcpListener>,
+    /// The admin API (`admin_listen`), with the store its tokens are in.
+    admin: Option<(admin::AdminListener, babelftp_accounts::Store)>,
 }
 
 /// A bind error that names the address (`127.0.0.1:21: Address already
@@ -257,6 +262,20 @@ impl Server {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
         };
+        let admin = match cfg.admin_listen {
+            Some(addr) => {
+                // Its tokens live in the accounts store.
+                let Some(store) = cfg.directory.as_ref().and_then(|d| d.store()).cloned() else {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "admin_listen needs an accounts store (--db) for its tokens (babelftp admin token create)",
+                    ));
+                };
+                let l = admin::AdminListener::bind(addr).await.map_err(|e| in_use(&addr, e))?;
+                Some((l, store))
+            }
+            None => None,
+        };
         Ok(Server {
             shared: Arc::new(driver::Shared {
                 defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
@@ -280,10 +299,12 @@ impl Server {
                 user_sessions: limits::Registry::default(),
                 bandwidth,
                 events,
+                live: Arc::new(live::LiveSessions::default()),
             }),
             listeners,
             implicit,
             metrics,
+            admin,
         })
     }
 
@@ -297,6 +318,12 @@ impl Server {
     /// The metrics endpoint's address, if it has one.
     pub fn metrics_addr(&self) -> Option<SocketAddr> {
         self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The admin API's address, if it has one, and whether it is HTTPS.
+    pub fn admin_addr(&self) -> Option<(SocketAddr, bool)> {
+        let (l, _) = self.admin.as_ref()?;
+        Some((l.local_addr()?, self.shared.tls.is_some()))
     }
 
     /// The names of the users whose home is not a directory of the
@@ -401,6 +428,11 @@ impl Server {
         let http = self
             .metrics
             .map(|l| AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone()))));
+        // So does the admin API.
+        let started = std::time::Instant::now();
+        let admin_api = self
+            .admin
+            .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.clone(), store, started))));
         // A timer that is always due within a second. A worker parked on
         // the timer wheel is woken (eventfd write, context switch) when a
         // timer is registered earlier than anything the wheel held; with
@@ -527,7 +559,7 @@ impl Server {
             tokio::spawn(logctx::session(id, peer, None, async move {
                 let (_slot, _alive) = (slot, alive);
                 tracing::info!("connected");
-                match driver::serve(stream, peer, shared, rx, implicit, id).await {
+                match driver::serve(id, stream, peer, shared, rx, implicit).await {
                     Ok(why) => tracing::info!(reason = why, "disconnected"),
                     Err(e) => tracing::info!(reason = %e, "disconnected"),
                 }
@@ -556,12 +588,13 @@ impl Server {
         if let Some(events) = &self.shared.events {
             events.flush(Duration::from_secs(5)).await;
         }
+        drop(admin_api);
         Ok(())
     }
 }
 
 /// Aborts a task when dropped.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+pub(crate) struct AbortOnDrop(pub(crate) tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

@@ -173,6 +173,11 @@ impl Metrics {
         self.draining.store(true, Ordering::Relaxed);
     }
 
+    /// Whether the server has stopped accepting (SIGTERM).
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Relaxed)
+    }
+
     /// The storage does not answer (`Some(why)`), or does again (`None`):
     /// `/health` says 503 with the reason meanwhile.
     pub(crate) fn set_degraded(&self, why: Option<String>) {

@@ -44,7 +44,7 @@ impl ServerSession {
     }
 
     fn announce_v4(&self) -> Option<std::net::Ipv4Addr> {
-        match self.cfg.passive_address.unwrap_or(self.local.ip()).to_canonical() {
+        match self.passive_address.unwrap_or(self.local.ip()).to_canonical() {
             IpAddr::V4(v4) => Some(v4),
             IpAddr::V6(_) => None,
         }

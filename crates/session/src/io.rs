@@ -57,6 +57,8 @@ pub(crate) struct ControlIo {
     idle_deadline: Instant,
     /// Shutdown was asked for; running transfers may go on until then.
     pub(crate) shutdown: Option<Instant>,
+    /// The shutdown is this session's alone: an administrator ended it.
+    pub(crate) ended_by_admin: bool,
     /// The client's side is gone: nothing more is written.
     pub(crate) control_closed: bool,
     /// QUIT came during a transfer: close once it has ended (RFC 959).
@@ -79,6 +81,7 @@ impl ControlIo {
             actions: VecDeque::new(),
             idle_deadline: now + idle,
             shutdown: None,
+            ended_by_admin: false,
             control_closed: false,
             quit_after: false,
             closed: false,

@@ -114,6 +114,20 @@ impl ServerSession {
         }
     }
 
+    /// An administrator ends this session (the admin API's `DELETE
+    /// sessions/{id}`): no new command runs, a running transfer is cut at
+    /// once (426), then 421 and the connection closes.
+    pub fn handle_end(&mut self, now: Instant) {
+        if self.io.is_closed() {
+            return;
+        }
+        self.io.ended_by_admin = true;
+        self.handle_shutdown(now, now);
+        if matches!(&self.work.busy, Busy::Transfer(t) if t.abort.is_none()) {
+            self.abort_transfer(now, AbortCause::Shutdown);
+        }
+    }
+
     /// When to call [`ServerSession::handle_timeout`].
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.io.is_closed() {
@@ -135,8 +149,13 @@ impl ServerSession {
             }
             if self.work.is_idle() {
                 if self.io.shutdown.is_some() {
-                    self.reply(ReplyCode::UNAVAILABLE, Msg::ShuttingDown);
-                    self.close("server shutting down");
+                    if self.io.ended_by_admin {
+                        self.reply(ReplyCode::UNAVAILABLE, Msg::EndedByAdmin);
+                        self.close("ended by an administrator");
+                    } else {
+                        self.reply(ReplyCode::UNAVAILABLE, Msg::ShuttingDown);
+                        self.close("server shutting down");
+                    }
                     return;
                 }
                 if let Some(q) = self.io.next_queued() {

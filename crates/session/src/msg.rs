@@ -80,6 +80,8 @@ pub enum Msg {
     LineTooLong,
     Idle,
     ShuttingDown,
+    /// An administrator ended the session (the admin API): 421.
+    EndedByAdmin,
     TooManyConnections,
     /// 421 when a login cannot get what it needs (EMFILE opening a home).
     OutOfResources,
@@ -212,6 +214,7 @@ impl Msg {
             LineTooLong => ("line-too-long", None),
             Idle => ("idle-timeout", None),
             ShuttingDown => ("shutting-down", None),
+            EndedByAdmin => ("ended-by-admin", None),
             TooManyConnections => ("too-many-connections", None),
             OutOfResources => ("out-of-resources", None),
             Utf8On => ("utf8-on", None),
@@ -354,6 +357,7 @@ mod tests {
             Msg::LineTooLong,
             Msg::Idle,
             Msg::ShuttingDown,
+            Msg::EndedByAdmin,
             Msg::TooManyConnections,
             Msg::OutOfResources,
             Msg::Utf8On,

@@ -10,7 +10,7 @@
 //! `results`, `data_commands`, `info`) and the event loop (`machine`) are
 //! layered above this module.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -39,6 +39,9 @@ pub struct ServerSession {
     pub(crate) cfg: Arc<SessionConfig>,
     pub(crate) peer: SocketAddr,
     pub(crate) local: SocketAddr,
+    /// The address announced in 227 replies: the configuration's, or the
+    /// one for the client's network ([`ServerSession::set_passive_address`]).
+    pub(crate) passive_address: Option<IpAddr>,
     pub(crate) login: Login,
     pub(crate) client: Client,
     pub(crate) data: DataChannel,
@@ -83,12 +86,20 @@ impl ServerSession {
             tls,
             work: Work::new(),
             io: ControlIo::new(cfg.max_line, now, cfg.idle_timeout),
+            passive_address: cfg.passive_address,
             cfg,
             peer,
             local,
         };
         s.reply(ReplyCode::READY, Msg::Greeting);
         s
+    }
+
+    /// The address to announce in this session's 227 replies, in place of
+    /// the configuration's `passive_address` (NAT: the address the
+    /// client's network reaches the server at).
+    pub fn set_passive_address(&mut self, addr: IpAddr) {
+        self.passive_address = Some(addr);
     }
 
     // ------------------------------------------------- what the driver reads

@@ -270,6 +270,28 @@ fn shutdown_when_idle_is_421_at_once() {
 }
 
 #[test]
+fn an_administrator_ends_a_session_with_421_and_cuts_its_transfer_at_once() {
+    // Idle: 421 at once, with its own text (not the server's shutdown).
+    let mut h = logged_in();
+    h.end();
+    let r = h.take();
+    assert_eq!(r.iter().map(|r| r.code.get()).collect::<Vec<_>>(), [421]);
+    let text = String::from_utf8_lossy(&r[0].lines[0]).into_owned();
+    assert!(text.contains("administrator"), "{text}");
+    assert!(h.closed());
+    // A transfer running: cut now (426), then 421; no grace.
+    let mut h = logged_in();
+    h.hold = true;
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"RETR a.txt"), [150]);
+    h.end();
+    h.settle();
+    let codes: Vec<u16> = h.take().iter().map(|r| r.code.get()).collect();
+    assert_eq!(codes, [426, 421]);
+    assert!(h.closed());
+}
+
+#[test]
 fn transfers_need_a_data_connection_and_open_failures_send_no_150() {
     let mut h = logged_in();
     assert_eq!(h.codes(b"RETR a.txt"), [425]);

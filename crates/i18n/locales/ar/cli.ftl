@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = يحتاج quota-scan إلى جذر الخادم: أ�
 cli-acct-scan-failed = تعذّر عدّ ملفات { $name } في { $root }
 cli-acct-quota-scanned = يستخدم { $name } مساحة { $bytes } في { $files } ملفات (عُدّت في { $root })؛ وهذا الآن استهلاكه من الحصة
 cli-hook-bad-url = { $value }: خطاف الأحداث عنوان URL من نوع http:// أو https://
+cli-admin-token-created = تم إنشاء رمز الإدارة { $name }؛ ها هو، يُعرض هذه المرة فقط (يحتفظ المخزن ببصمته فقط):
+cli-admin-token-none = لا توجد رموز إدارة: أنشئ واحدًا باستخدام babelftp admin token create
+cli-admin-token-removed = أُزيل رمز الإدارة { $name }: تُرفض الطلبات التي تقدمه
+cli-admin-token-exists = يوجد بالفعل رمز إدارة باسم { $name }
+cli-admin-token-unknown = لا يوجد رمز إدارة { $name } في { $db }
+cli-admin-no-random = لم يوفّر النظام أرقامًا عشوائية للرمز
+cli-admin-serving = واجهة الإدارة البرمجية: { $url } (رموز حامل: babelftp admin token create)
+cli-passive-for-bad = { $value }: اكتب شبكة العملاء والعنوان المُعلَن لها، مثل 10.0.0.0/8=10.0.0.5

@@ -107,3 +107,4 @@ quota-bytes = المساحة: استُخدم { $used } من { $limit }
 quota-files = الملفات: { $used } من { $limit }
 quota-no-limit = بلا حد
 quota-none = لا حصة لهذا الحساب.
+ended-by-admin = أنهى مسؤول هذه الجلسة.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan braucht das Wurzelverzeichnis des Servers:
 cli-acct-scan-failed = die Dateien von { $name } in { $root } konnten nicht gezählt werden
 cli-acct-quota-scanned = { $name } belegt { $bytes } in { $files } Dateien (gezählt in { $root }); das ist jetzt sein Kontingentverbrauch
 cli-hook-bad-url = { $value }: ein Ereignis-Hook ist eine http://- oder https://-URL
+cli-admin-token-created = Admin-Token { $name } erstellt; hier ist es, nur dieses eine Mal angezeigt (der Speicher behält nur seinen Hash):
+cli-admin-token-none = keine Admin-Tokens: erstellen Sie eines mit babelftp admin token create
+cli-admin-token-removed = Admin-Token { $name } entfernt: Anfragen, die es vorlegen, werden abgewiesen
+cli-admin-token-exists = ein Admin-Token namens { $name } existiert bereits
+cli-admin-token-unknown = kein Admin-Token { $name } in { $db }
+cli-admin-no-random = das System lieferte keine Zufallszahlen für das Token
+cli-admin-serving = Admin-API: { $url } (Bearer-Tokens: babelftp admin token create)
+cli-passive-for-bad = { $value }: geben Sie ein Client-Netz und die ihm angekündigte Adresse an, etwa 10.0.0.0/8=10.0.0.5

@@ -107,3 +107,4 @@ quota-bytes = Speicher: { $used } von { $limit } belegt
 quota-files = Dateien: { $used } von { $limit }
 quota-no-limit = unbegrenzt
 quota-none = Dieses Konto hat kein Kontingent.
+ended-by-admin = Ein Administrator hat diese Sitzung beendet.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan needs the server's root: give --config FIL
 cli-acct-scan-failed = could not count the files of { $name } in { $root }
 cli-acct-quota-scanned = { $name } uses { $bytes } in { $files } files (counted in { $root }); this is now its quota usage
 cli-hook-bad-url = { $value }: an event hook is an http:// or https:// URL
+cli-admin-token-created = admin token { $name } made; here it is, shown this once (the store keeps only its hash):
+cli-admin-token-none = no admin tokens: make one with babelftp admin token create
+cli-admin-token-removed = admin token { $name } removed: requests that present it are refused
+cli-admin-token-exists = an admin token named { $name } already exists
+cli-admin-token-unknown = no admin token { $name } in { $db }
+cli-admin-no-random = the system gave no random numbers for the token
+cli-admin-serving = admin API: { $url } (bearer tokens: babelftp admin token create)
+cli-passive-for-bad = { $value }: write a client network and the address announced to it, as 10.0.0.0/8=10.0.0.5

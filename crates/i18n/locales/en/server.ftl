@@ -107,3 +107,4 @@ quota-bytes = Space: { $used } used of { $limit }
 quota-files = Files: { $used } of { $limit }
 quota-no-limit = no limit
 quota-none = This account has no quota.
+ended-by-admin = An administrator ended this session.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan necesita la raíz del servidor: indique --
 cli-acct-scan-failed = no se pudieron contar los archivos de { $name } en { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } en { $files } archivos (contados en { $root }); ese es ahora su uso de cuota
 cli-hook-bad-url = { $value }: un gancho de eventos es una URL http:// o https://
+cli-admin-token-created = token de administración { $name } creado; aquí está, mostrado solo esta vez (el almacén guarda solo su hash):
+cli-admin-token-none = no hay tokens de administración: cree uno con babelftp admin token create
+cli-admin-token-removed = token de administración { $name } eliminado: se rechazan las peticiones que lo presenten
+cli-admin-token-exists = ya existe un token de administración llamado { $name }
+cli-admin-token-unknown = no hay ningún token de administración { $name } en { $db }
+cli-admin-no-random = el sistema no dio números aleatorios para el token
+cli-admin-serving = API de administración: { $url } (tokens bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: escriba una red de clientes y la dirección que se le anuncia, como 10.0.0.0/8=10.0.0.5

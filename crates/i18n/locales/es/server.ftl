@@ -107,3 +107,4 @@ quota-bytes = Espacio: { $used } usados de { $limit }
 quota-files = Archivos: { $used } de { $limit }
 quota-no-limit = sin límite
 quota-none = Esta cuenta no tiene cuota.
+ended-by-admin = Un administrador ha terminado esta sesión.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan a besoin de la racine du serveur : donnez 
 cli-acct-scan-failed = impossible de compter les fichiers de { $name } dans { $root }
 cli-acct-quota-scanned = { $name } occupe { $bytes } en { $files } fichiers (comptés dans { $root }) ; c’est désormais son usage du quota
 cli-hook-bad-url = { $value } : un hook d’événements est une URL http:// ou https://
+cli-admin-token-created = jeton d’administration { $name } créé ; le voici, affiché cette seule fois (le magasin n’en garde que l’empreinte) :
+cli-admin-token-none = aucun jeton d’administration : créez-en un avec babelftp admin token create
+cli-admin-token-removed = jeton d’administration { $name } supprimé : les requêtes qui le présentent sont refusées
+cli-admin-token-exists = un jeton d’administration nommé { $name } existe déjà
+cli-admin-token-unknown = aucun jeton d’administration { $name } dans { $db }
+cli-admin-no-random = le système n’a fourni aucun nombre aléatoire pour le jeton
+cli-admin-serving = API d’administration : { $url } (jetons bearer : babelftp admin token create)
+cli-passive-for-bad = { $value } : écrivez un réseau de clients et l’adresse qui lui est annoncée, comme 10.0.0.0/8=10.0.0.5

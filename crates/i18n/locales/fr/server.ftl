@@ -107,3 +107,4 @@ quota-bytes = Espace : { $used } utilisés sur { $limit }
 quota-files = Fichiers : { $used } sur { $limit }
 quota-no-limit = sans limite
 quota-none = Ce compte n’a pas de quota.
+ended-by-admin = Un administrateur a mis fin à cette session.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan זקוק לשורש השרת: יש לצי�
 cli-acct-scan-failed = לא ניתן לספור את הקבצים של { $name } ב-{ $root }
 cli-acct-quota-scanned = { $name } משתמש ב-{ $bytes } ב-{ $files } קבצים (נספרו ב-{ $root }); זו עכשיו צריכת המכסה שלו
 cli-hook-bad-url = { $value }: הוק אירועים הוא כתובת URL מסוג http:// או https://
+cli-admin-token-created = אסימון הניהול { $name } נוצר; הנה הוא, מוצג פעם זו בלבד (המאגר שומר רק את הגיבוב שלו):
+cli-admin-token-none = אין אסימוני ניהול: צרו אחד עם babelftp admin token create
+cli-admin-token-removed = אסימון הניהול { $name } הוסר: בקשות שמציגות אותו נדחות
+cli-admin-token-exists = אסימון ניהול בשם { $name } כבר קיים
+cli-admin-token-unknown = אין אסימון ניהול { $name } ב־{ $db }
+cli-admin-no-random = המערכת לא סיפקה מספרים אקראיים עבור האסימון
+cli-admin-serving = ממשק הניהול: { $url } (אסימוני bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: כתבו רשת לקוחות ואת הכתובת המוכרזת לה, למשל 10.0.0.0/8=10.0.0.5

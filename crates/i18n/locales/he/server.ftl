@@ -107,3 +107,4 @@ quota-bytes = נפח: בשימוש { $used } מתוך { $limit }
 quota-files = קבצים: { $used } מתוך { $limit }
 quota-no-limit = ללא הגבלה
 quota-none = לחשבון זה אין מכסה.
+ended-by-admin = מנהל מערכת סיים את ההפעלה הזו.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan richiede la radice del server: indicare --
 cli-acct-scan-failed = impossibile contare i file di { $name } in { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } in { $files } file (contati in { $root }); questo è ora il suo uso della quota
 cli-hook-bad-url = { $value }: un hook di eventi è un URL http:// o https://
+cli-admin-token-created = token di amministrazione { $name } creato; eccolo, mostrato solo questa volta (l’archivio ne conserva solo l’hash):
+cli-admin-token-none = nessun token di amministrazione: createne uno con babelftp admin token create
+cli-admin-token-removed = token di amministrazione { $name } rimosso: le richieste che lo presentano vengono rifiutate
+cli-admin-token-exists = esiste già un token di amministrazione chiamato { $name }
+cli-admin-token-unknown = nessun token di amministrazione { $name } in { $db }
+cli-admin-no-random = il sistema non ha fornito numeri casuali per il token
+cli-admin-serving = API di amministrazione: { $url } (token bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: scrivete una rete di client e l’indirizzo annunciato a essa, come 10.0.0.0/8=10.0.0.5

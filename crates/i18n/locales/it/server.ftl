@@ -107,3 +107,4 @@ quota-bytes = Spazio: { $used } usati su { $limit }
 quota-files = File: { $used } su { $limit }
 quota-no-limit = nessun limite
 quota-none = Questo account non ha una quota.
+ended-by-admin = Un amministratore ha chiuso questa sessione.

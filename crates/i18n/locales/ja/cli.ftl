@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan にはサーバーのルートが必要で
 cli-acct-scan-failed = { $root } で { $name } のファイルを数えられませんでした
 cli-acct-quota-scanned = { $name } は { $files } 個のファイルで { $bytes } を使用しています ({ $root } で計数)。これが現在のクォータ使用量です
 cli-hook-bad-url = { $value }: イベントフックは http:// または https:// の URL です
+cli-admin-token-created = 管理トークン { $name } を作成しました。表示は今回限りです（ストアにはハッシュだけが保存されます）:
+cli-admin-token-none = 管理トークンがありません: babelftp admin token create で作成してください
+cli-admin-token-removed = 管理トークン { $name } を削除しました: これを提示するリクエストは拒否されます
+cli-admin-token-exists = 管理トークン { $name } はすでに存在します
+cli-admin-token-unknown = { $db } に管理トークン { $name } はありません
+cli-admin-no-random = システムからトークン用の乱数を得られませんでした
+cli-admin-serving = 管理 API: { $url }（Bearer トークン: babelftp admin token create）
+cli-passive-for-bad = { $value }: クライアントのネットワークとそこへ通知するアドレスを 10.0.0.0/8=10.0.0.5 のように書いてください

@@ -107,3 +107,4 @@ quota-bytes = 容量: { $limit } 中 { $used } 使用
 quota-files = ファイル: { $limit } 中 { $used }
 quota-no-limit = 無制限
 quota-none = このアカウントにはクォータがありません。
+ended-by-admin = 管理者がこのセッションを終了しました。

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan에는 서버의 루트가 필요합니다:
 cli-acct-scan-failed = { $root }에서 { $name }의 파일을 셀 수 없습니다
 cli-acct-quota-scanned = { $name }은(는) 파일 { $files }개로 { $bytes }를 사용합니다({ $root }에서 계산). 이제 이것이 할당량 사용량입니다
 cli-hook-bad-url = { $value }: 이벤트 훅은 http:// 또는 https:// URL입니다
+cli-admin-token-created = 관리 토큰 { $name }을(를) 만들었습니다. 이번 한 번만 표시됩니다(저장소에는 해시만 보관됩니다):
+cli-admin-token-none = 관리 토큰이 없습니다: babelftp admin token create로 만드세요
+cli-admin-token-removed = 관리 토큰 { $name }을(를) 삭제했습니다: 이 토큰을 제시하는 요청은 거부됩니다
+cli-admin-token-exists = { $name }(이)라는 관리 토큰이 이미 있습니다
+cli-admin-token-unknown = { $db }에 관리 토큰 { $name }이(가) 없습니다
+cli-admin-no-random = 시스템이 토큰에 쓸 난수를 제공하지 않았습니다
+cli-admin-serving = 관리 API: { $url } (Bearer 토큰: babelftp admin token create)
+cli-passive-for-bad = { $value }: 클라이언트 네트워크와 그 네트워크에 알릴 주소를 10.0.0.0/8=10.0.0.5처럼 쓰세요

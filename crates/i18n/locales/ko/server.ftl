@@ -107,3 +107,4 @@ quota-bytes = 공간: { $limit } 중 { $used } 사용
 quota-files = 파일: { $limit } 중 { $used }
 quota-no-limit = 제한 없음
 quota-none = 이 계정에는 할당량이 없습니다.
+ended-by-admin = 관리자가 이 세션을 종료했습니다.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan potrzebuje katalogu głównego serwera: po
 cli-acct-scan-failed = nie udało się policzyć plików { $name } w { $root }
 cli-acct-quota-scanned = { $name } zajmuje { $bytes } w { $files } plikach (policzone w { $root }); to jest teraz jego zużycie limitu
 cli-hook-bad-url = { $value }: hook zdarzeń to adres URL http:// lub https://
+cli-admin-token-created = utworzono token administracyjny { $name }; oto on, pokazany tylko ten jeden raz (magazyn przechowuje tylko jego skrót):
+cli-admin-token-none = brak tokenów administracyjnych: utwórz jeden poleceniem babelftp admin token create
+cli-admin-token-removed = usunięto token administracyjny { $name }: żądania, które go przedstawiają, są odrzucane
+cli-admin-token-exists = token administracyjny o nazwie { $name } już istnieje
+cli-admin-token-unknown = brak tokenu administracyjnego { $name } w { $db }
+cli-admin-no-random = system nie dostarczył liczb losowych dla tokenu
+cli-admin-serving = API administracyjne: { $url } (tokeny bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: podaj sieć klientów i ogłaszany jej adres, np. 10.0.0.0/8=10.0.0.5

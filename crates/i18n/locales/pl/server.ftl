@@ -107,3 +107,4 @@ quota-bytes = Miejsce: zajęte { $used } z { $limit }
 quota-files = Pliki: { $used } z { $limit }
 quota-no-limit = bez limitu
 quota-none = To konto nie ma limitu.
+ended-by-admin = Administrator zakończył tę sesję.

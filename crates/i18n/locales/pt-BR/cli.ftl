@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan precisa da raiz do servidor: informe --con
 cli-acct-scan-failed = não foi possível contar os arquivos de { $name } em { $root }
 cli-acct-quota-scanned = { $name } usa { $bytes } em { $files } arquivos (contados em { $root }); este é agora o seu uso da cota
 cli-hook-bad-url = { $value }: um hook de eventos é uma URL http:// ou https://
+cli-admin-token-created = token de administração { $name } criado; aqui está ele, mostrado só desta vez (o armazenamento guarda apenas o seu hash):
+cli-admin-token-none = nenhum token de administração: crie um com babelftp admin token create
+cli-admin-token-removed = token de administração { $name } removido: requisições que o apresentarem são recusadas
+cli-admin-token-exists = já existe um token de administração chamado { $name }
+cli-admin-token-unknown = nenhum token de administração { $name } em { $db }
+cli-admin-no-random = o sistema não forneceu números aleatórios para o token
+cli-admin-serving = API de administração: { $url } (tokens bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: escreva uma rede de clientes e o endereço anunciado a ela, como 10.0.0.0/8=10.0.0.5

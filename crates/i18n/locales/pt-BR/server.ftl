@@ -107,3 +107,4 @@ quota-bytes = Espaço: { $used } usados de { $limit }
 quota-files = Arquivos: { $used } de { $limit }
 quota-no-limit = sem limite
 quota-none = Esta conta não tem cota.
+ended-by-admin = Um administrador encerrou esta sessão.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan нужен корень сервера: у
 cli-acct-scan-failed = не удалось подсчитать файлы { $name } в { $root }
 cli-acct-quota-scanned = { $name } занимает { $bytes } в { $files } файлах (подсчитано в { $root }); теперь это его расход квоты
 cli-hook-bad-url = { $value }: хук событий — это URL http:// или https://
+cli-admin-token-created = токен администратора { $name } создан; вот он, показан только в этот раз (хранилище держит лишь его хеш):
+cli-admin-token-none = токенов администратора нет: создайте токен командой babelftp admin token create
+cli-admin-token-removed = токен администратора { $name } удалён: запросы с ним отклоняются
+cli-admin-token-exists = токен администратора с именем { $name } уже существует
+cli-admin-token-unknown = в { $db } нет токена администратора { $name }
+cli-admin-no-random = система не выдала случайных чисел для токена
+cli-admin-serving = API администрирования: { $url } (bearer-токены: babelftp admin token create)
+cli-passive-for-bad = { $value }: укажите сеть клиентов и сообщаемый ей адрес, например 10.0.0.0/8=10.0.0.5

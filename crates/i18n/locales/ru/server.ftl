@@ -107,3 +107,4 @@ quota-bytes = Место: занято { $used } из { $limit }
 quota-files = Файлы: { $used } из { $limit }
 quota-no-limit = без ограничения
 quota-none = У этой учётной записи нет квоты.
+ended-by-admin = Администратор завершил этот сеанс.

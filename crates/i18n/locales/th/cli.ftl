@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan ต้องการรากของเ
 cli-acct-scan-failed = นับไฟล์ของ { $name } ใน { $root } ไม่ได้
 cli-acct-quota-scanned = { $name } ใช้ { $bytes } ใน { $files } ไฟล์ (นับใน { $root }) ตอนนี้นี่คือการใช้โควตาของบัญชีนี้
 cli-hook-bad-url = { $value }: ฮุกเหตุการณ์ต้องเป็น URL แบบ http:// หรือ https://
+cli-admin-token-created = สร้างโทเค็นผู้ดูแล { $name } แล้ว นี่คือโทเค็น ซึ่งแสดงเพียงครั้งนี้เท่านั้น (ที่เก็บจะเก็บไว้เพียงค่าแฮช):
+cli-admin-token-none = ไม่มีโทเค็นผู้ดูแล: สร้างด้วย babelftp admin token create
+cli-admin-token-removed = ลบโทเค็นผู้ดูแล { $name } แล้ว: คำขอที่แสดงโทเค็นนี้จะถูกปฏิเสธ
+cli-admin-token-exists = มีโทเค็นผู้ดูแลชื่อ { $name } อยู่แล้ว
+cli-admin-token-unknown = ไม่มีโทเค็นผู้ดูแล { $name } ใน { $db }
+cli-admin-no-random = ระบบไม่ได้ให้ตัวเลขสุ่มสำหรับโทเค็น
+cli-admin-serving = API ผู้ดูแล: { $url } (โทเค็น bearer: babelftp admin token create)
+cli-passive-for-bad = { $value }: เขียนเครือข่ายของไคลเอนต์และที่อยู่ที่ประกาศให้เครือข่ายนั้น เช่น 10.0.0.0/8=10.0.0.5

@@ -107,3 +107,4 @@ quota-bytes = พื้นที่: ใช้ไป { $used } จาก { $limi
 quota-files = ไฟล์: { $used } จาก { $limit }
 quota-no-limit = ไม่จำกัด
 quota-none = บัญชีนี้ไม่มีโควตา
+ended-by-admin = ผู้ดูแลระบบได้ยุติเซสชันนี้แล้ว

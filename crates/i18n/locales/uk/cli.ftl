@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan потрібен корінь сервер
 cli-acct-scan-failed = не вдалося порахувати файли { $name } у { $root }
 cli-acct-quota-scanned = { $name } займає { $bytes } у { $files } файлах (пораховано в { $root }); тепер це його використання квоти
 cli-hook-bad-url = { $value }: хук подій — це URL http:// або https://
+cli-admin-token-created = токен адміністратора { $name } створено; ось він, показаний лише цього разу (сховище зберігає тільки його хеш):
+cli-admin-token-none = токенів адміністратора немає: створіть токен командою babelftp admin token create
+cli-admin-token-removed = токен адміністратора { $name } видалено: запити з ним відхиляються
+cli-admin-token-exists = токен адміністратора з назвою { $name } уже існує
+cli-admin-token-unknown = у { $db } немає токена адміністратора { $name }
+cli-admin-no-random = система не надала випадкових чисел для токена
+cli-admin-serving = API адміністрування: { $url } (bearer-токени: babelftp admin token create)
+cli-passive-for-bad = { $value }: вкажіть мережу клієнтів і адресу, що їй повідомляється, наприклад 10.0.0.0/8=10.0.0.5

@@ -107,3 +107,4 @@ quota-bytes = Місце: зайнято { $used } з { $limit }
 quota-files = Файли: { $used } з { $limit }
 quota-no-limit = без обмеження
 quota-none = Цей обліковий запис не має квоти.
+ended-by-admin = Адміністратор завершив цей сеанс.

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan 需要服务器的根目录：请给出 --
 cli-acct-scan-failed = 无法统计 { $name } 在 { $root } 中的文件
 cli-acct-quota-scanned = { $name } 的 { $files } 个文件占用 { $bytes }（在 { $root } 中统计）；这现在是其配额用量
 cli-hook-bad-url = { $value }：事件钩子须为 http:// 或 https:// URL
+cli-admin-token-created = 已创建管理令牌 { $name }；它只在此显示这一次（存储中只保留其哈希）：
+cli-admin-token-none = 没有管理令牌：请用 babelftp admin token create 创建一个
+cli-admin-token-removed = 已删除管理令牌 { $name }：出示它的请求将被拒绝
+cli-admin-token-exists = 名为 { $name } 的管理令牌已存在
+cli-admin-token-unknown = { $db } 中没有管理令牌 { $name }
+cli-admin-no-random = 系统未能为令牌提供随机数
+cli-admin-serving = 管理 API：{ $url }（Bearer 令牌：babelftp admin token create）
+cli-passive-for-bad = { $value }：请写出客户端网络及向其通告的地址，如 10.0.0.0/8=10.0.0.5

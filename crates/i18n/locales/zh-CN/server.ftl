@@ -107,3 +107,4 @@ quota-bytes = 空间：已用 { $used }，共 { $limit }
 quota-files = 文件：{ $used }，共 { $limit }
 quota-no-limit = 无限制
 quota-none = 此账户没有配额。
+ended-by-admin = 管理员已结束此会话。

@@ -155,3 +155,11 @@ cli-acct-scan-needs-root = quota-scan 需要伺服器的根目錄：請給出 --
 cli-acct-scan-failed = 無法統計 { $name } 在 { $root } 中的檔案
 cli-acct-quota-scanned = { $name } 的 { $files } 個檔案佔用 { $bytes }（在 { $root } 中統計）；這現在是其配額用量
 cli-hook-bad-url = { $value }：事件掛鉤須為 http:// 或 https:// URL
+cli-admin-token-created = 已建立管理權杖 { $name }；它只在此顯示這一次（儲存庫只保留其雜湊）：
+cli-admin-token-none = 沒有管理權杖：請用 babelftp admin token create 建立一個
+cli-admin-token-removed = 已刪除管理權杖 { $name }：出示它的請求將被拒絕
+cli-admin-token-exists = 名為 { $name } 的管理權杖已存在
+cli-admin-token-unknown = { $db } 中沒有管理權杖 { $name }
+cli-admin-no-random = 系統未能為權杖提供亂數
+cli-admin-serving = 管理 API：{ $url }（Bearer 權杖：babelftp admin token create）
+cli-passive-for-bad = { $value }：請寫出用戶端網路及向其通告的位址，如 10.0.0.0/8=10.0.0.5

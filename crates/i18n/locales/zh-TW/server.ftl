@@ -107,3 +107,4 @@ quota-bytes = 空間：已用 { $used }，共 { $limit }
 quota-files = 檔案：{ $used }，共 { $limit }
 quota-no-limit = 無限制
 quota-none = 此帳戶沒有配額。
+ended-by-admin = 管理員已結束此工作階段。

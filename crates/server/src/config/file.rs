@@ -24,6 +24,8 @@ struct FileConfig {
     defender: Option<FileDefender>,
     passive_ports: Option<String>,
     passive_address: Option<IpAddr>,
+    #[serde(default)]
+    passive_addresses: std::collections::BTreeMap<String, IpAddr>,
     max_line: Option<usize>,
     idle_timeout: Option<u64>,
     data_timeout: Option<u64>,
@@ -52,6 +54,7 @@ struct FileConfig {
     mirror: Option<bool>,
     proxy_protocol_from: Option<Vec<String>>,
     metrics_listen: Option<OneOrMany>,
+    admin_listen: Option<OneOrMany>,
     storage: Option<FileStorage>,
     download_rate: Option<String>,
     upload_rate: Option<String>,
@@ -441,6 +444,13 @@ impl Config {
             })?);
         }
         c.passive_address = f.passive_address.or(c.passive_address);
+        for (net, addr) in f.passive_addresses {
+            let net = net.parse().map_err(|message| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("passive_addresses: {message}"),
+            })?;
+            c.passive_networks.push((net, addr));
+        }
         c.max_line = f.max_line.unwrap_or(c.max_line).max(64);
         if let Some(s) = f.idle_timeout {
             c.idle_timeout = Duration::from_secs(s);
@@ -490,6 +500,10 @@ impl Config {
         c.mirror = f.mirror.unwrap_or(false);
         c.metrics_listen = match f.metrics_listen {
             Some(l) => l.resolve(path, "metrics_listen")?.first().copied(),
+            None => None,
+        };
+        c.admin_listen = match f.admin_listen {
+            Some(l) => l.resolve(path, "admin_listen")?.first().copied(),
             None => None,
         };
         if let Some(st) = f.storage {

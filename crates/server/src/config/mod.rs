@@ -12,6 +12,7 @@
 //! auth_hook = { url = "http://127.0.0.1:8080/ftp-auth", timeout_ms = 5000 }
 //! passive_ports = "50000-50100"
 //! passive_address = "203.0.113.7"
+//! passive_addresses = { "10.0.0.0/8" = "10.0.0.5", "172.16.0.0/12" = "172.17.0.1" }  # per client network
 //! max_line = 4096
 //! idle_timeout = 300          # seconds
 //! data_timeout = 30           # seconds
@@ -38,6 +39,7 @@
 //! mirror = false              # true: no translation at all
 //! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
 //! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
+//! admin_listen = "127.0.0.1:9122"    # the admin API, /api/v1/ (HTTPS with tls_cert); bearer tokens
 //!
 //! [ldap]                       # LDAP passwords, settings from the store
 //! url = "ldaps://ldap.example.org"
@@ -188,6 +190,10 @@ pub struct Config {
     /// Address announced in 227 replies (behind NAT); default: the
     /// control connection's local address.
     pub passive_address: Option<IpAddr>,
+    /// Addresses announced in 227 replies to clients of a network (NAT,
+    /// containers): the longest network that holds the client wins, and
+    /// `passive_address` answers the others.
+    pub passive_networks: Vec<(Cidr, IpAddr)>,
     /// Longest accepted command line.
     pub max_line: usize,
     /// Idle sessions are closed with 421 after this long.
@@ -268,6 +274,9 @@ pub struct Config {
     pub proxy_protocol_from: Vec<Cidr>,
     /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// Where the admin API (`/api/v1/`) is served, over HTTPS when the
+    /// server has a certificate; `None`: nowhere.
+    pub admin_listen: Option<SocketAddr>,
     /// What serves `/`: the local `root` (the default), or an object store.
     pub storage: crate::storage::Backend,
     /// Event hooks (`[[hook]]`, `serve --hook`).
@@ -281,6 +290,18 @@ pub struct Config {
 pub struct Cidr {
     addr: IpAddr,
     prefix: u8,
+}
+
+impl Config {
+    /// The address to announce to a client at `ip` when its network has
+    /// one of its own (`passive_networks`, longest prefix first).
+    pub fn passive_address_for(&self, ip: IpAddr) -> Option<IpAddr> {
+        self.passive_networks
+            .iter()
+            .filter(|(net, _)| net.contains(ip))
+            .max_by_key(|(net, _)| net.prefix)
+            .map(|(_, a)| *a)
+    }
 }
 
 impl Cidr {
@@ -347,6 +368,7 @@ impl Default for Config {
             directory: None,
             passive_ports: None,
             passive_address: None,
+            passive_networks: Vec::new(),
             max_line: babelftp_proto::line::DEFAULT_MAX_LINE,
             idle_timeout: Duration::from_secs(300),
             data_timeout: Duration::from_secs(30),
@@ -377,6 +399,7 @@ impl Default for Config {
             hosts: Vec::new(),
             proxy_protocol_from: Vec::new(),
             metrics_listen: None,
+            admin_listen: None,
             storage: crate::storage::Backend::Local,
             hooks: Vec::new(),
             node: None,

@@ -38,6 +38,7 @@ anonymous_write = true
 users_file = "users.toml"
 passive_ports = "50000-50010"
 passive_address = "192.0.2.1"
+passive_addresses = {{ "10.0.0.0/8" = "10.0.0.5", "10.1.0.0/16" = "10.1.0.5", "fd00::/8" = "fd00::5" }}
 max_line = 1024
 idle_timeout = 60
 data_timeout = 5
@@ -47,6 +48,7 @@ max_connections = 7
 max_per_ip = 3
 shutdown_grace = 2
 xferlog = "xfer.log"
+admin_listen = "127.0.0.1:9122"
 
 [[user]]
 name = "alice"
@@ -62,11 +64,20 @@ write = true
     assert!(!c.anonymous && c.anonymous_write);
     assert_eq!(c.passive_ports, Some(50000..=50010));
     assert_eq!(c.passive_address, Some("192.0.2.1".parse().unwrap()));
+    // Per client network, the longest match first; the others get none
+    // of their own (passive_address answers them).
+    let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+    assert_eq!(c.passive_address_for(ip("10.9.9.9")), Some(ip("10.0.0.5")));
+    assert_eq!(c.passive_address_for(ip("10.1.2.3")), Some(ip("10.1.0.5")));
+    assert_eq!(c.passive_address_for(ip("::ffff:10.1.2.3")), Some(ip("10.1.0.5")));
+    assert_eq!(c.passive_address_for(ip("fd00::1")), Some(ip("fd00::5")));
+    assert_eq!(c.passive_address_for(ip("203.0.113.1")), None);
     assert_eq!((c.max_line, c.max_connections, c.max_per_ip), (1024, 7, 3));
     assert_eq!(c.idle_timeout, Duration::from_secs(60));
     assert_eq!(c.login_fail_delay, Duration::from_millis(10));
     assert_eq!(c.upload_end_wait, Duration::from_millis(25));
     assert_eq!(c.xferlog, Some(dir.path().join("xfer.log")));
+    assert_eq!(c.admin_listen, Some("127.0.0.1:9122".parse().unwrap()));
     assert_eq!(c.users.len(), 2);
     assert_eq!(c.users[0].name, b"alice");
     assert!(c.users[0].write);

@@ -79,6 +79,8 @@ pub(crate) struct Shared {
     pub(crate) bandwidth: crate::throttle::ServerRates,
     /// Event hooks (crate::events), when any is configured.
     pub(crate) events: Option<Arc<crate::events::Events>>,
+    /// The sessions of this node, for the admin API.
+    pub(crate) live: Arc<crate::live::LiveSessions>,
 }
 
 struct Driver {
@@ -99,7 +101,7 @@ struct Driver {
     /// control configuration, and its binding to the client (see
     /// [`Driver::follow_login`]).
     session_tls: Option<crate::tls::SessionTls>,
-    /// The user `session_tls` is bound to.
+    /// The user `session_tls` is bound to (and the admin API shows).
     bound: Option<Vec<u8>>,
     /// Why the connection ends, when the driver knows better than the
     /// session (a failed handshake, a write error, a stalled reader).
@@ -116,21 +118,26 @@ struct Driver {
     tree: Option<crate::directory::UserTree>,
     /// The logged-in user's place among its sessions, with its limits.
     slot: Option<crate::limits::SessionSlot>,
+    /// This session's entry among the live ones (the admin API).
+    live: crate::live::Registration,
 }
 
 /// Serves one accepted connection until the session closes.
 /// `shutdown` carries the grace period running transfers get.
 /// `implicit`: the connection came to an implicit-FTPS listener.
+/// `id`: the session's id (in its log lines and the admin API).
 pub(crate) async fn serve(
+    id: u64,
     stream: TcpStream,
     peer: SocketAddr,
     shared: Arc<Shared>,
     mut shutdown: broadcast::Receiver<Duration>,
     implicit: bool,
-    id: u64,
 ) -> io::Result<&'static str> {
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
+    let (live, mut ended) = shared.live.register(id, peer);
+    let mut ended_seen = false;
     // SO_OOBINLINE and keepalive come from the listening socket.
     let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
     let control = match (&session_tls, implicit) {
@@ -165,6 +172,7 @@ pub(crate) async fn serve(
         bound: None,
         tree: None,
         slot: None,
+        live,
         why: None,
         passive: None,
         transfer: None,
@@ -174,6 +182,10 @@ pub(crate) async fn serve(
     } else {
         ServerSession::new(shared.session.clone(), peer, local, Instant::now())
     };
+    // NAT per client network: the address its 227 replies announce.
+    if let Some(a) = shared.cfg.passive_address_for(peer.ip()) {
+        sess.set_passive_address(a);
+    }
     let mut gauge = crate::metrics::SessionGauge::new(shared.metrics.clone(), sess.language(), sess.client_charset());
     let mut shutdown_seen = false;
     // One timer for the session's whole life, moved to each new deadline.
@@ -217,6 +229,14 @@ pub(crate) async fn serve(
                 d.data_event(&mut sess, ev).await;
             }
             () = &mut idle, if deadline.is_some() => sess.handle_timeout(Instant::now()),
+            r = &mut ended, if !ended_seen => {
+                ended_seen = true;
+                // A dropped sender (the registry cleared) is no order.
+                if r.is_ok() {
+                    tracing::info!("ended by an administrator");
+                    sess.handle_end(Instant::now());
+                }
+            }
             g = shutdown.recv(), if !shutdown_seen => {
                 // A later message (a forced stop) moves the deadline
                 // sooner; a closed channel is the last word.
@@ -335,15 +355,16 @@ impl Driver {
     /// each action (a pipelined PASV behind PASS binds a data connection)
     /// and each reply (the 230 goes out bound). A comparison of the name
     /// when nothing changed.
+    /// The admin API's list of sessions follows the user the same way.
     fn follow_login(&mut self, sess: &ServerSession) {
-        let Some(tls) = &self.session_tls else {
-            return;
-        };
         let user = sess.logged_in_user();
         if user == self.bound.as_deref() {
             return;
         }
-        tls.bind(user);
+        if let Some(tls) = &self.session_tls {
+            tls.bind(user);
+        }
+        self.live.set_user(user);
         self.bound = user.map(<[u8]>::to_vec);
     }
 

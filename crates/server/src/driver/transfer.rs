@@ -45,6 +45,8 @@ pub(super) struct Running {
     pub(super) heard: bool,
     /// Its place in the server's count of running transfers.
     pub(super) _counted: Counted,
+    /// Its line in the admin API's list of sessions.
+    pub(super) _shown: crate::live::Shown,
 }
 
 /// A transfer task that is aborted when dropped: if the session's own task
@@ -141,6 +143,13 @@ impl Driver {
                 return;
             }
         };
+        // What the admin API shows while it runs.
+        let (direction, shown_path) = match &kind {
+            TransferKind::Retr { path, .. } => ("download", path),
+            TransferKind::Stor { path, .. } => ("upload", path),
+            TransferKind::List { path, .. } => ("listing", path),
+        };
+        let shown_path = babelftp_proto::display::PlainPath(&shown_path.to_bytes()).to_string();
         let st = self.storage.clone();
         // An upload under a quota: its meter and its path.
         let mut metered: Option<(crate::quota::Meter, VPath)> = None;
@@ -226,6 +235,7 @@ impl Driver {
         self.transfer = Some(Running {
             id,
             task,
+            _shown: self.live.transfer(direction, shown_path, progress.clone()),
             progress,
             decide: upload.then_some(decide_tx),
             events,

@@ -503,6 +503,14 @@ impl Tls {
         })
     }
 
+    /// The configuration of the admin API's HTTPS: the same certificate
+    /// (reloaded as it changes), HTTP/1.1 by ALPN.
+    pub(crate) fn https(&self) -> Arc<ServerConfig> {
+        let mut cfg = (*self.base).clone();
+        cfg.alpn_protocols = vec![b"http/1.1".to_vec()];
+        Arc::new(cfg)
+    }
+
     /// Fresh configurations for one FTP session (a clone costs well under
     /// a microsecond).
     /// `ip`: the client's address.

@@ -185,6 +185,13 @@ impl Harness {
         self.settle();
     }
 
+    /// An administrator ends the session (the admin API).
+    pub fn end(&mut self) {
+        self.s.handle_end(self.now);
+        self.pump();
+        self.settle();
+    }
+
     /// Whether the session has closed.
     pub fn closed(&self) -> bool {
         self.closed

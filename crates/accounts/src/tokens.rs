@@ -1,0 +1,166 @@
+//! The admin API's bearer tokens (issue 30). A token is 32 random octets
+//! from the system (ring's `SystemRandom`), written as `bftp_` and 64 hex
+//! digits; it is shown once, when `babelftp admin token create` makes it,
+//! and the store keeps only its SHA-256. A fast hash is enough: the token
+//! is random, not a password a person chose, so no dictionary guesses it.
+//! [`Store::check_admin_token`] compares the hash of what a request
+//! presents with every stored one in constant time.
+
+use ring::rand::SecureRandom;
+
+use crate::{check_name, AccountsError, Store};
+
+/// An admin token as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdminToken {
+    pub name: String,
+    /// When it was made, Unix seconds.
+    pub created_unix: i64,
+}
+
+/// What every token starts with (a secret scanner can find one in a
+/// leaked file).
+const PREFIX: &str = "bftp_";
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+/// The SHA-256 of a token, in hex: what the store keeps.
+pub fn hash_token(token: &str) -> String {
+    hex(ring::digest::digest(&ring::digest::SHA256, token.as_bytes()).as_ref())
+}
+
+/// Whether `a` and `b` are equal, in a time that depends on their length
+/// only.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
+    std::hint::black_box(diff) == 0
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+impl Store {
+    /// Makes a token named `name`: returns the token itself, which is
+    /// stored nowhere.
+    pub async fn create_admin_token(&self, name: &str) -> Result<String, AccountsError> {
+        check_name(name)?;
+        let mut raw = [0u8; 32];
+        ring::rand::SystemRandom::new()
+            .fill(&mut raw)
+            .map_err(|_| AccountsError::NoRandom)?;
+        let token = format!("{PREFIX}{}", hex(&raw));
+        let n = sqlx::query(
+            "INSERT INTO admin_tokens (name, hash, created_unix) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .bind(hash_token(&token))
+        .bind(unix_now())
+        .execute(self.pool())
+        .await?
+        .rows_affected();
+        if n == 0 {
+            return Err(AccountsError::TokenExists(name.to_owned()));
+        }
+        Ok(token)
+    }
+
+    /// The tokens, by name (their hashes stay in the store).
+    pub async fn admin_tokens(&self) -> Result<Vec<AdminToken>, AccountsError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as("SELECT name, created_unix FROM admin_tokens ORDER BY name")
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, created_unix)| AdminToken { name, created_unix })
+            .collect())
+    }
+
+    /// Removes the token `name`.
+    pub async fn remove_admin_token(&self, name: &str) -> Result<(), AccountsError> {
+        let n = sqlx::query("DELETE FROM admin_tokens WHERE name = $1")
+            .bind(name)
+            .execute(self.pool())
+            .await?
+            .rows_affected();
+        if n == 0 {
+            return Err(AccountsError::UnknownToken(name.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// The name of the token `token` is, if it is one. Every stored hash
+    /// is compared, each in constant time: how long this takes says
+    /// nothing about how close a guess came.
+    pub async fn check_admin_token(&self, token: &str) -> Result<Option<String>, AccountsError> {
+        let rows: Vec<(String, String)> = sqlx::query_as("SELECT name, hash FROM admin_tokens")
+            .fetch_all(self.pool())
+            .await?;
+        let presented = hash_token(token);
+        let mut found = None;
+        for (name, hash) in rows {
+            if same(presented.as_bytes(), hash.as_bytes()) && found.is_none() {
+                found = Some(name);
+            }
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[tokio::test]
+    async fn a_token_is_shown_once_and_checked_by_its_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("a.db").to_str().unwrap()).await.unwrap();
+        let token = store.create_admin_token("ci").await.unwrap();
+        assert!(token.starts_with("bftp_") && token.len() == 5 + 64, "{token}");
+        assert!(matches!(
+            store.create_admin_token("ci").await,
+            Err(AccountsError::TokenExists(_))
+        ));
+        assert_eq!(store.check_admin_token(&token).await.unwrap().as_deref(), Some("ci"));
+        assert_eq!(store.check_admin_token("bftp_nope").await.unwrap(), None);
+        assert_eq!(store.check_admin_token("").await.unwrap(), None);
+        // Only the hash is stored.
+        let stored: Vec<String> = sqlx::query_scalar("SELECT hash FROM admin_tokens")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+        assert_eq!(stored, vec![hash_token(&token)]);
+        assert!(!stored[0].contains(&token[5..]));
+        let list = store.admin_tokens().await.unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].name, "ci");
+        store.remove_admin_token("ci").await.unwrap();
+        assert_eq!(store.check_admin_token(&token).await.unwrap(), None);
+        assert!(matches!(
+            store.remove_admin_token("ci").await,
+            Err(AccountsError::UnknownToken(_))
+        ));
+    }
+
+    #[test]
+    fn sha256_of_a_known_string() {
+        assert_eq!(
+            hash_token("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert!(same(b"ab", b"ab") && !same(b"ab", b"ac") && !same(b"ab", b"abc"));
+    }
+}

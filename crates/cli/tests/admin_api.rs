@@ -1,0 +1,408 @@
+//! The admin API (issue 30), driven with curl against `babelftp serve
+//! --admin-listen`: 401 without a token and with a wrong one; a live
+//! ftplib session listed and ended (421); a user created through the API
+//! logs in over FTP; a ban added through it refuses the address, lifted
+//! lets it in; changes are logged with the token's name; the OpenAPI
+//! document is served; HTTPS with the FTPS certificate.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::serve::{run, Serve};
+use serde_json::Value;
+
+/// `curl` METHOD URL with `token` (if any) and a JSON `body` (if any):
+/// (HTTP status, body).
+fn curl(method: &str, url: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-sS", "-k", "-X", method, "-w", "\n%{http_code}", "--max-time", "20"]);
+    if let Some(t) = token {
+        cmd.args(["-H", &format!("Authorization: Bearer {t}")]);
+    }
+    if let Some(b) = body {
+        cmd.args(["-H", "Content-Type: application/json", "--data-binary", b]);
+    }
+    let out = cmd
+        .arg(url)
+        .output()
+        .expect("curl must be installed (scripts/test.sh installs it)");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (code.trim().parse().unwrap_or(0), body.to_owned())
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+/// An accounts store with `alice`, an admin token named `ci`, and the
+/// server on it with the admin API; (server, API base URL, token, log).
+fn setup(dir: &std::path::Path, extra: &[&str]) -> (Serve, String, String, std::path::PathBuf) {
+    let root = dir.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "alice", "--home", "/", "--db", &db], "alice-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, token, err) = run(&["admin", "token", "create", "--name", "ci", "--db", &db], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("shown this once"), "{err}");
+    let token = token.trim().to_owned();
+    assert!(token.starts_with("bftp_"), "{token}");
+    let (code, listed, _) = run(&["admin", "token", "list", "--db", &db], "");
+    assert_eq!(code, 0);
+    assert!(listed.starts_with("ci\t"), "{listed}");
+    assert!(!listed.contains(&token), "a token is shown once");
+    let conf = dir.join("babelftp.toml");
+    // Loopback is scored too, so that a ban of 127.0.0.5 holds.
+    std::fs::write(
+        &conf,
+        format!("db = {db:?}\nlogin_fail_delay_ms = 10\n[defender]\nallow = []\n"),
+    )
+    .unwrap();
+    let log = dir.join("server.log");
+    let mut args = vec!["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"];
+    args.extend_from_slice(extra);
+    let srv = Serve::start_logged(&root, &args, &[("BABELFTP_LOG", "info")], Some(&log));
+    let line = srv.wait_for("admin API: ");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    (srv, url, token, log)
+}
+
+/// ftplib logged in as `user`, sending NOOP every 100 ms until the server
+/// ends the session; prints `IN` once logged in, then how it ended.
+fn live_session(addr: SocketAddr, user: &str, password: &str) -> std::process::Child {
+    let script = format!(
+        "import ftplib, time\nftp = ftplib.FTP()\nftp.connect({:?}, {}, timeout=20)\nftp.login({user:?}, {password:?})\nprint('IN', flush=True)\ntry:\n    for i in range(300):\n        time.sleep(0.1)\n        ftp.voidcmd('NOOP')\n    print('STILL-OPEN')\nexcept ftplib.error_temp as e:\n    print('ENDED', e)\nexcept (EOFError, OSError) as e:\n    print('CLOSED', e)\n",
+        addr.ip().to_string(),
+        addr.port()
+    );
+    Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Whether `user` logs in from `source` (a loopback address).
+fn logs_in(addr: SocketAddr, source: &str, user: &str, password: &str) -> bool {
+    let script = format!(
+        "import ftplib\ntry:\n    ftp = ftplib.FTP(source_address=({source:?}, 0))\n    ftp.connect({:?}, {}, timeout=10)\n    ftp.login({user:?}, {password:?})\n    print('IN')\n    ftp.quit()\nexcept Exception as e:\n    print('REFUSED', e)\n",
+        addr.ip().to_string(),
+        addr.port()
+    );
+    let out = Command::new("python3").arg("-c").arg(script).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).contains("IN")
+}
+
+#[test]
+fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, token, log) = setup(dir.path(), &[]);
+    assert!(api.starts_with("http://127.0.0.1:"), "{api}");
+    let t = Some(token.as_str());
+
+    // No token, a wrong one, another scheme: 401, on every path.
+    for (tok, path) in [
+        (None, "/status"),
+        (Some("bftp_0000"), "/status"),
+        (Some(""), "/users"),
+        (None, "/openapi.json"),
+        (None, "/no-such-thing"),
+    ] {
+        let (code, body) = curl("GET", &format!("{api}{path}"), tok, None);
+        assert_eq!(code, 401, "{path}: {body}");
+        assert!(json(&body)["error"].is_string(), "{body}");
+    }
+    let out = Command::new("curl")
+        .args([
+            "-s",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "-u",
+            &format!("x:{token}"),
+        ])
+        .arg(format!("{api}/status"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "401", "Basic is no bearer token");
+    let (code, body) = curl("DELETE", &format!("{api}/users/alice"), None, None);
+    assert_eq!(code, 401, "{body}");
+
+    let (code, body) = curl("GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 200, "{body}");
+    let st = json(&body);
+    assert_eq!(st["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(st["draining"], false);
+
+    // A live session is listed with its user, then ended: ftplib sees 421.
+    let mut alice = live_session(srv.addr, "alice", "alice-pw");
+    let mut lines = std::io::BufReader::new(alice.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "IN");
+    let (code, body) = curl("GET", &format!("{api}/sessions"), t, None);
+    assert_eq!(code, 200, "{body}");
+    let list = json(&body);
+    let s = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["user"] == "alice")
+        .unwrap_or_else(|| panic!("alice not among {body}"))
+        .clone();
+    assert!(s["client"].as_str().unwrap().starts_with("127.0.0.1:"), "{s}");
+    assert!(s["since"].as_u64().unwrap() > 1_600_000_000, "{s}");
+    assert!(s["transfer"].is_null(), "{s}");
+    let id = s["id"].as_u64().unwrap();
+    let (code, body) = curl("GET", &format!("{api}/status"), t, None);
+    assert!(json(&body)["sessions"].as_u64().unwrap() >= 1, "{code} {body}");
+    let (code, body) = curl("DELETE", &format!("{api}/sessions/{id}"), t, None);
+    assert_eq!(code, 204, "{body}");
+    let ended = lines.next().unwrap().unwrap();
+    assert!(ended.starts_with("ENDED 421"), "{ended}");
+    assert!(ended.contains("administrator"), "{ended}");
+    alice.wait().unwrap();
+    let (code, _) = curl("DELETE", &format!("{api}/sessions/{id}"), t, None);
+    assert_eq!(code, 404);
+    babelftp_test_support::wait_until(
+        std::time::Duration::from_secs(10),
+        "the session to leave the list",
+        || {
+            let (_, body) = curl("GET", &format!("{api}/sessions"), t, None);
+            (!body.contains("\"alice\"")).then_some(())
+        },
+    );
+
+    // A user created through the API logs in over FTP.
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(
+            r#"{"name": "bob", "password": "bob-pw", "home": "/", "permissions": {"/": "all"}, "limits": {"quota_bytes": 1000000}}"#,
+        ),
+    );
+    assert_eq!(code, 201, "{body}");
+    let bob = json(&body);
+    assert_eq!(bob["permissions"]["/"], "all", "{body}");
+    assert_eq!(bob["limits"]["quota_bytes"], 1_000_000, "{body}");
+    assert!(!body.contains("bob-pw"), "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw"));
+    assert!(!logs_in(srv.addr, "127.0.0.1", "bob", "wrong"));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(r#"{"name": "bob", "password": "x"}"#),
+    );
+    assert_eq!(code, 409, "{body}");
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(r#"{"name": "b c", "password": "x"}"#),
+    );
+    assert_eq!(code, 400, "{body}");
+    let (code, body) = curl("POST", &format!("{api}/users"), t, Some("{not json"));
+    assert_eq!(code, 400, "{body}");
+    let (code, body) = curl("GET", &format!("{api}/users"), t, None);
+    assert_eq!(code, 200);
+    let users = json(&body);
+    let names: Vec<&str> = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alice", "bob"], "{body}");
+
+    // Groups, and settings changed with PATCH (null clears).
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/groups"),
+        t,
+        Some(r#"{"name": "staff", "lang": "fr", "limits": {"max_sessions": 3}}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api}/users/bob"),
+        t,
+        Some(r#"{"group": "staff", "limits": {"quota_bytes": null, "quota_files": 10}, "password": "bob-pw2"}"#),
+    );
+    assert_eq!(code, 200, "{body}");
+    let bob = json(&body);
+    assert_eq!(bob["group"], "staff");
+    assert!(bob["limits"]["quota_bytes"].is_null(), "{body}");
+    assert_eq!(bob["limits"]["quota_files"], 10);
+    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw2"));
+    let (code, body) = curl("GET", &format!("{api}/groups/staff"), t, None);
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(json(&body)["members"][0], "bob", "{body}");
+    assert_eq!(json(&body)["limits"]["max_sessions"], 3, "{body}");
+    let (code, body) = curl("DELETE", &format!("{api}/groups/staff"), t, None);
+    assert_eq!(code, 409, "{body}");
+    let (code, body) = curl("GET", &format!("{api}/users/bob/quota"), t, None);
+    assert_eq!(code, 200, "{body}");
+    let q = json(&body);
+    assert_eq!(q["quota_files"], 10, "{body}");
+    assert!(q["quota_bytes"].is_null(), "{body}");
+    let (code, _) = curl("GET", &format!("{api}/users/nobody/quota"), t, None);
+    assert_eq!(code, 404);
+    let (code, body) = curl("PATCH", &format!("{api}/users/bob"), t, Some(r#"{"group": null}"#));
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = curl("DELETE", &format!("{api}/groups/staff"), t, None);
+    assert_eq!(code, 204, "{body}");
+    let (code, body) = curl("DELETE", &format!("{api}/users/bob"), t, None);
+    assert_eq!(code, 204, "{body}");
+    assert!(!logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw2"));
+    let (code, _) = curl("GET", &format!("{api}/users/bob"), t, None);
+    assert_eq!(code, 404);
+
+    // A ban through the API refuses the address at once; lifted, it is let in.
+    assert!(logs_in(srv.addr, "127.0.0.5", "alice", "alice-pw"));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/bans"),
+        t,
+        Some(r#"{"address": "127.0.0.5", "seconds": 3600, "reason": "test"}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert!(!logs_in(srv.addr, "127.0.0.5", "alice", "alice-pw"));
+    assert!(logs_in(srv.addr, "127.0.0.6", "alice", "alice-pw"));
+    let (code, body) = curl("GET", &format!("{api}/bans"), t, None);
+    assert_eq!(code, 200);
+    assert_eq!(json(&body)[0]["address"], "127.0.0.5", "{body}");
+    assert_eq!(json(&body)[0]["reason"], "test", "{body}");
+    let (code, body) = curl("POST", &format!("{api}/bans"), t, Some(r#"{"address": "nowhere"}"#));
+    assert_eq!(code, 400, "{body}");
+    let (code, body) = curl("DELETE", &format!("{api}/bans/127.0.0.5"), t, None);
+    assert_eq!(code, 204, "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.5", "alice", "alice-pw"));
+    let (code, _) = curl("DELETE", &format!("{api}/bans/127.0.0.5"), t, None);
+    assert_eq!(code, 404);
+
+    // The OpenAPI document.
+    let (code, body) = curl("GET", &format!("{api}/openapi.json"), t, None);
+    assert_eq!(code, 200);
+    let doc = json(&body);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."), "{body}");
+    assert!(doc["paths"]["/api/v1/sessions/{id}"]["delete"].is_object(), "{body}");
+
+    // Every change is logged with the token's name; refusals too.
+    let text = std::fs::read_to_string(&log).unwrap();
+    for what in [
+        "admin API: session ended",
+        "admin API: user created",
+        "admin API: user changed",
+        "admin API: user removed",
+        "admin API: group created",
+        "admin API: group removed",
+        "admin API: address banned",
+        "admin API: ban lifted",
+    ] {
+        assert!(
+            text.lines().any(|l| l.contains(what) && l.contains("token=ci")),
+            "{what} not logged with the token's name:\n{text}"
+        );
+    }
+    assert!(text.contains("admin API: request refused"), "{text}");
+    assert!(!text.contains(&token), "the token itself is never logged");
+    assert!(!text.contains("bob-pw"), "nor a password");
+
+    // A removed token no longer opens anything.
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["admin", "token", "rm", "ci", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _) = curl("GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 401);
+    let (code, _, err) = run(&["admin", "token", "rm", "ci", "--db", &db], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("no admin token"), "{err}");
+}
+
+/// The served OpenAPI document passes openapi-spec-validator (PyPI),
+/// which scripts/moto.sh installs into target/moto beside moto.
+#[test]
+fn the_served_openapi_document_is_valid() {
+    let tools = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/moto");
+    assert!(
+        tools.join("openapi_spec_validator").is_dir(),
+        "openapi-spec-validator is not in {} (scripts/moto.sh installs it; scripts/test.sh runs it)",
+        tools.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (_srv, api, token, _) = setup(dir.path(), &[]);
+    let (code, body) = curl("GET", &format!("{api}/openapi.json"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    let file = dir.path().join("openapi.json");
+    std::fs::write(&file, &body).unwrap();
+    let out = Command::new("python3")
+        .args(["-m", "openapi_spec_validator"])
+        .arg(&file)
+        .env("PYTHONPATH", &tools)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("OK"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn the_admin_api_speaks_https_with_the_ftps_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let (_srv, api, token, _) = setup(
+        dir.path(),
+        &["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()],
+    );
+    assert!(api.starts_with("https://127.0.0.1:"), "{api}");
+    let (code, body) = curl("GET", &format!("{api}/status"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    let (code, _) = curl("GET", &format!("{api}/status"), None, None);
+    assert_eq!(code, 401);
+    // Plain HTTP on the HTTPS port gets nothing.
+    let plain = api.replacen("https://", "http://", 1);
+    let (code, _) = curl("GET", &format!("{plain}/status"), Some(&token), None);
+    assert_ne!(code, 200);
+}
+
+#[test]
+fn admin_listen_without_an_accounts_store_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--admin-listen",
+            "127.0.0.1:0",
+            "--root",
+        ])
+        .arg(dir.path())
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .env_remove("BABELFTP_DB")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("admin_listen needs an accounts store"), "{err}");
+}
