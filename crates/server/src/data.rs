@@ -476,6 +476,25 @@ pub async fn receive<S: AsyncRead + Unpin>(
     Ok((total, upload, Vec::new()))
 }
 
+/// Reads and throws away what the client still sends of an upload that
+/// was refused midway (the quota), until it ends or `max_bytes` or
+/// `max_time` is reached: a client that writes its whole file before it
+/// reads the reply (ftplib, FileZilla) then reads the 552 instead of
+/// meeting a reset connection.
+pub async fn drain<S: AsyncRead + Unpin>(stream: &mut S, max_bytes: u64, max_time: Duration) {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut left = max_bytes;
+    let _ = tokio::time::timeout(max_time, async {
+        while left > 0 {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n as u64),
+            }
+        }
+    })
+    .await;
+}
+
 /// Reads until `buf` is full or the peer closes; returns the octets read.
 async fn fill<S: AsyncRead + Unpin>(stream: &mut S, buf: &mut [u8], progress: &AtomicU64) -> io::Result<usize> {
     let mut n = 0;

@@ -500,13 +500,17 @@ impl Job {
                 // Past the quota: what this upload wrote is taken back (an
                 // APPE's bytes too) and the account settled before the data
                 // connection closes, so a client that gives up when it sees
-                // the close (curl) finds the file and the usage as they were.
+                // the close (curl) finds the file and the usage as they were;
+                // the rest of what it sends is drained, then it reads 552.
                 let r = match r {
                     Err(Cut::Failed(data::Fail::Quota(data::Discard(upload)))) => {
                         let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
                         if let Some(q) = quota {
                             q.settle().await;
                         }
+                        // What the client still sends is read and dropped
+                        // (for a while), so it reads the 552.
+                        data::drain(&mut stream, 256 << 20, Duration::from_secs(10)).await;
                         drop(stream);
                         tracing::info!(peer = %self.peer, "upload stopped at the account's quota");
                         return (
