@@ -20,7 +20,7 @@ memory that is not given back shows up in the idle column.
 Loopback only, bounded: SESSIONS threads at most. The load generator's own
 CPU time is printed too, so a saturated client can be told from a slow
 server. LOAD_USER=quota|store: log in as a user of an accounts store, with
-or without a quota (see USER below). Usage: bench/load.py [SESSIONS]
+or without a quota (see USER below); LOAD_HOOK=1: every event to a webhook. Usage: bench/load.py [SESSIONS]
 [ROUNDS]   (default 1000 3)
 """
 import ftplib, hashlib, io, os, random, resource, shutil, sys, tempfile, threading, time
@@ -32,6 +32,32 @@ SESSIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 # accounts store made here (an argon2 password each login), with a quota of
 # 1 TiB (every upload metered) or without; default: the users file's u.
 USER = {'quota': 'q', 'store': 'r'}.get(os.environ.get('LOAD_USER', ''), 'u')
+# LOAD_HOOK=1: the server sends every event (logins, uploads, downloads,
+# logouts) to a webhook, a small HTTP receiver in this process answering 204.
+HOOK = os.environ.get('LOAD_HOOK') == '1'
+
+
+def start_receiver():
+    """An HTTP receiver on a free port that counts the events it gets."""
+    import http.server
+    got = [0]
+
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = 'HTTP/1.1'
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get('content-length', '0')))
+            got[0] += 1
+            self.send_response(204)
+            self.send_header('content-length', '0')
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, got
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 
 
@@ -95,6 +121,10 @@ def main():
                        stdout=subprocess.DEVNULL)
         store = ['--db', db]
         print(f'# sessions log in as {USER} of {db}' + (' (quota 1 TiB)' if USER == 'q' else ''))
+    if HOOK:
+        receiver, events_got = start_receiver()
+        store += ['--hook', f'http://127.0.0.1:{receiver.server_address[1]}/events']
+        print('# every event goes to a webhook in this process')
     srv = B.serve(binary, root, port, '--max-connections', str(SESSIONS + 10),
                   '--max-per-ip', str(SESSIONS + 10), '--passive-ports', '30000-39999',
                   '--fsync', 'never', *store)
@@ -157,6 +187,14 @@ def main():
                         pass
         print(f'# total: errors {totals["errors"]}, corrupted {totals["corrupted"]}, lost {totals["lost"]}; '
               f'RSS at start {start_rss / 1024:.1f} MiB, after the last round {idle / 1024:.1f} MiB')
+        if HOOK:
+            # Events still on their way get a few seconds.
+            want = ROUNDS * SESSIONS * 4
+            for _ in range(100):
+                if events_got[0] >= want:
+                    break
+                time.sleep(0.1)
+            print(f'# webhook received {events_got[0]} events (at least {want} expected: login, upload, 2 downloads each; and logouts)')
     finally:
         B.stop(srv)
         shutil.rmtree(base, ignore_errors=True)
