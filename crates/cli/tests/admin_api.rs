@@ -2,7 +2,9 @@
 //! --admin-listen`: 401 without a token and with a wrong one; a live
 //! ftplib session listed and ended (421); a user created through the API
 //! logs in over FTP; a ban added through it refuses the address, lifted
-//! lets it in; changes are logged with the token's name; the OpenAPI
+//! lets it in, and the API's own listener closes a banned address (HTTP
+//! and HTTPS); wrong tokens are scored as failed logins and ban; changes
+//! are logged with the token's name; the OpenAPI
 //! document is served; HTTPS with the FTPS certificate.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -17,8 +19,15 @@ use serde_json::Value;
 /// `curl` METHOD URL with `token` (if any) and a JSON `body` (if any):
 /// (HTTP status, body).
 fn curl(method: &str, url: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
+    curl_from("127.0.0.1", method, url, token, body)
+}
+
+/// [`curl`] from the loopback address `source`; status 0 when no answer
+/// came (the connection was closed).
+fn curl_from(source: &str, method: &str, url: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
     let mut cmd = Command::new("curl");
     cmd.args(["-sS", "-k", "-X", method, "-w", "\n%{http_code}", "--max-time", "20"]);
+    cmd.args(["--interface", source]);
     if let Some(t) = token {
         cmd.args(["-H", &format!("Authorization: Bearer {t}")]);
     }
@@ -279,6 +288,11 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     assert_eq!(code, 201, "{body}");
     assert!(!logs_in(srv.addr, "127.0.0.5", "alice", "alice-pw"));
     assert!(logs_in(srv.addr, "127.0.0.6", "alice", "alice-pw"));
+    // The admin API's own listener closes the banned address too, token or not.
+    let (code, body) = curl_from("127.0.0.5", "GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 0, "a banned address got an answer: {body}");
+    let (code, _) = curl_from("127.0.0.6", "GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 200);
     let (code, body) = curl("GET", &format!("{api}/bans"), t, None);
     assert_eq!(code, 200);
     assert_eq!(json(&body)[0]["address"], "127.0.0.5", "{body}");
@@ -288,8 +302,37 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     let (code, body) = curl("DELETE", &format!("{api}/bans/127.0.0.5"), t, None);
     assert_eq!(code, 204, "{body}");
     assert!(logs_in(srv.addr, "127.0.0.5", "alice", "alice-pw"));
+    let (code, _) = curl_from("127.0.0.5", "GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 200);
     let (code, _) = curl("DELETE", &format!("{api}/bans/127.0.0.5"), t, None);
     assert_eq!(code, 404);
+
+    // A wrong token is a failed login: 15 (the default threshold, 1 point
+    // each) ban the address from the API and from FTP alike. Requests
+    // without a token are refused but not scored.
+    for _ in 0..20 {
+        let (code, _) = curl_from("127.0.0.8", "GET", &format!("{api}/status"), None, None);
+        assert_eq!(code, 401);
+    }
+    for i in 0..15 {
+        let (code, body) = curl_from("127.0.0.7", "GET", &format!("{api}/status"), Some("bftp_guess"), None);
+        assert_eq!(code, 401, "guess {i}: {body}");
+    }
+    let (code, _) = curl_from("127.0.0.7", "GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 0, "the guesser is banned, even with the right token");
+    assert!(!logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    let (code, _) = curl_from("127.0.0.8", "GET", &format!("{api}/status"), t, None);
+    assert_eq!(code, 200);
+    let (code, body) = curl("GET", &format!("{api}/bans"), t, None);
+    assert_eq!(code, 200);
+    assert!(
+        json(&body)
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["address"] == "127.0.0.7"),
+        "{body}"
+    );
 
     // The OpenAPI document.
     let (code, body) = curl("GET", &format!("{api}/openapi.json"), t, None);
@@ -378,6 +421,16 @@ fn the_admin_api_speaks_https_with_the_ftps_certificate() {
     assert_eq!(code, 200, "{body}");
     let (code, _) = curl("GET", &format!("{api}/status"), None, None);
     assert_eq!(code, 401);
+    // A banned address is closed before the TLS handshake.
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/bans"),
+        Some(&token),
+        Some(r#"{"address": "127.0.0.5", "seconds": 3600}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    let (code, _) = curl_from("127.0.0.5", "GET", &format!("{api}/status"), Some(&token), None);
+    assert_eq!(code, 0);
     // Plain HTTP on the HTTPS port gets nothing.
     let plain = api.replacen("https://", "http://", 1);
     let (code, _) = curl("GET", &format!("{plain}/status"), Some(&token), None);

@@ -30,6 +30,7 @@ pub mod defender;
 pub mod directory;
 mod driver;
 pub mod events;
+mod http;
 mod limits;
 pub mod live;
 pub mod logctx;
@@ -425,9 +426,10 @@ impl Server {
         // JoinSet would wake this loop for each).
         let (alive, mut all_gone) = tokio::sync::mpsc::channel::<()>(1);
         // The metrics endpoint lives as long as `run`, draining included.
-        let http = self
-            .metrics
-            .map(|l| AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone()))));
+        let http = self.metrics.map(|l| {
+            let l = http::Guarded::new(l, self.shared.defender.clone(), self.shared.metrics.clone());
+            AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone())))
+        });
         // So does the admin API.
         let started = std::time::Instant::now();
         let admin_api = self

@@ -244,7 +244,7 @@ impl Drop for SessionGauge {
 
 /// Serves `/metrics` and `/health` on `listener` until the task is dropped
 /// (axum on hyper: the HTTP stack the admin API and the web view share).
-pub(crate) async fn serve_http(listener: TcpListener, metrics: Arc<Metrics>) {
+pub(crate) async fn serve_http(listener: crate::http::Guarded, metrics: Arc<Metrics>) {
     use axum::routing::get;
     let app = axum::Router::new()
         .route("/metrics", get(openmetrics))

@@ -23,10 +23,10 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::StatusCode;
 use axum::middleware::Next;
@@ -131,15 +131,22 @@ async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next
             let (scheme, token) = v.trim().split_once(' ')?;
             scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
         });
-    let name = match presented {
-        Some(t) if !t.is_empty() => match st.store.check_admin_token(&t).await {
+    let presented = presented.filter(|t| !t.is_empty());
+    let name = match &presented {
+        Some(t) => match st.store.check_admin_token(t).await {
             Ok(found) => found,
             Err(e) => return ApiError::from(e).into_response(),
         },
-        _ => None,
+        None => None,
     };
     let Some(name) = name else {
-        tracing::info!(method = %req.method(), path = %req.uri().path(), "admin API: request refused (no valid token)");
+        let peer = req.extensions().get::<ConnectInfo<crate::http::Peer>>().map(|c| c.0 .0);
+        tracing::info!(method = %req.method(), path = %req.uri().path(), client = ?peer, "admin API: request refused (no valid token)");
+        // A token presented and wrong is a failed login: the defender
+        // scores it, and bans a client that guesses.
+        if let (Some(_), Some(peer)) = (&presented, peer) {
+            st.shared.login_failed(peer.ip());
+        }
         let mut r = ApiError(StatusCode::UNAUTHORIZED, "a valid bearer token is needed".into()).into_response();
         r.headers_mut()
             .insert(WWW_AUTHENTICATE, axum::http::HeaderValue::from_static("Bearer"));
@@ -355,84 +362,13 @@ impl AdminListener {
 }
 
 /// Serves the admin API until the task is dropped: HTTPS with the FTPS
-/// certificate when the server has one, else HTTP.
+/// certificate when the server has one, else HTTP. Banned addresses are
+/// closed at accept ([`crate::http::Guarded`]).
 pub(crate) async fn serve(l: AdminListener, shared: Arc<Shared>, store: Store, started: Instant) {
     let tls = shared.tls.as_ref().map(|t| t.https());
+    let listener = crate::http::Guarded::new(l.listener, shared.defender.clone(), shared.metrics.clone());
     let app = router(AdminState { shared, store, started });
-    let r = match tls {
-        None => axum::serve(l.listener, app).await,
-        Some(cfg) => axum::serve(TlsListener::new(l.listener, cfg), app).await,
-    };
-    if let Err(e) = r {
-        tracing::warn!(error = %e, "the admin API's listener failed");
-    }
-}
-
-/// How long a client may take over its TLS handshake.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A listener that hands axum connections whose TLS handshake is done.
-/// Handshakes run in tasks of their own: a slow or silent client holds up
-/// no other.
-struct TlsListener {
-    ready: tokio::sync::mpsc::Receiver<(tokio_rustls::server::TlsStream<tokio::net::TcpStream>, SocketAddr)>,
-    addr: std::io::Result<SocketAddr>,
-    _accept: crate::AbortOnDrop,
-}
-
-impl TlsListener {
-    fn new(listener: TcpListener, cfg: Arc<rustls::ServerConfig>) -> TlsListener {
-        let addr = listener.local_addr();
-        let (tx, ready) = tokio::sync::mpsc::channel(16);
-        let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
-        let accept = tokio::spawn(async move {
-            loop {
-                let (tcp, peer) = match listener.accept().await {
-                    Ok(c) => c,
-                    Err(e) => {
-                        tracing::debug!(error = %e, "admin API: accept failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
-                let (acceptor, tx) = (acceptor.clone(), tx.clone());
-                tokio::spawn(async move {
-                    match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
-                        Ok(Ok(tls)) => {
-                            let _ = tx.send((tls, peer)).await;
-                        }
-                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "admin API: TLS handshake failed"),
-                        Err(_) => tracing::debug!(%peer, "admin API: TLS handshake timed out"),
-                    }
-                });
-            }
-        });
-        TlsListener {
-            ready,
-            addr,
-            _accept: crate::AbortOnDrop(accept),
-        }
-    }
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        match self.ready.recv().await {
-            Some(c) => c,
-            // The accepting task is gone (it never ends by itself).
-            None => std::future::pending().await,
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        match &self.addr {
-            Ok(a) => Ok(*a),
-            Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
-        }
-    }
+    crate::http::serve(listener, tls, app, "admin API").await;
 }
 
 #[cfg(test)]
