@@ -19,7 +19,8 @@ memory that is not given back shows up in the idle column.
 
 Loopback only, bounded: SESSIONS threads at most. The load generator's own
 CPU time is printed too, so a saturated client can be told from a slow
-server. LOAD_USER=quota|store: log in as a user of an accounts store, with
+server, and so is the server's CPU time over the round (and the idle time
+after it, so a hook's trailing deliveries count). LOAD_USER=quota|store: log in as a user of an accounts store, with
 or without a quota (see USER below); LOAD_HOOK=1: every event to a webhook. Usage: bench/load.py [SESSIONS]
 [ROUNDS]   (default 1000 3)
 """
@@ -133,7 +134,7 @@ def main():
         time.sleep(0.5)
         start_rss = B.rss_kib(srv.pid)
         print(f'# server RSS at start: {start_rss / 1024:.1f} MiB')
-        print('round  sessions  MiB moved  errors  corrupted  lost  peak RSS MiB  idle RSS MiB  seconds  client CPU s')
+        print('round  sessions  MiB moved  errors  corrupted  lost  peak RSS MiB  idle RSS MiB  seconds  client CPU s  server CPU s')
         totals = {'errors': 0, 'corrupted': 0, 'lost': 0}
         for rnd in range(1, ROUNDS + 1):
             results = [None] * SESSIONS
@@ -147,7 +148,7 @@ def main():
                     peak[0] = max(peak[0], B.rss_kib(srv.pid))
                     time.sleep(0.02)
             sampler = threading.Thread(target=sample); sampler.start()
-            c0 = resource.getrusage(resource.RUSAGE_SELF); t0 = time.perf_counter()
+            c0 = resource.getrusage(resource.RUSAGE_SELF); t0 = time.perf_counter(); s0 = B.cpu_ticks(srv.pid)
             for t in threads:
                 t.start()
             for t in threads:
@@ -171,9 +172,12 @@ def main():
             # tokio's idle blocking threads exit after 10 s.
             time.sleep(12.0)
             idle = B.rss_kib(srv.pid)
+            # The server's CPU over the round and the idle time after it
+            # (a hook's deliveries that trail the round included).
+            server_cpu = (B.cpu_ticks(srv.pid) - s0) / os.sysconf('SC_CLK_TCK')
             cpu = (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
             print(f'{rnd:5d}  {SESSIONS:8d}  {moved / 2**20:9.0f}  {errors:6d}  {corrupted:9d}  {lost:4d}  '
-                  f'{peak[0] / 1024:12.1f}  {idle / 1024:12.1f}  {t1 - t0:7.1f}  {cpu:12.1f}', flush=True)
+                  f'{peak[0] / 1024:12.1f}  {idle / 1024:12.1f}  {t1 - t0:7.1f}  {cpu:12.1f}  {server_cpu:12.1f}', flush=True)
             for r in results:
                 if r is not None and r[0] == 'error':
                     print(f'#   error: {r[5]}')
