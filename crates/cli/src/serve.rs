@@ -141,6 +141,11 @@ pub struct ServeArgs {
     /// token from `babelftp admin token create`.
     #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     admin_listen: Option<SocketAddr>,
+    /// Serve the web view of the same tree on ADDR:PORT (repeatable): a
+    /// directory is a page, a file a download; the same accounts,
+    /// permissions, quotas and bans as FTP; HTTPS when --tls-cert is given.
+    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
+    http_listen: Vec<Vec<SocketAddr>>,
     /// Download bandwidth of the whole server, all sessions together:
     /// 100MiB/s (none: unlimited). A user's own limit applies as well.
     #[arg(long, value_name = "RATE", value_parser = rate_arg)]
@@ -284,6 +289,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(a) = args.admin_listen {
         cfg.admin_listen = Some(a);
+    }
+    if !args.http_listen.is_empty() {
+        cfg.http_listen = args.http_listen.concat();
     }
     if let Some(u) = &args.s3 {
         let Some(rest) = u.strip_prefix("s3://").filter(|r| !r.is_empty() && !r.starts_with('/')) else {
@@ -572,6 +580,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             let scheme = if https { "https" } else { "http" };
             let url = format!("{scheme}://{}/api/v1/", connectable(a));
             say(&crate::msg::ts("cli-admin-serving", &[("url", &url)]));
+        }
+        for (a, https) in server.web_addrs() {
+            let scheme = if https { "https" } else { "http" };
+            let url = format!("{scheme}://{}/", connectable(a));
+            say(&crate::msg::ts("cli-web-serving", &[("url", &url)]));
         }
         if let Some(why) = server.degraded() {
             say(&crate::msg::ts("cli-storage-degraded", &[("reason", &why)]));

@@ -43,6 +43,7 @@ mod sockopt;
 pub use babelftp_storage as storage;
 mod throttle;
 pub mod tls;
+mod web;
 pub mod xferlog;
 
 use std::future::Future;
@@ -69,6 +70,8 @@ pub struct Server {
     metrics: Option<TcpListener>,
     /// The admin API (`admin_listen`), with the store its tokens are in.
     admin: Option<(admin::AdminListener, babelftp_accounts::Store)>,
+    /// The web view (`http_listen`).
+    web: Vec<TcpListener>,
 }
 
 /// A bind error that names the address (`127.0.0.1:21: Address already
@@ -277,7 +280,12 @@ impl Server {
             }
             None => None,
         };
+        let mut web = Vec::new();
+        for addr in &cfg.http_listen {
+            web.push(TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?);
+        }
         Ok(Server {
+            web,
             shared: Arc::new(driver::Shared {
                 defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
                 users,
@@ -322,6 +330,16 @@ impl Server {
     }
 
     /// The admin API's address, if it has one, and whether it is HTTPS.
+    /// The web view's addresses, and whether it speaks HTTPS.
+    pub fn web_addrs(&self) -> Vec<(SocketAddr, bool)> {
+        let https = self.shared.tls.is_some();
+        self.web
+            .iter()
+            .filter_map(|l| l.local_addr().ok())
+            .map(|a| (a, https))
+            .collect()
+    }
+
     pub fn admin_addr(&self) -> Option<(SocketAddr, bool)> {
         let (l, _) = self.admin.as_ref()?;
         Some((l.local_addr()?, self.shared.tls.is_some()))
@@ -435,6 +453,17 @@ impl Server {
         let admin_api = self
             .admin
             .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.clone(), store, started))));
+        // And the web view.
+        let ftp_port = self
+            .listeners
+            .first()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port());
+        let web_view: Vec<AbortOnDrop> = self
+            .web
+            .into_iter()
+            .map(|l| AbortOnDrop(tokio::spawn(web::serve(l, self.shared.clone(), ftp_port))))
+            .collect();
         // A timer that is always due within a second. A worker parked on
         // the timer wheel is woken (eventfd write, context switch) when a
         // timer is registered earlier than anything the wheel held; with
@@ -585,6 +614,7 @@ impl Server {
             }
         }
         drop(http);
+        drop(web_view);
         // What the sessions emitted is in the outbox before the end (the
         // store keeps it for the next run).
         if let Some(events) = &self.shared.events {

@@ -200,8 +200,17 @@ impl Throttle {
         }
     }
 
+    /// Pays for `n` octets a door moved by itself (the web view's
+    /// bodies): waits until the end of the turn, on every rate.
+    pub(crate) async fn pace(&self, n: u64) {
+        let now = Instant::now();
+        if let Some(end) = self.rates.iter().map(|r| r.reserve(n, now)).max() {
+            tokio::time::sleep_until(end).await;
+        }
+    }
+
     /// The largest I/O now: that of the slowest rate.
-    fn chunk(&self) -> usize {
+    pub(crate) fn chunk(&self) -> usize {
         chunk(self.rates.iter().map(|r| r.get()).min().unwrap_or(u64::MAX))
     }
 }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = لا يوجد رمز إدارة { $name } في { $db }
 cli-admin-no-random = لم يوفّر النظام أرقامًا عشوائية للرمز
 cli-admin-serving = واجهة الإدارة البرمجية: { $url } (رموز حامل: babelftp admin token create)
 cli-passive-for-bad = { $value }: اكتب شبكة العملاء والعنوان المُعلَن لها، مثل 10.0.0.0/8=10.0.0.5
+cli-web-serving = عرض الويب: { $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = kein Admin-Token { $name } in { $db }
 cli-admin-no-random = das System lieferte keine Zufallszahlen für das Token
 cli-admin-serving = Admin-API: { $url } (Bearer-Tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: geben Sie ein Client-Netz und die ihm angekündigte Adresse an, etwa 10.0.0.0/8=10.0.0.5
+cli-web-serving = Web-Ansicht: { $url }

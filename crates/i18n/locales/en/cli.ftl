@@ -163,3 +163,4 @@ cli-admin-token-unknown = no admin token { $name } in { $db }
 cli-admin-no-random = the system gave no random numbers for the token
 cli-admin-serving = admin API: { $url } (bearer tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: write a client network and the address announced to it, as 10.0.0.0/8=10.0.0.5
+cli-web-serving = web view: { $url }

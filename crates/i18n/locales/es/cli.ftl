@@ -163,3 +163,4 @@ cli-admin-token-unknown = no hay ningún token de administración { $name } en {
 cli-admin-no-random = el sistema no dio números aleatorios para el token
 cli-admin-serving = API de administración: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escriba una red de clientes y la dirección que se le anuncia, como 10.0.0.0/8=10.0.0.5
+cli-web-serving = vista web: { $url }

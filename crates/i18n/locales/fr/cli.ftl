@@ -163,3 +163,4 @@ cli-admin-token-unknown = aucun jeton d’administration { $name } dans { $db }
 cli-admin-no-random = le système n’a fourni aucun nombre aléatoire pour le jeton
 cli-admin-serving = API d’administration : { $url } (jetons bearer : babelftp admin token create)
 cli-passive-for-bad = { $value } : écrivez un réseau de clients et l’adresse qui lui est annoncée, comme 10.0.0.0/8=10.0.0.5
+cli-web-serving = vue web : { $url }

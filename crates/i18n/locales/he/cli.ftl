@@ -163,3 +163,4 @@ cli-admin-token-unknown = אין אסימון ניהול { $name } ב־{ $db }
 cli-admin-no-random = המערכת לא סיפקה מספרים אקראיים עבור האסימון
 cli-admin-serving = ממשק הניהול: { $url } (אסימוני bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: כתבו רשת לקוחות ואת הכתובת המוכרזת לה, למשל 10.0.0.0/8=10.0.0.5
+cli-web-serving = תצוגת אינטרנט: { $url }

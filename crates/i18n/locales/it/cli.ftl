@@ -163,3 +163,4 @@ cli-admin-token-unknown = nessun token di amministrazione { $name } in { $db }
 cli-admin-no-random = il sistema non ha fornito numeri casuali per il token
 cli-admin-serving = API di amministrazione: { $url } (token bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: scrivete una rete di client e l’indirizzo annunciato a essa, come 10.0.0.0/8=10.0.0.5
+cli-web-serving = vista web: { $url }

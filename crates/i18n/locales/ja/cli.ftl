@@ -163,3 +163,4 @@ cli-admin-token-unknown = { $db } に管理トークン { $name } はありま�
 cli-admin-no-random = システムからトークン用の乱数を得られませんでした
 cli-admin-serving = 管理 API: { $url }（Bearer トークン: babelftp admin token create）
 cli-passive-for-bad = { $value }: クライアントのネットワークとそこへ通知するアドレスを 10.0.0.0/8=10.0.0.5 のように書いてください
+cli-web-serving = Web ビュー: { $url }

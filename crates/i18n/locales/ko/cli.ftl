@@ -163,3 +163,4 @@ cli-admin-token-unknown = { $db }에 관리 토큰 { $name }이(가) 없습니�
 cli-admin-no-random = 시스템이 토큰에 쓸 난수를 제공하지 않았습니다
 cli-admin-serving = 관리 API: { $url } (Bearer 토큰: babelftp admin token create)
 cli-passive-for-bad = { $value }: 클라이언트 네트워크와 그 네트워크에 알릴 주소를 10.0.0.0/8=10.0.0.5처럼 쓰세요
+cli-web-serving = 웹 보기: { $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = brak tokenu administracyjnego { $name } w { $db }
 cli-admin-no-random = system nie dostarczył liczb losowych dla tokenu
 cli-admin-serving = API administracyjne: { $url } (tokeny bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: podaj sieć klientów i ogłaszany jej adres, np. 10.0.0.0/8=10.0.0.5
+cli-web-serving = widok WWW: { $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = nenhum token de administração { $name } em { $db }
 cli-admin-no-random = o sistema não forneceu números aleatórios para o token
 cli-admin-serving = API de administração: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escreva uma rede de clientes e o endereço anunciado a ela, como 10.0.0.0/8=10.0.0.5
+cli-web-serving = visão web: { $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = в { $db } нет токена администрат�
 cli-admin-no-random = система не выдала случайных чисел для токена
 cli-admin-serving = API администрирования: { $url } (bearer-токены: babelftp admin token create)
 cli-passive-for-bad = { $value }: укажите сеть клиентов и сообщаемый ей адрес, например 10.0.0.0/8=10.0.0.5
+cli-web-serving = веб-просмотр: { $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = ไม่มีโทเค็นผู้ดูแล
 cli-admin-no-random = ระบบไม่ได้ให้ตัวเลขสุ่มสำหรับโทเค็น
 cli-admin-serving = API ผู้ดูแล: { $url } (โทเค็น bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: เขียนเครือข่ายของไคลเอนต์และที่อยู่ที่ประกาศให้เครือข่ายนั้น เช่น 10.0.0.0/8=10.0.0.5
+cli-web-serving = มุมมองเว็บ: { $url }

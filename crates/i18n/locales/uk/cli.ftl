@@ -163,3 +163,4 @@ cli-admin-token-unknown = у { $db } немає токена адміністр�
 cli-admin-no-random = система не надала випадкових чисел для токена
 cli-admin-serving = API адміністрування: { $url } (bearer-токени: babelftp admin token create)
 cli-passive-for-bad = { $value }: вкажіть мережу клієнтів і адресу, що їй повідомляється, наприклад 10.0.0.0/8=10.0.0.5
+cli-web-serving = веб-перегляд: { $url }

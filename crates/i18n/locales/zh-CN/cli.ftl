@@ -163,3 +163,4 @@ cli-admin-token-unknown = { $db } 中没有管理令牌 { $name }
 cli-admin-no-random = 系统未能为令牌提供随机数
 cli-admin-serving = 管理 API：{ $url }（Bearer 令牌：babelftp admin token create）
 cli-passive-for-bad = { $value }：请写出客户端网络及向其通告的地址，如 10.0.0.0/8=10.0.0.5
+cli-web-serving = 网页视图：{ $url }

@@ -163,3 +163,4 @@ cli-admin-token-unknown = { $db } 中沒有管理權杖 { $name }
 cli-admin-no-random = 系統未能為權杖提供亂數
 cli-admin-serving = 管理 API：{ $url }（Bearer 權杖：babelftp admin token create）
 cli-passive-for-bad = { $value }：請寫出用戶端網路及向其通告的位址，如 10.0.0.0/8=10.0.0.5
+cli-web-serving = 網頁檢視：{ $url }

@@ -55,6 +55,7 @@ struct FileConfig {
     proxy_protocol_from: Option<Vec<String>>,
     metrics_listen: Option<OneOrMany>,
     admin_listen: Option<OneOrMany>,
+    http_listen: Option<OneOrMany>,
     storage: Option<FileStorage>,
     download_rate: Option<String>,
     upload_rate: Option<String>,
@@ -506,6 +507,9 @@ impl Config {
             Some(l) => l.resolve(path, "admin_listen")?.first().copied(),
             None => None,
         };
+        if let Some(l) = f.http_listen {
+            c.http_listen = l.resolve(path, "http_listen")?;
+        }
         if let Some(st) = f.storage {
             c.storage = backend(path, "[storage]", st)?;
         }

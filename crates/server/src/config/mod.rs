@@ -40,6 +40,7 @@
 //! proxy_protocol_from = ["10.0.0.5", "10.1.0.0/16"]  # load balancers sending PROXY v1/v2
 //! metrics_listen = "127.0.0.1:9121"  # GET /metrics (OpenMetrics), GET /health
 //! admin_listen = "127.0.0.1:9122"    # the admin API, /api/v1/ (HTTPS with tls_cert); bearer tokens
+//! http_listen = ["[::]:8080"]        # the web view of the same tree (HTTPS with tls_cert)
 //!
 //! [ldap]                       # LDAP passwords, settings from the store
 //! url = "ldaps://ldap.example.org"
@@ -277,6 +278,10 @@ pub struct Config {
     /// Where the admin API (`/api/v1/`) is served, over HTTPS when the
     /// server has a certificate; `None`: nowhere.
     pub admin_listen: Option<SocketAddr>,
+    /// Where the web view is served (browse, download, upload in a
+    /// browser), over HTTPS when the server has a certificate; empty:
+    /// nowhere.
+    pub http_listen: Vec<SocketAddr>,
     /// What serves `/`: the local `root` (the default), or an object store.
     pub storage: crate::storage::Backend,
     /// Event hooks (`[[hook]]`, `serve --hook`).
@@ -400,6 +405,7 @@ impl Default for Config {
             proxy_protocol_from: Vec::new(),
             metrics_listen: None,
             admin_listen: None,
+            http_listen: Vec::new(),
             storage: crate::storage::Backend::Local,
             hooks: Vec::new(),
             node: None,

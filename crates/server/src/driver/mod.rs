@@ -36,6 +36,7 @@ mod control;
 mod events;
 mod listings;
 mod ops;
+pub(crate) use ops::{file_size, Checked};
 mod passive;
 mod transfer;
 

@@ -122,70 +122,21 @@ impl Driver {
         }
     }
 
-    /// The password check: the users file (or --user) first, then the
-    /// directory (the auth hook, LDAP or the accounts store).
+    /// The password check ([`Shared::check_login`]); a login takes its
+    /// place among its user's sessions.
     async fn verify(&mut self, user: Vec<u8>, password: Vec<u8>) -> OpResult {
-        let users = self.shared.users.snapshot();
         self.tree = None;
         self.slot = None;
-        // A name of the users file (or --user) is that account; any
-        // other is the accounts store's, when there is one.
-        if let Some(dir) = self.shared.cfg.directory.clone() {
-            if !users.iter().any(|u| u.name == user) {
-                let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
-                let login = dir
-                    .login(&user, password, self.peer.ip(), protocol, &self.shared.hashing)
-                    .await
-                    .map_err(|e| e.kind())?;
-                return Ok(OpOk::Account(login.map(|l| {
-                    self.tree = Some(l.tree);
-                    self.slot = self.shared.user_sessions.enter(&l.name, l.limits);
-                    l.account
-                })));
-            }
-        }
-        let account = |u: &crate::config::User| babelftp_session::Account::with_write(u.home.clone(), u.write);
-        let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
-        // A name that is no account is checked against a decoy as
-        // costly as an account's hash: its answer comes no sooner.
-        let decoy = match users.iter().any(|u| u.name == user) {
-            true => None,
-            false => users.iter().find(|u| u.secret.is_hash()).map(|u| u.secret.clone()),
-        };
-        if !hashed && decoy.is_none() {
-            // Clear-text accounts only (--user): a comparison, done
-            // here, without a thread hand-off.
-            let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
-            self.slot = found.and_then(|u| self.file_slot(&u.name));
-            return Ok(OpOk::Account(found.map(account)));
-        }
-        // argon2 costs tens of milliseconds: off the async workers,
-        // as many at once as there are cores.
-        let Ok(_permit) = self.shared.hashing.clone().acquire_owned().await else {
-            return Err(io::ErrorKind::Other);
-        };
-        let r = blocking(move || {
-            if let Some(d) = decoy {
-                d.decoy(&password);
-                return Ok((None, Vec::new()));
-            }
-            let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
-            Ok((found.map(account), found.map(|u| u.name.clone()).unwrap_or_default()))
-        })
-        .await;
-        let (account, name) = r?;
-        if account.is_some() {
-            self.slot = self.file_slot(&name);
-        }
-        Ok(OpOk::Account(account))
-    }
-
-    /// The session slot of a users-file account (no limits of its own).
-    fn file_slot(&self, name: &[u8]) -> Option<crate::limits::SessionSlot> {
-        let name = String::from_utf8_lossy(name);
-        self.shared
-            .user_sessions
-            .enter(&name, babelftp_accounts::Limits::default())
+        let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
+        let login = self
+            .shared
+            .check_login(user, password, self.peer.ip(), protocol)
+            .await?;
+        Ok(OpOk::Account(login.map(|l| {
+            self.tree = l.tree;
+            self.slot = self.shared.user_sessions.enter(&l.name, l.limits);
+            l.account
+        })))
     }
 
     /// Narrows the storage to the user's home, or builds its tree (a home
@@ -235,6 +186,85 @@ impl Driver {
 }
 
 /// The size of the plain file at `p`, if there is one.
-pub(super) fn file_size(st: &dyn Storage, p: &VPath) -> Option<u64> {
+pub(crate) fn file_size(st: &dyn Storage, p: &VPath) -> Option<u64> {
     st.stat(p).ok().filter(|e| e.kind == EntryKind::File).map(|e| e.size)
+}
+
+/// An account whose password was right: what a door needs to open its
+/// tree.
+pub(crate) struct Checked {
+    pub(crate) account: babelftp_session::Account,
+    /// Its tree, when it came from the directory (a home elsewhere,
+    /// virtual folders).
+    pub(crate) tree: Option<crate::directory::UserTree>,
+    /// Its name and limits (quotas, bandwidth, sessions).
+    pub(crate) name: String,
+    pub(crate) limits: babelftp_accounts::Limits,
+}
+
+impl Shared {
+    /// The password check, for every door: the users file (or --user)
+    /// first, then the directory (the auth hook, LDAP or the accounts
+    /// store). `None`: refused. `protocol` goes to the auth hook (`ftp`,
+    /// `ftps`, `http`, `https`).
+    pub(crate) async fn check_login(
+        &self,
+        user: Vec<u8>,
+        password: Vec<u8>,
+        ip: std::net::IpAddr,
+        protocol: &str,
+    ) -> Result<Option<Checked>, io::ErrorKind> {
+        let users = self.users.snapshot();
+        // A name of the users file (or --user) is that account; any
+        // other is the accounts store's, when there is one.
+        if let Some(dir) = self.cfg.directory.clone() {
+            if !users.iter().any(|u| u.name == user) {
+                let login = dir
+                    .login(&user, password, ip, protocol, &self.hashing)
+                    .await
+                    .map_err(|e| e.kind())?;
+                return Ok(login.map(|l| Checked {
+                    account: l.account,
+                    tree: Some(l.tree),
+                    name: l.name,
+                    limits: l.limits,
+                }));
+            }
+        }
+        let checked = |u: &crate::config::User| Checked {
+            account: babelftp_session::Account::with_write(u.home.clone(), u.write),
+            tree: None,
+            name: String::from_utf8_lossy(&u.name).into_owned(),
+            limits: babelftp_accounts::Limits::default(),
+        };
+        let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
+        // A name that is no account is checked against a decoy as
+        // costly as an account's hash: its answer comes no sooner.
+        let decoy = match users.iter().any(|u| u.name == user) {
+            true => None,
+            false => users.iter().find(|u| u.secret.is_hash()).map(|u| u.secret.clone()),
+        };
+        if !hashed && decoy.is_none() {
+            // Clear-text accounts only (--user): a comparison, done
+            // here, without a thread hand-off.
+            let found = users.iter().find(|u| u.name == user && u.secret.verify(&password));
+            return Ok(found.map(checked));
+        }
+        // argon2 costs tens of milliseconds: off the async workers,
+        // as many at once as there are cores.
+        let Ok(_permit) = self.hashing.clone().acquire_owned().await else {
+            return Err(io::ErrorKind::Other);
+        };
+        blocking(move || {
+            if let Some(d) = decoy {
+                d.decoy(&password);
+                return Ok(None);
+            }
+            Ok(users
+                .iter()
+                .find(|u| u.name == user && u.secret.verify(&password))
+                .map(checked))
+        })
+        .await
+    }
 }

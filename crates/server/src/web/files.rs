@@ -1,0 +1,909 @@
+//! The tree through the web: listings, downloads, and the changes a
+//! permitted user makes (upload, new folder, rename, delete). Every
+//! operation asks `babelftp_policy` the question FTP asks, runs on the
+//! same storage, counts against the same quota and bandwidth, and emits
+//! the same events (protocol `http`/`https`).
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use babelftp_policy::{decide, Decision, Op, Perm};
+use babelftp_proto::listing::{Entry, EntryKind};
+use babelftp_session::{VPath, WriteMode};
+use futures::StreamExt;
+
+use super::session::{csrf_ok, field, read_form, View};
+use super::{href, page, see_other, Ask, St, Web};
+use crate::events::Kind;
+use crate::storage::ReadHandle;
+
+/// Entries on one page of a listing. A directory with more is shown a
+/// page at a time, in the storage's order, and never held whole.
+pub(crate) const PAGE: usize = 10_000;
+/// Octets an upload gathers before each write to the storage.
+const WRITE_CHUNK: usize = 1 << 20;
+/// Octets a download reads at once.
+const READ_CHUNK: usize = 256 << 10;
+
+/// A storage call on the blocking pool.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> io::Result<T> + Send + 'static) -> io::Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(io::Error::other(e)))
+}
+
+/// The page for a storage error (by kind: 404, 403, 409, 507…).
+fn storage_error(web: &Web, ask: &Ask, e: &io::Error) -> Response {
+    use io::ErrorKind as K;
+    let (status, id) = match e.kind() {
+        K::NotFound => (StatusCode::NOT_FOUND, "web-not-found"),
+        K::PermissionDenied => (StatusCode::FORBIDDEN, "web-denied"),
+        K::AlreadyExists => (StatusCode::CONFLICT, "web-exists"),
+        K::DirectoryNotEmpty => (StatusCode::CONFLICT, "web-not-empty"),
+        K::InvalidFilename | K::InvalidInput => (StatusCode::BAD_REQUEST, "web-bad-name"),
+        K::QuotaExceeded => (StatusCode::INSUFFICIENT_STORAGE, "web-quota"),
+        K::StorageFull => (StatusCode::INSUFFICIENT_STORAGE, "web-full"),
+        K::ResourceBusy => (StatusCode::TOO_MANY_REQUESTS, "web-busy"),
+        K::Unsupported => (StatusCode::NOT_IMPLEMENTED, "web-unsupported"),
+        _ => {
+            tracing::warn!(peer = %ask.peer, error = %e, "web: the storage failed");
+            (StatusCode::SERVICE_UNAVAILABLE, "web-unavailable")
+        }
+    };
+    web.error(ask.lang, status, id, &[])
+}
+
+/// Whether the rules allow `op`; else the 403 page.
+fn allowed(web: &Web, ask: &Ask, view: &View, op: &Op<'_>) -> Result<(), Response> {
+    match decide(&view.rules, op) {
+        Decision::Allow => Ok(()),
+        Decision::Deny { missing, .. } => {
+            tracing::info!(peer = %ask.peer, missing = %missing, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
+            Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
+        }
+    }
+}
+
+/// The user's quota, when it has one and there is a store.
+pub(crate) fn quota(web: &Web, view: &View) -> Option<crate::quota::Quota> {
+    let name = view.user.as_ref()?;
+    if !view.limits.has_quota() {
+        return None;
+    }
+    let store = web.shared().cfg.directory.as_ref()?.store()?.clone();
+    Some(crate::quota::Quota {
+        store,
+        name: name.clone(),
+        limits: view.limits,
+    })
+}
+
+/// A place among the user's sessions while a transfer runs (its
+/// `max_sessions`, its bandwidth shared with its FTP sessions).
+fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io::Error> {
+    let Some(name) = &view.user else {
+        return Ok(None);
+    };
+    match web.shared().user_sessions.enter(name, view.limits) {
+        Some(s) => Ok(Some(s)),
+        None => Err(io::ErrorKind::ResourceBusy.into()),
+    }
+}
+
+/// GET or HEAD of a path: a directory's page, or a file's download.
+pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
+    let (st, p) = (view.tree.clone(), ask.path.clone());
+    let found = blocking(move || {
+        if p.is_root() || st.is_dir(&p) {
+            return Ok(None);
+        }
+        Ok(Some(st.stat(&p)?))
+    })
+    .await;
+    match found {
+        Ok(None) => {
+            if ask.param("info").is_some() && !ask.path.is_root() {
+                if let Err(r) = allowed(web, ask, view, &Op::List(ask.path.components())) {
+                    return r;
+                }
+                let (st, p) = (view.tree.clone(), ask.path.clone());
+                return match blocking(move || st.stat(&p).map_err(io::Error::from)).await {
+                    Ok(e) => page::details(web, ask, view, &e, true),
+                    Err(e) => storage_error(web, ask, &e),
+                };
+            }
+            if !ask.slash {
+                // A directory's page lives at its path with a final `/`,
+                // so that its relative links resolve inside it.
+                let mut r = StatusCode::MOVED_PERMANENTLY.into_response();
+                if let Ok(v) = HeaderValue::from_str(&href(&ask.path, true)) {
+                    r.headers_mut().insert(header::LOCATION, v);
+                }
+                return r;
+            }
+            if let Err(r) = allowed(web, ask, view, &Op::List(ask.path.components())) {
+                return r;
+            }
+            listing(web, ask, view).await
+        }
+        Ok(Some(e)) if e.kind == EntryKind::Dir => {
+            // A link to a directory (or one made meanwhile): as above.
+            see_other(&href(&ask.path, true))
+        }
+        Ok(Some(e)) => {
+            if ask.param("info").is_some() {
+                if let Err(r) = allowed(web, ask, view, &Op::List(ask.path.components())) {
+                    return r;
+                }
+                return page::details(web, ask, view, &e, false);
+            }
+            if let Err(r) = allowed(web, ask, view, &Op::Download(ask.path.components())) {
+                return r;
+            }
+            download(web, ask, view, e).await
+        }
+        Err(e) => storage_error(web, ask, &e),
+    }
+}
+
+/// One row of a listing.
+pub(crate) struct Row {
+    pub(crate) name: Vec<u8>,
+    pub(crate) dir: bool,
+    pub(crate) size: u64,
+    pub(crate) modified: Option<i64>,
+}
+
+/// How a listing is sorted (`?sort=name|size|time`, `&desc`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sort {
+    Name,
+    Size,
+    Time,
+}
+
+/// A page of a directory: its rows, and whether more pages follow.
+pub(crate) struct Listing {
+    pub(crate) rows: Vec<Row>,
+    pub(crate) page: usize,
+    pub(crate) more: bool,
+    pub(crate) sort: Sort,
+    pub(crate) desc: bool,
+}
+
+async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
+    let page_no = ask
+        .param("page")
+        .and_then(|p| p.parse::<usize>().ok())
+        .filter(|&p| p >= 1)
+        .unwrap_or(1);
+    let sort = match ask.param("sort") {
+        Some("size") => Sort::Size,
+        Some("time") => Sort::Time,
+        _ => Sort::Name,
+    };
+    let desc = ask.param("desc").is_some();
+    let (st, p, rules) = (view.tree.clone(), ask.path.clone(), view.rules.clone());
+    let read = blocking(move || {
+        let skip = (page_no - 1).saturating_mul(PAGE);
+        let mut names = st.read_names(&p)?;
+        let (mut index, mut window, mut more) = (0usize, Vec::new(), false);
+        loop {
+            let going = names.next_batch(&mut |n| {
+                if index >= skip && index < skip + PAGE {
+                    window.push(n.to_vec());
+                } else if index >= skip + PAGE {
+                    more = true;
+                }
+                index += 1;
+            })?;
+            if !going || more {
+                break;
+            }
+        }
+        let below = rules.below(p.components());
+        let mut rows = Vec::with_capacity(window.len());
+        for name in window {
+            if !below.of(&name).has(Perm::List) {
+                continue;
+            }
+            // An entry gone meanwhile is left out.
+            let Ok(e) = st.stat(&p.join(&name)) else {
+                continue;
+            };
+            let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&name)));
+            rows.push(Row {
+                name,
+                dir,
+                size: e.size,
+                modified: e.modified,
+            });
+        }
+        Ok((rows, more))
+    })
+    .await;
+    let (mut rows, more) = match read {
+        Ok(r) => r,
+        Err(e) => return storage_error(web, ask, &e),
+    };
+    // Folders first, then by the key; names break ties.
+    rows.sort_by(|a, b| {
+        let key = match sort {
+            Sort::Name => std::cmp::Ordering::Equal,
+            Sort::Size => a.size.cmp(&b.size),
+            Sort::Time => a.modified.cmp(&b.modified),
+        };
+        let key = if desc { key.reverse() } else { key };
+        let name = if desc && sort == Sort::Name {
+            b.name.cmp(&a.name)
+        } else {
+            a.name.cmp(&b.name)
+        };
+        b.dir.cmp(&a.dir).then(key).then(name)
+    });
+    page::listing(
+        web,
+        ask,
+        view,
+        &Listing {
+            rows,
+            page: page_no,
+            more,
+            sort,
+            desc,
+        },
+    )
+}
+
+/// The strong validator of a file: its size and time.
+fn etag(e: &Entry) -> String {
+    format!("\"{:x}-{:x}\"", e.size, e.modified.unwrap_or(0))
+}
+
+/// `Content-Disposition: attachment` with the name as RFC 6266 wants it:
+/// an ASCII fallback, and `filename*=UTF-8''…` (RFC 5987). A name that is
+/// not UTF-8 is given as it is shown (`%HH`).
+pub(crate) fn disposition(name: &[u8]) -> String {
+    let shown = babelftp_proto::display::PlainPath(name).to_string();
+    let ascii: String = shown
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' && c != '%' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut ext = String::new();
+    super::encode_segment(shown.as_bytes(), &mut ext);
+    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{ext}")
+}
+
+/// `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` octets: the
+/// (start, length) asked for; `Err(())` when it lies past the end (416);
+/// `Ok(None)` for no range, a malformed one or several (the whole file).
+fn range(value: Option<&str>, size: u64) -> Result<Option<(u64, u64)>, ()> {
+    let Some(spec) = value.and_then(|v| v.trim().strip_prefix("bytes=")) else {
+        return Ok(None);
+    };
+    if spec.contains(',') {
+        return Ok(None);
+    }
+    let Some((a, b)) = spec.split_once('-') else {
+        return Ok(None);
+    };
+    let (a, b) = (a.trim(), b.trim());
+    let parse = |s: &str| s.parse::<u64>().ok();
+    match (a.is_empty(), b.is_empty()) {
+        (true, false) => match parse(b) {
+            Some(0) => Err(()),
+            Some(n) => {
+                let n = n.min(size);
+                if size == 0 {
+                    return Err(());
+                }
+                Ok(Some((size - n, n)))
+            }
+            None => Ok(None),
+        },
+        (false, _) => {
+            let Some(start) = parse(a) else {
+                return Ok(None);
+            };
+            let end = if b.is_empty() {
+                Some(size.saturating_sub(1))
+            } else {
+                parse(b).map(|e| e.min(size.saturating_sub(1)))
+            };
+            let Some(end) = end else {
+                return Ok(None);
+            };
+            if start >= size {
+                return Err(());
+            }
+            if end < start {
+                return Ok(None);
+            }
+            Ok(Some((start, end - start + 1)))
+        }
+        (true, true) => Ok(None),
+    }
+}
+
+/// When the download's body is gone (sent, or the client left): its
+/// event, metrics and log line.
+struct Sent {
+    web: St,
+    ev: Option<crate::events::Event>,
+    path: Vec<u8>,
+    want: u64,
+    sent: Arc<AtomicU64>,
+    started: Instant,
+    _slot: Option<crate::limits::SessionSlot>,
+}
+
+impl Drop for Sent {
+    fn drop(&mut self) {
+        let bytes = self.sent.load(Ordering::Relaxed);
+        let complete = bytes >= self.want;
+        self.web.shared().metrics.transfer(false, complete, bytes);
+        tracing::info!(
+            path = %babelftp_proto::display::PlainPath(&self.path),
+            bytes,
+            "web download {}",
+            if complete { "complete" } else { "cut short" }
+        );
+        if let Some(mut ev) = self.ev.take() {
+            ev.path = Some(self.path.clone());
+            ev.bytes = Some(bytes);
+            ev.size = Some(self.want);
+            ev.duration_ms = Some(u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
+            ev.outcome = Some(if complete { "complete" } else { "cut_short" });
+            ev.code = Some(if complete { 200 } else { 499 });
+            if let Some(events) = self.web.shared().events.as_ref() {
+                events.emit(&ev);
+            }
+        }
+    }
+}
+
+async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
+    let tag = etag(&e);
+    let modified = e
+        .modified
+        .and_then(|s| u64::try_from(s).ok())
+        .map(|s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s));
+    let last_modified = modified.map(httpdate::fmt_http_date);
+    let header_str = |k: header::HeaderName| ask.headers.get(k).and_then(|v| v.to_str().ok());
+    // 304 when the client has it (RFC 9110 13.1.2, 13.1.3).
+    let fresh = match header_str(header::IF_NONE_MATCH) {
+        Some(inm) => inm.split(',').any(|t| {
+            let t = t.trim();
+            t == "*" || t.trim_start_matches("W/") == tag
+        }),
+        None => match (
+            header_str(header::IF_MODIFIED_SINCE).and_then(|d| httpdate::parse_http_date(d).ok()),
+            modified,
+        ) {
+            (Some(since), Some(m)) => m <= since,
+            _ => false,
+        },
+    };
+    let name = ask.path.file_name().unwrap_or_default().to_vec();
+    let mut r = Response::builder()
+        .header(header::ETAG, &tag)
+        .header(header::ACCEPT_RANGES, "bytes")
+        .header(header::CACHE_CONTROL, "private, no-cache")
+        .header(header::CONTENT_DISPOSITION, disposition(&name))
+        // A file is never a page of this site.
+        .header(header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'");
+    if let Some(lm) = &last_modified {
+        r = r.header(header::LAST_MODIFIED, lm);
+    }
+    if fresh {
+        return r
+            .status(StatusCode::NOT_MODIFIED)
+            .body(Body::empty())
+            .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response());
+    }
+    // If-Range: the range only while the file is still the one meant.
+    let range_ok = match header_str(header::IF_RANGE) {
+        None => true,
+        Some(v) if v.starts_with('"') => v == tag,
+        Some(v) => last_modified.as_deref() == Some(v),
+    };
+    let (start, len, status) = match range(header_str(header::RANGE).filter(|_| range_ok), e.size) {
+        Ok(None) => (0, e.size, StatusCode::OK),
+        Ok(Some((s, n))) => (s, n, StatusCode::PARTIAL_CONTENT),
+        Err(()) => {
+            return r
+                .status(StatusCode::RANGE_NOT_SATISFIABLE)
+                .header(header::CONTENT_RANGE, format!("bytes */{}", e.size))
+                .body(Body::empty())
+                .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response());
+        }
+    };
+    if status == StatusCode::PARTIAL_CONTENT {
+        r = r.header(
+            header::CONTENT_RANGE,
+            format!("bytes {start}-{}/{}", start + len - 1, e.size),
+        );
+    }
+    r = r
+        .status(status)
+        .header(header::CONTENT_TYPE, "application/octet-stream")
+        .header(header::CONTENT_LENGTH, len);
+    if ask.method == axum::http::Method::HEAD {
+        return r
+            .body(Body::empty())
+            .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response());
+    }
+    let slot = match slot(web, view) {
+        Ok(s) => s,
+        Err(e) => return storage_error(web, ask, &e),
+    };
+    let throttle = crate::throttle::Throttle::for_transfer(false, slot.as_ref(), &web.shared().bandwidth).map(Arc::new);
+    let (st, p) = (view.tree.clone(), ask.path.clone());
+    let handle = match blocking(move || st.open_read(&p, start).map_err(io::Error::from)).await {
+        Ok(h) => h,
+        Err(e) => return storage_error(web, ask, &e),
+    };
+    let sent = Arc::new(AtomicU64::new(0));
+    let done = Sent {
+        web: web.clone(),
+        ev: web.event(Kind::Download, Some(view.user_bytes()), ask),
+        path: ask.path.to_bytes(),
+        want: len,
+        sent: sent.clone(),
+        started: Instant::now(),
+        _slot: slot,
+    };
+    let chunks = match handle {
+        ReadHandle::File(f) => {
+            use tokio::io::AsyncReadExt;
+            let f = tokio::fs::File::from_std(f).take(len);
+            tokio_util::io::ReaderStream::with_capacity(f, READ_CHUNK).boxed()
+        }
+        ReadHandle::Reader(rd) => reader_stream(rd, len).boxed(),
+    };
+    let body = chunks.then(move |chunk| {
+        let (throttle, sent) = (throttle.clone(), sent.clone());
+        // The closure owns `done`: dropped with the body, it reports.
+        let _ = &done;
+        async move {
+            if let Ok(b) = &chunk {
+                sent.fetch_add(b.len() as u64, Ordering::Relaxed);
+                if let Some(t) = &throttle {
+                    t.pace(b.len() as u64).await;
+                }
+            }
+            chunk
+        }
+    });
+    r.body(Body::from_stream(body))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// A blocking reader (an object store's) as a stream of chunks, read on
+/// the blocking pool one chunk at a time.
+fn reader_stream(rd: Box<dyn io::Read + Send>, len: u64) -> impl futures::Stream<Item = io::Result<Bytes>> + Send {
+    futures::stream::unfold(Some((rd, len)), |state| async move {
+        let (mut rd, left) = state?;
+        if left == 0 {
+            return None;
+        }
+        let want = usize::try_from(left.min(READ_CHUNK as u64)).unwrap_or(READ_CHUNK);
+        let r = tokio::task::spawn_blocking(move || {
+            let mut buf = vec![0u8; want];
+            let n = rd.read(&mut buf)?;
+            buf.truncate(n);
+            Ok::<_, io::Error>((rd, buf))
+        })
+        .await
+        .unwrap_or_else(|e| Err(io::Error::other(e)));
+        match r {
+            Ok((_, buf)) if buf.is_empty() => Some((Err(io::ErrorKind::UnexpectedEof.into()), None)),
+            Ok((rd, buf)) => {
+                let n = buf.len() as u64;
+                Some((Ok(Bytes::from(buf)), Some((rd, left - n))))
+            }
+            Err(e) => Some((Err(e), None)),
+        }
+    })
+}
+
+/// A name typed or uploaded: one component, not `.` or `..`, without
+/// `/`, `\` (a browser's path) or NUL.
+fn valid_name(name: &[u8]) -> bool {
+    !name.is_empty() && name != b"." && name != b".." && !name.iter().any(|&b| b == b'/' || b == 0)
+}
+
+/// The last component of an uploaded file's name (browsers on Windows
+/// once sent whole paths).
+fn base_name(name: &[u8]) -> &[u8] {
+    match name.iter().rposition(|&b| b == b'/' || b == b'\\') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
+}
+
+/// Why an upload stopped.
+enum Stop {
+    /// A storage or quota answer (its page).
+    Io(io::Error),
+    /// A refusal page already made.
+    Page(Response),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Stop {
+        Stop::Io(e)
+    }
+}
+
+/// Stores one file of `name` in the directory `dir` from `chunks`: as
+/// STOR does, beside the old file and renamed over it at the end (a file
+/// of an account without `overwrite` must not exist), metered by the
+/// quota and kept to the bandwidth limits. The octets stored.
+async fn store<S, E>(web: &St, ask: &Ask, view: &View, dir: &VPath, name: &[u8], mut chunks: S) -> Result<u64, Stop>
+where
+    S: futures::Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    if !valid_name(name) {
+        return Err(Stop::Io(io::ErrorKind::InvalidFilename.into()));
+    }
+    let path = dir.join(name);
+    let (st, p) = (view.tree.clone(), path.clone());
+    let old = blocking(move || match st.stat(&p) {
+        Ok(e) if e.kind == EntryKind::Dir => Err(io::ErrorKind::IsADirectory.into()),
+        Ok(e) => Ok(Some(e.size)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    })
+    .await?;
+    allowed(
+        web,
+        ask,
+        view,
+        &Op::Store {
+            path: path.components(),
+            exists: old.is_some(),
+        },
+    )
+    .map_err(Stop::Page)?;
+    let mode = if view.rules.at(path.components()).has(Perm::Overwrite) {
+        WriteMode::Replace
+    } else {
+        WriteMode::New
+    };
+    let slot = slot(web, view)?;
+    let throttle = crate::throttle::Throttle::for_transfer(true, slot.as_ref(), &web.shared().bandwidth);
+    let mut meter = match quota(web, view) {
+        Some(q) => Some(q.meter(old, old.unwrap_or(0)).await?),
+        None => None,
+    };
+    let (st, p) = (view.tree.clone(), path.clone());
+    let mut upload = Some(blocking(move || st.open_write(&p, mode).map_err(io::Error::from)).await?);
+    let started = Instant::now();
+    let mut total: u64 = 0;
+    let mut buf: Vec<u8> = Vec::with_capacity(WRITE_CHUNK);
+    let result: io::Result<()> = async {
+        loop {
+            let next = chunks.next().await;
+            let last = next.is_none();
+            if let Some(chunk) = next {
+                let chunk = chunk.map_err(|e| io::Error::new(io::ErrorKind::ConnectionAborted, e.to_string()))?;
+                total += chunk.len() as u64;
+                if let Some(m) = meter.as_mut() {
+                    m.admit(total).await?;
+                }
+                if let Some(t) = &throttle {
+                    t.pace(chunk.len() as u64).await;
+                }
+                buf.extend_from_slice(&chunk);
+            }
+            if buf.len() >= WRITE_CHUNK || (last && !buf.is_empty()) {
+                let (mut up, data) = (
+                    upload.take().ok_or_else(|| io::Error::other("upload gone"))?,
+                    std::mem::take(&mut buf),
+                );
+                let (up, r) = tokio::task::spawn_blocking(move || {
+                    let r = up.write_all(&data);
+                    (up, r, data)
+                })
+                .await
+                .map(|(up, r, mut data)| {
+                    data.clear();
+                    buf = data;
+                    (up, r)
+                })
+                .map_err(io::Error::other)?;
+                upload = Some(up);
+                r?;
+            }
+            if last {
+                return Ok(());
+            }
+        }
+    }
+    .await;
+    let up = upload.take();
+    let outcome = match (result, up) {
+        (Ok(()), Some(up)) => blocking(move || up.commit().map_err(io::Error::from)).await,
+        (Err(e), Some(up)) => {
+            // Nothing of a refused or cut upload is kept.
+            let _ = blocking(move || up.discard().map_err(io::Error::from)).await;
+            Err(e)
+        }
+        (Err(e), None) => Err(e),
+        (Ok(()), None) => Err(io::Error::other("upload gone")),
+    };
+    if let Some(m) = meter {
+        let (st, p) = (view.tree.clone(), path.clone());
+        let now = blocking(move || Ok(crate::driver::file_size(&*st, &p)))
+            .await
+            .unwrap_or(None);
+        m.settle(now).await;
+    }
+    let complete = outcome.is_ok();
+    web.shared().metrics.transfer(true, complete, total);
+    tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), bytes = total, "web upload {}", if complete { "complete" } else { "cut short" });
+    if let Some(mut ev) = web.event(Kind::Upload, Some(view.user_bytes()), ask) {
+        ev.path = Some(path.to_bytes());
+        ev.bytes = Some(total);
+        ev.size = complete.then_some(total);
+        ev.duration_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        ev.outcome = Some(if complete { "complete" } else { "cut_short" });
+        ev.code = Some(if complete { 201 } else { 500 });
+        web.emit(Some(ev));
+    }
+    outcome?;
+    Ok(total)
+}
+
+/// POST `dir/?upload`: a form's files (multipart/form-data; the `csrf`
+/// field first), or, from the page's script, `POST dir/NAME?upload` with
+/// the file as the body and the token in `X-CSRF-Token`.
+pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> Response {
+    let ctype = ask
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !ctype.starts_with("multipart/form-data") {
+        // One file, named by the path.
+        let token = ask
+            .headers
+            .get("x-csrf-token")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if !super::session::same_token(token, &view.csrf) || view.csrf.is_empty() {
+            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        }
+        let (dir, name) = (ask.path.parent(), ask.path.file_name().unwrap_or_default().to_vec());
+        return match store(web, ask, view, &dir, &name, body.into_data_stream()).await {
+            Ok(_) => StatusCode::CREATED.into_response(),
+            Err(Stop::Io(e)) => storage_error(web, ask, &e),
+            Err(Stop::Page(r)) => r,
+        };
+    }
+    let Ok(boundary) = multer::parse_boundary(ctype) else {
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+    };
+    let mut mp = multer::Multipart::new(body.into_data_stream(), boundary);
+    let mut csrf = false;
+    let mut stored = 0;
+    loop {
+        let field = match mp.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(_) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+        };
+        match field.name() {
+            Some("csrf") => {
+                let got = field.text().await.unwrap_or_default();
+                csrf = !view.csrf.is_empty() && super::session::same_token(&got, &view.csrf);
+            }
+            Some("file") => {
+                if !csrf {
+                    return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+                }
+                let Some(name) = field.file_name().map(|n| base_name(n.as_bytes()).to_vec()) else {
+                    continue;
+                };
+                // An empty file input sends a part without a name.
+                if name.is_empty() {
+                    continue;
+                }
+                match store(web, ask, view, &ask.path, &name, field).await {
+                    Ok(_) => stored += 1,
+                    Err(Stop::Io(e)) => return storage_error(web, ask, &e),
+                    Err(Stop::Page(r)) => return r,
+                }
+            }
+            _ => {}
+        }
+    }
+    if !csrf {
+        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+    }
+    tracing::debug!(peer = %ask.peer, files = stored, "web upload form done");
+    see_other(&href(&ask.path, true))
+}
+
+/// A form's fields after its CSRF check; else the page to answer.
+async fn checked_form(web: &St, ask: &Ask, view: &View, body: Body) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Response> {
+    let Some(f) = read_form(body).await else {
+        return Err(web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]));
+    };
+    if !csrf_ok(&f, &view.csrf) {
+        return Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]));
+    }
+    Ok(f)
+}
+
+/// A change to the tree that the storage did: its event.
+fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, target: Option<&VPath>) {
+    let what = match kind {
+        Kind::Mkdir => "mkdir",
+        Kind::Rmdir => "rmdir",
+        Kind::Delete => "delete",
+        Kind::Rename => "rename",
+        _ => "change",
+    };
+    tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), "web {what}");
+    if let Some(mut ev) = web.event(kind, Some(view.user_bytes()), ask) {
+        ev.path = Some(path.to_bytes());
+        ev.target = target.map(VPath::to_bytes);
+        ev.outcome = Some("complete");
+        web.emit(Some(ev));
+    }
+}
+
+/// POST `dir/?mkdir` with `name`.
+pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> Response {
+    let f = match checked_form(web, ask, view, body).await {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
+    let name = field(&f, "name").unwrap_or_default().to_vec();
+    if !valid_name(&name) {
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+    }
+    let path = ask.path.join(&name);
+    if let Err(r) = allowed(web, ask, view, &Op::Mkdir(path.components())) {
+        return r;
+    }
+    let (st, p) = (view.tree.clone(), path.clone());
+    match blocking(move || st.mkdir(&p).map_err(io::Error::from)).await {
+        Ok(()) => {
+            changed(web, ask, view, Kind::Mkdir, &path, None);
+            see_other(&href(&ask.path, true))
+        }
+        Err(e) => storage_error(web, ask, &e),
+    }
+}
+
+/// POST `path?rename` with `to`, a new name in the same directory.
+pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> Response {
+    let f = match checked_form(web, ask, view, body).await {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
+    let to_name = field(&f, "to").unwrap_or_default().to_vec();
+    if !valid_name(&to_name) || ask.path.is_root() {
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+    }
+    let dir = ask.path.parent();
+    let to = dir.join(&to_name);
+    // Renaming over a file replaces it only when the rules allow that
+    // too; the web view never replaces silently: it refuses (409).
+    let op = Op::Rename {
+        from: ask.path.components(),
+        to: to.components(),
+        to_exists: false,
+    };
+    if let Err(r) = allowed(web, ask, view, &op) {
+        return r;
+    }
+    let (st, from, dest) = (view.tree.clone(), ask.path.clone(), to.clone());
+    match blocking(move || st.rename_no_replace(&from, &dest).map_err(io::Error::from)).await {
+        Ok(()) => {
+            changed(web, ask, view, Kind::Rename, &ask.path, Some(&to));
+            see_other(&href(&dir, true))
+        }
+        Err(e) => storage_error(web, ask, &e),
+    }
+}
+
+/// POST `path?delete`: a file, or an empty folder.
+pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> Response {
+    if let Err(r) = checked_form(web, ask, view, body).await {
+        return r;
+    }
+    if ask.path.is_root() {
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+    }
+    let (st, p) = (view.tree.clone(), ask.path.clone());
+    let is_dir = blocking(move || Ok(st.is_dir(&p))).await.unwrap_or(false);
+    let op = if is_dir {
+        Op::Rmdir(ask.path.components())
+    } else {
+        Op::Delete(ask.path.components())
+    };
+    if let Err(r) = allowed(web, ask, view, &op) {
+        return r;
+    }
+    let (st, p) = (view.tree.clone(), ask.path.clone());
+    let r = blocking(move || {
+        if is_dir {
+            st.rmdir(&p).map(|()| None).map_err(io::Error::from)
+        } else {
+            let size = crate::driver::file_size(&*st, &p);
+            st.remove_file(&p).map(|()| size).map_err(io::Error::from)
+        }
+    })
+    .await;
+    match r {
+        Ok(size) => {
+            if let (Some(q), Some(size)) = (quota(web, view), size) {
+                q.removed(size).await;
+            }
+            let kind = if is_dir { Kind::Rmdir } else { Kind::Delete };
+            changed(web, ask, view, kind, &ask.path, None);
+            see_other(&href(&ask.path.parent(), true))
+        }
+        Err(e) => storage_error(web, ask, &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_as_rfc_9110_reads_them() {
+        assert_eq!(range(None, 100), Ok(None));
+        assert_eq!(range(Some("bytes=0-9"), 100), Ok(Some((0, 10))));
+        assert_eq!(range(Some("bytes=90-"), 100), Ok(Some((90, 10))));
+        assert_eq!(range(Some("bytes=-5"), 100), Ok(Some((95, 5))));
+        assert_eq!(range(Some("bytes=-500"), 100), Ok(Some((0, 100))));
+        assert_eq!(range(Some("bytes=50-5000"), 100), Ok(Some((50, 50))));
+        assert_eq!(range(Some("bytes=100-"), 100), Err(()));
+        assert_eq!(range(Some("bytes=-0"), 100), Err(()));
+        assert_eq!(range(Some("bytes=0-1,5-6"), 100), Ok(None), "several: the whole file");
+        assert_eq!(range(Some("bytes=x-"), 100), Ok(None));
+        assert_eq!(range(Some("items=0-1"), 100), Ok(None));
+        assert_eq!(range(Some("bytes=5-2"), 100), Ok(None));
+    }
+
+    #[test]
+    fn dispositions_carry_the_name_twice() {
+        assert_eq!(
+            disposition("報告 1.txt".as_bytes()),
+            "attachment; filename=\"______ 1.txt\"; filename*=UTF-8''%E5%A0%B1%E5%91%8A%201.txt"
+                .replace("______", "__")
+        );
+        let d = disposition(b"a\"b\\c.txt");
+        assert!(d.starts_with("attachment; filename=\"a_b_c.txt\""), "{d}");
+        // Not UTF-8: as shown, `%E9` (the `%` itself escaped in filename*).
+        assert!(disposition(b"\xE9.txt").ends_with("filename*=UTF-8''%25E9.txt"));
+    }
+
+    #[test]
+    fn names_from_forms() {
+        assert!(valid_name(b"a b.txt"));
+        assert!(!valid_name(b".."));
+        assert!(!valid_name(b"a/b"));
+        assert!(!valid_name(b""));
+        assert_eq!(base_name(b"C:\\Users\\x\\f.txt"), b"f.txt");
+        assert_eq!(base_name("دليل.txt".as_bytes()), "دليل.txt".as_bytes());
+    }
+}

@@ -1,0 +1,432 @@
+//! The web view (issue 31): the same tree as FTP, another door. A
+//! directory is an HTML page, a file a download; a logged-in user may
+//! upload, make folders, rename and delete where its permissions allow.
+//!
+//! ```text
+//!  http_listen ─ Guarded (bans) ─ (TLS) ─ axum ─ handle ─┬─ GET dir/        page::listing   (paginated, sortable)
+//!                                                        ├─ GET file        files::download (Range, ETag, attachment)
+//!                                                        ├─ GET ?asset=…    the page's CSS and JavaScript
+//!                                                        ├─ POST ?login / ?logout / ?lang   session
+//!                                                        └─ POST ?upload / ?mkdir / ?rename / ?delete   files
+//! ```
+//!
+//! **URLs are FTP paths.** The HTTP path of a file is its path in the
+//! user's FTP view: `ftp://host/名前/a b.txt` is `/名前/a%20b.txt`. A path
+//! is split on `/` first, then each segment is percent-decoded to octets,
+//! so `%2F` can never make a separator and `%2e%2e` is a name `..` that
+//! the virtual path resolves lexically (never above `/`); octets that are
+//! not UTF-8 (a legacy name the charset layer could not translate) stay
+//! octets, and their link is their `%HH`, which round-trips. Actions are
+//! query parameters (`?upload`), so no file name is ever shadowed by a
+//! route.
+//!
+//! **Who.** Without a session cookie a visitor is anonymous when the
+//! server allows anonymous FTP (with the same read-only or writable
+//! rules), else sees the login form. A login checks the password exactly
+//! as FTP does ([`crate::driver::Shared::check_login`]): users file,
+//! LDAP, auth hook or the accounts store, and a failure scores with the
+//! defender. Each request of a user takes a place among its sessions
+//! (`max_sessions`) and shares its bandwidth limits, only while it runs.
+//!
+//! **Safety.** Every page is built by [`page`], which escapes every name
+//! and shows undisplayable characters as `%HH`; the Content-Security-Policy
+//! forbids inline script and style; files are always downloads
+//! (`Content-Disposition: attachment`, `application/octet-stream`,
+//! `nosniff`, and a `sandbox` CSP), so stored HTML never renders; forms
+//! carry a CSRF token (double-submit cookie, or the session's token);
+//! cookies are HttpOnly, SameSite=Lax, and Secure under TLS.
+
+// A refused request's answer is the `Response` axum sends: handlers
+// return `Result<_, Response>` and boxing it would only add an allocation.
+#![allow(clippy::result_large_err)]
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use babelftp_session::VPath;
+use tokio::net::TcpListener;
+
+use crate::driver::Shared;
+use crate::http::Peer;
+
+mod files;
+mod page;
+mod session;
+
+/// What the handlers share.
+pub(crate) struct Web {
+    shared: Arc<Shared>,
+    sessions: session::Sessions,
+    /// Whether this door speaks HTTPS (cookies are then `Secure`).
+    tls: bool,
+    /// The FTP port, for the `ftp://` links.
+    ftp_port: Option<u16>,
+    /// Numbers of the web's requests, for events (`<run>-w<n>`).
+    ids: AtomicU64,
+}
+
+type St = Arc<Web>;
+
+/// Serves the web view on `listener` until the task is dropped.
+/// `ftp_port`: the FTP listener's, for the `ftp://` links.
+pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, ftp_port: Option<u16>) {
+    let tls = shared.tls.as_ref().map(|t| t.https_h2());
+    let guarded = crate::http::Guarded::new(listener, shared.defender.clone(), shared.metrics.clone());
+    let web = Arc::new(Web {
+        sessions: session::Sessions::default(),
+        tls: tls.is_some(),
+        ftp_port,
+        ids: AtomicU64::new(0),
+        shared,
+    });
+    let app = axum::Router::new().fallback(handle).with_state(web);
+    crate::http::serve(guarded, tls, app, "web view").await;
+}
+
+/// A request, as every handler gets it.
+pub(crate) struct Ask {
+    pub(crate) method: Method,
+    /// The decoded path, and whether it ended with `/`.
+    pub(crate) path: VPath,
+    pub(crate) slash: bool,
+    pub(crate) query: Vec<(String, String)>,
+    pub(crate) headers: HeaderMap,
+    pub(crate) peer: SocketAddr,
+    /// The page's language (cookie, then Accept-Language).
+    pub(crate) lang: babelftp_i18n::lang::Lang,
+    /// The double-submit CSRF token (the `bftp_csrf` cookie), and whether
+    /// it was made for this answer (then no form can carry it yet).
+    pub(crate) csrf: String,
+    pub(crate) csrf_is_new: bool,
+}
+
+impl Ask {
+    /// The value of query parameter `key`.
+    pub(crate) fn param(&self, key: &str) -> Option<&str> {
+        self.query.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.query.iter().any(|(k, _)| k == key)
+    }
+
+    pub(crate) fn cookie(&self, name: &str) -> Option<&str> {
+        cookie(&self.headers, name)
+    }
+}
+
+/// The value of cookie `name` in `headers`.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// Every request comes here: the path is decoded, the visitor found,
+/// then the action chosen by method and query.
+async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let lang = language(&web, &parts.headers);
+    let Some((path, slash)) = decode_path(parts.uri.path()) else {
+        return web.error(lang, StatusCode::BAD_REQUEST, "web-bad-path", &[]);
+    };
+    let query = parts
+        .uri
+        .query()
+        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default();
+    let kept = cookie(&parts.headers, "bftp_csrf")
+        .filter(|c| c.len() == 64 && c.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::to_owned);
+    let csrf_is_new = kept.is_none();
+    let csrf = kept.or_else(session::token).unwrap_or_default();
+    let ask = Ask {
+        method: parts.method,
+        path,
+        slash,
+        query,
+        headers: parts.headers,
+        peer,
+        lang,
+        csrf,
+        csrf_is_new,
+    };
+    let new_csrf = (ask.csrf_is_new && !ask.csrf.is_empty()).then(|| web.cookie("bftp_csrf", &ask.csrf, None));
+    let mut r = route(&web, ask, body).await;
+    if let Some(c) = new_csrf {
+        r.headers_mut().append(header::SET_COOKIE, c);
+    }
+    secure_headers(r.headers_mut());
+    r
+}
+
+async fn route(web: &St, ask: Ask, body: Body) -> Response {
+    if let Some(name) = ask.param("asset") {
+        return page::asset(name);
+    }
+    let post = ask.method == Method::POST;
+    let read = matches!(ask.method, Method::GET | Method::HEAD);
+    if !post && !read {
+        return web.error(ask.lang, StatusCode::METHOD_NOT_ALLOWED, "web-bad-method", &[]);
+    }
+    if post {
+        // A form of another site is refused before anything is read.
+        if !same_origin(&ask.headers) {
+            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        }
+        if ask.has("login") {
+            return session::login(web, ask, body).await;
+        }
+        if ask.has("lang") {
+            return session::set_language(web, ask, body).await;
+        }
+    }
+    if read && ask.has("login") {
+        return page::login(web, &ask, StatusCode::OK, None);
+    }
+    let view = match web.view(&ask).await {
+        Ok(Some(v)) => v,
+        Ok(None) => return page::login(web, &ask, StatusCode::UNAUTHORIZED, None),
+        Err(r) => return r,
+    };
+    if post {
+        return match () {
+            () if ask.has("logout") => session::logout(web, &ask, &view, body).await,
+            () if ask.has("upload") => files::upload(web, &ask, &view, body).await,
+            () if ask.has("mkdir") => files::mkdir(web, &ask, &view, body).await,
+            () if ask.has("rename") => files::rename(web, &ask, &view, body).await,
+            () if ask.has("delete") => files::delete(web, &ask, &view, body).await,
+            () => web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
+        };
+    }
+    files::get(web, &ask, &view).await
+}
+
+impl Web {
+    /// The number of a new request (its events' session id).
+    pub(crate) fn next_id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// The catalog text `id` in `lang`.
+    pub(crate) fn text(&self, lang: babelftp_i18n::lang::Lang, id: &str, args: &[(&str, &str)]) -> String {
+        let args: Vec<(&str, babelftp_i18n::lang::Arg<'_>)> = args
+            .iter()
+            .map(|(k, v)| (*k, babelftp_i18n::lang::Arg::Str(v)))
+            .collect();
+        self.shared.session.catalogs.text(lang, id, &args)
+    }
+
+    /// An error page: `status`, and the catalog's text `id`.
+    pub(crate) fn error(
+        &self,
+        lang: babelftp_i18n::lang::Lang,
+        status: StatusCode,
+        id: &str,
+        args: &[(&str, &str)],
+    ) -> Response {
+        page::error(self, lang, status, &self.text(lang, id, args))
+    }
+}
+
+/// The page's language: the `lang` cookie (the menu), else the first of
+/// Accept-Language's that the catalogs have (by weight), else the
+/// server's default.
+fn language(web: &Web, headers: &HeaderMap) -> babelftp_i18n::lang::Lang {
+    use babelftp_i18n::lang::Negotiated;
+    let catalogs = &web.shared.session.catalogs;
+    let pick = |tag: &str| match babelftp_proto::lang::LangTag::parse(tag.trim().as_bytes()) {
+        Ok(t) => match catalogs.negotiate(&t) {
+            Negotiated::Lang(l) => Some(l),
+            Negotiated::Unsupported => None,
+        },
+        Err(_) => None,
+    };
+    if let Some(l) = cookie(headers, "bftp_lang").and_then(pick) {
+        return l;
+    }
+    let mut wanted: Vec<(f32, &str)> = headers
+        .get_all(header::ACCEPT_LANGUAGE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .take(32)
+        .filter_map(|item| {
+            let mut it = item.split(';');
+            let tag = it.next()?.trim();
+            let q = it
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
+            (q > 0.0 && tag != "*" && !tag.is_empty()).then_some((q, tag))
+        })
+        .collect();
+    // By weight; among equal weights, in the order given.
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    wanted
+        .iter()
+        .find_map(|(_, t)| pick(t))
+        .unwrap_or_else(|| catalogs.default_lang())
+}
+
+/// A request path as a virtual path: split on `/`, each segment
+/// percent-decoded to octets (`%2F` and NUL inside a segment are refused,
+/// `.` and `..` resolved lexically below `/`); and whether it ends with
+/// `/`. `None`: not a path of the tree.
+pub(crate) fn decode_path(raw: &str) -> Option<(VPath, bool)> {
+    let mut path = VPath::root();
+    for segment in raw.split('/').filter(|s| !s.is_empty()) {
+        let name: Vec<u8> = percent_encoding::percent_decode_str(segment).collect();
+        if name.iter().any(|&b| b == b'/' || b == 0) {
+            return None;
+        }
+        path = path.join(&name);
+    }
+    let slash = raw.ends_with('/');
+    path.is_confined().then_some((path, slash))
+}
+
+/// The octets that stay as they are in a link: RFC 3986's unreserved.
+const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// One name as a URL path segment: its octets (UTF-8 or not), each
+/// outside the unreserved set as `%HH` (the Masinter draft: UTF-8, then
+/// `%HH`).
+pub(crate) fn encode_segment(name: &[u8], out: &mut String) {
+    use std::fmt::Write;
+    let _ = write!(out, "{}", percent_encoding::percent_encode(name, KEEP));
+}
+
+/// A virtual path as a URL path (`/a%20b/c`), with a final `/` for a
+/// directory.
+pub(crate) fn href(path: &VPath, dir: bool) -> String {
+    let mut s = String::new();
+    for c in path.components() {
+        s.push('/');
+        encode_segment(c, &mut s);
+    }
+    if dir || s.is_empty() {
+        s.push('/');
+    }
+    s
+}
+
+/// Whether a POST comes from this site: its Origin (or, without one, its
+/// Referer) names the Host it was sent to. Browsers send Origin with
+/// every POST; a client that sends neither (curl) is let through to the
+/// CSRF token check.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let from = headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok());
+    match (from, host) {
+        (None, _) => true,
+        (Some("null"), _) => false,
+        (Some(from), Some(host)) => {
+            let rest = from.split_once("://").map_or(from, |(_, r)| r);
+            rest.split('/').next() == Some(host)
+        }
+        (Some(_), None) => false,
+    }
+}
+
+/// The headers every answer carries.
+fn secure_headers(h: &mut HeaderMap) {
+    let set = |h: &mut HeaderMap, k: header::HeaderName, v: &'static str| {
+        if !h.contains_key(&k) {
+            h.insert(k, HeaderValue::from_static(v));
+        }
+    };
+    set(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(h, header::REFERRER_POLICY, "same-origin");
+    set(h, header::X_FRAME_OPTIONS, "DENY");
+}
+
+/// A redirect (303: a POST's answer is then a GET) to `location`.
+pub(crate) fn see_other(location: &str) -> Response {
+    let mut r = StatusCode::SEE_OTHER.into_response();
+    if let Ok(v) = HeaderValue::from_str(location) {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn comps(raw: &str) -> Vec<Vec<u8>> {
+        decode_path(raw).unwrap().0.components().to_vec()
+    }
+
+    #[test]
+    fn paths_are_split_then_decoded_and_never_leave_the_root() {
+        assert_eq!(
+            comps("/%E5%90%8D%E5%89%8D/a%20b.txt"),
+            vec!["名前".as_bytes().to_vec(), b"a b.txt".to_vec()]
+        );
+        assert_eq!(
+            comps("/a/../../../etc/passwd"),
+            vec![b"etc".to_vec(), b"passwd".to_vec()]
+        );
+        assert_eq!(comps("/%2e%2e/%2E%2E/x"), vec![b"x".to_vec()]);
+        // Overlong `.` is two octets of a name, not a dot.
+        assert_eq!(
+            comps("/%C0%AE%C0%AE/x"),
+            vec![b"\xC0\xAE\xC0\xAE".to_vec(), b"x".to_vec()]
+        );
+        assert!(decode_path("/a%2Fb").is_none(), "%2F never makes a separator");
+        assert!(decode_path("/a%00b").is_none());
+        assert!(decode_path("/d/").unwrap().1);
+        assert!(!decode_path("/d").unwrap().1);
+        // Octets that are not UTF-8 stay octets.
+        assert_eq!(comps("/%E9t%E9.txt"), vec![b"\xE9t\xE9.txt".to_vec()]);
+    }
+
+    #[test]
+    fn links_round_trip_every_octet() {
+        let p = VPath::root().join("名前".as_bytes()).join(b"a b\xE9%?#.txt");
+        let h = href(&p, false);
+        assert_eq!(h, "/%E5%90%8D%E5%89%8D/a%20b%E9%25%3F%23.txt");
+        assert_eq!(decode_path(&h).unwrap().0, p);
+        assert_eq!(href(&VPath::root(), true), "/");
+    }
+
+    #[test]
+    fn posts_from_another_site_are_told_apart() {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("files.example:8080"));
+        assert!(same_origin(&h), "no Origin: the token decides");
+        h.insert(header::ORIGIN, HeaderValue::from_static("https://files.example:8080"));
+        assert!(same_origin(&h));
+        h.insert(header::ORIGIN, HeaderValue::from_static("https://evil.example"));
+        assert!(!same_origin(&h));
+        h.insert(header::ORIGIN, HeaderValue::from_static("null"));
+        assert!(!same_origin(&h));
+    }
+}

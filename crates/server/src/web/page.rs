@@ -1,0 +1,547 @@
+//! The pages: built by hand into one `String`, every name and every text
+//! escaped on its way in ([`esc`]), names shown as FTP shows them
+//! (`%HH` for what cannot be displayed, `<bdi>` around each), texts from
+//! the catalogs. No inline script or style anywhere: the CSP forbids it;
+//! the behaviour is in `assets/app.js`, which the page works without.
+
+use std::fmt::Write;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use babelftp_i18n::lang::Lang;
+use babelftp_policy::Perm;
+use babelftp_proto::display::PlainPath;
+use babelftp_proto::listing::Entry;
+use babelftp_session::VPath;
+
+use super::files::{Listing, Sort};
+use super::session::View;
+use super::{encode_segment, href, Ask, Web};
+
+const STYLE: &str = include_str!("assets/style.css");
+const SCRIPT: &str = include_str!("assets/app.js");
+
+/// `GET ?asset=NAME`: the page's style and script.
+pub(crate) fn asset(name: &str) -> Response {
+    let (body, ctype) = match name {
+        "style.css" => (STYLE, "text/css; charset=utf-8"),
+        "app.js" => (SCRIPT, "text/javascript; charset=utf-8"),
+        _ => return StatusCode::NOT_FOUND.into_response(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, ctype),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Text escaped for HTML (element content and quoted attributes).
+pub(crate) fn esc(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// A name as a person reads it: as FTP shows it (`%HH` for octets that
+/// are not UTF-8 and for characters that cannot be displayed: controls,
+/// bidi overrides), escaped, isolated.
+fn name(n: &[u8], out: &mut String) {
+    out.push_str("<bdi>");
+    esc(&PlainPath(n).to_string(), out);
+    out.push_str("</bdi>");
+}
+
+/// Whether a language is written right to left.
+fn rtl(tag: &str) -> bool {
+    let primary = tag.split('-').next().unwrap_or(tag).to_ascii_lowercase();
+    matches!(primary.as_str(), "ar" | "he" | "fa" | "ur" | "yi" | "iw")
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of Unix seconds.
+fn time(secs: i64, out: &mut String) {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let _ = write!(out, "{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60);
+}
+
+/// A page: the shell around `main`, in `lang`.
+struct Page<'a> {
+    web: &'a Web,
+    ask: &'a Ask,
+    lang: Lang,
+    out: String,
+}
+
+impl<'a> Page<'a> {
+    fn new(web: &'a Web, ask: &'a Ask, title: &str, view: Option<&View>, capacity: usize) -> Page<'a> {
+        let lang = ask.lang;
+        let catalogs = &web.shared().session.catalogs;
+        let tag = catalogs.tag(lang);
+        let mut out = String::with_capacity(capacity + 2048);
+        out.push_str("<!DOCTYPE html>\n<html lang=\"");
+        esc(tag, &mut out);
+        out.push_str("\" dir=\"");
+        out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
+        out.push_str("\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+        esc(title, &mut out);
+        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n<header>\n");
+        let mut p = Page { web, ask, lang, out };
+        p.crumbs();
+        p.who(view);
+        p.language_menu();
+        p.out.push_str("</header>\n<main>\n");
+        p
+    }
+
+    fn text(&self, id: &str, args: &[(&str, &str)]) -> String {
+        self.web.text(self.lang, id, args)
+    }
+
+    /// The catalog's text, escaped into the page.
+    fn t(&mut self, id: &str, args: &[(&str, &str)]) {
+        let s = self.text(id, args);
+        esc(&s, &mut self.out);
+    }
+
+    /// The path as links, `/` first.
+    fn crumbs(&mut self) {
+        self.out
+            .push_str("<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a>");
+        let comps = self.ask.path.components();
+        let mut link = String::from("/");
+        for c in comps {
+            encode_segment(c, &mut link);
+            link.push('/');
+            self.out.push_str("<a href=\"");
+            self.out.push_str(&link);
+            self.out.push_str("\">");
+            name(c, &mut self.out);
+            self.out.push_str("</a>/");
+        }
+        self.out.push_str("</nav>\n");
+    }
+
+    fn csrf_field(&mut self, token: &str) {
+        self.out.push_str("<input type=\"hidden\" name=\"csrf\" value=\"");
+        esc(token, &mut self.out);
+        self.out.push_str("\">");
+    }
+
+    /// Who is logged in, and the way out (or in).
+    fn who(&mut self, view: Option<&View>) {
+        self.out.push_str("<div class=\"who\">");
+        match view.and_then(|v| v.user.as_deref().map(|u| (u, &v.csrf))) {
+            Some((user, csrf)) => {
+                self.out.push_str("<span id=\"user\">");
+                self.t("web-signed-in", &[("user", user)]);
+                self.out
+                    .push_str("</span> <form id=\"logout\" method=\"post\" action=\"?logout\">");
+                let csrf = csrf.clone();
+                self.csrf_field(&csrf);
+                self.out.push_str("<button type=\"submit\" id=\"logout-submit\">");
+                self.t("web-logout", &[]);
+                self.out.push_str("</button></form>");
+            }
+            None => {
+                self.out.push_str("<a id=\"login-link\" href=\"?login\">");
+                self.t("web-login", &[]);
+                self.out.push_str("</a>");
+            }
+        }
+        self.out.push_str("</div>\n");
+    }
+
+    /// The language menu: a form that sets the `bftp_lang` cookie.
+    fn language_menu(&mut self) {
+        let catalogs = &self.web.shared().session.catalogs;
+        self.out.push_str("<form id=\"lang\" method=\"post\" action=\"?lang\">");
+        let csrf = self.ask.csrf.clone();
+        self.csrf_field(&csrf);
+        self.out
+            .push_str("<select name=\"lang\" id=\"lang-select\" aria-label=\"");
+        self.t("web-language", &[]);
+        self.out.push_str("\">");
+        let tags: Vec<(usize, String)> = catalogs.tags().map(str::to_owned).enumerate().collect();
+        for (i, tag) in tags {
+            self.out.push_str("<option value=\"");
+            esc(&tag, &mut self.out);
+            self.out.push('"');
+            if i == self.lang {
+                self.out.push_str(" selected");
+            }
+            self.out.push('>');
+            let shown = catalogs.language_name(i);
+            esc(&shown, &mut self.out);
+            self.out.push_str("</option>");
+        }
+        self.out
+            .push_str("</select> <button type=\"submit\" id=\"lang-submit\">");
+        self.t("web-language-apply", &[]);
+        self.out.push_str("</button></form>\n");
+    }
+
+    fn finish(mut self, status: StatusCode) -> Response {
+        self.out.push_str("</main>\n</body>\n</html>\n");
+        let mut r = (status, self.out).into_response();
+        let h = r.headers_mut();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        h.insert(header::VARY, HeaderValue::from_static("Cookie, Accept-Language"));
+        r
+    }
+}
+
+/// The address this request was sent to (`host[:port]`), for absolute
+/// links; `localhost` when the client sent none.
+fn host(ask: &Ask) -> String {
+    ask.headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
+        .unwrap_or("localhost")
+        .to_owned()
+}
+
+/// The `ftp://` URL of `path` (the FTP server's port, the host the
+/// browser used; the user's name when logged in).
+fn ftp_url(web: &Web, ask: &Ask, view: &View, path: &VPath, dir: bool) -> String {
+    let h = host(ask);
+    // `host:port` or `[v6]:port`: the port is the web's; drop it.
+    let bare = match h.rfind(':') {
+        Some(i) if !h[i..].contains(']') => &h[..i],
+        _ => h.as_str(),
+    };
+    let mut s = String::from("ftp://");
+    if let Some(u) = &view.user {
+        encode_segment(u.as_bytes(), &mut s);
+        s.push('@');
+    }
+    s.push_str(bare);
+    if let Some(p) = web.ftp_port.filter(|&p| p != 21) {
+        let _ = write!(s, ":{p}");
+    }
+    s.push_str(&href(path, dir));
+    s
+}
+
+/// A directory's page.
+pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
+    let mut title = String::from("/");
+    for c in ask.path.components() {
+        title.push_str(&PlainPath(c).to_string());
+        title.push('/');
+    }
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
+    let rules = &view.rules;
+    let here = rules.at(ask.path.components());
+    let writable = view.user.is_some() || web.shared().session.anonymous_write;
+    if writable && (here.has(Perm::Upload) || here.has(Perm::Mkdir)) {
+        p.out.push_str("<section class=\"actions\">\n");
+        if here.has(Perm::Upload) {
+            p.out
+                .push_str("<form id=\"upload\" method=\"post\" action=\"?upload\" enctype=\"multipart/form-data\">");
+            let csrf = view.csrf.clone();
+            p.csrf_field(&csrf);
+            p.out.push_str("<label for=\"upload-files\">");
+            p.t("web-upload-label", &[]);
+            p.out.push_str("</label> <input type=\"file\" name=\"file\" id=\"upload-files\" multiple> <button type=\"submit\" id=\"upload-submit\">");
+            p.t("web-upload", &[]);
+            p.out.push_str("</button> <progress id=\"upload-progress\" max=\"100\" value=\"0\" hidden></progress> <span id=\"upload-status\"></span></form>\n");
+        }
+        if here.has(Perm::Mkdir) {
+            p.out.push_str("<form id=\"mkdir\" method=\"post\" action=\"?mkdir\">");
+            let csrf = view.csrf.clone();
+            p.csrf_field(&csrf);
+            p.out.push_str("<label for=\"mkdir-name\">");
+            p.t("web-mkdir-label", &[]);
+            p.out.push_str("</label> <input type=\"text\" name=\"name\" id=\"mkdir-name\" required> <button type=\"submit\" id=\"mkdir-submit\">");
+            p.t("web-mkdir", &[]);
+            p.out.push_str("</button></form>\n");
+        }
+        p.out.push_str("</section>\n");
+    }
+    if l.page > 1 || l.more {
+        p.out.push_str("<p class=\"note\" id=\"paged\">");
+        let n = super::files::PAGE.to_string();
+        let page = l.page.to_string();
+        p.t("web-paged", &[("count", &n), ("page", &page)]);
+        p.out.push_str("</p>\n");
+    }
+    // Sorting links: the current key's toggles its order.
+    let sort_link = |p: &mut Page<'_>, key: Sort, param: &str, id: &str| {
+        let desc = l.sort == key && !l.desc;
+        let _ = write!(
+            p.out,
+            "<th><a href=\"?sort={param}{}\" id=\"sort-{param}\">",
+            if desc { "&amp;desc" } else { "" }
+        );
+        p.t(id, &[]);
+        if l.sort == key {
+            p.out.push_str(if l.desc { " ▼" } else { " ▲" });
+        }
+        p.out.push_str("</a></th>");
+    };
+    p.out.push_str("<table id=\"listing\" data-ftp=\"");
+    let ftp = ftp_url(web, ask, view, &ask.path, true);
+    esc(&ftp, &mut p.out);
+    p.out.push_str("\" data-copy=\"");
+    p.t("web-copy-ftp", &[]);
+    p.out.push_str("\" data-copied=\"");
+    p.t("web-copied", &[]);
+    p.out.push_str("\">\n<thead><tr>");
+    sort_link(&mut p, Sort::Name, "name", "web-col-name");
+    sort_link(&mut p, Sort::Size, "size", "web-col-size");
+    sort_link(&mut p, Sort::Time, "time", "web-col-time");
+    p.out.push_str("<th></th></tr></thead>\n<tbody>\n");
+    if !ask.path.is_root() {
+        p.out
+            .push_str("<tr class=\"up\"><td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
+    }
+    let details = p.text("web-details", &[]);
+    let mut details_esc = String::new();
+    esc(&details, &mut details_esc);
+    for row in &l.rows {
+        let mut link = String::with_capacity(row.name.len() * 3 + 1);
+        encode_segment(&row.name, &mut link);
+        if row.dir {
+            link.push('/');
+        }
+        p.out.push_str(if row.dir {
+            "<tr class=\"d\"><td><a class=\"n\" href=\""
+        } else {
+            "<tr class=\"f\"><td><a class=\"n\" href=\""
+        });
+        p.out.push_str(&link);
+        p.out.push_str("\">");
+        name(&row.name, &mut p.out);
+        if row.dir {
+            p.out.push('/');
+        }
+        p.out.push_str("</a></td><td class=\"s\">");
+        if !row.dir {
+            p.out.push_str(&babelftp_i18n::format_size(row.size));
+        }
+        p.out.push_str("</td><td class=\"t\">");
+        if let Some(m) = row.modified {
+            time(m, &mut p.out);
+        }
+        p.out.push_str("</td><td><a class=\"i\" href=\"");
+        p.out.push_str(&link);
+        p.out.push_str("?info\">");
+        p.out.push_str(&details_esc);
+        p.out.push_str("</a></td></tr>\n");
+    }
+    p.out.push_str("</tbody></table>\n");
+    if l.rows.is_empty() {
+        p.out.push_str("<p class=\"note\" id=\"empty\">");
+        p.t("web-empty", &[]);
+        p.out.push_str("</p>\n");
+    }
+    if l.page > 1 || l.more {
+        p.out.push_str("<nav class=\"pages\">");
+        let sort = match l.sort {
+            Sort::Name => "name",
+            Sort::Size => "size",
+            Sort::Time => "time",
+        };
+        let desc = if l.desc { "&amp;desc" } else { "" };
+        if l.page > 1 {
+            let _ = write!(
+                p.out,
+                "<a id=\"page-prev\" href=\"?page={}&amp;sort={sort}{desc}\">",
+                l.page - 1
+            );
+            p.t("web-page-prev", &[]);
+            p.out.push_str("</a> ");
+        }
+        if l.more {
+            let _ = write!(
+                p.out,
+                "<a id=\"page-next\" href=\"?page={}&amp;sort={sort}{desc}\">",
+                l.page + 1
+            );
+            p.t("web-page-next", &[]);
+            p.out.push_str("</a>");
+        }
+        p.out.push_str("</nav>\n");
+    }
+    p.finish(StatusCode::OK)
+}
+
+/// A file's or folder's page: its facts, its web and FTP links side by
+/// side, and rename and delete where permitted.
+pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -> Response {
+    let shown = PlainPath(ask.path.file_name().unwrap_or_default()).to_string();
+    let mut p = Page::new(web, ask, &shown, Some(view), 2048);
+    p.out.push_str("<h1 id=\"name\">");
+    name(ask.path.file_name().unwrap_or_default(), &mut p.out);
+    p.out.push_str("</h1>\n<dl>");
+    if !dir {
+        p.out.push_str("<dt>");
+        p.t("web-col-size", &[]);
+        let _ = write!(
+            p.out,
+            "</dt><dd id=\"size\">{} ({} B)</dd>",
+            babelftp_i18n::format_size(e.size),
+            e.size
+        );
+    }
+    if let Some(m) = e.modified {
+        p.out.push_str("<dt>");
+        p.t("web-col-time", &[]);
+        p.out.push_str("</dt><dd>");
+        time(m, &mut p.out);
+        p.out.push_str(" UTC</dd>");
+    }
+    let scheme = if web.tls { "https" } else { "http" };
+    let web_url = format!("{scheme}://{}{}", host(ask), href(&ask.path, dir));
+    let ftp = ftp_url(web, ask, view, &ask.path, dir);
+    for (id, label, url) in [("web-url", "web-link-web", &web_url), ("ftp-url", "web-link-ftp", &ftp)] {
+        p.out.push_str("<dt>");
+        p.t(label, &[]);
+        let _ = write!(p.out, "</dt><dd><a id=\"{id}\" href=\"");
+        esc(url, &mut p.out);
+        p.out.push_str("\">");
+        esc(url, &mut p.out);
+        p.out.push_str("</a></dd>");
+    }
+    p.out.push_str("</dl>\n");
+    if !dir {
+        p.out.push_str("<p><a id=\"download\" href=\"");
+        p.out.push_str(&href(&ask.path, false));
+        p.out.push_str("\">");
+        p.t("web-download", &[]);
+        p.out.push_str("</a></p>\n");
+    }
+    let at = view.rules.at(ask.path.components());
+    let writable = view.user.is_some() || web.shared().session.anonymous_write;
+    let target = href(&ask.path, false);
+    if writable && at.has(Perm::Rename) {
+        let _ = write!(p.out, "<form id=\"rename\" method=\"post\" action=\"{target}?rename\">");
+        let csrf = view.csrf.clone();
+        p.csrf_field(&csrf);
+        p.out.push_str("<label for=\"rename-to\">");
+        p.t("web-rename-label", &[]);
+        p.out
+            .push_str("</label> <input type=\"text\" name=\"to\" id=\"rename-to\" required value=\"");
+        esc(&shown, &mut p.out);
+        p.out.push_str("\"> <button type=\"submit\" id=\"rename-submit\">");
+        p.t("web-rename", &[]);
+        p.out.push_str("</button></form>\n");
+    }
+    if writable && at.has(if dir { Perm::Rmdir } else { Perm::Delete }) {
+        let _ = write!(p.out, "<form id=\"delete\" method=\"post\" action=\"{target}?delete\">");
+        let csrf = view.csrf.clone();
+        p.csrf_field(&csrf);
+        p.out.push_str("<button type=\"submit\" id=\"delete-submit\">");
+        p.t("web-delete", &[]);
+        p.out.push_str("</button></form>\n");
+    }
+    p.finish(StatusCode::OK)
+}
+
+/// The login form (with why the last attempt failed).
+pub(crate) fn login(web: &Web, ask: &Ask, status: StatusCode, error: Option<&str>) -> Response {
+    let title = web.text(ask.lang, "web-login", &[]);
+    let mut p = Page::new(web, ask, &title, None, 1024);
+    p.out
+        .push_str("<form id=\"login\" method=\"post\" action=\"?login\">\n");
+    let csrf = ask.csrf.clone();
+    p.csrf_field(&csrf);
+    if let Some(id) = error {
+        p.out.push_str("<p class=\"error\" id=\"login-error\">");
+        p.t(id, &[]);
+        p.out.push_str("</p>\n");
+    }
+    p.out.push_str("<label for=\"login-user\">");
+    p.t("web-user", &[]);
+    p.out.push_str("</label> <input type=\"text\" name=\"user\" id=\"login-user\" autocomplete=\"username\" required>\n<label for=\"login-password\">");
+    p.t("web-password", &[]);
+    p.out.push_str("</label> <input type=\"password\" name=\"password\" id=\"login-password\" autocomplete=\"current-password\">\n<button type=\"submit\" id=\"login-submit\">");
+    p.t("web-login", &[]);
+    p.out.push_str("</button>\n</form>\n");
+    p.finish(status)
+}
+
+/// An error page.
+pub(crate) fn error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response {
+    let mut out = String::with_capacity(512);
+    let catalogs = &web.shared().session.catalogs;
+    let tag = catalogs.tag(lang);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"");
+    esc(tag, &mut out);
+    out.push_str("\" dir=\"");
+    out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
+    out.push_str("\">\n<head><meta charset=\"utf-8\"><title>");
+    let _ = write!(out, "{}", status.as_u16());
+    out.push_str("</title><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<main>\n<p class=\"error\" id=\"error\">");
+    esc(text, &mut out);
+    out.push_str("</p>\n<p><a href=\"/\" id=\"home\">/</a></p>\n</main>\n</body>\n</html>\n");
+    let mut r = (status, out).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_text_is_escaped() {
+        let mut s = String::new();
+        name(b"<img src=x onerror=alert(1)>\"'.txt", &mut s);
+        assert_eq!(s, "<bdi>&lt;img src=x onerror=alert(1)&gt;&quot;&#39;.txt</bdi>");
+        let mut s = String::new();
+        // An RTL override and a control character are shown as %HH.
+        name("a\u{202E}b\u{1}c".as_bytes(), &mut s);
+        assert!(!s.contains('\u{202E}') && !s.contains('\u{1}'), "{s}");
+        assert!(s.contains("%E2%80%AE"), "{s}");
+    }
+
+    #[test]
+    fn times_are_utc_civil() {
+        let mut s = String::new();
+        time(0, &mut s);
+        assert_eq!(s, "1970-01-01 00:00");
+        let mut s = String::new();
+        time(1_795_651_200 + 3_660, &mut s);
+        assert_eq!(s, "2026-11-26 01:01");
+        let mut s = String::new();
+        time(951_782_400, &mut s);
+        assert_eq!(s, "2000-02-29 00:00");
+    }
+
+    #[test]
+    fn right_to_left_languages() {
+        assert!(rtl("ar") && rtl("he") && rtl("ar-EG"));
+        assert!(!rtl("en") && !rtl("ja") && !rtl("arn"));
+    }
+}

@@ -1,0 +1,377 @@
+//! Who is asking: web sessions (a cookie naming a login kept in memory),
+//! the anonymous visitor, logging in and out, the language menu, and the
+//! CSRF tokens of the forms.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::Response;
+use babelftp_accounts::Limits;
+use babelftp_policy::{Perms, Rules};
+use babelftp_session::VPath;
+
+use super::{page, see_other, Ask, St, Web};
+use crate::events::{Event, Kind};
+use crate::storage::Storage;
+
+/// A web session ends after this long without a request…
+const IDLE: Duration = Duration::from_secs(30 * 60);
+/// …and after this long in any case.
+const LIFETIME: Duration = Duration::from_secs(12 * 3600);
+/// Sessions kept at most (each a few hundred bytes): past it, a login is
+/// refused (503) until some expire.
+const MAX_SESSIONS: usize = 100_000;
+/// The largest form body read (a login, a name): forms are small.
+pub(crate) const FORM_LIMIT: usize = 64 << 10;
+
+/// What a visitor may see and do: its tree and rules.
+pub(crate) struct View {
+    /// The account's name; `None`: anonymous.
+    pub(crate) user: Option<String>,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) tree: Arc<dyn Storage>,
+    /// The token its forms carry.
+    pub(crate) csrf: String,
+    pub(crate) limits: Limits,
+    /// Its session's cookie value (a logged-in user).
+    pub(crate) sid: Option<String>,
+}
+
+impl View {
+    /// The user name events and logs show.
+    pub(crate) fn user_bytes(&self) -> Vec<u8> {
+        self.user.as_deref().unwrap_or("anonymous").as_bytes().to_vec()
+    }
+}
+
+struct Entry {
+    view: Arc<View>,
+    born: Instant,
+    seen: Mutex<Instant>,
+}
+
+/// The logged-in users' sessions, by cookie value.
+#[derive(Default)]
+pub(crate) struct Sessions(Mutex<HashMap<String, Arc<Entry>>>);
+
+impl Sessions {
+    fn get(&self, sid: &str) -> Option<Arc<View>> {
+        let now = Instant::now();
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let e = map.get(sid)?.clone();
+        let mut seen = e.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if now.duration_since(*seen) > IDLE || now.duration_since(e.born) > LIFETIME {
+            drop(seen);
+            map.remove(sid);
+            return None;
+        }
+        *seen = now;
+        Some(e.view.clone())
+    }
+
+    fn insert(&self, sid: String, view: Arc<View>) -> bool {
+        let now = Instant::now();
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= MAX_SESSIONS / 2 {
+            map.retain(|_, e| {
+                let seen = *e.seen.lock().unwrap_or_else(|e| e.into_inner());
+                now.duration_since(seen) <= IDLE && now.duration_since(e.born) <= LIFETIME
+            });
+        }
+        if map.len() >= MAX_SESSIONS {
+            return false;
+        }
+        map.insert(
+            sid,
+            Arc::new(Entry {
+                view,
+                born: now,
+                seen: Mutex::new(now),
+            }),
+        );
+        true
+    }
+
+    fn remove(&self, sid: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(sid);
+    }
+}
+
+/// 32 random octets as hex: a session id or a CSRF token. `None` when
+/// the system has no randomness to give (nothing guessable is made).
+pub(crate) fn token() -> Option<String> {
+    use ring::rand::SecureRandom;
+    let mut b = [0u8; 32];
+    ring::rand::SystemRandom::new().fill(&mut b).ok()?;
+    Some(b.iter().map(|o| format!("{o:02x}")).collect())
+}
+
+/// Compares two tokens in constant time.
+pub(crate) fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Whether `s` looks like one of our tokens (64 hex digits).
+fn well_formed(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl Web {
+    /// The visitor's view: its session's, else the anonymous one when
+    /// the server allows anonymous logins; `Ok(None)`: it must log in.
+    pub(crate) async fn view(&self, ask: &Ask) -> Result<Option<Arc<View>>, Response> {
+        if let Some(v) = ask
+            .cookie("bftp_sid")
+            .filter(|s| well_formed(s))
+            .and_then(|s| self.sessions.get(s))
+        {
+            return Ok(Some(v));
+        }
+        if !self.shared.session.anonymous {
+            return Ok(None);
+        }
+        let write = self.shared.session.anonymous_write;
+        Ok(Some(Arc::new(View {
+            user: None,
+            rules: Arc::new(Rules::everywhere(if write { Perms::ALL } else { Perms::READ })),
+            tree: self.shared.root.clone(),
+            csrf: ask.csrf.clone(),
+            limits: Limits::default(),
+            sid: None,
+        })))
+    }
+
+    /// A cookie of this door: HttpOnly, SameSite=Lax, Secure under TLS.
+    pub(crate) fn cookie(&self, name: &str, value: &str, max_age: Option<u64>) -> HeaderValue {
+        let mut c = format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax");
+        if let Some(s) = max_age {
+            c.push_str(&format!("; Max-Age={s}"));
+        }
+        if self.tls {
+            c.push_str("; Secure");
+        }
+        HeaderValue::from_str(&c).unwrap_or_else(|_| HeaderValue::from_static("bftp_bad=1"))
+    }
+
+    /// An event of this door, when a hook wants its kind.
+    pub(crate) fn event(&self, kind: Kind, user: Option<Vec<u8>>, ask: &Ask) -> Option<Event> {
+        let events = self.shared.events.as_ref()?;
+        if !events.wants(kind) {
+            return None;
+        }
+        let mut ev = Event::new(kind);
+        ev.session = Some(format!("{}w", events.session_id(self.next_id())));
+        ev.user = user;
+        ev.client = Some(ask.peer.ip());
+        ev.protocol = Some(if self.tls { "https" } else { "http" });
+        Some(ev)
+    }
+
+    pub(crate) fn emit(&self, ev: Option<Event>) {
+        if let (Some(ev), Some(events)) = (ev, &self.shared.events) {
+            events.emit(&ev);
+        }
+    }
+}
+
+/// A urlencoded form's fields as octets (names typed in a form are
+/// never decoded lossily).
+pub(crate) fn form(body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let dec = |s: &[u8]| -> Vec<u8> {
+        let plus: Vec<u8> = s.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
+        percent_encoding::percent_decode(&plus).collect()
+    };
+    body.split(|&b| b == b'&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let mut it = kv.splitn(2, |&b| b == b'=');
+            let k = dec(it.next().unwrap_or_default());
+            let v = dec(it.next().unwrap_or_default());
+            (k, v)
+        })
+        .collect()
+}
+
+/// The field `key` of a form.
+pub(crate) fn field<'a>(form: &'a [(Vec<u8>, Vec<u8>)], key: &str) -> Option<&'a [u8]> {
+    form.iter()
+        .find(|(k, _)| k == key.as_bytes())
+        .map(|(_, v)| v.as_slice())
+}
+
+/// A form body, at most [`FORM_LIMIT`].
+pub(crate) async fn read_form(body: Body) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+    let bytes = axum::body::to_bytes(body, FORM_LIMIT).await.ok()?;
+    Some(form(&bytes))
+}
+
+/// Whether a form carries `expected` as its `csrf`.
+pub(crate) fn csrf_ok(form: &[(Vec<u8>, Vec<u8>)], expected: &str) -> bool {
+    let got = field(form, "csrf")
+        .and_then(|v| std::str::from_utf8(v).ok())
+        .unwrap_or("");
+    !expected.is_empty() && same_token(got, expected)
+}
+
+/// POST `?login`: the password checked as FTP checks it; a session on
+/// success (303 back to the page), the form again with 401 on failure
+/// (scored by the defender, after the server's `login_fail_delay`).
+pub(crate) async fn login(web: &St, ask: Ask, body: Body) -> Response {
+    let Some(f) = read_form(body).await else {
+        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    };
+    // The login form's token is the double-submit cookie's.
+    if ask.csrf_is_new || !csrf_ok(&f, &ask.csrf) {
+        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+    }
+    let user = field(&f, "user").unwrap_or_default().to_vec();
+    let password = field(&f, "password").unwrap_or_default().to_vec();
+    let shared = web.shared().clone();
+    let ip = ask.peer.ip();
+    if user.is_empty() || shared.defender.is_banned(ip, Instant::now()) {
+        return page::login(web, &ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
+    }
+    let protocol = if web.tls { "https" } else { "http" };
+    let checked = match shared.check_login(user.clone(), password, ip, protocol).await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
+            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+        }
+    };
+    let shown = babelftp_proto::display::PlainPath(&user).to_string();
+    let Some(checked) = checked else {
+        tracing::info!(peer = %ask.peer, user = %shown, "web login refused");
+        shared.login_failed(ip);
+        web.emit(web.event(Kind::LoginFailed, Some(user), &ask));
+        tokio::time::sleep(shared.session.login_fail_delay).await;
+        return page::login(web, &ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
+    };
+    let tree = match open_tree(&shared, &checked).await {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::warn!(peer = %ask.peer, user = %shown, error = ?e, "web login: the home cannot be opened");
+            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+        }
+    };
+    let (Some(sid), Some(csrf)) = (token(), token()) else {
+        return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+    };
+    let view = Arc::new(View {
+        user: Some(checked.name.clone()),
+        rules: checked.account.rules.clone(),
+        tree,
+        csrf,
+        limits: checked.limits,
+        sid: Some(sid.clone()),
+    });
+    // A user with a quota has its usage counted at its first login.
+    if let Some(q) = super::files::quota(web, &view) {
+        if let Err(e) = q.ensure_counted(view.tree.clone()).await {
+            tracing::warn!(user = %q.name, error = %e, "quota usage could not be counted");
+        }
+    }
+    if !web.sessions.insert(sid.clone(), view) {
+        return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+    }
+    tracing::info!(peer = %ask.peer, user = %checked.name, "web login");
+    web.emit(web.event(Kind::Login, Some(user), &ask));
+    let mut r = see_other(&super::href(&ask.path, ask.slash));
+    r.headers_mut()
+        .append(header::SET_COOKIE, web.cookie("bftp_sid", &sid, None));
+    r
+}
+
+/// The tree of an account whose password was right: its home in the
+/// root, or the tree the directory built (a home elsewhere, virtual
+/// folders), as an FTP login has.
+async fn open_tree(
+    shared: &Arc<crate::driver::Shared>,
+    c: &crate::driver::Checked,
+) -> std::io::Result<Arc<dyn Storage>> {
+    let base = shared.root.clone();
+    let home = VPath::root().join(&c.account.home);
+    let (tree, dir) = (c.tree.clone(), shared.cfg.directory.clone());
+    tokio::task::spawn_blocking(move || {
+        if let (Some(tree), Some(dir)) = (tree, dir) {
+            if !tree.is_plain() {
+                return dir.build_tree(base, &home, &tree).map_err(std::io::Error::from);
+            }
+        }
+        if home.is_root() {
+            return Ok(base);
+        }
+        base.subdir(&home).map_err(std::io::Error::from)
+    })
+    .await
+    .unwrap_or_else(|e| Err(std::io::Error::other(e)))
+}
+
+/// POST `?logout`: the session is forgotten and its cookie cleared.
+pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Response {
+    let Some(f) = read_form(body).await else {
+        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    };
+    if !csrf_ok(&f, &view.csrf) {
+        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+    }
+    if let Some(sid) = &view.sid {
+        web.sessions.remove(sid);
+        web.emit(web.event(Kind::Logout, Some(view.user_bytes()), ask));
+    }
+    let mut r = see_other("/");
+    r.headers_mut()
+        .append(header::SET_COOKIE, web.cookie("bftp_sid", "", Some(0)));
+    r
+}
+
+/// POST `?lang`: the language menu; a cookie for a year.
+pub(crate) async fn set_language(web: &St, ask: Ask, body: Body) -> Response {
+    let Some(f) = read_form(body).await else {
+        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    };
+    if ask.csrf_is_new || !csrf_ok(&f, &ask.csrf) {
+        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+    }
+    let catalogs = &web.shared().session.catalogs;
+    let chosen = field(&f, "lang")
+        .and_then(|t| babelftp_proto::lang::LangTag::parse(t).ok())
+        .and_then(|t| match catalogs.negotiate(&t) {
+            babelftp_i18n::lang::Negotiated::Lang(l) => Some(catalogs.tag(l).to_owned()),
+            babelftp_i18n::lang::Negotiated::Unsupported => None,
+        });
+    let Some(tag) = chosen else {
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+    };
+    let mut r = see_other(&super::href(&ask.path, ask.slash));
+    r.headers_mut()
+        .append(header::SET_COOKIE, web.cookie("bftp_lang", &tag, Some(365 * 24 * 3600)));
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_decode_to_octets() {
+        let f = form(b"user=al+ice&name=%E5%90%8D%E9&csrf=ab&empty=&flag");
+        assert_eq!(field(&f, "user"), Some(&b"al ice"[..]));
+        assert_eq!(field(&f, "name"), Some(&b"\xE5\x90\x8D\xE9"[..]));
+        assert_eq!(field(&f, "empty"), Some(&b""[..]));
+        assert_eq!(field(&f, "flag"), Some(&b""[..]));
+        assert!(csrf_ok(&f, "ab"));
+        assert!(!csrf_ok(&f, "ac"));
+        assert!(!csrf_ok(&form(b"csrf="), ""));
+    }
+
+    #[test]
+    fn tokens_are_random_and_well_formed() {
+        let (a, b) = (token(), token());
+        assert!(a.as_deref().is_some_and(well_formed));
+        assert_ne!(a, b);
+    }
+}
