@@ -1,0 +1,701 @@
+//! The web view (issue 31) driven with curl and ftplib against `babelftp
+//! serve --http-listen`: URLs are FTP paths (UTF-8 then `%HH`, octets
+//! that are not UTF-8 round-trip), a KOI8-R directory shows Cyrillic,
+//! downloads with Range/ETag/Content-Disposition, hostile names and paths,
+//! an FTP upload seen in the browser and a browser upload seen over FTP
+//! byte for byte, permissions, quotas, bans and events on this door too,
+//! languages (Accept-Language, the menu, right-to-left), pagination of a
+//! large directory, HTTPS with HTTP/2.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod common;
+use common::serve::{ftplib, run, Serve};
+
+/// A curl answer.
+struct Answer {
+    status: u16,
+    headers: String,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.headers.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
+        })
+    }
+
+    /// The CSRF token of the form `id` on the page.
+    fn token(&self, form: &str) -> String {
+        let text = self.text();
+        let start = text
+            .find(&format!("<form id=\"{form}\""))
+            .unwrap_or_else(|| panic!("no form {form}:\n{text}"));
+        let rest = &text[start..];
+        let v = rest.split("name=\"csrf\" value=\"").nth(1).unwrap();
+        v.split('"').next().unwrap().to_owned()
+    }
+}
+
+/// curl with a cookie jar (`jar`), from `source`: the answer, status 0
+/// when the connection was closed without one.
+fn curl_from(source: &str, jar: &Path, url: &str, extra: &[&str]) -> Answer {
+    let dir = jar.parent().unwrap();
+    let (head, body) = (dir.join("head.txt"), dir.join("body.bin"));
+    let _ = std::fs::remove_file(&head);
+    let _ = std::fs::remove_file(&body);
+    let out = Command::new("curl")
+        .args(["-sS", "-k", "--max-time", "30", "--interface", source, "-c"])
+        .arg(jar)
+        .arg("-b")
+        .arg(jar)
+        .arg("-D")
+        .arg(&head)
+        .arg("-o")
+        .arg(&body)
+        .args(["-w", "%{http_code}"])
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("curl must be installed (scripts/test.sh installs it)");
+    Answer {
+        status: String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0),
+        headers: std::fs::read_to_string(&head).unwrap_or_default(),
+        body: std::fs::read(&body).unwrap_or_default(),
+    }
+}
+
+fn curl(jar: &Path, url: &str, extra: &[&str]) -> Answer {
+    curl_from("127.0.0.1", jar, url, extra)
+}
+
+/// The server with the web view; (server, base URL without the final /).
+fn start(root: &Path, args: &[&str]) -> (Serve, String) {
+    let mut all = vec!["--http-listen", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let srv = Serve::start(root, &all);
+    let line = srv.wait_for("web view: ");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    (srv, url)
+}
+
+/// Logs `user` in through the form; the page's answer after the redirect.
+fn login(jar: &Path, base: &str, path: &str, user: &str, password: &str) -> Answer {
+    let page = curl(jar, &format!("{base}/?login"), &[]);
+    assert_eq!(page.status, 200, "{}", page.text());
+    let token = page.token("login");
+    curl(
+        jar,
+        &format!("{base}{path}?login"),
+        &[
+            "-L",
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data-urlencode",
+            &format!("user={user}"),
+            "--data-urlencode",
+            &format!("password={password}"),
+        ],
+    )
+}
+
+fn tree(dir: &Path) -> PathBuf {
+    let root = dir.join("root");
+    std::fs::create_dir_all(root.join("名前")).unwrap();
+    std::fs::write(root.join("名前/a b.txt"), "こんにちは\n").unwrap();
+    // A name that is not UTF-8 (Latin-1 `été.txt`), and a KOI8-R folder.
+    std::fs::write(
+        root.join(std::ffi::OsStr::from_encoded_bytes_unchecked_safe(b"\xE9t\xE9.txt")),
+        "latin-1",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("koi")).unwrap();
+    // "Привет.txt" in KOI8-R.
+    std::fs::write(
+        root.join("koi")
+            .join(std::ffi::OsStr::from_encoded_bytes_unchecked_safe(
+                b"\xF0\xD2\xC9\xD7\xC5\xD4.txt",
+            )),
+        "koi8",
+    )
+    .unwrap();
+    root
+}
+
+/// `OsStr` from octets (Unix), without unsafe code.
+trait FromBytes {
+    fn from_encoded_bytes_unchecked_safe(b: &[u8]) -> &std::ffi::OsStr;
+}
+
+impl FromBytes for std::ffi::OsStr {
+    fn from_encoded_bytes_unchecked_safe(b: &[u8]) -> &std::ffi::OsStr {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::OsStr::from_bytes(b)
+    }
+}
+
+#[test]
+fn browse_and_download_with_the_urls_the_seeds_describe() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    std::fs::write(dir.path().join("secret.txt"), "outside the root").unwrap();
+    let (_srv, base) = start(&root, &["--anonymous", "--dir-charset", "/koi=KOI8-R"]);
+    let jar = dir.path().join("jar");
+
+    // The root: a page with the names, their links UTF-8 then %HH.
+    let r = curl(&jar, &format!("{base}/"), &[]);
+    assert_eq!(r.status, 200);
+    let page = r.text();
+    assert!(page.contains("href=\"%E5%90%8D%E5%89%8D/\""), "{page}");
+    assert!(page.contains("<bdi>名前</bdi>/"), "{page}");
+    // Not UTF-8: shown and linked as %HH of the stored octets.
+    assert!(page.contains("href=\"%E9t%E9.txt\""), "{page}");
+    assert!(page.contains("<bdi>%E9t%E9.txt</bdi>"), "{page}");
+    let csp = r.header("content-security-policy").unwrap();
+    assert!(
+        !csp.contains("unsafe-inline") && csp.contains("script-src 'self'"),
+        "{csp}"
+    );
+    assert_eq!(r.header("x-content-type-options").as_deref(), Some("nosniff"));
+
+    // ftp://host/名前/a b.txt is http://host/名前/a%20b.txt.
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &[]);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, "こんにちは\n".as_bytes());
+    assert_eq!(r.header("content-type").as_deref(), Some("application/octet-stream"));
+    assert_eq!(
+        r.header("content-disposition").as_deref(),
+        Some("attachment; filename=\"a b.txt\"; filename*=UTF-8''a%20b.txt")
+    );
+    let etag = r.header("etag").unwrap();
+    assert!(r.header("last-modified").is_some());
+    // Range, and the validators.
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["-r", "3-5"]);
+    assert_eq!(r.status, 206);
+    assert_eq!(r.body, &"こんにちは\n".as_bytes()[3..6]);
+    assert_eq!(r.header("content-range").as_deref(), Some("bytes 3-5/16"));
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"),
+        &["-H", &format!("If-None-Match: {etag}")],
+    );
+    assert_eq!(r.status, 304);
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["-r", "99-"]);
+    assert_eq!(r.status, 416);
+    // A directory without its slash is sent to it.
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D"), &[]);
+    assert_eq!(r.status, 301);
+    assert_eq!(r.header("location").as_deref(), Some("/%E5%90%8D%E5%89%8D/"));
+
+    // The link of a name that is not UTF-8 round-trips to its octets.
+    let r = curl(&jar, &format!("{base}/%E9t%E9.txt"), &[]);
+    assert_eq!((r.status, r.body.as_slice()), (200, &b"latin-1"[..]));
+
+    // A KOI8-R folder shows Cyrillic, linked as UTF-8, and its file opens.
+    let r = curl(&jar, &format!("{base}/koi/"), &[]);
+    let page = r.text();
+    assert!(page.contains("<bdi>Привет.txt</bdi>"), "{page}");
+    assert!(
+        page.contains("href=\"%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82.txt\""),
+        "{page}"
+    );
+    let r = curl(
+        &jar,
+        &format!("{base}/koi/%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82.txt"),
+        &[],
+    );
+    assert_eq!((r.status, r.body.as_slice()), (200, &b"koi8"[..]));
+
+    // Nothing outside the root, however the path is written.
+    for path in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/%2e%2e/secret.txt",
+        "/%C0%AE%C0%AE/secret.txt",
+        "/koi/../../secret.txt",
+    ] {
+        let r = curl(&jar, &format!("{base}{path}"), &["--path-as-is"]);
+        assert_ne!(r.status, 200, "{path}");
+        assert!(!r.text().contains("outside the root"), "{path}");
+    }
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D%2Fa%20b.txt"), &[]);
+    assert_eq!(r.status, 400, "%2F is never a separator");
+
+    // HEAD, and a method the door does not have.
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["-I"]);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-length").as_deref(), Some("16"));
+    let r = curl(&jar, &format!("{base}/x"), &["-X", "DELETE"]);
+    assert_eq!(r.status, 405);
+}
+
+#[test]
+fn hostile_names_are_shown_as_text_and_stored_html_never_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    for name in [
+        "<img src=x onerror=alert(1)>.txt",
+        "\"quoted\".txt",
+        "it's.txt",
+        "evil\u{202E}txt.exe",
+        "bell\u{7}.txt",
+    ] {
+        std::fs::write(root.join(name), "x").unwrap();
+    }
+    std::fs::write(root.join("page.html"), "<script>alert(1)</script>").unwrap();
+    let (_srv, base) = start(&root, &["--anonymous"]);
+    let jar = dir.path().join("jar");
+    let page = curl(&jar, &format!("{base}/"), &[]).text();
+    assert!(!page.contains("<img"), "{page}");
+    assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;.txt"), "{page}");
+    assert!(
+        page.contains("&quot;quoted&quot;.txt") && page.contains("it&#39;s.txt"),
+        "{page}"
+    );
+    assert!(
+        !page.contains('\u{202E}') && page.contains("evil%E2%80%AEtxt.exe"),
+        "{page}"
+    );
+    assert!(!page.contains('\u{7}') && page.contains("bell%07.txt"), "{page}");
+    assert!(!page.contains("<script>"), "only the page's own script, by src");
+    let r = curl(&jar, &format!("{base}/page.html"), &[]);
+    assert_eq!(r.header("content-type").as_deref(), Some("application/octet-stream"));
+    assert!(r.header("content-disposition").unwrap().starts_with("attachment"));
+    assert!(r.header("content-security-policy").unwrap().contains("sandbox"));
+}
+
+#[test]
+fn an_ftp_upload_shows_in_the_browser_and_a_browser_upload_over_ftp() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let (srv, base) = start(&root, &["--user", "alice:pw", "--anonymous"]);
+    let jar = dir.path().join("jar");
+
+    // Over FTP, in the browser.
+    let out = ftplib(
+        srv.addr,
+        "alice",
+        "pw",
+        "utf-8",
+        "ftp.storbinary('STOR /名前/Ελληνικά 1.txt', io.BytesIO(b'\\x00\\x01greek\\xff'))\nprint('OK')",
+    );
+    assert!(out.contains("OK"), "{out}");
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/"), &[]);
+    assert!(r.text().contains("<bdi>Ελληνικά 1.txt</bdi>"), "{}", r.text());
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/%CE%95%CE%BB%CE%BB%CE%B7%CE%BD%CE%B9%CE%BA%CE%AC%201.txt"),
+        &[],
+    );
+    assert_eq!(r.body, b"\x00\x01greek\xff");
+
+    // Anonymous is read-only: no upload form, and a POST is refused.
+    let page = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/"), &[]);
+    assert!(!page.text().contains("id=\"upload\""));
+    let token = page.token("lang");
+    let local = dir.path().join("دليل.txt");
+    std::fs::write(&local, "مرحبا بالعالم").unwrap();
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", local.display()),
+        ],
+    );
+    assert_eq!(r.status, 403);
+
+    // A wrong password: the form again, 401.
+    let r = login(&jar, &base, "/", "alice", "nope");
+    assert_eq!(r.status, 401);
+    assert!(r.text().contains("id=\"login-error\""));
+    // Logged in: the upload form; a browser upload appears over FTP.
+    let r = login(&jar, &base, "/%E5%90%8D%E5%89%8D/", "alice", "pw");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("Signed in as alice"), "{}", r.text());
+    let token = r.token("upload");
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", local.display()),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    let out = ftplib(
+        srv.addr,
+        "alice",
+        "pw",
+        "utf-8",
+        "print(ftp.nlst('/名前'))\nb = io.BytesIO(); ftp.retrbinary('RETR /名前/دليل.txt', b.write); print(b.getvalue().decode())",
+    );
+    assert!(out.contains("دليل.txt"), "{out}");
+    assert!(out.contains("مرحبا بالعالم"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("名前/دليل.txt")).unwrap(),
+        "مرحبا بالعالم"
+    );
+
+    // The page's script's way: the file as the body, the token in a header.
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/%D7%A9%D7%9C%D7%95%D7%9D.bin?upload"),
+        &["-H", &format!("X-CSRF-Token: {token}"), "--data-binary", "@/dev/null"],
+    );
+    assert_eq!(r.status, 201);
+    assert!(root.join("名前/שלום.bin").exists());
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/x.bin?upload"),
+        &["-H", "X-CSRF-Token: 00", "--data-binary", "x"],
+    );
+    assert_eq!(r.status, 403);
+
+    // New folder, rename, delete; each refused without the token or from
+    // another site.
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/?mkdir"),
+        &[
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data-urlencode",
+            "name=папка",
+        ],
+    );
+    assert_eq!(r.status, 303);
+    assert!(root.join("名前/папка").is_dir());
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt?rename"),
+        &["--data-urlencode", "csrf=0000", "--data-urlencode", "to=b.txt"],
+    );
+    assert_eq!(r.status, 403);
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt?rename"),
+        &[
+            "-H",
+            "Origin: http://evil.example",
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data-urlencode",
+            "to=b.txt",
+        ],
+    );
+    assert_eq!(r.status, 403);
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt?rename"),
+        &[
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data-urlencode",
+            "to=b.txt",
+        ],
+    );
+    assert_eq!(r.status, 303);
+    assert!(root.join("名前/b.txt").is_file() && !root.join("名前/a b.txt").exists());
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/b.txt?delete"),
+        &["--data-urlencode", &format!("csrf={token}")],
+    );
+    assert_eq!(r.status, 303);
+    assert!(!root.join("名前/b.txt").exists());
+    // The details page shows the web and FTP links side by side.
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/%D8%AF%D9%84%D9%8A%D9%84.txt?info"),
+        &[],
+    );
+    let page = r.text();
+    let port = srv.addr.port();
+    assert!(
+        page.contains(&format!(
+            "ftp://alice@127.0.0.1:{port}/%E5%90%8D%E5%89%8D/%D8%AF%D9%84%D9%8A%D9%84.txt"
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("{base}/%E5%90%8D%E5%89%8D/%D8%AF%D9%84%D9%8A%D9%84.txt")),
+        "{page}"
+    );
+    // Logged out: anonymous again.
+    let token = r.token("logout");
+    let r = curl(
+        &jar,
+        &format!("{base}/?logout"),
+        &["--data-urlencode", &format!("csrf={token}")],
+    );
+    assert_eq!(r.status, 303);
+    let r = curl(&jar, &format!("{base}/"), &[]);
+    assert!(r.text().contains("id=\"login-link\""));
+}
+
+#[test]
+fn permissions_quotas_bans_and_events_hold_on_the_web_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("in")).unwrap();
+    std::fs::create_dir_all(root.join("ro")).unwrap();
+    std::fs::write(root.join("ro/keep.txt"), "keep").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    for (path, perms) in [("/", "read"), ("/in", "all")] {
+        let (code, out, err) = run(&["user", "perm", "bob", path, perms, "--db", &db], "");
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (code, out, err) = run(&["user", "set", "bob", "--quota-bytes", "1KiB", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    let events = dir.path().join("events.jsonl");
+    let hook = dir.path().join("hook.sh");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\ncat >> '{}'\necho >> '{}'\n",
+            events.display(),
+            events.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&hook)
+        .status()
+        .unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "db = {db:?}\nlogin_fail_delay_ms = 10\n[defender]\nallow = []\n[[hook]]\ncommand = {:?}\nevents = [\"login\", \"login_failed\", \"upload\", \"download\", \"delete\"]\n",
+            hook.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap()]);
+    let jar = dir.path().join("jar");
+
+    // Without anonymous logins, a page asks for one (401).
+    let r = curl(&jar, &format!("{base}/"), &[]);
+    assert_eq!(r.status, 401);
+    assert!(r.text().contains("id=\"login\""));
+    let r = login(&jar, &base, "/in/", "bob", "bob-pw");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let token = r.token("upload");
+    // Read-only where the rules say so.
+    let page = curl(&jar, &format!("{base}/ro/"), &[]).text();
+    assert!(!page.contains("id=\"upload\""), "{page}");
+    let small = dir.path().join("small.txt");
+    std::fs::write(&small, vec![b'a'; 600]).unwrap();
+    let r = curl(
+        &jar,
+        &format!("{base}/ro/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", small.display()),
+        ],
+    );
+    assert_eq!(r.status, 403);
+    let r = curl(
+        &jar,
+        &format!("{base}/ro/keep.txt?delete"),
+        &["--data-urlencode", &format!("csrf={token}")],
+    );
+    assert_eq!(r.status, 403);
+    assert!(root.join("ro/keep.txt").exists());
+    // Within the quota, then past it: 507, nothing kept.
+    let r = curl(
+        &jar,
+        &format!("{base}/in/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", small.display()),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, vec![b'b'; 2048]).unwrap();
+    let r = curl(
+        &jar,
+        &format!("{base}/in/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", big.display()),
+        ],
+    );
+    assert_eq!(r.status, 507, "{}", r.text());
+    assert!(r.text().contains("Quota exceeded"), "{}", r.text());
+    assert!(!root.join("in/big.txt").exists());
+    let names: Vec<_> = std::fs::read_dir(root.join("in"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "no temporary file left: {names:?}");
+    let r = curl(&jar, &format!("{base}/in/small.txt"), &[]);
+    assert_eq!(r.body.len(), 600);
+    let r = curl(
+        &jar,
+        &format!("{base}/in/small.txt?delete"),
+        &["--data-urlencode", &format!("csrf={token}")],
+    );
+    assert_eq!(r.status, 303);
+
+    // Failed web logins ban the address from this door and from FTP.
+    let ban_jar = dir.path().join("jar2");
+    for i in 0..15 {
+        let page = curl_from("127.0.0.9", &ban_jar, &format!("{base}/?login"), &[]);
+        assert_eq!(page.status, 200, "attempt {i}");
+        let t = page.token("login");
+        let r = curl_from(
+            "127.0.0.9",
+            &ban_jar,
+            &format!("{base}/?login"),
+            &[
+                "--data-urlencode",
+                &format!("csrf={t}"),
+                "--data",
+                "user=bob&password=guess",
+            ],
+        );
+        assert_eq!(r.status, 401, "attempt {i}");
+    }
+    let r = curl_from("127.0.0.9", &ban_jar, &format!("{base}/?login"), &[]);
+    assert_eq!(r.status, 0, "the guesser's connections are closed");
+    let r = curl(&jar, &format!("{base}/in/"), &[]);
+    assert_eq!(r.status, 200, "another address is not");
+
+    // The events of this door say http.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let wanted = [
+        "\"login\"",
+        "\"upload\"",
+        "\"download\"",
+        "\"delete\"",
+        "\"login_failed\"",
+    ];
+    loop {
+        let text = std::fs::read_to_string(&events).unwrap_or_default();
+        if wanted.iter().all(|w| text.contains(w)) {
+            assert!(text.contains("\"protocol\":\"http\""), "{text}");
+            assert!(text.contains("/in/small.txt"), "{text}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "events missing:\n{text}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn pages_speak_the_visitors_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let (_srv, base) = start(&root, &["--anonymous"]);
+    let jar = dir.path().join("jar");
+    let r = curl(&jar, &format!("{base}/"), &["-H", "Accept-Language: ar-EG, en;q=0.5"]);
+    let page = r.text();
+    assert!(page.contains("<html lang=\"ar\" dir=\"rtl\">"), "{page}");
+    assert!(page.contains("تسجيل الدخول"), "{page}");
+    let r = curl(
+        &jar,
+        &format!("{base}/"),
+        &["-H", "Accept-Language: xx, de;q=0.9, fr;q=0.8"],
+    );
+    assert!(r.text().contains("<html lang=\"de\" dir=\"ltr\">"), "{}", r.text());
+    // The menu: a cookie that wins over Accept-Language.
+    let token = r.token("lang");
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/?lang"),
+        &["--data-urlencode", &format!("csrf={token}"), "--data", "lang=ja"],
+    );
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/%E5%90%8D%E5%89%8D/"));
+    let r = curl(
+        &jar,
+        &format!("{base}/%E5%90%8D%E5%89%8D/"),
+        &["-H", "Accept-Language: de"],
+    );
+    assert!(r.text().contains("<html lang=\"ja\""), "{}", r.text());
+    assert!(r.text().contains("名前"), "{}", r.text());
+    let r = curl(&jar, &format!("{base}/nowhere"), &[]);
+    assert_eq!(r.status, 404);
+    assert!(
+        r.text().contains("そのファイルまたはフォルダーはありません。"),
+        "{}",
+        r.text()
+    );
+}
+
+#[test]
+fn a_large_directory_is_paginated() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("big")).unwrap();
+    for i in 0..10_001 {
+        std::fs::write(root.join(format!("big/f{i:05}")), "").unwrap();
+    }
+    let (_srv, base) = start(&root, &["--anonymous"]);
+    let jar = dir.path().join("jar");
+    let r = curl(&jar, &format!("{base}/big/"), &[]);
+    let page = r.text();
+    assert_eq!(page.matches("<tr class=\"f\">").count(), 10_000);
+    assert!(page.contains("id=\"page-next\"") && page.contains("id=\"paged\""));
+    let r = curl(&jar, &format!("{base}/big/?page=2"), &[]);
+    let page = r.text();
+    assert_eq!(page.matches("<tr class=\"f\">").count(), 1);
+    assert!(page.contains("id=\"page-prev\"") && !page.contains("id=\"page-next\""));
+}
+
+#[test]
+fn https_with_the_ftps_certificate_and_http2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let (_srv, base) = start(
+        &root,
+        &[
+            "--anonymous",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    assert!(base.starts_with("https://"), "{base}");
+    let jar = dir.path().join("jar");
+    let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["--http2"]);
+    assert_eq!(r.status, 200);
+    assert!(r.headers.starts_with("HTTP/2"), "{}", r.headers);
+    assert_eq!(r.body, "こんにちは\n".as_bytes());
+    // Cookies are Secure under TLS.
+    assert!(r.header("set-cookie").unwrap().contains("; Secure"), "{}", r.headers);
+    let r = curl(&jar, &format!("{base}/"), &["--http1.1"]);
+    assert!(r.headers.starts_with("HTTP/1.1 200"), "{}", r.headers);
+}
