@@ -200,6 +200,17 @@ fn browse_and_download_with_the_urls_the_seeds_describe() {
     assert_eq!(r.status, 301);
     assert_eq!(r.header("location").as_deref(), Some("/%E5%90%8D%E5%89%8D/"));
 
+    // The typed form (raw UTF-8 in the request line) is read too.
+    let raw = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import socket\ns = socket.create_connection(('127.0.0.1', {}))\ns.sendall('GET /名前/a b.txt HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n'.replace(' b', '%20b').encode())\nprint(s.recv(100).split(b'\\r\\n')[0].decode())",
+            base.rsplit(':').next().unwrap()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&raw.stdout).trim(), "HTTP/1.1 200 OK");
+
     // The link of a name that is not UTF-8 round-trips to its octets.
     let r = curl(&jar, &format!("{base}/%E9t%E9.txt"), &[]);
     assert_eq!((r.status, r.body.as_slice()), (200, &b"latin-1"[..]));
