@@ -99,10 +99,14 @@ fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io
 pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let found = blocking(move || {
-        if p.is_root() || st.is_dir(&p) {
+        if p.is_root() {
             return Ok(None);
         }
-        Ok(Some(st.stat(&p)?))
+        let e = st.stat(&p)?;
+        if e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p)) {
+            return Ok(None);
+        }
+        Ok(Some(e))
     })
     .await;
     match found {
@@ -190,6 +194,35 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     let desc = ask.param("desc").is_some();
     let (st, p, rules) = (view.tree.clone(), ask.path.clone(), view.rules.clone());
     let read = blocking(move || {
+        let below = rules.below(p.components());
+        let row = |e: Entry| {
+            let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&e.name)));
+            Row {
+                name: e.name,
+                dir,
+                size: e.size,
+                modified: e.modified,
+            }
+        };
+        if page_no == 1 {
+            // The first page: entries with their facts as the directory is
+            // read (one fstatat each, beneath the open directory).
+            let mut rows = Vec::new();
+            let mut index = 0usize;
+            for e in st.read_dir(&p, false)? {
+                if index == PAGE {
+                    return Ok((rows, true));
+                }
+                index += 1;
+                // An entry gone meanwhile is left out.
+                let Ok(e) = e else { continue };
+                if below.of(&e.name).has(Perm::List) {
+                    rows.push(row(e));
+                }
+            }
+            return Ok((rows, false));
+        }
+        // A later page: names up to it (no facts), then the facts of its own.
         let skip = (page_no - 1).saturating_mul(PAGE);
         let mut names = st.read_names(&p)?;
         let (mut index, mut window, mut more) = (0usize, Vec::new(), false);
@@ -206,23 +239,17 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
                 break;
             }
         }
-        let below = rules.below(p.components());
         let mut rows = Vec::with_capacity(window.len());
         for name in window {
             if !below.of(&name).has(Perm::List) {
                 continue;
             }
             // An entry gone meanwhile is left out.
-            let Ok(e) = st.stat(&p.join(&name)) else {
+            let Ok(mut e) = st.stat(&p.join(&name)) else {
                 continue;
             };
-            let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&name)));
-            rows.push(Row {
-                name,
-                dir,
-                size: e.size,
-                modified: e.modified,
-            });
+            e.name = name;
+            rows.push(row(e));
         }
         Ok((rows, more))
     })
@@ -684,7 +711,8 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
             .get("x-csrf-token")
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        if !super::session::same_token(token, &view.csrf) || view.csrf.is_empty() {
+        let expected = view.expected_token(ask);
+        if expected.is_empty() || !super::session::same_token(token, expected) {
             return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
         }
         let (dir, name) = (ask.path.parent(), ask.path.file_name().unwrap_or_default().to_vec());
@@ -709,7 +737,8 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         match field.name() {
             Some("csrf") => {
                 let got = field.text().await.unwrap_or_default();
-                csrf = !view.csrf.is_empty() && super::session::same_token(&got, &view.csrf);
+                let expected = view.expected_token(ask);
+                csrf = !expected.is_empty() && super::session::same_token(&got, expected);
             }
             Some("file") => {
                 if !csrf {
@@ -743,7 +772,7 @@ async fn checked_form(web: &St, ask: &Ask, view: &View, body: Body) -> Result<Ve
     let Some(f) = read_form(body).await else {
         return Err(web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]));
     };
-    if !csrf_ok(&f, &view.csrf) {
+    if !csrf_ok(&f, view.expected_token(ask)) {
         return Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]));
     }
     Ok(f)

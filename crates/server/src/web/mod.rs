@@ -99,10 +99,12 @@ pub(crate) struct Ask {
     pub(crate) peer: SocketAddr,
     /// The page's language (cookie, then Accept-Language).
     pub(crate) lang: babelftp_i18n::lang::Lang,
-    /// The double-submit CSRF token (the `bftp_csrf` cookie), and whether
-    /// it was made for this answer (then no form can carry it yet).
-    pub(crate) csrf: String,
-    pub(crate) csrf_is_new: bool,
+    /// The double-submit CSRF token the visitor's `bftp_csrf` cookie
+    /// holds, if it sent one.
+    pub(crate) kept_csrf: Option<String>,
+    /// A new token, made when a page needs one and the visitor has none
+    /// (it goes out as a cookie with the answer).
+    new_csrf: std::sync::OnceLock<String>,
 }
 
 impl Ask {
@@ -117,6 +119,16 @@ impl Ask {
 
     pub(crate) fn cookie(&self, name: &str) -> Option<&str> {
         cookie(&self.headers, name)
+    }
+
+    /// The token a page's forms carry for a visitor without a session:
+    /// its cookie's, else one made now (empty when the system has no
+    /// randomness: its forms are then refused).
+    pub(crate) fn csrf(&self) -> &str {
+        match &self.kept_csrf {
+            Some(t) => t,
+            None => self.new_csrf.get_or_init(|| session::token().unwrap_or_default()),
+        }
     }
 }
 
@@ -145,11 +157,9 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
         .query()
         .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
         .unwrap_or_default();
-    let kept = cookie(&parts.headers, "bftp_csrf")
+    let kept_csrf = cookie(&parts.headers, "bftp_csrf")
         .filter(|c| c.len() == 64 && c.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(str::to_owned);
-    let csrf_is_new = kept.is_none();
-    let csrf = kept.or_else(session::token).unwrap_or_default();
     let ask = Ask {
         method: parts.method,
         path,
@@ -158,19 +168,19 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
         headers: parts.headers,
         peer,
         lang,
-        csrf,
-        csrf_is_new,
+        kept_csrf,
+        new_csrf: std::sync::OnceLock::new(),
     };
-    let new_csrf = (ask.csrf_is_new && !ask.csrf.is_empty()).then(|| web.cookie("bftp_csrf", &ask.csrf, None));
-    let mut r = route(&web, ask, body).await;
-    if let Some(c) = new_csrf {
-        r.headers_mut().append(header::SET_COOKIE, c);
+    let mut r = route(&web, &ask, body).await;
+    if let Some(t) = ask.new_csrf.get().filter(|t| !t.is_empty()) {
+        r.headers_mut()
+            .append(header::SET_COOKIE, web.cookie("bftp_csrf", t, None));
     }
     secure_headers(r.headers_mut());
     r
 }
 
-async fn route(web: &St, ask: Ask, body: Body) -> Response {
+async fn route(web: &St, ask: &Ask, body: Body) -> Response {
     if let Some(name) = ask.param("asset") {
         return page::asset(name);
     }
@@ -192,24 +202,24 @@ async fn route(web: &St, ask: Ask, body: Body) -> Response {
         }
     }
     if read && ask.has("login") {
-        return page::login(web, &ask, StatusCode::OK, None);
+        return page::login(web, ask, StatusCode::OK, None);
     }
-    let view = match web.view(&ask).await {
+    let view = match web.view(ask).await {
         Ok(Some(v)) => v,
-        Ok(None) => return page::login(web, &ask, StatusCode::UNAUTHORIZED, None),
+        Ok(None) => return page::login(web, ask, StatusCode::UNAUTHORIZED, None),
         Err(r) => return r,
     };
     if post {
         return match () {
-            () if ask.has("logout") => session::logout(web, &ask, &view, body).await,
-            () if ask.has("upload") => files::upload(web, &ask, &view, body).await,
-            () if ask.has("mkdir") => files::mkdir(web, &ask, &view, body).await,
-            () if ask.has("rename") => files::rename(web, &ask, &view, body).await,
-            () if ask.has("delete") => files::delete(web, &ask, &view, body).await,
+            () if ask.has("logout") => session::logout(web, ask, &view, body).await,
+            () if ask.has("upload") => files::upload(web, ask, &view, body).await,
+            () if ask.has("mkdir") => files::mkdir(web, ask, &view, body).await,
+            () if ask.has("rename") => files::rename(web, ask, &view, body).await,
+            () if ask.has("delete") => files::delete(web, ask, &view, body).await,
             () => web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         };
     }
-    files::get(web, &ask, &view).await
+    files::get(web, ask, &view).await
 }
 
 impl Web {
@@ -299,19 +309,17 @@ pub(crate) fn decode_path(raw: &str) -> Option<(VPath, bool)> {
     path.is_confined().then_some((path, slash))
 }
 
-/// The octets that stay as they are in a link: RFC 3986's unreserved.
-const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
 /// One name as a URL path segment: its octets (UTF-8 or not), each
-/// outside the unreserved set as `%HH` (the Masinter draft: UTF-8, then
+/// outside RFC 3986's unreserved set as `%HH` (the Masinter draft: UTF-8, then
 /// `%HH`).
 pub(crate) fn encode_segment(name: &[u8], out: &mut String) {
-    use std::fmt::Write;
-    let _ = write!(out, "{}", percent_encoding::percent_encode(name, KEEP));
+    for &b in name {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(percent_encoding::percent_encode_byte(b));
+        }
+    }
 }
 
 /// A virtual path as a URL path (`/a%20b/c`), with a final `/` for a

@@ -57,7 +57,29 @@ pub(crate) fn esc(s: &str, out: &mut String) {
 /// bidi overrides), escaped, isolated.
 fn name(n: &[u8], out: &mut String) {
     out.push_str("<bdi>");
-    esc(&PlainPath(n).to_string(), out);
+    // As display::PlainPath writes it, escaped on the way, in one pass.
+    for chunk in n.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                '\'' => out.push_str("&#39;"),
+                ' '..='~' if c != '%' => out.push(c),
+                c if c != '%' && babelftp_proto::display::is_displayable(c) => out.push(c),
+                c => {
+                    let mut utf8 = [0u8; 4];
+                    for &b in c.encode_utf8(&mut utf8).as_bytes() {
+                        out.push_str(percent_encoding::percent_encode_byte(b));
+                    }
+                }
+            }
+        }
+        for &b in chunk.invalid() {
+            out.push_str(percent_encoding::percent_encode_byte(b));
+        }
+    }
     out.push_str("</bdi>");
 }
 
@@ -150,13 +172,13 @@ impl<'a> Page<'a> {
     /// Who is logged in, and the way out (or in).
     fn who(&mut self, view: Option<&View>) {
         self.out.push_str("<div class=\"who\">");
-        match view.and_then(|v| v.user.as_deref().map(|u| (u, &v.csrf))) {
+        match view.and_then(|v| v.user.as_deref().map(|u| (u, v.form_token(self.ask)))) {
             Some((user, csrf)) => {
                 self.out.push_str("<span id=\"user\">");
                 self.t("web-signed-in", &[("user", user)]);
                 self.out
                     .push_str("</span> <form id=\"logout\" method=\"post\" action=\"?logout\">");
-                let csrf = csrf.clone();
+                let csrf = csrf.to_owned();
                 self.csrf_field(&csrf);
                 self.out.push_str("<button type=\"submit\" id=\"logout-submit\">");
                 self.t("web-logout", &[]);
@@ -175,7 +197,7 @@ impl<'a> Page<'a> {
     fn language_menu(&mut self) {
         let catalogs = &self.web.shared().session.catalogs;
         self.out.push_str("<form id=\"lang\" method=\"post\" action=\"?lang\">");
-        let csrf = self.ask.csrf.clone();
+        let csrf = self.ask.csrf().to_owned();
         self.csrf_field(&csrf);
         self.out
             .push_str("<select name=\"lang\" id=\"lang-select\" aria-label=\"");
@@ -263,7 +285,7 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         if here.has(Perm::Upload) {
             p.out
                 .push_str("<form id=\"upload\" method=\"post\" action=\"?upload\" enctype=\"multipart/form-data\">");
-            let csrf = view.csrf.clone();
+            let csrf = view.form_token(ask).to_owned();
             p.csrf_field(&csrf);
             p.out.push_str("<label for=\"upload-files\">");
             p.t("web-upload-label", &[]);
@@ -273,7 +295,7 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         }
         if here.has(Perm::Mkdir) {
             p.out.push_str("<form id=\"mkdir\" method=\"post\" action=\"?mkdir\">");
-            let csrf = view.csrf.clone();
+            let csrf = view.form_token(ask).to_owned();
             p.csrf_field(&csrf);
             p.out.push_str("<label for=\"mkdir-name\">");
             p.t("web-mkdir-label", &[]);
@@ -441,7 +463,7 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
     let target = href(&ask.path, false);
     if writable && at.has(Perm::Rename) {
         let _ = write!(p.out, "<form id=\"rename\" method=\"post\" action=\"{target}?rename\">");
-        let csrf = view.csrf.clone();
+        let csrf = view.form_token(ask).to_owned();
         p.csrf_field(&csrf);
         p.out.push_str("<label for=\"rename-to\">");
         p.t("web-rename-label", &[]);
@@ -454,7 +476,7 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
     }
     if writable && at.has(if dir { Perm::Rmdir } else { Perm::Delete }) {
         let _ = write!(p.out, "<form id=\"delete\" method=\"post\" action=\"{target}?delete\">");
-        let csrf = view.csrf.clone();
+        let csrf = view.form_token(ask).to_owned();
         p.csrf_field(&csrf);
         p.out.push_str("<button type=\"submit\" id=\"delete-submit\">");
         p.t("web-delete", &[]);
@@ -469,7 +491,7 @@ pub(crate) fn login(web: &Web, ask: &Ask, status: StatusCode, error: Option<&str
     let mut p = Page::new(web, ask, &title, None, 1024);
     p.out
         .push_str("<form id=\"login\" method=\"post\" action=\"?login\">\n");
-    let csrf = ask.csrf.clone();
+    let csrf = ask.csrf().to_owned();
     p.csrf_field(&csrf);
     if let Some(id) = error {
         p.out.push_str("<p class=\"error\" id=\"login-error\">");
@@ -513,6 +535,23 @@ pub(crate) fn error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_show_as_ftp_shows_them() {
+        for n in [
+            &b"plain.txt"[..],
+            "名前 100%.txt".as_bytes(),
+            b"\xE9t\xE9\x01.txt",
+            "a\u{202E}b".as_bytes(),
+        ] {
+            let mut s = String::new();
+            name(n, &mut s);
+            let mut want = String::from("<bdi>");
+            esc(&PlainPath(n).to_string(), &mut want);
+            want.push_str("</bdi>");
+            assert_eq!(s, want);
+        }
+    }
 
     #[test]
     fn hostile_text_is_escaped() {

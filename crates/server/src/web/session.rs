@@ -41,6 +41,24 @@ pub(crate) struct View {
 }
 
 impl View {
+    /// The token this visitor's forms carry: its session's, or (anonymous)
+    /// the double-submit cookie's.
+    pub(crate) fn form_token<'a>(&'a self, ask: &'a Ask) -> &'a str {
+        match self.sid {
+            Some(_) => &self.csrf,
+            None => ask.csrf(),
+        }
+    }
+
+    /// The token a form must carry to be taken: never a token made for
+    /// this very answer.
+    pub(crate) fn expected_token<'a>(&'a self, ask: &'a Ask) -> &'a str {
+        match self.sid {
+            Some(_) => &self.csrf,
+            None => ask.kept_csrf.as_deref().unwrap_or(""),
+        }
+    }
+
     /// The user name events and logs show.
     pub(crate) fn user_bytes(&self) -> Vec<u8> {
         self.user.as_deref().unwrap_or("anonymous").as_bytes().to_vec()
@@ -138,7 +156,7 @@ impl Web {
             user: None,
             rules: Arc::new(Rules::everywhere(if write { Perms::ALL } else { Perms::READ })),
             tree: self.shared.root.clone(),
-            csrf: ask.csrf.clone(),
+            csrf: String::new(),
             limits: Limits::default(),
             sid: None,
         })))
@@ -219,12 +237,12 @@ pub(crate) fn csrf_ok(form: &[(Vec<u8>, Vec<u8>)], expected: &str) -> bool {
 /// POST `?login`: the password checked as FTP checks it; a session on
 /// success (303 back to the page), the form again with 401 on failure
 /// (scored by the defender, after the server's `login_fail_delay`).
-pub(crate) async fn login(web: &St, ask: Ask, body: Body) -> Response {
+pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     let Some(f) = read_form(body).await else {
         return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
     };
     // The login form's token is the double-submit cookie's.
-    if ask.csrf_is_new || !csrf_ok(&f, &ask.csrf) {
+    if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
         return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     let user = field(&f, "user").unwrap_or_default().to_vec();
@@ -232,7 +250,7 @@ pub(crate) async fn login(web: &St, ask: Ask, body: Body) -> Response {
     let shared = web.shared().clone();
     let ip = ask.peer.ip();
     if user.is_empty() || shared.defender.is_banned(ip, Instant::now()) {
-        return page::login(web, &ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
+        return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     }
     let protocol = if web.tls { "https" } else { "http" };
     let checked = match shared.check_login(user.clone(), password, ip, protocol).await {
@@ -246,9 +264,9 @@ pub(crate) async fn login(web: &St, ask: Ask, body: Body) -> Response {
     let Some(checked) = checked else {
         tracing::info!(peer = %ask.peer, user = %shown, "web login refused");
         shared.login_failed(ip);
-        web.emit(web.event(Kind::LoginFailed, Some(user), &ask));
+        web.emit(web.event(Kind::LoginFailed, Some(user), ask));
         tokio::time::sleep(shared.session.login_fail_delay).await;
-        return page::login(web, &ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
+        return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     };
     let tree = match open_tree(&shared, &checked).await {
         Ok(t) => t,
@@ -278,7 +296,7 @@ pub(crate) async fn login(web: &St, ask: Ask, body: Body) -> Response {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
     tracing::info!(peer = %ask.peer, user = %checked.name, "web login");
-    web.emit(web.event(Kind::Login, Some(user), &ask));
+    web.emit(web.event(Kind::Login, Some(user), ask));
     let mut r = see_other(&super::href(&ask.path, ask.slash));
     r.headers_mut()
         .append(header::SET_COOKIE, web.cookie("bftp_sid", &sid, None));
@@ -315,7 +333,7 @@ pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Resp
     let Some(f) = read_form(body).await else {
         return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
     };
-    if !csrf_ok(&f, &view.csrf) {
+    if !csrf_ok(&f, view.expected_token(ask)) {
         return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     if let Some(sid) = &view.sid {
@@ -329,11 +347,11 @@ pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Resp
 }
 
 /// POST `?lang`: the language menu; a cookie for a year.
-pub(crate) async fn set_language(web: &St, ask: Ask, body: Body) -> Response {
+pub(crate) async fn set_language(web: &St, ask: &Ask, body: Body) -> Response {
     let Some(f) = read_form(body).await else {
         return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
     };
-    if ask.csrf_is_new || !csrf_ok(&f, &ask.csrf) {
+    if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
         return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     let catalogs = &web.shared().session.catalogs;
