@@ -6,8 +6,9 @@
 # valgrind for the instruction counts, tmux for the interactive shell
 # tests, rclone and a Go client (golang-go and Debian's
 # golang-github-jlaffaye-ftp-dev, built offline in GOPATH mode) for the
-# FTPS session-reuse tests; moto, an S3 server from PyPI, into
-# target/moto), and
+# FTPS session-reuse tests; chromium, chromium-driver and python3-selenium
+# for the web view's browser tests (crates/cli/tests/web/browser.py); moto,
+# an S3 server from PyPI, into target/moto), and
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
@@ -25,6 +26,13 @@ done
 command -v rclone >/dev/null 2>&1 || need+=(rclone)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/jlaffaye/ftp ] || need+=(golang-github-jlaffaye-ftp-dev)
+# A headless Chromium driven by Selenium for the web view's browser tests
+# (crates/cli/tests/web/browser.py). Debian's python3-selenium goes into
+# Debian's own Python, /usr/bin/python3, which may not be the python3 of
+# PATH (pyenv): it is looked for there, and browser.py runs there.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+/usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || need+=(python3-selenium)
 # pip, for moto (scripts/moto.sh); Debian's python3 comes without it.
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   need+=(python3-pip)
