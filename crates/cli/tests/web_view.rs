@@ -705,8 +705,55 @@ fn https_with_the_ftps_certificate_and_http2() {
     assert_eq!(r.status, 200);
     assert!(r.headers.starts_with("HTTP/2"), "{}", r.headers);
     assert_eq!(r.body, "こんにちは\n".as_bytes());
-    // Cookies are Secure under TLS.
-    assert!(r.header("set-cookie").unwrap().contains("; Secure"), "{}", r.headers);
     let r = curl(&jar, &format!("{base}/"), &["--http1.1"]);
     assert!(r.headers.starts_with("HTTP/1.1 200"), "{}", r.headers);
+    // Cookies are Secure under TLS.
+    assert!(r.header("set-cookie").unwrap().contains("; Secure"), "{}", r.headers);
+}
+
+#[test]
+fn bandwidth_limits_hold_on_the_web_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let data: Vec<u8> = (0..(2u32 << 20)).map(|i| (i % 251) as u8).collect();
+    std::fs::write(root.join("two.bin"), &data).unwrap();
+    let (_srv, base) = start(
+        &root,
+        &[
+            "--user",
+            "alice:pw",
+            "--download-rate",
+            "1MiB",
+            "--upload-rate",
+            "512KiB",
+        ],
+    );
+    let jar = dir.path().join("jar");
+    let r = login(&jar, &base, "/", "alice", "pw");
+    let token = r.token("upload");
+    // 2 MiB at 1 MiB/s: about 2 s (at least 1.5: the limit holds).
+    let t = std::time::Instant::now();
+    let r = curl(&jar, &format!("{base}/two.bin"), &[]);
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(r.body, data);
+    assert!(took >= 1.5, "2 MiB at 1 MiB/s took {took:.2} s");
+    // 1 MiB up at 512 KiB/s: about 2 s.
+    let local = dir.path().join("up.bin");
+    std::fs::write(&local, &data[..1 << 20]).unwrap();
+    let t = std::time::Instant::now();
+    let r = curl(
+        &jar,
+        &format!("{base}/?upload"),
+        &[
+            "-F",
+            &format!("csrf={token}"),
+            "-F",
+            &format!("file=@{}", local.display()),
+        ],
+    );
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(r.status, 303);
+    assert_eq!(std::fs::read(root.join("up.bin")).unwrap(), &data[..1 << 20]);
+    assert!(took >= 1.5, "1 MiB at 512 KiB/s took {took:.2} s");
 }

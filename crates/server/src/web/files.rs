@@ -28,7 +28,7 @@ pub(crate) const PAGE: usize = 10_000;
 /// Octets an upload gathers before each write to the storage.
 const WRITE_CHUNK: usize = 1 << 20;
 /// Octets a download reads at once.
-const READ_CHUNK: usize = 256 << 10;
+const READ_CHUNK: usize = 1 << 20;
 
 /// A storage call on the blocking pool.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> io::Result<T> + Send + 'static) -> io::Result<T> {
@@ -208,12 +208,10 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
             // The first page: entries with their facts as the directory is
             // read (one fstatat each, beneath the open directory).
             let mut rows = Vec::new();
-            let mut index = 0usize;
-            for e in st.read_dir(&p, false)? {
+            for (index, e) in st.read_dir(&p, false)?.enumerate() {
                 if index == PAGE {
                     return Ok((rows, true));
                 }
-                index += 1;
                 // An entry gone meanwhile is left out.
                 let Ok(e) = e else { continue };
                 if below.of(&e.name).has(Perm::List) {
@@ -491,13 +489,11 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
         started: Instant::now(),
         _slot: slot,
     };
+    // Under a bandwidth limit, chunks as small as its turns.
+    let chunk = throttle.as_ref().map_or(READ_CHUNK, |t| t.chunk().min(READ_CHUNK));
     let chunks = match handle {
-        ReadHandle::File(f) => {
-            use tokio::io::AsyncReadExt;
-            let f = tokio::fs::File::from_std(f).take(len);
-            tokio_util::io::ReaderStream::with_capacity(f, READ_CHUNK).boxed()
-        }
-        ReadHandle::Reader(rd) => reader_stream(rd, len).boxed(),
+        ReadHandle::File(f) => reader_stream(Box::new(f), len, chunk),
+        ReadHandle::Reader(rd) => reader_stream(rd, len, chunk),
     };
     let body = chunks.then(move |chunk| {
         let (throttle, sent) = (throttle.clone(), sent.clone());
@@ -517,19 +513,25 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
-/// A blocking reader (an object store's) as a stream of chunks, read on
-/// the blocking pool one chunk at a time.
-fn reader_stream(rd: Box<dyn io::Read + Send>, len: u64) -> impl futures::Stream<Item = io::Result<Bytes>> + Send {
-    futures::stream::unfold(Some((rd, len)), |state| async move {
+/// A file (or an object store's reader) as a stream of `len` octets in
+/// chunks, each read on the blocking pool straight into the buffer the
+/// body sends (no second copy, no thread held between chunks: a slow
+/// client holds none).
+fn reader_stream(
+    rd: Box<dyn io::Read + Send>,
+    len: u64,
+    chunk: usize,
+) -> impl futures::Stream<Item = io::Result<Bytes>> + Send {
+    futures::stream::unfold(Some((rd, len)), move |state| async move {
         let (mut rd, left) = state?;
         if left == 0 {
             return None;
         }
-        let want = usize::try_from(left.min(READ_CHUNK as u64)).unwrap_or(READ_CHUNK);
+        let want = usize::try_from(left.min(chunk as u64)).unwrap_or(chunk);
         let r = tokio::task::spawn_blocking(move || {
-            let mut buf = vec![0u8; want];
-            let n = rd.read(&mut buf)?;
-            buf.truncate(n);
+            let mut buf = Vec::with_capacity(want);
+            // Fill the chunk: a file gives it in one read, a stream in several.
+            io::Read::read_to_end(&mut io::Read::take(&mut rd, want as u64), &mut buf)?;
             Ok::<_, io::Error>((rd, buf))
         })
         .await
