@@ -49,6 +49,7 @@ max_per_ip = 3
 shutdown_grace = 2
 xferlog = "xfer.log"
 admin_listen = "127.0.0.1:9122"
+http_listen = ["127.0.0.1:8080", "[::1]:8080"]
 
 [[user]]
 name = "alice"
@@ -78,6 +79,10 @@ write = true
     assert_eq!(c.upload_end_wait, Duration::from_millis(25));
     assert_eq!(c.xferlog, Some(dir.path().join("xfer.log")));
     assert_eq!(c.admin_listen, Some("127.0.0.1:9122".parse().unwrap()));
+    assert_eq!(
+        c.http_listen,
+        vec!["127.0.0.1:8080".parse().unwrap(), "[::1]:8080".parse().unwrap()]
+    );
     assert_eq!(c.users.len(), 2);
     assert_eq!(c.users[0].name, b"alice");
     assert!(c.users[0].write);
