@@ -757,3 +757,45 @@ fn bandwidth_limits_hold_on_the_web_door() {
     assert_eq!(std::fs::read(root.join("up.bin")).unwrap(), &data[..1 << 20]);
     assert!(took >= 1.5, "1 MiB at 512 KiB/s took {took:.2} s");
 }
+
+#[test]
+fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let jp = dir.path().join("jp");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&jp).unwrap();
+    std::fs::write(root.join("main.txt"), "main").unwrap();
+    std::fs::write(jp.join("日本.txt"), "jp").unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[host]]\nname = \"ftp.example.jp\"\nroot = {:?}\ndefault_lang = \"ja\"\n",
+            jp.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (srv, base) = start(&root, &["--config", conf.to_str().unwrap(), "--anonymous"]);
+    let jar = dir.path().join("jar");
+    let port = base.rsplit(':').next().unwrap();
+    let r = curl(&jar, &format!("{base}/"), &[]);
+    assert!(
+        r.text().contains("main.txt") && !r.text().contains("日本.txt"),
+        "{}",
+        r.text()
+    );
+    let host = format!("Host: FTP.example.jp:{port}");
+    let r = curl(&jar, &format!("{base}/"), &["-H", &host]);
+    let page = r.text();
+    assert!(
+        page.contains("<bdi>日本.txt</bdi>") && !page.contains("main.txt"),
+        "{page}"
+    );
+    assert!(page.contains("<html lang=\"ja\""), "the host's language: {page}");
+    let r = curl(&jar, &format!("{base}/%E6%97%A5%E6%9C%AC.txt"), &["-H", &host]);
+    assert_eq!((r.status, r.body.as_slice()), (200, &b"jp"[..]));
+    // FTP without HOST: the main root, as the web without that Host.
+    let out = ftplib(srv.addr, "anonymous", "x", "utf-8", "print(ftp.nlst())");
+    assert!(out.contains("main.txt"), "{out}");
+}

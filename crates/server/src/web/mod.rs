@@ -97,8 +97,12 @@ pub(crate) struct Ask {
     pub(crate) query: Vec<(String, String)>,
     pub(crate) headers: HeaderMap,
     pub(crate) peer: SocketAddr,
-    /// The page's language (cookie, then Accept-Language).
+    /// The page's language (cookie, then Accept-Language, then the
+    /// virtual host's).
     pub(crate) lang: babelftp_i18n::lang::Lang,
+    /// The virtual host (`[[host]]`) the Host header names, as FTP's HOST
+    /// would select it: its index.
+    pub(crate) host: Option<usize>,
     /// The double-submit CSRF token the visitor's `bftp_csrf` cookie
     /// holds, if it sent one.
     pub(crate) kept_csrf: Option<String>,
@@ -148,7 +152,8 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// then the action chosen by method and query.
 async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let lang = language(&web, &parts.headers);
+    let host = virtual_host(&web, &parts.headers);
+    let lang = language(&web, &parts.headers, host);
     let Some((path, slash)) = decode_path(parts.uri.path()) else {
         return web.error(lang, StatusCode::BAD_REQUEST, "web-bad-path", &[]);
     };
@@ -168,6 +173,7 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
         headers: parts.headers,
         peer,
         lang,
+        host,
         kept_csrf,
         new_csrf: std::sync::OnceLock::new(),
     };
@@ -256,7 +262,7 @@ impl Web {
 /// The page's language: the `lang` cookie (the menu), else the first of
 /// Accept-Language's that the catalogs have (by weight), else the
 /// server's default.
-fn language(web: &Web, headers: &HeaderMap) -> babelftp_i18n::lang::Lang {
+fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> babelftp_i18n::lang::Lang {
     use babelftp_i18n::lang::Negotiated;
     let catalogs = &web.shared.session.catalogs;
     let pick = |tag: &str| match babelftp_proto::lang::LangTag::parse(tag.trim().as_bytes()) {
@@ -289,7 +295,33 @@ fn language(web: &Web, headers: &HeaderMap) -> babelftp_i18n::lang::Lang {
     wanted
         .iter()
         .find_map(|(_, t)| pick(t))
+        .or_else(|| host.and_then(|i| web.shared.session.hosts.get(i)).map(|h| h.lang))
         .unwrap_or_else(|| catalogs.default_lang())
+}
+
+/// The virtual host (`[[host]]`) the Host header names (without its port,
+/// ASCII case ignored), as FTP's HOST command selects one.
+fn virtual_host(web: &Web, headers: &HeaderMap) -> Option<usize> {
+    let h = headers.get(header::HOST)?.to_str().ok()?;
+    let name = match h.rfind(':') {
+        Some(i) if !h[i..].contains(']') => &h[..i],
+        _ => h,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    web.shared
+        .session
+        .hosts
+        .iter()
+        .position(|x| x.name.eq_ignore_ascii_case(name))
+}
+
+impl Web {
+    /// The root of the request's virtual host, else the server's.
+    pub(crate) fn base(&self, host: Option<usize>) -> Arc<dyn crate::storage::Storage> {
+        host.and_then(|i| self.shared.hosts.get(i))
+            .cloned()
+            .unwrap_or_else(|| self.shared.root.clone())
+    }
 }
 
 /// A request path as a virtual path: split on `/`, each segment

@@ -155,7 +155,7 @@ impl Web {
         Ok(Some(Arc::new(View {
             user: None,
             rules: Arc::new(Rules::everywhere(if write { Perms::ALL } else { Perms::READ })),
-            tree: self.shared.root.clone(),
+            tree: self.base(ask.host),
             csrf: String::new(),
             limits: Limits::default(),
             sid: None,
@@ -268,7 +268,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         tokio::time::sleep(shared.session.login_fail_delay).await;
         return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     };
-    let tree = match open_tree(&shared, &checked).await {
+    let tree = match open_tree(&shared, web.base(ask.host), &checked).await {
         Ok(t) => t,
         Err(e) => {
             tracing::warn!(peer = %ask.peer, user = %shown, error = ?e, "web login: the home cannot be opened");
@@ -303,14 +303,14 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     r
 }
 
-/// The tree of an account whose password was right: its home in the
-/// root, or the tree the directory built (a home elsewhere, virtual
+/// The tree of an account whose password was right: its home in `base`
+/// (the virtual host's root, or the server's), or the tree the directory built (a home elsewhere, virtual
 /// folders), as an FTP login has.
 async fn open_tree(
     shared: &Arc<crate::driver::Shared>,
+    base: Arc<dyn Storage>,
     c: &crate::driver::Checked,
 ) -> std::io::Result<Arc<dyn Storage>> {
-    let base = shared.root.clone();
     let home = VPath::root().join(&c.account.home);
     let (tree, dir) = (c.tree.clone(), shared.cfg.directory.clone());
     tokio::task::spawn_blocking(move || {
