@@ -13,16 +13,7 @@ use common::serve::Serve;
 
 use babelftp_test_support::{curl, lftp};
 
-use common::serve::run;
-
-/// `babelftp ARGS --db DB`, which must succeed.
-fn admin(db: &str, args: &[&str]) -> String {
-    let mut all = args.to_vec();
-    all.extend(["--db", db]);
-    let (code, out, err) = run(&all, "");
-    assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
-    out
-}
+use common::serve::{admin, run};
 
 /// ftplib as carol, whose names are CP1251.
 fn ftplib(addr: SocketAddr, script: &str) -> String {

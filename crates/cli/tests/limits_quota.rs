@@ -13,16 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::serve::{run, Serve};
-
-/// `babelftp ARGS --db DB`, which must succeed.
-fn admin(db: &str, args: &[&str]) -> String {
-    let mut all = args.to_vec();
-    all.extend(["--db", db]);
-    let (code, out, err) = run(&all, "");
-    assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
-    out
-}
+use common::serve::{admin, run, Serve};
 
 /// The `usage` line of `user show`: (bytes, files).
 fn usage(db: &str, name: &str) -> (u64, u64) {

@@ -8,17 +8,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 mod common;
-use common::serve::{run, Serve};
+use common::serve::{admin, run, Serve};
 
 const MIB: usize = 1 << 20;
-
-/// `babelftp ARGS --db DB`, which must succeed.
-fn admin(db: &str, args: &[&str]) {
-    let mut all = args.to_vec();
-    all.extend(["--db", db]);
-    let (code, out, err) = run(&all, "");
-    assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
-}
 
 /// A user `name` (password `name-pw`) who may read and upload anywhere.
 fn user(db: &str, name: &str, set: &[&str]) {

@@ -146,3 +146,12 @@ pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `babelftp ARGS --db DB`, which must succeed: its standard output.
+pub fn admin(db: &str, args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--db", db]);
+    let (code, out, err) = run(&all, "");
+    assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
+    out
+}
