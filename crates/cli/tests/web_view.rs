@@ -799,3 +799,29 @@ fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
     let out = ftplib(srv.addr, "anonymous", "x", "utf-8", "print(ftp.nlst())");
     assert!(out.contains("main.txt"), "{out}");
 }
+
+#[test]
+fn a_form_field_that_is_not_a_file_is_never_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let (_srv, base) = start(&root, &["--user", "alice:pw"]);
+    let jar = dir.path().join("jar");
+    let r = login(&jar, &base, "/", "alice", "pw");
+    let token = r.token("upload");
+    // A token field of 8 MiB: refused at 1 KiB, nothing stored.
+    let big = dir.path().join("csrf.txt");
+    std::fs::write(&big, format!("{token}{}", "0".repeat(8 << 20))).unwrap();
+    let r = curl(
+        &jar,
+        &format!("{base}/?upload"),
+        &[
+            "-F",
+            &format!("csrf=<{}", big.display()),
+            "-F",
+            "file=@/dev/null;filename=x.txt",
+        ],
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(!root.join("x.txt").exists());
+}

@@ -727,7 +727,10 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     let Ok(boundary) = multer::parse_boundary(ctype) else {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
     };
-    let mut mp = multer::Multipart::new(body.into_data_stream(), boundary);
+    // The token is read whole: it may not be large (a file streams, and
+    // anything else is skipped as it comes).
+    let limits = multer::Constraints::new().size_limit(multer::SizeLimit::new().for_field("csrf", 1024));
+    let mut mp = multer::Multipart::with_constraints(body.into_data_stream(), boundary, limits);
     let mut csrf = false;
     let mut stored = 0;
     loop {
@@ -738,7 +741,9 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         };
         match field.name() {
             Some("csrf") => {
-                let got = field.text().await.unwrap_or_default();
+                let Ok(got) = field.text().await else {
+                    return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+                };
                 let expected = view.expected_token(ask);
                 csrf = !expected.is_empty() && super::session::same_token(&got, expected);
             }
