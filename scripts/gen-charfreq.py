@@ -52,7 +52,7 @@ import unicodedata
 
 LANGS = ["ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi",
          "pl", "cs", "sk", "sl", "hu", "ro", "de", "fr", "es", "pt", "it", "nl", "ca",
-         "sv", "da", "nb", "fi", "lt", "lv", "zt"]
+         "sv", "da", "nb", "fi", "lt", "lv", "zt", "is", "et", "hr"]
 LOCALE = {"zt": "zh-Hant", "zh": "zh", "pt": "pt-PT"}
 MAX = {"ja": 3200, "zh": 3600, "ko": 1400, "zt": 3600}
 DEFAULT_MAX = 160

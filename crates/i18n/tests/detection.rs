@@ -31,6 +31,12 @@ enum Part {
     Dev,
     Val,
     Held,
+    /// A second held-out sample, of another source (`corpus/fresh.txt`):
+    /// the languages the model has tables for.
+    Fresh,
+    /// The same source's languages that the model was not built for at
+    /// first (added after this sample's first measurement).
+    Added,
 }
 
 struct Entry {
@@ -54,6 +60,18 @@ fn corpus() -> Vec<Entry> {
                 "val" => Part::Val,
                 _ => Part::Dev,
             },
+            short: f[2] == "s",
+            text: f[3].into(),
+        });
+    }
+    for line in include_str!("corpus/fresh.txt").lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        out.push(Entry {
+            lang: f[0].into(),
+            part: if f[1] == "added" { Part::Added } else { Part::Fresh },
             short: f[2] == "s",
             text: f[3].into(),
         });
@@ -95,6 +113,11 @@ fn charsets_for(lang: &str) -> &'static [&'static str] {
         "fr" | "es" | "it" => &["windows-1252", "ISO-8859-15", "macintosh"],
         "pt" => &["windows-1252", "ISO-8859-15"],
         "lt" | "lv" => &["windows-1257"],
+        // Languages added to the model in round 3 (tables from CLDR and the
+        // development part's Faker words, as for the others).
+        "da" | "sv" | "nb" | "fi" | "nl" | "is" => &["windows-1252", "ISO-8859-15", "macintosh"],
+        "et" => &["windows-1257", "ISO-8859-15"],
+        "hr" => &["windows-1250", "ISO-8859-2"],
         other => panic!("no charsets for {other}"),
     }
 }
@@ -205,6 +228,8 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
         Part::Dev => 0x5eed,
         Part::Val => 0x0007_a11d,
         Part::Held => 0xfeed_2640,
+        Part::Fresh => 0x6266_f7e5,
+        Part::Added => 0x6266_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -245,7 +270,7 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
     ];
     for (k, b) in fixed.iter().enumerate() {
         // (the validation part has the development part's fixed names)
-        if (k % 2 == 1) == (part == Part::Held) {
+        if (k % 2 == 1) == (part >= Part::Held) {
             push(b.to_vec());
         }
     }
@@ -320,7 +345,7 @@ impl Report {
                     .or_default()
                     .add(*d != Decision::Utf8);
             }
-            if !ok && s.part != Part::Held {
+            if !ok && s.part < Part::Held {
                 self.failures.push(format!(
                     "{:?} [{case}] {} {}: expected {:?}, shown {:?} ({d:?}) in {listed:?}",
                     s.part, s.label, s.lang, s.expected, got
@@ -340,7 +365,7 @@ fn parts() -> &'static [Part] {
     if std::env::var_os("DETECT_TUNING").is_some() {
         &[Part::Dev, Part::Val]
     } else {
-        &[Part::Dev, Part::Val, Part::Held]
+        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added]
     }
 }
 
@@ -370,11 +395,15 @@ fn measure() -> Report {
         }
         // 2: 150 directories mixing 2 or 3 charsets, 3 names each, plus 0-2
         // invalid names.
-        let labels: Vec<&String> = by_charset.keys().collect();
+        // (the charsets that hold names of this part: the second sample
+        // has no names of some languages)
+        let labels: Vec<&String> = by_charset.keys().filter(|l| !mine(l).is_empty()).collect();
         let mut rng = Lcg(match part {
             Part::Dev => 2640,
             Part::Val => 26_407,
             Part::Held => 26_2640,
+            Part::Fresh => 6266,
+            Part::Added => 62_660,
         });
         for _ in 0..150 {
             let k = 2 + rng.below(2);
@@ -455,6 +484,8 @@ fn measure() -> Report {
                 Part::Dev => "development part",
                 Part::Val => "validation part",
                 Part::Held => "held-out part",
+                Part::Fresh => "second held-out sample",
+                Part::Added => "second sample, added languages",
             })
             .collect();
         println!(
@@ -495,20 +526,22 @@ fn measure() -> Report {
 }
 
 /// Issue 26's targets (percent; for row 6 a ceiling) and the floors this
-/// test holds the held-out part to: the value measured when the floor was
-/// last raised, so that a regression in any row fails (rows 1, 3 and 6
-/// meet their targets and hold the measured value, which is at least the
-/// target; rows 2, 4 and 5 do not meet theirs yet:
-/// docs/charset-detection.md says so). Raise a floor when its row improves.
-const ROWS: [(&str, f64, f64); 6] = [
-    // (row, target, floor)
-    (SINGLE, 99.5, 99.50),
-    (MIXED, 98.0, 95.70),
-    (SMALL, 95.0, 95.90),
-    (INVALID, 95.0, 94.45),
-    (ALL, 98.0, 97.51),
+/// test holds the three held-out columns to: the held-out part, the
+/// second held-out sample and its added languages. A floor is the value
+/// measured when it was last set (cut to two decimals), so that a
+/// regression in any row of any column fails; docs/charset-detection.md
+/// says which targets are met. Raise a floor when its row improves; never
+/// lower one (the held-out part's floors were set anew when 8 languages
+/// joined it, which changed what it holds).
+const ROWS: [(&str, f64, [f64; 3]); 6] = [
+    // (row, target, floors: held-out, second sample, added languages)
+    (SINGLE, 99.5, [99.46, 99.80, 100.0]),
+    (MIXED, 98.0, [95.16, 96.80, 94.63]),
+    (SMALL, 95.0, [95.33, 98.31, 97.84]),
+    (INVALID, 95.0, [95.27, 94.15, 96.08]),
+    (ALL, 98.0, [97.53, 98.22, 97.44]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, 0.066),
+    (AS_UTF8, 0.1, [0.062, 0.0, 0.0]),
 ];
 
 #[test]
@@ -518,24 +551,27 @@ fn detection_accuracy() {
         return;
     }
     let mut failed = Vec::new();
-    println!("\n| row (held-out part) | measured | target | floor |\n|---|---|---|---|");
-    for (row, target, floor) in ROWS {
-        let t = r.get(row, Part::Held);
-        let (value, met, holds) = if row == AS_UTF8 {
-            let v = 100.0 - t.pct();
-            (v, v <= target, v <= floor)
-        } else {
-            (t.pct(), t.pct() >= target, t.pct() >= floor)
-        };
-        println!(
-            "| {row} | {value:.2} % | {target} % {} | {floor} % |",
-            if met { "(met)" } else { "(NOT met)" }
-        );
-        if !holds {
-            failed.push(format!("{row}: {value:.2} % against the floor {floor} %"));
+    for (k, part) in [Part::Held, Part::Fresh, Part::Added].into_iter().enumerate() {
+        println!("\n| row ({part:?}) | measured | target | floor |\n|---|---|---|---|");
+        for (row, target, floors) in ROWS {
+            let floor = floors[k];
+            let t = r.get(row, part);
+            let (value, met, holds) = if row == AS_UTF8 {
+                let v = 100.0 - t.pct();
+                (v, v <= target, v <= floor)
+            } else {
+                (t.pct(), t.pct() >= target, t.pct() >= floor)
+            };
+            println!(
+                "| {row} | {value:.2} % | {target} % {} | {floor} % |",
+                if met { "(met)" } else { "(NOT met)" }
+            );
+            if !holds {
+                failed.push(format!("{part:?} {row}: {value:.3} % against the floor {floor} %"));
+            }
         }
     }
-    assert!(failed.is_empty(), "held-out part regressed: {failed:?}");
+    assert!(failed.is_empty(), "a held-out column regressed: {failed:?}");
 }
 
 #[test]

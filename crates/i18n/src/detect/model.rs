@@ -22,9 +22,9 @@ pub(crate) use score::{score, score_in, Score};
 /// has no table (Thai letters cost a flat 6 bits).
 pub(crate) const LANGS: &[&str] = &[
     "ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi", "pl", "cs", "sk", "sl", "hu", "ro",
-    "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th",
+    "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th", "is", "et", "hr",
 ];
-const N: usize = 34;
+const N: usize = 37;
 /// How many languages the tables have.
 pub(crate) const LANG_COUNT: usize = N;
 const ABSENT: u8 = u8::MAX;
@@ -70,7 +70,7 @@ fn lang_script(lang: usize) -> Script {
     const SCRIPTS: [Script; N] = [
         Cjk, Cjk, Cjk, Cyrillic, Cyrillic, Cyrillic, Cyrillic, Greek, Arabic, Arabic, Hebrew, Latin, Latin, Latin,
         Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin,
-        Latin, Latin, Cjk, Thai,
+        Latin, Latin, Cjk, Thai, Latin, Latin, Latin,
     ];
     SCRIPTS.get(lang).copied().unwrap_or(Script::Other)
 }

@@ -72,20 +72,22 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     (
         "windows-1252",
         1,
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is"],
     ),
     (
         "ISO-8859-15",
         3,
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+        &[
+            "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "et",
+        ],
     ),
     (
         "macintosh",
         5,
-        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi"],
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is"],
     ),
-    ("windows-1250", 2, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
-    ("ISO-8859-2", 3, &["pl", "cs", "sk", "sl", "hu", "ro", "de"]),
+    ("windows-1250", 2, &["pl", "cs", "sk", "sl", "hu", "ro", "hr", "de"]),
+    ("ISO-8859-2", 3, &["pl", "cs", "sk", "sl", "hu", "ro", "hr", "de"]),
     ("windows-1251", 1, &["ru", "uk", "bg", "mk"]),
     ("KOI8-R", 3, &["ru", "bg"]),
     ("KOI8-U", 4, &["uk", "ru", "bg"]),
@@ -99,7 +101,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("ISO-8859-8", 3, &["he"]),
     ("windows-1256", 2, &["ar", "fa"]),
     ("ISO-8859-6", 4, &["ar"]),
-    ("windows-1257", 3, &["lt", "lv"]),
+    ("windows-1257", 3, &["lt", "lv", "et"]),
     ("windows-1258", 3, &["vi"]),
     ("windows-874", 2, &["th"]),
 ];

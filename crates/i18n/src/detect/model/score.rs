@@ -421,8 +421,15 @@ fn noise_penalty(chars: &[char], cl: &[Class]) -> f64 {
             p += NOISE * (run.len() - 3) as f64;
         }
         // A word of an alphabet that is one letter twice ("ЧЧ", "ÿÿ": FE FE,
-        // FF FF); CJK names do double a character (婷婷).
-        if run.len() == 2 && a == b && !matches!(script(a), Script::Cjk | Script::Thai) {
+        // FF FF); CJK names do double a character (婷婷), and a word may
+        // double a letter inside (Finnish and Estonian "Käär", "Hyvinkää").
+        let word = |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|c| c.is_alphabetic());
+        if run.len() == 2
+            && a == b
+            && !matches!(script(a), Script::Cjk | Script::Thai)
+            && !word(start.checked_sub(1))
+            && !word(Some(i))
+        {
             p += NOISE;
         }
     }
