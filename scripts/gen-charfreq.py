@@ -52,7 +52,7 @@ import unicodedata
 
 LANGS = ["ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi",
          "pl", "cs", "sk", "sl", "hu", "ro", "de", "fr", "es", "pt", "it", "nl", "ca",
-         "sv", "da", "nb", "fi", "lt", "lv", "zt", "is", "et", "hr"]
+         "sv", "da", "nb", "fi", "lt", "lv", "zt", "is", "et", "hr", "th"]
 LOCALE = {"zt": "zh-Hant", "zh": "zh", "pt": "pt-PT"}
 MAX = {"ja": 3200, "zh": 3600, "ko": 1400, "zt": 3600}
 DEFAULT_MAX = 160
@@ -62,7 +62,7 @@ BIGRAMS = 4000
 # Most bits the escape to an unseen follower costs
 ESCAPE_MAX = 12
 CJK = {"ja", "zh", "ko", "zt"}
-NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he"}
+NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "th"}
 PLACEHOLDER = re.compile(r"\{[0-9]+\}")
 
 

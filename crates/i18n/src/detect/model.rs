@@ -18,8 +18,7 @@ mod score;
 
 pub(crate) use score::{score, score_in, Score};
 
-/// Languages of the tables, in the order of `charfreq.txt`'s codes; `th`
-/// has no table (Thai letters cost a flat 6 bits).
+/// Languages of the tables (`charfreq.txt`'s codes).
 pub(crate) const LANGS: &[&str] = &[
     "ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi", "pl", "cs", "sk", "sl", "hu", "ro",
     "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th", "is", "et", "hr",
@@ -468,7 +467,8 @@ fn is_letterlike(c: char) -> bool {
     alnum(c) || is_mark(c)
 }
 
-/// Thai has no generated table: these tiers are hand-set from the
+/// Thai characters the generated table lacks (it holds every letter,
+/// vowel and tone mark of CLDR's exemplars): hand-set tiers from the
 /// letters' commonness in Thai text (about 4, 5.5, 7.5 and 12 bits), with
 /// Thai digits and signs (๑, ฿, ๚) at 14.
 fn thai_cost(c: char) -> u32 {
@@ -551,7 +551,7 @@ pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
     langs
         .iter()
         .map(|&l| {
-            if matches!(lang_script(l), Script::Cjk | Script::Thai) {
+            if lang_script(l) == Script::Cjk {
                 return char_cost(b, lb, uni, l);
             }
             match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {

@@ -174,7 +174,7 @@ fn score_with(
         if only.is_some_and(|o| !o.contains(&lang)) {
             continue;
         }
-        let alphabetic = !matches!(lang_script(lang), Script::Cjk | Script::Thai);
+        let alphabetic = lang_script(lang) != Script::Cjk;
         let mut bits = fixed;
         let mut na = 0u32;
         for s in slots.iter() {
