@@ -47,47 +47,32 @@ struct Entry {
 }
 
 fn corpus() -> Vec<Entry> {
-    let mut out = Vec::new();
-    for line in include_str!("corpus/generated.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        out.push(Entry {
-            lang: f[0].into(),
-            part: match f[1] {
-                "held" => Part::Held,
-                "val" => Part::Val,
-                _ => Part::Dev,
-            },
-            short: f[2] == "s",
-            text: f[3].into(),
-        });
-    }
-    for line in include_str!("corpus/fresh.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        out.push(Entry {
-            lang: f[0].into(),
-            part: if f[1] == "added" { Part::Added } else { Part::Fresh },
-            short: f[2] == "s",
-            text: f[3].into(),
-        });
-    }
-    for line in include_str!("corpus/names.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        out.push(Entry {
-            lang: f[0].into(),
-            part: Part::Dev,
-            short: f[1] == "s",
-            text: f[2].into(),
-        });
-    }
+    // Lines `<lang> TAB <part> TAB <kind> TAB <name>` (names.txt has no
+    // part: all of it is development).
+    let read = |text: &str, with_part: bool| -> Vec<Entry> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|line| {
+                let f: Vec<&str> = line.split('\t').collect();
+                let (part, rest) = if with_part { (f[1], &f[2..]) } else { ("dev", &f[1..]) };
+                Entry {
+                    lang: f[0].into(),
+                    part: match part {
+                        "held" => Part::Held,
+                        "val" => Part::Val,
+                        "fresh" => Part::Fresh,
+                        "added" => Part::Added,
+                        _ => Part::Dev,
+                    },
+                    short: rest[0] == "s",
+                    text: rest[1].into(),
+                }
+            })
+            .collect()
+    };
+    let mut out = read(include_str!("corpus/generated.txt"), true);
+    out.extend(read(include_str!("corpus/fresh.txt"), true));
+    out.extend(read(include_str!("corpus/names.txt"), false));
     out
 }
 
