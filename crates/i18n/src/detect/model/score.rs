@@ -385,6 +385,11 @@ fn greek_penalty(chars: &[char], cl: &[Class]) -> f64 {
 const NOISE: f64 = 48.0;
 
 fn noise_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    // A name of symbols and spaces alone, not one letter or digit in it
+    // ("€", four no-break spaces: A4, FF FF FF FF), is bytes, not a name.
+    if !chars.iter().any(|c| c.is_alphanumeric()) {
+        return NOISE;
+    }
     let mut p = 0.0;
     let letter = |i: usize| chars.get(i).is_some_and(|c| !c.is_ascii()) && cl.get(i).is_some_and(|k| k.alpha);
     if !(0..chars.len()).any(letter) {
