@@ -51,14 +51,30 @@ impl Store {
         Ok(())
     }
 
-    /// The first `limit` entries of `node` for `hook`, in the node's order.
-    pub async fn outbox_pending(&self, node: &str, hook: &str, limit: u32) -> Result<Vec<OutboxEntry>, AccountsError> {
+    /// The first `limit` entries of `node` for `hook` that may be sent at
+    /// `now` (Unix milliseconds), in the node's order: an entry waiting for
+    /// its next try after `now` is left out, and so is every later entry
+    /// of its session (they go in order, after it). So a session whose
+    /// deliveries keep failing never fills the page: the other sessions'
+    /// entries are read past it. `i64::MAX` reads everything.
+    pub async fn outbox_pending(
+        &self,
+        node: &str,
+        hook: &str,
+        limit: u32,
+        now: i64,
+    ) -> Result<Vec<OutboxEntry>, AccountsError> {
         let rows: Vec<(String, String, i64, String, i64, i64)> = sqlx::query_as(
-            "SELECT id, session, seq, body, attempts, next_try FROM event_outbox
-             WHERE node = $1 AND hook = $2 ORDER BY seq LIMIT $3",
+            "SELECT id, session, seq, body, attempts, next_try FROM event_outbox o
+             WHERE node = $1 AND hook = $2 AND next_try <= $3
+             AND NOT EXISTS (SELECT 1 FROM event_outbox w
+                 WHERE w.node = o.node AND w.hook = o.hook AND w.session = o.session
+                 AND w.session <> '' AND w.seq < o.seq AND w.next_try > $3)
+             ORDER BY seq LIMIT $4",
         )
         .bind(node)
         .bind(hook)
+        .bind(now)
         .bind(i64::from(limit))
         .fetch_all(self.pool())
         .await?;
@@ -75,6 +91,20 @@ impl Store {
                 next_try_ms,
             })
             .collect())
+    }
+
+    /// When the first entry of `node` for `hook` that waits past `now` is
+    /// due (Unix milliseconds), if one does.
+    pub async fn outbox_next_try(&self, node: &str, hook: &str, now: i64) -> Result<Option<i64>, AccountsError> {
+        let next: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(next_try) FROM event_outbox WHERE node = $1 AND hook = $2 AND next_try > $3",
+        )
+        .bind(node)
+        .bind(hook)
+        .bind(now)
+        .fetch_one(self.pool())
+        .await?;
+        Ok(next)
     }
 
     /// Removes what `hook` has received, in one transaction.

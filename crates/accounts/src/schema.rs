@@ -113,6 +113,11 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         created_unix BIGINT NOT NULL
     )",
     ],
+    &[
+        // A delivery task reads past a session whose entry waits for its
+        // next try: the entries of one session, in order.
+        "CREATE INDEX event_outbox_session ON event_outbox (node, hook, session, seq)",
+    ],
 ];
 
 /// The schema version this build knows.

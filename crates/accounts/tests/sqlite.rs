@@ -454,3 +454,9 @@ async fn the_event_outbox_keeps_order_and_forgets_what_was_delivered() {
     let again = store(&dir).await;
     assert_eq!(again.outbox_len().await.unwrap(), 2);
 }
+
+#[tokio::test]
+async fn the_event_outbox_is_read_past_a_session_that_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    outbox::past_a_waiting_session(&store(&dir).await).await;
+}

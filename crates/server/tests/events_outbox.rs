@@ -121,3 +121,71 @@ async fn the_sqlite_outbox_keeps_up_with_1000_events_a_second() {
     }
     assert_eq!(count.load(Ordering::SeqCst), paced + burst, "each once");
 }
+
+/// A receiver that refuses every event of session "stuck" (503) and
+/// counts the others it takes.
+async fn refusing_receiver() -> (String, Arc<AtomicU64>) {
+    let count = Arc::new(AtomicU64::new(0));
+    let c = count.clone();
+    let app = axum::Router::new().route(
+        "/events",
+        axum::routing::post(move |body: String| {
+            let c = c.clone();
+            async move {
+                if body.contains("\"session\":\"stuck\"") {
+                    return axum::http::StatusCode::SERVICE_UNAVAILABLE;
+                }
+                c.fetch_add(1, Ordering::SeqCst);
+                axum::http::StatusCode::OK
+            }
+        }),
+    );
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/events", l.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(l, app).await });
+    (url, count)
+}
+
+/// More events of one session than a delivery task reads at a time (500),
+/// all refused by the receiver, then one event of another session: the
+/// other session's event is delivered (it used to wait behind a page
+/// filled by the refused session), and the refused ones stay, in the
+/// store, for later.
+async fn a_refused_session_does_not_hold_back_the_others(store: Option<babelftp_accounts::Store>) {
+    let (url, count) = refusing_receiver().await;
+    let mut spec = HookSpec::url(&url);
+    spec.max_backoff = Duration::from_secs(1);
+    let events = Events::start(Some("stuck-test".into()), &[spec], store.clone())
+        .unwrap()
+        .unwrap();
+    for i in 0..600 {
+        let mut ev = event(i);
+        ev.session = Some("stuck".into());
+        events.emit(&ev);
+    }
+    events.flush(Duration::from_secs(10)).await;
+    // Let the first page be tried and refused.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut ev = event(1000);
+    ev.session = Some("other".into());
+    events.emit(&ev);
+    // (a bound on a hang, not a speed figure)
+    wait_for(&count, 1, Duration::from_secs(30)).await;
+    if let Some(s) = store {
+        assert_eq!(s.outbox_len().await.unwrap(), 600, "the refused session's events wait");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_session_does_not_hold_back_the_others_in_memory() {
+    a_refused_session_does_not_hold_back_the_others(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_session_does_not_hold_back_the_others_in_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
+        .await
+        .unwrap();
+    a_refused_session_does_not_hold_back_the_others(Some(store)).await;
+}

@@ -29,20 +29,59 @@ pub async fn round_trip(s: &Store) {
     s.outbox_push(&[entry("a", "web", "n1", 1)]).await.unwrap();
     assert_eq!(s.outbox_len().await.unwrap(), 4);
     let ids = |v: Vec<OutboxEntry>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
-    assert_eq!(ids(s.outbox_pending("n1", "web", 10).await.unwrap()), ["a", "b"]);
-    assert_eq!(ids(s.outbox_pending("n1", "web", 1).await.unwrap()), ["a"]);
-    assert_eq!(ids(s.outbox_pending("n2", "web", 10).await.unwrap()), ["c"]);
+    assert_eq!(
+        ids(s.outbox_pending("n1", "web", 10, i64::MAX).await.unwrap()),
+        ["a", "b"]
+    );
+    assert_eq!(ids(s.outbox_pending("n1", "web", 1, i64::MAX).await.unwrap()), ["a"]);
+    assert_eq!(ids(s.outbox_pending("n2", "web", 10, i64::MAX).await.unwrap()), ["c"]);
     s.outbox_retry("web", &[("a".into(), 3, 12_345, "refused".into())])
         .await
         .unwrap();
-    let a = &s.outbox_pending("n1", "web", 1).await.unwrap()[0];
+    let a = &s.outbox_pending("n1", "web", 1, i64::MAX).await.unwrap()[0];
     assert_eq!((a.attempts, a.next_try_ms, a.session.as_str()), (3, 12_345, "s1"));
     s.outbox_done("web", &["a".into(), "b".into()]).await.unwrap();
-    assert!(s.outbox_pending("n1", "web", 10).await.unwrap().is_empty());
+    assert!(s.outbox_pending("n1", "web", 10, i64::MAX).await.unwrap().is_empty());
     assert_eq!(
-        ids(s.outbox_pending("n1", "cmd", 10).await.unwrap()),
+        ids(s.outbox_pending("n1", "cmd", 10, i64::MAX).await.unwrap()),
         ["a"],
         "another hook's stays"
     );
     assert_eq!(s.outbox_len().await.unwrap(), 2);
+}
+
+/// A session whose entry waits for its next try holds back its own later
+/// entries only: the page is read past them, so another session's entries
+/// (and bans, which belong to no session) still come, however many of the
+/// waiting session's entries there are.
+pub async fn past_a_waiting_session(s: &Store) {
+    let entry = |id: String, session: &str, seq: i64, next_try_ms: i64| OutboxEntry {
+        id,
+        hook: "web".into(),
+        node: "n1".into(),
+        session: session.into(),
+        seq,
+        body: "{}".into(),
+        attempts: u32::from(next_try_ms > 0),
+        next_try_ms,
+    };
+    // "stuck": its first entry waits until 5000, then 20 more behind it.
+    let mut rows = vec![entry("stuck-0".into(), "stuck", 1, 5_000)];
+    rows.extend((1..=20).map(|i| entry(format!("stuck-{i}"), "stuck", 1 + i, 0)));
+    rows.push(entry("ban-waiting".into(), "", 30, 5_000));
+    rows.push(entry("other".into(), "s2", 31, 0));
+    rows.push(entry("ban".into(), "", 32, 0));
+    s.outbox_push(&rows).await.unwrap();
+    let ids = |v: Vec<OutboxEntry>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
+    // A page of 5 at 1000: not filled by the waiting session.
+    assert_eq!(
+        ids(s.outbox_pending("n1", "web", 5, 1_000).await.unwrap()),
+        ["other", "ban"]
+    );
+    assert_eq!(s.outbox_next_try("n1", "web", 1_000).await.unwrap(), Some(5_000));
+    // Once due, the session's entries come in order.
+    let due = ids(s.outbox_pending("n1", "web", 3, 6_000).await.unwrap());
+    assert_eq!(due, ["stuck-0", "stuck-1", "stuck-2"]);
+    assert_eq!(s.outbox_next_try("n1", "web", 6_000).await.unwrap(), None);
+    assert_eq!(s.outbox_pending("n1", "web", 100, i64::MAX).await.unwrap().len(), 24);
 }

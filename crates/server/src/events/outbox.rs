@@ -50,19 +50,49 @@ impl Queue {
         }
     }
 
-    async fn pending(&self, node: &str, hook: &str) -> Result<Vec<OutboxEntry>, String> {
+    /// What may be sent at `now`: the first [`PAGE`] entries for `hook`
+    /// that do not wait for a next try after `now`, nor behind one of
+    /// their session (`Store::outbox_pending`); `i64::MAX` reads all.
+    async fn pending(&self, node: &str, hook: &str, now: i64) -> Result<Vec<OutboxEntry>, String> {
         match self {
-            Queue::Store(s) => s.outbox_pending(node, hook, PAGE).await.map_err(|e| e.to_string()),
+            Queue::Store(s) => s.outbox_pending(node, hook, PAGE, now).await.map_err(|e| e.to_string()),
             Queue::Memory(_) => Ok(self
                 .mem()
                 .map(|m| {
+                    let mut waiting: HashSet<&str> = HashSet::new();
                     m.iter()
                         .filter(|e| e.hook == hook)
+                        .filter(|e| {
+                            let session = e.session.as_str();
+                            if !session.is_empty() && waiting.contains(session) {
+                                return false;
+                            }
+                            if e.next_try_ms > now {
+                                if !session.is_empty() {
+                                    waiting.insert(session);
+                                }
+                                return false;
+                            }
+                            true
+                        })
                         .take(PAGE as usize)
                         .cloned()
                         .collect()
                 })
                 .unwrap_or_default()),
+        }
+    }
+
+    /// When the first entry for `hook` that waits past `now` is due.
+    async fn next_try(&self, node: &str, hook: &str, now: i64) -> Result<Option<i64>, String> {
+        match self {
+            Queue::Store(s) => s.outbox_next_try(node, hook, now).await.map_err(|e| e.to_string()),
+            Queue::Memory(_) => Ok(self.mem().and_then(|m| {
+                m.iter()
+                    .filter(|e| e.hook == hook && e.next_try_ms > now)
+                    .map(|e| e.next_try_ms)
+                    .min()
+            })),
         }
     }
 
@@ -157,14 +187,18 @@ async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: 
 }
 
 /// One hook's delivery: its rows in the node's order; a session whose
-/// earlier event has not gone holds its later ones back; other sessions
-/// go on.
+/// earlier event has not gone holds its later ones back (the outbox is
+/// read past them); other sessions go on.
 async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Notify>) {
     // At start, what a previous run left is due at once.
     let mut first = true;
     let mut failing = false;
     loop {
-        let rows = match queue.pending(&node, hook.name()).await {
+        let now = now_ms();
+        let rows = match queue
+            .pending(&node, hook.name(), if first { i64::MAX } else { now })
+            .await
+        {
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!(hook = hook.name(), error = %e, "the outbox cannot be read");
@@ -172,11 +206,8 @@ async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Not
                 continue;
             }
         };
-        let now = now_ms();
-        let mut blocked: HashSet<String> = HashSet::new();
         let mut groups: Vec<Vec<OutboxEntry>> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
-        let mut earliest: Option<i64> = None;
         for r in rows {
             // A ban belongs to no session: alone in its group.
             let key = if r.session.is_empty() {
@@ -184,14 +215,6 @@ async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Not
             } else {
                 r.session.clone()
             };
-            if blocked.contains(&key) {
-                continue;
-            }
-            if !first && r.next_try_ms > now {
-                earliest = Some(earliest.map_or(r.next_try_ms, |e: i64| e.min(r.next_try_ms)));
-                blocked.insert(key);
-                continue;
-            }
             match index.get(&key) {
                 Some(&i) => groups[i].push(r),
                 None => {
@@ -202,6 +225,7 @@ async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Not
         }
         first = false;
         if groups.is_empty() {
+            let earliest = queue.next_try(&node, hook.name(), now).await.unwrap_or(None);
             let wait = earliest.map_or(Duration::from_secs(60), |t| {
                 Duration::from_millis(u64::try_from(t - now).unwrap_or(0))
             });
