@@ -308,6 +308,8 @@ pub struct NewUser {
     pub group: Option<String>,
     pub lang: Option<String>,
     pub charset: Option<String>,
+    /// Created disabled (it exists, and cannot log in).
+    pub disabled: bool,
 }
 
 /// A new group.

@@ -363,7 +363,7 @@ impl Store {
         }
         let home = u.home.as_deref().map(home_text).transpose()?;
         sqlx::query(
-            "INSERT INTO users (name, password, home, grp, lang, charset, disabled) VALUES ($1, $2, $3, $4, $5, $6, 0)",
+            "INSERT INTO users (name, password, home, grp, lang, charset, disabled) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&u.name)
         .bind(&u.password)
@@ -371,6 +371,7 @@ impl Store {
         .bind(u.group.clone())
         .bind(u.lang.clone())
         .bind(u.charset.as_deref().map(|c| c.trim().to_owned()))
+        .bind(i64::from(u.disabled))
         .execute(&self.pool)
         .await
         .map_err(|e| unique_as(e, || AccountsError::UserExists(u.name.clone())))?;

@@ -493,6 +493,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) ->
                 group,
                 lang: settings.lang,
                 charset: settings.charset,
+                disabled: false,
             };
             for (check, v) in [
                 (check_home as fn(&str) -> Result<(), AccountsError>, &u.home),

@@ -223,6 +223,18 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     assert_eq!(code, 400, "{body}");
     let (code, body) = curl("POST", &format!("{api}/users"), t, Some("{not json"));
     assert_eq!(code, 400, "{body}");
+    // Created disabled: it exists, and cannot log in.
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(r#"{"name": "carol", "password": "carol-pw", "home": "/", "disabled": true}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(json(&body)["disabled"], true, "{body}");
+    assert!(!logs_in(srv.addr, "127.0.0.1", "carol", "carol-pw"));
+    let (code, body) = curl("DELETE", &format!("{api}/users/carol"), t, None);
+    assert_eq!(code, 204, "{body}");
     let (code, body) = curl("GET", &format!("{api}/users"), t, None);
     assert_eq!(code, 200);
     let users = json(&body);

@@ -316,6 +316,8 @@ pub(crate) async fn create_user(
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
     let changes = limits.changes()?;
     let password = hash(b.password).await?;
+    // Created disabled, then its limits and rules, then enabled when asked:
+    // a login never finds it half made. A step that fails removes it again.
     st.store
         .add_user(&NewUser {
             name: b.name.clone(),
@@ -324,19 +326,29 @@ pub(crate) async fn create_user(
             group: b.group,
             lang: b.lang,
             charset: b.charset,
+            disabled: true,
         })
         .await?;
     let owner = Owner::User(&b.name);
-    if !limits.is_empty() {
-        st.store.set_limits(owner, &changes).await?;
-    }
-    rules.apply(&st.store, owner).await?;
-    if b.disabled {
-        let c = UserChanges {
-            disabled: Some(true),
-            ..UserChanges::default()
-        };
-        st.store.set_user(&b.name, &c).await?;
+    let rest = async {
+        if !limits.is_empty() {
+            st.store.set_limits(owner, &changes).await?;
+        }
+        rules.apply(&st.store, owner).await?;
+        if !b.disabled {
+            let c = UserChanges {
+                disabled: Some(false),
+                ..UserChanges::default()
+            };
+            st.store.set_user(&b.name, &c).await?;
+        }
+        Ok::<(), ApiError>(())
+    };
+    if let Err(e) = rest.await {
+        if let Err(undo) = st.store.remove_user(&b.name).await {
+            tracing::warn!(user = %b.name, error = %undo, "admin API: a user half created could not be removed");
+        }
+        return Err(e);
     }
     tracing::info!(token = %caller, user = %b.name, "admin API: user created");
     Ok(json(StatusCode::CREATED, &user_json(&st.store, &b.name).await?))
