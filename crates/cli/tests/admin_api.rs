@@ -65,10 +65,12 @@ fn setup(dir: &std::path::Path, extra: &[&str]) -> (Serve, String, String, std::
     assert!(listed.starts_with("ci\t"), "{listed}");
     assert!(!listed.contains(&token), "a token is shown once");
     let conf = dir.join("babelftp.toml");
-    // Loopback is scored too, so that a ban of 127.0.0.5 holds.
+    // Loopback is scored too, so that a ban of 127.0.0.5 holds; curl's
+    // connections, quicker than 20 a second, are no flood here (that is
+    // http_limits.rs's).
     std::fs::write(
         &conf,
-        format!("db = {db:?}\nlogin_fail_delay_ms = 10\n[defender]\nallow = []\n"),
+        format!("db = {db:?}\nlogin_fail_delay_ms = 10\n[defender]\nallow = []\nconnections_per_second = 1000\n"),
     )
     .unwrap();
     let log = dir.join("server.log");

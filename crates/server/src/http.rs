@@ -1,55 +1,87 @@
 //! What every HTTP door of the server shares (the admin API, `/metrics`,
-//! and the web view to come): listeners that close banned addresses as
-//! soon as they are accepted, as the FTP listeners do, and HTTPS with the
-//! FTPS certificate.
+//! the web view): an accept loop that admits connections as the FTP
+//! listeners do, HTTPS with the FTPS certificate, and the deadlines that
+//! keep a silent or slow client from holding a connection.
 //!
 //! ```text
-//!  TcpListener ─ Guarded (banned? close) ─┬─ axum::serve             (HTTP)
-//!                                         └─ Tls (handshake tasks) ─ axum::serve (HTTPS)
+//!  TcpListener ─ Guarded: banned, or a connection flood? close
+//!                         over max_connections / max_per_ip? 503 (HTTP) or close (HTTPS)
+//!      └─ a task per connection, holding its slot:
+//!           (TLS handshake, 10 s) ─ hyper-util auto (HTTP/1.1, HTTP/2) ─ axum Router
+//!             first request within 20 s, else closed; HTTP/1.1 headers within 20 s
+//!             (the next request's too); no new request for ~20 s: closed gracefully
 //! ```
 //!
-//! Both hand axum the peer's `SocketAddr`, so a router served with
-//! `into_make_service_with_connect_info::<Peer>()` can score what
-//! its clients do wrong (a refused token, a failed web login) with
-//! [`crate::driver::Shared::login_failed`].
+//! Each door counts its own connections (one [`Limits`] per door, none
+//! shared with FTP): a flood of the web view fills neither FTP's slots
+//! nor the admin API's, so an administrator can still ban the flooder,
+//! and Prometheus can still watch it happen.
+//!
+//! The handlers get the peer's address as `ConnectInfo<Peer>`, so they
+//! can score what their clients do wrong (a refused token, a failed web
+//! login) with [`crate::driver::Shared::login_failed`].
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use axum::extract::ConnectInfo;
+use babelftp_session::Msg;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tower::ServiceExt;
 
-use crate::defender::Defender;
-use crate::metrics::Metrics;
+use crate::admission::{Limits, Slot};
+use crate::driver::Shared;
 
-/// A TCP listener that drops, unanswered, every connection from an
-/// address the defender has banned.
+/// How long a client may take over its TLS handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a connection may take to send a complete request header: the
+/// first request's from the accept (or the end of the TLS handshake), each
+/// next HTTP/1.1 request's from the end of the previous answer. It is also
+/// how long a connection may stay without starting a request before it is
+/// closed, gracefully (answers under way are finished), checked every
+/// `HEADER_TIMEOUT`.
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What a client refused for the limits is told to wait, in seconds.
+const RETRY_AFTER: u32 = 10;
+
+/// A TCP listener that closes, unanswered, every connection from an
+/// address the defender has banned or bans for this very connection (a
+/// connection flood), and counts the others against the door's limits.
 pub(crate) struct Guarded {
     listener: TcpListener,
-    defender: Arc<Defender>,
-    metrics: Arc<Metrics>,
+    shared: Arc<Shared>,
+    limits: Limits,
 }
 
 impl Guarded {
-    pub(crate) fn new(listener: TcpListener, defender: Arc<Defender>, metrics: Arc<Metrics>) -> Guarded {
+    pub(crate) fn new(listener: TcpListener, shared: Arc<Shared>) -> Guarded {
         Guarded {
             listener,
-            defender,
-            metrics,
+            shared,
+            limits: Limits::default(),
         }
     }
 
-    /// The next connection from an address that is not banned.
-    async fn next(&mut self) -> (TcpStream, SocketAddr) {
+    /// The next connection the defender lets in, with its slot, or `None`
+    /// when the door is full (`max_connections`) or its address has
+    /// `max_per_ip` connections already.
+    async fn next(&mut self) -> (TcpStream, SocketAddr, Option<Slot>) {
         loop {
             match self.listener.accept().await {
                 Ok((tcp, peer)) => {
-                    if self.defender.is_banned(peer.ip(), Instant::now()) {
-                        tracing::debug!(%peer, "HTTP connection closed: address banned");
-                        self.metrics.count_banned_connection();
+                    if !self.shared.admit(peer) {
                         continue;
                     }
-                    return (tcp, peer);
+                    let slot = self.limits.admit(peer.ip(), &self.shared.cfg);
+                    return (tcp, peer, slot);
                 }
                 Err(e) => {
                     // Out of descriptors and the like: wait, as axum does.
@@ -61,121 +93,129 @@ impl Guarded {
     }
 }
 
-impl axum::serve::Listener for Guarded {
-    type Io = TcpStream;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (TcpStream, SocketAddr) {
-        let (tcp, peer) = self.next().await;
-        // Small answers go out at once.
-        let _ = tcp.set_nodelay(true);
-        (tcp, peer)
-    }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.listener.local_addr()
-    }
-}
-
-/// How long a client may take over its TLS handshake.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A listener that hands axum connections whose TLS handshake is done.
-/// Handshakes run in tasks of their own: a slow or silent client holds up
-/// no other. A banned address never reaches the handshake.
-pub(crate) struct Tls {
-    ready: tokio::sync::mpsc::Receiver<(tokio_rustls::server::TlsStream<TcpStream>, SocketAddr)>,
-    addr: std::io::Result<SocketAddr>,
-    _accept: crate::AbortOnDrop,
-}
-
-impl Tls {
-    pub(crate) fn new(mut listener: Guarded, cfg: Arc<rustls::ServerConfig>) -> Tls {
-        let addr = listener.listener.local_addr();
-        let (tx, ready) = tokio::sync::mpsc::channel(16);
-        let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
-        let accept = tokio::spawn(async move {
-            loop {
-                let (tcp, peer) = listener.next().await;
-                let _ = tcp.set_nodelay(true);
-                let (acceptor, tx) = (acceptor.clone(), tx.clone());
-                tokio::spawn(async move {
-                    match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
-                        Ok(Ok(tls)) => {
-                            let _ = tx.send((tls, peer)).await;
-                        }
-                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "HTTPS: TLS handshake failed"),
-                        Err(_) => tracing::debug!(%peer, "HTTPS: TLS handshake timed out"),
-                    }
-                });
-            }
-        });
-        Tls {
-            ready,
-            addr,
-            _accept: crate::AbortOnDrop(accept),
-        }
-    }
-}
-
-impl axum::serve::Listener for Tls {
-    type Io = tokio_rustls::server::TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        match self.ready.recv().await {
-            Some(c) => c,
-            // The accepting task is gone (it never ends by itself).
-            None => std::future::pending().await,
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        match &self.addr {
-            Ok(a) => Ok(*a),
-            Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
-        }
-    }
-}
-
-/// The peer of a connection, as the handlers see it
-/// (`ConnectInfo<Peer>`; axum gives `SocketAddr` only for its own
-/// listener).
+/// The peer of a connection, as the handlers see it (`ConnectInfo<Peer>`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Peer(pub(crate) SocketAddr);
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Guarded>> for Peer {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, Guarded>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Tls>> for Peer {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, Tls>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
 
 /// Serves `app` on `listener` (HTTPS when `tls` is given) until the task
 /// is dropped, handing the handlers the peer's address
 /// (`ConnectInfo<Peer>`). `what` names the door in the log.
 pub(crate) async fn serve(
-    listener: Guarded,
+    mut listener: Guarded,
     tls: Option<Arc<rustls::ServerConfig>>,
     app: axum::Router,
     what: &'static str,
 ) {
-    let r = match tls {
-        None => axum::serve(listener, app.into_make_service_with_connect_info::<Peer>()).await,
-        Some(cfg) => {
-            axum::serve(
-                Tls::new(listener, cfg),
-                app.into_make_service_with_connect_info::<Peer>(),
-            )
-            .await
-        }
-    };
-    if let Err(e) = r {
-        tracing::warn!(error = %e, door = what, "an HTTP listener failed");
+    let tls = tls.map(tokio_rustls::TlsAcceptor::from);
+    loop {
+        let (tcp, peer, slot) = listener.next().await;
+        let Some(slot) = slot else {
+            tracing::warn!(%peer, door = what, "HTTP connection refused: too many connections (max_connections or max_per_ip)");
+            // In clear, the client is told why; under TLS that would take
+            // a handshake, which is what the limits spare.
+            if tls.is_none() {
+                tokio::spawn(refuse(tcp, listener.shared.clone()));
+            }
+            continue;
+        };
+        // Small answers go out at once.
+        let _ = tcp.set_nodelay(true);
+        let (tls, app) = (tls.clone(), app.clone());
+        // The task holds the slot: it is the connection's life, handshake
+        // included.
+        tokio::spawn(async move {
+            let _slot = slot;
+            match tls {
+                None => connection(tcp, peer, app).await,
+                Some(acceptor) => match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
+                    Ok(Ok(tls)) => connection(tls, peer, app).await,
+                    Ok(Err(e)) => tracing::debug!(%peer, error = %e, door = what, "HTTPS: TLS handshake failed"),
+                    Err(_) => tracing::debug!(%peer, door = what, "HTTPS: TLS handshake timed out"),
+                },
+            }
+        });
     }
+}
+
+/// One connection, HTTP/1.1 or HTTP/2 (ALPN `h2`, or the prior-knowledge
+/// preface in clear), until it ends or keeps its deadlines no more.
+async fn connection<I>(io: I, peer: SocketAddr, app: axum::Router)
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    // Requests that reached the handlers (their header complete).
+    let asked = Arc::new(AtomicU64::new(0));
+    let counter = asked.clone();
+    let app = app.map_request(move |mut req: axum::extract::Request<_>| {
+        counter.fetch_add(1, Ordering::Relaxed);
+        req.extensions_mut().insert(ConnectInfo(Peer(peer)));
+        req
+    });
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT);
+    let conn = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(app));
+    tokio::pin!(conn);
+    let deadline = tokio::time::sleep(HEADER_TIMEOUT);
+    tokio::pin!(deadline);
+    let (mut seen, mut closing) = (0, false);
+    loop {
+        tokio::select! {
+            r = conn.as_mut() => {
+                if let Err(e) = r {
+                    tracing::debug!(%peer, error = %e, "HTTP connection ended");
+                }
+                return;
+            }
+            () = deadline.as_mut(), if !closing => {
+                let now = asked.load(Ordering::Relaxed);
+                if now == 0 {
+                    // Nothing asked yet (silent, or a header sent a byte at
+                    // a time, or an HTTP/2 preface never finished).
+                    tracing::debug!(%peer, "HTTP connection closed: no request within the header timeout");
+                    return;
+                }
+                if now == seen {
+                    // Idle: the answers under way end, then the connection.
+                    conn.as_mut().graceful_shutdown();
+                    closing = true;
+                } else {
+                    seen = now;
+                    deadline.as_mut().reset(tokio::time::Instant::now() + HEADER_TIMEOUT);
+                }
+            }
+        }
+    }
+}
+
+/// Tells a client over the limits so, in the server's language:
+/// `503 Service Unavailable` with `Retry-After`, then closes.
+async fn refuse(mut tcp: TcpStream, shared: Arc<Shared>) {
+    let catalogs = &shared.session.catalogs;
+    let text = Msg::TooManyConnections.render(catalogs, catalogs.default_lang()) + "\n";
+    let head = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nRetry-After: {RETRY_AFTER}\r\nConnection: close\r\n\r\n",
+        text.len()
+    );
+    let answer = async {
+        tcp.write_all(head.as_bytes()).await?;
+        tcp.write_all(text.as_bytes()).await?;
+        tcp.shutdown().await?;
+        // What the client sent is read (a little of it, until it closes):
+        // a socket closed with unread bytes is reset, and the reset can
+        // take the answer with it.
+        let mut buf = [0u8; 4096];
+        let mut left: usize = 64 * 1024;
+        while left > 0 {
+            let n = tcp.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            left = left.saturating_sub(n);
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), answer).await;
 }

@@ -445,7 +445,7 @@ impl Server {
         let (alive, mut all_gone) = tokio::sync::mpsc::channel::<()>(1);
         // The metrics endpoint lives as long as `run`, draining included.
         let http = self.metrics.map(|l| {
-            let l = http::Guarded::new(l, self.shared.defender.clone(), self.shared.metrics.clone());
+            let l = http::Guarded::new(l, self.shared.clone());
             AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone())))
         });
         // So does the admin API.

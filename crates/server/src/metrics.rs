@@ -250,9 +250,7 @@ pub(crate) async fn serve_http(listener: crate::http::Guarded, metrics: Arc<Metr
         .route("/metrics", get(openmetrics))
         .route("/health", get(health))
         .with_state(metrics);
-    if let Err(e) = axum::serve(listener, app).await {
-        tracing::warn!(error = %e, "the metrics listener failed");
-    }
+    crate::http::serve(listener, None, app, "metrics").await;
 }
 
 /// The metrics, as OpenMetrics text.

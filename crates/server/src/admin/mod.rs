@@ -363,10 +363,11 @@ impl AdminListener {
 
 /// Serves the admin API until the task is dropped: HTTPS with the FTPS
 /// certificate when the server has one, else HTTP. Banned addresses are
-/// closed at accept ([`crate::http::Guarded`]).
+/// closed at accept, and connections are limited and timed
+/// ([`crate::http`]).
 pub(crate) async fn serve(l: AdminListener, shared: Arc<Shared>, store: Store, started: Instant) {
     let tls = shared.tls.as_ref().map(|t| t.https());
-    let listener = crate::http::Guarded::new(l.listener, shared.defender.clone(), shared.metrics.clone());
+    let listener = crate::http::Guarded::new(l.listener, shared.clone());
     let app = router(AdminState { shared, store, started });
     crate::http::serve(listener, tls, app, "admin API").await;
 }

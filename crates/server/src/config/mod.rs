@@ -211,9 +211,12 @@ pub struct Config {
     /// control connection is watched for the FIN of a killed client
     /// before the upload commits (any octet from the client ends it).
     pub upload_end_wait: Duration,
-    /// Most sessions at once; more get 421.
+    /// Most sessions at once; more get 421. Each HTTP door (web view,
+    /// admin API, metrics) counts its connections against it too, apart
+    /// (more get 503 in clear, a close under TLS).
     pub max_connections: usize,
-    /// Most sessions at once from one IP address; more get 421.
+    /// Most sessions at once from one IP address; more get 421. Each HTTP
+    /// door counts its own too, as for `max_connections`.
     pub max_per_ip: usize,
     /// Most passive ports one client address holds at once (PASV/EPSV
     /// beyond it: 425); `None`: `max_per_ip`. Never more than a quarter of

@@ -3,11 +3,11 @@
 //! upload, make folders, rename and delete where its permissions allow.
 //!
 //! ```text
-//!  http_listen ─ Guarded (bans) ─ (TLS) ─ axum ─ handle ─┬─ GET dir/        page::listing   (paginated, sortable)
-//!                                                        ├─ GET file        files::download (Range, ETag, attachment)
-//!                                                        ├─ GET ?asset=…    the page's CSS and JavaScript
-//!                                                        ├─ POST ?login / ?logout / ?lang   session
-//!                                                        └─ POST ?upload / ?mkdir / ?rename / ?delete   files
+//!  http_listen ─ Guarded (bans, limits) ─ (TLS) ─ axum ─ handle ─┬─ GET dir/        page::listing   (paginated, sortable)
+//!                                                                ├─ GET file        files::download (Range, ETag, attachment)
+//!                                                                ├─ GET ?asset=…    the page's CSS and JavaScript
+//!                                                                ├─ POST ?login / ?logout / ?lang   session
+//!                                                                └─ POST ?upload / ?mkdir / ?rename / ?delete   files
 //! ```
 //!
 //! **URLs are FTP paths.** The HTTP path of a file is its path in the
@@ -76,7 +76,7 @@ type St = Arc<Web>;
 /// `ftp_port`: the FTP listener's, for the `ftp://` links.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, ftp_port: Option<u16>) {
     let tls = shared.tls.as_ref().map(|t| t.https_h2());
-    let guarded = crate::http::Guarded::new(listener, shared.defender.clone(), shared.metrics.clone());
+    let guarded = crate::http::Guarded::new(listener, shared.clone());
     let web = Arc::new(Web {
         sessions: session::Sessions::default(),
         tls: tls.is_some(),

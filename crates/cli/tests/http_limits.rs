@@ -1,0 +1,214 @@
+//! The HTTP doors admit connections as FTP does, driven with real sockets,
+//! curl and ftplib against `babelftp serve --http-listen`: `max_per_ip`
+//! per address (a 503 over it, the slot back when a connection closes), a
+//! connection flood bans the address from the web view and from FTP, and a
+//! client that sends no request, or a header a byte at a time, or stays
+//! idle after its answer, is closed by the server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Read;
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+mod common;
+use common::serve::Serve;
+
+/// curl from `source`: (status, body); status 0 when the connection was
+/// closed without an answer.
+fn curl_from(source: &str, url: &str) -> (u16, String) {
+    let out = Command::new("curl")
+        .args([
+            "-sS",
+            "--max-time",
+            "30",
+            "--interface",
+            source,
+            "-w",
+            "\n%{http_code}",
+            url,
+        ])
+        .output()
+        .expect("curl must be installed (scripts/test.sh installs it)");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (code.trim().parse().unwrap_or(0), body.to_owned())
+}
+
+/// The server with the web view, anonymous; (server, base URL).
+fn start(root: &Path, args: &[&str]) -> (Serve, String) {
+    let mut all = vec!["--http-listen", "127.0.0.1:0", "--anonymous"];
+    all.extend_from_slice(args);
+    let srv = Serve::start(root, &all);
+    let line = srv.wait_for("web view: ");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    (srv, url)
+}
+
+/// python3 running `script`: its standard output.
+fn python(script: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .expect("python3 must be installed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn max_per_ip_holds_on_the_web_view_and_a_closed_connection_gives_its_slot_back() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hello.txt"), "hi\n").unwrap();
+    let (_srv, base) = start(dir.path(), &["--max-per-ip", "2"]);
+    let addr = base.trim_start_matches("http://").to_owned();
+
+    // Two connections that ask nothing hold 127.0.0.1's two slots.
+    let held: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+    let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+    assert_eq!(code, 503, "{body}");
+    assert!(body.contains("Too many connections"), "{body}");
+    // Another address has slots of its own.
+    let (code, body) = curl_from("127.0.0.2", &format!("{base}/hello.txt"));
+    assert_eq!((code, body.as_str()), (200, "hi\n"));
+
+    // Closed, they give their slots back (once the server has seen them
+    // go).
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+        if code == 200 {
+            assert_eq!(body, "hi\n");
+            break;
+        }
+        assert_eq!(code, 503, "{body}");
+        assert!(Instant::now() < deadline, "127.0.0.1 is never served again");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_connection_flood_bans_the_address_from_the_web_view_and_from_ftp() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hello.txt"), "hi\n").unwrap();
+    // 127.0.0.9 is scored (loopback is allowed by default); more than one
+    // connection a second scores 1 each, 3 ban.
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        "[defender]\nallow = [\"127.0.0.1/32\"]\nconnections_per_second = 1\nthreshold = 3\n",
+    )
+    .unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
+    let (srv, base) = start(&root, &["--config", conf.to_str().unwrap()]);
+    let (code, _) = curl_from("127.0.0.9", &format!("{base}/hello.txt"));
+    assert_eq!(code, 200, "one connection is no flood");
+
+    // A burst of 20 connections: the server closes the last ones unanswered.
+    let port = base.rsplit(':').next().unwrap();
+    let out = python(&format!(
+        "import socket\nsocks = []\nfor i in range(20):\n    s = socket.socket()\n    s.bind(('127.0.0.9', 0))\n    s.connect(('127.0.0.1', {port}))\n    socks.append(s)\nlast = socks[-1]\nlast.settimeout(20)\ntry:\n    last.sendall(b'GET /hello.txt HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n')\n    print('ANSWER', last.recv(100))\nexcept OSError as e:\n    print('CLOSED', e)\n"
+    ));
+    assert!(
+        out.starts_with("CLOSED") || out.starts_with("ANSWER b''"),
+        "the flood's last connection: {out}"
+    );
+    // Banned: closed at accept, on this door and on FTP; another address
+    // is served.
+    let (code, _) = curl_from("127.0.0.9", &format!("{base}/hello.txt"));
+    assert_eq!(code, 0, "a banned address is not answered");
+    let ftp = python(&format!(
+        "import ftplib\ntry:\n    ftp = ftplib.FTP(source_address=('127.0.0.9', 0))\n    ftp.connect('127.0.0.1', {}, timeout=10)\n    ftp.login('anonymous', 'x@y')\n    print('IN')\nexcept Exception as e:\n    print('REFUSED', e)\n",
+        srv.addr.port()
+    ));
+    assert!(ftp.starts_with("REFUSED"), "{ftp}");
+    let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+    assert_eq!((code, body.as_str()), (200, "hi\n"));
+}
+
+#[test]
+fn silent_slow_and_idle_http_connections_are_closed_by_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hello.txt"), "hi\n").unwrap();
+    let (_srv, base) = start(dir.path(), &[]);
+    let addr = base.trim_start_matches("http://").to_owned();
+
+    // A connection that sends nothing: the server closes it (within the
+    // 20 s header timeout; the test waits up to 60 s).
+    let silent = std::thread::spawn({
+        let addr = addr.clone();
+        move || {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+            let mut buf = Vec::new();
+            s.read_to_end(&mut buf).map(|_| buf)
+        }
+    });
+    // A header sent a byte every half second, never finished: closed,
+    // unanswered.
+    let slow = std::thread::spawn({
+        let addr = addr.clone();
+        move || {
+            use std::io::Write;
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+            let header = b"GET /hello.txt HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+            let started = Instant::now();
+            let mut got = Vec::new();
+            let mut i = 0;
+            while started.elapsed() < Duration::from_secs(60) {
+                let byte = header.get(i).copied().unwrap_or(b'a');
+                i += 1;
+                if s.write_all(&[byte]).is_err() {
+                    return Some(got);
+                }
+                let mut buf = [0u8; 256];
+                match s.read(&mut buf) {
+                    Ok(0) => return Some(got),
+                    Ok(n) => got.extend_from_slice(&buf[..n]),
+                    Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                    Err(_) => return Some(got),
+                }
+            }
+            None
+        }
+    });
+    // A keep-alive connection, answered, then idle: closed too.
+    let idle = std::thread::spawn({
+        let addr = addr.clone();
+        move || {
+            use std::io::Write;
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.write_all(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+            let mut buf = Vec::new();
+            s.read_to_end(&mut buf).map(|_| buf)
+        }
+    });
+
+    let got = silent.join().unwrap().expect("closed, not timed out after 60 s");
+    assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+    let got = slow.join().unwrap().expect("closed within 60 s");
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.is_empty(), "{text}");
+    let got = idle.join().unwrap().expect("closed, not timed out after 60 s");
+    let text = String::from_utf8_lossy(&got);
+    assert!(
+        text.starts_with("HTTP/1.1 200 OK\r\n") && text.ends_with("\r\n\r\nhi\n"),
+        "{text}"
+    );
+}
