@@ -597,7 +597,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                         &[("from", &from.to_string()), ("to", &to.to_string())],
                     ));
                 }
-                let sessions = babelftp_server::sessions_for_open_files(to);
+                // Each HTTP listener (web view, admin API, /metrics) may
+                // hold max_connections connections of its own, one
+                // descriptor each, beside FTP's.
+                let http_doors = cfg.http_listen.len()
+                    + usize::from(cfg.admin_listen.is_some())
+                    + usize::from(cfg.metrics_listen.is_some());
+                let http = (http_doors as u64).saturating_mul(cfg.max_connections as u64);
+                let sessions = babelftp_server::sessions_for_open_files(to.saturating_sub(http));
                 if sessions < cfg.max_connections as u64 {
                     say(&crate::msg::ts(
                         "cli-nofile-capped",
