@@ -473,3 +473,58 @@ fn admin_listen_without_an_accounts_store_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("admin_listen needs an accounts store"), "{err}");
 }
+
+/// A download under way is listed with its direction, path and bytes
+/// moved so far; ending the session cuts it (the client's transfer fails)
+/// and closes the session.
+#[test]
+fn a_running_download_is_listed_and_cut_when_its_session_is_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    // 64 MiB, far more than the socket buffers hold for a slow reader.
+    std::fs::create_dir_all(dir.path().join("root")).unwrap();
+    std::fs::write(dir.path().join("root/big.bin"), vec![7u8; 64 << 20]).unwrap();
+    let (srv, api, token, _log) = setup(dir.path(), &[]);
+    let t = Some(token.as_str());
+    // ftplib reads the first block, then stops reading (the server's
+    // writes wait on full buffers: the transfer runs, stalled) until it is
+    // told to go on.
+    let script = format!(
+        "import ftplib, sys\nftp = ftplib.FTP()\nftp.connect({:?}, {}, timeout=30)\nftp.login('alice', 'alice-pw')\nseen = [0]\ndef cb(b):\n    if seen[0] == 0:\n        print('READING', flush=True)\n        sys.stdin.readline()\n    seen[0] += len(b)\ntry:\n    ftp.retrbinary('RETR big.bin', cb, blocksize=65536)\n    print('COMPLETE', seen[0])\nexcept ftplib.all_errors as e:\n    print('CUT', seen[0], e)\n",
+        srv.addr.ip().to_string(),
+        srv.addr.port()
+    );
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut go = child.stdin.take().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "READING");
+    let shown: Value =
+        babelftp_test_support::wait_until(std::time::Duration::from_secs(20), "the download to be listed", || {
+            let (_, body) = curl("GET", &format!("{api}/sessions"), t, None);
+            let list = json(&body);
+            let s = list.as_array()?.iter().find(|s| s["user"] == "alice")?.clone();
+            (s["transfer"]["bytes"].as_u64()? > 0).then_some(s)
+        });
+    let tr = &shown["transfer"];
+    assert_eq!(tr["direction"], "download", "{shown}");
+    assert_eq!(tr["path"], "/big.bin", "{shown}");
+    assert!(tr["bytes"].as_u64().unwrap() < 64 << 20, "{shown}");
+    assert!(
+        tr["since"].as_u64().unwrap() >= shown["since"].as_u64().unwrap(),
+        "{shown}"
+    );
+    let (_, body) = curl("GET", &format!("{api}/status"), t, None);
+    assert!(json(&body)["transfers"].as_u64().unwrap() >= 1, "{body}");
+    let id = shown["id"].as_u64().unwrap();
+    let (code, body) = curl("DELETE", &format!("{api}/sessions/{id}"), t, None);
+    assert_eq!(code, 204, "{body}");
+    std::io::Write::write_all(&mut go, b"go\n").unwrap();
+    let end = lines.next().unwrap().unwrap();
+    assert!(end.starts_with("CUT "), "{end}");
+    child.wait().unwrap();
+}
