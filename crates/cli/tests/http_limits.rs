@@ -212,3 +212,46 @@ fn silent_slow_and_idle_http_connections_are_closed_by_the_server() {
         "{text}"
     );
 }
+
+#[test]
+fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
+    // Far more than the socket buffers hold.
+    std::fs::write(root.join("big.bin"), vec![1u8; 64 << 20]).unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, "stall_timeout = 2\n").unwrap();
+    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap(), "--max-per-ip", "1"]);
+    let addr = base.trim_start_matches("http://").to_owned();
+
+    // Asks for the big file and reads nothing of it: its one slot is held.
+    let mut stalled = TcpStream::connect(&addr).unwrap();
+    std::io::Write::write_all(&mut stalled, b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+    assert_eq!(code, 503, "the stalled download holds the address's slot: {body}");
+    // After stall_timeout without a byte taken, the server gives up the
+    // download and the slot comes back (the test waits up to 30 s).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+        if code == 200 {
+            assert_eq!(body, "hi\n");
+            break;
+        }
+        assert_eq!(code, 503, "{body}");
+        assert!(Instant::now() < deadline, "the stalled download keeps its slot");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // What the stalled client gets is the start of the file, cut short.
+    stalled.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut got = Vec::new();
+    let _ = stalled.read_to_end(&mut got);
+    assert!(
+        got.starts_with(b"HTTP/1.1 200 OK\r\n"),
+        "{:?}",
+        &got[..got.len().min(40)]
+    );
+    assert!(got.len() < 64 << 20, "the download was cut");
+}

@@ -828,3 +828,45 @@ fn a_form_field_that_is_not_a_file_is_never_read_whole() {
     assert_eq!(r.status, 400, "{}", r.text());
     assert!(!root.join("x.txt").exists());
 }
+
+#[test]
+fn an_upload_that_stops_arriving_is_given_up_after_stall_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, "stall_timeout = 2\n").unwrap();
+    let (_srv, base) = start(&root, &["--user", "alice:pw", "--config", conf.to_str().unwrap()]);
+    let jar = dir.path().join("jar");
+    let r = login(&jar, &base, "/", "alice", "pw");
+    let token = r.token("upload");
+    // The script's way (the file as the body), streamed from curl's
+    // standard input: 10 octets, then nothing for a while.
+    let mut up = Command::new("curl")
+        .args(["-sS", "--max-time", "30", "-b"])
+        .arg(&jar)
+        .args(["-X", "POST", "-T", "-", "-H", &format!("X-CSRF-Token: {token}")])
+        .args(["-w", "\n%{http_code}"])
+        .arg(format!("{base}/stalled.bin?upload"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = up.stdin.take().unwrap();
+    std::io::Write::write_all(&mut input, b"0123456789").unwrap();
+    // Twice stall_timeout, then the end of the input: had the server still
+    // been waiting, the 10 octets would now be a complete upload (201).
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    drop(input);
+    let out = up.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (body, code) = text.rsplit_once('\n').unwrap();
+    assert_eq!(code, "408", "{text}");
+    assert!(body.contains("stopped arriving"), "{body}");
+    // Nothing kept: neither the file nor its temporary twin.
+    let left: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

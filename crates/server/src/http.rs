@@ -21,9 +21,12 @@
 //! can score what their clients do wrong (a refused token, a failed web
 //! login) with [`crate::driver::Shared::login_failed`].
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
@@ -31,7 +34,7 @@ use babelftp_session::Msg;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
@@ -121,14 +124,15 @@ pub(crate) async fn serve(
         // Small answers go out at once.
         let _ = tcp.set_nodelay(true);
         let (tls, app) = (tls.clone(), app.clone());
+        let stall = listener.shared.cfg.stall_timeout;
         // The task holds the slot: it is the connection's life, handshake
         // included.
         tokio::spawn(async move {
             let _slot = slot;
             match tls {
-                None => connection(tcp, peer, app).await,
+                None => connection(Stall::new(tcp, stall), peer, app).await,
                 Some(acceptor) => match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
-                    Ok(Ok(tls)) => connection(tls, peer, app).await,
+                    Ok(Ok(tls)) => connection(Stall::new(tls, stall), peer, app).await,
                     Ok(Err(e)) => tracing::debug!(%peer, error = %e, door = what, "HTTPS: TLS handshake failed"),
                     Err(_) => tracing::debug!(%peer, door = what, "HTTPS: TLS handshake timed out"),
                 },
@@ -187,6 +191,81 @@ where
                 }
             }
         }
+    }
+}
+
+/// A connection whose writes fail once one has waited `limit` without
+/// moving an octet: a client that reads nothing of its answer (a download
+/// it never takes) gives its slot back after `stall_timeout`, as a stalled
+/// FTP data connection does. Reads are not watched here: a connection
+/// waits for its next request, or reads nothing while it downloads; a
+/// request body that stops is the handler's to time (web/files.rs).
+struct Stall<I> {
+    io: I,
+    limit: Duration,
+    waiting: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<I> Stall<I> {
+    fn new(io: I, limit: Duration) -> Stall<I> {
+        Stall {
+            io,
+            limit,
+            waiting: None,
+        }
+    }
+
+    /// `r` from the inner I/O: progress ends the wait; a wait starts, or
+    /// fails once it has lasted `limit`.
+    fn watch<T>(&mut self, cx: &mut Context<'_>, r: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        if r.is_ready() {
+            self.waiting = None;
+            return r;
+        }
+        let limit = self.limit;
+        let sleep = self.waiting.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if sleep.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing for stall_timeout",
+            )));
+        }
+        Poll::Pending
+    }
+}
+
+impl<I: AsyncRead + Unpin> AsyncRead for Stall<I> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl<I: AsyncWrite + Unpin> AsyncWrite for Stall<I> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.io).poll_write(cx, buf);
+        self.watch(cx, r)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.watch(cx, r)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let r = Pin::new(&mut self.io).poll_flush(cx);
+        self.watch(cx, r)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
     }
 }
 

@@ -151,3 +151,4 @@ web-rename = إعادة التسمية
 web-delete = حذف
 web-user = اسم المستخدم
 web-password = كلمة المرور
+web-stalled = توقف وصول الرفع؛ لم يُحفظ شيء.

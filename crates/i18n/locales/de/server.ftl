@@ -151,3 +151,4 @@ web-rename = Umbenennen
 web-delete = Löschen
 web-user = Benutzername
 web-password = Passwort
+web-stalled = Der Upload kam nicht mehr an; nichts wurde gespeichert.

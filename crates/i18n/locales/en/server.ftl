@@ -151,3 +151,4 @@ web-rename = Rename
 web-delete = Delete
 web-user = User name
 web-password = Password
+web-stalled = The upload stopped arriving; nothing was stored.

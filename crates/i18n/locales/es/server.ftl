@@ -151,3 +151,4 @@ web-rename = Renombrar
 web-delete = Eliminar
 web-user = Nombre de usuario
 web-password = Contraseña
+web-stalled = La subida dejó de llegar; no se guardó nada.

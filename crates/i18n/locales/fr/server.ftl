@@ -151,3 +151,4 @@ web-rename = Renommer
 web-delete = Supprimer
 web-user = Nom d’utilisateur
 web-password = Mot de passe
+web-stalled = L’envoi a cessé d’arriver ; rien n’a été enregistré.

@@ -151,3 +151,4 @@ web-rename = שינוי שם
 web-delete = מחיקה
 web-user = שם משתמש
 web-password = סיסמה
+web-stalled = ההעלאה הפסיקה להגיע; דבר לא נשמר.

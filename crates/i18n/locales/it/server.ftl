@@ -151,3 +151,4 @@ web-rename = Rinomina
 web-delete = Elimina
 web-user = Nome utente
 web-password = Password
+web-stalled = Il caricamento ha smesso di arrivare; non è stato salvato nulla.

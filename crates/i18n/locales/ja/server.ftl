@@ -151,3 +151,4 @@ web-rename = 名前を変更
 web-delete = 削除
 web-user = ユーザー名
 web-password = パスワード
+web-stalled = アップロードが届かなくなりました。何も保存されていません。

@@ -151,3 +151,4 @@ web-rename = 이름 바꾸기
 web-delete = 삭제
 web-user = 사용자 이름
 web-password = 비밀번호
+web-stalled = 업로드가 더 이상 도착하지 않습니다. 아무것도 저장되지 않았습니다.

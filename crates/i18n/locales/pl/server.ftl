@@ -151,3 +151,4 @@ web-rename = Zmień nazwę
 web-delete = Usuń
 web-user = Nazwa użytkownika
 web-password = Hasło
+web-stalled = Przesyłanie przestało docierać; nic nie zapisano.

@@ -151,3 +151,4 @@ web-rename = Renomear
 web-delete = Excluir
 web-user = Nome de usuário
 web-password = Senha
+web-stalled = O envio parou de chegar; nada foi salvo.

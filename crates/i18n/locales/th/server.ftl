@@ -151,3 +151,4 @@ web-rename = เปลี่ยนชื่อ
 web-delete = ลบ
 web-user = ชื่อผู้ใช้
 web-password = รหัสผ่าน
+web-stalled = การอัปโหลดหยุดส่งมา ไม่ได้บันทึกสิ่งใด

@@ -151,3 +151,4 @@ web-rename = 重命名
 web-delete = 删除
 web-user = 用户名
 web-password = 密码
+web-stalled = 上传已停止传来，未保存任何内容。

@@ -151,3 +151,4 @@ web-rename = 重新命名
 web-delete = 刪除
 web-user = 使用者名稱
 web-password = 密碼
+web-stalled = 上傳已停止傳來，未儲存任何內容。

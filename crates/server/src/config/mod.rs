@@ -203,7 +203,8 @@ pub struct Config {
     pub data_timeout: Duration,
     /// A data connection that moves no byte for this long is cut (426),
     /// and a client that reads none of its replies for this long is
-    /// disconnected.
+    /// disconnected; on the HTTP doors, a download the client stops
+    /// reading is cut, and an upload that stops arriving is answered 408.
     pub stall_timeout: Duration,
     /// Delay before answering a failed login.
     pub login_fail_delay: Duration,

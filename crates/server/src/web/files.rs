@@ -50,6 +50,7 @@ fn storage_error(web: &Web, ask: &Ask, e: &io::Error) -> Response {
         K::StorageFull => (StatusCode::INSUFFICIENT_STORAGE, "web-full"),
         K::ResourceBusy => (StatusCode::TOO_MANY_REQUESTS, "web-busy"),
         K::Unsupported => (StatusCode::NOT_IMPLEMENTED, "web-unsupported"),
+        K::TimedOut => (StatusCode::REQUEST_TIMEOUT, "web-stalled"),
         _ => {
             tracing::warn!(peer = %ask.peer, error = %e, "web: the storage failed");
             (StatusCode::SERVICE_UNAVAILABLE, "web-unavailable")
@@ -623,9 +624,14 @@ where
     let started = Instant::now();
     let mut total: u64 = 0;
     let mut buf: Vec<u8> = Vec::with_capacity(WRITE_CHUNK);
+    // A body that moves no octet for stall_timeout is given up, as a
+    // stalled FTP data connection is.
+    let stall = web.shared().cfg.stall_timeout;
     let result: io::Result<()> = async {
         loop {
-            let next = chunks.next().await;
+            let next = tokio::time::timeout(stall, chunks.next())
+                .await
+                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "the upload stopped arriving"))?;
             let last = next.is_none();
             if let Some(chunk) = next {
                 let chunk = chunk.map_err(|e| io::Error::new(io::ErrorKind::ConnectionAborted, e.to_string()))?;
@@ -733,16 +739,20 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     let mut mp = multer::Multipart::with_constraints(body.into_data_stream(), boundary, limits);
     let mut csrf = false;
     let mut stored = 0;
+    let stall = web.shared().cfg.stall_timeout;
     loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(_) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+        let field = match tokio::time::timeout(stall, mp.next_field()).await {
+            Ok(Ok(Some(f))) => f,
+            Ok(Ok(None)) => break,
+            Ok(Err(_)) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+            Err(_) => return web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
         };
         match field.name() {
             Some("csrf") => {
-                let Ok(got) = field.text().await else {
-                    return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+                let got = match tokio::time::timeout(stall, field.text()).await {
+                    Ok(Ok(got)) => got,
+                    Ok(Err(_)) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+                    Err(_) => return web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
                 };
                 let expected = view.expected_token(ask);
                 csrf = !expected.is_empty() && super::session::same_token(&got, expected);
@@ -776,9 +786,7 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
 
 /// A form's fields after its CSRF check; else the page to answer.
 async fn checked_form(web: &St, ask: &Ask, view: &View, body: Body) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Response> {
-    let Some(f) = read_form(body).await else {
-        return Err(web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]));
-    };
+    let f = read_form(web, ask, body).await?;
     if !csrf_ok(&f, view.expected_token(ask)) {
         return Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]));
     }

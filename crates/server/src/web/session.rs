@@ -220,10 +220,14 @@ pub(crate) fn field<'a>(form: &'a [(Vec<u8>, Vec<u8>)], key: &str) -> Option<&'a
         .map(|(_, v)| v.as_slice())
 }
 
-/// A form body, at most [`FORM_LIMIT`].
-pub(crate) async fn read_form(body: Body) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
-    let bytes = axum::body::to_bytes(body, FORM_LIMIT).await.ok()?;
-    Some(form(&bytes))
+/// A form body, at most [`FORM_LIMIT`], arriving without a pause of
+/// `stall_timeout`; else the page to answer (413, 408).
+pub(crate) async fn read_form(web: &St, ask: &Ask, body: Body) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Response> {
+    match tokio::time::timeout(web.shared().cfg.stall_timeout, axum::body::to_bytes(body, FORM_LIMIT)).await {
+        Ok(Ok(bytes)) => Ok(form(&bytes)),
+        Ok(Err(_)) => Err(web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[])),
+        Err(_) => Err(web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[])),
+    }
 }
 
 /// Whether a form carries `expected` as its `csrf`.
@@ -238,8 +242,9 @@ pub(crate) fn csrf_ok(form: &[(Vec<u8>, Vec<u8>)], expected: &str) -> bool {
 /// success (303 back to the page), the form again with 401 on failure
 /// (scored by the defender, after the server's `login_fail_delay`).
 pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
-    let Some(f) = read_form(body).await else {
-        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    let f = match read_form(web, ask, body).await {
+        Ok(f) => f,
+        Err(r) => return r,
     };
     // The login form's token is the double-submit cookie's.
     if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
@@ -330,8 +335,9 @@ async fn open_tree(
 
 /// POST `?logout`: the session is forgotten and its cookie cleared.
 pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Response {
-    let Some(f) = read_form(body).await else {
-        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    let f = match read_form(web, ask, body).await {
+        Ok(f) => f,
+        Err(r) => return r,
     };
     if !csrf_ok(&f, view.expected_token(ask)) {
         return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
@@ -348,8 +354,9 @@ pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Resp
 
 /// POST `?lang`: the language menu; a cookie for a year.
 pub(crate) async fn set_language(web: &St, ask: &Ask, body: Body) -> Response {
-    let Some(f) = read_form(body).await else {
-        return web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[]);
+    let f = match read_form(web, ask, body).await {
+        Ok(f) => f,
+        Err(r) => return r,
     };
     if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
         return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
