@@ -77,13 +77,7 @@ fn setup(dir: &std::path::Path, extra: &[&str]) -> (Serve, String, String, std::
     let mut args = vec!["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"];
     args.extend_from_slice(extra);
     let srv = Serve::start_logged(&root, &args, &[("BABELFTP_LOG", "info")], Some(&log));
-    let line = srv.wait_for("admin API: ");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_owned();
+    let url = srv.url_after("admin API: ");
     (srv, url, token, log)
 }
 

@@ -41,14 +41,24 @@ fn start(root: &Path, args: &[&str]) -> (Serve, String) {
     let mut all = vec!["--http-listen", "127.0.0.1:0", "--anonymous"];
     all.extend_from_slice(args);
     let srv = Serve::start(root, &all);
-    let line = srv.wait_for("web view: ");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_owned();
+    let url = srv.url_after("web view: ");
     (srv, url)
+}
+
+/// Waits, up to 30 s, until 127.0.0.1 is served `hello.txt` again; every
+/// answer until then is 503 (its slots are full).
+fn served_again(base: &str, why_not: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+        if code == 200 {
+            assert_eq!(body, "hi\n");
+            return;
+        }
+        assert_eq!(code, 503, "{body}");
+        assert!(Instant::now() < deadline, "{why_not}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// python3 running `script`: its standard output.
@@ -86,17 +96,7 @@ fn max_per_ip_holds_on_the_web_view_and_a_closed_connection_gives_its_slot_back(
     // Closed, they give their slots back (once the server has seen them
     // go).
     drop(held);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
-        if code == 200 {
-            assert_eq!(body, "hi\n");
-            break;
-        }
-        assert_eq!(code, 503, "{body}");
-        assert!(Instant::now() < deadline, "127.0.0.1 is never served again");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    served_again(&base, "127.0.0.1 is never served again");
 }
 
 #[test]
@@ -233,17 +233,7 @@ fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_time
     assert_eq!(code, 503, "the stalled download holds the address's slot: {body}");
     // After stall_timeout without a byte taken, the server gives up the
     // download and the slot comes back (the test waits up to 30 s).
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
-        if code == 200 {
-            assert_eq!(body, "hi\n");
-            break;
-        }
-        assert_eq!(code, 503, "{body}");
-        assert!(Instant::now() < deadline, "the stalled download keeps its slot");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    served_again(&base, "the stalled download keeps its slot");
     // What the stalled client gets is the start of the file, cut short.
     stalled.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut got = Vec::new();

@@ -82,13 +82,7 @@ fn start(root: &Path, args: &[&str]) -> (Serve, String) {
     let mut all = vec!["--http-listen", "127.0.0.1:0"];
     all.extend_from_slice(args);
     let srv = Serve::start(root, &all);
-    let line = srv.wait_for("web view: ");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_owned();
+    let url = srv.url_after("web view: ");
     (srv, url)
 }
 

@@ -87,6 +87,18 @@ impl Serve {
         }
     }
 
+    /// The URL the server's start-up line with `what` names (`web view: `,
+    /// `admin API: `), without its final `/`.
+    #[allow(dead_code)] // (not every test file asks for one)
+    pub fn url_after(&self, what: &str) -> String {
+        let line = self.wait_for(what);
+        line.split_whitespace()
+            .find(|w| w.starts_with("http"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .trim_end_matches('/')
+            .to_owned()
+    }
+
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
