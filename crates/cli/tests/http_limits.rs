@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::serve::Serve;
+use common::serve::{python, Serve};
 
 /// curl from `source`: (status, body); status 0 when the connection was
 /// closed without an answer.
@@ -59,22 +59,6 @@ fn served_again(base: &str, why_not: &str) {
         assert!(Instant::now() < deadline, "{why_not}");
         std::thread::sleep(Duration::from_millis(100));
     }
-}
-
-/// python3 running `script`: its standard output.
-fn python(script: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .expect("python3 must be installed (scripts/test.sh installs it)");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

@@ -118,13 +118,19 @@ impl Serve {
 /// ftplib logged in as `user` (names in `encoding`): what `script` prints
 /// (it has `ftp`, `ftplib` and `io`), or `LOGIN-REFUSED <reply>` (4xx or 5xx).
 pub fn ftplib(addr: SocketAddr, user: &str, password: &str, encoding: &str, script: &str) -> String {
+    python(&format!(
+        "import ftplib, io\nftp = ftplib.FTP(encoding={encoding:?})\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept (ftplib.error_perm, ftplib.error_temp) as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
+        addr.ip().to_string(),
+        addr.port()
+    ))
+}
+
+/// python3 running `script`: its standard output (it must succeed).
+#[allow(dead_code)] // (not every test file runs python itself)
+pub fn python(script: &str) -> String {
     let out = Command::new("python3")
         .arg("-c")
-        .arg(format!(
-            "import ftplib, io\nftp = ftplib.FTP(encoding={encoding:?})\nftp.connect({:?}, {}, timeout=20)\ntry:\n    ftp.login({user:?}, {password:?})\nexcept (ftplib.error_perm, ftplib.error_temp) as e:\n    print('LOGIN-REFUSED', e); raise SystemExit(0)\n{script}",
-            addr.ip().to_string(),
-            addr.port()
-        ))
+        .arg(script)
         .output()
         .expect("python3 must be installed (scripts/test.sh installs it)");
     assert!(
