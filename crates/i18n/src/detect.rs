@@ -24,7 +24,8 @@ mod per_name;
 mod rough;
 
 pub use per_name::{
-    decide_listing, decide_name, explain, shown, typed_to_name, Context, Decision, Evidence, CANDIDATES,
+    decide_listing, decide_name, explain, explain_listing, plausible_in, shown, typed_to_name, Context, Decision,
+    Evidence, CANDIDATES,
 };
 
 use crate::Charset;

@@ -120,7 +120,11 @@ pub(super) const DOUBLE_BYTE: usize = 6;
 const ASCII_FIT_WEIGHT: f64 = 0.5;
 /// Bits a directory pays for each charset after its first: what a name's
 /// own evidence must be worth for it to leave the directory's charset.
-const SWITCH: f64 = 12.0;
+/// (12 until round 3's last stop, when only the second charset really
+/// paid it: `directory_charsets` compared a bigger set's price with the
+/// smaller set's names alone. Chosen again on the validation part with
+/// that mended.)
+const SWITCH: f64 = 6.0;
 /// Bits the server's history takes off a charset's price in a directory
 /// (times the charset's share of the history).
 const HISTORY_BONUS: f64 = 8.0;
@@ -149,8 +153,14 @@ const LENIENT_PENALTY: f64 = 10.0;
 /// What a lenient reading costs over its bits when it keeps a directory
 /// from choosing one more charset.
 const LENIENT_BITS: f64 = 4.0;
-/// Names a charset must explain in a directory to carry the others.
-const ESTABLISHED: f64 = 3.0;
+/// Names a charset must explain in a directory to carry the others (a
+/// lenient reading, a name cut like UTF-8): two, as a mixed directory holds
+/// few names of each of its charsets (was three, with every other name of
+/// a small directory; round 3).
+const ESTABLISHED: f64 = 2.0;
+/// Names the top charset of a big listing's sample must explain for a
+/// name outside the sample to be read in it without scoring.
+const CARRIES: f64 = 3.0;
 /// How much cheaper than random bytes a name's own reading must be for the
 /// name to leave a directory none of whose charsets reads it.
 const LEAVE_MIN: f64 = 6.0;
@@ -649,7 +659,7 @@ const ROUGH_DECISIVE: f64 = 8.0;
 
 fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decision> {
     let &(top, _, support) = chosen.members.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
-    if support < ESTABLISHED {
+    if support < CARRIES {
         return None;
     }
     let cand = candidates().get(top)?;
@@ -721,19 +731,16 @@ struct Chosen {
     members: Vec<(usize, f64, f64)>,
     /// UTF-8 is one of the directory's charsets.
     utf8: bool,
-    /// How many names the charsets were chosen on.
-    names: f64,
     /// Per candidate, what a name pays for being in it: its share's bits,
     /// or [`SWITCH`] and its prior for a charset outside the directory.
     price: Vec<f64>,
 }
 
 impl Chosen {
-    /// Whether a charset that explains `support` names is the directory's
-    /// own: [`ESTABLISHED`] names, or every other name of a small
-    /// directory (at least two).
+    /// Whether a charset that explains `support` names is one of the
+    /// directory's own: [`ESTABLISHED`] names.
     fn established(&self, support: f64) -> bool {
-        support >= ESTABLISHED || (support >= 2.0 && support >= self.names - 1.0)
+        support >= ESTABLISHED
     }
 }
 
@@ -784,9 +791,13 @@ fn directory_charsets<'a>(
     let history = evidence.weights(ncand);
     let live: Vec<&Contest> = contests.filter_map(|c| c.as_ref().ok()).collect();
     let mut chosen: Vec<usize> = if utf8_seen { vec![utf8_index()] } else { Vec::new() };
+    // The whole description: the names' bits in the chosen charsets, plus
+    // what choosing them cost (`set_bits`: each one's prior, and
+    // [`SWITCH`] for every one after the first).
+    let mut set_bits = 0.0;
     let mut current = names_bits(&live, &chosen);
     loop {
-        let mut pick: Option<(usize, f64)> = None;
+        let mut pick: Option<(usize, f64, f64)> = None;
         for c in 0..ncand {
             if chosen.contains(&c) {
                 continue;
@@ -795,14 +806,15 @@ fn directory_charsets<'a>(
             with.push(c);
             let switch = if chosen.is_empty() { 0.0 } else { SWITCH };
             let h = history.get(c).copied().unwrap_or(0.0);
-            let bits = names_bits(&live, &with) + prior(c) + switch - HISTORY_BONUS * h;
-            let net = current - bits;
-            if net > 0.0 && pick.is_none_or(|(_, n)| net > n) {
-                pick = Some((c, net));
+            let cost = prior(c) + switch - HISTORY_BONUS * h;
+            let net = current - (names_bits(&live, &with) + set_bits + cost);
+            if net > 0.0 && pick.is_none_or(|(_, n, _)| net > n) {
+                pick = Some((c, net, cost));
             }
         }
-        let Some((c, net)) = pick else { break };
+        let Some((c, net, cost)) = pick else { break };
         chosen.push(c);
+        set_bits += cost;
         current -= net;
     }
     // Shares of the chosen charsets among the names they explain best.
@@ -834,7 +846,6 @@ fn directory_charsets<'a>(
     Chosen {
         members,
         utf8: chosen.contains(&utf8_index()),
-        names: live.len() as f64,
         price,
     }
 }
@@ -1187,6 +1198,42 @@ impl Evidence {
             }
         }
         w
+    }
+}
+
+/// Debugging aid (not API): the charsets a listing's directory chose.
+#[doc(hidden)]
+pub fn explain_listing(names: &[&[u8]]) -> String {
+    let full: Vec<Result<Contest, Decision>> = names
+        .iter()
+        .filter(|n| structural(n, false).is_none())
+        .map(|n| full_contest(n, false))
+        .collect();
+    let chosen = directory_charsets(full.iter(), false, &Evidence::default());
+    let m: Vec<String> = chosen
+        .members
+        .iter()
+        .map(|&(c, b, n)| {
+            format!(
+                "{}({b:.1},{n})",
+                candidates().get(c).map_or("UTF-8", |x| x.charset.name())
+            )
+        })
+        .collect();
+    m.join(" ")
+}
+
+/// Measuring aid (not API): the name's reading in `charset` when that is
+/// a plausible decoding on its own (what any directory may choose it as).
+#[doc(hidden)]
+pub fn plausible_in(name: &[u8], charset: Charset) -> Option<String> {
+    let k = contest(name, readings(name), false, false);
+    let c = candidates().iter().position(|x| x.charset == charset)?;
+    let &(b, ri) = k.cost.get(c)?;
+    if b.is_finite() {
+        k.readings.get(ri).map(|r| r.text.clone())
+    } else {
+        None
     }
 }
 
