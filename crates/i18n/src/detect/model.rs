@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 mod score;
 
-pub(crate) use score::{score, score_in, Score};
+pub(crate) use score::{score, score_in, score_langs, Score};
 
 /// Languages of the tables (`charfreq.txt`'s codes).
 pub(crate) const LANGS: &[&str] = &[

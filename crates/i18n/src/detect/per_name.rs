@@ -203,6 +203,8 @@ struct Reading {
     /// Bits of the text under each of `charsets` (their language fit).
     bits: Vec<f64>,
     score: Score,
+    /// Its bits in each language it was scored in (infinite in the others).
+    lang: [f64; model::LANG_COUNT],
 }
 
 /// The structural kinds of names, before any scoring.
@@ -370,7 +372,7 @@ fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<&mut Ranker
                 r.bits.push(b);
                 continue;
             }
-            if let Some(s) = model::score_in(&r.text, langs, compat) {
+            if let Some(s) = model::score_langs(&r.text, langs, compat, Some(&mut r.lang)) {
                 r.charsets.push(idx);
                 r.bits.push(s.bits);
                 if s.bits < r.score.bits {
@@ -379,7 +381,8 @@ fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<&mut Ranker
             }
             continue;
         }
-        let Some(score) = model::score_in(&text, langs, compat) else {
+        let mut lang = [f64::INFINITY; model::LANG_COUNT];
+        let Some(score) = model::score_langs(&text, langs, compat, Some(&mut lang)) else {
             continue;
         };
         out.push(Reading {
@@ -387,6 +390,7 @@ fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<&mut Ranker
             charsets: vec![idx],
             bits: vec![score.bits],
             score,
+            lang,
         });
     }
     out
@@ -421,6 +425,7 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
                 charsets: vec![utf8_index()],
                 bits: vec![score.bits],
                 score,
+                lang: [f64::INFINITY; model::LANG_COUNT],
             });
         }
     }
@@ -729,6 +734,8 @@ fn all_langs() -> &'static [usize] {
 struct Chosen {
     /// (candidate index, bits, names it explains best)
     members: Vec<(usize, f64, f64)>,
+    /// Per member, the language it is read in (`member_langs`).
+    langs: Vec<Option<usize>>,
     /// UTF-8 is one of the directory's charsets.
     utf8: bool,
     /// Per candidate, what a name pays for being in it: its share's bits,
@@ -751,13 +758,14 @@ impl Chosen {
 /// in: a second charset that explains a few names slightly better than the
 /// first does not pay for itself).
 fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
+    let langs = member_langs(live, set);
     let mut count = vec![0.5; set.len()];
     let mut sum = 0.0;
     let mut assigned: Vec<Option<usize>> = Vec::with_capacity(live.len());
     for k in live {
         let mut best = (k.garbage, None);
         for (j, &c) in set.iter().enumerate() {
-            let plain = k.cost.get(c).map_or(f64::INFINITY, |x| x.0);
+            let plain = k.in_lang(c, langs.get(j).copied().flatten());
             let lenient = k.lenient.get(c).map_or(f64::INFINITY, |x| x.0 + LENIENT_BITS);
             let b = plain.min(lenient);
             if b < best.0 {
@@ -781,6 +789,67 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
 
 /// Weight of the bits that say which charset each name is in.
 const SHARE_WEIGHT: f64 = 1.0;
+
+/// Bits a name pays for being in another language than the one its
+/// charset has in the directory: the names of one directory are mostly in
+/// one language, so beside Czech names `Lâce` is no Romanian word but a
+/// windows-1257 `Lāce`, and `sloľka` no Slovak one but ISO-8859-2
+/// `složka` (chosen on the validation part: 1, 2, 3, 4, 5 and 8 bits
+/// tried, and none).
+const LANG_SWITCH: f64 = 3.0;
+
+/// The language of each of the charsets `set` in a directory: for a
+/// charset written in several, the one in which the names it explains best
+/// cost least (each at most its best language's bits + [`LANG_SWITCH`]).
+fn member_langs(live: &[&Contest], set: &[usize]) -> Vec<Option<usize>> {
+    let mut out = vec![None; set.len()];
+    let mut mine: Vec<Vec<&Contest>> = vec![Vec::new(); set.len()];
+    for k in live {
+        let mut top: Option<(usize, f64)> = None;
+        for (j, &c) in set.iter().enumerate() {
+            let b = k.cost.get(c).map_or(f64::INFINITY, |x| x.0);
+            if b.is_finite() && top.is_none_or(|(_, t)| b < t) {
+                top = Some((j, b));
+            }
+        }
+        if let Some(v) = top.and_then(|(j, _)| mine.get_mut(j)) {
+            v.push(k);
+        }
+    }
+    for ((slot, &c), names) in out.iter_mut().zip(set).zip(&mine) {
+        let Some(cand) = candidates().get(c) else { continue };
+        if cand.langs.len() < 2 || names.is_empty() {
+            continue;
+        }
+        let mut best: Option<(usize, f64)> = None;
+        for &l in &cand.langs {
+            let sum: f64 = names.iter().map(|k| k.in_lang(c, Some(l))).sum();
+            if best.is_none_or(|(_, b)| sum < b) {
+                best = Some((l, sum));
+            }
+        }
+        *slot = best.map(|(l, _)| l);
+    }
+    out
+}
+
+impl Contest {
+    /// The bits of the name's plausible reading in candidate `c` when the
+    /// directory reads `c` in `lang`: there, or in its best language for
+    /// [`LANG_SWITCH`] more (infinite when `c` has no plausible reading).
+    fn in_lang(&self, c: usize, lang: Option<usize>) -> f64 {
+        let Some(&(b, ri)) = self.cost.get(c) else {
+            return f64::INFINITY;
+        };
+        if !b.is_finite() {
+            return b;
+        }
+        match lang.and_then(|l| self.readings.get(ri)?.lang.get(l).copied()) {
+            Some(x) => x.min(b + LANG_SWITCH),
+            None => b,
+        }
+    }
+}
 
 fn directory_charsets<'a>(
     contests: impl Iterator<Item = &'a Result<Contest, Decision>>,
@@ -818,14 +887,14 @@ fn directory_charsets<'a>(
         current -= net;
     }
     // Shares of the chosen charsets among the names they explain best.
+    let langs = member_langs(&live, &chosen);
     let mut count = vec![0.5; chosen.len()];
     for k in &live {
         let mut top: Option<(usize, f64)> = None;
         for (j, &c) in chosen.iter().enumerate() {
-            if let Some(x) = k.cost.get(c) {
-                if x.0.is_finite() && top.is_none_or(|(_, b)| x.0 < b) {
-                    top = Some((j, x.0));
-                }
+            let b = k.in_lang(c, langs.get(j).copied().flatten());
+            if b.is_finite() && top.is_none_or(|(_, t)| b < t) {
+                top = Some((j, b));
             }
         }
         if let Some((j, _)) = top {
@@ -845,6 +914,7 @@ fn directory_charsets<'a>(
         .collect();
     Chosen {
         members,
+        langs,
         utf8: chosen.contains(&utf8_index()),
         price,
     }
@@ -913,9 +983,9 @@ fn plausible(r: &Reading, name_len: usize, in_word: usize, feat_utf8: bool) -> b
 fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     // The cheapest reading in one of the directory's charsets ...
     let mut best: Option<(f64, usize, usize)> = None; // (bits, reading, candidate)
-    for &(c, share, _) in &chosen.members {
-        if let Some(&(b, ri)) = k.cost.get(c) {
-            let total = b + share;
+    for (j, &(c, share, _)) in chosen.members.iter().enumerate() {
+        if let Some(&(_, ri)) = k.cost.get(c) {
+            let total = k.in_lang(c, chosen.langs.get(j).copied().flatten()) + share;
             if total.is_finite() && best.is_none_or(|(t, _, _)| total < t) {
                 best = Some((total, ri, c));
             }

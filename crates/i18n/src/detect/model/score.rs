@@ -81,9 +81,20 @@ struct Slot {
 
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
+    score_langs(text, only, compat, None)
+}
+
+/// [`score_in`], also writing each scored language's total bits into
+/// `per_lang` (the others are left as they are).
+pub(crate) fn score_langs(
+    text: &str,
+    only: Option<&[usize]>,
+    compat: impl Fn(usize) -> f64,
+    per_lang: Option<&mut [f64; N]>,
+) -> Option<Score> {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => score_with(&mut scratch, text, only, compat),
-        Err(_) => score_with(&mut Scratch::default(), text, only, compat),
+        Ok(mut scratch) => score_with(&mut scratch, text, only, compat, per_lang),
+        Err(_) => score_with(&mut Scratch::default(), text, only, compat, per_lang),
     })
 }
 
@@ -104,6 +115,7 @@ fn score_with(
     text: &str,
     only: Option<&[usize]>,
     compat: impl Fn(usize) -> f64,
+    mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
     let Scratch { chars, cl, slots } = scratch;
     chars.clear();
@@ -213,6 +225,9 @@ fn score_with(
             bits += cost;
         }
         let total = f64::from(bits) + penalty + compat(lang);
+        if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
+            *slot = total;
+        }
         let na = f64::from(na) + penalty;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
