@@ -650,6 +650,8 @@ fn quick_contest(name: &[u8], chosen: &Chosen, feat_utf8: bool, memo: &mut Ranke
 /// Room for the candidates' ranks of one name.
 const MAX_CANDIDATES: usize = 32;
 const _: () = assert!(CANDIDATES.len() <= MAX_CANDIDATES);
+// (A directory's languages are a bit mask.)
+const _: () = assert!(model::LANG_COUNT <= 64);
 // (The rough rank keeps the single-byte charsets' sums in arrays of 32.)
 const _: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
 
@@ -734,12 +736,13 @@ fn all_langs() -> &'static [usize] {
 struct Chosen {
     /// (candidate index, bits, names it explains best)
     members: Vec<(usize, f64, f64)>,
-    /// Per member, the language it is read in (`member_langs`).
-    langs: Vec<Option<usize>>,
+    /// Per member, the languages it is read in (`member_langs`).
+    langs: Vec<u64>,
     /// UTF-8 is one of the directory's charsets.
     utf8: bool,
     /// Per candidate, what a name pays for being in it: its share's bits,
-    /// or [`SWITCH`] and its prior for a charset outside the directory.
+    /// or [`SWITCH`], its prior and the share bits of one name for a
+    /// charset outside the directory.
     price: Vec<f64>,
 }
 
@@ -765,7 +768,7 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
     for k in live {
         let mut best = (k.garbage, None);
         for (j, &c) in set.iter().enumerate() {
-            let plain = k.in_lang(c, langs.get(j).copied().flatten());
+            let plain = k.in_lang(c, langs.get(j).copied().unwrap_or(0));
             let lenient = k.lenient.get(c).map_or(f64::INFINITY, |x| x.0 + LENIENT_BITS);
             let b = plain.min(lenient);
             if b < best.0 {
@@ -790,19 +793,27 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
 /// Weight of the bits that say which charset each name is in.
 const SHARE_WEIGHT: f64 = 1.0;
 
-/// Bits a name pays for being in another language than the one its
-/// charset has in the directory: the names of one directory are mostly in
-/// one language, so beside Czech names `Lâce` is no Romanian word but a
-/// windows-1257 `Lāce`, and `sloľka` no Slovak one but ISO-8859-2
+/// Bits a name pays for being in another language than those its charset
+/// has in the directory: the names of one directory are mostly in one
+/// language or a few, so beside Czech names `Lâce` is no Romanian word but
+/// a windows-1257 `Lāce`, and `sloľka` no Slovak one but ISO-8859-2
 /// `složka` (chosen on the validation part: 1, 2, 3, 4, 5 and 8 bits
 /// tried, and none).
 const LANG_SWITCH: f64 = 3.0;
 
-/// The language of each of the charsets `set` in a directory: for a
-/// charset written in several, the one in which the names it explains best
-/// cost least (each at most its best language's bits + [`LANG_SWITCH`]).
-fn member_langs(live: &[&Contest], set: &[usize]) -> Vec<Option<usize>> {
-    let mut out = vec![None; set.len()];
+/// What a directory pays once for each language of a charset after its
+/// first (chosen on the validation part: 3, 6, 10 bits, and one language
+/// only; one language only read a big ISO-8859-2 listing of Polish and
+/// Slovenian names as windows-1250 Slovak for its Slovenian names).
+const LANG_ADD: f64 = 10.0;
+
+/// The languages of each of the charsets `set` in a directory (a bit per
+/// language; 0: not restricted): for a charset written in several, chosen
+/// greedily as the charsets are, each language after the first paying
+/// [`LANG_ADD`], each name its bits in the cheapest of them or in its own
+/// best language + [`LANG_SWITCH`].
+fn member_langs(live: &[&Contest], set: &[usize]) -> Vec<u64> {
+    let mut out = vec![0u64; set.len()];
     let mut mine: Vec<Vec<&Contest>> = vec![Vec::new(); set.len()];
     for k in live {
         let mut top: Option<(usize, f64)> = None;
@@ -821,14 +832,27 @@ fn member_langs(live: &[&Contest], set: &[usize]) -> Vec<Option<usize>> {
         if cand.langs.len() < 2 || names.is_empty() {
             continue;
         }
-        let mut best: Option<(usize, f64)> = None;
-        for &l in &cand.langs {
-            let sum: f64 = names.iter().map(|k| k.in_lang(c, Some(l))).sum();
-            if best.is_none_or(|(_, b)| sum < b) {
-                best = Some((l, sum));
+        let mut mask = 0u64;
+        let mut current = f64::INFINITY;
+        loop {
+            let mut pick: Option<(u64, f64)> = None;
+            for &l in &cand.langs {
+                let bit = 1u64 << l;
+                if mask & bit != 0 {
+                    continue;
+                }
+                let with = mask | bit;
+                let price = if mask == 0 { 0.0 } else { LANG_ADD };
+                let sum: f64 = names.iter().map(|k| k.in_lang(c, with)).sum::<f64>() + price;
+                if sum < current && pick.is_none_or(|(_, b)| sum < b) {
+                    pick = Some((with, sum));
+                }
             }
+            let Some((with, sum)) = pick else { break };
+            mask = with;
+            current = sum;
         }
-        *slot = best.map(|(l, _)| l);
+        *slot = mask;
     }
     out
 }
@@ -837,17 +861,26 @@ impl Contest {
     /// The bits of the name's plausible reading in candidate `c` when the
     /// directory reads `c` in `lang`: there, or in its best language for
     /// [`LANG_SWITCH`] more (infinite when `c` has no plausible reading).
-    fn in_lang(&self, c: usize, lang: Option<usize>) -> f64 {
+    fn in_lang(&self, c: usize, langs: u64) -> f64 {
         let Some(&(b, ri)) = self.cost.get(c) else {
             return f64::INFINITY;
         };
-        if !b.is_finite() {
+        if !b.is_finite() || langs == 0 {
             return b;
         }
-        match lang.and_then(|l| self.readings.get(ri)?.lang.get(l).copied()) {
-            Some(x) => x.min(b + LANG_SWITCH),
-            None => b,
+        let Some(r) = self.readings.get(ri) else {
+            return b;
+        };
+        let mut best = b + LANG_SWITCH;
+        let mut rest = langs;
+        while rest != 0 {
+            let l = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(&x) = r.lang.get(l) {
+                best = best.min(x);
+            }
         }
+        best
     }
 }
 
@@ -892,7 +925,7 @@ fn directory_charsets<'a>(
     for k in &live {
         let mut top: Option<(usize, f64)> = None;
         for (j, &c) in chosen.iter().enumerate() {
-            let b = k.in_lang(c, langs.get(j).copied().flatten());
+            let b = k.in_lang(c, langs.get(j).copied().unwrap_or(0));
             if b.is_finite() && top.is_none_or(|(_, t)| b < t) {
                 top = Some((j, b));
             }
@@ -909,8 +942,16 @@ fn directory_charsets<'a>(
         .zip(&count)
         .map(|(&c, &n)| (c, -(n / total).log2(), n - 0.5))
         .collect();
+    // A charset outside the directory: its price, and the share bits of
+    // the one name it would explain.
+    let outside = -(1.5 / (total + 1.5)).log2();
     let price = (0..ncand)
-        .map(|c| members.iter().find(|m| m.0 == c).map_or(SWITCH + prior(c), |m| m.1))
+        .map(|c| {
+            members
+                .iter()
+                .find(|m| m.0 == c)
+                .map_or(SWITCH + prior(c) + outside, |m| m.1)
+        })
         .collect();
     Chosen {
         members,
@@ -985,7 +1026,7 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     let mut best: Option<(f64, usize, usize)> = None; // (bits, reading, candidate)
     for (j, &(c, share, _)) in chosen.members.iter().enumerate() {
         if let Some(&(_, ri)) = k.cost.get(c) {
-            let total = k.in_lang(c, chosen.langs.get(j).copied().flatten()) + share;
+            let total = k.in_lang(c, chosen.langs.get(j).copied().unwrap_or(0)) + share;
             if total.is_finite() && best.is_none_or(|(t, _, _)| total < t) {
                 best = Some((total, ri, c));
             }
