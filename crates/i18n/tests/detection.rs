@@ -611,14 +611,15 @@ fn measure() -> Report {
 /// names and the held-out part's row 1 lost 2, while rows 2 and 5 won 20
 /// and 15 names on the held-out part and 14 and 9 on the second sample;
 /// and when a directory's charset got one language (`LANG_SWITCH`), the
-/// first two columns lost 3 and 4 names, the added languages won 17.
+/// first two columns lost 3 and 4 names, the added languages won 17 (and
+/// lost 1 of them to pricing a charset's further languages).
 const ROWS: [(&str, f64, [f64; 3]); 6] = [
     // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.42, 99.80, 100.0]),
+    (SINGLE, 99.5, [99.42, 99.80, 99.92]),
     (MIXED, 98.0, [97.40, 97.69, 96.06]),
     (SMALL, 95.0, [95.19, 98.75, 98.17]),
     (INVALID, 95.0, [95.72, 94.15, 95.39]),
-    (ALL, 98.0, [97.80, 98.49, 97.87]),
+    (ALL, 98.0, [97.80, 98.49, 97.84]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.038, 0.0, 0.0]),
 ];

@@ -759,7 +759,9 @@ impl Chosen {
 /// [`LENIENT_BITS`] more) or as random bytes, plus [`SHARE_WEIGHT`] times
 /// `-log2` of its charset's share of the names (which charset each name is
 /// in: a second charset that explains a few names slightly better than the
-/// first does not pay for itself).
+/// first does not pay for itself). A name is read in its charset's
+/// languages of the directory (`member_langs`), whose further languages
+/// are paid here too.
 fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
     let langs = member_langs(live, set);
     let mut count = vec![0.5; set.len()];
@@ -787,7 +789,12 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
         .flatten()
         .map(|&j| count.get(j).map_or(0.0, |n| -(n / total).log2()))
         .sum();
-    sum + SHARE_WEIGHT * which
+    // ... and what the charsets' further languages cost.
+    let languages: f64 = langs
+        .iter()
+        .map(|m| f64::from(m.count_ones().saturating_sub(1)) * LANG_ADD)
+        .sum();
+    sum + SHARE_WEIGHT * which + languages
 }
 
 /// Weight of the bits that say which charset each name is in.
@@ -859,8 +866,9 @@ fn member_langs(live: &[&Contest], set: &[usize]) -> Vec<u64> {
 
 impl Contest {
     /// The bits of the name's plausible reading in candidate `c` when the
-    /// directory reads `c` in `lang`: there, or in its best language for
-    /// [`LANG_SWITCH`] more (infinite when `c` has no plausible reading).
+    /// directory reads `c` in the languages `langs` (0: any): in the
+    /// cheapest of them, or in its best language for [`LANG_SWITCH`] more
+    /// (infinite when `c` has no plausible reading).
     fn in_lang(&self, c: usize, langs: u64) -> f64 {
         let Some(&(b, ri)) = self.cost.get(c) else {
             return f64::INFINITY;
