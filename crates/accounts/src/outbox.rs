@@ -147,6 +147,36 @@ impl Store {
         Ok(())
     }
 
+    /// Removes `node`'s entries for every hook not in `keep` (hooks taken
+    /// out of the configuration, whose entries no task would ever send),
+    /// in one transaction: per hook removed, how many entries went.
+    pub async fn outbox_drop_hooks_except(
+        &self,
+        node: &str,
+        keep: &[&str],
+    ) -> Result<Vec<(String, u64)>, AccountsError> {
+        let mut tx = self.pool().begin().await?;
+        let hooks: Vec<(String, i64)> =
+            sqlx::query_as("SELECT hook, COUNT(*) FROM event_outbox WHERE node = $1 GROUP BY hook ORDER BY hook")
+                .bind(node)
+                .fetch_all(&mut *tx)
+                .await?;
+        let mut dropped = Vec::new();
+        for (hook, n) in hooks {
+            if keep.contains(&hook.as_str()) {
+                continue;
+            }
+            sqlx::query("DELETE FROM event_outbox WHERE node = $1 AND hook = $2")
+                .bind(node)
+                .bind(&hook)
+                .execute(&mut *tx)
+                .await?;
+            dropped.push((hook, u64::try_from(n).unwrap_or(0)));
+        }
+        tx.commit().await?;
+        Ok(dropped)
+    }
+
     /// How many entries wait, all nodes and hooks.
     pub async fn outbox_len(&self) -> Result<u64, AccountsError> {
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox")

@@ -128,4 +128,5 @@ async fn the_event_outbox_on_postgresql() {
     outbox::round_trip(&s).await;
     // (round_trip leaves 2 entries of other nodes and hooks behind)
     outbox::past_a_waiting_session(&s).await;
+    outbox::hooks_taken_out(&s).await;
 }

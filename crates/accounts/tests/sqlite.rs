@@ -460,3 +460,9 @@ async fn the_event_outbox_is_read_past_a_session_that_waits() {
     let dir = tempfile::tempdir().unwrap();
     outbox::past_a_waiting_session(&store(&dir).await).await;
 }
+
+#[tokio::test]
+async fn the_event_outbox_drops_what_waits_for_hooks_taken_out() {
+    let dir = tempfile::tempdir().unwrap();
+    outbox::hooks_taken_out(&store(&dir).await).await;
+}

@@ -186,3 +186,69 @@ async fn a_refused_session_does_not_hold_back_the_others_in_sqlite() {
         .unwrap();
     a_refused_session_does_not_hold_back_the_others(Some(store)).await;
 }
+
+/// Events left in the SQLite outbox for a hook that was then taken out of
+/// the configuration (or renamed) are dropped when the server starts,
+/// with or without other hooks; the kept hook's events are delivered and
+/// another node's stay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_of_a_hook_taken_out_are_dropped_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
+        .await
+        .unwrap();
+    let (url, count) = receiver().await;
+    let spec = HookSpec::url(&url);
+    let row = |id: &str, hook: &str, node: &str| babelftp_accounts::OutboxEntry {
+        id: id.into(),
+        hook: hook.into(),
+        node: node.into(),
+        session: String::new(),
+        seq: 1,
+        body: format!("{{\"id\":\"{id}\"}}"),
+        attempts: 0,
+        next_try_ms: 0,
+    };
+    store
+        .outbox_push(&[
+            row("old-1", "http://gone.example/hook", "here"),
+            row("old-2", "http://gone.example/hook", "here"),
+            row("kept-1", &spec.name, "here"),
+            row("other", "http://gone.example/hook", "elsewhere"),
+        ])
+        .await
+        .unwrap();
+    let _events = Events::start(Some("here".into()), std::slice::from_ref(&spec), Some(store.clone()))
+        .unwrap()
+        .unwrap();
+    wait_for(&count, 1, Duration::from_secs(20)).await;
+    let t0 = Instant::now();
+    while store.outbox_len().await.unwrap() != 1 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "{} left",
+            store.outbox_len().await.unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let left = store
+        .outbox_pending("elsewhere", "http://gone.example/hook", 10, i64::MAX)
+        .await
+        .unwrap();
+    assert_eq!(left.len(), 1, "another node's entry stays");
+    // A node with no hook at all any more: its entries still go.
+    store.outbox_push(&[row("later", &spec.name, "there")]).await.unwrap();
+    assert!(Events::start(Some("there".into()), &[], Some(store.clone()))
+        .unwrap()
+        .is_none());
+    let t0 = Instant::now();
+    while store.outbox_len().await.unwrap() != 1 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "{} left",
+            store.outbox_len().await.unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count.load(Ordering::SeqCst), 1, "the kept hook got its event once");
+}

@@ -85,3 +85,36 @@ pub async fn past_a_waiting_session(s: &Store) {
     assert_eq!(s.outbox_next_try("n1", "web", 6_000).await.unwrap(), None);
     assert_eq!(s.outbox_pending("n1", "web", 100, i64::MAX).await.unwrap().len(), 24);
 }
+
+/// A hook taken out of the configuration: this node's entries for it go
+/// (and are counted), the kept hooks' and other nodes' entries stay.
+pub async fn hooks_taken_out(s: &Store) {
+    let entry = |id: &str, hook: &str, node: &str| OutboxEntry {
+        id: id.into(),
+        hook: hook.into(),
+        node: node.into(),
+        session: String::new(),
+        seq: 1,
+        body: "{}".into(),
+        attempts: 0,
+        next_try_ms: 0,
+    };
+    let before = s.outbox_len().await.unwrap();
+    s.outbox_push(&[
+        entry("a", "gone", "h1"),
+        entry("b", "gone", "h1"),
+        entry("a", "kept", "h1"),
+        entry("c", "gone", "h2"),
+        entry("d", "old", "h1"),
+    ])
+    .await
+    .unwrap();
+    let dropped = s.outbox_drop_hooks_except("h1", &["kept"]).await.unwrap();
+    assert_eq!(dropped, [("gone".to_string(), 2), ("old".to_string(), 1)]);
+    let ids = |v: Vec<OutboxEntry>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
+    assert_eq!(ids(s.outbox_pending("h1", "kept", 10, i64::MAX).await.unwrap()), ["a"]);
+    assert!(s.outbox_pending("h1", "gone", 10, i64::MAX).await.unwrap().is_empty());
+    assert_eq!(ids(s.outbox_pending("h2", "gone", 10, i64::MAX).await.unwrap()), ["c"]);
+    assert!(s.outbox_drop_hooks_except("h1", &["kept"]).await.unwrap().is_empty());
+    assert_eq!(s.outbox_len().await.unwrap(), before + 2);
+}

@@ -331,19 +331,27 @@ pub struct Events {
 impl Events {
     /// Starts the writer and one delivery task per hook; `None` without
     /// hooks. `store`: the durable outbox (else one in memory).
+    ///
+    /// With a store, what this node's outbox holds for hooks no longer
+    /// configured (removed or renamed) is dropped, with a warning naming
+    /// the hook and how many events: no task would ever send it.
     pub fn start(
         node: Option<String>,
         specs: &[HookSpec],
         store: Option<babelftp_accounts::Store>,
     ) -> Result<Option<Arc<Events>>, String> {
-        if specs.is_empty() {
-            return Ok(None);
-        }
         let hooks = specs
             .iter()
             .map(|s| hook::Hook::new(s.clone()).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         let node = node.unwrap_or_else(hostname);
+        if let Some(s) = &store {
+            let keep = hooks.iter().map(|h| h.name().to_owned()).collect();
+            tokio::spawn(outbox::drop_removed_hooks(s.clone(), node.clone(), keep));
+        }
+        if hooks.is_empty() {
+            return Ok(None);
+        }
         let run = uuid_v4()[..8].to_owned();
         let tx = outbox::start(node.clone(), hooks.clone(), store);
         Ok(Some(Arc::new(Events {

@@ -150,6 +150,20 @@ pub(super) fn start(node: String, hooks: Vec<Arc<Hook>>, store: Option<Store>) -
     tx
 }
 
+/// Drops `node`'s outbox entries for hooks not in `keep` (taken out of the
+/// configuration), saying so per hook.
+pub(super) async fn drop_removed_hooks(store: Store, node: String, keep: Vec<String>) {
+    let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+    match store.outbox_drop_hooks_except(&node, &keep).await {
+        Ok(dropped) => {
+            for (hook, events) in dropped {
+                tracing::warn!(%hook, events, %node, "events waiting for a hook that is no longer configured were dropped from the outbox");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, %node, "could not look for events of hooks no longer configured"),
+    }
+}
+
 /// Takes what the sessions emit and writes it in batches: what arrived
 /// while the last batch was written is the next one.
 async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: Vec<Arc<Notify>>) {
