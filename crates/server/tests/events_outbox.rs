@@ -57,6 +57,29 @@ fn event(i: u64) -> Event {
     ev
 }
 
+/// An SQLite accounts store in `dir`.
+async fn sqlite(dir: &tempfile::TempDir) -> babelftp_accounts::Store {
+    babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
+        .await
+        .unwrap()
+}
+
+/// Waits (up to 20 s) until the outbox holds `n` rows.
+async fn outbox_holds(s: &babelftp_accounts::Store, n: u64) {
+    let t0 = Instant::now();
+    loop {
+        let len = s.outbox_len().await.unwrap();
+        if len == n {
+            return;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the outbox holds {len} rows, not {n}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 async fn wait_for(count: &AtomicU64, n: u64, limit: Duration) -> Duration {
     let t0 = Instant::now();
     while count.load(Ordering::SeqCst) < n {
@@ -73,9 +96,7 @@ async fn wait_for(count: &AtomicU64, n: u64, limit: Duration) -> Duration {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_outbox_keeps_up_with_1000_events_a_second() {
     let dir = tempfile::tempdir().unwrap();
-    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
-        .await
-        .unwrap();
+    let store = sqlite(&dir).await;
     let (url, count) = receiver().await;
     let mut spec = HookSpec::url(&url);
     spec.secret = Some("k".into());
@@ -161,15 +182,7 @@ async fn a_refused_session_does_not_hold_back_the_others(store: Option<babelftp_
     if let Some(s) = store {
         // The delivered row leaves the outbox a moment after the receiver
         // took it; the 600 refused ones stay.
-        let t0 = Instant::now();
-        while s.outbox_len().await.unwrap() != 600 {
-            assert!(
-                t0.elapsed() < Duration::from_secs(10),
-                "the outbox holds {} rows, not the 600 refused ones",
-                s.outbox_len().await.unwrap()
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        outbox_holds(&s, 600).await;
     }
 }
 
@@ -181,9 +194,7 @@ async fn a_refused_session_does_not_hold_back_the_others_in_memory() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_session_does_not_hold_back_the_others_in_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
-        .await
-        .unwrap();
+    let store = sqlite(&dir).await;
     a_refused_session_does_not_hold_back_the_others(Some(store)).await;
 }
 
@@ -194,9 +205,7 @@ async fn a_refused_session_does_not_hold_back_the_others_in_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_of_a_hook_taken_out_are_dropped_at_start() {
     let dir = tempfile::tempdir().unwrap();
-    let store = babelftp_accounts::Store::open(&format!("sqlite:{}", dir.path().join("o.db").display()))
-        .await
-        .unwrap();
+    let store = sqlite(&dir).await;
     let (url, count) = receiver().await;
     let spec = HookSpec::url(&url);
     let row = |id: &str, hook: &str, node: &str| babelftp_accounts::OutboxEntry {
@@ -222,15 +231,7 @@ async fn events_of_a_hook_taken_out_are_dropped_at_start() {
         .unwrap()
         .unwrap();
     wait_for(&count, 1, Duration::from_secs(20)).await;
-    let t0 = Instant::now();
-    while store.outbox_len().await.unwrap() != 1 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "{} left",
-            store.outbox_len().await.unwrap()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    outbox_holds(&store, 1).await;
     let left = store
         .outbox_pending("elsewhere", "http://gone.example/hook", 10, i64::MAX)
         .await
@@ -241,14 +242,6 @@ async fn events_of_a_hook_taken_out_are_dropped_at_start() {
     assert!(Events::start(Some("there".into()), &[], Some(store.clone()))
         .unwrap()
         .is_none());
-    let t0 = Instant::now();
-    while store.outbox_len().await.unwrap() != 1 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "{} left",
-            store.outbox_len().await.unwrap()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    outbox_holds(&store, 1).await;
     assert_eq!(count.load(Ordering::SeqCst), 1, "the kept hook got its event once");
 }
