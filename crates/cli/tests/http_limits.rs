@@ -229,3 +229,42 @@ fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_time
     );
     assert!(got.len() < 64 << 20, "the download was cut");
 }
+
+#[test]
+fn http_header_timeout_from_the_config_closes_silent_and_idle_connections_sooner() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, "http_header_timeout = 2\n").unwrap();
+    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap()]);
+    let addr = base.trim_start_matches("http://").to_owned();
+    // With the default (20 s) neither connection would be closed before
+    // the clients' 12 s read timeouts end; with 2 s both are.
+    let silent = std::thread::spawn({
+        let addr = addr.clone();
+        move || {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(12))).unwrap();
+            let mut buf = Vec::new();
+            s.read_to_end(&mut buf).map(|_| buf)
+        }
+    });
+    let idle = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut s = TcpStream::connect(&addr).unwrap();
+        s.write_all(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(12))).unwrap();
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).map(|_| buf)
+    });
+    let got = silent.join().unwrap().expect("closed by the server within 12 s");
+    assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+    let got = idle.join().unwrap().expect("closed by the server within 12 s");
+    let text = String::from_utf8_lossy(&got);
+    assert!(
+        text.starts_with("HTTP/1.1 200 OK\r\n") && text.ends_with("\r\n\r\nhi\n"),
+        "{text}"
+    );
+}

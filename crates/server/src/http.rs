@@ -8,8 +8,9 @@
 //!                         over max_connections / max_per_ip? 503 (HTTP) or close (HTTPS)
 //!      └─ a task per connection, holding its slot:
 //!           (TLS handshake, 10 s) ─ hyper-util auto (HTTP/1.1, HTTP/2) ─ axum Router
-//!             first request within 20 s, else closed; HTTP/1.1 headers within 20 s
-//!             (the next request's too); no new request for ~20 s: closed gracefully
+//!             first request within `http_header_timeout` (20 s), else closed;
+//!             HTTP/1.1 headers within it (the next request's too); no new
+//!             request for about as long: closed gracefully
 //! ```
 //!
 //! Each door counts its own connections (one [`Limits`] per door, none
@@ -43,14 +44,6 @@ use crate::driver::Shared;
 
 /// How long a client may take over its TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long a connection may take to send a complete request header: the
-/// first request's from the accept (or the end of the TLS handshake), each
-/// next HTTP/1.1 request's from the end of the previous answer. It is also
-/// how long a connection may stay without starting a request before it is
-/// closed, gracefully (answers under way are finished), checked every
-/// `HEADER_TIMEOUT`.
-pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What a client refused for the limits is told to wait, in seconds.
 const RETRY_AFTER: u32 = 10;
@@ -125,14 +118,15 @@ pub(crate) async fn serve(
         let _ = tcp.set_nodelay(true);
         let (tls, app) = (tls.clone(), app.clone());
         let stall = listener.shared.cfg.stall_timeout;
+        let header = listener.shared.cfg.http_header_timeout;
         // The task holds the slot: it is the connection's life, handshake
         // included.
         tokio::spawn(async move {
             let _slot = slot;
             match tls {
-                None => connection(Stall::new(tcp, stall), peer, app).await,
+                None => connection(Stall::new(tcp, stall), peer, app, header).await,
                 Some(acceptor) => match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
-                    Ok(Ok(tls)) => connection(Stall::new(tls, stall), peer, app).await,
+                    Ok(Ok(tls)) => connection(Stall::new(tls, stall), peer, app, header).await,
                     Ok(Err(e)) => tracing::debug!(%peer, error = %e, door = what, "HTTPS: TLS handshake failed"),
                     Err(_) => tracing::debug!(%peer, door = what, "HTTPS: TLS handshake timed out"),
                 },
@@ -143,7 +137,14 @@ pub(crate) async fn serve(
 
 /// One connection, HTTP/1.1 or HTTP/2 (ALPN `h2`, or the prior-knowledge
 /// preface in clear), until it ends or keeps its deadlines no more.
-async fn connection<I>(io: I, peer: SocketAddr, app: axum::Router)
+///
+/// `header` (`http_header_timeout`): how long the connection may take to
+/// send a complete request header, the first request's from the accept
+/// (or the end of the TLS handshake), each next HTTP/1.1 request's from
+/// the end of the previous answer; also how long it may stay without
+/// starting a request before it is closed, gracefully (answers under way
+/// are finished), checked every `header`.
+async fn connection<I>(io: I, peer: SocketAddr, app: axum::Router, header: Duration)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -156,13 +157,10 @@ where
         req
     });
     let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_TIMEOUT);
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(header);
     let conn = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(app));
     tokio::pin!(conn);
-    let deadline = tokio::time::sleep(HEADER_TIMEOUT);
+    let deadline = tokio::time::sleep(header);
     tokio::pin!(deadline);
     let (mut seen, mut closing) = (0, false);
     loop {
@@ -187,7 +185,7 @@ where
                     closing = true;
                 } else {
                     seen = now;
-                    deadline.as_mut().reset(tokio::time::Instant::now() + HEADER_TIMEOUT);
+                    deadline.as_mut().reset(tokio::time::Instant::now() + header);
                 }
             }
         }

@@ -30,6 +30,7 @@ struct FileConfig {
     idle_timeout: Option<u64>,
     data_timeout: Option<u64>,
     stall_timeout: Option<u64>,
+    http_header_timeout: Option<u64>,
     login_fail_delay_ms: Option<u64>,
     upload_end_wait_ms: Option<u64>,
     max_connections: Option<usize>,
@@ -461,6 +462,9 @@ impl Config {
         }
         if let Some(s) = f.stall_timeout {
             c.stall_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = f.http_header_timeout {
+            c.http_header_timeout = Duration::from_secs(s.max(1));
         }
         if let Some(ms) = f.login_fail_delay_ms {
             c.login_fail_delay = Duration::from_millis(ms);

@@ -17,6 +17,7 @@
 //! idle_timeout = 300          # seconds
 //! data_timeout = 30           # seconds
 //! stall_timeout = 60          # seconds
+//! http_header_timeout = 20    # seconds (web view, admin API, metrics)
 //! login_fail_delay_ms = 1000
 //! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after a plain upload
 //! max_connections = 512
@@ -206,6 +207,12 @@ pub struct Config {
     /// disconnected; on the HTTP doors, a download the client stops
     /// reading is cut, and an upload that stops arriving is answered 408.
     pub stall_timeout: Duration,
+    /// On the HTTP doors (web view, admin API, metrics): how long a
+    /// connection may take to send a request header (the first from the
+    /// accept, each next one from the previous answer), and may stay
+    /// without a request before it is closed (gracefully: answers under
+    /// way finish). At least 1 s.
+    pub http_header_timeout: Duration,
     /// Delay before answering a failed login.
     pub login_fail_delay: Duration,
     /// After a plain upload's data connection ends, how long a quiet
@@ -382,6 +389,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(300),
             data_timeout: Duration::from_secs(30),
             stall_timeout: Duration::from_secs(60),
+            http_header_timeout: Duration::from_secs(20),
             login_fail_delay: Duration::from_secs(1),
             upload_end_wait: Duration::from_millis(10),
             max_connections: 512,
