@@ -45,6 +45,47 @@ fn start(root: &Path, args: &[&str]) -> (Serve, String) {
     (srv, url)
 }
 
+/// A web view of a `root` holding `hello.txt`, with `toml` as its
+/// configuration file (both in the returned directory).
+fn with_config(toml: &str, args: &[&str]) -> (tempfile::TempDir, Serve, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, toml).unwrap();
+    let mut all = vec!["--config", conf.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let (srv, base) = start(&root, &all);
+    (dir, srv, base)
+}
+
+/// A connection that sends nothing, reading until the server closes it
+/// (an error once `limit` passes without that).
+fn silent_connection(addr: &str, limit: Duration) -> std::thread::JoinHandle<std::io::Result<Vec<u8>>> {
+    let addr = addr.to_owned();
+    std::thread::spawn(move || {
+        let mut s = TcpStream::connect(&addr)?;
+        s.set_read_timeout(Some(limit))?;
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).map(|_| buf)
+    })
+}
+
+/// A keep-alive connection that asks for `hello.txt` once, then reads
+/// until the server closes it (an error once `limit` passes without that).
+fn idle_connection(addr: &str, limit: Duration) -> std::thread::JoinHandle<std::io::Result<Vec<u8>>> {
+    let addr = addr.to_owned();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut s = TcpStream::connect(&addr)?;
+        s.write_all(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n")?;
+        s.set_read_timeout(Some(limit))?;
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).map(|_| buf)
+    })
+}
+
 /// Waits, up to 30 s, until 127.0.0.1 is served `hello.txt` again; every
 /// answer until then is 503 (its slots are full).
 fn served_again(base: &str, why_not: &str) {
@@ -133,15 +174,7 @@ fn silent_slow_and_idle_http_connections_are_closed_by_the_server() {
 
     // A connection that sends nothing: the server closes it (within the
     // 20 s header timeout; the test waits up to 60 s).
-    let silent = std::thread::spawn({
-        let addr = addr.clone();
-        move || {
-            let mut s = TcpStream::connect(&addr).unwrap();
-            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-            let mut buf = Vec::new();
-            s.read_to_end(&mut buf).map(|_| buf)
-        }
-    });
+    let silent = silent_connection(&addr, Duration::from_secs(60));
     // A header sent a byte every half second, never finished: closed,
     // unanswered.
     let slow = std::thread::spawn({
@@ -172,17 +205,7 @@ fn silent_slow_and_idle_http_connections_are_closed_by_the_server() {
         }
     });
     // A keep-alive connection, answered, then idle: closed too.
-    let idle = std::thread::spawn({
-        let addr = addr.clone();
-        move || {
-            use std::io::Write;
-            let mut s = TcpStream::connect(&addr).unwrap();
-            s.write_all(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-            let mut buf = Vec::new();
-            s.read_to_end(&mut buf).map(|_| buf)
-        }
-    });
+    let idle = idle_connection(&addr, Duration::from_secs(60));
 
     let got = silent.join().unwrap().expect("closed, not timed out after 60 s");
     assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
@@ -199,15 +222,9 @@ fn silent_slow_and_idle_http_connections_are_closed_by_the_server() {
 
 #[test]
 fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_timeout() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
+    let (dir, _srv, base) = with_config("stall_timeout = 2\n", &["--max-per-ip", "1"]);
     // Far more than the socket buffers hold.
-    std::fs::write(root.join("big.bin"), vec![1u8; 64 << 20]).unwrap();
-    let conf = dir.path().join("babelftp.toml");
-    std::fs::write(&conf, "stall_timeout = 2\n").unwrap();
-    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap(), "--max-per-ip", "1"]);
+    std::fs::write(dir.path().join("root/big.bin"), vec![1u8; 64 << 20]).unwrap();
     let addr = base.trim_start_matches("http://").to_owned();
 
     // Asks for the big file and reads nothing of it: its one slot is held.
@@ -232,33 +249,12 @@ fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_time
 
 #[test]
 fn http_header_timeout_from_the_config_closes_silent_and_idle_connections_sooner() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    std::fs::write(root.join("hello.txt"), "hi\n").unwrap();
-    let conf = dir.path().join("babelftp.toml");
-    std::fs::write(&conf, "http_header_timeout = 2\n").unwrap();
-    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap()]);
+    let (_dir, _srv, base) = with_config("http_header_timeout = 2\n", &[]);
     let addr = base.trim_start_matches("http://").to_owned();
     // With the default (20 s) neither connection would be closed before
     // the clients' 12 s read timeouts end; with 2 s both are.
-    let silent = std::thread::spawn({
-        let addr = addr.clone();
-        move || {
-            let mut s = TcpStream::connect(&addr).unwrap();
-            s.set_read_timeout(Some(Duration::from_secs(12))).unwrap();
-            let mut buf = Vec::new();
-            s.read_to_end(&mut buf).map(|_| buf)
-        }
-    });
-    let idle = std::thread::spawn(move || {
-        use std::io::Write;
-        let mut s = TcpStream::connect(&addr).unwrap();
-        s.write_all(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(12))).unwrap();
-        let mut buf = Vec::new();
-        s.read_to_end(&mut buf).map(|_| buf)
-    });
+    let silent = silent_connection(&addr, Duration::from_secs(12));
+    let idle = idle_connection(&addr, Duration::from_secs(12));
     let got = silent.join().unwrap().expect("closed by the server within 12 s");
     assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
     let got = idle.join().unwrap().expect("closed by the server within 12 s");
