@@ -6,6 +6,20 @@ fn main() {
         .skip(1)
         .map(|a| {
             let (l, t) = a.split_once(':').unwrap();
+            if l == "raw" {
+                // `raw:%D8%B9`: the bytes themselves
+                let mut out = Vec::new();
+                let mut b = t.bytes();
+                while let Some(c) = b.next() {
+                    if c == b'%' {
+                        let h: String = b.by_ref().take(2).map(char::from).collect();
+                        out.push(u8::from_str_radix(&h, 16).unwrap());
+                    } else {
+                        out.push(c);
+                    }
+                }
+                return out;
+            }
             babelftp_i18n::Charset::for_label(l).unwrap().from_utf8(t).unwrap()
         })
         .collect();

@@ -343,6 +343,22 @@ impl Report {
             if case == MIXED_LATIN {
                 if s.label != "invalid" {
                     self.rows.entry((case, s.part)).or_default().add(ok);
+                    // (DETECT_LATIN=1: its failures printed too)
+                    if !ok && s.part < Part::Held && std::env::var_os("DETECT_LATIN").is_some() {
+                        self.failures.push(format!(
+                            "{:?} [{case}] {} {}: expected {:?}, shown {:?} in {} for {}",
+                            s.part,
+                            s.label,
+                            s.lang,
+                            s.expected,
+                            got,
+                            babelftp_i18n::detect::explain_listing(&names),
+                            dir.iter()
+                                .map(|x| format!("{}:{}", x.label, x.expected))
+                                .collect::<Vec<_>>()
+                                .join(" | ")
+                        ));
+                    }
                 }
                 continue;
             }

@@ -844,6 +844,23 @@ mod tests {
     }
 
     #[test]
+    fn apostrophes_and_quotes_inside_words() {
+        let none = |_| 0.0;
+        let bits = |t: &str| score(t, none).unwrap().bits;
+        // An elision or a contraction costs what the quote costs anywhere;
+        // a quote inside another word (macintosh's í read in
+        // windows-1252) and an opening quote that ends a word cost more.
+        let elided = bits("d’image") - bits("d image");
+        assert!(bits("R’os") - bits("R os") > elided, "{elided}");
+        assert!(bits("it’s") - bits("it s") <= elided + 0.5);
+        assert!(bits("Jordani‘") > bits("Jordani’"));
+        // ... but not after a low quote that it closes (German).
+        assert!(bits("„Jordani‘") - bits("„Jordani’") < bits("Jordani‘") - bits("Jordani’"));
+        // Ukrainian writes an apostrophe inside Cyrillic words.
+        assert!(bits("п’ять") < bits("п‘ять"));
+    }
+
+    #[test]
     fn scores_prefer_real_text() {
         let none = |_| 0.0;
         let good = score("Фотографии", none).unwrap().bits;

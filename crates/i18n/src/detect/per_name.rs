@@ -413,6 +413,9 @@ struct Contest {
     cut_utf8: bool,
     /// ... and it follows an ASCII letter: UTF-8 cut inside a word.
     cut_in_word: bool,
+    /// How much the name weighs in choosing the directory's charsets: 1,
+    /// shared with the other names of its words (`evidence_weights`).
+    weight: f64,
 }
 
 fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool) -> Contest {
@@ -466,6 +469,7 @@ fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool)
         cost,
         lenient,
         garbage: garbage + ASCII_BITS * ascii as f64,
+        weight: 1.0,
     }
 }
 
@@ -514,6 +518,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
             *slot = Some(full_contest(name, cx.feat_utf8));
         }
     }
+    evidence_weights(names, &mut full);
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
     let mut memo = Ranker::default();
     let mut out: Vec<Decision> = pre
@@ -537,6 +542,36 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         .collect();
     unclash(names, &mut out);
     out
+}
+
+/// Names that share their words with high bytes (`Ąžuolas (3).txt`,
+/// `IMG_2426 Ąžuolas.jpg`) are one piece of evidence about the directory's
+/// charsets, not several: each weighs 1 / how many names share them.
+fn evidence_weights(names: &[&[u8]], full: &mut [Option<Result<Contest, Decision>>]) {
+    let words = |name: &[u8]| -> Vec<Vec<u8>> {
+        let mut w: Vec<Vec<u8>> = name
+            .split(|b| !(*b >= 0x80 || b.is_ascii_alphabetic()))
+            .filter(|w| w.iter().any(|b| *b >= 0x80))
+            .map(<[u8]>::to_vec)
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
+    };
+    let keys: Vec<Option<Vec<Vec<u8>>>> = names
+        .iter()
+        .zip(full.iter())
+        .map(|(n, f)| matches!(f, Some(Ok(_))).then(|| words(n)))
+        .collect();
+    let mut seen: std::collections::HashMap<&[Vec<u8>], f64> = std::collections::HashMap::new();
+    for k in keys.iter().flatten() {
+        *seen.entry(k.as_slice()).or_insert(0.0) += 1.0;
+    }
+    for (k, f) in keys.iter().zip(full.iter_mut()) {
+        if let (Some(k), Some(Ok(c))) = (k, f) {
+            c.weight = 1.0 / seen.get(k.as_slice()).copied().unwrap_or(1.0);
+        }
+    }
 }
 
 /// The decision of a name its structure settles (ASCII, UTF-8 with many
@@ -766,7 +801,7 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
     let langs = member_langs(live, set);
     let mut count = vec![0.5; set.len()];
     let mut sum = 0.0;
-    let mut assigned: Vec<Option<usize>> = Vec::with_capacity(live.len());
+    let mut assigned: Vec<Option<(usize, f64)>> = Vec::with_capacity(live.len());
     for k in live {
         let mut best = (k.garbage, None);
         for (j, &c) in set.iter().enumerate() {
@@ -777,17 +812,17 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
                 best = (b, Some(j));
             }
         }
-        sum += best.0;
+        sum += k.weight * best.0;
         if let Some(n) = best.1.and_then(|j| count.get_mut(j)) {
-            *n += 1.0;
+            *n += k.weight;
         }
-        assigned.push(best.1);
+        assigned.push(best.1.map(|j| (j, k.weight)));
     }
     let total: f64 = count.iter().sum();
     let which: f64 = assigned
         .iter()
         .flatten()
-        .map(|&j| count.get(j).map_or(0.0, |n| -(n / total).log2()))
+        .map(|&(j, w)| w * count.get(j).map_or(0.0, |n| -(n / total).log2()))
         .sum();
     // ... and what the charsets' further languages cost.
     let languages: f64 = langs
@@ -1323,19 +1358,26 @@ impl Evidence {
 /// Debugging aid (not API): the charsets a listing's directory chose.
 #[doc(hidden)]
 pub fn explain_listing(names: &[&[u8]]) -> String {
-    let full: Vec<Result<Contest, Decision>> = names
+    let mut full: Vec<Option<Result<Contest, Decision>>> = names
         .iter()
-        .filter(|n| structural(n, false).is_none())
-        .map(|n| full_contest(n, false))
+        .map(|n| structural(n, false).is_none().then(|| full_contest(n, false)))
         .collect();
-    let chosen = directory_charsets(full.iter(), false, &Evidence::default());
+    evidence_weights(names, &mut full);
+    let chosen = directory_charsets(full.iter().flatten(), false, &Evidence::default());
     let m: Vec<String> = chosen
         .members
         .iter()
-        .map(|&(c, b, n)| {
+        .zip(&chosen.langs)
+        .map(|(&(c, b, n), &langs)| {
+            let names: Vec<&str> = (0..model::LANGS.len())
+                .filter(|l| langs & (1u64 << l) != 0)
+                .filter_map(|l| model::LANGS.get(l).copied())
+                .collect();
             format!(
-                "{}({b:.1},{n})",
-                candidates().get(c).map_or("UTF-8", |x| x.charset.name())
+                "{}({b:.1},{n}{}{})",
+                candidates().get(c).map_or("UTF-8", |x| x.charset.name()),
+                if names.is_empty() { "" } else { "," },
+                names.join("+")
             )
         })
         .collect();
@@ -1403,6 +1445,31 @@ mod tests {
 
     fn enc(label: &str, s: &str) -> Vec<u8> {
         Charset::for_label(label).unwrap().from_utf8(s).unwrap()
+    }
+
+    #[test]
+    fn a_repeated_word_is_one_piece_of_evidence() {
+        // Six names share `Ąžuolas`, whose windows-1257 `Ąž` is EUC-JP's
+        // `線`: counted six times, that one word made the directory
+        // EUC-JP.
+        let texts = [
+            "Kairys Ąžuolas",
+            "Ąžuolas Laurita",
+            "IMG_2426 Ąžuolas.jpg",
+            "Ąžuolas (9).xlsx",
+            "Ąžuolas (3).txt",
+            "Ąžuolas Orestas",
+            "Vilnius 2019",
+            "Šiauliai",
+            "Gražina",
+        ];
+        let names: Vec<Vec<u8>> = texts.iter().map(|t| enc("windows-1257", t)).collect();
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ev = Evidence::default();
+        let ds = decide_listing(&refs, &cx(&ev));
+        for ((n, d), t) in refs.iter().zip(&ds).zip(texts) {
+            assert_eq!(shown(n, d), t, "{d:?}");
+        }
     }
 
     #[test]
