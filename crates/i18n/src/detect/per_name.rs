@@ -527,6 +527,9 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         .zip(names)
         .map(|((p, f), name)| {
             if let Some(d) = p {
+                if d == Decision::Raw && !cx.feat_utf8 && !chosen.utf8 && !name.is_ascii() && broken_utf8(name) {
+                    return choose_broken(name, &chosen);
+                }
                 return d;
             }
             let k = match f {
@@ -572,6 +575,56 @@ fn evidence_weights(names: &[&[u8]], full: &mut [Option<Result<Contest, Decision
             c.weight = 1.0 / seen.get(k.as_slice()).copied().unwrap_or(1.0);
         }
     }
+}
+
+/// A name shaped like UTF-8 gone wrong (an overlong `C0 B4`, a sequence
+/// cut at the end: `EA BB BC CE`) in a directory that is not UTF-8: the
+/// bytes of a double-byte charset can have that shape (GBK `来`, `昊嘉`).
+/// Decoded when a charset the directory's other names established reads it
+/// as plausible text (never confidently); else `%HH`, as alone.
+fn choose_broken(name: &[u8], chosen: &Chosen) -> Decision {
+    let established: Vec<usize> = chosen
+        .members
+        .iter()
+        .filter(|m| chosen.established(m.2))
+        .map(|m| m.0)
+        .collect();
+    if established.is_empty() || dots_or_slashes(name) {
+        return Decision::Raw;
+    }
+    let mut k = contest(name, readings_in(name, Some(&established), None), false, false);
+    // Only a plausible reading in an established charset (no lenient one,
+    // no charset outside the directory).
+    for (c, slot) in k.cost.iter_mut().enumerate() {
+        if !established.contains(&c) {
+            slot.0 = f64::INFINITY;
+        }
+    }
+    // (A lenient reading was tried on the validation part: it read UTF-8
+    // Chinese cut short as GBK mojibake, `鐨囧眳澶栬嫅`.)
+    for slot in &mut k.lenient {
+        slot.0 = f64::INFINITY;
+    }
+    match choose(&k, chosen, false) {
+        Decision::Decoded { charset, text, .. } => Decision::Decoded {
+            charset,
+            text,
+            confident: false,
+        },
+        _ => Decision::Raw,
+    }
+}
+
+/// An overlong UTF-8 form of `.`, `/` or `\\` (`C0 AE`, `E0 80 AF`): what a
+/// path traversal is smuggled in (RFC 2279's warning), always `%HH`.
+fn dots_or_slashes(name: &[u8]) -> bool {
+    name.windows(2).any(|w| matches!(w, [0xC0, 0xAE | 0xAF] | [0xC1, 0x9C]))
+        || name
+            .windows(3)
+            .any(|w| matches!(w, [0xE0, 0x80, 0xAE | 0xAF] | [0xE0, 0x81, 0x9C]))
+        || name
+            .windows(4)
+            .any(|w| matches!(w, [0xF0, 0x80, 0x80, 0xAE | 0xAF] | [0xF0, 0x80, 0x81, 0x9C]))
 }
 
 /// The decision of a name its structure settles (ASCII, UTF-8 with many
@@ -1445,6 +1498,30 @@ mod tests {
 
     fn enc(label: &str, s: &str) -> Vec<u8> {
         Charset::for_label(label).unwrap().from_utf8(s).unwrap()
+    }
+
+    #[test]
+    fn gbk_bytes_shaped_like_broken_utf8_in_a_gbk_directory() {
+        // GBK 来 is C0 B4, an overlong UTF-8 form: alone it is `%HH`, in a
+        // directory of GBK names it is GBK; an overlong `.` (C0 AE, GBK 喇)
+        // stays `%HH` everywhere.
+        let ev = Evidence::default();
+        let lai = enc("GBK", "来");
+        assert_eq!(decide_name(&lai, &cx(&ev)), Decision::Raw);
+        let dots = b"\xC0\xAE\xC0\xAE".to_vec();
+        let others = ["新建文件夹", "会议记录.docx", "照片 2019", "合同范本", "财务报表.xlsx"];
+        let mut names: Vec<Vec<u8>> = others.iter().map(|t| enc("GBK", t)).collect();
+        names.push(lai.clone());
+        names.push(dots);
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+        assert_eq!(shown_all.get(5).map(String::as_str), Some("来"), "{ds:?}");
+        assert_eq!(shown_all.get(6).map(String::as_str), Some("%C0%AE%C0%AE"), "{ds:?}");
+        // ... and in a directory of UTF-8 names, `%HH`.
+        let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
+        let ds = decide_listing(&utf8, &cx(&ev));
+        assert_eq!(ds.get(2), Some(&Decision::Raw));
     }
 
     #[test]
