@@ -852,6 +852,8 @@ mod tests {
         // windows-1252) and an opening quote that ends a word cost more.
         let elided = bits("d’image") - bits("d image");
         assert!(bits("R’os") - bits("R os") > elided, "{elided}");
+        // (an elision comes before a vowel)
+        assert!(bits("M’nguez") - bits("M nguez") > bits("m’image") - bits("m image"));
         assert!(bits("it’s") - bits("it s") <= elided + 0.5);
         assert!(bits("Jordani‘") > bits("Jordani’"));
         // ... but not after a low quote that it closes (German).

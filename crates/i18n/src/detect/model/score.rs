@@ -402,30 +402,20 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     }
     let before: String = letters(&mut (0..at).rev()).chars().rev().collect();
     let after = letters(&mut (at + 1..chars.len()));
-    matches!(
-        before.as_str(),
-        "l" | "d"
-            | "j"
-            | "s"
-            | "n"
-            | "c"
-            | "m"
-            | "t"
-            | "o"
-            | "qu"
-            | "un"
-            | "dell"
-            | "nell"
-            | "all"
-            | "sull"
-            | "dall"
-            | "coll"
-            | "quell"
-            | "bell"
-            | "lorsqu"
-            | "puisqu"
-            | "jusqu"
-    ) || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+    // An elision comes before a vowel or h (`l’image`, `dell’acqua`; not
+    // `M’nguez`), but O’ before a capital (`O’Brien`).
+    const ELIDED: &[&str] = &[
+        "l", "d", "j", "s", "n", "c", "m", "t", "o", "qu", "un", "dell", "nell", "all", "sull", "dall", "coll",
+        "quell", "bell", "lorsqu", "puisqu", "jusqu",
+    ];
+    let vowel = after
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouyhàâäáãåæéèêëíìîïóòôöõøœúùûüý".contains(c));
+    let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
+    (before == "o" && capital)
+        || (vowel && ELIDED.contains(&before.as_str()))
+        || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
 }
 
 /// Modern Greek puts at most one accent on a word, and one on every word
