@@ -274,7 +274,6 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
     let mut caps_run = 0;
     let mut alternations = 0u32;
     let (mut thai, mut greek) = (false, false);
-    let low_quote = chars.iter().any(|c| matches!(c, '„' | '‚'));
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
@@ -315,7 +314,7 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
         // An opening quote glued to the end of a word ("Jordani‘",
         // "Over“": macintosh's ë and ì read in windows-125x), where no low
         // quote opened it (German and Czech close with ‘ and “).
-        if ka.letterlike && matches!(b, '‘' | '“') && !low_quote {
+        if ka.letterlike && matches!(b, '‘' | '“') && !chars.iter().any(|c| matches!(c, '„' | '‚')) {
             p += OPEN_AFTER_WORD;
         }
         if kb.mark && (!ka.letterlike || !mark_fits(a, b)) {
