@@ -63,7 +63,7 @@ pub(crate) enum Script {
     Other,
 }
 
-fn lang_script(lang: usize) -> Script {
+pub(crate) fn lang_script(lang: usize) -> Script {
     use Script::{Arabic, Cjk, Cyrillic, Greek, Hebrew, Latin, Thai};
     // In the order of LANGS.
     const SCRIPTS: [Script; N] = [
