@@ -618,7 +618,7 @@ fn measure() -> Report {
 /// measured when it was last set (cut to two decimals), so that a
 /// regression in any row of any column fails; docs/charset-detection.md
 /// says which targets are met. Raise a floor when its row improves. A
-/// floor went down four times, each time written down there: the
+/// floor went down five times, each time written down there: the
 /// held-out part's were set anew when 8 languages joined it (it holds
 /// other names since); the added languages' rows 4 and 5 lost 2 names
 /// each to the generated Thai table, which won 10 and 9 names on the other
@@ -628,14 +628,19 @@ fn measure() -> Report {
 /// and 15 names on the held-out part and 14 and 9 on the second sample;
 /// and when a directory's charset got one language (`LANG_SWITCH`), the
 /// first two columns lost 3 and 4 names, the added languages won 17 (and
-/// lost 1 of them to pricing a charset's further languages).
+/// lost 1 of them to pricing a charset's further languages); and at the
+/// ninth stop (a repeated word one piece of evidence, apostrophes and
+/// opening quotes inside words, names shaped like broken UTF-8 read in an
+/// established charset, `NEW_SCRIPT`) the added languages lost 1, 1 and 2
+/// names in rows 1, 3 and 5 while the held-out part won 8 names in all
+/// and the second sample 3.
 const ROWS: [(&str, f64, [f64; 3]); 6] = [
     // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.42, 99.80, 99.92]),
-    (MIXED, 98.0, [97.40, 97.69, 96.06]),
-    (SMALL, 95.0, [95.19, 98.75, 98.17]),
+    (SINGLE, 99.5, [99.48, 99.84, 99.85]),
+    (MIXED, 98.0, [97.49, 97.87, 96.06]),
+    (SMALL, 95.0, [95.37, 98.75, 98.01]),
     (INVALID, 95.0, [95.72, 94.15, 95.39]),
-    (ALL, 98.0, [97.80, 98.49, 97.84]),
+    (ALL, 98.0, [97.88, 98.55, 97.78]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.038, 0.0, 0.0]),
 ];
@@ -761,8 +766,10 @@ fn big_listings_keep_their_charset() {
     }
     println!("all: {right}/{all}");
     assert!(weak.is_empty(), "{weak:?}");
-    // The floor: names right when it was set (round 3's last stop).
+    // The floor: names right when it was set (round 3's ninth stop: GBK
+    // 来, C0 B4, shaped like overlong UTF-8, is now read in the listing's
+    // GBK).
     assert!(right >= BIG_FLOOR, "{right}/{all} right, floor {BIG_FLOOR}");
 }
 
-const BIG_FLOOR: usize = 10212;
+const BIG_FLOOR: usize = 10214;
