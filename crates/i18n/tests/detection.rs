@@ -717,7 +717,7 @@ fn big_listings_keep_their_charset() {
     // A listing of more than `SAMPLE` (48) names chooses its charsets on a
     // sample and reads the others by the fast path (rough rank, price of
     // leaving the directory): every name of one charset, development and
-    // validation parts, in one listing per charset. (Round 3's last stop:
+    // validation parts, in one listing per charset. (Round 3's eighth stop:
     // a cheaper `SWITCH` made the fast path leave the directory's charset
     // for 1.5 % of a 10,000-name Shift_JIS listing; nothing of the test
     // above goes through that path.)

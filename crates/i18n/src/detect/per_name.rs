@@ -120,7 +120,7 @@ pub(super) const DOUBLE_BYTE: usize = 6;
 const ASCII_FIT_WEIGHT: f64 = 0.5;
 /// Bits a directory pays for each charset after its first: what a name's
 /// own evidence must be worth for it to leave the directory's charset.
-/// (12 until round 3's last stop, when only the second charset really
+/// (12 until round 3's eighth stop, when only the second charset really
 /// paid it: `directory_charsets` compared a bigger set's price with the
 /// smaller set's names alone. Chosen again on the validation part with
 /// that mended.)
