@@ -528,7 +528,7 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         .map(|((p, f), name)| {
             if let Some(d) = p {
                 if d == Decision::Raw && !cx.feat_utf8 && !chosen.utf8 && !name.is_ascii() && broken_utf8(name) {
-                    return choose_broken(name, &chosen);
+                    return choose_broken(name, &chosen, cx.evidence.likely());
                 }
                 return d;
             }
@@ -580,15 +580,23 @@ fn evidence_weights(names: &[&[u8]], full: &mut [Option<Result<Contest, Decision
 /// A name shaped like UTF-8 gone wrong (an overlong `C0 B4`, a sequence
 /// cut at the end: `EA BB BC CE`) in a directory that is not UTF-8: the
 /// bytes of a double-byte charset can have that shape (GBK `来`, `昊嘉`).
-/// Decoded when a charset the directory's other names established reads it
-/// as plausible text (never confidently); else `%HH`, as alone.
-fn choose_broken(name: &[u8], chosen: &Chosen) -> Decision {
-    let established: Vec<usize> = chosen
+/// Decoded when a charset the directory's other names established (or the
+/// server's history) reads it as plausible text (never confidently); else
+/// `%HH`, as alone.
+fn choose_broken(name: &[u8], chosen: &Chosen, server: Option<Charset>) -> Decision {
+    let mut established: Vec<usize> = chosen
         .members
         .iter()
         .filter(|m| chosen.established(m.2))
         .map(|m| m.0)
         .collect();
+    // ... or the server's history (`Evidence::likely`): a single name
+    // (`ls 来`) is shown as its listing showed it.
+    if let Some(c) = server.and_then(|cs| candidates().iter().position(|x| x.charset == cs)) {
+        if !established.contains(&c) {
+            established.push(c);
+        }
+    }
     if established.is_empty() || dots_or_slashes(name) {
         return Decision::Raw;
     }
@@ -1543,6 +1551,13 @@ mod tests {
         let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
         assert_eq!(shown_all.get(5).map(String::as_str), Some("来"), "{ds:?}");
         assert_eq!(shown_all.get(6).map(String::as_str), Some("%C0%AE%C0%AE"), "{ds:?}");
+        // A single name on a server whose history is GBK: as in its listing.
+        let mut history = Evidence::default();
+        history.observe(&ds);
+        assert_eq!(history.likely(), Charset::for_label("GBK"));
+        let alone = decide_name(&lai, &cx(&history));
+        assert_eq!(shown(&lai, &alone), "来", "{alone:?}");
+        assert_eq!(decide_name(b"\xC0\xAE\xC0\xAE", &cx(&history)), Decision::Raw);
         // ... and in a directory of UTF-8 names, `%HH`.
         let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
         let ds = decide_listing(&utf8, &cx(&ev));
