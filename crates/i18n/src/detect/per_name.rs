@@ -527,7 +527,12 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
         .zip(names)
         .map(|((p, f), name)| {
             if let Some(d) = p {
-                if d == Decision::Raw && !cx.feat_utf8 && !chosen.utf8 && !name.is_ascii() && broken_utf8(name) {
+                if d == Decision::Raw
+                    && !cx.feat_utf8
+                    && !chosen.utf8
+                    && std::str::from_utf8(name).is_err()
+                    && broken_utf8(name)
+                {
                     return choose_broken(name, &chosen, cx.evidence.likely());
                 }
                 return d;
@@ -623,7 +628,7 @@ fn choose_broken(name: &[u8], chosen: &Chosen, server: Option<Charset>) -> Decis
     }
 }
 
-/// An overlong UTF-8 form of `.`, `/` or `\\` (`C0 AE`, `E0 80 AF`): what a
+/// An overlong UTF-8 form of `.`, `/` or `\` (`C0 AE`, `E0 80 AF`): what a
 /// path traversal is smuggled in (RFC 2279's warning), always `%HH`.
 fn dots_or_slashes(name: &[u8]) -> bool {
     name.windows(2).any(|w| matches!(w, [0xC0, 0xAE | 0xAF] | [0xC1, 0x9C]))
@@ -1546,11 +1551,14 @@ mod tests {
         let mut names: Vec<Vec<u8>> = others.iter().map(|t| enc("GBK", t)).collect();
         names.push(lai.clone());
         names.push(dots);
+        // (valid UTF-8 with a control character is no such shape: `%HH`)
+        names.push("a\u{85}b".as_bytes().to_vec());
         let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
         let ds = decide_listing(&refs, &cx(&ev));
         let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
         assert_eq!(shown_all.get(5).map(String::as_str), Some("来"), "{ds:?}");
         assert_eq!(shown_all.get(6).map(String::as_str), Some("%C0%AE%C0%AE"), "{ds:?}");
+        assert_eq!(ds.get(7), Some(&Decision::Raw));
         // A single name on a server whose history is GBK: as in its listing.
         let mut history = Evidence::default();
         history.observe(&ds);
