@@ -867,7 +867,7 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
     let langs = member_langs(live, set);
     let mut count = vec![0.5; set.len()];
     let mut sum = 0.0;
-    let mut assigned: Vec<Option<(usize, f64)>> = Vec::with_capacity(live.len());
+    let mut assigned: Vec<Option<usize>> = Vec::with_capacity(live.len());
     for k in live {
         let mut best = (k.garbage, None);
         for (j, &c) in set.iter().enumerate() {
@@ -882,13 +882,13 @@ fn names_bits(live: &[&Contest], set: &[usize]) -> f64 {
         if let Some(n) = best.1.and_then(|j| count.get_mut(j)) {
             *n += k.weight;
         }
-        assigned.push(best.1.map(|j| (j, k.weight)));
+        assigned.push(best.1);
     }
     let total: f64 = count.iter().sum();
-    let which: f64 = assigned
+    let which: f64 = live
         .iter()
-        .flatten()
-        .map(|&(j, w)| w * count.get(j).map_or(0.0, |n| -(n / total).log2()))
+        .zip(&assigned)
+        .filter_map(|(k, j)| Some(k.weight * -(count.get((*j)?)? / total).log2()))
         .sum();
     // ... and what the charsets' further languages cost.
     let languages: f64 = langs
