@@ -23,9 +23,18 @@ Usage:
     for p in cldr-annotations-full cldr-localenames-full cldr-dates-full cldr-units-full cldr-misc-full; do
         npm pack $p@48.2.0 && mkdir -p $p && tar xzf $p-48.2.0.tgz -C $p --strip-components=1
     done
-    pip download --no-deps faker==40.63.0
-    cd .. && python3 scripts/gen-charfreq.py cldr faker-40.63.0-py3-none-any.whl \
-        > crates/i18n/src/detect/charfreq.txt
+    pip download --no-deps faker==40.63.0 jieba==0.42.1
+    apt-get download mecab-ipadic=2.7.0-20070801+main-3 unicode-data=15.0.0-1
+    dpkg-deb -x mecab-ipadic_*.deb ipadic && dpkg-deb -x unicode-data_*.deb ucd
+    bunzip2 -k ucd/usr/share/unicode/Unihan_Variants.txt.bz2
+    cd .. && python3 scripts/gen-charfreq.py cldr cldr/faker-40.63.0-py3-none-any.whl \
+        cldr/ipadic/usr/share/mecab/dic/ipadic cldr/jieba-0.42.1.tar.gz \
+        cldr/ucd/usr/share/unicode/Unihan_Variants.txt > crates/i18n/src/detect/charfreq.txt
+
+The Han characters of Japanese, simplified and traditional Chinese also
+come from dictionaries (see DICT_HAN below): IPADIC 2.7.0 (NAIST's licence,
+LICENSES/IPADIC.txt), jieba 0.42.1's dict.txt (MIT, LICENSES/MIT-jieba.txt)
+and Unihan 15.0's kTraditionalVariant (Unicode License v3).
 
 How: every word of a locale's text counts once per occurrence; each
 character of the word (lowercased, and for Vietnamese also in the form
@@ -195,7 +204,11 @@ def tables(base, lang):
                 continue
             pair[a + b] = pair.get(a + b, 0) + 1
     uni = {}
+    if lang in DICT_HAN:
+        han_mix(lang, weights, total, uni)
     for ch, w in weights.items():
+        if ch in uni:
+            continue
         if ord(ch) < 0x80:
             continue
         cat = unicodedata.category(ch)
@@ -211,6 +224,73 @@ def tables(base, lang):
     escape = {a: min(ESCAPE_MAX, max(1, round(-math.log2(len(t) / seen(a)))))
               for a, t in followers.items() if a not in "$"}
     return uni, bi, ascii_pairs, escape
+
+
+# Han characters of Japanese and Chinese by how many words of a dictionary
+# hold each one: CLDR's text and the development words are too few to tell
+# a common kanji (村) from a rare one (箪), and the Chinese reading of
+# Japanese bytes from the Japanese one (木村 in EUC-JP is GBK 腾录), so a Han
+# character's share of the language's Han characters is the mean of its
+# share there and its share of the dictionary's (word types, each word's
+# characters counted once). The Han characters' share of all characters
+# stays what CLDR and the development words say.
+DICT_HAN = {}
+DICT_WEIGHT = 0.9
+
+
+def is_han(c):
+    return 0x3400 <= ord(c) <= 0x9FFF or 0xF900 <= ord(c) <= 0xFAFF or 0x20000 <= ord(c) <= 0x2FFFF
+
+
+def load_dictionaries(ipadic, jieba, variants):
+    """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
+    LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
+    and for traditional Chinese jieba's counts moved to the traditional
+    characters by Unihan's kTraditionalVariant (Unicode License v3)."""
+    import tarfile
+    ja = {}
+    for f in sorted(glob.glob(f"{ipadic}/*.csv")):
+        with open(f, encoding="euc_jp") as fh:
+            for line in fh:
+                for c in set(line.split(",", 1)[0]):
+                    if is_han(c):
+                        ja[c] = ja.get(c, 0) + 1
+    zh = {}
+    with tarfile.open(jieba) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("jieba/dict.txt"))
+        for line in tar.extractfile(member).read().decode("utf-8").splitlines():
+            for c in set(line.split(" ", 1)[0]):
+                if is_han(c):
+                    zh[c] = zh.get(c, 0) + 1
+    import bz2
+    trad = {}
+    opener = bz2.open if variants.endswith(".bz2") else open
+    with opener(variants, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3 and parts[1] == "kTraditionalVariant":
+                s = chr(int(parts[0][2:], 16))
+                trad[s] = [chr(int(v[2:], 16)) for v in parts[2].split()]
+    zt = {}
+    for c, n in zh.items():
+        targets = trad.get(c, [c])
+        for t in targets:
+            zt[t] = zt.get(t, 0) + n / len(targets)
+    DICT_HAN.update({"ja": ja, "zh": zh, "zt": zt})
+
+
+def han_mix(lang, weights, total, uni):
+    counts = DICT_HAN[lang]
+    dict_total = sum(counts.values())
+    han = {c: w for c, w in weights.items() if is_han(c)}
+    han_total = sum(han.values())
+    share = han_total / total
+    for c in set(han) | set(counts):
+        p = (1 - DICT_WEIGHT) * han.get(c, 0) / han_total + DICT_WEIGHT * counts.get(c, 0) / dict_total
+        if p > 0:
+            uni[c] = min(MAX_COST, max(1, round(-math.log2(share * p))))
+        else:
+            uni[c] = MAX_COST
 
 
 def ascii_bigrams(words_iter):
@@ -234,6 +314,8 @@ def main():
     base = sys.argv[1]
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])
+    if len(sys.argv) > 5:
+        load_dictionaries(sys.argv[3], sys.argv[4], sys.argv[5])
     print("# Character unigram costs (-log2 p, whole bits) per language, for the")
     print("# client's charset detector. GENERATED by scripts/gen-charfreq.py from")
     print("# Unicode CLDR 48 data (npm cldr-*-full 48.2.0), Copyright (c) 1991-2025")
@@ -242,6 +324,11 @@ def main():
         print("# and from the development part's words of scripts/gen-detect-corpus.py")
         print("# (Faker 40.63.0, MIT licence, Copyright (c) 2012 Daniele Faraglia); no")
         print("# word of the validation or held-out parts.")
+    if DICT_HAN:
+        print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
+        print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")
+        print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
+        print("# Junyi) and Unihan 15.0 kTraditionalVariant (Unicode License v3).")
     print("# Format: <lang> <cost> <characters>, and for bigrams (-log2 P(second |")
     print("# first), letters inside a word, at least one non-ASCII; ^ and $ are the")
     print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")

@@ -618,7 +618,7 @@ fn measure() -> Report {
 /// measured when it was last set (cut to two decimals), so that a
 /// regression in any row of any column fails; docs/charset-detection.md
 /// says which targets are met. Raise a floor when its row improves. A
-/// floor went down five times, each time written down there: the
+/// floor went down, each time written down there: the
 /// held-out part's were set anew when 8 languages joined it (it holds
 /// other names since); the added languages' rows 4 and 5 lost 2 names
 /// each to the generated Thai table, which won 10 and 9 names on the other
@@ -633,16 +633,20 @@ fn measure() -> Report {
 /// opening quotes inside words, names shaped like broken UTF-8 read in an
 /// established charset, `NEW_SCRIPT`) the added languages lost 1, 1 and 2
 /// names in rows 1, 3 and 5 while the held-out part won 8 names in all
-/// and the second sample 3.
+/// and the second sample 3; and at round 3's tenth stop (Han characters
+/// priced by dictionaries: IPADIC, jieba) the second sample lost 2, 2, 8
+/// and 12 names in rows 1, 2, 3 and 5 (its GBK and gb18030 names) while
+/// the held-out part won 20 names in all (rows 1 and 5 met) and the added
+/// languages 4. A floor went down six times.
 const ROWS: [(&str, f64, [f64; 3]); 6] = [
     // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.48, 99.84, 99.85]),
-    (MIXED, 98.0, [97.49, 97.87, 96.06]),
-    (SMALL, 95.0, [95.37, 98.75, 98.01]),
-    (INVALID, 95.0, [95.72, 94.15, 95.39]),
-    (ALL, 98.0, [97.88, 98.55, 97.78]),
+    (SINGLE, 99.5, [99.66, 99.76, 99.85]),
+    (MIXED, 98.0, [97.67, 97.69, 96.06]),
+    (SMALL, 95.0, [95.75, 98.05, 98.01]),
+    (INVALID, 95.0, [95.83, 94.15, 96.31]),
+    (ALL, 98.0, [98.11, 98.33, 97.90]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.038, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0]),
 ];
 
 #[test]
@@ -759,7 +763,8 @@ fn big_listings_keep_their_charset() {
         println!("{label}: {ok}/{} ({pct:.2} %)", dir.len());
         right += ok;
         all += dir.len();
-        // (EUC-JP's rare kanji read as GBK: 95.36 % since round 3)
+        // (EUC-JP's rare kanji read as GBK: 95.36 % from round 3 until its
+        // tenth stop priced kanji by IPADIC: 100 %)
         if pct < if label == "EUC-JP" { 95.0 } else { 98.0 } {
             weak.push(format!("{label} {pct:.2} %"));
         }
@@ -768,8 +773,8 @@ fn big_listings_keep_their_charset() {
     assert!(weak.is_empty(), "{weak:?}");
     // The floor: names right when it was set (round 3's ninth stop: GBK
     // 来, C0 B4, shaped like overlong UTF-8, is now read in the listing's
-    // GBK).
+    // GBK; tenth: kanji and hanzi priced by dictionaries, 10,223).
     assert!(right >= BIG_FLOOR, "{right}/{all} right, floor {BIG_FLOOR}");
 }
 
-const BIG_FLOOR: usize = 10214;
+const BIG_FLOOR: usize = 10223;

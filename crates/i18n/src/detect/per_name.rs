@@ -544,6 +544,14 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
             };
             match k {
                 Ok(k) => choose(&k, &chosen, cx.feat_utf8),
+                // Shaped like a double-byte name cut inside its last
+                // character (`truncated_double_byte`, judged on the name
+                // alone): in a directory whose other names established a
+                // charset that reads it whole (Thai `ตราชู` is GBK `得要` +
+                // `D9`), that reading, never confident.
+                Err(Decision::Raw) if !cx.feat_utf8 && !chosen.utf8 && std::str::from_utf8(name).is_err() => {
+                    choose_broken(name, &chosen, cx.evidence.likely())
+                }
                 Err(d) => d,
             }
         })
@@ -1570,6 +1578,40 @@ mod tests {
         let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
         let ds = decide_listing(&utf8, &cx(&ev));
         assert_eq!(ds.get(2), Some(&Decision::Raw));
+    }
+
+    #[test]
+    fn a_name_shaped_like_a_cut_double_byte_name_in_its_directory() {
+        // Thai ตราชู in windows-874 is B5 C3 D2 AA D9: GBK 得要 and a lead
+        // byte cut off. Alone it is `%HH`; among Thai names it is Thai.
+        let ev = Evidence::default();
+        let name = enc("windows-874", "ตราชู");
+        assert_eq!(decide_name(&name, &cx(&ev)), Decision::Raw);
+        let names = [enc("windows-874", "จัต"), enc("windows-874", "ฟารินี"), name.clone()];
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        assert_eq!(shown(&name, ds.get(2).unwrap_or(&Decision::Raw)), "ตราชู", "{ds:?}");
+        // An EUC-JP name cut inside its last kanji stays `%HH` in its
+        // directory.
+        let mut cut = enc("EUC-JP", "お知らせ");
+        cut.pop();
+        let names = [enc("EUC-JP", "会議資料"), enc("EUC-JP", "写真"), cut.clone()];
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        assert_eq!(ds.get(2), Some(&Decision::Raw), "{ds:?}");
+    }
+
+    #[test]
+    fn common_kanji_and_common_hanzi_priced_by_their_language() {
+        // 木村 in EUC-JP is GBK 腾录: with one flat price for every kanji
+        // and hanzi both read the same (23 bits); a name's own language
+        // prices its common characters lower.
+        let ev = Evidence::default();
+        for (label, text) in [("EUC-JP", "木村"), ("EUC-JP", "羽折町箪笥町"), ("GBK", "荆门")] {
+            let name = enc(label, text);
+            let d = decide_name(&name, &cx(&ev));
+            assert_eq!(shown(&name, &d), text, "{label} {d:?}");
+        }
     }
 
     #[test]
