@@ -1106,22 +1106,50 @@ fn directory_charsets<'a>(
 /// Two different names must never be shown alike (the user could not
 /// tell them apart, nor type one of them): a decoded name whose text is
 /// also another name's text is shown as `%HH` instead.
+///
+/// By sorting the texts, not hashing them: no allocation for a name whose
+/// text is its bytes, and no hash a server could aim its names at. A
+/// decoded text holds a non-ASCII character (every candidate reads a high
+/// byte as one), so `%HH` forms, which are ASCII, matter only if one did
+/// not.
 fn unclash(names: &[&[u8]], ds: &mut [Decision]) {
-    let mut seen: std::collections::HashMap<String, &[u8]> = std::collections::HashMap::new();
-    for (name, d) in names.iter().zip(ds.iter()) {
-        if !matches!(d, Decision::Decoded { .. }) {
-            seen.insert(shown(name, d), name);
+    use std::borrow::Cow;
+    let ascii_decoded = ds
+        .iter()
+        .any(|d| matches!(d, Decision::Decoded { text, .. } if text.is_ascii()));
+    // (text, shown as decoded, index)
+    let mut texts: Vec<(Cow<'_, str>, bool, usize)> = Vec::with_capacity(names.len());
+    for (i, (name, d)) in names.iter().zip(ds.iter()).enumerate() {
+        match d {
+            Decision::Decoded { text, .. } => texts.push((Cow::Borrowed(text.as_str()), true, i)),
+            Decision::Ascii | Decision::Utf8 => match std::str::from_utf8(name) {
+                Ok(s) => texts.push((Cow::Borrowed(s), false, i)),
+                Err(_) if ascii_decoded => texts.push((Cow::Owned(percent(name)), false, i)),
+                Err(_) => {}
+            },
+            Decision::Raw if ascii_decoded => texts.push((Cow::Owned(percent(name)), false, i)),
+            Decision::Raw => {}
         }
     }
-    for (name, d) in names.iter().zip(ds.iter_mut()) {
-        if matches!(d, Decision::Decoded { .. }) {
-            let text = shown(name, d);
-            match seen.get(&text) {
-                Some(other) if other != name => *d = Decision::Raw,
-                _ => {
-                    seen.insert(text, name);
-                }
+    // Equal texts together; in each, the names shown as they are first,
+    // then the decoded ones in listing order: the first keeps the text.
+    texts.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut clash = Vec::new();
+    let mut k = 0;
+    while let Some((text, _, first)) = texts.get(k) {
+        let owner = names.get(*first).copied().unwrap_or_default();
+        let mut end = k + 1;
+        while let Some((_, decoded, i)) = texts.get(end).filter(|e| e.0 == *text) {
+            if *decoded && names.get(*i).copied().unwrap_or_default() != owner {
+                clash.push(*i);
             }
+            end += 1;
+        }
+        k = end;
+    }
+    for i in clash {
+        if let Some(d) = ds.get_mut(i) {
+            *d = Decision::Raw;
         }
     }
 }
@@ -1578,6 +1606,48 @@ mod tests {
         let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
         let ds = decide_listing(&utf8, &cx(&ev));
         assert_eq!(ds.get(2), Some(&Decision::Raw));
+    }
+
+    #[test]
+    fn no_two_names_shown_alike() {
+        let gbk = Charset::for_label("GBK").unwrap_or_else(Charset::utf8);
+        let dec = |t: &str| Decision::Decoded {
+            charset: gbk,
+            text: t.to_owned(),
+            confident: true,
+        };
+        let utf8 = "通知".as_bytes();
+        let names: [&[u8]; 6] = [
+            b"\xCD\xA8\xD6\xAA",
+            utf8,
+            b"\xB0\xA1",
+            b"\x81\x40",
+            b"\xB0\xA1",
+            b"\xFF",
+        ];
+        let mut ds = vec![
+            dec("通知"),
+            Decision::Utf8,
+            dec("啊"),
+            dec("啊"),
+            dec("啊"),
+            Decision::Raw,
+        ];
+        unclash(&names, &mut ds);
+        // The decoded name that reads as the UTF-8 name's text is `%HH`;
+        // of two decoded names alike the first keeps its text, and the
+        // same bytes listed twice keep it too.
+        assert_eq!(ds.first(), Some(&Decision::Raw));
+        assert_eq!(ds.get(1), Some(&Decision::Utf8));
+        assert_eq!(ds.get(2), Some(&dec("啊")));
+        assert_eq!(ds.get(3), Some(&Decision::Raw));
+        assert_eq!(ds.get(4), Some(&dec("啊")));
+        // A decoded text that is ASCII (no charset reads one) against a
+        // `%HH` form.
+        let names: [&[u8]; 2] = [b"\xFF", b"\x80"];
+        let mut ds = vec![Decision::Raw, dec("%FF")];
+        unclash(&names, &mut ds);
+        assert_eq!(ds.get(1), Some(&Decision::Raw));
     }
 
     #[test]
