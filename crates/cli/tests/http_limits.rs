@@ -3,7 +3,8 @@
 //! per address (a 503 over it, the slot back when a connection closes), a
 //! connection flood bans the address from the web view and from FTP, and a
 //! client that sends no request, or a header a byte at a time, or stays
-//! idle after its answer, is closed by the server.
+//! idle after its answer, is closed by the server, and so is an HTTP/2
+//! client that never opens its flow-control window.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Read;
@@ -245,6 +246,55 @@ fn a_client_that_stops_reading_its_download_gives_its_slot_back_after_stall_time
         &got[..got.len().min(40)]
     );
     assert!(got.len() < 64 << 20, "the download was cut");
+}
+
+/// One HTTP/2 frame: length, type, flags, stream, payload (RFC 9113 4.1).
+fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = u32::try_from(payload.len()).unwrap().to_be_bytes();
+    let mut f = vec![len[1], len[2], len[3], kind, flags];
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+#[test]
+fn an_http2_client_that_never_opens_its_window_gives_its_slot_back() {
+    // HTTP/2 flow control: a client whose stream window is 0 and that
+    // never sends WINDOW_UPDATE takes no byte of its answer, and the
+    // server writes nothing to the socket for it, so no write waits.
+    let (dir, _srv, base) = with_config("stall_timeout = 2\nhttp_header_timeout = 2\n", &["--max-per-ip", "1"]);
+    std::fs::write(dir.path().join("root/big.bin"), vec![1u8; 1 << 20]).unwrap();
+    let addr = base.trim_start_matches("http://").to_owned();
+
+    let mut h2 = TcpStream::connect(&addr).unwrap();
+    let mut hello = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    // SETTINGS: SETTINGS_INITIAL_WINDOW_SIZE (4) = 0
+    hello.extend(h2_frame(4, 0, 0, &[0, 4, 0, 0, 0, 0]));
+    // HEADERS, END_STREAM | END_HEADERS, stream 1: GET http://x/big.bin
+    // (HPACK: :method GET and :scheme http from the static table, :path
+    // and :authority as literals with indexed names)
+    let mut block = vec![0x82, 0x86, 0x44, 8];
+    block.extend_from_slice(b"/big.bin");
+    block.extend_from_slice(&[0x41, 1, b'x']);
+    hello.extend(h2_frame(1, 0x5, 1, &block));
+    std::io::Write::write_all(&mut h2, &hello).unwrap();
+    // The server's SETTINGS acknowledged, as a client does.
+    h2.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut first = [0u8; 9];
+    h2.read_exact(&mut first).unwrap();
+    assert_eq!(first[3], 4, "the server's first frame is SETTINGS: {first:?}");
+    std::io::Write::write_all(&mut h2, &h2_frame(4, 1, 0, &[])).unwrap();
+    let (code, body) = curl_from("127.0.0.1", &format!("{base}/hello.txt"));
+    assert_eq!(code, 503, "the starved stream holds the address's slot: {body}");
+    // Idle (no new request) for http_header_timeout, then nothing written
+    // for stall_timeout: the server gives up the connection (the test
+    // waits up to 30 s).
+    served_again(&base, "the HTTP/2 connection with no window keeps its slot");
+    // ... and closes it: the client reads to its end.
+    h2.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut rest = Vec::new();
+    h2.read_to_end(&mut rest).expect("closed by the server");
+    assert!(rest.len() < 1 << 20, "no window, no body");
 }
 
 #[test]

@@ -143,11 +143,17 @@ pub(crate) async fn serve(
 /// (or the end of the TLS handshake), each next HTTP/1.1 request's from
 /// the end of the previous answer; also how long it may stay without
 /// starting a request before it is closed, gracefully (answers under way
-/// are finished), checked every `header`.
-async fn connection<I>(io: I, peer: SocketAddr, app: axum::Router, header: Duration)
+/// are finished), checked every `header`. Once closing, a connection that
+/// writes nothing for `stall_timeout` is dropped: an HTTP/2 client that
+/// never opens its flow-control window takes no byte of its answer, and
+/// the server then writes nothing for it, so no write waits on the socket
+/// for [`Stall`] to see.
+async fn connection<I>(io: Stall<I>, peer: SocketAddr, app: axum::Router, header: Duration)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let written = io.written.clone();
+    let stall = io.limit;
     // Requests that reached the handlers (their header complete).
     let asked = Arc::new(AtomicU64::new(0));
     let counter = asked.clone();
@@ -163,6 +169,10 @@ where
     let deadline = tokio::time::sleep(header);
     tokio::pin!(deadline);
     let (mut seen, mut closing) = (0, false);
+    // While closing: the octets written at the last look.
+    let stalled = tokio::time::sleep(stall);
+    tokio::pin!(stalled);
+    let mut moved = 0;
     loop {
         tokio::select! {
             r = conn.as_mut() => {
@@ -170,6 +180,15 @@ where
                     tracing::debug!(%peer, error = %e, "HTTP connection ended");
                 }
                 return;
+            }
+            () = stalled.as_mut(), if closing => {
+                let now = written.load(Ordering::Relaxed);
+                if now == moved {
+                    tracing::debug!(%peer, "HTTP connection dropped: closing, and nothing written for stall_timeout");
+                    return;
+                }
+                moved = now;
+                stalled.as_mut().reset(tokio::time::Instant::now() + stall);
             }
             () = deadline.as_mut(), if !closing => {
                 let now = asked.load(Ordering::Relaxed);
@@ -183,6 +202,8 @@ where
                     // Idle: the answers under way end, then the connection.
                     conn.as_mut().graceful_shutdown();
                     closing = true;
+                    moved = written.load(Ordering::Relaxed);
+                    stalled.as_mut().reset(tokio::time::Instant::now() + stall);
                 } else {
                     seen = now;
                     deadline.as_mut().reset(tokio::time::Instant::now() + header);
@@ -202,6 +223,8 @@ struct Stall<I> {
     io: I,
     limit: Duration,
     waiting: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Octets written so far (what `connection` watches while closing).
+    written: Arc<AtomicU64>,
 }
 
 impl<I> Stall<I> {
@@ -210,6 +233,7 @@ impl<I> Stall<I> {
             io,
             limit,
             waiting: None,
+            written: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -241,6 +265,9 @@ impl<I: AsyncRead + Unpin> AsyncRead for Stall<I> {
 impl<I: AsyncWrite + Unpin> AsyncWrite for Stall<I> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
         let r = Pin::new(&mut self.io).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = r {
+            self.written.fetch_add(n as u64, Ordering::Relaxed);
+        }
         self.watch(cx, r)
     }
 
@@ -250,6 +277,9 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Stall<I> {
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
         let r = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        if let Poll::Ready(Ok(n)) = r {
+            self.written.fetch_add(n as u64, Ordering::Relaxed);
+        }
         self.watch(cx, r)
     }
 
