@@ -51,12 +51,14 @@ ASCII part of a name). Only
 non-ASCII letters and marks are written, at most MAX[lang] of them, the most
 frequent first. Traditional Chinese ("zt") is CLDR's zh-Hant.
 """
+import bz2
 import glob
 import json
 import math
 import os
 import re
 import sys
+import tarfile
 import unicodedata
 
 LANGS = ["ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi",
@@ -230,10 +232,11 @@ def tables(base, lang):
 # hold each one: CLDR's text and the development words are too few to tell
 # a common kanji (村) from a rare one (箪), and the Chinese reading of
 # Japanese bytes from the Japanese one (木村 in EUC-JP is GBK 腾录), so a Han
-# character's share of the language's Han characters is the mean of its
-# share there and its share of the dictionary's (word types, each word's
-# characters counted once). The Han characters' share of all characters
-# stays what CLDR and the development words say.
+# character's share of the language's Han characters is DICT_WEIGHT times
+# its share of the dictionary's (word types, each word's characters counted
+# once) plus 1 - DICT_WEIGHT times its share there (0.9 was chosen on the
+# validation part). The Han characters' share of all characters stays what
+# CLDR and the development words say.
 DICT_HAN = {}
 DICT_WEIGHT = 0.9
 
@@ -247,7 +250,6 @@ def load_dictionaries(ipadic, jieba, variants):
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
     and for traditional Chinese jieba's counts moved to the traditional
     characters by Unihan's kTraditionalVariant (Unicode License v3)."""
-    import tarfile
     ja = {}
     for f in sorted(glob.glob(f"{ipadic}/*.csv")):
         with open(f, encoding="euc_jp") as fh:
@@ -262,7 +264,6 @@ def load_dictionaries(ipadic, jieba, variants):
             for c in set(line.split(" ", 1)[0]):
                 if is_han(c):
                     zh[c] = zh.get(c, 0) + 1
-    import bz2
     trad = {}
     opener = bz2.open if variants.endswith(".bz2") else open
     with opener(variants, "rt", encoding="utf-8") as fh:
