@@ -499,7 +499,22 @@ fn in_word(name: &[u8]) -> usize {
 /// differ between close relatives (ISO-8859-2 and windows-1250, KOI8-U and
 /// KOI8-R) are weighed over the whole listing, and a single name leaves the
 /// directory's charset only when its own evidence is worth [`SWITCH`] bits.
+///
+/// A listing of [`PARALLEL_MIN`] names or more has its names decided on
+/// the machine's cores (at most [`MAX_THREADS`]) once the charsets are
+/// chosen: the same decisions as on one thread.
 pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
+    let threads = if names.len() >= PARALLEL_MIN {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    } else {
+        1
+    };
+    decide_in(names, cx, threads)
+}
+
+/// [`decide_listing`], its names decided on `threads` threads once the
+/// directory's charsets are chosen.
+fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
     }
@@ -520,44 +535,110 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     }
     evidence_weights(names, &mut full);
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
-    let mut memo = Ranker::default();
-    let mut out: Vec<Decision> = pre
-        .into_iter()
-        .zip(full)
-        .zip(names)
-        .map(|((p, f), name)| {
-            if let Some(d) = p {
-                if d == Decision::Raw
-                    && !cx.feat_utf8
-                    && !chosen.utf8
-                    && std::str::from_utf8(name).is_err()
-                    && broken_utf8(name)
-                {
-                    return choose_broken(name, &chosen, cx.evidence.likely());
-                }
-                return d;
+    // Each name on its own now that the directory's charsets are chosen.
+    let one = |((p, f), name): Item<'_>, memo: &mut Ranker| {
+        if let Some(d) = p {
+            if d == Decision::Raw
+                && !cx.feat_utf8
+                && !chosen.utf8
+                && std::str::from_utf8(name).is_err()
+                && broken_utf8(name)
+            {
+                return choose_broken(name, &chosen, cx.evidence.likely());
             }
-            let k = match f {
-                Some(k) => k,
-                // Outside the sample: the directory's charsets first.
-                None => quick_contest(name, &chosen, cx.feat_utf8, &mut memo),
-            };
-            match k {
-                Ok(k) => choose(&k, &chosen, cx.feat_utf8),
-                // Shaped like a double-byte name cut inside its last
-                // character (`truncated_double_byte`, judged on the name
-                // alone): in a directory whose other names established a
-                // charset that reads it whole (Thai `ตราชู` is GBK `得要` +
-                // `D9`), that reading, never confident.
-                Err(Decision::Raw) if !cx.feat_utf8 && !chosen.utf8 && std::str::from_utf8(name).is_err() => {
-                    choose_broken(name, &chosen, cx.evidence.likely())
-                }
-                Err(d) => d,
+            return d;
+        }
+        let k = match f {
+            Some(k) => k,
+            // Outside the sample: the directory's charsets first.
+            None => quick_contest(name, &chosen, cx.feat_utf8, memo),
+        };
+        match k {
+            Ok(k) => choose(&k, &chosen, cx.feat_utf8),
+            // Shaped like a double-byte name cut inside its last
+            // character (`truncated_double_byte`, judged on the name
+            // alone): in a directory whose other names established a
+            // charset that reads it whole (Thai `ตราชู` is GBK `得要` +
+            // `D9`), that reading, never confident.
+            Err(Decision::Raw) if !cx.feat_utf8 && !chosen.utf8 && std::str::from_utf8(name).is_err() => {
+                choose_broken(name, &chosen, cx.evidence.likely())
             }
-        })
-        .collect();
+            Err(d) => d,
+        }
+    };
+    let items: Vec<_> = pre.into_iter().zip(full).zip(names.iter().copied()).collect();
+    let mut out = in_threads(items, threads, one);
     unclash(names, &mut out);
     out
+}
+
+/// A name of a listing on its way to its decision: decided by its shape,
+/// its contest if it was in the sample, and its bytes.
+type Item<'a> = ((Option<Decision>, Option<Result<Contest, Decision>>), &'a [u8]);
+
+/// A listing this long has its names decided on several threads (each
+/// name's decision is its own once the directory's charsets are chosen;
+/// the decisions are the same on one thread).
+const PARALLEL_MIN: usize = 2048;
+/// At most this many threads decide one listing.
+const MAX_THREADS: usize = 8;
+
+/// `one` over `items` in order, on `threads` threads (scoped: each takes an
+/// equal run of the items, with its own [`Ranker`]). A thread the system
+/// refuses leaves its run to the calling thread.
+fn in_threads<T, F>(items: Vec<T>, threads: usize, one: F) -> Vec<Decision>
+where
+    T: Send,
+    F: Fn(T, &mut Ranker) -> Decision + Sync,
+{
+    if threads <= 1 {
+        let mut memo = Ranker::default();
+        return items.into_iter().map(|x| one(x, &mut memo)).collect();
+    }
+    let per = items.len().div_ceil(threads).max(1);
+    let mut runs: Vec<Vec<T>> = Vec::with_capacity(threads);
+    let mut rest = items.into_iter();
+    loop {
+        let run: Vec<T> = rest.by_ref().take(per).collect();
+        if run.is_empty() {
+            break;
+        }
+        runs.push(run);
+    }
+    // Each run in a slot its thread takes it from: a run whose thread the
+    // system refused is still in its slot for the calling thread.
+    let slots: Vec<std::sync::Mutex<Option<Vec<T>>>> =
+        runs.into_iter().map(|r| std::sync::Mutex::new(Some(r))).collect();
+    let one = &one;
+    let take_and_run = move |slot: &std::sync::Mutex<Option<Vec<T>>>| -> Vec<Decision> {
+        let run = match slot.lock() {
+            Ok(mut g) => g.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        let mut memo = Ranker::default();
+        run.unwrap_or_default().into_iter().map(|x| one(x, &mut memo)).collect()
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = slots
+            .iter()
+            .skip(1)
+            .map(|slot| {
+                std::thread::Builder::new()
+                    .name("babelftp-detect".into())
+                    .spawn_scoped(s, move || take_and_run(slot))
+                    .ok()
+            })
+            .collect();
+        let mut out = slots.first().map(take_and_run).unwrap_or_default();
+        for (slot, h) in slots.iter().skip(1).zip(handles) {
+            match h.map(std::thread::ScopedJoinHandle::join) {
+                Some(Ok(d)) => out.extend(d),
+                Some(Err(panic)) => std::panic::resume_unwind(panic),
+                None => out.extend(take_and_run(slot)),
+            }
+        }
+        out
+    })
 }
 
 /// Names that share their words with high bytes (`Ąžuolas (3).txt`,
@@ -1606,6 +1687,49 @@ mod tests {
         let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
         let ds = decide_listing(&utf8, &cx(&ev));
         assert_eq!(ds.get(2), Some(&Decision::Raw));
+    }
+
+    #[test]
+    fn a_big_listing_decided_on_threads_is_decided_as_on_one() {
+        // Names of several charsets, random bytes and cut UTF-8 names, more
+        // than one thread's share: the same decisions, in the same order,
+        // on one thread, on two and on more threads than the machine has.
+        let ev = Evidence::default();
+        let words = [
+            ("windows-1251", "Отчёт за год"),
+            ("KOI8-R", "Письма домой"),
+            ("windows-1252", "Résumé café"),
+            ("Shift_JIS", "会議の記録"),
+            ("GBK", "财务报表"),
+            ("ISO-8859-7", "Φωτογραφίες"),
+            ("windows-1250", "Nová složka"),
+        ];
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        let mut k = 0u32;
+        while names.len() < PARALLEL_MIN + 500 {
+            let (label, text) = words[k as usize % words.len()];
+            let mut b = enc(label, &format!("{text} {k}"));
+            match k % 11 {
+                3 => b.extend_from_slice(&[0xFF, 0xFE, (k % 251) as u8 | 0x80]),
+                7 => b = format!("Zürich {k}").into_bytes()[..7].to_vec(),
+                _ => {}
+            }
+            names.push(b);
+            k += 1;
+        }
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let one = decide_in(&refs, &cx(&ev), 1);
+        assert_eq!(one.len(), refs.len());
+        assert!(
+            one.iter().any(|d| matches!(d, Decision::Decoded { .. })),
+            "{:?}",
+            one.first()
+        );
+        assert!(one.contains(&Decision::Raw));
+        for threads in [2, 3, 16] {
+            assert!(decide_in(&refs, &cx(&ev), threads) == one, "{threads} threads");
+        }
+        assert!(decide_listing(&refs, &cx(&ev)) == one);
     }
 
     #[test]
