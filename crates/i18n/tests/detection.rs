@@ -298,6 +298,10 @@ const MIXED_MORE: &str = "2b ... names with two or more";
 const MIXED_AMBIGUOUS: &str = "2c ... names another of its charsets reads as other text";
 /// Row 2 again, of the Latin-script charsets only (measured, no target).
 const MIXED_LATIN: &str = "2L mixed 2-3 Latin-script charsets";
+/// Tuning only (`DETECT_MIXED=N`): N times 150 more directories like row
+/// 2's, of the same names in other groupings (row 2 alone is too few
+/// directories to tell a change of a few names from chance).
+const MIXED_EXTRA: &str = "2x more mixed directories (tuning only)";
 const LATIN: [&str; 8] = [
     "windows-1252",
     "ISO-8859-15",
@@ -340,11 +344,17 @@ impl Report {
                 continue;
             }
             let ok = got == s.expected;
-            if case == MIXED_LATIN {
+            if case == MIXED_LATIN || case == MIXED_EXTRA {
                 if s.label != "invalid" {
                     self.rows.entry((case, s.part)).or_default().add(ok);
                     // (DETECT_LATIN=1: its failures printed too)
-                    if !ok && s.part < Part::Held && std::env::var_os("DETECT_LATIN").is_some() {
+                    // (and DETECT_MIXED_FAILURES=1 row 2x's)
+                    let print = if case == MIXED_LATIN {
+                        "DETECT_LATIN"
+                    } else {
+                        "DETECT_MIXED_FAILURES"
+                    };
+                    if !ok && s.part < Part::Held && std::env::var_os(print).is_some() {
                         self.failures.push(format!(
                             "{:?} [{case}] {} {}: expected {:?}, shown {:?} in {} for {}",
                             s.part,
@@ -506,6 +516,16 @@ fn measure() -> Report {
             let dir = mixed(&latin, &mut other);
             r.run_dir(MIXED_LATIN, &dir, false);
         }
+        let extra = std::env::var("DETECT_MIXED")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|_| part < Part::Held)
+            .unwrap_or(0);
+        let mut more = Lcg(other.0 ^ 0x4d49_5845_4400);
+        for _ in 0..150 * extra {
+            let dir = mixed(&labels, &mut more);
+            r.run_dir(MIXED_EXTRA, &dir, false);
+        }
         // 3: directories of 1-3 names of one charset: the short names, and
         // every fourth ordinary name.
         for label in by_charset.keys() {
@@ -578,11 +598,15 @@ fn measure() -> Report {
         MIXED_MORE,
         MIXED_AMBIGUOUS,
         MIXED_LATIN,
+        MIXED_EXTRA,
         SMALL,
         INVALID,
         ALL,
         AS_UTF8,
     ] {
+        if row == MIXED_EXTRA && r.rows.keys().all(|(k, _)| *k != MIXED_EXTRA) {
+            continue;
+        }
         let cells: Vec<String> = shown_parts
             .iter()
             .map(|&p| {
@@ -637,14 +661,17 @@ fn measure() -> Report {
 /// priced by dictionaries: IPADIC, jieba) the second sample lost 2, 2, 8
 /// and 12 names in rows 1, 2, 3 and 5 (its GBK and gb18030 names) while
 /// the held-out part won 20 names in all (rows 1 and 5 met) and the added
-/// languages 4. A floor went down six times.
+/// languages 4; and at the eleventh stop (acronyms: `КНР`, `ОТП`) the second
+/// sample lost 2 invalid names in row 4 (and so row 5), while the held-out
+/// part won 2 names and the added languages 2. A floor went down seven
+/// times.
 const ROWS: [(&str, f64, [f64; 3]); 6] = [
     // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.66, 99.76, 99.85]),
+    (SINGLE, 99.5, [99.68, 99.76, 99.85]),
     (MIXED, 98.0, [97.67, 97.69, 96.06]),
     (SMALL, 95.0, [95.75, 98.05, 98.01]),
-    (INVALID, 95.0, [95.83, 94.15, 96.31]),
-    (ALL, 98.0, [98.11, 98.33, 97.90]),
+    (INVALID, 95.0, [95.83, 93.83, 96.54]),
+    (ALL, 98.0, [98.12, 98.29, 97.92]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0]),
 ];

@@ -6,7 +6,9 @@
 //! lowercased characters), fixed costs for ASCII, punctuation and symbols,
 //! plus structural penalties that no unigram sees (a capital after a small
 //! letter inside a non-ASCII word, letters of two scripts touching, a
-//! combining mark after a non-letter). Characters that no file name holds
+//! combining mark after a non-letter). An acronym (two or three non-ASCII
+//! capitals, `КНР`) is priced as the first letters of words, plus a fixed
+//! cost, not as letters of one word. Characters that no file name holds
 //! (C0/C1 controls, private use, noncharacters, U+FFFD) make the text
 //! impossible: [`score`] returns `None`.
 

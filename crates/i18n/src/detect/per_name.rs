@@ -1589,7 +1589,24 @@ pub fn explain_listing(names: &[&[u8]]) -> String {
             )
         })
         .collect();
-    m.join(" ")
+    // What each other charset would have saved (net bits; negative: it
+    // did not pay for itself).
+    let live: Vec<&Contest> = full.iter().flatten().filter_map(|c| c.as_ref().ok()).collect();
+    let set: Vec<usize> = chosen.members.iter().map(|m| m.0).collect();
+    let now = names_bits(&live, &set);
+    let mut nets: Vec<(f64, String)> = (0..candidates().len())
+        .filter(|c| !set.contains(c))
+        .map(|c| {
+            let mut with = set.clone();
+            with.push(c);
+            let cost = prior(c) + SWITCH + if new_script(&set, c) { NEW_SCRIPT } else { 0.0 };
+            let net = now - names_bits(&live, &with) - cost;
+            (net, candidates().get(c).map_or("?", |x| x.charset.name()).to_owned())
+        })
+        .collect();
+    nets.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let near: Vec<String> = nets.iter().take(3).map(|(n, c)| format!("{c}:{n:.1}")).collect();
+    format!("{} | next: {}", m.join(" "), near.join(" "))
 }
 
 /// Measuring aid (not API): the name's reading in `charset` when that is
@@ -1730,6 +1747,27 @@ mod tests {
             assert!(decide_in(&refs, &cx(&ev), threads) == one, "{threads} threads");
         }
         assert!(decide_listing(&refs, &cx(&ev)) == one);
+    }
+
+    #[test]
+    fn acronyms_read_as_acronyms() {
+        // KOI8's capitals are windows-1251's small letters: `КНР` is `лот`
+        // there, and `ОТП` `пфр`. An acronym's letters are first letters
+        // of words, not letters of one word.
+        let ev = Evidence::default();
+        for (label, texts) in [
+            ("KOI8-U", ["Звіт 2019.doc", "Київ", "КНР", "ОТП", "Бенін"]),
+            ("windows-1251", ["Отчёт.doc", "Москва", "КНР", "ОТП", "Письма"]),
+        ] {
+            let names: Vec<Vec<u8>> = texts.iter().map(|t| enc(label, t)).collect();
+            let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+            let ds = decide_listing(&refs, &cx(&ev));
+            let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+            assert_eq!(shown_all, texts, "{label}: {ds:?}");
+        }
+        // Random capitals are no acronym: four bytes of ISO-8859-5's
+        // capitals stay `%HH` alone.
+        assert_eq!(decide_name(b"\xBE\xC8\xB8\xB6\xBB", &cx(&ev)), Decision::Raw);
     }
 
     #[test]

@@ -104,6 +104,8 @@ struct Scratch {
     chars: Vec<char>,
     cl: Vec<Class>,
     slots: Vec<Slot>,
+    /// Per character: a letter of an acronym ([`acronyms`]).
+    acr: Vec<bool>,
 }
 
 thread_local! {
@@ -117,7 +119,7 @@ fn score_with(
     compat: impl Fn(usize) -> f64,
     mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
-    let Scratch { chars, cl, slots } = scratch;
+    let Scratch { chars, cl, slots, acr } = scratch;
     chars.clear();
     chars.extend(text.chars());
     if chars.iter().any(|&c| impossible(c)) {
@@ -126,7 +128,9 @@ fn score_with(
     cl.clear();
     cl.extend(chars.iter().map(|&c| class(c)));
     let (chars, cl) = (&chars[..], &cl[..]);
-    let penalty = structure_penalty(chars, cl);
+    let acronym_words = acronyms(chars, cl, acr);
+    let acr = &acr[..];
+    let penalty = structure_penalty(chars, cl, acr) + f64::from(ACRONYM) * acronym_words as f64;
     let t = tables();
     let start_escape = t.escape.get(&'^');
     // The characters whose cost depends on the language; an ASCII
@@ -156,6 +160,12 @@ fn score_with(
         }
         let first = !lower.is_ascii() && k.alpha && !prev.is_some_and(|(_, pk)| pk.letterlike);
         let last = !lower.is_ascii() && k.letterlike && !next_letterlike;
+        // A letter of an acronym is the first letter of a word.
+        let (pair, first, last) = if acr.get(i).copied().unwrap_or(false) {
+            (None, true, false)
+        } else {
+            (pair, first, last)
+        };
         slots.push(Slot {
             c,
             lower,
@@ -266,7 +276,45 @@ fn greek_accented(c: char) -> bool {
 }
 
 /// Penalties no unigram sees.
-fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
+/// What an acronym costs besides its letters (each priced as a word's
+/// first letter; chosen on the validation part: 4, 5, 7, 9 and 10 bits
+/// tried; 9 and more lost development names, 4 read random bytes as
+/// capitals).
+const ACRONYM: u32 = 7;
+/// The longest acronym (3, 4 and 5 tried: 5 read random bytes as
+/// ISO-8859-5 capitals, `ХЗПРХ`; 4 lost 3 development names of row 2x).
+const ACRONYM_MAX: usize = 3;
+
+/// Marks in `acr` the letters of acronyms: words of two or three capitals,
+/// none ASCII (`КНР`, `ΟΤΕ`, `ОТП`), whose letters are the first letters of
+/// words, not letters that follow one another in a word; returns how many.
+fn acronyms(chars: &[char], cl: &[Class], acr: &mut Vec<bool>) -> usize {
+    acr.clear();
+    acr.resize(chars.len(), false);
+    let mut words = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        if !cl.get(i).is_some_and(|k| k.letterlike) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.letterlike) {
+            i += 1;
+        }
+        let caps = (start..i)
+            .all(|j| chars.get(j).is_some_and(|c| !c.is_ascii()) && cl.get(j).is_some_and(|k| k.alpha && k.upper));
+        if caps && (2..=ACRONYM_MAX).contains(&(i - start)) {
+            words += 1;
+            for f in acr.get_mut(start..i).unwrap_or_default() {
+                *f = true;
+            }
+        }
+    }
+    words
+}
+
+fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     // (Every penalty is a whole number of bits: they are summed in u32,
     // in one pass over the characters, pairs and triples.)
     let quote = |c: char| matches!(c, '‘' | '’' | '“' | '”' | '„' | '«' | '»' | '…');
@@ -280,7 +328,7 @@ fn structure_penalty(chars: &[char], cl: &[Class]) -> f64 {
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         // Capitals inside a non-ASCII word: all-caps words are rare in
         // names, a capital run that turns lowercase ("ВЛГк") rarer still.
-        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) {
+        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) && !acr.get(i).copied().unwrap_or(false) {
             p += 3;
         }
         if kb.upper {
