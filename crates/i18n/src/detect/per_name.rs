@@ -536,15 +536,17 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
     evidence_weights(names, &mut full);
     let chosen = directory_charsets(full.iter().flatten(), utf8_seen, cx.evidence);
     // Each name on its own now that the directory's charsets are chosen.
+    // A name judged Raw by its shape alone may still be read in a charset
+    // the directory's other names established: in a legacy directory,
+    // when the name is not UTF-8 (`choose_broken`, never confident).
+    let legacy_dir = !cx.feat_utf8 && !chosen.utf8;
+    let broken = |name: &[u8]| choose_broken(name, &chosen, cx.evidence.likely());
     let one = |((p, f), name): Item<'_>, memo: &mut Ranker| {
+        let not_utf8 = || std::str::from_utf8(name).is_err();
         if let Some(d) = p {
-            if d == Decision::Raw
-                && !cx.feat_utf8
-                && !chosen.utf8
-                && std::str::from_utf8(name).is_err()
-                && broken_utf8(name)
-            {
-                return choose_broken(name, &chosen, cx.evidence.likely());
+            // Shaped like UTF-8 gone wrong.
+            if d == Decision::Raw && legacy_dir && not_utf8() && broken_utf8(name) {
+                return broken(name);
             }
             return d;
         }
@@ -557,12 +559,8 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
             Ok(k) => choose(&k, &chosen, cx.feat_utf8),
             // Shaped like a double-byte name cut inside its last
             // character (`truncated_double_byte`, judged on the name
-            // alone): in a directory whose other names established a
-            // charset that reads it whole (Thai `ตราชู` is GBK `得要` +
-            // `D9`), that reading, never confident.
-            Err(Decision::Raw) if !cx.feat_utf8 && !chosen.utf8 && std::str::from_utf8(name).is_err() => {
-                choose_broken(name, &chosen, cx.evidence.likely())
-            }
+            // alone): Thai `ตราชู` is GBK `得要` + `D9`.
+            Err(Decision::Raw) if legacy_dir && not_utf8() => broken(name),
             Err(d) => d,
         }
     };
