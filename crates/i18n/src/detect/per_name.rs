@@ -500,8 +500,8 @@ fn in_word(name: &[u8]) -> usize {
 /// KOI8-R) are weighed over the whole listing, and a single name leaves the
 /// directory's charset only when its own evidence is worth [`SWITCH`] bits.
 ///
-/// A listing of [`PARALLEL_MIN`] names or more has its names decided on
-/// the machine's cores (at most [`MAX_THREADS`]) once the charsets are
+/// A listing with [`PARALLEL_MIN`] names or more to score has them decided
+/// on the machine's cores (at most [`MAX_THREADS`]) once the charsets are
 /// chosen: the same decisions as on one thread.
 pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     let threads = if names.len() >= PARALLEL_MIN {
@@ -512,8 +512,9 @@ pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
     decide_in(names, cx, threads)
 }
 
-/// [`decide_listing`], its names decided on `threads` threads once the
-/// directory's charsets are chosen.
+/// [`decide_listing`], its names decided on up to `threads` threads once
+/// the directory's charsets are chosen (on one when fewer than
+/// [`PARALLEL_MIN`] names are left to score).
 fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
@@ -564,6 +565,20 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
             Err(d) => d,
         }
     };
+    // Threads pay off for the names still to be scored, not for those
+    // their shape decided, nor in a UTF-8 directory (whose short UTF-8
+    // names are UTF-8 without scoring).
+    let to_score = pre
+        .iter()
+        .zip(&full)
+        .filter(|(p, f)| p.is_none() && f.is_none())
+        .count();
+    let utf8_only = chosen.utf8 && chosen.members.len() == 1;
+    let threads = if to_score >= PARALLEL_MIN && !utf8_only {
+        threads
+    } else {
+        1
+    };
     let items: Vec<_> = pre.into_iter().zip(full).zip(names.iter().copied()).collect();
     let mut out = in_threads(items, threads, one);
     unclash(names, &mut out);
@@ -574,7 +589,8 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
 /// its contest if it was in the sample, and its bytes.
 type Item<'a> = ((Option<Decision>, Option<Result<Contest, Decision>>), &'a [u8]);
 
-/// A listing this long has its names decided on several threads (each
+/// A listing with this many names to score (not decided by their shape
+/// alone, nor in the sample) has them decided on several threads (each
 /// name's decision is its own once the directory's charsets are chosen;
 /// the decisions are the same on one thread).
 const PARALLEL_MIN: usize = 2048;
