@@ -89,10 +89,6 @@ impl LimitsPatch {
             max_sessions: self.max_sessions,
         })
     }
-
-    fn is_empty(&self) -> bool {
-        self.changes().is_ok_and(|c| c == LimitChanges::default())
-    }
 }
 
 impl From<Limits> for LimitsPatch {
@@ -108,21 +104,24 @@ impl From<Limits> for LimitsPatch {
     }
 }
 
-/// Permission rules and virtual folders, as a body gives them, checked
-/// before anything is written.
+/// Permission rules, virtual folders and limits, as a body gives them,
+/// checked before anything is written.
 struct Rules {
     perms: Vec<(String, Option<Perms>)>,
     mounts: Vec<(String, Option<Source>)>,
+    limits: LimitChanges,
 }
 
 impl Rules {
     fn read(
         permissions: &BTreeMap<String, String>,
         mounts: &BTreeMap<String, Option<String>>,
+        limits: &LimitsPatch,
     ) -> Result<Rules, ApiError> {
         let mut r = Rules {
             perms: Vec::new(),
             mounts: Vec::new(),
+            limits: LimitChanges::default(),
         };
         for (path, p) in permissions {
             babelftp_accounts::normalize_vpath(path)?;
@@ -141,10 +140,16 @@ impl Rules {
             };
             r.mounts.push((path.clone(), source));
         }
+        r.limits = limits.changes()?;
         Ok(r)
     }
 
+    /// Writes the limits (when the body changes any), then the rules and
+    /// folders.
     async fn apply(self, store: &Store, owner: Owner<'_>) -> Result<(), ApiError> {
+        if self.limits != LimitChanges::default() {
+            store.set_limits(owner, &self.limits).await?;
+        }
         for (path, perms) in self.perms {
             match perms {
                 Some(p) => store.set_perm(owner, &path, p).await?,
@@ -312,9 +317,8 @@ pub(crate) async fn create_user(
 ) -> Result<Response, ApiError> {
     let b: NewUserBody = body(&bytes)?;
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
-    let rules = Rules::read(&b.permissions, &mounts)?;
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
-    let changes = limits.changes()?;
+    let rules = Rules::read(&b.permissions, &mounts, &limits)?;
     let password = hash(b.password).await?;
     // Created disabled, then its limits and rules, then enabled when asked:
     // a login never finds it half made. A step that fails removes it again.
@@ -331,9 +335,6 @@ pub(crate) async fn create_user(
         .await?;
     let owner = Owner::User(&b.name);
     let rest = async {
-        if !limits.is_empty() {
-            st.store.set_limits(owner, &changes).await?;
-        }
         rules.apply(&st.store, owner).await?;
         if !b.disabled {
             let c = UserChanges {
@@ -374,9 +375,7 @@ pub(crate) async fn patch_user(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: UserPatch = body(&bytes)?;
-    let rules = Rules::read(&p.permissions, &p.mounts)?;
-    let limits = p.limits.unwrap_or_default();
-    let changes = limits.changes()?;
+    let rules = Rules::read(&p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
     if st.store.user(&name).await?.is_none() {
         return Err(AccountsError::UnknownUser(name).into());
     }
@@ -392,9 +391,6 @@ pub(crate) async fn patch_user(
         disabled: p.disabled,
     };
     st.store.set_user(&name, &c).await?;
-    if !limits.is_empty() {
-        st.store.set_limits(Owner::User(&name), &changes).await?;
-    }
     rules.apply(&st.store, Owner::User(&name)).await?;
     tracing::info!(token = %caller, user = %name, "admin API: user changed");
     Ok(json(StatusCode::OK, &user_json(&st.store, &name).await?))
@@ -536,9 +532,8 @@ pub(crate) async fn create_group(
 ) -> Result<Response, ApiError> {
     let b: NewGroupBody = body(&bytes)?;
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
-    let rules = Rules::read(&b.permissions, &mounts)?;
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
-    let changes = limits.changes()?;
+    let rules = Rules::read(&b.permissions, &mounts, &limits)?;
     st.store
         .add_group(&NewGroup {
             name: b.name.clone(),
@@ -547,11 +542,7 @@ pub(crate) async fn create_group(
             charset: b.charset,
         })
         .await?;
-    let owner = Owner::Group(&b.name);
-    if !limits.is_empty() {
-        st.store.set_limits(owner, &changes).await?;
-    }
-    rules.apply(&st.store, owner).await?;
+    rules.apply(&st.store, Owner::Group(&b.name)).await?;
     tracing::info!(token = %caller, group = %b.name, "admin API: group created");
     Ok(json(StatusCode::CREATED, &group_json(&st.store, &b.name).await?))
 }
@@ -576,18 +567,13 @@ pub(crate) async fn patch_group(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: GroupPatch = body(&bytes)?;
-    let rules = Rules::read(&p.permissions, &p.mounts)?;
-    let limits = p.limits.unwrap_or_default();
-    let changes = limits.changes()?;
+    let rules = Rules::read(&p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
     let c = GroupChanges {
         home: p.home,
         lang: p.lang,
         charset: p.charset,
     };
     st.store.set_group(&name, &c).await?;
-    if !limits.is_empty() {
-        st.store.set_limits(Owner::Group(&name), &changes).await?;
-    }
     rules.apply(&st.store, Owner::Group(&name)).await?;
     tracing::info!(token = %caller, group = %name, "admin API: group changed");
     Ok(json(StatusCode::OK, &group_json(&st.store, &name).await?))
