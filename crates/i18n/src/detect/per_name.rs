@@ -504,18 +504,14 @@ fn in_word(name: &[u8]) -> usize {
 /// on the machine's cores (at most [`MAX_THREADS`]) once the charsets are
 /// chosen: the same decisions as on one thread.
 pub fn decide_listing(names: &[&[u8]], cx: &Context) -> Vec<Decision> {
-    let threads = if names.len() >= PARALLEL_MIN {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
-    } else {
-        1
-    };
-    decide_in(names, cx, threads)
+    decide_in(names, cx, None)
 }
 
-/// [`decide_listing`], its names decided on up to `threads` threads once
-/// the directory's charsets are chosen (on one when fewer than
-/// [`PARALLEL_MIN`] names are left to score).
-fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
+/// [`decide_listing`], its names decided on `threads` threads (`None`: the
+/// machine's cores, at most [`MAX_THREADS`]) once the directory's charsets
+/// are chosen; on one when fewer than [`PARALLEL_MIN`] names are left to
+/// score.
+fn decide_in(names: &[&[u8]], cx: &Context, threads: Option<usize>) -> Vec<Decision> {
     if let Some(charset) = cx.explicit {
         return names.iter().map(|n| explicit(n, charset)).collect();
     }
@@ -575,7 +571,7 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: usize) -> Vec<Decision> {
         .count();
     let utf8_only = chosen.utf8 && chosen.members.len() == 1;
     let threads = if to_score >= PARALLEL_MIN && !utf8_only {
-        threads
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)))
     } else {
         1
     };
@@ -609,20 +605,15 @@ where
         let mut memo = Ranker::default();
         return items.into_iter().map(|x| one(x, &mut memo)).collect();
     }
-    let per = items.len().div_ceil(threads).max(1);
-    let mut runs: Vec<Vec<T>> = Vec::with_capacity(threads);
-    let mut rest = items.into_iter();
-    loop {
-        let run: Vec<T> = rest.by_ref().take(per).collect();
-        if run.is_empty() {
-            break;
-        }
-        runs.push(run);
-    }
     // Each run in a slot its thread takes it from: a run whose thread the
     // system refused is still in its slot for the calling thread.
-    let slots: Vec<std::sync::Mutex<Option<Vec<T>>>> =
-        runs.into_iter().map(|r| std::sync::Mutex::new(Some(r))).collect();
+    let per = items.len().div_ceil(threads).max(1);
+    let mut rest = items.into_iter();
+    let slots: Vec<std::sync::Mutex<Option<Vec<T>>>> = std::iter::from_fn(|| {
+        let run: Vec<T> = rest.by_ref().take(per).collect();
+        (!run.is_empty()).then(|| std::sync::Mutex::new(Some(run)))
+    })
+    .collect();
     let one = &one;
     let take_and_run = move |slot: &std::sync::Mutex<Option<Vec<T>>>| -> Vec<Decision> {
         let run = match slot.lock() {
@@ -1111,6 +1102,17 @@ fn cand_script(c: usize) -> Option<model::Script> {
         .map(|&l| model::lang_script(l))
 }
 
+/// What a directory whose charsets are `chosen` pays for one more, `c`,
+/// besides its prior: nothing for its first; [`SWITCH`] for another, and
+/// [`NEW_SCRIPT`] more for one of a script none of them writes.
+fn switch(chosen: &[usize], c: usize) -> f64 {
+    if chosen.is_empty() {
+        0.0
+    } else {
+        SWITCH + if new_script(chosen, c) { NEW_SCRIPT } else { 0.0 }
+    }
+}
+
 /// Whether candidate `c` writes a script none of `chosen` writes.
 fn new_script(chosen: &[usize], c: usize) -> bool {
     let Some(s) = cand_script(c) else { return false };
@@ -1139,13 +1141,8 @@ fn directory_charsets<'a>(
             }
             let mut with = chosen.clone();
             with.push(c);
-            let switch = if chosen.is_empty() {
-                0.0
-            } else {
-                SWITCH + if new_script(&chosen, c) { NEW_SCRIPT } else { 0.0 }
-            };
             let h = history.get(c).copied().unwrap_or(0.0);
-            let cost = prior(c) + switch - HISTORY_BONUS * h;
+            let cost = prior(c) + switch(&chosen, c) - HISTORY_BONUS * h;
             let net = current - (names_bits(&live, &with) + set_bits + cost);
             if net > 0.0 && pick.is_none_or(|(_, n, _)| net > n) {
                 pick = Some((c, net, cost));
@@ -1613,8 +1610,7 @@ pub fn explain_listing(names: &[&[u8]]) -> String {
         .map(|c| {
             let mut with = set.clone();
             with.push(c);
-            let cost = prior(c) + SWITCH + if new_script(&set, c) { NEW_SCRIPT } else { 0.0 };
-            let net = now - names_bits(&live, &with) - cost;
+            let net = now - names_bits(&live, &with) - prior(c) - switch(&set, c);
             (net, candidates().get(c).map_or("?", |x| x.charset.name()).to_owned())
         })
         .collect();
@@ -1749,7 +1745,7 @@ mod tests {
             k += 1;
         }
         let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-        let one = decide_in(&refs, &cx(&ev), 1);
+        let one = decide_in(&refs, &cx(&ev), Some(1));
         assert_eq!(one.len(), refs.len());
         assert!(
             one.iter().any(|d| matches!(d, Decision::Decoded { .. })),
@@ -1758,7 +1754,7 @@ mod tests {
         );
         assert!(one.contains(&Decision::Raw));
         for threads in [2, 3, 16] {
-            assert!(decide_in(&refs, &cx(&ev), threads) == one, "{threads} threads");
+            assert!(decide_in(&refs, &cx(&ev), Some(threads)) == one, "{threads} threads");
         }
         assert!(decide_listing(&refs, &cx(&ev)) == one);
     }

@@ -275,7 +275,6 @@ fn greek_accented(c: char) -> bool {
     )
 }
 
-/// Penalties no unigram sees.
 /// What an acronym costs besides its letters (each priced as a word's
 /// first letter; chosen on the validation part: 4, 5, 7, 9 and 10 bits
 /// tried; 9 and more lost development names, 4 read random bytes as
@@ -314,6 +313,8 @@ fn acronyms(chars: &[char], cl: &[Class], acr: &mut Vec<bool>) -> usize {
     words
 }
 
+/// Penalties no unigram sees (`acr`: the letters of acronyms, whose
+/// capitals pay none).
 fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     // (Every penalty is a whole number of bits: they are summed in u32,
     // in one pass over the characters, pairs and triples.)
