@@ -66,7 +66,7 @@ impl Store {
 
     /// Removes a group that no user belongs to, with its rules and mounts.
     pub async fn remove_group(&self, name: &str) -> Result<(), AccountsError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         let members: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE grp = $1")
             .bind(name)
             .fetch_one(&mut *tx)
@@ -108,7 +108,7 @@ impl Store {
             other => other,
         };
         let charset = nested(&c.charset).map(|o| o.map(|s| s.trim().to_owned()));
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for (column, value) in [("home", home), ("lang", nested(&c.lang)), ("charset", charset)] {
             if let Some(v) = value {
                 sqlx::query(&format!("UPDATE user_groups SET {column} = $1 WHERE name = $2"))

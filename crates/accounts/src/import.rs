@@ -89,7 +89,7 @@ impl Store {
     /// gets the rule `/` `all` (write) or `read`.
     pub async fn import(&self, users: &[ImportedUser]) -> Result<ImportReport, AccountsError> {
         let mut report = ImportReport::default();
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for u in users {
             check_name(&u.name)?;
             if !is_valid_hash(&u.password) {

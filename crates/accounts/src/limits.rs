@@ -188,7 +188,7 @@ impl Store {
             Owner::User(_) => "users",
             Owner::Group(_) => "user_groups",
         };
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for (column, value) in COLUMNS.iter().zip(c.values()) {
             if let Some(v) = value {
                 sqlx::query(&format!("UPDATE {table} SET {column} = $1 WHERE name = $2"))

@@ -30,7 +30,7 @@ impl Store {
     /// Adds entries, in one transaction; an entry already there (same id
     /// and hook) stays as it is.
     pub async fn outbox_push(&self, entries: &[OutboxEntry]) -> Result<(), AccountsError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for e in entries {
             sqlx::query(
                 "INSERT INTO event_outbox (id, hook, node, session, seq, body, attempts, next_try)
@@ -112,7 +112,7 @@ impl Store {
         if ids.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for id in ids {
             sqlx::query("DELETE FROM event_outbox WHERE id = $1 AND hook = $2")
                 .bind(id)
@@ -130,7 +130,7 @@ impl Store {
         if failed.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         for (id, attempts, next_try, why) in failed {
             sqlx::query(
                 "UPDATE event_outbox SET attempts = $1, next_try = $2, last_error = $3 WHERE id = $4 AND hook = $5",
@@ -155,7 +155,7 @@ impl Store {
         node: &str,
         keep: &[&str],
     ) -> Result<Vec<(String, u64)>, AccountsError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.write_tx().await?;
         let hooks: Vec<(String, i64)> =
             sqlx::query_as("SELECT hook, COUNT(*) FROM event_outbox WHERE node = $1 GROUP BY hook ORDER BY hook")
                 .bind(node)

@@ -18,6 +18,8 @@ use crate::{
 pub struct Store {
     pool: AnyPool,
     description: String,
+    /// SQLite, whose write transactions start with `BEGIN IMMEDIATE`.
+    sqlite: bool,
 }
 
 impl std::fmt::Debug for Store {
@@ -148,7 +150,11 @@ impl Store {
             }
         }
         crate::schema::migrate(&pool, !sqlite).await?;
-        Ok(Store { pool, description })
+        Ok(Store {
+            pool,
+            description,
+            sqlite,
+        })
     }
 
     /// "SQLite babelftp.db" or "PostgreSQL host:port/db" (no password).
@@ -458,7 +464,7 @@ impl Store {
 
     /// Removes a user with its rules and mounts.
     pub async fn remove_user(&self, name: &str) -> Result<(), AccountsError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_tx().await?;
         let gone = sqlx::query("DELETE FROM users WHERE name = $1")
             .bind(name)
             .execute(&mut *tx)
@@ -507,7 +513,7 @@ impl Store {
         if let Some(Some(g)) = &c.group {
             self.must_exist(Owner::Group(g)).await?;
         }
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_tx().await?;
         let home = match nested(&c.home) {
             Some(Some(h)) => Some(Some(home_text(&h)?)),
             other => other,
@@ -612,6 +618,20 @@ impl Store {
 
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// A transaction that writes. On SQLite it takes the write lock at
+    /// once (`BEGIN IMMEDIATE`, waiting for another writer as long as the
+    /// busy timeout allows): a deferred one that read first cannot write
+    /// once another connection has committed since ("database is
+    /// locked" at once, no waiting), which lost a start's drop of
+    /// outbox entries to a delivery finishing beside it.
+    pub(crate) async fn write_tx(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        if self.sqlite {
+            self.pool.begin_with("BEGIN IMMEDIATE").await
+        } else {
+            self.pool.begin().await
+        }
     }
 }
 

@@ -129,4 +129,5 @@ async fn the_event_outbox_on_postgresql() {
     // (round_trip leaves 2 entries of other nodes and hooks behind)
     outbox::past_a_waiting_session(&s).await;
     outbox::hooks_taken_out(&s).await;
+    outbox::dropped_while_delivery_writes(&s).await;
 }

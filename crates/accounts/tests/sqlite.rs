@@ -466,3 +466,9 @@ async fn the_event_outbox_drops_what_waits_for_hooks_taken_out() {
     let dir = tempfile::tempdir().unwrap();
     outbox::hooks_taken_out(&store(&dir).await).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_outbox_drops_hooks_taken_out_while_delivery_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    outbox::dropped_while_delivery_writes(&store(&dir).await).await;
+}
