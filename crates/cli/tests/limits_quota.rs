@@ -151,8 +151,9 @@ fn an_upload_past_the_quota_stops_with_552_and_leaves_the_old_file_and_the_usage
     std::fs::create_dir_all(root.join("sub")).unwrap();
     std::fs::write(root.join("sub/side.bin"), vec![1u8; 5000]).unwrap();
     let scanned = admin(&db, &["user", "quota-scan", "dora", "--root", root.to_str().unwrap()]);
-    assert!(scanned.contains("dora") && scanned.contains("3 files"), "{scanned}");
-    assert_eq!(usage(&db, "dora"), (6001, 3));
+    // Three files and the folder `sub`: folders count as files.
+    assert!(scanned.contains("dora") && scanned.contains("4 files"), "{scanned}");
+    assert_eq!(usage(&db, "dora"), (6001, 4));
     // Without a root, the command says what it needs (a usage error).
     let (code, _, err) = run(&["user", "quota-scan", "dora", "--db", &db], "");
     assert_eq!(code, 2, "{err}");

@@ -234,6 +234,15 @@ impl Rules {
         }
     }
 
+    /// The paths of the rules strictly inside `dir` (below it, not it),
+    /// longest first.
+    pub fn inside<'a>(&'a self, dir: Components<'a>) -> impl Iterator<Item = Components<'a>> + 'a {
+        self.rules
+            .iter()
+            .filter(move |(p, _)| p.len() > dir.len() && p[..dir.len()] == *dir)
+            .map(|(p, _)| p.as_slice())
+    }
+
     /// The rules as (path, permissions), longest path first.
     pub fn iter(&self) -> impl Iterator<Item = (String, Perms)> + '_ {
         self.rules.iter().map(|(p, perms)| {
@@ -337,14 +346,45 @@ pub fn needs<'a>(op: &Op<'a>) -> Vec<(Perm, Components<'a>)> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision<'a> {
     Allow,
-    Deny { missing: Perm, at: Components<'a> },
+    Deny {
+        missing: Perm,
+        at: Components<'a>,
+    },
+    /// A rename or removal of a directory that a rule on a path inside it
+    /// does not allow: the rule's path (below the operation's) and the
+    /// permission it lacks. Moving a directory moves everything below it,
+    /// so a rule below must allow the move too, or the files it guards
+    /// would leave it (`/projects/locked none`, then `RNFR /projects`,
+    /// `RNTO /moved`: `/moved/locked` is no longer guarded).
+    DenyInside {
+        missing: Perm,
+        at: Components<'a>,
+    },
 }
 
-/// Whether `rules` allow `op`.
-pub fn decide<'a>(rules: &Rules, op: &Op<'a>) -> Decision<'a> {
+/// The (permission, path) pairs whose rules below must also allow an
+/// operation that moves or removes a whole directory: a rename, at both
+/// ends, and RMD.
+pub fn needs_inside<'a>(op: &Op<'a>) -> Vec<(Perm, Components<'a>)> {
+    match *op {
+        Op::Rename { from, to, .. } => vec![(Perm::Rename, from), (Perm::Rename, to)],
+        Op::Rmdir(p) => vec![(Perm::Rmdir, p)],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `rules` allow `op`: every permission [`needs`] names, then,
+/// for a rename or RMD, the same permission at every rule's path strictly
+/// inside the directory moved or removed ([`needs_inside`]).
+pub fn decide<'a>(rules: &'a Rules, op: &Op<'a>) -> Decision<'a> {
     for (perm, at) in needs(op) {
         if !rules.at(at).has(perm) {
             return Decision::Deny { missing: perm, at };
+        }
+    }
+    for (perm, dir) in needs_inside(op) {
+        if let Some(at) = rules.inside(dir).find(|p| !rules.at(p).has(perm)) {
+            return Decision::DenyInside { missing: perm, at };
         }
     }
     Decision::Allow

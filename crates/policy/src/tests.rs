@@ -188,6 +188,84 @@ fn rename_needs_the_right_at_both_ends_and_overwrite_to_replace() {
     );
 }
 
+#[test]
+fn a_directory_moves_or_goes_only_when_every_rule_inside_it_allows_that() {
+    // Issue 45: RNFR /projects + RNTO /moved took /projects/locked out
+    // from under its rule.
+    let r = rules(&[("/", "all"), ("/projects/locked", "none")]);
+    let (projects, moved, locked) = (path("/projects"), path("/moved"), path("/projects/locked"));
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &projects,
+                to: &moved,
+                to_exists: false
+            }
+        ),
+        Decision::DenyInside {
+            missing: Perm::Rename,
+            at: &locked
+        }
+    );
+    assert_eq!(
+        decide(&r, &Op::Rmdir(&projects)),
+        Decision::DenyInside {
+            missing: Perm::Rmdir,
+            at: &locked
+        }
+    );
+    // Into a directory with a stricter rule below it: refused too.
+    let (other, into) = (path("/other"), path("/projects"));
+    let r2 = rules(&[("/", "all"), ("/projects/locked", "none")]);
+    assert!(matches!(
+        decide(
+            &r2,
+            &Op::Rename {
+                from: &other,
+                to: &into,
+                to_exists: false
+            }
+        ),
+        Decision::DenyInside { .. }
+    ));
+    // A rule inside that allows it, a sibling, or a file: allowed.
+    let ok = rules(&[("/", "all"), ("/projects/locked", "read,rename,rmdir")]);
+    assert_eq!(
+        decide(
+            &ok,
+            &Op::Rename {
+                from: &projects,
+                to: &moved,
+                to_exists: false
+            }
+        ),
+        Decision::Allow
+    );
+    assert_eq!(decide(&ok, &Op::Rmdir(&projects)), Decision::Allow);
+    let (a, b) = (path("/projects2"), path("/elsewhere"));
+    assert_eq!(
+        decide(
+            &r,
+            &Op::Rename {
+                from: &a,
+                to: &b,
+                to_exists: false
+            }
+        ),
+        Decision::Allow,
+        "/projects2 is not inside /projects"
+    );
+    let f = path("/projects/locked/secret.txt");
+    assert_eq!(
+        decide(&r, &Op::Delete(&f)),
+        Decision::Deny {
+            missing: Perm::Delete,
+            at: &f
+        }
+    );
+}
+
 /// What a rule set says at a path, worked out the slow way: every rule
 /// whose path is the path or a parent of it, the longest.
 fn brute(pairs: &[(Vec<Vec<u8>>, Perms)], p: &[Vec<u8>]) -> Perms {
@@ -254,13 +332,28 @@ proptest! {
                 Op::Rename { from: other, to: probe, to_exists: true },
             ] {
                 let first_missing = needs(&op).into_iter().find(|(perm, at)| !brute(&pairs, at).has(*perm));
-                match (decide(&rules, &op), first_missing) {
-                    (Decision::Allow, None) => {}
-                    (Decision::Deny { missing, at }, Some((m, a))) => {
+                // A rule strictly inside a directory moved or removed,
+                // refusing the same permission there.
+                let strictly_below = |q: &[Vec<u8>], dir: &[Vec<u8>]| q.len() > dir.len() && q[..dir.len()] == *dir;
+                let inside_missing = needs_inside(&op).into_iter().find_map(|(perm, dir)| {
+                    pairs
+                        .iter()
+                        .any(|(q, _)| strictly_below(q, dir) && !brute(&pairs, q).has(perm))
+                        .then_some((perm, dir))
+                });
+                match (decide(&rules, &op), first_missing, inside_missing) {
+                    (Decision::Allow, None, None) => {}
+                    (Decision::Deny { missing, at }, Some((m, a)), _) => {
                         prop_assert_eq!(missing, m);
                         prop_assert_eq!(at, a);
                     }
-                    (got, want) => prop_assert!(false, "{:?}: {:?} vs {:?}", op, got, want),
+                    (Decision::DenyInside { missing, at }, None, Some((m, dir))) => {
+                        prop_assert_eq!(missing, m);
+                        prop_assert!(strictly_below(at, dir), "{:?} is not inside {:?}", at, dir);
+                        prop_assert!(pairs.iter().any(|(q, _)| q.as_slice() == at), "{:?} is no rule's path", at);
+                        prop_assert!(!brute(&pairs, at).has(m));
+                    }
+                    (got, want, inside) => prop_assert!(false, "{:?}: {:?} vs {:?} / {:?}", op, got, want, inside),
                 }
             }
             prop_assert_eq!(visible(&rules, probe), want.has(Perm::List));

@@ -10,6 +10,13 @@
 //! 552 and is discarded. When it ends, the file's real size settles the
 //! account: what was reserved and not used is given back. So the usage
 //! never passes the quota, whatever runs at once on however many nodes.
+//! An upload written beside its name (STOR, the web view's) takes it
+//! with one atomic exchange that says what the name held at that moment
+//! ([`babelftp_storage::Committed`]): a file another session renamed or
+//! deleted meanwhile is not counted as replaced, and the reservation is
+//! brought up first ([`Meter::before_commit`]), so the usage is what is
+//! stored. Directories count as files (a file quota of 2 allows two
+//! entries, whatever they are).
 //! A user without a quota costs nothing: no meter, no query.
 
 use std::io;
@@ -67,7 +74,32 @@ impl Quota {
             credit,
             reserved: 0,
             files,
+            total: 0,
         })
+    }
+
+    /// A directory about to be made takes one of the files the quota
+    /// allows (`QuotaExceeded` when none is left): a directory is an
+    /// entry like a file, and an account limited to N files must not make
+    /// directories without end.
+    pub(crate) async fn reserve_dir(&self) -> io::Result<()> {
+        match self
+            .store
+            .reserve(&self.name, 0, 1, &self.limits)
+            .await
+            .map_err(store_error)?
+        {
+            true => Ok(()),
+            false => Err(exceeded()),
+        }
+    }
+
+    /// A directory was removed, or one reserved was not made: its place
+    /// goes back.
+    pub(crate) async fn dir_gone(&self) {
+        if let Err(e) = self.store.adjust_usage(&self.name, 0, -1).await {
+            tracing::warn!(user = %self.name, error = %e, "quota usage not updated after a directory");
+        }
     }
 
     /// A file of `size` bytes was removed (DELE, or replaced by a rename).
@@ -122,12 +154,15 @@ pub(crate) struct Meter {
     reserved: u64,
     /// Files added to the usage (1 for a new file).
     files: u64,
+    /// The octets the upload holds (the last total admitted).
+    total: u64,
 }
 
 impl Meter {
     /// Whether the upload may hold `total` bytes; reserves what is
     /// missing. `QuotaExceeded` when the quota does not allow them.
     pub(crate) async fn admit(&mut self, total: u64) -> io::Result<()> {
+        self.total = total;
         let need = total.saturating_sub(self.credit);
         if need <= self.reserved {
             return Ok(());
@@ -152,16 +187,106 @@ impl Meter {
         Err(exceeded())
     }
 
+    /// Before an upload written beside its name (STOR, the web view's)
+    /// takes it: `there` is the file at the name now (`None`: none). The
+    /// upload replaces what is there now, not what was there when it began
+    /// (another session may have renamed or deleted it since): the
+    /// reservation is brought up to the upload's size less that, with a
+    /// file's place when the name is free, so the usage never passes the
+    /// quota. `QuotaExceeded` when the quota does not allow it.
+    pub(crate) async fn before_commit(&mut self, there: Option<u64>) -> io::Result<()> {
+        self.credit = there.unwrap_or(0);
+        self.admit(self.total).await?;
+        if there.is_none() && self.files == 0 {
+            let q = &self.quota;
+            if !q.store.reserve(&q.name, 0, 1, &q.limits).await.map_err(store_error)? {
+                return Err(exceeded());
+            }
+            self.files = 1;
+        }
+        Ok(())
+    }
+
+    /// The upload took its name: the account is settled with exactly what
+    /// the commit says it replaced and holds. (An object store cannot say
+    /// what it replaced: the file there when the upload began stands.)
+    pub(crate) async fn settle_committed(self, c: babelftp_storage::Committed) {
+        use babelftp_storage::Replaced;
+        let replaced = match c.replaced {
+            Replaced::Nothing => None,
+            Replaced::File(n) => Some(n),
+            Replaced::Unknown => self.old,
+        };
+        self.apply(Some(c.size), replaced).await;
+    }
+
+    /// The upload never took its name (written beside it and not
+    /// committed, or given up before a byte was written): nothing changed,
+    /// and what was reserved goes back.
+    pub(crate) async fn settle_unchanged(self) {
+        let old = self.old;
+        self.apply(old, old).await;
+    }
+
     /// The upload ended; the file is now `now` bytes (`None`: no file).
     /// What was reserved is replaced by the real change.
     pub(crate) async fn settle(self, now: Option<u64>) {
+        let old = self.old;
+        self.apply(now, old).await;
+    }
+
+    /// Settles the account: the name held `before` and now holds `now`
+    /// (`None`: no file), in place of what was reserved.
+    async fn apply(self, now: Option<u64>, before: Option<u64>) {
         let size = |s: Option<u64>| i64::try_from(s.unwrap_or(0)).unwrap_or(i64::MAX);
         let count = |s: Option<u64>| i64::from(s.is_some());
-        let bytes = size(now) - size(self.old) - i64::try_from(self.reserved).unwrap_or(i64::MAX);
-        let files = count(now) - count(self.old) - i64::try_from(self.files).unwrap_or(i64::MAX);
+        let bytes = size(now) - size(before) - i64::try_from(self.reserved).unwrap_or(i64::MAX);
+        let files = count(now) - count(before) - i64::try_from(self.files).unwrap_or(i64::MAX);
         let q = &self.quota;
         if let Err(e) = q.store.adjust_usage(&q.name, bytes, files).await {
             tracing::warn!(user = %q.name, error = %e, "quota usage not settled after an upload");
+        }
+    }
+}
+
+/// Commits an upload written beside its name (STOR, the web view's), on
+/// every door: under a quota, the reservation is first brought up to what
+/// the name holds now ([`Meter::before_commit`]; `QuotaExceeded`, and the
+/// upload discarded, when that leaves no room), then the account is
+/// settled with exactly what the commit replaced. Without a quota, just
+/// the commit.
+pub(crate) async fn commit_beside(
+    meter: Option<Meter>,
+    st: Arc<dyn Storage>,
+    path: VPath,
+    upload: Box<dyn babelftp_storage::Upload>,
+) -> io::Result<babelftp_storage::Committed> {
+    let Some(mut meter) = meter else {
+        return tokio::task::spawn_blocking(move || upload.commit())
+            .await
+            .map_err(io::Error::other)?
+            .map_err(io::Error::from);
+    };
+    let there = tokio::task::spawn_blocking(move || crate::driver::file_size(&*st, &path))
+        .await
+        .unwrap_or(None);
+    if let Err(e) = meter.before_commit(there).await {
+        let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
+        meter.settle_unchanged().await;
+        return Err(e);
+    }
+    match tokio::task::spawn_blocking(move || upload.commit()).await {
+        Ok(Ok(c)) => {
+            meter.settle_committed(c).await;
+            Ok(c)
+        }
+        Ok(Err(e)) => {
+            meter.settle_unchanged().await;
+            Err(e.into())
+        }
+        Err(e) => {
+            meter.settle_unchanged().await;
+            Err(io::Error::other(e))
         }
     }
 }
@@ -177,7 +302,11 @@ pub fn usage_of(st: &dyn Storage) -> io::Result<Usage> {
                     usage.bytes += e.size;
                     usage.files += 1;
                 }
-                EntryKind::Dir => dirs.push(dir.join(&e.name)),
+                EntryKind::Dir => {
+                    // A directory is one of the entries a file quota counts.
+                    usage.files += 1;
+                    dirs.push(dir.join(&e.name));
+                }
                 _ => {}
             }
         }

@@ -5,7 +5,8 @@
 
 use babelftp_policy::{decide, Below, Decision, Op as P, Perm, Perms};
 use babelftp_proto::display::PlainPath;
-use babelftp_proto::reply::ReplyCode;
+use babelftp_proto::path::WirePath;
+use babelftp_proto::reply::{Reply, ReplyCode};
 
 use crate::msg::Msg;
 use crate::session::ServerSession;
@@ -33,15 +34,24 @@ impl ServerSession {
         match decide(&rules, op) {
             Decision::Allow => true,
             Decision::Deny { missing, at } => {
-                let mut path = Vec::new();
-                for c in at {
-                    path.push(b'/');
-                    path.extend_from_slice(c);
-                }
-                if path.is_empty() {
-                    path.push(b'/');
-                }
-                self.deny(missing, &path);
+                self.deny(missing, &rule_path(at));
+                false
+            }
+            Decision::DenyInside { missing, at } => {
+                let inside = rule_path(at);
+                tracing::info!(
+                    peer = %self.peer,
+                    user = %self.login.log_user().0.escape_ascii(),
+                    perm = missing.name(),
+                    inside = %PlainPath(&inside),
+                    "refused by the account's permissions on a folder inside"
+                );
+                // 550 "/projects/locked" Permission denied: …: the folder
+                // whose rule refuses, quoted as a 257 path is.
+                let mut text = WirePath::new(self.wire_out(&inside)).quote_257();
+                text.push(b' ');
+                text.extend_from_slice(self.t(Msg::PolicyDeniedInside(missing.name())).as_bytes());
+                self.send(&Reply::new(ReplyCode::FILE_UNAVAILABLE, text));
                 false
             }
         }
@@ -67,4 +77,17 @@ impl ServerSession {
         );
         self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::PolicyDenied(perm.name()));
     }
+}
+
+/// A rule's path (components) as an absolute path: `/` for none.
+fn rule_path(at: &[Vec<u8>]) -> Vec<u8> {
+    let mut path = Vec::new();
+    for c in at {
+        path.push(b'/');
+        path.extend_from_slice(c);
+    }
+    if path.is_empty() {
+        path.push(b'/');
+    }
+    path
 }

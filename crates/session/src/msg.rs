@@ -120,6 +120,10 @@ pub enum Msg {
     /// The account's permissions refuse the operation: the permission it
     /// lacks (`upload`, `overwrite`, …: a configuration keyword).
     PolicyDenied(&'static str),
+    /// A rename or RMD of a directory that the rule of a folder inside it
+    /// refuses: the permission that folder lacks (its path leads the
+    /// reply, quoted).
+    PolicyDeniedInside(&'static str),
     /// LANG accepted: the language's own name.
     LangOk(String),
     /// LANG without argument: the default language's name.
@@ -128,6 +132,8 @@ pub enum Msg {
     UserSessionsLimit,
     /// 552: an upload would pass the account's quota.
     QuotaExceeded,
+    /// 552: MKD would pass the account's quota of files (folders count).
+    QuotaEntries,
     /// SITE QUOTA: the first line.
     QuotaStatus,
     /// SITE QUOTA: bytes used and the limit (as text: a size, or
@@ -243,10 +249,12 @@ impl Msg {
             RestartPending(n) => ("restart-pending", Some(("offset", Arg::Num(*n)))),
             TypeSet(t) => ("type-set", Some(("type", Arg::Str(t)))),
             PolicyDenied(p) => ("policy-denied", Some(("perm", Arg::Str(p)))),
+            PolicyDeniedInside(p) => ("policy-denied-inside", Some(("perm", Arg::Str(p)))),
             LangOk(l) => ("lang-ok", Some(("language", Arg::Str(l)))),
             LangDefault(l) => ("lang-default", Some(("language", Arg::Str(l)))),
             UserSessionsLimit => ("user-sessions-limit", None),
             QuotaExceeded => ("quota-exceeded", None),
+            QuotaEntries => ("quota-entries", None),
             QuotaStatus => ("quota-status", None),
             // Two arguments: see `render`.
             QuotaBytes { .. } => ("quota-bytes", None),
@@ -386,10 +394,12 @@ mod tests {
             Msg::RestartPending(1),
             Msg::TypeSet("A"),
             Msg::PolicyDenied("upload"),
+            Msg::PolicyDeniedInside("rename"),
             Msg::LangOk("x".into()),
             Msg::LangDefault("x".into()),
             Msg::UserSessionsLimit,
             Msg::QuotaExceeded,
+            Msg::QuotaEntries,
             Msg::QuotaStatus,
             Msg::QuotaBytes {
                 used: "1 B".into(),

@@ -32,6 +32,11 @@ impl ServerSession {
                             Msg::CantOpenData
                         },
                     ),
+                    // MKD past the account's file quota (a directory
+                    // counts as a file).
+                    Pending::Mkd(_) if e == std::io::ErrorKind::QuotaExceeded => {
+                        self.reply(ReplyCode::EXCEEDED_STORAGE, Msg::QuotaEntries);
+                    }
                     // An existing target the account may not overwrite.
                     Pending::Rnto { to, replace: false } if e == std::io::ErrorKind::AlreadyExists => {
                         self.deny(babelftp_policy::Perm::Overwrite, &to.to_bytes());

@@ -15,7 +15,9 @@ use cap_std::fs::{Dir, File, OpenOptions};
 use babelftp_i18n::names::{local_to_wire, wire_candidates, CharsetMap};
 use babelftp_i18n::Charset;
 
-use super::{Capabilities, DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
+use super::{
+    Capabilities, Committed, DirEntries, ReadHandle, Replaced, Result, Storage, StorageError, Upload, VPath, WriteMode,
+};
 
 /// When an upload's data reach the disk.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -94,41 +96,111 @@ impl Upload for FsUpload {
         Ok(())
     }
 
-    /// For a replacing STOR, renames the temporary file over the target
-    /// (keeping the replaced file's permission bits).
-    fn commit(mut self: Box<Self>) -> Result<()> {
+    /// For a replacing STOR, puts the temporary file at the target's name
+    /// (keeping the replaced file's permission bits), atomically, and says
+    /// what the name held at that moment (see [`FsUpload::take_name`]).
+    fn commit(mut self: Box<Self>) -> Result<Committed> {
         self.start_at_offset()?;
-        self.created = None;
+        // A write in place replaced the file's old length (a file it
+        // created replaced nothing).
+        let in_place = match self.created.take() {
+            Some(_) => Replaced::Nothing,
+            None => self.restore_len.map_or(Replaced::Nothing, Replaced::File),
+        };
         if self.fsync == Fsync::Always {
             self.file.sync_data()?;
         }
-        if let Some(temp) = self.temp.take() {
-            if let Ok(old) = self.dir.metadata(&self.target) {
-                if old.is_file() {
-                    // Best effort: a file we may write but not chmod keeps
-                    // the new file's mode.
-                    let _ = self.file.set_permissions(old.permissions());
-                }
+        let size = self.file.metadata()?.len();
+        let Some(temp) = self.temp.take() else {
+            return Ok(Committed {
+                replaced: in_place,
+                size,
+            });
+        };
+        if let Ok(old) = self.dir.metadata(&self.target) {
+            if old.is_file() {
+                // Best effort: a file we may write but not chmod keeps
+                // the new file's mode.
+                let _ = self.file.set_permissions(old.permissions());
             }
-            let moved = if self.no_replace {
-                // link(2) fails with EEXIST if a file took the name
-                // since the upload began: never replaced.
-                self.dir
-                    .hard_link(&temp, &self.dir, &self.target)
-                    .and_then(|()| self.dir.remove_file(&temp))
-            } else {
-                self.dir.rename(&temp, &self.dir, &self.target)
-            };
-            if let Err(e) = moved {
+        }
+        let replaced = if self.no_replace {
+            // link(2) fails with EEXIST if a file took the name since
+            // the upload began: never replaced.
+            self.dir
+                .hard_link(&temp, &self.dir, &self.target)
+                .and_then(|()| self.dir.remove_file(&temp))
+                .map(|()| Replaced::Nothing)
+        } else {
+            self.take_name(&temp)
+        };
+        let replaced = match replaced {
+            Ok(r) => r,
+            Err(e) => {
                 self.temp = Some(temp);
                 return Err(e.into());
             }
-            if self.fsync == Fsync::Always {
-                // The rename itself must survive a crash too.
-                self.dir.open(".")?.sync_all()?;
+        };
+        if self.fsync == Fsync::Always {
+            // The rename itself must survive a crash too.
+            self.dir.open(".")?.sync_all()?;
+        }
+        Ok(Committed { replaced, size })
+    }
+}
+
+impl FsUpload {
+    /// Puts `temp` at the target's name and says what the name held then.
+    /// `renameat2(RENAME_EXCHANGE)` swaps the two names in one step, so
+    /// what was replaced is exactly what now sits at `temp`: its size is
+    /// read there, then it is removed. (A stat of the target before a
+    /// plain rename would race with another session renaming the file
+    /// away, and a quota would count the file it no longer replaces.)
+    /// A free name is taken with `RENAME_NOREPLACE`; a file that appears
+    /// meanwhile is swapped with again. A filesystem without either flag
+    /// gets a stat, then a plain rename.
+    fn take_name(&self, temp: &Path) -> io::Result<Replaced> {
+        use rustix::fs::{renameat_with, RenameFlags};
+        use rustix::io::Errno;
+        use std::os::fd::AsFd;
+        let fd = self.dir.as_fd();
+        for _ in 0..8 {
+            match renameat_with(fd, temp, fd, &self.target, RenameFlags::EXCHANGE) {
+                Ok(()) => {
+                    let old = self.dir.symlink_metadata(temp)?;
+                    if old.is_dir() {
+                        // A directory took the name: put it back.
+                        renameat_with(fd, temp, fd, &self.target, RenameFlags::EXCHANGE)?;
+                        return Err(io::ErrorKind::IsADirectory.into());
+                    }
+                    let replaced = if old.is_file() {
+                        Replaced::File(old.len())
+                    } else {
+                        Replaced::Nothing
+                    };
+                    if let Err(e) = self.dir.remove_file(temp) {
+                        // Swept at the next start.
+                        tracing::warn!(error = %e, "the replaced file could not be removed");
+                    }
+                    return Ok(replaced);
+                }
+                Err(Errno::NOENT) => match renameat_with(fd, temp, fd, &self.target, RenameFlags::NOREPLACE) {
+                    Ok(()) => return Ok(Replaced::Nothing),
+                    Err(Errno::EXIST) => continue,
+                    Err(e) => return Err(e.into()),
+                },
+                Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
+                    let replaced = match self.dir.symlink_metadata(&self.target) {
+                        Ok(m) if m.is_file() => Replaced::File(m.len()),
+                        _ => Replaced::Nothing,
+                    };
+                    self.dir.rename(temp, &self.dir, &self.target)?;
+                    return Ok(replaced);
+                }
+                Err(e) => return Err(e.into()),
             }
         }
-        Ok(())
+        Err(io::Error::other("the upload's name kept changing while it was taken"))
     }
 }
 

@@ -191,13 +191,37 @@ impl NameBatches for EntryNames {
     }
 }
 
+/// What an upload's name held when the upload took it (at
+/// [`Upload::commit`]): what a quota counts as replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaced {
+    /// No file: the name was free (or held something that is not a file,
+    /// such as a symlink, which the quota never counted).
+    Nothing,
+    /// A file of this many octets: the one replaced, or, for a write in
+    /// place (APPE, REST+STOR), the file's length before the upload.
+    File(u64),
+    /// The back-end cannot tell at the moment of the commit (an object
+    /// store): the caller's own earlier look stands.
+    Unknown,
+}
+
+/// A committed upload: what it replaced and the octets its file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    pub replaced: Replaced,
+    pub size: u64,
+}
+
 /// An upload in progress. Dropping it without [`Upload::commit`] must
 /// leave any previous file of that name intact (for a replacing STOR).
 pub trait Upload: Send {
     /// Writes all of `buf` (blocking).
     fn write_all(&mut self, buf: &[u8]) -> Result<()>;
-    /// Makes the upload visible (a replacing STOR renames into place).
-    fn commit(self: Box<Self>) -> Result<()>;
+    /// Makes the upload visible (a replacing STOR renames into place),
+    /// and says what the name held at that moment: a file another session
+    /// renamed or deleted while this upload ran is not counted as replaced.
+    fn commit(self: Box<Self>) -> Result<Committed>;
     /// Gives the upload up and takes back what it wrote where that can be
     /// done: an append or a write at an offset (REST+STOR) is cut back to
     /// the file's length before it (the bytes rewritten after the offset

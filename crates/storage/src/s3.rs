@@ -30,7 +30,7 @@ use futures::{AsyncReadExt, TryStreamExt};
 use opendal::{Operator, Writer};
 use tokio::runtime::Handle;
 
-use super::{DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
+use super::{Committed, DirEntries, ReadHandle, Replaced, Result, Storage, StorageError, Upload, VPath, WriteMode};
 
 /// Parts of a multipart upload.
 const CHUNK: usize = 8 << 20;
@@ -314,6 +314,7 @@ impl Storage for S3Storage {
         Ok(Box::new(S3Upload {
             rt: self.rt.clone(),
             w: Some(w),
+            written: 0,
         }))
     }
 
@@ -583,6 +584,8 @@ impl Drop for S3Read {
 struct S3Upload {
     rt: Handle,
     w: Option<Writer>,
+    /// Octets written so far.
+    written: u64,
 }
 
 impl Upload for S3Upload {
@@ -592,14 +595,22 @@ impl Upload for S3Upload {
         };
         self.rt
             .block_on(w.write(bytes::Bytes::copy_from_slice(buf)))
-            .map_err(err)
+            .map_err(err)?;
+        self.written += buf.len() as u64;
+        Ok(())
     }
 
-    fn commit(mut self: Box<Self>) -> Result<()> {
+    fn commit(mut self: Box<Self>) -> Result<Committed> {
         let Some(mut w) = self.w.take() else {
             return Err(io::ErrorKind::BrokenPipe.into());
         };
-        self.rt.block_on(w.close()).map(drop).map_err(err)
+        self.rt.block_on(w.close()).map_err(err)?;
+        // An object store replaces a key in one PUT and says nothing of
+        // what it held.
+        Ok(Committed {
+            replaced: Replaced::Unknown,
+            size: self.written,
+        })
     }
 }
 

@@ -74,8 +74,25 @@ impl Driver {
                 })
                 .await
             }
-            Op::Mkdir(p) => blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
-            Op::Rmdir(p) => blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await,
+            Op::Mkdir(p) => {
+                // A directory takes one of the files a quota allows.
+                let quota = self.quota();
+                if let Some(q) = &quota {
+                    q.reserve_dir().await.map_err(|e| e.kind())?;
+                }
+                let r = blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
+                if let (Some(q), Err(_)) = (&quota, &r) {
+                    q.dir_gone().await;
+                }
+                r
+            }
+            Op::Rmdir(p) => {
+                let r = blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
+                if let (Some(q), Ok(_)) = (self.quota(), &r) {
+                    q.dir_gone().await;
+                }
+                r
+            }
             Op::RemoveFile(p) => {
                 let Some(q) = self.quota() else {
                     return blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;

@@ -152,7 +152,7 @@ impl Driver {
         let shown_path = babelftp_proto::display::PlainPath(&shown_path.to_bytes()).to_string();
         let st = self.storage.clone();
         // An upload under a quota: its meter and its path.
-        let mut metered: Option<(crate::quota::Meter, VPath)> = None;
+        let mut metered: Option<(crate::quota::Meter, VPath, bool)> = None;
         let opened = match kind {
             TransferKind::Retr { path, offset } => {
                 blocking(move || {
@@ -165,8 +165,11 @@ impl Driver {
             TransferKind::Stor { path, mode } => {
                 let name = path.clone();
                 if let Some(q) = self.quota() {
+                    // APPE, REST+STOR and STOU write in the file itself;
+                    // STOR beside it, and takes its name at the end.
+                    let in_place = matches!(mode, WriteMode::Append | WriteMode::At(_) | WriteMode::Unique);
                     match self.start_meter(&q, &path, mode).await {
-                        Ok(m) => metered = Some((m, path.clone())),
+                        Ok(m) => metered = Some((m, path.clone(), in_place)),
                         Err(error) => {
                             sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
                             return;
@@ -191,21 +194,20 @@ impl Driver {
         let (payload, chosen) = match opened {
             Ok(p) => p,
             Err(error) => {
-                if let Some((m, path)) = metered {
+                if let Some((m, _, _)) = metered {
                     // Nothing was written: the file is as it was.
-                    let st = self.storage.clone();
-                    m.settle(blocking(move || Ok(file_size(&*st, &path))).await.unwrap_or(None))
-                        .await;
+                    m.settle_unchanged().await;
                 }
                 sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
                 return;
             }
         };
         // STOU: the name chosen is the one to count.
-        let quota = metered.map(|(m, path)| QuotaJob {
+        let quota = metered.map(|(m, path, in_place)| QuotaJob {
             meter: m,
             storage: self.storage.clone(),
             path: chosen.clone().unwrap_or(path),
+            in_place,
         });
         let upload = matches!(payload, Payload::Upload(_));
         let (decide_tx, decide_rx) = oneshot::channel();
@@ -297,16 +299,55 @@ pub(super) struct QuotaJob {
     pub(super) meter: crate::quota::Meter,
     pub(super) storage: Arc<dyn Storage>,
     pub(super) path: VPath,
+    /// The upload writes in the file itself (APPE, REST+STOR, STOU), not
+    /// beside it.
+    pub(super) in_place: bool,
 }
 
 impl QuotaJob {
-    /// Settles the account with the file as it now is.
-    async fn settle(self) {
-        let QuotaJob { meter, storage, path } = self;
+    /// Settles the account after an upload that did not commit: one
+    /// written beside its name changed nothing; one written in place
+    /// keeps what it wrote, and the file is looked at.
+    async fn settle_uncommitted(self) {
+        let QuotaJob {
+            meter,
+            storage,
+            path,
+            in_place,
+        } = self;
+        if !in_place {
+            return meter.settle_unchanged().await;
+        }
         let now = tokio::task::spawn_blocking(move || file_size(&*storage, &path))
             .await
             .unwrap_or(None);
         meter.settle(now).await;
+    }
+
+    /// Commits `upload` under the quota: one written beside its name
+    /// through [`crate::quota::commit_beside`] (552 and discarded when what
+    /// the name holds now leaves no room), one written in place settled
+    /// with what its commit says.
+    async fn commit(self, upload: Box<dyn Upload>) -> Result<(), io::Error> {
+        if !self.in_place {
+            return crate::quota::commit_beside(Some(self.meter), self.storage, self.path, upload)
+                .await
+                .map(drop);
+        }
+        match tokio::task::spawn_blocking(move || upload.commit()).await {
+            Ok(Ok(c)) => {
+                self.meter.settle_committed(c).await;
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                self.settle_uncommitted().await;
+                Err(e.into())
+            }
+            Err(e) => {
+                self.settle_uncommitted().await;
+                Err(io::Error::other(e))
+            }
+        }
     }
 }
 
@@ -505,8 +546,9 @@ impl Job {
                 let r = match r {
                     Err(Cut::Failed(data::Fail::Quota(data::Discard(upload)))) => {
                         let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
+                        // Discarded: the file is as it was.
                         if let Some(q) = quota {
-                            q.settle().await;
+                            q.meter.settle_unchanged().await;
                         }
                         // What the client still sends is read and dropped
                         // (for a while), so it reads the 552.
@@ -527,7 +569,7 @@ impl Job {
                     // a replacing STOR leaves the old file as it was.
                     Err(cut) => {
                         if let Some(q) = quota {
-                            q.settle().await;
+                            q.settle_uncommitted().await;
                         }
                         return match cut {
                             Cut::Failed(fail) => (progress.load(Ordering::Relaxed), cut_short(fail)),
@@ -537,19 +579,51 @@ impl Job {
                 };
                 let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
                 let commit = self.decide.await.unwrap_or(false);
+                if let Some(q) = quota {
+                    // Under a quota: the tail, then the commit with what
+                    // the name holds now (see QuotaJob::commit).
+                    let written = tokio::task::spawn_blocking(move || {
+                        if commit {
+                            upload.write_all(&tail).map(|()| Some(upload))
+                        } else {
+                            drop(upload);
+                            Ok(None)
+                        }
+                    })
+                    .await;
+                    return match written {
+                        Ok(Ok(Some(upload))) => match q.commit(upload).await {
+                            Ok(()) => (n, Outcome::Complete),
+                            Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => {
+                                tracing::info!(peer = %self.peer, "upload refused at the account's quota when it took its name");
+                                (n, Outcome::Storage(io::ErrorKind::QuotaExceeded))
+                            }
+                            Err(e) => (n, cut_short(data::Fail::Storage(e.into()))),
+                        },
+                        Ok(Ok(None)) => {
+                            q.settle_uncommitted().await;
+                            (n, Outcome::Aborted)
+                        }
+                        Ok(Err(e)) => {
+                            q.settle_uncommitted().await;
+                            (n, cut_short(data::Fail::Storage(e)))
+                        }
+                        Err(_) => {
+                            q.settle_uncommitted().await;
+                            (n, Outcome::Storage(io::ErrorKind::Other))
+                        }
+                    };
+                }
                 let r = tokio::task::spawn_blocking(move || {
                     if commit {
                         upload.write_all(&tail)?;
-                        upload.commit().map(|()| true)
+                        upload.commit().map(|_| true)
                     } else {
                         drop(upload);
                         Ok(false)
                     }
                 })
                 .await;
-                if let Some(q) = quota {
-                    q.settle().await;
-                }
                 match r {
                     Ok(Ok(true)) => (n, Outcome::Complete),
                     Ok(Ok(false)) => (n, Outcome::Aborted),

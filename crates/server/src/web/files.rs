@@ -67,6 +67,20 @@ fn allowed(web: &Web, ask: &Ask, view: &View, op: &Op<'_>) -> Result<(), Respons
             tracing::info!(peer = %ask.peer, missing = %missing, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
             Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
         }
+        Decision::DenyInside { missing, at } => {
+            let mut inside = VPath::root();
+            for c in at {
+                inside = inside.join(c);
+            }
+            let shown = babelftp_proto::display::PlainPath(&inside.to_bytes()).to_string();
+            tracing::info!(peer = %ask.peer, missing = %missing, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), inside = %shown, "web: refused by the permissions of a folder inside");
+            Err(web.error(
+                ask.lang,
+                StatusCode::FORBIDDEN,
+                "web-denied-inside",
+                &[("path", &shown), ("perm", missing.name())],
+            ))
+        }
     }
 }
 
@@ -671,22 +685,22 @@ where
     .await;
     let up = upload.take();
     let outcome = match (result, up) {
-        (Ok(()), Some(up)) => blocking(move || up.commit().map_err(io::Error::from)).await,
-        (Err(e), Some(up)) => {
+        // The name is taken as STOR takes it: with what it holds now.
+        (Ok(()), Some(up)) => crate::quota::commit_beside(meter, view.tree.clone(), path.clone(), up)
+            .await
+            .map(drop),
+        (Err(e), up) => {
             // Nothing of a refused or cut upload is kept.
-            let _ = blocking(move || up.discard().map_err(io::Error::from)).await;
+            if let Some(up) = up {
+                let _ = blocking(move || up.discard().map_err(io::Error::from)).await;
+            }
+            if let Some(m) = meter {
+                m.settle_unchanged().await;
+            }
             Err(e)
         }
-        (Err(e), None) => Err(e),
         (Ok(()), None) => Err(io::Error::other("upload gone")),
     };
-    if let Some(m) = meter {
-        let (st, p) = (view.tree.clone(), path.clone());
-        let now = blocking(move || Ok(crate::driver::file_size(&*st, &p)))
-            .await
-            .unwrap_or(None);
-        m.settle(now).await;
-    }
     let complete = outcome.is_ok();
     web.shared().metrics.transfer(true, complete, total);
     tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), bytes = total, "web upload {}", if complete { "complete" } else { "cut short" });
@@ -825,13 +839,28 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
     if let Err(r) = allowed(web, ask, view, &Op::Mkdir(path.components())) {
         return r;
     }
+    // A folder takes one of the files a quota allows, as MKD's does.
+    let quota = quota(web, view);
+    if let Some(q) = &quota {
+        if let Err(e) = q.reserve_dir().await {
+            if e.kind() == io::ErrorKind::QuotaExceeded {
+                return web.error(ask.lang, StatusCode::INSUFFICIENT_STORAGE, "quota-entries", &[]);
+            }
+            return storage_error(web, ask, &e);
+        }
+    }
     let (st, p) = (view.tree.clone(), path.clone());
     match blocking(move || st.mkdir(&p).map_err(io::Error::from)).await {
         Ok(()) => {
             changed(web, ask, view, Kind::Mkdir, &path, None);
             see_other(&href(&ask.path, true))
         }
-        Err(e) => storage_error(web, ask, &e),
+        Err(e) => {
+            if let Some(q) = &quota {
+                q.dir_gone().await;
+            }
+            storage_error(web, ask, &e)
+        }
     }
 }
 
@@ -897,8 +926,10 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     .await;
     match r {
         Ok(size) => {
-            if let (Some(q), Some(size)) = (quota(web, view), size) {
-                q.removed(size).await;
+            match (quota(web, view), size) {
+                (Some(q), Some(size)) => q.removed(size).await,
+                (Some(q), None) if is_dir => q.dir_gone().await,
+                _ => {}
             }
             let kind = if is_dir { Kind::Rmdir } else { Kind::Delete };
             changed(web, ask, view, kind, &ask.path, None);
