@@ -481,3 +481,84 @@ print(json.dumps(out))
     assert_eq!(usage(&db, "carol"), (0, 3));
     assert_eq!(on_disk(&root.join("carol")), (0, 3));
 }
+
+#[test]
+fn a_symlink_inside_the_root_reaches_nothing_the_rules_refuse_at_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::create_dir_all(root.join("private")).unwrap();
+    std::fs::create_dir_all(root.join("shared")).unwrap();
+    std::fs::write(root.join("private/secret.txt"), "secret").unwrap();
+    std::fs::write(root.join("shared/notes.txt"), "notes").unwrap();
+    std::os::unix::fs::symlink("../private", root.join("pub/privlink")).unwrap();
+    std::os::unix::fs::symlink("../private/secret.txt", root.join("pub/secret-link.txt")).unwrap();
+    std::os::unix::fs::symlink("../shared", root.join("pub/sharedlink")).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    user(&db, "dave", "dave-pw");
+    admin(&db, &["user", "perm", "dave", "/", "all"]);
+    admin(&db, &["user", "perm", "dave", "/private", "none"]);
+    let (srv, base) = start(dir.path(), &root, &db);
+
+    let script = prelude(srv.addr, "dave", "dave-pw")
+        + r#"
+import io
+def retr(f, path):
+    b = io.BytesIO()
+    try:
+        f.retrbinary('RETR ' + path, b.write)
+        return b.getvalue().decode()
+    except ftplib.all_errors as e:
+        return str(e)
+def stor(f, path):
+    try:
+        return f.storbinary('STOR ' + path, io.BytesIO(b'x'))
+    except ftplib.all_errors as e:
+        return str(e)
+def nlst(f, path):
+    try:
+        return f.nlst(path)
+    except ftplib.all_errors as e:
+        return str(e)
+out = {}
+for tls in (False, True):
+    f = session(tls)
+    out['ftps' if tls else 'ftp'] = {
+        'direct': retr(f, '/private/secret.txt'),
+        'through_dir': retr(f, '/pub/privlink/secret.txt'),
+        'through_file': retr(f, '/pub/secret-link.txt'),
+        'list': nlst(f, '/pub/privlink'),
+        'stor': stor(f, '/pub/privlink/new-%d.txt' % tls),
+        'size': answer(f, 'SIZE /pub/privlink/secret.txt'),
+        'allowed': retr(f, '/pub/sharedlink/notes.txt'),
+    }
+    f.quit()
+print(json.dumps(out))
+"#;
+    let out: serde_json::Value = serde_json::from_str(python(&script).trim()).unwrap();
+    for door in ["ftp", "ftps"] {
+        let r = &out[door];
+        for k in ["direct", "through_dir", "through_file", "stor", "size"] {
+            assert!(r[k].as_str().unwrap().starts_with("550"), "{door} {k}: {r}");
+        }
+        assert!(!r["list"].to_string().contains("secret.txt"), "{door}: {r}");
+        assert_eq!(r["allowed"], "notes", "{door}: {r}");
+    }
+    assert!(!root.join("private/new-0.txt").exists() && !root.join("private/new-1.txt").exists());
+    for http in ["--http1.1", "--http2"] {
+        let jar = dir.path().join(format!("jar{http}"));
+        web_login(&jar, http, &base, "dave", "dave-pw");
+        for path in ["/pub/privlink/secret.txt", "/pub/secret-link.txt", "/pub/privlink/"] {
+            let r = curl(&jar, http, &format!("{base}{path}"), &[]);
+            assert!(
+                r.status == 403 || r.status == 404,
+                "{http} {path}: {} {}",
+                r.status,
+                r.body
+            );
+            assert!(!r.body.contains("secret"), "{http} {path}: {}", r.body);
+        }
+        let r = curl(&jar, http, &format!("{base}/pub/sharedlink/notes.txt"), &[]);
+        assert_eq!((r.status, r.body.as_str()), (200, "notes"), "{http}");
+    }
+}

@@ -234,6 +234,12 @@ impl Rules {
         }
     }
 
+    /// Whether every path has the same permissions (one rule, or rules
+    /// that all say the same): then where a path leads never matters.
+    pub fn is_uniform(&self) -> bool {
+        self.rules.windows(2).all(|w| w[0].1 == w[1].1) && self.rules.last().is_none_or(|r| r.0.is_empty())
+    }
+
     /// The paths of the rules strictly inside `dir` (below it, not it),
     /// longest first.
     pub fn inside<'a>(&'a self, dir: Components<'a>) -> impl Iterator<Item = Components<'a>> + 'a {

@@ -32,6 +32,7 @@ mod driver;
 pub mod events;
 mod http;
 mod limits;
+mod linkrules;
 pub mod live;
 pub mod logctx;
 mod memory;

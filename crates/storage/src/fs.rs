@@ -378,6 +378,66 @@ impl Storage for FsStorage {
         }))
     }
 
+    /// Walks `p` on disk one component at a time (an `lstat` each) and
+    /// follows each symlink lexically, as the kernel would, within this
+    /// root; the target's virtual path (names back in their wire form)
+    /// when a link was on the way.
+    fn link_target(&self, p: &VPath) -> Option<VPath> {
+        use std::collections::VecDeque;
+        use std::os::unix::ffi::OsStrExt as _;
+        if p.is_root() {
+            return None;
+        }
+        let rel = self.resolve(p, false).ok()?;
+        let mut todo: VecDeque<Vec<u8>> = rel
+            .as_os_str()
+            .as_bytes()
+            .split(|&b| b == b'/')
+            .map(<[u8]>::to_vec)
+            .collect();
+        let mut done: Vec<Vec<u8>> = Vec::new();
+        let (mut followed, mut hops) = (false, 0);
+        while let Some(c) = todo.pop_front() {
+            match c.as_slice() {
+                b"" | b"." => continue,
+                // Above the root: cap-std refuses it, nothing is reached.
+                b".." => {
+                    done.pop()?;
+                    continue;
+                }
+                _ => {}
+            }
+            done.push(c);
+            let here: PathBuf = done.iter().map(|c| OsStr::from_bytes(c)).collect();
+            let Ok(md) = self.root.symlink_metadata(&here) else {
+                // Missing: the rest are plain names.
+                continue;
+            };
+            if !md.file_type().is_symlink() {
+                continue;
+            }
+            hops += 1;
+            let target = self.root.read_link(&here).ok()?;
+            if hops > 40 || target.is_absolute() {
+                return None;
+            }
+            done.pop();
+            for t in target.as_os_str().as_bytes().split(|&b| b == b'/').rev() {
+                todo.push_front(t.to_vec());
+            }
+            followed = true;
+        }
+        if !followed {
+            return None;
+        }
+        let mut v: Vec<Vec<u8>> = Vec::with_capacity(done.len());
+        for c in &done {
+            let wire = local_to_wire(c, self.charset_of(&v)).into_owned();
+            v.push(wire);
+        }
+        Some(v.iter().fold(VPath::root(), |p, c| p.join(c)))
+    }
+
     /// Metadata of a path. A symlink is followed when its target stays
     /// inside this root (cap-std refuses one that leaves it): a linked
     /// directory or file is what it links to, for every command. A link

@@ -237,6 +237,16 @@ pub trait Upload: Send {
 pub trait Storage: Send + Sync + 'static {
     /// Metadata of a path (not following a final symlink).
     fn stat(&self, p: &VPath) -> Result<Entry>;
+    /// Where `p` really leads when a symlink on the way (the last
+    /// component included) points elsewhere inside this storage: the
+    /// target's path, links followed and `..` resolved; `None` when no
+    /// link is on the way, when it leads out of the storage (which the
+    /// back-end refuses anyway), or when the back-end has no links. The
+    /// rules about a path must hold at what it reaches too: a link
+    /// `/pub/l -> ../private` must not read `/private`.
+    fn link_target(&self, _p: &VPath) -> Option<VPath> {
+        None
+    }
     /// Whether a path is a directory one can enter.
     fn is_dir(&self, p: &VPath) -> bool;
     /// The entries of a directory, sorted by name bytes.

@@ -256,6 +256,21 @@ impl Storage for Mounted {
         st.name_charset(&rest)
     }
 
+    /// A link inside a mounted storage leads inside it: its target under
+    /// the mount point.
+    fn link_target(&self, p: &VPath) -> Option<VPath> {
+        let (st, rest, i) = self.route(p);
+        let inner = st.link_target(&rest)?;
+        Some(match i.and_then(|i| self.mounts.get(i)) {
+            Some((point, _)) => {
+                let mut c = point.clone();
+                c.extend_from_slice(inner.components());
+                path_of(&c)
+            }
+            None => inner,
+        })
+    }
+
     /// A subtree: of the storage that holds it, when no mount point is
     /// below it; else the same mounts beneath the new root.
     fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {

@@ -117,6 +117,9 @@ struct Driver {
     /// The tree of the account whose password was just checked (its home
     /// elsewhere, its virtual folders), built at EnterHome.
     tree: Option<crate::directory::UserTree>,
+    /// The rules of the account whose password was just checked: its tree
+    /// holds links to them ([`crate::linkrules`]).
+    rules: Option<Arc<babelftp_policy::Rules>>,
     /// The logged-in user's place among its sessions, with its limits.
     slot: Option<crate::limits::SessionSlot>,
     /// This session's entry among the live ones (the admin API).
@@ -172,6 +175,7 @@ pub(crate) async fn serve(
         session_tls,
         bound: None,
         tree: None,
+        rules: None,
         slot: None,
         live,
         why: None,

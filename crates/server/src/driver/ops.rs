@@ -151,6 +151,7 @@ impl Driver {
             .await?;
         Ok(OpOk::Account(login.map(|l| {
             self.tree = l.tree;
+            self.rules = Some(l.account.rules.clone());
             self.slot = self.shared.user_sessions.enter(&l.name, l.limits);
             l.account
         })))
@@ -159,23 +160,29 @@ impl Driver {
     /// Narrows the storage to the user's home, or builds its tree (a home
     /// elsewhere, virtual folders) from what its login said.
     async fn enter_home(&mut self, home: VPath) -> OpResult {
+        let st = self.open_home(home).await?;
+        // The rules hold at links' targets too.
+        self.storage = match self.rules.take() {
+            Some(rules) => crate::linkrules::LinkRules::wrap(st, rules),
+            None => st,
+        };
+        self.count_usage().await
+    }
+
+    /// The account's home, or the tree the directory built for it.
+    async fn open_home(&mut self, home: VPath) -> Result<Arc<dyn Storage>, io::ErrorKind> {
         if let (Some(tree), Some(dir)) = (self.tree.take(), self.shared.cfg.directory.clone()) {
             if !tree.is_plain() {
                 let base = self.base.clone();
-                let st = blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await?;
-                self.storage = st;
-                return self.count_usage().await;
+                return blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await;
             }
         }
         if home.is_root() {
             // The whole root: nothing to open.
-            self.storage = self.base.clone();
-            return self.count_usage().await;
+            return Ok(self.base.clone());
         }
         let base = self.base.clone();
-        let st = blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?;
-        self.storage = st;
-        self.count_usage().await
+        blocking(move || base.subdir(&home).map_err(|e| e.kind())).await
     }
 
     /// The logged-in user's quota, when it has one and there is a store.

@@ -286,7 +286,8 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     let view = Arc::new(View {
         user: Some(checked.name.clone()),
         rules: checked.account.rules.clone(),
-        tree,
+        // The rules hold at links' targets too.
+        tree: crate::linkrules::LinkRules::wrap(tree, checked.account.rules.clone()),
         csrf,
         limits: checked.limits,
         sid: Some(sid.clone()),
