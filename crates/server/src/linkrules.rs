@@ -131,6 +131,11 @@ impl Storage for LinkRules {
         self.inner.remove_file(p)
     }
 
+    fn remove_file_counted(&self, p: &VPath) -> Result<Option<u64>> {
+        self.name(p, Perm::Delete)?;
+        self.inner.remove_file_counted(p)
+    }
+
     fn rename(&self, from: &VPath, to: &VPath) -> Result<()> {
         self.name(from, Perm::Rename)?;
         self.name(to, Perm::Rename)?;

@@ -582,6 +582,50 @@ impl Storage for FsStorage {
         Ok(self.root.remove_dir(self.resolve(p, false)?)?)
     }
 
+    /// DELE under a quota: the file leaves its name in one step (renamed
+    /// to a temporary name with `RENAME_NOREPLACE`), so what is counted as
+    /// removed is exactly what left (a file an upload swapped in just
+    /// before is the one removed, with its size); then it is unlinked.
+    fn remove_file_counted(&self, p: &VPath) -> Result<Option<u64>> {
+        use rustix::fs::{renameat_with, RenameFlags};
+        use rustix::io::Errno;
+        use std::os::fd::AsFd;
+        if p.is_root() {
+            return Err(StorageError::IsADirectory);
+        }
+        let rel = self.resolve(p, false)?;
+        let dir = self.open_dir(&p.parent())?;
+        let name = PathBuf::from(rel.file_name().unwrap_or_default());
+        let fd = dir.as_fd();
+        for n in 0u32..1000 {
+            let mut t = TEMP_PREFIX.to_vec();
+            t.extend_from_slice(format!("{}-d{n}", std::process::id()).as_bytes());
+            t.extend_from_slice(TEMP_SUFFIX);
+            let temp = PathBuf::from(OsStr::from_bytes(&t));
+            match renameat_with(fd, &name, fd, &temp, RenameFlags::NOREPLACE) {
+                Ok(()) => {
+                    let md = dir.symlink_metadata(&temp)?;
+                    if md.is_dir() {
+                        // A directory took the name: it stays.
+                        renameat_with(fd, &temp, fd, &name, RenameFlags::NOREPLACE).map_err(io::Error::from)?;
+                        return Err(StorageError::IsADirectory);
+                    }
+                    dir.remove_file(&temp)?;
+                    return Ok(md.is_file().then(|| md.len()));
+                }
+                Err(Errno::EXIST) => continue,
+                Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => break,
+                Err(e) => return Err(io::Error::from(e).into()),
+            }
+        }
+        let size = match self.root.symlink_metadata(&rel)? {
+            md if md.is_dir() => return Err(StorageError::IsADirectory),
+            md => md.is_file().then(|| md.len()),
+        };
+        self.root.remove_file(rel)?;
+        Ok(size)
+    }
+
     /// DELE.
     fn remove_file(&self, p: &VPath) -> Result<()> {
         let rel = self.resolve(p, false)?;
@@ -907,5 +951,96 @@ mod tests {
         assert!(st.open_read(&VPath::root().join(b"abs"), 0).is_err());
         assert!(st.open_read(&VPath::root().join(b"rel"), 0).is_err());
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    fn v(p: &str) -> VPath {
+        VPath::root().join(p.as_bytes())
+    }
+
+    #[test]
+    fn a_commit_says_what_the_name_held_when_it_took_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let st = FsStorage::open(tmp.path()).unwrap();
+        std::fs::write(tmp.path().join("f"), vec![1u8; 800]).unwrap();
+        // Over a file: that file, and its size.
+        let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+        up.write_all(b"new").unwrap();
+        assert_eq!(
+            up.commit().unwrap(),
+            Committed {
+                replaced: Replaced::File(800),
+                size: 3
+            }
+        );
+        assert_eq!(std::fs::read(tmp.path().join("f")).unwrap(), b"new");
+        // The file renamed away while the upload ran: nothing replaced.
+        let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+        up.write_all(b"again").unwrap();
+        std::fs::rename(tmp.path().join("f"), tmp.path().join("g")).unwrap();
+        assert_eq!(up.commit().unwrap().replaced, Replaced::Nothing);
+        assert_eq!(std::fs::read(tmp.path().join("g")).unwrap(), b"new");
+        // A bigger file put there meanwhile: that one is counted.
+        let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+        up.write_all(b"x").unwrap();
+        std::fs::write(tmp.path().join("f"), vec![2u8; 5000]).unwrap();
+        assert_eq!(up.commit().unwrap().replaced, Replaced::File(5000));
+        // A directory that took the name stays, and the upload fails.
+        let mut up = st.open_write(&v("d"), WriteMode::Replace).unwrap();
+        up.write_all(b"x").unwrap();
+        std::fs::create_dir(tmp.path().join("d")).unwrap();
+        assert!(up.commit().is_err());
+        assert!(tmp.path().join("d").is_dir());
+        // An append replaced the file's old length.
+        let mut up = st.open_write(&v("g"), WriteMode::Append).unwrap();
+        up.write_all(b"++").unwrap();
+        assert_eq!(
+            up.commit().unwrap(),
+            Committed {
+                replaced: Replaced::File(3),
+                size: 5
+            }
+        );
+        // Nothing temporary is left.
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+    }
+
+    #[test]
+    fn a_counted_removal_says_what_left_the_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let st = FsStorage::open(tmp.path()).unwrap();
+        std::fs::write(tmp.path().join("f"), vec![1u8; 123]).unwrap();
+        assert_eq!(st.remove_file_counted(&v("f")).unwrap(), Some(123));
+        assert!(!tmp.path().join("f").exists());
+        std::fs::create_dir(tmp.path().join("d")).unwrap();
+        assert!(st.remove_file_counted(&v("d")).is_err());
+        assert!(tmp.path().join("d").is_dir());
+        assert!(st.remove_file_counted(&v("missing")).is_err());
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_link_target_is_where_the_path_really_leads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("pub")).unwrap();
+        std::fs::create_dir_all(root.join("private/deep")).unwrap();
+        std::os::unix::fs::symlink("../private", root.join("pub/l")).unwrap();
+        std::os::unix::fs::symlink("l/deep", root.join("pub/chain")).unwrap();
+        std::os::unix::fs::symlink("/etc", root.join("pub/abs")).unwrap();
+        let st = FsStorage::open(root).unwrap();
+        assert_eq!(st.link_target(&v("pub/l/x.txt")), Some(v("private/x.txt")));
+        assert_eq!(st.link_target(&v("pub/l")), Some(v("private")));
+        assert_eq!(st.link_target(&v("pub/chain/y")), Some(v("private/deep/y")));
+        assert_eq!(st.link_target(&v("pub/plain.txt")), None);
+        assert_eq!(st.link_target(&v("private/deep")), None);
+        assert_eq!(
+            st.link_target(&v("pub/abs/passwd")),
+            None,
+            "out of the root: refused anyway"
+        );
     }
 }

@@ -21,7 +21,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use babelftp_proto::listing::Entry;
+use babelftp_proto::listing::{Entry, EntryKind};
 
 pub mod fs;
 pub mod mount;
@@ -276,6 +276,14 @@ pub trait Storage: Send + Sync + 'static {
     fn rmdir(&self, p: &VPath) -> Result<()>;
     /// DELE.
     fn remove_file(&self, p: &VPath) -> Result<()>;
+    /// DELE under a quota: removes the file and says how many octets it
+    /// held when it went (`None`: it was not a plain file). By default a
+    /// look, then the removal (a file replaced in between is counted with
+    /// the size it had before).
+    fn remove_file_counted(&self, p: &VPath) -> Result<Option<u64>> {
+        let size = self.stat(p).ok().filter(|e| e.kind == EntryKind::File).map(|e| e.size);
+        self.remove_file(p).map(|()| size)
+    }
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> Result<()>;
     /// RNFR/RNTO by an account that may not overwrite: `AlreadyExists`

@@ -229,6 +229,14 @@ impl Storage for Mounted {
         st.remove_file(&rest)
     }
 
+    fn remove_file_counted(&self, p: &VPath) -> Result<Option<u64>> {
+        if self.is_point(p) {
+            return Err(StorageError::IsADirectory);
+        }
+        let (st, rest, _) = self.route(p);
+        st.remove_file_counted(&rest)
+    }
+
     fn rename(&self, from: &VPath, to: &VPath) -> Result<()> {
         self.rename_within(from, to, true)
     }

@@ -97,11 +97,8 @@ impl Driver {
                 let Some(q) = self.quota() else {
                     return blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
                 };
-                let size = blocking(move || {
-                    let size = file_size(&*st, &p);
-                    st.remove_file(&p).map(|()| size).map_err(|e| e.kind())
-                })
-                .await?;
+                // What really left the name is what the usage loses.
+                let size = blocking(move || st.remove_file_counted(&p).map_err(|e| e.kind())).await?;
                 if let Some(size) = size {
                     q.removed(size).await;
                 }

@@ -919,8 +919,7 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         if is_dir {
             st.rmdir(&p).map(|()| None).map_err(io::Error::from)
         } else {
-            let size = crate::driver::file_size(&*st, &p);
-            st.remove_file(&p).map(|()| size).map_err(io::Error::from)
+            st.remove_file_counted(&p).map_err(io::Error::from)
         }
     })
     .await;
