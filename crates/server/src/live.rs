@@ -317,4 +317,25 @@ mod tests {
         assert_eq!(live.count(), 0);
         assert!(!live.end(7));
     }
+
+    #[test]
+    fn a_web_session_is_listed_and_ending_it_has_its_door_forget_it() {
+        let live = Arc::new(LiveSessions::default());
+        let peer: SocketAddr = "192.0.2.2:6000".parse().unwrap();
+        let (a, b) = (live.next_id(), live.next_id());
+        assert_ne!(a, b);
+        // The door keeps the registration; forgetting drops it.
+        let door: Arc<Mutex<Option<Registration>>> = Arc::default();
+        let forget = {
+            let door = door.clone();
+            Box::new(move || drop(lock(&door).take()))
+        };
+        *lock(&door) = Some(live.register_web(b, peer, "bob", "https", forget));
+        let s = live.get(b).unwrap();
+        assert_eq!((s.user.as_deref(), s.protocol, s.client), (Some("bob"), "https", peer));
+        assert!(live.end(b));
+        assert!(lock(&door).is_none(), "the door forgot it");
+        assert_eq!(live.count(), 0);
+        assert!(!live.end(b));
+    }
 }

@@ -524,7 +524,11 @@ mod tests {
         assert_eq!(authority(&h1, &h), None);
         h.insert(header::HOST, HeaderValue::from_static("other.example"));
         assert_eq!(authority(&h1, &h).as_deref(), Some("other.example"));
-        assert_eq!(authority(&h2, &h).as_deref(), Some("files.example:8443"), "the URI's wins");
+        assert_eq!(
+            authority(&h2, &h).as_deref(),
+            Some("files.example:8443"),
+            "the URI's wins"
+        );
         h.insert(header::HOST, HeaderValue::from_static(""));
         assert_eq!(authority(&h1, &h), None);
     }

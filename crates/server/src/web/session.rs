@@ -176,7 +176,11 @@ impl Sessions {
         let now = Instant::now();
         let gone: Vec<Arc<Entry>> = {
             let mut map = self.lock();
-            let old: Vec<String> = map.iter().filter(|(_, e)| e.expired(now)).map(|(k, _)| k.clone()).collect();
+            let old: Vec<String> = map
+                .iter()
+                .filter(|(_, e)| e.expired(now))
+                .map(|(k, _)| k.clone())
+                .collect();
             old.iter().filter_map(|k| map.remove(k)).collect()
         };
         drop(gone);
@@ -217,7 +221,11 @@ impl crate::live::Prune for Web {
 
 /// Logs a session that ends without its user logging out.
 fn ended(e: &Entry, why: &str) {
-    tracing::info!(user = e.view.user.as_deref().unwrap_or("-"), reason = why, "web session ended");
+    tracing::info!(
+        user = e.view.user.as_deref().unwrap_or("-"),
+        reason = why,
+        "web session ended"
+    );
 }
 
 /// 32 random octets as hex: a session id or a CSRF token. `None` when
