@@ -1350,3 +1350,55 @@ fn api_get_sessions(api: &str, token: &str) -> (u16, Vec<serde_json::Value>) {
     let (code, v) = call_api("GET", &format!("{api}/sessions"), token, None);
     (code, v.as_array().cloned().unwrap_or_default())
 }
+
+/// Issue 45: a users-file account's web session ends when a SIGHUP
+/// gives the account a new password (`babelftp passwd`'s hash) or takes
+/// it out of the file; another account's goes on.
+#[test]
+fn a_users_file_change_at_sighup_ends_the_accounts_web_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("f.txt"), "file").unwrap();
+    let users = dir.path().join("users.toml");
+    let write_users = |list: &[(&str, &str)]| {
+        let mut text = String::new();
+        for (name, pw) in list {
+            let (code, hash, err) = run(&["passwd"], &format!("{pw}\n"));
+            assert_eq!(code, 0, "{err}");
+            text.push_str(&format!(
+                "[[user]]\nname = \"{name}\"\npassword = \"{}\"\nwrite = true\n\n",
+                hash.trim()
+            ));
+        }
+        let tmp = users.with_extension("new");
+        std::fs::write(&tmp, text).unwrap();
+        std::fs::rename(tmp, &users).unwrap();
+    };
+    write_users(&[("alice", "apw"), ("bob", "bpw")]);
+    let (srv, base) = start(&root, &["--users", users.to_str().unwrap()]);
+    let (alice, bob) = (dir.path().join("alice.jar"), dir.path().join("bob.jar"));
+    assert_eq!(login(&alice, &base, "/", "alice", "apw").status, 200);
+    assert_eq!(login(&bob, &base, "/", "bob", "bpw").status, 200);
+    let download = |jar: &Path| curl(jar, &format!("{base}/f.txt"), &[]).status;
+    // The same password, hashed anew, is a password change too.
+    write_users(&[("alice", "apw"), ("bob", "bpw2")]);
+    srv.hangup();
+    srv.wait_for("users reloaded");
+    assert_eq!(download(&bob), 401, "a new password ends bob's session");
+    assert_eq!(download(&alice), 401, "alice's entry was written anew too");
+    assert_eq!(login(&alice, &base, "/", "alice", "apw").status, 200);
+    assert_eq!(login(&bob, &base, "/", "bob", "bpw2").status, 200);
+    // Out of the file: her session ends; his goes on.
+    let keep = std::fs::read_to_string(&users).unwrap();
+    let bob_only = keep
+        .split("\n\n")
+        .filter(|e| e.contains("\"bob\""))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    std::fs::write(&users, bob_only).unwrap();
+    srv.hangup();
+    srv.wait_for("users reloaded");
+    assert_eq!(download(&alice), 401);
+    assert_eq!(download(&bob), 200);
+}
