@@ -453,9 +453,8 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
             }
         })
     };
-    let live = shared
-        .live
-        .register_web(shared.live.next_id(), ask.peer, &checked.name, protocol, forget);
+    let id = shared.live.next_id();
+    let live = shared.live.register_web(id, ask.peer, &checked.name, protocol, forget);
     let now = Instant::now();
     let entry = Entry {
         view,
@@ -468,7 +467,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     if !web.sessions.insert(sid.clone(), entry) {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
-    tracing::info!(peer = %ask.peer, user = %checked.name, "web login");
+    tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
     web.emit(web.event(Kind::Login, Some(user), ask));
     let mut r = see_other(&super::href(&ask.path, ask.slash));
     r.headers_mut()
