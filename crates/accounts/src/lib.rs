@@ -28,6 +28,7 @@ mod import;
 mod limits;
 mod outbox;
 mod schema;
+mod sessions;
 mod store;
 mod tokens;
 
@@ -36,6 +37,7 @@ pub use bans::BanRecord;
 pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
+pub use sessions::SessionStamp;
 pub use store::Store;
 pub use tokens::{hash_token, AdminToken};
 

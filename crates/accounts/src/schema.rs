@@ -118,6 +118,12 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         // next try: the entries of one session, in order.
         "CREATE INDEX event_outbox_session ON event_outbox (node, hook, session, seq)",
     ],
+    &[
+        // issue 45: web sessions end when their account changes. A
+        // generation each disable moves on; a session holds a stamp of
+        // it, the password hash and `disabled` (see sessions.rs).
+        "ALTER TABLE users ADD COLUMN sessions_gen BIGINT NOT NULL DEFAULT 0",
+    ],
 ];
 
 /// The schema version this build knows.

@@ -535,7 +535,9 @@ impl Store {
             }
         }
         if let Some(d) = c.disabled {
-            sqlx::query("UPDATE users SET disabled = $1 WHERE name = $2")
+            // A disable ends the user's sessions (sessions.rs), even if it
+            // is enabled again before they make another request.
+            sqlx::query("UPDATE users SET disabled = $1, sessions_gen = sessions_gen + $1 WHERE name = $2")
                 .bind(i64::from(d))
                 .bind(name)
                 .execute(&mut *tx)

@@ -131,3 +131,34 @@ async fn the_event_outbox_on_postgresql() {
     outbox::hooks_taken_out(&s).await;
     outbox::dropped_while_delivery_writes(&s).await;
 }
+
+/// Issue 45: what one node changes moves the session stamp another node
+/// reads (the new column, migrated on PostgreSQL too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_on_one_node_moves_the_session_stamp_the_other_reads() {
+    let pg = babelftp_test_support::postgres::start();
+    let (one, two) = (Store::open(&pg.url).await.unwrap(), Store::open(&pg.url).await.unwrap());
+    one.add_user(&NewUser {
+        name: "alice".into(),
+        password: hash_password(b"s3cret").unwrap(),
+        ..NewUser::default()
+    })
+    .await
+    .unwrap();
+    let first = two.session_stamp("alice").await.unwrap().unwrap();
+    let able = |d: bool| UserChanges {
+        disabled: Some(d),
+        ..UserChanges::default()
+    };
+    one.set_user("alice", &able(true)).await.unwrap();
+    one.set_user("alice", &able(false)).await.unwrap();
+    let second = two.session_stamp("alice").await.unwrap().unwrap();
+    assert_ne!(second, first, "disabled, then enabled");
+    one.set_password("alice", &hash_password(b"other").unwrap())
+        .await
+        .unwrap();
+    let third = two.session_stamp("alice").await.unwrap().unwrap();
+    assert_ne!(third, second, "a new password");
+    one.remove_user("alice").await.unwrap();
+    assert_eq!(two.session_stamp("alice").await.unwrap(), None);
+}

@@ -472,3 +472,42 @@ async fn the_event_outbox_drops_hooks_taken_out_while_delivery_writes() {
     let dir = tempfile::tempdir().unwrap();
     outbox::dropped_while_delivery_writes(&store(&dir).await).await;
 }
+
+/// Issue 45: a user's session stamp changes with a new password (even the
+/// same one, hashed anew), a disable (even undone), and its removal; not
+/// with its other settings.
+#[tokio::test]
+async fn the_session_stamp_moves_when_sessions_must_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(&dir).await;
+    assert_eq!(s.session_stamp("alice").await.unwrap(), None);
+    s.add_user(&user("alice")).await.unwrap();
+    let first = s.session_stamp("alice").await.unwrap().unwrap();
+    let lang = UserChanges {
+        lang: Some(Some("fr".into())),
+        ..UserChanges::default()
+    };
+    s.set_user("alice", &lang).await.unwrap();
+    s.set_perm(Owner::User("alice"), "/", Perms::READ).await.unwrap();
+    assert_eq!(s.session_stamp("alice").await.unwrap(), Some(first), "other settings");
+    s.set_password("alice", &hash_password(b"s3cret").unwrap())
+        .await
+        .unwrap();
+    let second = s.session_stamp("alice").await.unwrap().unwrap();
+    assert_ne!(second, first, "a new password");
+    let able = |d: bool| UserChanges {
+        disabled: Some(d),
+        ..UserChanges::default()
+    };
+    s.set_user("alice", &able(true)).await.unwrap();
+    s.set_user("alice", &able(false)).await.unwrap();
+    let third = s.session_stamp("alice").await.unwrap().unwrap();
+    assert_ne!(third, second, "disabled, then enabled");
+    s.set_user("alice", &able(false)).await.unwrap();
+    assert_eq!(s.session_stamp("alice").await.unwrap(), Some(third), "enabled twice");
+    s.end_sessions("alice").await.unwrap();
+    assert_ne!(s.session_stamp("alice").await.unwrap(), Some(third));
+    assert!(s.end_sessions("nobody").await.is_err());
+    s.remove_user("alice").await.unwrap();
+    assert_eq!(s.session_stamp("alice").await.unwrap(), None);
+}

@@ -165,6 +165,7 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
         .unwrap_or_else(|| panic!("alice not among {body}"))
         .clone();
     assert!(s["client"].as_str().unwrap().starts_with("127.0.0.1:"), "{s}");
+    assert_eq!(s["protocol"], "ftp", "{s}");
     assert!(s["since"].as_u64().unwrap() > 1_600_000_000, "{s}");
     assert!(s["transfer"].is_null(), "{s}");
     let id = s["id"].as_u64().unwrap();
@@ -521,4 +522,34 @@ fn a_running_download_is_listed_and_cut_when_its_session_is_ended() {
     let end = lines.next().unwrap().unwrap();
     assert!(end.starts_with("CUT "), "{end}");
     child.wait().unwrap();
+}
+
+/// Issue 45: the HTTPS admin API's answers carry Strict-Transport-Security
+/// (RFC 6797), a 401 too; plain HTTP never does.
+#[test]
+fn the_https_admin_api_sends_strict_transport_security_and_plain_http_does_not() {
+    let head = |url: &str, token: Option<&str>| {
+        let mut cmd = Command::new("curl");
+        cmd.args(["-sS", "-k", "-o", "/dev/null", "-D", "-", "--max-time", "20"]);
+        if let Some(t) = token {
+            cmd.args(["-H", &format!("Authorization: Bearer {t}")]);
+        }
+        String::from_utf8_lossy(&cmd.arg(url).output().unwrap().stdout).to_ascii_lowercase()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let (_srv, api, token, _) = setup(
+        dir.path(),
+        &["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()],
+    );
+    for t in [Some(token.as_str()), None] {
+        let h = head(&format!("{api}/status"), t);
+        assert!(h.starts_with("http/1.1 200") || h.starts_with("http/1.1 401"), "{h}");
+        assert!(h.contains("\r\nstrict-transport-security: max-age=31536000\r\n"), "{h}");
+    }
+    let plain = tempfile::tempdir().unwrap();
+    let (_srv, api, token, _) = setup(plain.path(), &[]);
+    let h = head(&format!("{api}/status"), Some(&token));
+    assert!(h.starts_with("http/1.1 200"), "{h}");
+    assert!(!h.contains("strict-transport-security"), "{h}");
 }

@@ -215,3 +215,134 @@ fn a_browser_logs_in_downloads_uploads_switches_to_arabic_and_runs_no_hostile_sc
     );
     assert!(out.contains("تقرير: كل شيء على ما يرام"), "{out}");
 }
+
+/// Issue 45: browsers speak HTTP/2 over TLS, and HTTP/2 has no `Host`
+/// (`:authority` instead). Every form of the web view, in Chromium over
+/// HTTPS, each page proven to have come over h2: log in, upload, new
+/// folder, rename, delete, language, log out; then a `[[host]]` virtual
+/// host by its name, which the browser sends as `:authority` only.
+#[test]
+fn every_form_works_in_chromium_over_https_with_http2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let jp = dir.path().join("jp");
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::create_dir_all(&jp).unwrap();
+    std::fs::write(root.join("docs/old.txt"), "old\n").unwrap();
+    std::fs::write(root.join("docs/gone.txt"), "gone\n").unwrap();
+    std::fs::write(jp.join("日本.txt"), "jp\n").unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[host]]\nname = \"files.example.jp\"\nroot = {:?}\ndefault_lang = \"ja\"\n",
+            jp.display().to_string()
+        ),
+    )
+    .unwrap();
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+            "--config",
+            conf.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let port = base.rsplit(':').next().unwrap().to_owned();
+    let upload = dir.path().join("報告 ü.txt");
+    std::fs::write(&upload, "uploaded over h2\n").unwrap();
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "host_resolver_rules": "MAP files.example.jp 127.0.0.1",
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/docs/")},                          // 0
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                h2,                                                                        // 5
+                // Upload (the page's script: an XHR POST, then a reload).
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "報告 ü.txt"},
+                // New folder.
+                {"op": "type", "css": "#mkdir-name", "text": "新しいフォルダ"},
+                {"op": "click", "css": "#mkdir-submit"},                                 // 10
+                {"op": "wait_for", "css": "#listing", "text": "新しいフォルダ/"},
+                h2,
+                // Rename, from the file's details page.
+                {"op": "open", "url": format!("{base}/docs/old.txt?info")},
+                {"op": "type", "css": "#rename-to", "text": "renamed.txt"},
+                {"op": "click", "css": "#rename-submit"},                                // 15
+                {"op": "wait_for", "css": "#listing", "text": "renamed.txt"},
+                h2,
+                // Delete.
+                {"op": "open", "url": format!("{base}/docs/gone.txt?info")},
+                {"op": "click", "css": "#delete-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "renamed.txt"},            // 20
+                {"op": "texts", "css": "a.n"},
+                h2,
+                // Language: German.
+                {"op": "eval", "js": "document.getElementById('lang-select').value = 'de'; document.getElementById('lang').submit(); return 1;"},
+                {"op": "wait_for", "css": "html[lang='de'] #logout-submit"},
+                h2,                                                                        // 25
+                // Log out.
+                {"op": "click", "css": "#logout-submit"},
+                {"op": "wait_for", "css": "#login-user"},
+                {"op": "open", "url": format!("{base}/docs/")},
+                {"op": "count", "css": "#user"},
+                // A virtual host, named only by :authority.
+                {"op": "open", "url": format!("https://files.example.jp:{port}/")},      // 30
+                {"op": "url"},
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "日本.txt"},               // 35
+                {"op": "texts", "css": "a.n"},
+                h2,
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    for i in [5, 12, 17, 22, 25, 37] {
+        assert_eq!(results[i], "h2", "step {i} came over {}", results[i]);
+    }
+    // What the forms did, on disk.
+    assert_eq!(
+        std::fs::read_to_string(root.join("docs/報告 ü.txt")).unwrap(),
+        "uploaded over h2\n"
+    );
+    assert!(root.join("docs/新しいフォルダ").is_dir());
+    assert!(!root.join("docs/old.txt").exists());
+    assert_eq!(std::fs::read_to_string(root.join("docs/renamed.txt")).unwrap(), "old\n");
+    assert!(!root.join("docs/gone.txt").exists());
+    let names = results[21].as_array().unwrap();
+    assert!(!names.iter().any(|n| n == "gone.txt"), "{names:?}");
+    assert_eq!(results[29], 0, "logged out: no user on the page");
+    // The virtual host's root (its language comes after the browser's).
+    let names = results[36].as_array().unwrap();
+    assert!(names.iter().any(|n| n == "日本.txt"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "docs/"), "{names:?}");
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+}

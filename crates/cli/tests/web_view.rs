@@ -864,3 +864,541 @@ fn an_upload_that_stops_arriving_is_given_up_after_stall_timeout() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Issue 45: HTTP/2 has no `Host` header, only `:authority` (curl
+/// `--http2` sends no Host, as browsers do not). The authority chooses the
+/// virtual host, is the origin a browser's form must come from, and names
+/// the host of the page's links.
+#[test]
+fn over_http2_the_authority_chooses_the_virtual_host_and_the_origin_of_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let jp = dir.path().join("jp");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&jp).unwrap();
+    std::fs::write(root.join("main.txt"), "main").unwrap();
+    std::fs::write(jp.join("日本.txt"), "jp").unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[host]]\nname = \"ftp.example.jp\"\nroot = {:?}\ndefault_lang = \"ja\"\n",
+            jp.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let (_srv, base) = start(
+        &root,
+        &[
+            "--config",
+            conf.to_str().unwrap(),
+            "--user",
+            "alice:pw",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let port = base.rsplit(':').next().unwrap().to_owned();
+    let site = format!("https://ftp.example.jp:{port}");
+    let resolve = format!("ftp.example.jp:{port}:127.0.0.1");
+    let jar = dir.path().join("jar");
+    let h2 = |url: &str, extra: &[&str]| {
+        let mut all = vec!["--http2", "--resolve", resolve.as_str()];
+        all.extend_from_slice(extra);
+        let r = curl(&jar, url, &all);
+        assert!(r.headers.starts_with("HTTP/2 "), "not HTTP/2: {}", r.headers);
+        r
+    };
+    // The login page of the virtual host, in its language.
+    let r = h2(&format!("{site}/?login"), &[]);
+    assert_eq!(r.status, 200);
+    assert!(
+        r.text().contains("<html lang=\"ja\""),
+        "the host's language: {}",
+        r.text()
+    );
+    let token = r.token("login");
+    // A browser's login: Origin names where the form was sent.
+    let origin = format!("Origin: {site}");
+    let r = h2(
+        &format!("{site}/?login"),
+        &[
+            "-H",
+            &origin,
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data",
+            "user=alice&password=pw",
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    // The host's root, its file, and links naming the host.
+    let r = h2(&format!("{site}/"), &[]);
+    let page = r.text();
+    assert!(
+        page.contains("<bdi>日本.txt</bdi>") && !page.contains("main.txt"),
+        "{page}"
+    );
+    let token = r.token("mkdir");
+    let r = h2(&format!("{site}/%E6%97%A5%E6%9C%AC.txt"), &[]);
+    assert_eq!((r.status, r.body.as_slice()), (200, &b"jp"[..]));
+    let r = h2(&format!("{site}/%E6%97%A5%E6%9C%AC.txt?info"), &[]);
+    let page = r.text();
+    assert!(
+        page.contains(&format!("href=\"{site}/%E6%97%A5%E6%9C%AC.txt\"")),
+        "{page}"
+    );
+    assert!(page.contains("href=\"ftp://alice@ftp.example.jp:"), "{page}");
+    // A form of another site is refused over HTTP/2 too; this site's is taken.
+    let r = h2(
+        &format!("{site}/?mkdir"),
+        &[
+            "-H",
+            "Origin: https://evil.example",
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data",
+            "name=evil",
+        ],
+    );
+    assert_eq!(r.status, 403);
+    assert!(!jp.join("evil").exists());
+    let r = h2(
+        &format!("{site}/?mkdir"),
+        &[
+            "-H",
+            &origin,
+            "--data-urlencode",
+            &format!("csrf={token}"),
+            "--data",
+            "name=made-over-h2",
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert!(jp.join("made-over-h2").is_dir());
+    // The server's own name over HTTP/2: not the host (its session and
+    // its language stay with it).
+    let r = curl(&jar, &format!("{base}/"), &["--http2"]);
+    assert!(r.headers.starts_with("HTTP/2 401"), "{}", r.headers);
+    assert!(r.text().contains("<html lang=\"en\""), "{}", r.text());
+}
+
+/// Issue 45: every HTTPS answer (pages, downloads, errors, over HTTP/2
+/// and HTTP/1.1) carries Strict-Transport-Security (RFC 6797); a plain
+/// HTTP answer never does.
+#[test]
+fn https_answers_carry_strict_transport_security_and_http_ones_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let (_tls, https) = start(
+        &root,
+        &[
+            "--anonymous",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let (_plain, http) = start(&root, &["--anonymous"]);
+    let jar = dir.path().join("jar");
+    for (path, version) in [
+        ("/", "--http2"),
+        ("/", "--http1.1"),
+        ("/%E5%90%8D%E5%89%8D/a%20b.txt", "--http2"),
+        ("/nowhere", "--http2"),
+        ("/?asset=app.js", "--http1.1"),
+    ] {
+        let r = curl(&jar, &format!("{https}{path}"), &[version]);
+        assert_ne!(r.status, 0, "{path}");
+        assert_eq!(
+            r.header("strict-transport-security").as_deref(),
+            Some("max-age=31536000"),
+            "{path} {version}: {}",
+            r.headers
+        );
+        let r = curl(&jar, &format!("{http}{path}"), &[]);
+        assert_ne!(r.status, 0, "{path}");
+        assert_eq!(r.header("strict-transport-security"), None, "{path}: {}", r.headers);
+    }
+}
+
+/// Issue 45: where a user may neither list nor download, a file that is
+/// there and one that is not answer alike (FTP says 550 for both): the
+/// permission is decided before the path is looked up.
+#[test]
+fn what_a_user_may_not_see_answers_alike_whether_it_exists_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("private/sub")).unwrap();
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::write(root.join("private/secret.txt"), "secret").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    for (path, perms) in [("/", "read"), ("/private", "none"), ("/pub", "all")] {
+        let (code, out, err) = run(&["user", "perm", "bob", path, perms, "--db", &db], "");
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (_srv, base) = start(&root, &["--db", &db]);
+    let jar = dir.path().join("jar");
+    let r = login(&jar, &base, "/pub/", "bob", "bob-pw");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let token = r.token("upload");
+    let answer = |path: &str, extra: &[&str]| {
+        let r = curl(&jar, &format!("{base}{path}"), extra);
+        (r.status, r.text())
+    };
+    for (there, missing) in [
+        ("/private/secret.txt", "/private/missing.txt"),
+        ("/private/secret.txt?info", "/private/missing.txt?info"),
+        ("/private/sub/", "/private/nosub/"),
+        ("/private/sub", "/private/nosub"),
+        ("/private/", "/private/sub/deeper/"),
+    ] {
+        let (a, b) = (answer(there, &[]), answer(missing, &[]));
+        assert_eq!(a.0, 403, "{there}: {}", a.1);
+        assert_eq!(a, b, "{there} and {missing} answer differently");
+    }
+    // Writing where the user may not: the same, there or not.
+    for (there, missing) in [
+        ("/private/secret.txt", "/private/missing.txt"),
+        ("/private/sub", "/private/nosub"),
+    ] {
+        let args = ["--data-urlencode", &format!("csrf={token}")];
+        let (a, b) = (
+            answer(&format!("{there}?delete"), &args),
+            answer(&format!("{missing}?delete"), &args),
+        );
+        assert_eq!(a.0, 403, "{there}: {}", a.1);
+        assert_eq!(a, b, "delete: {there} and {missing} answer differently");
+    }
+    let up = |name: &str| {
+        let r = curl(
+            &jar,
+            &format!("{base}/private/{name}?upload"),
+            &[
+                "-X",
+                "POST",
+                "-H",
+                &format!("X-CSRF-Token: {token}"),
+                "--data-binary",
+                "x",
+            ],
+        );
+        (r.status, r.text())
+    };
+    let (a, b) = (up("sub"), up("nosub"));
+    assert_eq!(a.0, 403, "{}", a.1);
+    assert_eq!(a, b, "an upload over a folder and over nothing answer differently");
+    assert!(!root.join("private/nosub").exists());
+    // Where it may look, a missing file is still 404.
+    assert_eq!(answer("/pub/missing.txt", &[]).0, 404);
+}
+
+/// The time curl waited for the answer's first octet after its request
+/// was sent (the server's time), and the status.
+fn timed_post(jar: &Path, url: &str, form: &[&str]) -> (u16, f64) {
+    let out = Command::new("curl")
+        .args(["-sS", "-k", "--max-time", "30", "-o", "/dev/null", "-c"])
+        .arg(jar)
+        .arg("-b")
+        .arg(jar)
+        .args(["-w", "%{http_code} %{time_pretransfer} %{time_starttransfer}"])
+        .args(form)
+        .arg(url)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: Vec<&str> = text.split_whitespace().collect();
+    let (pre, start): (f64, f64) = (v[1].parse().unwrap(), v[2].parse().unwrap());
+    (v[0].parse().unwrap(), start - pre)
+}
+
+/// Issue 45: a failed web login is answered `login_fail_delay` after the
+/// request came, as FTP answers PASS: a clear-text `--user` account (a
+/// comparison) and a name that is no account (a decoy hash, tens of
+/// milliseconds) take the same time, so the time tells no names.
+#[test]
+fn a_failed_web_login_takes_as_long_whatever_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "carol", "--home", "/", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, format!("db = {db:?}\nlogin_fail_delay_ms = 300\n")).unwrap();
+    let (_srv, base) = start(&root, &["--config", conf.to_str().unwrap(), "--user", "alice:secret"]);
+    let jar = dir.path().join("jar");
+    let token = curl(&jar, &format!("{base}/?login"), &[]).token("login");
+    let csrf = format!("csrf={token}");
+    let mut best = [f64::MAX; 3];
+    for _ in 0..5 {
+        for (i, user) in ["alice", "no-such-user", "carol"].iter().enumerate() {
+            let (status, took) = timed_post(
+                &jar,
+                &format!("{base}/?login"),
+                &[
+                    "--data-urlencode",
+                    &csrf,
+                    "--data-urlencode",
+                    &format!("user={user}"),
+                    "--data",
+                    "password=wrong",
+                ],
+            );
+            assert_eq!(status, 401, "{user}");
+            assert!(took >= 0.3, "{user}: answered in {took:.3} s, before login_fail_delay");
+            best[i] = best[i].min(took);
+        }
+    }
+    // The quickest of five of each (the least disturbed by the machine).
+    let (clear, unknown, stored) = (best[0], best[1], best[2]);
+    assert!(
+        (unknown - clear).abs() < 0.015 && (stored - clear).abs() < 0.015,
+        "failed logins take {clear:.3} s for a --user account, {unknown:.3} s for no account, {stored:.3} s for a store account"
+    );
+}
+
+/// The admin API: (status, JSON body; null when there is none).
+fn call_api(method: &str, url: &str, token: &str, body: Option<&str>) -> (u16, serde_json::Value) {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-sS", "-k", "-X", method, "-w", "\n%{http_code}", "--max-time", "20"])
+        .args(["-H", &format!("Authorization: Bearer {token}")]);
+    if let Some(b) = body {
+        cmd.args(["-H", "Content-Type: application/json", "--data-binary", b]);
+    }
+    let out = cmd.arg(url).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", &text));
+    let v = serde_json::from_str(body).unwrap_or(serde_json::Value::Null);
+    (code.trim().parse().unwrap_or(0), v)
+}
+
+/// The server with the web view and the admin API: (server, web base,
+/// API base).
+fn start_with_api(root: &Path, args: &[&str]) -> (Serve, String, String) {
+    let mut all = vec!["--http-listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let srv = Serve::start(root, &all);
+    // The admin API's line comes first.
+    let api = srv.url_after("admin API: ");
+    let web = srv.url_after("web view: ");
+    (srv, web, api)
+}
+
+/// Issue 45: a web session lives no longer than its account as it was:
+/// `user set --disable` (even enabled again before the next request), a
+/// new password (`user passwd`, the admin API of another node on the same
+/// store) and `user rm` end it at its next request, downloads and uploads
+/// alike. The admin API lists web sessions with their protocol, never one
+/// that has ended, and DELETE ends one. Another user's session goes on
+/// throughout.
+#[test]
+fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("f.txt"), "file").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    for (name, pw) in [("bob", "bob-pw"), ("carol", "carol-pw")] {
+        let (code, out, err) = run(&["user", "add", name, "--home", "/", "--db", &db], &format!("{pw}\n"));
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (code, token, err) = run(&["admin", "token", "create", "--name", "ci", "--db", &db], "");
+    assert_eq!(code, 0, "{err}");
+    let token = token.trim().to_owned();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, format!("db = {db:?}\nlogin_fail_delay_ms = 10\n")).unwrap();
+    // Two nodes on one store.
+    let (_one, web, api) = start_with_api(&root, &["--config", conf.to_str().unwrap()]);
+    let (_two, _, api_two) = start_with_api(&root, &["--config", conf.to_str().unwrap()]);
+    let (bob, carol) = (dir.path().join("bob.jar"), dir.path().join("carol.jar"));
+    let cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--db", db.as_str()]);
+        let (code, out, err) = run(&all, "");
+        assert_eq!(code, 0, "{all:?}: {out}{err}");
+    };
+    let log_in = |jar: &Path, user: &str, pw: &str| {
+        let r = login(jar, &web, "/", user, pw);
+        assert_eq!(r.status, 200, "{user}: {}", r.text());
+        let page = r.text();
+        let who = page
+            .split("<span id=\"user\">")
+            .nth(1)
+            .unwrap_or_else(|| panic!("not logged in: {page}"));
+        assert!(who.split("</span>").next().unwrap().contains(user), "{page}");
+        r.token("upload")
+    };
+    // What the cookie still does: a download, and an upload.
+    let download = |jar: &Path| curl(jar, &format!("{web}/f.txt"), &[]).status;
+    let upload = |jar: &Path, token: &str, name: &str| {
+        curl(
+            jar,
+            &format!("{web}/{name}?upload"),
+            &[
+                "-X",
+                "POST",
+                "-H",
+                &format!("X-CSRF-Token: {token}"),
+                "--data-binary",
+                "up",
+            ],
+        )
+        .status
+    };
+    let listed = |api: &str, user: &str| -> Vec<serde_json::Value> {
+        let (code, list) = api_get_sessions(api, &token);
+        assert_eq!(code, 200);
+        list.into_iter().filter(|s| s["user"] == user).collect()
+    };
+    log_in(&carol, "carol", "carol-pw");
+
+    // Listed with its protocol; DELETE ends it.
+    log_in(&bob, "bob", "bob-pw");
+    assert_eq!(download(&bob), 200);
+    let shown = listed(&api, "bob");
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0]["protocol"], "http", "{shown:?}");
+    assert!(
+        shown[0]["client"].as_str().unwrap().starts_with("127.0.0.1:"),
+        "{shown:?}"
+    );
+    assert!(listed(&api_two, "bob").is_empty(), "each node lists its own sessions");
+    let id = shown[0]["id"].as_u64().unwrap();
+    let (code, _) = call_api("DELETE", &format!("{api}/sessions/{id}"), &token, None);
+    assert_eq!(code, 204);
+    assert_eq!(download(&bob), 401, "an ended session asks for a login");
+    assert!(listed(&api, "bob").is_empty());
+    let (code, _) = call_api("DELETE", &format!("{api}/sessions/{id}"), &token, None);
+    assert_eq!(code, 404);
+
+    // Disabled with the CLI: no download, no upload, not listed.
+    let t = log_in(&bob, "bob", "bob-pw");
+    assert_eq!(upload(&bob, &t, "a.txt"), 201);
+    cli(&["user", "set", "bob", "--disable"]);
+    assert!(
+        listed(&api, "bob").is_empty(),
+        "a disabled account's session is not listed"
+    );
+    assert_eq!(download(&bob), 401);
+    assert_eq!(upload(&bob, &t, "b.txt"), 401);
+    assert!(!root.join("b.txt").exists());
+    // Disabled and enabled again before the session's next request.
+    cli(&["user", "set", "bob", "--enable"]);
+    log_in(&bob, "bob", "bob-pw");
+    cli(&["user", "set", "bob", "--disable"]);
+    cli(&["user", "set", "bob", "--enable"]);
+    assert_eq!(download(&bob), 401, "a disable ends the session even when undone");
+
+    // A new password with the CLI.
+    let t = log_in(&bob, "bob", "bob-pw");
+    let (code, out, err) = run(&["user", "passwd", "bob", "--db", &db], "bob-pw2\n");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(download(&bob), 401);
+    assert_eq!(upload(&bob, &t, "c.txt"), 401);
+    assert!(!root.join("c.txt").exists());
+
+    // A new password, and a disable, through the other node's admin API.
+    log_in(&bob, "bob", "bob-pw2");
+    assert_eq!(listed(&api, "bob").len(), 1);
+    let (code, v) = call_api(
+        "PATCH",
+        &format!("{api_two}/users/bob"),
+        &token,
+        Some(r#"{"password": "bob-pw3"}"#),
+    );
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(download(&bob), 401, "node one sees node two's change");
+    log_in(&bob, "bob", "bob-pw3");
+    let (code, v) = call_api(
+        "PATCH",
+        &format!("{api_two}/users/bob"),
+        &token,
+        Some(r#"{"disabled": true}"#),
+    );
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(download(&bob), 401);
+    let (code, v) = call_api(
+        "PATCH",
+        &format!("{api_two}/users/bob"),
+        &token,
+        Some(r#"{"disabled": false}"#),
+    );
+    assert_eq!(code, 200, "{v}");
+
+    // Removed.
+    let t = log_in(&bob, "bob", "bob-pw3");
+    cli(&["user", "rm", "bob"]);
+    assert_eq!(download(&bob), 401);
+    assert_eq!(upload(&bob, &t, "d.txt"), 401);
+    assert!(!root.join("d.txt").exists());
+
+    // Carol's account never changed: her session went on throughout.
+    assert_eq!(download(&carol), 200);
+    assert_eq!(listed(&api, "carol").len(), 1);
+}
+
+/// `GET /sessions` of the admin API: (status, the list).
+fn api_get_sessions(api: &str, token: &str) -> (u16, Vec<serde_json::Value>) {
+    let (code, v) = call_api("GET", &format!("{api}/sessions"), token, None);
+    (code, v.as_array().cloned().unwrap_or_default())
+}
+
+/// Issue 45: a users-file account's web session ends when a SIGHUP
+/// gives the account a new password (`babelftp passwd`'s hash) or takes
+/// it out of the file; another account's goes on.
+#[test]
+fn a_users_file_change_at_sighup_ends_the_accounts_web_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("f.txt"), "file").unwrap();
+    let users = dir.path().join("users.toml");
+    let write_users = |list: &[(&str, &str)]| {
+        let mut text = String::new();
+        for (name, pw) in list {
+            let (code, hash, err) = run(&["passwd"], &format!("{pw}\n"));
+            assert_eq!(code, 0, "{err}");
+            text.push_str(&format!(
+                "[[user]]\nname = \"{name}\"\npassword = \"{}\"\nwrite = true\n\n",
+                hash.trim()
+            ));
+        }
+        let tmp = users.with_extension("new");
+        std::fs::write(&tmp, text).unwrap();
+        std::fs::rename(tmp, &users).unwrap();
+    };
+    write_users(&[("alice", "apw"), ("bob", "bpw")]);
+    let (srv, base) = start(&root, &["--users", users.to_str().unwrap()]);
+    let (alice, bob) = (dir.path().join("alice.jar"), dir.path().join("bob.jar"));
+    assert_eq!(login(&alice, &base, "/", "alice", "apw").status, 200);
+    assert_eq!(login(&bob, &base, "/", "bob", "bpw").status, 200);
+    let download = |jar: &Path| curl(jar, &format!("{base}/f.txt"), &[]).status;
+    // The same password, hashed anew, is a password change too.
+    write_users(&[("alice", "apw"), ("bob", "bpw2")]);
+    srv.hangup();
+    srv.wait_for("users reloaded");
+    assert_eq!(download(&bob), 401, "a new password ends bob's session");
+    assert_eq!(download(&alice), 401, "alice's entry was written anew too");
+    assert_eq!(login(&alice, &base, "/", "alice", "apw").status, 200);
+    assert_eq!(login(&bob, &base, "/", "bob", "bpw2").status, 200);
+    // Out of the file: her session ends; his goes on.
+    let keep = std::fs::read_to_string(&users).unwrap();
+    let bob_only = keep
+        .split("\n\n")
+        .filter(|e| e.contains("\"bob\""))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    std::fs::write(&users, bob_only).unwrap();
+    srv.hangup();
+    srv.wait_for("users reloaded");
+    assert_eq!(download(&alice), 401);
+    assert_eq!(download(&bob), 200);
+}

@@ -102,6 +102,13 @@ pub(crate) async fn serve(
     app: axum::Router,
     what: &'static str,
 ) {
+    // Under TLS, every answer tells the browser to use HTTPS only from
+    // now on (RFC 6797); never in clear, where it means nothing and a
+    // man in the middle could forge it anyway.
+    let app = match tls {
+        Some(_) => app.layer(axum::middleware::map_response(strict_transport)),
+        None => app,
+    };
     let tls = tls.map(tokio_rustls::TlsAcceptor::from);
     loop {
         let (tcp, peer, slot) = listener.next().await;
@@ -134,6 +141,20 @@ pub(crate) async fn serve(
         });
     }
 }
+
+/// `Strict-Transport-Security` for a year (RFC 6797), on an answer of an
+/// HTTPS door: not `includeSubDomains`, which would bind other sites of
+/// the domain.
+async fn strict_transport(mut r: axum::response::Response) -> axum::response::Response {
+    r.headers_mut().insert(
+        axum::http::header::STRICT_TRANSPORT_SECURITY,
+        axum::http::HeaderValue::from_static(HSTS),
+    );
+    r
+}
+
+/// The value of `Strict-Transport-Security`.
+const HSTS: &str = "max-age=31536000";
 
 /// One connection, HTTP/1.1 or HTTP/2 (ALPN `h2`, or the prior-knowledge
 /// preface in clear), until it ends or keeps its deadlines no more.

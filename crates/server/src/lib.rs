@@ -525,7 +525,6 @@ impl Server {
                 std::task::Poll::Pending
             })
         };
-        let mut session_ids: u64 = 0;
         let mut backoff = Duration::from_millis(10);
         tokio::pin!(shutdown);
         loop {
@@ -559,12 +558,11 @@ impl Server {
                 // A load balancer: the client is named in its PROXY header,
                 // read in the session's own task (a slow proxy holds up
                 // nobody), and only then counted against the limits.
-                session_ids += 1;
                 tokio::spawn(proxied(
                     stream,
                     peer,
                     implicit,
-                    session_ids,
+                    self.shared.live.next_id(),
                     self.shared.clone(),
                     limits.clone(),
                     stop_tx.subscribe(),
@@ -586,8 +584,8 @@ impl Server {
             let rx = stop_tx.subscribe();
             let alive = alive.clone();
             // Every line a session logs carries its id and peer.
-            session_ids += 1;
-            let id = session_ids;
+            // (Ids are shared with the web view's sessions: one list.)
+            let id = self.shared.live.next_id();
             tokio::spawn(logctx::session(id, peer, None, async move {
                 let (_slot, _alive) = (slot, alive);
                 tracing::info!("connected");

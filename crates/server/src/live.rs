@@ -1,6 +1,8 @@
 //! The live sessions of this node, for the admin API (issue 30): who is
-//! connected from where since when, what each is moving, and a way to end
-//! one.
+//! connected from where since when, over which protocol, what each is
+//! moving, and a way to end one. FTP sessions (a control connection each)
+//! and the web view's logged-in sessions (a cookie each, issue 45) share
+//! one list and one space of ids.
 //!
 //! Each session's driver registers itself when it starts and is removed
 //! when its [`Registration`] drops; it keeps its entry current only when
@@ -8,12 +10,19 @@
 //! never per command or per byte (a transfer's byte count is the atomic its
 //! task already updates). Ending a session sends on a oneshot the driver's
 //! select loop watches beside the server's shutdown: the session says 421
-//! itself ([`babelftp_session::ServerSession::handle_end`]).
+//! itself ([`babelftp_session::ServerSession::handle_end`]). Ending a web
+//! session has its door forget it (its next request finds no session).
+//!
+//! Before the list is shown, each door that keeps sessions of its own
+//! ([`Prune`]) drops those that have ended without a request to notice
+//! (expired, or their account changed on any node).
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::SystemTime;
 
 use tokio::sync::oneshot;
@@ -22,6 +31,16 @@ use tokio::sync::oneshot;
 #[derive(Default)]
 pub struct LiveSessions {
     map: Mutex<BTreeMap<u64, Arc<Entry>>>,
+    /// The last id given (FTP sessions and web sessions alike).
+    ids: AtomicU64,
+    /// Doors whose sessions can end unnoticed (the web view's).
+    pruners: Mutex<Vec<Weak<dyn Prune>>>,
+}
+
+/// A door that keeps sessions between requests: it drops those that
+/// have ended (expired, their account changed) before the list is read.
+pub(crate) trait Prune: Send + Sync {
+    fn prune(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
 struct Entry {
@@ -30,11 +49,20 @@ struct Entry {
     state: Mutex<State>,
 }
 
-#[derive(Default)]
 struct State {
     user: Option<String>,
+    /// `ftp`, `ftps`, `http` or `https`.
+    protocol: &'static str,
     transfer: Option<Moving>,
-    end: Option<oneshot::Sender<()>>,
+    end: Option<End>,
+}
+
+/// How an admin ends a session.
+enum End {
+    /// An FTP session: its driver says 421 and closes.
+    Signal(oneshot::Sender<()>),
+    /// A web session: its door forgets it.
+    Forget(Box<dyn FnOnce() + Send>),
 }
 
 struct Moving {
@@ -50,6 +78,8 @@ pub struct SessionInfo {
     pub id: u64,
     /// The logged-in user, if any.
     pub user: Option<String>,
+    /// `ftp`, `ftps`, `http` or `https`.
+    pub protocol: &'static str,
     pub client: SocketAddr,
     /// Connected since, Unix seconds.
     pub since_unix: u64,
@@ -76,26 +106,77 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl LiveSessions {
-    /// Adds session `id`; the receiver fires when an admin ends it.
-    pub(crate) fn register(self: &Arc<Self>, id: u64, peer: SocketAddr) -> (Registration, oneshot::Receiver<()>) {
+    /// A new session id (the FTP listeners' and the web view's).
+    pub(crate) fn next_id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Adds FTP session `id` (`ftps` from its start when `implicit`); the
+    /// receiver fires when an admin ends it.
+    pub(crate) fn register(
+        self: &Arc<Self>,
+        id: u64,
+        peer: SocketAddr,
+        implicit: bool,
+    ) -> (Registration, oneshot::Receiver<()>) {
         let (tx, rx) = oneshot::channel();
+        let protocol = if implicit { "ftps" } else { "ftp" };
+        (self.add(id, peer, None, protocol, End::Signal(tx)), rx)
+    }
+
+    /// Adds web session `id` of `user`, logged in from `peer` over
+    /// `protocol` (`http`, `https`); `forget` is called when an admin ends
+    /// it (and must drop the registration).
+    pub(crate) fn register_web(
+        self: &Arc<Self>,
+        id: u64,
+        peer: SocketAddr,
+        user: &str,
+        protocol: &'static str,
+        forget: Box<dyn FnOnce() + Send>,
+    ) -> Registration {
+        self.add(id, peer, Some(user.to_owned()), protocol, End::Forget(forget))
+    }
+
+    fn add(
+        self: &Arc<Self>,
+        id: u64,
+        peer: SocketAddr,
+        user: Option<String>,
+        protocol: &'static str,
+        end: End,
+    ) -> Registration {
         let entry = Arc::new(Entry {
             peer,
             since: SystemTime::now(),
             state: Mutex::new(State {
-                end: Some(tx),
-                ..State::default()
+                user,
+                protocol,
+                transfer: None,
+                end: Some(end),
             }),
         });
         lock(&self.map).insert(id, entry.clone());
-        (
-            Registration {
-                sessions: self.clone(),
-                id,
-                entry,
-            },
-            rx,
-        )
+        Registration {
+            sessions: self.clone(),
+            id,
+            entry,
+        }
+    }
+
+    /// Adds a door whose sessions [`LiveSessions::prune`] checks.
+    pub(crate) fn add_pruner(&self, door: Weak<dyn Prune>) {
+        let mut p = lock(&self.pruners);
+        p.retain(|w| w.strong_count() > 0);
+        p.push(door);
+    }
+
+    /// Has every door drop its sessions that have ended unnoticed.
+    pub(crate) async fn prune(&self) {
+        let doors: Vec<Arc<dyn Prune>> = lock(&self.pruners).iter().filter_map(Weak::upgrade).collect();
+        for d in doors {
+            d.prune().await;
+        }
     }
 
     /// How many sessions there are.
@@ -115,13 +196,25 @@ impl LiveSessions {
         Some(e.info(id))
     }
 
-    /// Ends session `id` (421): whether it was there.
+    /// Ends session `id` (an FTP session's 421; a web session is
+    /// forgotten): whether it was there.
     pub fn end(&self, id: u64) -> bool {
         let Some(e) = lock(&self.map).get(&id).cloned() else {
             return false;
         };
-        if let Some(tx) = lock(&e.state).end.take() {
-            let _ = tx.send(());
+        // Taken under the lock, called without it: forgetting a web
+        // session drops its registration, which takes the map's lock.
+        let end = lock(&e.state).end.take();
+        match end {
+            Some(End::Signal(tx)) => {
+                let _ = tx.send(());
+            }
+            Some(End::Forget(forget)) => {
+                forget();
+                // Gone from the list even if its door is gone already.
+                lock(&self.map).remove(&id);
+            }
+            None => {}
         }
         true
     }
@@ -133,6 +226,7 @@ impl Entry {
         SessionInfo {
             id,
             user: st.user.clone(),
+            protocol: st.protocol,
             client: self.peer,
             since_unix: unix(self.since),
             transfer: st.transfer.as_ref().map(|m| TransferInfo {
@@ -156,6 +250,11 @@ impl Registration {
     /// The session's user changed (a login, REIN).
     pub(crate) fn set_user(&self, user: Option<&[u8]>) {
         lock(&self.entry.state).user = user.map(|u| babelftp_proto::display::PlainPath(u).to_string());
+    }
+
+    /// The control connection is under TLS now (`ftps`), or no longer.
+    pub(crate) fn set_tls(&self, tls: bool) {
+        lock(&self.entry.state).protocol = if tls { "ftps" } else { "ftp" };
     }
 
     /// A transfer starts; it is shown until the returned guard drops.
@@ -194,7 +293,7 @@ mod tests {
     fn sessions_come_show_their_transfer_and_go() {
         let live = Arc::new(LiveSessions::default());
         let peer: SocketAddr = "192.0.2.1:5000".parse().unwrap();
-        let (reg, mut ended) = live.register(7, peer);
+        let (reg, mut ended) = live.register(7, peer, false);
         assert_eq!(live.count(), 1);
         reg.set_user(Some(b"alice"));
         let bytes = Arc::new(AtomicU64::new(0));
@@ -202,6 +301,9 @@ mod tests {
         bytes.store(42, Ordering::Relaxed);
         let s = live.get(7).unwrap();
         assert_eq!(s.user.as_deref(), Some("alice"));
+        assert_eq!(s.protocol, "ftp");
+        reg.set_tls(true);
+        assert_eq!(live.get(7).unwrap().protocol, "ftps");
         assert_eq!(s.client, peer);
         let t = s.transfer.unwrap();
         assert_eq!((t.direction, t.path.as_str(), t.bytes), ("upload", "/in/a.bin", 42));
@@ -214,5 +316,26 @@ mod tests {
         drop(reg);
         assert_eq!(live.count(), 0);
         assert!(!live.end(7));
+    }
+
+    #[test]
+    fn a_web_session_is_listed_and_ending_it_has_its_door_forget_it() {
+        let live = Arc::new(LiveSessions::default());
+        let peer: SocketAddr = "192.0.2.2:6000".parse().unwrap();
+        let (a, b) = (live.next_id(), live.next_id());
+        assert_ne!(a, b);
+        // The door keeps the registration; forgetting drops it.
+        let door: Arc<Mutex<Option<Registration>>> = Arc::default();
+        let forget = {
+            let door = door.clone();
+            Box::new(move || drop(lock(&door).take()))
+        };
+        *lock(&door) = Some(live.register_web(b, peer, "bob", "https", forget));
+        let s = live.get(b).unwrap();
+        assert_eq!((s.user.as_deref(), s.protocol, s.client), (Some("bob"), "https", peer));
+        assert!(live.end(b));
+        assert!(lock(&door).is_none(), "the door forgot it");
+        assert_eq!(live.count(), 0);
+        assert!(!live.end(b));
     }
 }

@@ -24,6 +24,10 @@ Three ways to use it:
       "window": [1280, 900],      optional
       "timeout": 10,              optional: seconds to wait for an element (default 10)
       "allow_dialogs": false,     optional: exit 0 even when a dialog opened
+      "ignore_certificate_errors": false,  optional: accept any certificate (a
+                                  test's self-signed one; --ignore-certificate-errors)
+      "host_resolver_rules": "MAP a.example 127.0.0.1",  optional: names the
+                                  browser resolves so (--host-resolver-rules)
       "failure_screenshot": "/tmp/f.png",  optional: taken when a step fails
       "steps": [ {"op": "open", "url": "http://127.0.0.1:8080/"}, ... ]}
 
@@ -124,7 +128,8 @@ class Browser:
     """A headless Chromium session. `timeout`: seconds to wait for an
     element to appear (and for a page to load: 4x that)."""
 
-    def __init__(self, download_dir=None, lang='en-US', window=(1280, 900), timeout=10.0, headless=True):
+    def __init__(self, download_dir=None, lang='en-US', window=(1280, 900), timeout=10.0, headless=True,
+                 ignore_certificate_errors=False, host_resolver_rules=None):
         self.timeout = timeout
         self._tmp = tempfile.mkdtemp(prefix='babelftp-browser-')
         self.download_dir = os.path.abspath(download_dir) if download_dir else os.path.join(self._tmp, 'downloads')
@@ -140,6 +145,12 @@ class Browser:
                 '--disable-component-update', '--disable-sync', '--password-store=basic',
                 '--disable-breakpad', '--disable-crash-reporter']:
             o.add_argument(a)
+        if ignore_certificate_errors:
+            # A test server's self-signed certificate (HTTPS, and so HTTP/2).
+            o.add_argument('--ignore-certificate-errors')
+            o.accept_insecure_certs = True
+        if host_resolver_rules:
+            o.add_argument(f'--host-resolver-rules={host_resolver_rules}')
         o.add_experimental_option('prefs', {
             'download.default_directory': self.download_dir,
             'download.prompt_for_download': False,
@@ -389,7 +400,9 @@ def run_script(script):
         return 2, out
     win = script.get('window', [1280, 900])
     b = Browser(download_dir=script.get('download_dir'), lang=script.get('lang', 'en-US'),
-                window=(int(win[0]), int(win[1])), timeout=float(script.get('timeout', 10)))
+                window=(int(win[0]), int(win[1])), timeout=float(script.get('timeout', 10)),
+                ignore_certificate_errors=bool(script.get('ignore_certificate_errors')),
+                host_resolver_rules=script.get('host_resolver_rules'))
     try:
         out['versions'] = b.versions()
         out['download_dir'] = b.download_dir if script.get('download_dir') else None

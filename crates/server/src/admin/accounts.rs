@@ -398,7 +398,7 @@ pub(crate) async fn patch_user(
 
 #[utoipa::path(delete, path = "/api/v1/users/{name}", tag = "users",
     params(("name" = String, Path, description = "The user's name")),
-    responses((status = 204, description = "Removed, with its rules and mounts (its sessions go on)"),
+    responses((status = 204, description = "Removed, with its rules and mounts (its web sessions end; its FTP sessions go on)"),
               (status = 404, description = "No such user", body = ErrorBody)))]
 pub(crate) async fn delete_user(
     State(st): State<AdminState>,

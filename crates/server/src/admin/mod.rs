@@ -163,7 +163,7 @@ pub(crate) struct Status {
     version: String,
     /// Seconds since the server started.
     uptime_seconds: u64,
-    /// Control connections now.
+    /// Sessions now: FTP control connections and web view logins.
     sessions: usize,
     /// File transfers and listings running now.
     transfers: usize,
@@ -203,15 +203,19 @@ pub(crate) struct Transfer {
     since: u64,
 }
 
-/// A session of this node.
+/// A session of this node: an FTP control connection, or a login to the
+/// web view (its cookie).
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Session {
     id: u64,
     /// The logged-in user; none before login.
     user: Option<String>,
-    /// The client's address and port.
+    /// `ftp`, `ftps`, `http` or `https` (the web view's).
+    protocol: String,
+    /// The client's address and port (a web session's: where it logged
+    /// in from).
     client: String,
-    /// Connected since, Unix seconds.
+    /// Connected (logged in, on the web) since, Unix seconds.
     since: u64,
     transfer: Option<Transfer>,
 }
@@ -221,6 +225,7 @@ impl From<crate::live::SessionInfo> for Session {
         Session {
             id: s.id,
             user: s.user,
+            protocol: s.protocol.to_owned(),
             client: s.client.to_string(),
             since: s.since_unix,
             transfer: s.transfer.map(|t| Transfer {
@@ -237,6 +242,8 @@ impl From<crate::live::SessionInfo> for Session {
     responses((status = 200, description = "The sessions of this node, oldest first", body = [Session]),
               (status = 401, description = "No valid token", body = ErrorBody)))]
 async fn sessions(State(st): State<AdminState>) -> Response {
+    // Web sessions whose account changed or that expired are gone first.
+    st.shared.live.prune().await;
     let list: Vec<Session> = st.shared.live.list().into_iter().map(Session::from).collect();
     json(StatusCode::OK, &list)
 }
@@ -246,6 +253,7 @@ async fn sessions(State(st): State<AdminState>) -> Response {
     responses((status = 200, description = "The session", body = Session),
               (status = 404, description = "No such session", body = ErrorBody)))]
 async fn session(State(st): State<AdminState>, Path(id): Path<u64>) -> Result<Response, ApiError> {
+    st.shared.live.prune().await;
     let s = st
         .shared
         .live
@@ -256,7 +264,7 @@ async fn session(State(st): State<AdminState>, Path(id): Path<u64>) -> Result<Re
 
 #[utoipa::path(delete, path = "/api/v1/sessions/{id}", tag = "sessions",
     params(("id" = u64, Path, description = "The session's id")),
-    responses((status = 204, description = "Ended: a running transfer is cut (426), then 421 and the connection closes"),
+    responses((status = 204, description = "Ended: an FTP session's running transfer is cut (426), then 421 and the connection closes; a web session's cookie is refused from its next request"),
               (status = 404, description = "No such session", body = ErrorBody)))]
 async fn end_session(
     State(st): State<AdminState>,

@@ -140,7 +140,7 @@ pub(crate) async fn serve(
 ) -> io::Result<&'static str> {
     let local = stream.local_addr()?;
     stream.set_nodelay(true)?;
-    let (live, mut ended) = shared.live.register(id, peer);
+    let (live, mut ended) = shared.live.register(id, peer, implicit);
     let mut ended_seen = false;
     // SO_OOBINLINE and keepalive come from the listening socket.
     let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
@@ -386,7 +386,9 @@ impl Driver {
         if let Err(e) = r {
             tracing::info!(peer = %self.peer, error = %e, "TLS handshake after AUTH failed");
             self.gone(sess, "TLS handshake after AUTH failed");
+            return;
         }
+        self.live.set_tls(true);
     }
 
     /// REIN after AUTH TLS (RFC 4217 13): the 220 goes out under TLS, then
@@ -402,7 +404,9 @@ impl Driver {
         if let Err(e) = r {
             tracing::info!(peer = %self.peer, error = %e, "ending TLS after REIN failed");
             self.gone(sess, "ending TLS after REIN failed");
+            return;
         }
+        self.live.set_tls(false);
     }
 }
 

@@ -84,6 +84,19 @@ fn allowed(web: &Web, ask: &Ask, view: &View, op: &Op<'_>) -> Result<(), Respons
     }
 }
 
+/// Whether the rules give any of `perms` at `path`; else the 403 page,
+/// before anything is looked up: a path the user may do none of these
+/// things at answers the same whether it exists or not, as FTP's 550
+/// does.
+fn any_right(web: &Web, ask: &Ask, view: &View, path: &VPath, perms: &[Perm]) -> Result<(), Response> {
+    let have = view.rules.at(path.components());
+    if perms.iter().any(|&p| have.has(p)) {
+        return Ok(());
+    }
+    tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), "web: refused by the permissions");
+    Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
+}
+
 /// The user's quota, when it has one and there is a store.
 pub(crate) fn quota(web: &Web, view: &View) -> Option<crate::quota::Quota> {
     let name = view.user.as_ref()?;
@@ -112,6 +125,10 @@ fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io
 
 /// GET or HEAD of a path: a directory's page, or a file's download.
 pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
+    // Nothing to see or take here: refused before the path is looked up.
+    if let Err(r) = any_right(web, ask, view, &ask.path, &[Perm::List, Perm::Download]) {
+        return r;
+    }
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let found = blocking(move || {
         if p.is_root() {
@@ -604,6 +621,7 @@ where
         return Err(Stop::Io(io::ErrorKind::InvalidFilename.into()));
     }
     let path = dir.join(name);
+    any_right(web, ask, view, &path, &[Perm::Upload, Perm::Overwrite]).map_err(Stop::Page)?;
     let (st, p) = (view.tree.clone(), path.clone());
     let old = blocking(move || match st.stat(&p) {
         Ok(e) if e.kind == EntryKind::Dir => Err(io::ErrorKind::IsADirectory.into()),
@@ -903,6 +921,9 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     }
     if ask.path.is_root() {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+    }
+    if let Err(r) = any_right(web, ask, view, &ask.path, &[Perm::Delete, Perm::Rmdir]) {
+        return r;
     }
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let is_dir = blocking(move || Ok(st.is_dir(&p))).await.unwrap_or(false);

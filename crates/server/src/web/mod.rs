@@ -84,8 +84,25 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, ftp_port: 
         ids: AtomicU64::new(0),
         shared,
     });
+    // The admin API's list of sessions asks this door to drop its ended
+    // ones first; those past their time go every SWEEP anyway.
+    let door: std::sync::Weak<dyn crate::live::Prune> = Arc::downgrade(&web) as _;
+    web.shared.live.add_pruner(door);
+    let sweeper = {
+        let web = web.clone();
+        async move {
+            let mut tick = tokio::time::interval(session::SWEEP);
+            loop {
+                tick.tick().await;
+                web.sessions.expire();
+            }
+        }
+    };
     let app = axum::Router::new().fallback(handle).with_state(web);
-    crate::http::serve(guarded, tls, app, "web view").await;
+    tokio::select! {
+        () = crate::http::serve(guarded, tls, app, "web view") => {}
+        () = sweeper => {}
+    }
 }
 
 /// A request, as every handler gets it.
@@ -100,9 +117,16 @@ pub(crate) struct Ask {
     /// The page's language (cookie, then Accept-Language, then the
     /// virtual host's).
     pub(crate) lang: babelftp_i18n::lang::Lang,
-    /// The virtual host (`[[host]]`) the Host header names, as FTP's HOST
+    /// The address the request was sent to (`host[:port]`): HTTP/2's
+    /// `:authority` (hyper puts it in the URI), else HTTP/1.1's `Host`.
+    /// Checked: visible ASCII, not empty.
+    pub(crate) authority: Option<String>,
+    /// The virtual host (`[[host]]`) the authority names, as FTP's HOST
     /// would select it: its index.
     pub(crate) host: Option<usize>,
+    /// When the request's header arrived (a failed login is answered
+    /// `login_fail_delay` after it, however long the check took).
+    pub(crate) arrived: tokio::time::Instant,
     /// The double-submit CSRF token the visitor's `bftp_csrf` cookie
     /// holds, if it sent one.
     pub(crate) kept_csrf: Option<String>,
@@ -151,8 +175,10 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// Every request comes here: the path is decoded, the visitor found,
 /// then the action chosen by method and query.
 async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer>, req: Request) -> Response {
+    let arrived = tokio::time::Instant::now();
     let (parts, body) = req.into_parts();
-    let host = virtual_host(&web, &parts.headers);
+    let authority = authority(&parts.uri, &parts.headers);
+    let host = virtual_host(&web, authority.as_deref());
     let lang = language(&web, &parts.headers, host);
     let Some((path, slash)) = decode_path(parts.uri.path()) else {
         return web.error(lang, StatusCode::BAD_REQUEST, "web-bad-path", &[]);
@@ -173,7 +199,9 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
         headers: parts.headers,
         peer,
         lang,
+        authority,
         host,
+        arrived,
         kept_csrf,
         new_csrf: std::sync::OnceLock::new(),
     };
@@ -184,6 +212,20 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
     }
     secure_headers(r.headers_mut());
     r
+}
+
+/// The address a request was sent to: the URI's authority (HTTP/2's
+/// `:authority`, or an absolute-form HTTP/1.1 target), else the `Host`
+/// header (RFC 9110 7.2, RFC 9113 8.3.1). `None` when neither is there or
+/// it is not visible ASCII.
+fn authority(uri: &axum::http::Uri, headers: &HeaderMap) -> Option<String> {
+    let a = match uri.authority() {
+        Some(a) => a.as_str(),
+        None => headers.get(header::HOST)?.to_str().ok()?,
+    };
+    // No user information: only `host[:port]` names where it was sent.
+    let a = a.rsplit_once('@').map_or(a, |(_, h)| h);
+    (!a.is_empty() && a.bytes().all(|b| b.is_ascii_graphic())).then(|| a.to_owned())
 }
 
 async fn route(web: &St, ask: &Ask, body: Body) -> Response {
@@ -197,7 +239,7 @@ async fn route(web: &St, ask: &Ask, body: Body) -> Response {
     }
     if post {
         // A form of another site is refused before anything is read.
-        if !same_origin(&ask.headers) {
+        if !same_origin(&ask.headers, ask.authority.as_deref()) {
             return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
         }
         if ask.has("login") {
@@ -299,10 +341,10 @@ fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> babelftp_i18
         .unwrap_or_else(|| catalogs.default_lang())
 }
 
-/// The virtual host (`[[host]]`) the Host header names (without its port,
-/// ASCII case ignored), as FTP's HOST command selects one.
-fn virtual_host(web: &Web, headers: &HeaderMap) -> Option<usize> {
-    let h = headers.get(header::HOST)?.to_str().ok()?;
+/// The virtual host (`[[host]]`) the request's authority names (without
+/// its port, ASCII case ignored), as FTP's HOST command selects one.
+fn virtual_host(web: &Web, authority: Option<&str>) -> Option<usize> {
+    let h = authority?;
     let name = match h.rfind(':') {
         Some(i) if !h[i..].contains(']') => &h[..i],
         _ => h,
@@ -369,11 +411,12 @@ pub(crate) fn href(path: &VPath, dir: bool) -> String {
 }
 
 /// Whether a POST comes from this site: its Origin (or, without one, its
-/// Referer) names the Host it was sent to. Browsers send Origin with
+/// Referer) names the authority it was sent to (`Host` in HTTP/1.1,
+/// `:authority` in HTTP/2, which has no `Host`). Browsers send Origin with
 /// every POST; a client that sends neither (curl) is let through to the
 /// CSRF token check.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+fn same_origin(headers: &HeaderMap, authority: Option<&str>) -> bool {
+    let host = authority;
     let from = headers
         .get(header::ORIGIN)
         .or_else(|| headers.get(header::REFERER))
@@ -383,7 +426,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
         (Some("null"), _) => false,
         (Some(from), Some(host)) => {
             let rest = from.split_once("://").map_or(from, |(_, r)| r);
-            rest.split('/').next() == Some(host)
+            rest.split('/').next().is_some_and(|a| a.eq_ignore_ascii_case(host))
         }
         (Some(_), None) => false,
     }
@@ -460,13 +503,33 @@ mod tests {
     #[test]
     fn posts_from_another_site_are_told_apart() {
         let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_static("files.example:8080"));
-        assert!(same_origin(&h), "no Origin: the token decides");
+        let host = Some("files.example:8080");
+        assert!(same_origin(&h, host), "no Origin: the token decides");
         h.insert(header::ORIGIN, HeaderValue::from_static("https://files.example:8080"));
-        assert!(same_origin(&h));
+        assert!(same_origin(&h, host));
+        assert!(!same_origin(&h, None), "an Origin and nowhere it was sent");
         h.insert(header::ORIGIN, HeaderValue::from_static("https://evil.example"));
-        assert!(!same_origin(&h));
+        assert!(!same_origin(&h, host));
         h.insert(header::ORIGIN, HeaderValue::from_static("null"));
-        assert!(!same_origin(&h));
+        assert!(!same_origin(&h, host));
+    }
+
+    /// HTTP/2 has no Host: its `:authority` is the URI's (issue 45).
+    #[test]
+    fn the_authority_is_the_uris_else_the_host_header() {
+        let mut h = HeaderMap::new();
+        let h2: axum::http::Uri = "https://files.example:8443/a/b?x".parse().unwrap();
+        assert_eq!(authority(&h2, &h).as_deref(), Some("files.example:8443"));
+        let h1: axum::http::Uri = "/a/b?x".parse().unwrap();
+        assert_eq!(authority(&h1, &h), None);
+        h.insert(header::HOST, HeaderValue::from_static("other.example"));
+        assert_eq!(authority(&h1, &h).as_deref(), Some("other.example"));
+        assert_eq!(
+            authority(&h2, &h).as_deref(),
+            Some("files.example:8443"),
+            "the URI's wins"
+        );
+        h.insert(header::HOST, HeaderValue::from_static(""));
+        assert_eq!(authority(&h1, &h), None);
     }
 }

@@ -229,15 +229,11 @@ impl<'a> Page<'a> {
     }
 }
 
-/// The address this request was sent to (`host[:port]`), for absolute
-/// links; `localhost` when the client sent none.
+/// The address this request was sent to (`host[:port]`, HTTP/1.1's Host
+/// or HTTP/2's `:authority`), for absolute links; `localhost` when the
+/// client sent none.
 fn host(ask: &Ask) -> String {
-    ask.headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
-        .unwrap_or("localhost")
-        .to_owned()
+    ask.authority.as_deref().unwrap_or("localhost").to_owned()
 }
 
 /// The `ftp://` URL of `path` (the FTP server's port, the host the

@@ -1,8 +1,17 @@
 //! Who is asking: web sessions (a cookie naming a login kept in memory),
 //! the anonymous visitor, logging in and out, the language menu, and the
 //! CSRF tokens of the forms.
+//!
+//! A session lives as long as its account does (issue 45): at login it
+//! keeps a [`Stamp`] of the account, read again at each request; a
+//! session whose account was disabled, given a new password or removed
+//! (on any node: the stamp comes from the accounts store) ends there.
+//! Sessions are listed in the admin API ([`crate::live`]), which can end
+//! them too.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,6 +35,9 @@ const LIFETIME: Duration = Duration::from_secs(12 * 3600);
 const MAX_SESSIONS: usize = 100_000;
 /// The largest form body read (a login, a name): forms are small.
 pub(crate) const FORM_LIMIT: usize = 64 << 10;
+/// How often sessions past their time are dropped (and leave the admin
+/// API's list) without a request to notice.
+pub(crate) const SWEEP: Duration = Duration::from_secs(30);
 
 /// What a visitor may see and do: its tree and rules.
 pub(crate) struct View {
@@ -65,10 +77,58 @@ impl View {
     }
 }
 
+/// What a session's account was at login; the session holds while the
+/// account reads the same.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Stamp {
+    /// A name of the users file (or `--user`): its secret. A SIGHUP that
+    /// removes the name or changes its password ends the session.
+    File(crate::auth::Secret),
+    /// Any other name, with an accounts store: the store's stamp of it
+    /// (`None`: the store has no such user, as for an LDAP user without
+    /// an account). A disable, a new password or a removal changes it.
+    Store(Option<babelftp_accounts::SessionStamp>),
+    /// Neither (an auth hook without a store): nothing to read.
+    Unchecked,
+}
+
+impl Stamp {
+    /// The stamp of account `name` now (a store query, when the name is
+    /// the store's).
+    pub(crate) async fn read(shared: &crate::driver::Shared, name: &[u8]) -> std::io::Result<Stamp> {
+        if let Some(u) = shared.users.snapshot().iter().find(|u| u.name == name) {
+            return Ok(Stamp::File(u.secret.clone()));
+        }
+        let Some(store) = shared.cfg.directory.as_ref().and_then(|d| d.store()) else {
+            return Ok(Stamp::Unchecked);
+        };
+        let Ok(name) = std::str::from_utf8(name) else {
+            return Ok(Stamp::Store(None));
+        };
+        store
+            .session_stamp(name)
+            .await
+            .map(Stamp::Store)
+            .map_err(std::io::Error::other)
+    }
+}
+
 struct Entry {
     view: Arc<View>,
+    /// The account's name as its stamp is read, and the stamp at login.
+    account: Vec<u8>,
+    stamp: Stamp,
     born: Instant,
     seen: Mutex<Instant>,
+    /// Its place in the admin API's list, left when the entry goes.
+    _live: crate::live::Registration,
+}
+
+impl Entry {
+    fn expired(&self, now: Instant) -> bool {
+        let seen = *self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        now.duration_since(seen) > IDLE || now.duration_since(self.born) > LIFETIME
+    }
 }
 
 /// The logged-in users' sessions, by cookie value.
@@ -76,46 +136,96 @@ struct Entry {
 pub(crate) struct Sessions(Mutex<HashMap<String, Arc<Entry>>>);
 
 impl Sessions {
-    fn get(&self, sid: &str) -> Option<Arc<View>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, sid: &str) -> Option<Arc<Entry>> {
         let now = Instant::now();
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.lock();
         let e = map.get(sid)?.clone();
-        let mut seen = e.seen.lock().unwrap_or_else(|e| e.into_inner());
-        if now.duration_since(*seen) > IDLE || now.duration_since(e.born) > LIFETIME {
-            drop(seen);
+        if e.expired(now) {
             map.remove(sid);
             return None;
         }
-        *seen = now;
-        Some(e.view.clone())
+        *e.seen.lock().unwrap_or_else(|e| e.into_inner()) = now;
+        Some(e)
     }
 
-    fn insert(&self, sid: String, view: Arc<View>) -> bool {
-        let now = Instant::now();
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+    fn insert(&self, sid: String, entry: Entry) -> bool {
+        let mut map = self.lock();
         if map.len() >= MAX_SESSIONS / 2 {
-            map.retain(|_, e| {
-                let seen = *e.seen.lock().unwrap_or_else(|e| e.into_inner());
-                now.duration_since(seen) <= IDLE && now.duration_since(e.born) <= LIFETIME
-            });
+            let now = Instant::now();
+            map.retain(|_, e| !e.expired(now));
         }
         if map.len() >= MAX_SESSIONS {
             return false;
         }
-        map.insert(
-            sid,
-            Arc::new(Entry {
-                view,
-                born: now,
-                seen: Mutex::new(now),
-            }),
-        );
+        map.insert(sid, Arc::new(entry));
         true
     }
 
-    fn remove(&self, sid: &str) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(sid);
+    pub(crate) fn remove(&self, sid: &str) {
+        // Dropped outside the lock: its registration takes the list's.
+        let gone = self.lock().remove(sid);
+        drop(gone);
     }
+
+    /// Drops the sessions past their time.
+    pub(crate) fn expire(&self) {
+        let now = Instant::now();
+        let gone: Vec<Arc<Entry>> = {
+            let mut map = self.lock();
+            let old: Vec<String> = map
+                .iter()
+                .filter(|(_, e)| e.expired(now))
+                .map(|(k, _)| k.clone())
+                .collect();
+            old.iter().filter_map(|k| map.remove(k)).collect()
+        };
+        drop(gone);
+    }
+
+    fn all(&self) -> Vec<(String, Arc<Entry>)> {
+        self.lock().iter().map(|(k, e)| (k.clone(), e.clone())).collect()
+    }
+}
+
+impl crate::live::Prune for Web {
+    /// Before the admin API lists sessions: those past their time, and
+    /// those whose account changed (one stamp read per user), go.
+    fn prune(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.sessions.expire();
+            let mut now: HashMap<Vec<u8>, Stamp> = HashMap::new();
+            for (sid, e) in self.sessions.all() {
+                let stamp = match now.get(&e.account) {
+                    Some(s) => s.clone(),
+                    None => match Stamp::read(&self.shared, &e.account).await {
+                        Ok(s) => {
+                            now.insert(e.account.clone(), s.clone());
+                            s
+                        }
+                        // The store does not answer: its sessions stay listed.
+                        Err(_) => continue,
+                    },
+                };
+                if stamp != e.stamp {
+                    ended(&e, "its account changed");
+                    self.sessions.remove(&sid);
+                }
+            }
+        })
+    }
+}
+
+/// Logs a session that ends without its user logging out.
+fn ended(e: &Entry, why: &str) {
+    tracing::info!(
+        user = e.view.user.as_deref().unwrap_or("-"),
+        reason = why,
+        "web session ended"
+    );
 }
 
 /// 32 random octets as hex: a session id or a CSRF token. `None` when
@@ -141,12 +251,20 @@ impl Web {
     /// The visitor's view: its session's, else the anonymous one when
     /// the server allows anonymous logins; `Ok(None)`: it must log in.
     pub(crate) async fn view(&self, ask: &Ask) -> Result<Option<Arc<View>>, Response> {
-        if let Some(v) = ask
-            .cookie("bftp_sid")
-            .filter(|s| well_formed(s))
-            .and_then(|s| self.sessions.get(s))
-        {
-            return Ok(Some(v));
+        let sid = ask.cookie("bftp_sid").filter(|s| well_formed(s));
+        if let Some((sid, e)) = sid.and_then(|s| Some((s, self.sessions.get(s)?))) {
+            // The account as it is now, on whichever node changed it.
+            match Stamp::read(&self.shared, &e.account).await {
+                Ok(now) if now == e.stamp => return Ok(Some(e.view.clone())),
+                Ok(_) => {
+                    ended(&e, "its account changed");
+                    self.sessions.remove(sid);
+                }
+                Err(err) => {
+                    tracing::warn!(peer = %ask.peer, error = %err, "web: the accounts could not be read");
+                    return Err(self.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]));
+                }
+            }
         }
         if !self.shared.session.anonymous {
             return Ok(None);
@@ -240,7 +358,7 @@ pub(crate) fn csrf_ok(form: &[(Vec<u8>, Vec<u8>)], expected: &str) -> bool {
 
 /// POST `?login`: the password checked as FTP checks it; a session on
 /// success (303 back to the page), the form again with 401 on failure
-/// (scored by the defender, after the server's `login_fail_delay`).
+/// (scored by the defender, `login_fail_delay` after the request came).
 pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     let f = match read_form(web, ask, body).await {
         Ok(f) => f,
@@ -258,6 +376,16 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     }
     let protocol = if web.tls { "https" } else { "http" };
+    // The account's stamp is read before its password is checked: a
+    // change made meanwhile then ends the new session at its first
+    // request, never the other way round.
+    let before = match Stamp::read(&shared, &user).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
+            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+        }
+    };
     let checked = match shared.check_login(user.clone(), password, ip, protocol).await {
         Ok(c) => c,
         Err(e) => {
@@ -270,7 +398,10 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         tracing::info!(peer = %ask.peer, user = %shown, "web login refused");
         shared.login_failed(ip);
         web.emit(web.event(Kind::LoginFailed, Some(user), ask));
-        tokio::time::sleep(shared.session.login_fail_delay).await;
+        // Answered `login_fail_delay` after the request came, however
+        // long the check took (a clear-text account's comparison, or an
+        // unknown name's decoy hash), as FTP answers PASS.
+        tokio::time::sleep_until(ask.arrived + shared.session.login_fail_delay).await;
         return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     };
     let tree = match open_tree(&shared, web.base(ask.host), &checked).await {
@@ -282,6 +413,22 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     };
     let (Some(sid), Some(csrf)) = (token(), token()) else {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+    };
+    // The directory may know the account by another spelling than the
+    // one typed: its stamp is then read under its own name.
+    let (account, stamp) = match before {
+        Stamp::File(_) => (user.clone(), before),
+        _ if checked.name.as_bytes() == user.as_slice() => (user.clone(), before),
+        _ => {
+            let name = checked.name.as_bytes().to_vec();
+            match Stamp::read(&shared, &name).await {
+                Ok(s) => (name, s),
+                Err(e) => {
+                    tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
+                    return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+                }
+            }
+        }
     };
     let view = Arc::new(View {
         user: Some(checked.name.clone()),
@@ -298,10 +445,30 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
             tracing::warn!(user = %q.name, error = %e, "quota usage could not be counted");
         }
     }
-    if !web.sessions.insert(sid.clone(), view) {
+    // Listed in the admin API, which may end it (its door forgets it).
+    let forget = {
+        let (web, sid) = (Arc::downgrade(web), sid.clone());
+        Box::new(move || {
+            if let Some(web) = web.upgrade() {
+                web.sessions.remove(&sid);
+            }
+        })
+    };
+    let id = shared.live.next_id();
+    let live = shared.live.register_web(id, ask.peer, &checked.name, protocol, forget);
+    let now = Instant::now();
+    let entry = Entry {
+        view,
+        account,
+        stamp,
+        born: now,
+        seen: Mutex::new(now),
+        _live: live,
+    };
+    if !web.sessions.insert(sid.clone(), entry) {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
-    tracing::info!(peer = %ask.peer, user = %checked.name, "web login");
+    tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
     web.emit(web.event(Kind::Login, Some(user), ask));
     let mut r = see_other(&super::href(&ask.path, ask.slash));
     r.headers_mut()
