@@ -29,17 +29,11 @@ pub enum Fsync {
     Never,
 }
 
-/// The prefix of an upload's temporary name (`.babelftp-<pid>-<n>.part`,
-/// beside its target). Short whatever the target's name (a name near
-/// NAME_MAX has room for it), never listed, swept at start.
-pub const TEMP_PREFIX: &[u8] = b".babelftp-";
-/// … and its suffix.
-pub const TEMP_SUFFIX: &[u8] = b".part";
-
-/// Whether `name` is an upload's temporary name.
-pub fn is_temp_name(name: &[u8]) -> bool {
-    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
-}
+/// An upload's temporary name: `.babelftp-<pid>-<n>.part`, beside its
+/// target. Short whatever the target's name (a name near NAME_MAX has
+/// room for it), never listed, swept at start, refused from clients (the
+/// pattern is the session's, which refuses it).
+pub use babelftp_session::{is_temp_name, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// An upload to a local file. Dropping it without commit removes a
 /// temporary file, and a file this upload created but wrote nothing to

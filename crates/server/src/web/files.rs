@@ -554,6 +554,17 @@ fn valid_name(name: &[u8]) -> bool {
     !name.is_empty() && name != b"." && name != b".." && !name.iter().any(|&b| b == b'/' || b == 0)
 }
 
+/// A name the server keeps for its temporary upload files
+/// (`.babelftp-*.part`: hidden from listings, removed at start) is never
+/// made from the web view either: 400 and a log line.
+fn not_reserved(web: &Web, ask: &Ask, name: &[u8]) -> Result<(), Response> {
+    if !babelftp_session::is_temp_name(name) {
+        return Ok(());
+    }
+    tracing::info!(peer = %ask.peer, name = %babelftp_proto::display::PlainPath(name), "web: name refused: the server's temporary-name pattern");
+    Err(web.error(ask.lang, StatusCode::BAD_REQUEST, "web-reserved-name", &[]))
+}
+
 /// The last component of an uploaded file's name (browsers on Windows
 /// once sent whole paths).
 fn base_name(name: &[u8]) -> &[u8] {
@@ -588,6 +599,9 @@ where
 {
     if !valid_name(name) {
         return Err(Stop::Io(io::ErrorKind::InvalidFilename.into()));
+    }
+    if let Err(r) = not_reserved(web, ask, name) {
+        return Err(Stop::Page(r));
     }
     let path = dir.join(name);
     let (st, p) = (view.tree.clone(), path.clone());
@@ -821,6 +835,9 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
     if !valid_name(&name) {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
+    if let Err(r) = not_reserved(web, ask, &name) {
+        return r;
+    }
     let path = ask.path.join(&name);
     if let Err(r) = allowed(web, ask, view, &Op::Mkdir(path.components())) {
         return r;
@@ -844,6 +861,9 @@ pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     let to_name = field(&f, "to").unwrap_or_default().to_vec();
     if !valid_name(&to_name) || ask.path.is_root() {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+    }
+    if let Err(r) = not_reserved(web, ask, &to_name) {
+        return r;
     }
     let dir = ask.path.parent();
     let to = dir.join(&to_name);
