@@ -169,6 +169,11 @@ impl FsStorage {
         self
     }
 
+    /// When uploads are synced to disk.
+    pub fn fsync(&self) -> Fsync {
+        self.fsync
+    }
+
     /// Removes the temporary files of uploads that an earlier run left
     /// behind (a crash, a kill -9): every `.babelftp-*.part` below the
     /// root last written before `before`. Symlinks are not followed.
