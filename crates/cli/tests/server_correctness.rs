@@ -543,20 +543,6 @@ ftp.quit()
             "{what}: {bytes} recorded, {got} received\n{out}"
         );
     };
-    // The admin API, while it ran.
-    let live: serde_json::Value =
-        serde_json::from_str(out.lines().find_map(|l| l.strip_prefix("LIVE ")).unwrap()).unwrap();
-    let t = live
-        .as_array()
-        .unwrap()
-        .iter()
-        .find_map(|s| s.get("transfer").filter(|t| !t.is_null()))
-        .unwrap_or_else(|| panic!("no transfer listed: {live}"));
-    let bytes = t["bytes"].as_u64().unwrap();
-    assert!(
-        bytes >= 100_000 && bytes <= got + (1 << 20),
-        "admin API: {bytes} while {got} had arrived"
-    );
     // The xferlog: `… seconds host bytes path … i` (cut short).
     let line = wait_until("the xferlog line", || {
         std::fs::read_to_string(&xferlog).ok().filter(|t| t.contains("big.bin"))
@@ -592,6 +578,20 @@ ftp.quit()
     let ev: serde_json::Value = serde_json::from_str(&ev).unwrap();
     assert_eq!(ev["outcome"], "cut_short", "{ev}");
     sane(ev["bytes"].as_u64().unwrap(), "event");
+    // The admin API, while it ran.
+    let live: serde_json::Value =
+        serde_json::from_str(out.lines().find_map(|l| l.strip_prefix("LIVE ")).unwrap()).unwrap();
+    let t = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|s| s.get("transfer").filter(|t| !t.is_null()))
+        .unwrap_or_else(|| panic!("no transfer listed: {live}"));
+    let bytes = t["bytes"].as_u64().unwrap();
+    assert!(
+        bytes >= 100_000 && bytes <= got + (1 << 20),
+        "admin API: {bytes} while {got} had arrived"
+    );
 }
 
 // ---------------------------------------------------------------------
