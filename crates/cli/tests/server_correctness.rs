@@ -378,7 +378,7 @@ else:
 }
 
 #[test]
-fn failures_on_web_and_ftp_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
+fn failures_on_every_door_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
@@ -400,6 +400,8 @@ fn failures_on_web_and_ftp_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
             "[::1]:0",
             "--http-listen",
             "[::1]:0",
+            "--admin-listen",
+            "[::1]:0",
         ],
     );
     let line = srv.wait_for("ftp://[::1]:");
@@ -411,15 +413,30 @@ fn failures_on_web_and_ftp_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
         .parse()
         .unwrap();
     let v6: SocketAddr = format!("[::1]:{port}").parse().unwrap();
-    let base = srv.url_after("web view: ");
-    assert!(base.starts_with("http://[::1]:"), "{base}");
-
-    // Two wrong passwords on the web door, two on FTP: one client.
-    let jar = dir.path().join("jar");
-    for _ in 0..2 {
-        let r = web_login("::1", &jar, &base, "good", "wrong");
-        assert_eq!(r.status, 401, "{}", r.body);
+    let (mut base, mut api) = (String::new(), String::new());
+    while base.is_empty() || api.is_empty() {
+        let line = srv.wait_for("http://[::1]:");
+        let url = line.split_whitespace().find(|w| w.starts_with("http")).unwrap();
+        let url = url.trim_end_matches('/').to_owned();
+        if line.contains("web view") {
+            base = url;
+        } else if line.contains("admin API") {
+            api = url;
+        }
     }
+
+    // A wrong password on the web door, a wrong token on the admin API,
+    // two wrong passwords on FTP: one client, banned at the fourth.
+    let jar = dir.path().join("jar");
+    let r = web_login("::1", &jar, &base, "good", "wrong");
+    assert_eq!(r.status, 401, "{}", r.body);
+    let r = curl_from(
+        "::1",
+        &jar,
+        &format!("{api}/sessions"),
+        &["-H", "Authorization: Bearer bftp_wrong"],
+    );
+    assert_eq!(r.status, 401, "{}", r.body);
     let seen = from_v6_loopback(v6, 2);
     assert!(seen.contains("421"), "the 4th failure bans:\n{seen}");
     assert!(from_v6_loopback(v6, 0).contains("CLOSED"));
@@ -427,6 +444,11 @@ fn failures_on_web_and_ftp_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
         curl_from("::1", &jar, &format!("{base}/?login"), &[]).status,
         0,
         "the web door closes it too"
+    );
+    assert_eq!(
+        curl_from("::1", &jar, &format!("{api}/sessions"), &[]).status,
+        0,
+        "and the admin API"
     );
     // Listed as the network.
     let listed = wait_until("the ban in the store", || {
