@@ -33,7 +33,7 @@ mod store;
 mod tokens;
 
 pub use babelftp_i18n::format_size;
-pub use bans::BanRecord;
+pub use bans::{BanNet, BanRecord};
 pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;

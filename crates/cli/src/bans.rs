@@ -1,10 +1,14 @@
 //! `babelftp ban list | add ADDR [--for DURATION] | rm ADDR`: the
 //! defender's bans in the accounts store, which every node of it reads
-//! within seconds (issue 29). `list` prints one ban a line: the address,
-//! until when (UTC), how many bans it had within a day, and why.
+//! within seconds (issue 29). `list` prints one ban a line: the address
+//! or network (an IPv6 client's /64, as the defender bans it), until when
+//! (UTC), how many bans it had within a day, and why. `add` and `rm` take
+//! an address or a network (`2001:db8:1:2::/64`); `rm` of an address
+//! lifts every ban that covers it.
 
-use std::net::IpAddr;
 use std::time::Duration;
+
+use babelftp_accounts::BanNet;
 
 use anyhow::bail;
 use clap::{Args, Subcommand};
@@ -27,14 +31,14 @@ pub struct BanArgs {
 enum BanCmd {
     /// The bans in force.
     List,
-    /// Ban an address on every node (default: one day).
+    /// Ban an address or a network (2001:db8:1:2::/64) on every node (default: one day).
     Add {
         addr: String,
         /// How long: 90s, 15m, 2h, 7d, or seconds.
         #[arg(long = "for", value_name = "DURATION")]
         duration: Option<String>,
     },
-    /// Lift the ban of an address.
+    /// Lift the ban of a network, or every ban that covers an address.
     Rm { addr: String },
 }
 
@@ -56,10 +60,10 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
     n.checked_mul(secs).filter(|s| *s > 0).map(Duration::from_secs)
 }
 
-fn addr(s: &str) -> anyhow::Result<IpAddr> {
-    match s.trim().parse::<IpAddr>() {
-        Ok(a) => Ok(a.to_canonical()),
-        Err(_) => Err(crate::exit::Usage(ts("cli-ban-bad-addr", &[("addr", s)])).into()),
+fn addr(s: &str) -> anyhow::Result<BanNet> {
+    match s.parse::<BanNet>() {
+        Ok(a) => Ok(a),
+        Err(()) => Err(crate::exit::Usage(ts("cli-ban-bad-net", &[("addr", s)])).into()),
     }
 }
 
@@ -106,10 +110,13 @@ pub async fn ban(a: BanArgs) -> anyhow::Result<()> {
         }
         BanCmd::Rm { addr: text } => {
             let ip = addr(&text)?;
-            if !store.unban(ip).await? {
+            let lifted = store.unban(ip).await?;
+            if lifted.is_empty() {
                 bail!(ts("cli-ban-not-found", &[("addr", &ip.to_string())]));
             }
-            println!("{}", ts("cli-ban-removed", &[("addr", &ip.to_string())]));
+            for net in lifted {
+                println!("{}", ts("cli-ban-removed", &[("addr", &net.to_string())]));
+            }
         }
     }
     store.close().await;

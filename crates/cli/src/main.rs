@@ -75,7 +75,7 @@ enum Cmd {
     /// Manage the groups of the accounts store: a user takes its group's home, language, charset,
     /// permissions and mounts unless it sets its own.
     Group(users::GroupArgs),
-    /// The defender's bans in the accounts store, on every node: list, add ADDR [--for
+    /// The defender's bans in the accounts store, on every node: list, add ADDR or NET [--for
     /// DURATION], rm ADDR.
     Ban(bans::BanArgs),
     /// The admin API (serve --admin-listen): its bearer tokens (token create [--name N], list,

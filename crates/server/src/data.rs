@@ -315,28 +315,51 @@ where
             break;
         }
         total += n as u64;
-        send_out(&mut dst, &buf[..n], ascii_out, &mut conv).await?;
-        progress.fetch_add(n as u64, Ordering::Relaxed);
+        send_out(&mut dst, &buf[..n], ascii_out, &mut conv, progress).await?;
     }
     dst.flush().await?;
     Ok(total)
 }
 
 /// Writes `data` to `dst`, in ASCII mode with every LF made CR LF (through
-/// `conv`, kept between calls).
+/// `conv`, kept between calls), counting in `progress` the octets of
+/// `data` sent as each write is done, not once the whole buffer is out: a
+/// download cut in the middle of a buffer (a slow client, a bandwidth
+/// limit that writes it in small turns) is recorded with what it really
+/// sent. In ASCII mode an octet counts once its wire form is sent whole.
 async fn send_out<W: AsyncWrite + Unpin>(
     dst: &mut W,
     data: &[u8],
     ascii_out: bool,
     conv: &mut Vec<u8>,
+    progress: &AtomicU64,
 ) -> io::Result<()> {
-    if ascii_out {
+    let wire: &[u8] = if ascii_out {
         conv.clear();
         babelftp_proto::ascii::lf_to_crlf(data, conv);
-        dst.write_all(conv).await
+        conv
     } else {
-        dst.write_all(data).await
+        data
+    };
+    let (mut off, mut lfs, mut counted) = (0usize, 0usize, 0usize);
+    while off < wire.len() {
+        let n = dst.write(&wire[off..]).await?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        let done = if ascii_out {
+            lfs += wire[off..off + n].iter().filter(|&&b| b == b'\n').count();
+            // Every LF has a CR put before it: those are not data's, nor
+            // is a CR whose LF is still to go.
+            (off + n) - lfs - usize::from(wire.get(off + n) == Some(&b'\n'))
+        } else {
+            off + n
+        };
+        off += n;
+        progress.fetch_add((done - counted) as u64, Ordering::Relaxed);
+        counted = done;
     }
+    Ok(())
 }
 
 /// Sends a local file through a stream that cannot take `sendfile` (TLS,
@@ -363,8 +386,7 @@ where
             break;
         }
         total += n as u64;
-        send_out(&mut dst, &buf[..n], ascii_out, &mut conv).await?;
-        progress.fetch_add(n as u64, Ordering::Relaxed);
+        send_out(&mut dst, &buf[..n], ascii_out, &mut conv, progress).await?;
         if n < buf.len() {
             break; // read_full stopped at the end of the file
         }
@@ -587,8 +609,7 @@ pub async fn send_reader<S: AsyncWrite + Unpin>(
             break;
         }
         total += n as u64;
-        send_out(stream, &buf[..n], ascii, &mut conv).await?;
-        progress.fetch_add(n as u64, Ordering::Relaxed);
+        send_out(stream, &buf[..n], ascii, &mut conv, progress).await?;
     }
     stream.flush().await?;
     Ok(total)
@@ -603,6 +624,75 @@ mod tests {
         let mut out = Vec::new();
         pump(&b"a\nb\n"[..], &mut out, true, &AtomicU64::new(0)).await.unwrap();
         assert_eq!(out, b"a\r\nb\r\n");
+    }
+
+    /// A peer that takes `left` octets, a few at a time, then is gone.
+    struct Cut {
+        left: usize,
+        got: Vec<u8>,
+    }
+
+    impl AsyncWrite for Cut {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<io::Result<usize>> {
+            if self.left == 0 {
+                return std::task::Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+            }
+            let n = buf.len().min(3).min(self.left);
+            self.left -= n;
+            self.got.extend_from_slice(&buf[..n]);
+            std::task::Poll::Ready(Ok(n))
+        }
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    /// A download cut in the middle of a buffer counts what went out, not
+    /// 0 (issue 45: a rate-limited download cut short was logged as 0).
+    #[tokio::test]
+    async fn a_download_cut_mid_buffer_counts_the_octets_sent() {
+        let data: Vec<u8> = (0..1000u32).map(|i| if i % 10 == 9 { b'\n' } else { b'x' }).collect();
+        for cut in [1, 7, 500, 999] {
+            let progress = AtomicU64::new(0);
+            let mut peer = Cut {
+                left: cut,
+                got: Vec::new(),
+            };
+            assert!(pump(&data[..], &mut peer, false, &progress).await.is_err());
+            assert_eq!(progress.load(Ordering::Relaxed), cut as u64, "binary, cut at {cut}");
+        }
+        // ASCII: an octet counts once its wire form is out (LF: CR LF).
+        for cut in [9, 10, 11, 12, 550] {
+            let progress = AtomicU64::new(0);
+            let mut peer = Cut {
+                left: cut,
+                got: Vec::new(),
+            };
+            assert!(pump(&data[..], &mut peer, true, &progress).await.is_err());
+            // The file's octets whose wire form went out whole: each x,
+            // each CR LF; not a last CR whose LF did not go.
+            let lf_whole = peer.got.len() - peer.got.iter().filter(|&&b| b == b'\r').count();
+            assert_eq!(progress.load(Ordering::Relaxed), lf_whole as u64, "ascii, cut at {cut}");
+        }
+        // Whole: every octet once.
+        let progress = AtomicU64::new(0);
+        let mut out = Vec::new();
+        pump(&data[..], &mut out, true, &progress).await.unwrap();
+        assert_eq!(progress.load(Ordering::Relaxed), 1000);
+        assert_eq!(out.len(), 1100);
     }
 
     #[test]

@@ -17,6 +17,11 @@
 //! as they are accepted: no banner, no task, no TLS handshake; a session
 //! it still has gets its logins refused without a password check. Addresses in `allow` are never scored.
 //!
+//! What is scored and banned is the client's address for IPv4, and its
+//! network for IPv6: a /64 by default (`ipv6_prefix`), since one host or
+//! one home gets a whole /64 and picks any address in it at will; a ban
+//! per /128 would let it walk on to the next address.
+//!
 //! Scores are per node, in memory. Bans are too without an accounts
 //! store; with one, every ban is written there and every node reads the
 //! store's bans every few seconds, so a ban decided on one node (or added
@@ -27,6 +32,8 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use babelftp_accounts::BanNet;
 
 use crate::config::Cidr;
 
@@ -55,6 +62,9 @@ pub struct DefenderConfig {
     pub connections_per_second: u32,
     /// Never scored nor banned.
     pub allow: Vec<Cidr>,
+    /// The IPv6 network scored and banned as one client: its prefix
+    /// length (64: a /64; 128: each address). IPv4 is per address.
+    pub ipv6_prefix: u8,
 }
 
 impl Default for DefenderConfig {
@@ -85,6 +95,7 @@ impl Default for DefenderConfig {
                 .iter()
                 .filter_map(|c| c.parse().ok())
                 .collect(),
+            ipv6_prefix: 64,
         }
     }
 }
@@ -119,15 +130,44 @@ struct Host {
 #[derive(Debug)]
 pub struct Defender {
     cfg: DefenderConfig,
-    hosts: Mutex<HashMap<IpAddr, Host>>,
+    /// Per client: an IPv4 address, an IPv6 network (`ipv6_prefix`).
+    hosts: Mutex<HashMap<BanNet, Host>>,
     /// Every ban in force, until when: this node's, and with a store the
     /// store's (which [`Defender::replace_bans`] brings in).
-    bans: Mutex<HashMap<IpAddr, Instant>>,
+    bans: Mutex<Bans>,
+}
+
+/// The bans in force, and the prefix lengths among them (an address is
+/// looked up once per length: a handful, whatever the number of bans).
+#[derive(Debug, Default)]
+struct Bans {
+    until: HashMap<BanNet, Instant>,
+    prefixes: Vec<u8>,
+}
+
+impl Bans {
+    fn insert(&mut self, net: BanNet, until: Instant) {
+        if !self.prefixes.contains(&net.prefix()) {
+            self.prefixes.push(net.prefix());
+        }
+        self.until.insert(net, until);
+    }
+
+    /// Whether a ban covers `ip` at `now`.
+    fn covers(&self, ip: IpAddr, now: Instant) -> bool {
+        self.prefixes.iter().any(|p| {
+            BanNet::new(ip, *p)
+                .and_then(|n| self.until.get(&n))
+                .is_some_and(|t| now < *t)
+        })
+    }
 }
 
 /// A ban, for the log and the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ban {
+    /// What is banned: the address (IPv4), or its network (IPv6).
+    pub net: BanNet,
     pub for_: Duration,
     /// How many bans this address had within a day, this one included.
     pub count: u32,
@@ -138,11 +178,11 @@ impl Defender {
         Defender {
             cfg,
             hosts: Mutex::new(HashMap::new()),
-            bans: Mutex::new(HashMap::new()),
+            bans: Mutex::new(Bans::default()),
         }
     }
 
-    fn banned(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Instant>> {
+    fn banned(&self) -> std::sync::MutexGuard<'_, Bans> {
         self.bans.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -153,14 +193,25 @@ impl Defender {
 
     /// The bans are the store's now (every node reads them every few
     /// seconds): a ban lifted there is lifted here.
-    pub fn replace_bans(&self, bans: impl IntoIterator<Item = (IpAddr, Instant)>) {
-        *self.banned() = bans.into_iter().map(|(ip, t)| (ip.to_canonical(), t)).collect();
+    pub fn replace_bans(&self, bans: impl IntoIterator<Item = (BanNet, Instant)>) {
+        let mut all = Bans::default();
+        for (net, t) in bans {
+            all.insert(net, t);
+        }
+        *self.banned() = all;
     }
 
-    /// The bans in force (address, until when).
-    pub fn bans(&self, now: Instant) -> Vec<(IpAddr, Instant)> {
-        let mut v: Vec<(IpAddr, Instant)> = self
+    /// The client `ip` is to the defender: its address (IPv4), or its
+    /// network (IPv6, `ipv6_prefix`).
+    pub fn client(&self, ip: IpAddr) -> BanNet {
+        BanNet::client(ip, self.cfg.ipv6_prefix)
+    }
+
+    /// The bans in force (address or network, until when).
+    pub fn bans(&self, now: Instant) -> Vec<(BanNet, Instant)> {
+        let mut v: Vec<(BanNet, Instant)> = self
             .banned()
+            .until
             .iter()
             .filter(|(_, t)| now < **t)
             .map(|(a, t)| (*a, *t))
@@ -169,7 +220,7 @@ impl Defender {
         v
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Host>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<BanNet, Host>> {
         self.hosts.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -182,7 +233,7 @@ impl Defender {
         if self.exempt(ip) {
             return false;
         }
-        self.banned().get(&ip.to_canonical()).is_some_and(|t| now < *t)
+        self.banned().covers(ip, now)
     }
 
     /// Scores an event of `ip`; the ban it caused, if any.
@@ -190,9 +241,9 @@ impl Defender {
         if self.exempt(ip) {
             return None;
         }
-        let ip = ip.to_canonical();
+        let net = self.client(ip);
         let mut hosts = self.lock();
-        let h = hosts.entry(ip).or_default();
+        let h = hosts.entry(net).or_default();
         let score = match ev {
             Event::LoginFailed => self.cfg.score_login_failed,
             Event::Bounce => self.cfg.score_bounce,
@@ -212,7 +263,7 @@ impl Defender {
                 self.cfg.score_flood
             }
         };
-        if score == 0 || self.banned().get(&ip).is_some_and(|t| now < *t) {
+        if score == 0 || self.banned().covers(ip, now) {
             return None;
         }
         let window = self.cfg.window;
@@ -231,10 +282,14 @@ impl Defender {
         h.bans += 1;
         let factor = 1u32.checked_shl(h.bans - 1).unwrap_or(u32::MAX);
         let for_ = self.cfg.ban_time.saturating_mul(factor).min(self.cfg.max_ban_time);
-        self.banned().insert(ip, now + for_);
+        self.banned().insert(net, now + for_);
         h.last_ban = Some(now);
         h.scores.clear();
-        Some(Ban { for_, count: h.bans })
+        Some(Ban {
+            net,
+            for_,
+            count: h.bans,
+        })
     }
 
     /// Forgets what has expired (hosts with no score, ban or recent
@@ -242,7 +297,7 @@ impl Defender {
     /// of the last window only.
     pub fn sweep(&self, now: Instant) {
         let window = self.cfg.window;
-        self.banned().retain(|_, t| now < *t);
+        self.banned().until.retain(|_, t| now < *t);
         self.lock().retain(|_, h| {
             h.scores.retain(|(t, _)| now.saturating_duration_since(*t) < window);
             !h.scores.is_empty()
@@ -308,7 +363,7 @@ impl crate::driver::Shared {
     /// A ban this node decided: logged, counted, and written to the store
     /// for the other nodes.
     fn banned(&self, ip: IpAddr, ban: Ban, reason: &'static str) {
-        tracing::warn!(addr = %ip.to_canonical(), seconds = ban.for_.as_secs(), bans_today = ban.count, reason, "address banned");
+        tracing::warn!(addr = %ip.to_canonical(), banned = %ban.net, seconds = ban.for_.as_secs(), bans_today = ban.count, reason, "address banned");
         self.metrics.count_ban();
         if let Some(events) = self.events.as_ref().filter(|e| e.wants(crate::events::Kind::Ban)) {
             let mut ev = crate::events::Event::new(crate::events::Kind::Ban);
@@ -320,7 +375,7 @@ impl crate::driver::Shared {
         if let Some(store) = self.cfg.directory.as_ref().and_then(|d| d.store().cloned()) {
             let until = unix_now().saturating_add(i64::try_from(ban.for_.as_secs()).unwrap_or(i64::MAX));
             tokio::spawn(async move {
-                if let Err(e) = store.ban(ip, until, ban.count, reason).await {
+                if let Err(e) = store.ban(ban.net, until, ban.count, reason).await {
                     tracing::warn!(error = %e, "ban not written to the accounts store");
                 }
             });
@@ -484,5 +539,60 @@ mod tests {
             assert_eq!(d.event(m, Event::LoginFailed, t0), None);
         }
         assert!(d.event(m, Event::LoginFailed, t0).is_some(), "4 + 6 * 1 = 10");
+    }
+
+    #[test]
+    fn an_ipv6_client_is_its_64_and_an_ipv4_client_its_address() {
+        let cfg = DefenderConfig {
+            threshold: 4,
+            ..DefenderConfig::default()
+        };
+        let d = Defender::new(cfg.clone());
+        let t0 = Instant::now();
+        // Two addresses of one /64 add up, and the ban holds for the
+        // whole /64 (an address it never used too), not the next one.
+        let (a, b) = (ip("2001:db8:1:2::a"), ip("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        assert_eq!(d.event(a, Event::LoginFailed, t0), None);
+        assert_eq!(d.event(b, Event::LoginFailed, t0), None);
+        assert_eq!(d.event(a, Event::LoginFailed, t0), None);
+        let ban = d.event(b, Event::LoginFailed, t0).map(|b| b.net.to_string());
+        assert_eq!(ban.as_deref(), Some("2001:db8:1:2::/64"), "2 + 2 of one /64");
+        assert_eq!(d.tracked(), 1);
+        for x in [a, b, ip("2001:db8:1:2:1234::9")] {
+            assert!(d.is_banned(x, t0), "{x}");
+        }
+        assert!(!d.is_banned(ip("2001:db8:1:3::a"), t0), "the next /64");
+        let listed: Vec<String> = d.bans(t0).iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(listed, ["2001:db8:1:2::/64"]);
+        // IPv4 stays per address.
+        let (c, e) = (ip("192.0.2.30"), ip("192.0.2.31"));
+        for _ in 0..3 {
+            assert_eq!(d.event(c, Event::LoginFailed, t0), None);
+        }
+        assert_eq!(d.event(e, Event::LoginFailed, t0), None, "another address");
+        assert!(d.event(c, Event::LoginFailed, t0).is_some());
+        assert!(d.is_banned(c, t0) && !d.is_banned(e, t0));
+        // Bans from the store (another node, `babelftp ban add`) of any
+        // width hold for what they cover.
+        d.replace_bans([
+            (BanNet::host(ip("2001:db8:9::1")), t0 + Duration::from_secs(60)),
+            ("2001:db8:7::/48".parse().unwrap(), t0 + Duration::from_secs(60)),
+        ]);
+        assert!(d.is_banned(ip("2001:db8:9::1"), t0));
+        assert!(!d.is_banned(ip("2001:db8:9::2"), t0), "an address banned alone");
+        assert!(d.is_banned(ip("2001:db8:7:ffff::1"), t0));
+        assert!(!d.is_banned(a, t0), "lifted in the store: lifted here");
+        // ipv6_prefix = 128: each address on its own.
+        let d = Defender::new(DefenderConfig {
+            ipv6_prefix: 128,
+            ..cfg
+        });
+        for _ in 0..3 {
+            assert_eq!(d.event(a, Event::LoginFailed, t0), None);
+        }
+        assert_eq!(d.event(b, Event::LoginFailed, t0), None);
+        let ban = d.event(a, Event::LoginFailed, t0).map(|b| b.net.to_string());
+        assert_eq!(ban.as_deref(), Some("2001:db8:1:2::a"));
+        assert!(!d.is_banned(b, t0));
     }
 }

@@ -81,6 +81,60 @@ fn in_use(addr: &std::net::SocketAddr, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}"))
 }
 
+/// How the server opens every storage it serves, with the same settings:
+/// the root, each virtual host's, and the homes and virtual folders that
+/// lie elsewhere (the accounts store's sources, [`directory::Directory`]).
+/// Each gets the server's `fsync`, and each is swept, in the background, of
+/// the temporary files that uploads of an earlier run left (those last
+/// written before this server started: a crash, a kill -9).
+#[derive(Debug, Clone)]
+pub struct Opener {
+    fsync: storage::fs::Fsync,
+    started: std::time::SystemTime,
+}
+
+impl Opener {
+    /// An opener with `fsync`, sweeping what was last written before
+    /// `started` (the server's start).
+    pub fn new(fsync: storage::fs::Fsync, started: std::time::SystemTime) -> Opener {
+        Opener { fsync, started }
+    }
+
+    /// The local directory `dir` with `charsets`, synced as the server
+    /// syncs (not swept: see [`Opener::open`]).
+    pub fn local(
+        &self,
+        dir: &std::path::Path,
+        charsets: babelftp_i18n::names::CharsetMap,
+    ) -> io::Result<storage::fs::FsStorage> {
+        Ok(storage::fs::FsStorage::open(dir)?
+            .with_charsets(charsets)
+            .with_fsync(self.fsync))
+    }
+
+    /// Opens `backend` at `root` (the local back-end: with `charsets`),
+    /// and sweeps it of leftovers in the background.
+    pub fn open(
+        &self,
+        backend: &storage::Backend,
+        root: &std::path::Path,
+        charsets: babelftp_i18n::names::CharsetMap,
+    ) -> storage::Result<Arc<dyn Storage>> {
+        let st: Arc<dyn Storage> = match backend {
+            storage::Backend::Local => Arc::new(self.local(root, charsets)?),
+            other => other.open(
+                root,
+                storage::LocalOptions {
+                    charsets,
+                    fsync: self.fsync,
+                },
+            )?,
+        };
+        sweep(&st, backend.describe(root), self.started);
+        Ok(st)
+    }
+}
+
 /// Removes, in the background, what uploads of an earlier run left in
 /// `storage` (`root`, for the log): a crash or a kill -9 cannot.
 fn sweep(storage: &Arc<dyn Storage>, root: String, before: std::time::SystemTime) {
@@ -108,15 +162,18 @@ impl Server {
                 "the s3 storage has UTF-8 keys: fs_charset and dir_charsets need the local storage",
             ));
         }
-        let options = storage::LocalOptions {
-            charsets,
-            fsync: cfg.fsync,
-        };
-        let storage = cfg.storage.open(&cfg.root, options).map_err(|e| match local {
-            true => io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())),
-            false => e.into(),
-        })?;
-        sweep(&storage, cfg.storage.describe(&cfg.root), started);
+        // One opener for every storage: the root, the virtual hosts', and
+        // the homes and folders elsewhere that logins open.
+        let opener = Opener::new(cfg.fsync, started);
+        if let Some(d) = &cfg.directory {
+            d.set_opener(opener.clone());
+        }
+        let storage = opener
+            .open(&cfg.storage, &cfg.root, charsets)
+            .map_err(|e| match local {
+                true => io::Error::new(e.kind(), format!("root (--root) {}: {e}", cfg.root.display())),
+                false => e.into(),
+            })?;
         // A storage that does not answer (a missing bucket, refused
         // credentials, a wrong endpoint) is said at start with its reason,
         // not found by the first user as "451 Local error".
@@ -159,17 +216,11 @@ impl Server {
         let mut host_infos = Vec::new();
         for h in &cfg.hosts {
             let (charsets, _) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-            let options = storage::LocalOptions {
-                charsets,
-                fsync: cfg.fsync,
-            };
             // Every back-end serves a virtual host, as it serves the root.
             let what = h.storage.describe(&h.root);
-            let storage = h
-                .storage
-                .open(&h.root, options)
+            let storage = opener
+                .open(&h.storage, &h.root, charsets)
                 .map_err(|e| io::Error::new(e.kind(), format!("host {}: {what}: {e}", h.name)))?;
-            sweep(&storage, what.clone(), started);
             if !h.storage.is_local() {
                 let st = storage.clone();
                 match tokio::task::spawn_blocking(move || st.probe()).await {

@@ -166,6 +166,10 @@ impl Storage for LinkRules {
         self.inner.name_charset(p)
     }
 
+    fn stored_path(&self, p: &VPath) -> Vec<u8> {
+        self.inner.stored_path(p)
+    }
+
     fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {
         self.content(p, Perm::List)?;
         self.inner.subdir(p)

@@ -123,7 +123,7 @@ impl ServerSession {
             }
             C::Mkd(p) => {
                 let t = self.path(&p);
-                if !self.permit(&P::Mkdir(t.components())) {
+                if !self.name_allowed(&t) || !self.permit(&P::Mkdir(t.components())) {
                     return;
                 }
                 self.op(Op::Mkdir(t.clone()), Pending::Mkd(t));
@@ -155,6 +155,9 @@ impl ServerSession {
                     return;
                 };
                 let to = self.path(&p);
+                if !self.name_allowed(&to) {
+                    return;
+                }
                 let check = P::Rename {
                     from: from.components(),
                     to: to.components(),

@@ -159,6 +159,9 @@ impl ServerSession {
             self.reply(ReplyCode::FILE_UNAVAILABLE, Msg::NotAFile);
             return;
         }
+        if !self.name_allowed(&path) {
+            return;
+        }
         // Refused and logged as MKD, DELE and the others are. APPE and
         // REST+STOR change a file in place: `overwrite`. STOR and STOU
         // create: `upload`; a STOR without `overwrite` may not replace a

@@ -66,6 +66,24 @@ impl ServerSession {
         false
     }
 
+    /// Whether `p`, a name a client asks to create (STOR, STOU, APPE,
+    /// RNTO, MKD), is free of the server's temporary-name pattern; if not,
+    /// 553 and a log line. Such a file would be hidden from listings and
+    /// removed at the next start.
+    pub(crate) fn name_allowed(&mut self, p: &VPath) -> bool {
+        if !p.is_reserved() {
+            return true;
+        }
+        tracing::info!(
+            peer = %self.peer,
+            user = %self.login.log_user().0.escape_ascii(),
+            path = %PlainPath(&p.to_bytes()),
+            "name refused: the server's temporary-name pattern"
+        );
+        self.reply(ReplyCode::BAD_FILENAME, Msg::ReservedName);
+        false
+    }
+
     /// The refusal: 550 with the permission's name, and the log line.
     pub(crate) fn deny(&mut self, perm: Perm, path: &[u8]) {
         tracing::info!(

@@ -76,7 +76,7 @@ pub use info::display_fact;
 pub use listing::{perm_fact, Lines, ListFormat, ListRender};
 pub use msg::Msg;
 pub use session::{ServerSession, Tally};
-pub use vpath::VPath;
+pub use vpath::{is_temp_name, VPath, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// A harness that drives a session over an in-memory filesystem (tests,
 /// fuzzing): only with the `testing` feature, never in the server's build.

@@ -149,6 +149,10 @@ pub enum Msg {
     },
     QuotaNoLimit,
     QuotaNone,
+    // issue 45: server
+    /// 553: a name in the server's temporary-name pattern
+    /// (`.babelftp-*.part`), which a client may not create.
+    ReservedName,
 }
 
 impl Msg {
@@ -261,6 +265,7 @@ impl Msg {
             QuotaFiles { .. } => ("quota-files", None),
             QuotaNoLimit => ("quota-no-limit", None),
             QuotaNone => ("quota-none", None),
+            ReservedName => ("reserved-name", None),
         }
     }
 
@@ -411,6 +416,7 @@ mod tests {
             },
             Msg::QuotaNoLimit,
             Msg::QuotaNone,
+            Msg::ReservedName,
         ];
         for m in all {
             let (id, _) = m.parts();

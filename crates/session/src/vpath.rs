@@ -1,5 +1,20 @@
 //! Virtual paths: what every storage operation the session asks for names.
 
+/// The prefix of an upload's temporary name (`.babelftp-<pid>-<n>.part`,
+/// made by the local storage beside its target): never listed, swept at
+/// start, and never a name a client may create ([`is_temp_name`]).
+pub const TEMP_PREFIX: &[u8] = b".babelftp-";
+/// … and its suffix.
+pub const TEMP_SUFFIX: &[u8] = b".part";
+
+/// Whether `name` (one component) is in the pattern of the server's own
+/// temporary upload names: hidden from listings and removed at start, so
+/// a client may not STOR, STOU, APPE, RNTO or MKD it (nor the web view
+/// make it).
+pub fn is_temp_name(name: &[u8]) -> bool {
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
+}
+
 /// A normalized virtual path: components below the session's root.
 ///
 /// Built only by [`VPath::root`] and [`VPath::join`], so by construction no
@@ -46,6 +61,12 @@ impl VPath {
     /// The last component, if any.
     pub fn file_name(&self) -> Option<&[u8]> {
         self.0.last().map(Vec::as_slice)
+    }
+
+    /// Whether the last component is a name the server keeps for its
+    /// temporary upload files ([`is_temp_name`]).
+    pub fn is_reserved(&self) -> bool {
+        self.file_name().is_some_and(is_temp_name)
     }
 
     /// Whether this is the root.
@@ -95,5 +116,30 @@ mod tests {
         // An overlong "." (C0 AE) is a name, not a dot (RFC 2279 section 6).
         assert_eq!(cwd.join(b"\xc0\xae\xc0\xae").to_bytes(), b"/a/b/\xc0\xae\xc0\xae");
         assert!(cwd.join(b"../x/./../..").is_confined());
+    }
+
+    #[test]
+    fn temporary_upload_names_are_reserved() {
+        for name in [
+            &b".babelftp-12-0.part"[..],
+            b".babelftp-x.part",
+            b".babelftp-\xd0\x94.part",
+        ] {
+            assert!(is_temp_name(name), "{}", name.escape_ascii());
+            assert!(VPath::root().join(b"/a").join(name).is_reserved());
+        }
+        for name in [
+            &b".babelftp-.part"[..],
+            b"babelftp-1.part",
+            b".babelftp-1.part.1",
+            b"x.part",
+            b".babelftp-1",
+        ] {
+            assert!(!is_temp_name(name), "{}", name.escape_ascii());
+        }
+        // Only the last component: a directory of that name (made before
+        // names were refused) can still be entered.
+        assert!(!VPath::root().join(b"/.babelftp-1.part/x").is_reserved());
+        assert!(!VPath::root().is_reserved());
     }
 }

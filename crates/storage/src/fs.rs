@@ -31,17 +31,11 @@ pub enum Fsync {
     Never,
 }
 
-/// The prefix of an upload's temporary name (`.babelftp-<pid>-<n>.part`,
-/// beside its target). Short whatever the target's name (a name near
-/// NAME_MAX has room for it), never listed, swept at start.
-pub const TEMP_PREFIX: &[u8] = b".babelftp-";
-/// … and its suffix.
-pub const TEMP_SUFFIX: &[u8] = b".part";
-
-/// Whether `name` is an upload's temporary name.
-pub fn is_temp_name(name: &[u8]) -> bool {
-    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
-}
+/// An upload's temporary name: `.babelftp-<pid>-<n>.part`, beside its
+/// target. Short whatever the target's name (a name near NAME_MAX has
+/// room for it), never listed, swept at start, refused from clients (the
+/// pattern is the session's, which refuses it).
+pub use babelftp_session::{is_temp_name, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// An upload to a local file. Dropping it without commit removes a
 /// temporary file, and a file this upload created but wrote nothing to
@@ -245,6 +239,11 @@ impl FsStorage {
     pub fn with_fsync(mut self, fsync: Fsync) -> Self {
         self.fsync = fsync;
         self
+    }
+
+    /// When uploads are synced to disk.
+    pub fn fsync(&self) -> Fsync {
+        self.fsync
     }
 
     /// Removes the temporary files of uploads that an earlier run left
@@ -691,6 +690,27 @@ impl Storage for FsStorage {
             .map(|c| c.name())
     }
 
+    /// Each component as it is on disk ([`FsStorage::resolve`]: the
+    /// translated name where it exists or is to be made, else the octets
+    /// as sent).
+    fn stored_path(&self, p: &VPath) -> Vec<u8> {
+        if self.charsets.is_identity() || p.is_root() {
+            return p.to_bytes();
+        }
+        let Ok(disk) = self.resolve(p, false) else {
+            return p.to_bytes();
+        };
+        let mut out = Vec::new();
+        for c in disk.components() {
+            out.push(b'/');
+            out.extend_from_slice(c.as_os_str().as_bytes());
+        }
+        if out.is_empty() {
+            out.push(b'/');
+        }
+        out
+    }
+
     /// RNFR/RNTO.
     fn rename(&self, from: &VPath, to: &VPath) -> Result<()> {
         if from.is_root() || to.is_root() {
@@ -1042,5 +1062,43 @@ mod tests {
             None,
             "out of the root: refused anyway"
         );
+    }
+
+    /// What events are given: the octets on disk, in a KOI8-R subtree too
+    /// (below a home and through a mount as well).
+    #[test]
+    fn stored_paths_are_the_octets_on_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("koi")).unwrap();
+        let koi = Charset::for_label("koi8-r").unwrap();
+        let st = FsStorage::open(root)
+            .unwrap()
+            .with_charsets(CharsetMap::new(None, vec![("/koi".into(), koi)]));
+        let p = VPath::root().join("/koi/Привет.txt".as_bytes());
+        // Not there yet: where it would be made; there: where it is.
+        assert_eq!(st.stored_path(&p), b"/koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt");
+        std::fs::write(root.join(OsStr::from_bytes(b"koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt")), "x").unwrap();
+        assert_eq!(st.stored_path(&p), b"/koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt");
+        // Elsewhere names are as sent.
+        let q = VPath::root().join("/Привет.txt".as_bytes());
+        assert_eq!(st.stored_path(&q), "/Привет.txt".as_bytes());
+        assert_eq!(st.stored_path(&VPath::root()), b"/");
+        // Below a home: the home's subtree keeps its charset.
+        let home = st.subdir(&VPath::root().join(b"koi")).unwrap();
+        assert_eq!(
+            home.stored_path(&VPath::root().join("Привет.txt".as_bytes())),
+            b"/\xF0\xD2\xC9\xD7\xC5\xD4.txt"
+        );
+        // Through a mount: the mount point as seen, then the octets.
+        let m = crate::mount::Mounted::with(
+            Arc::new(FsStorage::open(root).unwrap()),
+            vec![(VPath::root().join(b"m"), home)],
+        );
+        assert_eq!(
+            m.stored_path(&VPath::root().join("/m/Привет.txt".as_bytes())),
+            b"/m/\xF0\xD2\xC9\xD7\xC5\xD4.txt"
+        );
+        assert_eq!(m.stored_path(&VPath::root().join(b"/m")), b"/m");
     }
 }

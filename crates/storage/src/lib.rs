@@ -330,6 +330,14 @@ pub trait Storage: Send + Sync + 'static {
         let _ = p;
         None
     }
+    /// The path `p` names as it is stored (`/a/b`, below this storage's
+    /// root): the octets on disk where names are translated (a directory
+    /// in KOI8-R), else `p` itself. What events and hooks are given, so
+    /// that a program finds the file. Blocks (a translating storage looks
+    /// at which names exist).
+    fn stored_path(&self, p: &VPath) -> Vec<u8> {
+        p.to_bytes()
+    }
     /// The same storage rooted at a subdirectory (a user's home): nothing
     /// above it is reachable through the result.
     fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>>;

@@ -279,6 +279,21 @@ impl Storage for Mounted {
         })
     }
 
+    /// The mount point as the user sees it, then the path as the
+    /// mounted storage keeps it.
+    fn stored_path(&self, p: &VPath) -> Vec<u8> {
+        let (st, rest, i) = self.route(p);
+        let inner = st.stored_path(&rest);
+        let Some(point) = i.and_then(|i| self.mounts.get(i)) else {
+            return inner;
+        };
+        let mut out = path_of(&point.0).to_bytes();
+        if inner != b"/" {
+            out.extend_from_slice(&inner);
+        }
+        out
+    }
+
     /// A subtree: of the storage that holds it, when no mount point is
     /// below it; else the same mounts beneath the new root.
     fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file } — { $error }
 cli-acct-import-duplicate = المستخدم { $name } مذكور مرتين
 cli-acct-hash = تعذّر حساب تجزئة كلمة المرور: { $error }
 cli-acct-corrupt = في مخزن الحسابات { $db } قيمة غير صالحة لـ { $what }: { $value }
-cli-ban-bad-addr = { $addr } ليس عنوان IP
 cli-ban-bad-duration = { $value }: اكتب مدة مثل 90s أو 15m أو 2h أو 7d
 cli-ban-added = { $addr } محظور حتى { $until } على كل عقدة تستخدم المخزن
 cli-ban-removed = لم يعد { $addr } محظورًا (تتبع العقد خلال ثوانٍ)
@@ -164,3 +163,6 @@ cli-admin-no-random = لم يوفّر النظام أرقامًا عشوائية
 cli-admin-serving = واجهة الإدارة البرمجية: { $url } (رموز حامل: babelftp admin token create)
 cli-passive-for-bad = { $value }: اكتب شبكة العملاء والعنوان المُعلَن لها، مثل 10.0.0.0/8=10.0.0.5
 cli-web-serving = عرض الويب: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.113.9 أو 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = حذف
 web-user = اسم المستخدم
 web-password = كلمة المرور
 web-stalled = توقف وصول الرفع؛ لم يُحفظ شيء.
+
+# issue 45: server
+reserved-name = هذا الاسم محجوز لملفات الرفع المؤقتة الخاصة بالخادم (.babelftp-*.part)؛ اختر اسمًا آخر.
+web-reserved-name = هذا الاسم محجوز لملفات الرفع المؤقتة الخاصة بالخادم (.babelftp-*.part)؛ اختر اسمًا آخر.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = Benutzer { $name } ist zweimal angegeben
 cli-acct-hash = das Passwort konnte nicht gehasht werden: { $error }
 cli-acct-corrupt = der Kontenspeicher { $db } enthält einen ungültigen Wert für { $what }: { $value }
-cli-ban-bad-addr = { $addr } ist keine IP-Adresse
 cli-ban-bad-duration = { $value }: eine Dauer als 90s, 15m, 2h oder 7d schreiben
 cli-ban-added = { $addr } ist bis { $until } auf jedem Knoten des Speichers gesperrt
 cli-ban-removed = { $addr } ist nicht mehr gesperrt (die Knoten folgen binnen Sekunden)
@@ -164,3 +163,6 @@ cli-admin-no-random = das System lieferte keine Zufallszahlen für das Token
 cli-admin-serving = Admin-API: { $url } (Bearer-Tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: geben Sie ein Client-Netz und die ihm angekündigte Adresse an, etwa 10.0.0.0/8=10.0.0.5
 cli-web-serving = Web-Ansicht: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9 oder 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = Löschen
 web-user = Benutzername
 web-password = Passwort
 web-stalled = Der Upload kam nicht mehr an; nichts wurde gespeichert.
+
+# issue 45: server
+reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
+web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = user { $name } is given twice
 cli-acct-hash = the password could not be hashed: { $error }
 cli-acct-corrupt = the accounts store { $db } holds a bad value for { $what }: { $value }
-cli-ban-bad-addr = { $addr } is not an IP address
 cli-ban-bad-duration = { $value }: write a duration as 90s, 15m, 2h or 7d
 cli-ban-added = { $addr } is banned until { $until } on every node of the store
 cli-ban-removed = { $addr } is no longer banned (nodes follow within seconds)
@@ -164,3 +163,6 @@ cli-admin-no-random = the system gave no random numbers for the token
 cli-admin-serving = admin API: { $url } (bearer tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: write a client network and the address announced to it, as 10.0.0.0/8=10.0.0.5
 cli-web-serving = web view: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9 or 2001:db8:1:2::/64)

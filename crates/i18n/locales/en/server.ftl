@@ -155,3 +155,7 @@ web-delete = Delete
 web-user = User name
 web-password = Password
 web-stalled = The upload stopped arriving; nothing was stored.
+
+# issue 45: server
+reserved-name = This name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
+web-reserved-name = That name is kept for the server's temporary upload files (.babelftp-*.part); choose another.

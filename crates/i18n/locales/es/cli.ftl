@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = el usuario { $name } aparece dos veces
 cli-acct-hash = no se pudo calcular el hash de la contraseña: { $error }
 cli-acct-corrupt = el almacén de cuentas { $db } contiene un valor no válido para { $what }: { $value }
-cli-ban-bad-addr = { $addr } no es una dirección IP
 cli-ban-bad-duration = { $value }: escriba una duración como 90s, 15m, 2h o 7d
 cli-ban-added = { $addr } está bloqueada hasta { $until } en cada nodo del almacén
 cli-ban-removed = { $addr } ya no está bloqueada (los nodos lo siguen en segundos)
@@ -164,3 +163,6 @@ cli-admin-no-random = el sistema no dio números aleatorios para el token
 cli-admin-serving = API de administración: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escriba una red de clientes y la dirección que se le anuncia, como 10.0.0.0/8=10.0.0.5
 cli-web-serving = vista web: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.0.113.9 o 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = Eliminar
 web-user = Nombre de usuario
 web-password = Contraseña
 web-stalled = La subida dejó de llegar; no se guardó nada.
+
+# issue 45: server
+reserved-name = Este nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
+web-reserved-name = Ese nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file } : { $error }
 cli-acct-import-duplicate = l'utilisateur { $name } est donné deux fois
 cli-acct-hash = le mot de passe n'a pas pu être haché : { $error }
 cli-acct-corrupt = la base des comptes { $db } contient une valeur invalide pour { $what } : { $value }
-cli-ban-bad-addr = { $addr } n’est pas une adresse IP
 cli-ban-bad-duration = { $value } : écrivez une durée comme 90s, 15m, 2h ou 7d
 cli-ban-added = { $addr } est bannie jusqu’au { $until } sur chaque nœud du magasin
 cli-ban-removed = { $addr } n’est plus bannie (les nœuds suivent en quelques secondes)
@@ -164,3 +163,6 @@ cli-admin-no-random = le système n’a fourni aucun nombre aléatoire pour le j
 cli-admin-serving = API d’administration : { $url } (jetons bearer : babelftp admin token create)
 cli-passive-for-bad = { $value } : écrivez un réseau de clients et l’adresse qui lui est annoncée, comme 10.0.0.0/8=10.0.0.5
 cli-web-serving = vue web : { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple 203.0.113.9 ou 2001:db8:1:2::/64)

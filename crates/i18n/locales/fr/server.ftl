@@ -155,3 +155,7 @@ web-delete = Supprimer
 web-user = Nom d’utilisateur
 web-password = Mot de passe
 web-stalled = L’envoi a cessé d’arriver ; rien n’a été enregistré.
+
+# issue 45: server
+reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
+web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.

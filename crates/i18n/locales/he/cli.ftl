@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file } — { $error }
 cli-acct-import-duplicate = המשתמש { $name } מופיע פעמיים
 cli-acct-hash = לא ניתן היה לגבב את הסיסמה: { $error }
 cli-acct-corrupt = במאגר החשבונות { $db } יש ערך שגוי עבור { $what }: { $value }
-cli-ban-bad-addr = { $addr } אינה כתובת IP
 cli-ban-bad-duration = { $value }: כתבו משך כמו 90s, 15m, 2h או 7d
 cli-ban-added = { $addr } חסומה עד { $until } בכל צומת של המאגר
 cli-ban-removed = { $addr } כבר אינה חסומה (הצמתים מתעדכנים תוך שניות)
@@ -164,3 +163,6 @@ cli-admin-no-random = המערכת לא סיפקה מספרים אקראיים �
 cli-admin-serving = ממשק הניהול: { $url } (אסימוני bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: כתבו רשת לקוחות ואת הכתובת המוכרזת לה, למשל 10.0.0.0/8=10.0.0.5
 cli-web-serving = תצוגת אינטרנט: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 203.0.113.9 או 2001:db8:1:2::/64)

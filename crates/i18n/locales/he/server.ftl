@@ -155,3 +155,7 @@ web-delete = מחיקה
 web-user = שם משתמש
 web-password = סיסמה
 web-stalled = ההעלאה הפסיקה להגיע; דבר לא נשמר.
+
+# issue 45: server
+reserved-name = השם הזה שמור לקובצי ההעלאה הזמניים של השרת (.babelftp-*.part); יש לבחור שם אחר.
+web-reserved-name = השם הזה שמור לקובצי ההעלאה הזמניים של השרת (.babelftp-*.part); יש לבחור שם אחר.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = l'utente { $name } compare due volte
 cli-acct-hash = impossibile calcolare l'hash della password: { $error }
 cli-acct-corrupt = l'archivio degli account { $db } contiene un valore non valido per { $what }: { $value }
-cli-ban-bad-addr = { $addr } non è un indirizzo IP
 cli-ban-bad-duration = { $value }: scrivete una durata come 90s, 15m, 2h o 7d
 cli-ban-added = { $addr } è bandito fino a { $until } su ogni nodo dell’archivio
 cli-ban-removed = { $addr } non è più bandito (i nodi seguono in pochi secondi)
@@ -164,3 +163,6 @@ cli-admin-no-random = il sistema non ha fornito numeri casuali per il token
 cli-admin-serving = API di amministrazione: { $url } (token bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: scrivete una rete di client e l’indirizzo annunciato a essa, come 10.0.0.0/8=10.0.0.5
 cli-web-serving = vista web: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.0.113.9 o 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = Elimina
 web-user = Nome utente
 web-password = Password
 web-stalled = Il caricamento ha smesso di arrivare; non è stato salvato nulla.
+
+# issue 45: server
+reserved-name = Questo nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
+web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.

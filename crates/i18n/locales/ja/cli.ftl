@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }：{ $error }
 cli-acct-import-duplicate = ユーザー { $name } が 2 回書かれています
 cli-acct-hash = パスワードをハッシュできませんでした: { $error }
 cli-acct-corrupt = アカウントストア { $db } の { $what } の値が不正です: { $value }
-cli-ban-bad-addr = { $addr } は IP アドレスではありません
 cli-ban-bad-duration = { $value }: 期間は 90s、15m、2h、7d のように書いてください
 cli-ban-added = { $addr } はストアの全ノードで { $until } まで禁止されています
 cli-ban-removed = { $addr } の禁止を解除しました（各ノードは数秒で追従します）
@@ -164,3 +163,6 @@ cli-admin-no-random = システムからトークン用の乱数を得られま�
 cli-admin-serving = 管理 API: { $url }（Bearer トークン: babelftp admin token create）
 cli-passive-for-bad = { $value }: クライアントのネットワークとそこへ通知するアドレスを 10.0.0.0/8=10.0.0.5 のように書いてください
 cli-web-serving = Web ビュー: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもありません (例: 203.0.113.9、2001:db8:1:2::/64)

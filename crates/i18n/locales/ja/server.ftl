@@ -155,3 +155,7 @@ web-delete = 削除
 web-user = ユーザー名
 web-password = パスワード
 web-stalled = アップロードが届かなくなりました。何も保存されていません。
+
+# issue 45: server
+reserved-name = この名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。
+web-reserved-name = その名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file } - { $error }
 cli-acct-import-duplicate = 사용자 { $name }이(가) 두 번 나옵니다
 cli-acct-hash = 비밀번호를 해시할 수 없습니다: { $error }
 cli-acct-corrupt = 계정 저장소 { $db }에 { $what }의 잘못된 값이 있습니다: { $value }
-cli-ban-bad-addr = { $addr }은(는) IP 주소가 아닙니다
 cli-ban-bad-duration = { $value }: 기간은 90s, 15m, 2h, 7d처럼 쓰십시오
 cli-ban-added = { $addr }은(는) 저장소의 모든 노드에서 { $until }까지 차단됩니다
 cli-ban-removed = { $addr }의 차단이 해제되었습니다 (노드는 몇 초 안에 따라옵니다)
@@ -164,3 +163,6 @@ cli-admin-no-random = 시스템이 토큰에 쓸 난수를 제공하지 않았�
 cli-admin-serving = 관리 API: { $url } (Bearer 토큰: babelftp admin token create)
 cli-passive-for-bad = { $value }: 클라이언트 네트워크와 그 네트워크에 알릴 주소를 10.0.0.0/8=10.0.0.5처럼 쓰세요
 cli-web-serving = 웹 보기: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (예: 203.0.113.9, 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = 삭제
 web-user = 사용자 이름
 web-password = 비밀번호
 web-stalled = 업로드가 더 이상 도착하지 않습니다. 아무것도 저장되지 않았습니다.
+
+# issue 45: server
+reserved-name = 이 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
+web-reserved-name = 그 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = użytkownik { $name } występuje dwa razy
 cli-acct-hash = nie udało się obliczyć skrótu hasła: { $error }
 cli-acct-corrupt = magazyn kont { $db } zawiera błędną wartość dla { $what }: { $value }
-cli-ban-bad-addr = { $addr } nie jest adresem IP
 cli-ban-bad-duration = { $value }: podaj czas jako 90s, 15m, 2h lub 7d
 cli-ban-added = { $addr } jest zablokowany do { $until } na każdym węźle magazynu
 cli-ban-removed = { $addr } nie jest już zablokowany (węzły nadążą w ciągu kilku sekund)
@@ -164,3 +163,6 @@ cli-admin-no-random = system nie dostarczył liczb losowych dla tokenu
 cli-admin-serving = API administracyjne: { $url } (tokeny bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: podaj sieć klientów i ogłaszany jej adres, np. 10.0.0.0/8=10.0.0.5
 cli-web-serving = widok WWW: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.113.9 lub 2001:db8:1:2::/64)

@@ -155,3 +155,7 @@ web-delete = Usuń
 web-user = Nazwa użytkownika
 web-password = Hasło
 web-stalled = Przesyłanie przestało docierać; nic nie zapisano.
+
+# issue 45: server
+reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
+web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = o usuário { $name } aparece duas vezes
 cli-acct-hash = não foi possível gerar o hash da senha: { $error }
 cli-acct-corrupt = o repositório de contas { $db } contém um valor inválido para { $what }: { $value }
-cli-ban-bad-addr = { $addr } não é um endereço IP
 cli-ban-bad-duration = { $value }: escreva uma duração como 90s, 15m, 2h ou 7d
 cli-ban-added = { $addr } está banido até { $until } em cada nó do armazenamento
 cli-ban-removed = { $addr } não está mais banido (os nós acompanham em segundos)
@@ -164,3 +163,6 @@ cli-admin-no-random = o sistema não forneceu números aleatórios para o token
 cli-admin-serving = API de administração: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escreva uma rede de clientes e o endereço anunciado a ela, como 10.0.0.0/8=10.0.0.5
 cli-web-serving = visão web: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } não é um endereço IP nem uma rede (por exemplo 203.0.113.9 ou 2001:db8:1:2::/64)

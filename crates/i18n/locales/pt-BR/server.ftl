@@ -155,3 +155,7 @@ web-delete = Excluir
 web-user = Nome de usuário
 web-password = Senha
 web-stalled = O envio parou de chegar; nada foi salvo.
+
+# issue 45: server
+reserved-name = Este nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
+web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = пользователь { $name } указан дважды
 cli-acct-hash = не удалось вычислить хеш пароля: { $error }
 cli-acct-corrupt = хранилище учётных записей { $db } содержит неверное значение для { $what }: { $value }
-cli-ban-bad-addr = { $addr } — не IP-адрес
 cli-ban-bad-duration = { $value }: укажите длительность как 90s, 15m, 2h или 7d
 cli-ban-added = { $addr } заблокирован до { $until } на каждом узле хранилища
 cli-ban-removed = { $addr } больше не заблокирован (узлы подхватят за несколько секунд)
@@ -164,3 +163,6 @@ cli-admin-no-random = система не выдала случайных чис
 cli-admin-serving = API администрирования: { $url } (bearer-токены: babelftp admin token create)
 cli-passive-for-bad = { $value }: укажите сеть клиентов и сообщаемый ей адрес, например 10.0.0.0/8=10.0.0.5
 cli-web-serving = веб-просмотр: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (например, 203.0.113.9 или 2001:db8:1:2::/64)

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file } - { $error }
 cli-acct-import-duplicate = ผู้ใช้ { $name } ถูกระบุสองครั้ง
 cli-acct-hash = แฮชรหัสผ่านไม่ได้: { $error }
 cli-acct-corrupt = ที่เก็บบัญชี { $db } มีค่าที่ไม่ถูกต้องสำหรับ { $what }: { $value }
-cli-ban-bad-addr = { $addr } ไม่ใช่ที่อยู่ IP
 cli-ban-bad-duration = { $value }: เขียนระยะเวลาเช่น 90s, 15m, 2h หรือ 7d
 cli-ban-added = { $addr } ถูกแบนถึง { $until } ในทุกโหนดของที่เก็บ
 cli-ban-removed = { $addr } ไม่ถูกแบนแล้ว (โหนดจะตามภายในไม่กี่วินาที)
@@ -164,3 +163,6 @@ cli-admin-no-random = ระบบไม่ได้ให้ตัวเลข�
 cli-admin-serving = API ผู้ดูแล: { $url } (โทเค็น bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: เขียนเครือข่ายของไคลเอนต์และที่อยู่ที่ประกาศให้เครือข่ายนั้น เช่น 10.0.0.0/8=10.0.0.5
 cli-web-serving = มุมมองเว็บ: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรือเครือข่าย (เช่น 203.0.113.9 หรือ 2001:db8:1:2::/64)

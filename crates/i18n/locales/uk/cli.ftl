@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }: { $error }
 cli-acct-import-duplicate = користувача { $name } вказано двічі
 cli-acct-hash = не вдалося обчислити геш пароля: { $error }
 cli-acct-corrupt = сховище облікових записів { $db } містить неправильне значення для { $what }: { $value }
-cli-ban-bad-addr = { $addr } — не IP-адреса
 cli-ban-bad-duration = { $value }: вкажіть тривалість як 90s, 15m, 2h або 7d
 cli-ban-added = { $addr } заблоковано до { $until } на кожному вузлі сховища
 cli-ban-removed = { $addr } більше не заблоковано (вузли підхоплять за кілька секунд)
@@ -164,3 +163,6 @@ cli-admin-no-random = система не надала випадкових чи
 cli-admin-serving = API адміністрування: { $url } (bearer-токени: babelftp admin token create)
 cli-passive-for-bad = { $value }: вкажіть мережу клієнтів і адресу, що їй повідомляється, наприклад 10.0.0.0/8=10.0.0.5
 cli-web-serving = веб-перегляд: { $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (наприклад, 203.0.113.9 або 2001:db8:1:2::/64)

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }：{ $error }
 cli-acct-import-duplicate = 用户 { $name } 出现了两次
 cli-acct-hash = 无法对密码进行哈希：{ $error }
 cli-acct-corrupt = 账户存储 { $db } 中 { $what } 的值无效：{ $value }
-cli-ban-bad-addr = { $addr } 不是 IP 地址
 cli-ban-bad-duration = { $value }：请将时长写成 90s、15m、2h 或 7d
 cli-ban-added = { $addr } 在存储的每个节点上被封禁至 { $until }
 cli-ban-removed = { $addr } 已解除封禁（各节点数秒内跟进）
@@ -164,3 +163,6 @@ cli-admin-no-random = 系统未能为令牌提供随机数
 cli-admin-serving = 管理 API：{ $url }（Bearer 令牌：babelftp admin token create）
 cli-passive-for-bad = { $value }：请写出客户端网络及向其通告的地址，如 10.0.0.0/8=10.0.0.5
 cli-web-serving = 网页视图：{ $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } 不是 IP 地址或网络（例如 203.0.113.9 或 2001:db8:1:2::/64）

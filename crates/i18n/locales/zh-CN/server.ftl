@@ -155,3 +155,7 @@ web-delete = 删除
 web-user = 用户名
 web-password = 密码
 web-stalled = 上传已停止传来，未保存任何内容。
+
+# issue 45: server
+reserved-name = 此名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
+web-reserved-name = 该名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。

@@ -142,7 +142,6 @@ cli-acct-import-failed = { $file }：{ $error }
 cli-acct-import-duplicate = 使用者 { $name } 出現了兩次
 cli-acct-hash = 無法對密碼進行雜湊：{ $error }
 cli-acct-corrupt = 帳號儲存區 { $db } 中 { $what } 的值無效：{ $value }
-cli-ban-bad-addr = { $addr } 不是 IP 位址
 cli-ban-bad-duration = { $value }：請將時長寫成 90s、15m、2h 或 7d
 cli-ban-added = { $addr } 在儲存區的每個節點上被封鎖至 { $until }
 cli-ban-removed = { $addr } 已解除封鎖（各節點數秒內跟進）
@@ -164,3 +163,6 @@ cli-admin-no-random = 系統未能為權杖提供亂數
 cli-admin-serving = 管理 API：{ $url }（Bearer 權杖：babelftp admin token create）
 cli-passive-for-bad = { $value }：請寫出用戶端網路及向其通告的位址，如 10.0.0.0/8=10.0.0.5
 cli-web-serving = 網頁檢視：{ $url }
+
+# issue 45: server
+cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2001:db8:1:2::/64）

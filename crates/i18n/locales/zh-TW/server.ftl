@@ -155,3 +155,7 @@ web-delete = 刪除
 web-user = 使用者名稱
 web-password = 密碼
 web-stalled = 上傳已停止傳來，未儲存任何內容。
+
+# issue 45: server
+reserved-name = 此名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
+web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。

@@ -5,7 +5,6 @@
 //! node's defender at once (other nodes follow within seconds).
 
 use std::collections::BTreeMap;
-use std::net::IpAddr;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -597,6 +596,8 @@ pub(crate) async fn delete_group(
 /// A ban in force, on every node of the store.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Ban {
+    /// The address, or the network (an IPv6 client's /64, as the
+    /// defender bans it).
     address: String,
     /// Until when, Unix seconds.
     until: i64,
@@ -609,7 +610,7 @@ pub(crate) struct Ban {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewBan {
-    /// An IPv4 or IPv6 address.
+    /// An IPv4 or IPv6 address, or a network (`2001:db8:1:2::/64`).
     address: String,
     /// How long, in seconds (default: a day).
     seconds: Option<u64>,
@@ -623,11 +624,10 @@ fn unix_now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-fn address(s: &str) -> Result<IpAddr, ApiError> {
-    s.trim()
-        .parse::<IpAddr>()
-        .map(|a| a.to_canonical())
-        .map_err(|_| ApiError::bad(format!("{s:?} is not an IP address")))
+/// An address, or a network (`2001:db8:1:2::/64`).
+fn address(s: &str) -> Result<babelftp_accounts::BanNet, ApiError> {
+    s.parse::<babelftp_accounts::BanNet>()
+        .map_err(|()| ApiError::bad(format!("{s:?} is not an IP address or network")))
 }
 
 #[utoipa::path(get, path = "/api/v1/bans", tag = "bans",
@@ -679,7 +679,7 @@ pub(crate) async fn add_ban(
 }
 
 #[utoipa::path(delete, path = "/api/v1/bans/{address}", tag = "bans",
-    params(("address" = String, Path, description = "The banned address")),
+    params(("address" = String, Path, description = "The banned address or network (`/` as `%2F`); an address lifts every ban that covers it")),
     responses((status = 204, description = "Lifted on every node"),
               (status = 404, description = "Not banned", body = ErrorBody)))]
 pub(crate) async fn delete_ban(
@@ -688,10 +688,13 @@ pub(crate) async fn delete_ban(
     Path(addr): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let ip = address(&addr)?;
-    if !st.store.unban(ip).await? {
+    let lifted = st.store.unban(ip).await?;
+    if lifted.is_empty() {
         return Err(ApiError::not_found(format!("{ip} is not banned")));
     }
     st.shared.sync_bans().await;
-    tracing::info!(token = %caller, address = %ip, "admin API: ban lifted");
+    for net in lifted {
+        tracing::info!(token = %caller, address = %net, "admin API: ban lifted");
+    }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -182,6 +182,7 @@ struct FileDefender {
     score_long_line: Option<u32>,
     connections_per_second: Option<u32>,
     allow: Option<Vec<String>>,
+    ipv6_prefix: Option<u8>,
 }
 
 #[derive(Deserialize)]
@@ -385,6 +386,17 @@ impl Config {
             def.score_foreign_data = d.score_foreign_data.unwrap_or(def.score_foreign_data);
             def.score_long_line = d.score_long_line.unwrap_or(def.score_long_line);
             def.connections_per_second = d.connections_per_second.unwrap_or(def.connections_per_second);
+            if let Some(p) = d.ipv6_prefix {
+                if !(32..=128).contains(&p) {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!(
+                            "defender ipv6_prefix = {p}: write 32 to 128 (64: a /64 is one client; 128: each address)"
+                        ),
+                    });
+                }
+                def.ipv6_prefix = p;
+            }
             // A list given replaces the default (loopback).
             if d.allow.is_some() {
                 def.allow.clear();

@@ -62,6 +62,7 @@
 //! score_long_line = 5         # a command line longer than max_line
 //! connections_per_second = 20
 //! allow = ["10.0.0.0/8"]      # never scored nor banned (default: loopback; [] scores it too)
+//! ipv6_prefix = 64            # an IPv6 client is its /64 (128: each address); IPv4: each address
 //!
 //! [limits]                    # bandwidth of the whole server (these keys may also be top-level)
 //! download_rate = "100MiB/s"  # all downloads together; a user's own limit applies too

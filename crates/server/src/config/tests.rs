@@ -189,6 +189,15 @@ fn the_defender_is_on_by_default_allows_loopback_and_reads_its_table() {
     assert!(Config::load(&cfg).is_err());
     std::fs::write(&cfg, "[defender]\nthreshhold = 3\n").unwrap();
     assert!(Config::load(&cfg).is_err(), "a misspelt key is refused");
+    // IPv6 clients are their /64 unless told otherwise.
+    assert_eq!(Config::default().defender.ipv6_prefix, 64);
+    std::fs::write(&cfg, "[defender]\nipv6_prefix = 56\n").unwrap();
+    assert_eq!(Config::load(&cfg).unwrap().defender.ipv6_prefix, 56);
+    for bad in ["0", "31", "129"] {
+        std::fs::write(&cfg, format!("[defender]\nipv6_prefix = {bad}\n")).unwrap();
+        let e = Config::load(&cfg).unwrap_err().to_string();
+        assert!(e.contains("ipv6_prefix"), "{e}");
+    }
 }
 
 #[test]

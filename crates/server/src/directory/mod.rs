@@ -49,6 +49,11 @@ pub struct Directory {
     /// Endpoint and credentials for `s3://` sources (the server's own S3
     /// storage's, else the environment's).
     s3: S3Config,
+    /// How sources are opened: the server's opener (its fsync, and the
+    /// sweep of leftover temporary files), set when it binds. Without one
+    /// (the CLI's tools) a source is opened with the defaults and never
+    /// swept: a tool must not remove a running server's uploads.
+    opener: std::sync::OnceLock<crate::Opener>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -102,6 +107,7 @@ impl Directory {
             decoy: Secret::Hash(decoy),
             sources: Mutex::new(HashMap::new()),
             s3,
+            opener: std::sync::OnceLock::new(),
         })
     }
 
@@ -240,19 +246,35 @@ impl Directory {
         }
     }
 
-    /// The storage of a source, opened once (blocks: S3's operator).
+    /// Sources are opened as the server opens its root (the first call
+    /// wins: one server per directory).
+    pub fn set_opener(&self, opener: crate::Opener) {
+        let _ = self.opener.set(opener);
+    }
+
+    /// The storage of a source, opened once (blocks: S3's operator),
+    /// through the server's opener: synced as its root is, and swept of
+    /// the temporary files an earlier run left.
     pub fn open_source(&self, src: &Source) -> crate::storage::Result<Arc<dyn Storage>> {
         let key = src.to_string();
         if let Some(st) = self.lock().get(&key) {
             return Ok(st.clone());
         }
-        let st: Arc<dyn Storage> = match src {
-            Source::Dir(dir) => Arc::new(crate::storage::fs::FsStorage::open(Path::new(dir))?),
-            Source::S3 { bucket, prefix } => Arc::new(crate::storage::s3::S3Storage::open(&S3Config {
-                bucket: bucket.clone(),
-                prefix: prefix.clone(),
-                ..self.s3.clone()
-            })?),
+        let (backend, root) = match src {
+            Source::Dir(dir) => (crate::storage::Backend::Local, Path::new(dir)),
+            Source::S3 { bucket, prefix } => (
+                crate::storage::Backend::S3(S3Config {
+                    bucket: bucket.clone(),
+                    prefix: prefix.clone(),
+                    ..self.s3.clone()
+                }),
+                Path::new(""),
+            ),
+        };
+        let charsets = babelftp_i18n::names::CharsetMap::default();
+        let st = match self.opener.get() {
+            Some(o) => o.open(&backend, root, charsets)?,
+            None => backend.open(root, crate::storage::LocalOptions::default())?,
         };
         self.lock().insert(key, st.clone());
         Ok(st)
@@ -316,5 +338,63 @@ pub(crate) fn login_of(p: Profile) -> DirectoryLogin {
         tree: UserTree { home: source, mounts },
         name: p.name,
         limits: p.limits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::fs::Fsync;
+    use std::time::{Duration, SystemTime};
+
+    /// A file last written `ago` before now (or after, for a negative one).
+    fn written(p: &Path, secs_ago: i64) {
+        std::fs::write(p, b"part").unwrap();
+        let t = if secs_ago >= 0 {
+            SystemTime::now() - Duration::from_secs(secs_ago.unsigned_abs())
+        } else {
+            SystemTime::now() + Duration::from_secs(secs_ago.unsigned_abs())
+        };
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+
+    /// Homes and folders outside the root are opened as the root is: the
+    /// server's fsync, and the leftovers of an earlier run swept (issue
+    /// 45: they were opened with the defaults and never swept).
+    #[test]
+    fn sources_elsewhere_are_opened_with_the_servers_settings_and_swept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join("sub")).unwrap();
+        let (old, nested, fresh, kept) = (
+            home.join(".babelftp-4242-0.part"),
+            home.join("sub/.babelftp-4242-1.part"),
+            home.join(".babelftp-4242-2.part"),
+            home.join("data.txt"),
+        );
+        written(&old, 3600);
+        written(&nested, 3600);
+        written(&fresh, -3600); // an upload of this run: never swept
+        written(&kept, 3600);
+        let opener = crate::Opener::new(Fsync::Never, SystemTime::now());
+        assert_eq!(opener.local(&home, Default::default()).unwrap().fsync(), Fsync::Never);
+        let dir = Directory::new(None, None, None, S3Config::default()).unwrap();
+        dir.set_opener(opener);
+        let st = dir.open_source(&Source::Dir(home.clone())).unwrap();
+        let t0 = std::time::Instant::now();
+        while old.exists() || nested.exists() {
+            assert!(t0.elapsed() < Duration::from_secs(10), "leftovers not swept");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(fresh.exists() && kept.exists());
+        assert!(st.stat(&VPath::root().join(b"data.txt")).is_ok());
+        // Opened once: the same storage again, no second sweep needed.
+        let again = dir.open_source(&Source::Dir(home)).unwrap();
+        assert!(Arc::ptr_eq(&st, &again));
     }
 }

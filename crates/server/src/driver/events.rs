@@ -28,42 +28,69 @@ impl Driver {
         }
     }
 
-    /// A change to the tree that the storage did.
-    pub(super) fn changed(&self, sess: &ServerSession, op: &Op) {
-        let (kind, path, target, mode) = match op {
-            Op::Mkdir(p) => (Kind::Mkdir, p, None, None),
-            Op::Rmdir(p) => (Kind::Rmdir, p, None, None),
-            Op::RemoveFile(p) => (Kind::Delete, p, None, None),
-            Op::Rename { from, to, .. } => (Kind::Rename, from, Some(to), None),
-            Op::Chmod { path, mode } => (Kind::Chmod, path, None, Some(*mode)),
+    /// `p` as stored (the octets on disk in a translated subtree, see
+    /// [`crate::storage::Storage::stored_path`]): what events name, so that
+    /// a hook finds the file.
+    pub(super) async fn stored(&self, p: &[u8]) -> Vec<u8> {
+        let (st, vp) = (self.storage.clone(), VPath::root().join(p));
+        blocking(move || Ok(st.stored_path(&vp)))
+            .await
+            .unwrap_or_else(|_| p.to_vec())
+    }
+
+    /// The path and target an operation's event names, as stored.
+    pub(super) async fn stored_names(&self, op: &Op) -> (Vec<u8>, Option<Vec<u8>>) {
+        let (path, target) = match op {
+            Op::Mkdir(p) | Op::Rmdir(p) | Op::RemoveFile(p) | Op::Chmod { path: p, .. } => (p, None),
+            Op::Rename { from, to, .. } => (from, Some(to)),
+            _ => return (Vec::new(), None),
+        };
+        let path = self.stored(&path.to_bytes()).await;
+        let target = match target {
+            Some(t) => Some(self.stored(&t.to_bytes()).await),
+            None => None,
+        };
+        (path, target)
+    }
+
+    /// A change to the tree that the storage did; `stored`: its path and
+    /// target as stored ([`Driver::stored_names`]).
+    pub(super) fn changed(&self, sess: &ServerSession, op: &Op, stored: (Vec<u8>, Option<Vec<u8>>)) {
+        let (kind, mode) = match op {
+            Op::Mkdir(_) => (Kind::Mkdir, None),
+            Op::Rmdir(_) => (Kind::Rmdir, None),
+            Op::RemoveFile(_) => (Kind::Delete, None),
+            Op::Rename { .. } => (Kind::Rename, None),
+            Op::Chmod { mode, .. } => (Kind::Chmod, Some(*mode)),
             _ => return,
         };
         let Some(mut ev) = self.event(kind, sess.logged_in_user()) else {
             return;
         };
-        ev.path = Some(path.to_bytes());
-        ev.target = target.map(VPath::to_bytes);
+        ev.path = Some(stored.0);
+        ev.target = stored.1;
         ev.mode = mode;
         ev.outcome = Some("complete");
         self.emit(&ev);
     }
 
-    /// A transfer ended. A whole upload's event waits until its replies
-    /// have gone out ([`Driver::emit_deferred`]).
-    pub(super) fn transferred(&mut self, rec: &TransferRecord) {
+    /// A transfer ended (`stored`: its path as stored). A whole upload's
+    /// event waits until its replies have gone out
+    /// ([`Driver::emit_deferred`]).
+    pub(super) fn transferred(&mut self, rec: &TransferRecord, stored: Vec<u8>) {
         let kind = if rec.incoming { Kind::Upload } else { Kind::Download };
         let Some(mut ev) = self.event(kind, Some(&rec.user)) else {
             return;
         };
-        ev.path = Some(rec.path.clone());
+        ev.path = Some(stored);
         ev.bytes = Some(rec.bytes);
         ev.duration_ms = Some(rec.millis);
         ev.outcome = Some(if rec.complete { "complete" } else { "cut_short" });
         ev.code = rec.code;
         // Behind a waiting upload's event, any other waits too: the
         // session's events go out in order.
-        let sized = rec.incoming && rec.complete;
-        if sized || !self.deferred.is_empty() {
+        let sized = (rec.incoming && rec.complete).then(|| VPath::root().join(&rec.path));
+        if sized.is_some() || !self.deferred.is_empty() {
             self.deferred.push((ev, sized));
         } else {
             self.emit(&ev);
@@ -75,9 +102,8 @@ impl Driver {
     /// event of the session (a command pipelined behind an upload).
     pub(super) async fn emit_deferred(&mut self) {
         for (mut ev, sized) in std::mem::take(&mut self.deferred) {
-            if let Some(p) = ev.path.clone().filter(|_| sized) {
+            if let Some(p) = sized {
                 let st = self.storage.clone();
-                let p = VPath::root().join(&p);
                 ev.size = blocking(move || Ok(ops::file_size(&*st, &p))).await.ok().flatten();
             }
             self.emit(&ev);

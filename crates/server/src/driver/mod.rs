@@ -90,9 +90,9 @@ struct Driver {
     id: u64,
     /// Who logged in, and when (for the logout event).
     login: Option<(Vec<u8>, Instant)>,
-    /// Events of whole uploads (`true`: its size to be read), and any
-    /// behind them, sent once their replies are out.
-    deferred: Vec<(crate::events::Event, bool)>,
+    /// Events of whole uploads (with the path whose size is to be read),
+    /// and any behind them, sent once their replies are out.
+    deferred: Vec<(crate::events::Event, Option<VPath>)>,
     peer: SocketAddr,
     local: SocketAddr,
     /// The control connection (plain, or TLS after AUTH or on an implicit
@@ -424,9 +424,15 @@ impl Driver {
                 // Where a name is created: a refusal names the charset.
                 let created = op.creates().cloned();
                 let evented = self.shared.events.is_some().then(|| op.clone());
+                // The names as stored, looked up before the change (a
+                // rename's or a delete's old name is gone after it).
+                let stored = match &evented {
+                    Some(op) => Some(self.stored_names(op).await),
+                    None => None,
+                };
                 let r = self.run_op(op).await;
-                if let (Some(op), Ok(_)) = (&evented, &r) {
-                    self.changed(sess, op);
+                if let (Some(op), Some(stored), Ok(_)) = (&evented, stored, &r) {
+                    self.changed(sess, op, stored);
                 }
                 if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
                     self.name_refused(sess, &p);
@@ -484,7 +490,10 @@ impl Driver {
                 }
             }
             Action::Log(rec) => {
-                self.transferred(&rec);
+                if self.shared.events.is_some() {
+                    let stored = self.stored(&rec.path).await;
+                    self.transferred(&rec, stored);
+                }
                 self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
                 tracing::info!(
                     path = %babelftp_proto::display::PlainPath(&rec.path),

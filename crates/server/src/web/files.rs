@@ -399,6 +399,8 @@ struct Sent {
     web: St,
     ev: Option<crate::events::Event>,
     path: Vec<u8>,
+    /// The path as stored, for the event.
+    stored: Vec<u8>,
     want: u64,
     sent: Arc<AtomicU64>,
     started: Instant,
@@ -417,7 +419,7 @@ impl Drop for Sent {
             if complete { "complete" } else { "cut short" }
         );
         if let Some(mut ev) = self.ev.take() {
-            ev.path = Some(self.path.clone());
+            ev.path = Some(std::mem::take(&mut self.stored));
             ev.bytes = Some(bytes);
             ev.size = Some(self.want);
             ev.duration_ms = Some(u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
@@ -507,7 +509,11 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
     };
     let throttle = crate::throttle::Throttle::for_transfer(false, slot.as_ref(), &web.shared().bandwidth).map(Arc::new);
     let (st, p) = (view.tree.clone(), ask.path.clone());
-    let handle = match blocking(move || st.open_read(&p, start).map_err(io::Error::from)).await {
+    let opened = blocking(move || {
+        let h = st.open_read(&p, start).map_err(io::Error::from)?;
+        Ok((h, st.stored_path(&p)))
+    });
+    let (handle, stored) = match opened.await {
         Ok(h) => h,
         Err(e) => return storage_error(web, ask, &e),
     };
@@ -516,6 +522,7 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
         web: web.clone(),
         ev: web.event(Kind::Download, Some(view.user_bytes()), ask),
         path: ask.path.to_bytes(),
+        stored,
         want: len,
         sent: sent.clone(),
         started: Instant::now(),
@@ -585,6 +592,17 @@ fn valid_name(name: &[u8]) -> bool {
     !name.is_empty() && name != b"." && name != b".." && !name.iter().any(|&b| b == b'/' || b == 0)
 }
 
+/// A name the server keeps for its temporary upload files
+/// (`.babelftp-*.part`: hidden from listings, removed at start) is never
+/// made from the web view either: 400 and a log line.
+fn not_reserved(web: &Web, ask: &Ask, name: &[u8]) -> Result<(), Response> {
+    if !babelftp_session::is_temp_name(name) {
+        return Ok(());
+    }
+    tracing::info!(peer = %ask.peer, name = %babelftp_proto::display::PlainPath(name), "web: name refused: the server's temporary-name pattern");
+    Err(web.error(ask.lang, StatusCode::BAD_REQUEST, "web-reserved-name", &[]))
+}
+
 /// The last component of an uploaded file's name (browsers on Windows
 /// once sent whole paths).
 fn base_name(name: &[u8]) -> &[u8] {
@@ -619,6 +637,9 @@ where
 {
     if !valid_name(name) {
         return Err(Stop::Io(io::ErrorKind::InvalidFilename.into()));
+    }
+    if let Err(r) = not_reserved(web, ask, name) {
+        return Err(Stop::Page(r));
     }
     let path = dir.join(name);
     any_right(web, ask, view, &path, &[Perm::Upload, Perm::Overwrite]).map_err(Stop::Page)?;
@@ -720,10 +741,14 @@ where
         (Ok(()), None) => Err(io::Error::other("upload gone")),
     };
     let complete = outcome.is_ok();
+    let stored = match web.shared().events.is_some() {
+        true => stored(view, &path).await,
+        false => Vec::new(),
+    };
     web.shared().metrics.transfer(true, complete, total);
     tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), bytes = total, "web upload {}", if complete { "complete" } else { "cut short" });
     if let Some(mut ev) = web.event(Kind::Upload, Some(view.user_bytes()), ask) {
-        ev.path = Some(path.to_bytes());
+        ev.path = Some(stored);
         ev.bytes = Some(total);
         ev.size = complete.then_some(total);
         ev.duration_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
@@ -825,8 +850,31 @@ async fn checked_form(web: &St, ask: &Ask, view: &View, body: Body) -> Result<Ve
     Ok(f)
 }
 
-/// A change to the tree that the storage did: its event.
-fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, target: Option<&VPath>) {
+/// `p` as stored (the octets on disk in a translated subtree): what
+/// events name, so that a hook finds the file.
+async fn stored(view: &View, p: &VPath) -> Vec<u8> {
+    let (st, vp) = (view.tree.clone(), p.clone());
+    blocking(move || Ok(st.stored_path(&vp)))
+        .await
+        .unwrap_or_else(|_| p.to_bytes())
+}
+
+/// The event's path and target as stored, looked up before the change (a
+/// rename's or a delete's old name is gone after it).
+async fn stored_names(web: &St, view: &View, path: &VPath, target: Option<&VPath>) -> (Vec<u8>, Option<Vec<u8>>) {
+    if web.shared().events.is_none() {
+        return (Vec::new(), None);
+    }
+    let target = match target {
+        Some(t) => Some(stored(view, t).await),
+        None => None,
+    };
+    (stored(view, path).await, target)
+}
+
+/// A change to the tree that the storage did: its event (`stored`: its
+/// path and target as stored, from [`stored_names`]).
+fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, stored: (Vec<u8>, Option<Vec<u8>>)) {
     let what = match kind {
         Kind::Mkdir => "mkdir",
         Kind::Rmdir => "rmdir",
@@ -836,8 +884,8 @@ fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, target: O
     };
     tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), "web {what}");
     if let Some(mut ev) = web.event(kind, Some(view.user_bytes()), ask) {
-        ev.path = Some(path.to_bytes());
-        ev.target = target.map(VPath::to_bytes);
+        ev.path = Some(stored.0);
+        ev.target = stored.1;
         ev.outcome = Some("complete");
         web.emit(Some(ev));
     }
@@ -853,6 +901,9 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
     if !valid_name(&name) {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
+    if let Err(r) = not_reserved(web, ask, &name) {
+        return r;
+    }
     let path = ask.path.join(&name);
     if let Err(r) = allowed(web, ask, view, &Op::Mkdir(path.components())) {
         return r;
@@ -867,10 +918,11 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
             return storage_error(web, ask, &e);
         }
     }
+    let names = stored_names(web, view, &path, None).await;
     let (st, p) = (view.tree.clone(), path.clone());
     match blocking(move || st.mkdir(&p).map_err(io::Error::from)).await {
         Ok(()) => {
-            changed(web, ask, view, Kind::Mkdir, &path, None);
+            changed(web, ask, view, Kind::Mkdir, &path, names);
             see_other(&href(&ask.path, true))
         }
         Err(e) => {
@@ -892,6 +944,9 @@ pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     if !valid_name(&to_name) || ask.path.is_root() {
         return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
+    if let Err(r) = not_reserved(web, ask, &to_name) {
+        return r;
+    }
     let dir = ask.path.parent();
     let to = dir.join(&to_name);
     // Renaming over a file replaces it only when the rules allow that
@@ -904,10 +959,11 @@ pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     if let Err(r) = allowed(web, ask, view, &op) {
         return r;
     }
+    let names = stored_names(web, view, &ask.path, Some(&to)).await;
     let (st, from, dest) = (view.tree.clone(), ask.path.clone(), to.clone());
     match blocking(move || st.rename_no_replace(&from, &dest).map_err(io::Error::from)).await {
         Ok(()) => {
-            changed(web, ask, view, Kind::Rename, &ask.path, Some(&to));
+            changed(web, ask, view, Kind::Rename, &ask.path, names);
             see_other(&href(&dir, true))
         }
         Err(e) => storage_error(web, ask, &e),
@@ -935,6 +991,7 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     if let Err(r) = allowed(web, ask, view, &op) {
         return r;
     }
+    let names = stored_names(web, view, &ask.path, None).await;
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let r = blocking(move || {
         if is_dir {
@@ -952,7 +1009,7 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
                 _ => {}
             }
             let kind = if is_dir { Kind::Rmdir } else { Kind::Delete };
-            changed(web, ask, view, kind, &ask.path, None);
+            changed(web, ask, view, kind, &ask.path, names);
             see_other(&href(&ask.path.parent(), true))
         }
         Err(e) => storage_error(web, ask, &e),
