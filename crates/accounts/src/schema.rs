@@ -118,6 +118,11 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         // next try: the entries of one session, in order.
         "CREATE INDEX event_outbox_session ON event_outbox (node, hook, session, seq)",
     ],
+    &[
+        // Issue 45: what each admin token may do (`read,users`…; the
+        // tokens made before keep everything).
+        "ALTER TABLE admin_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'all'",
+    ],
 ];
 
 /// The schema version this build knows.

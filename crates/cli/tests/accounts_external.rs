@@ -241,3 +241,139 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     let seen = ftplib(srv.addr, "hooky", "hook-pw", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
 }
+
+/// A web login through the form (`?login`) with Python's urllib and a
+/// cookie jar, then `GET /`: (the login's final status, the page of `/`).
+fn web_login(base: &str, user: &str, password: &str) -> (u16, String) {
+    let script = format!(
+        r#"
+import http.cookiejar, re, urllib.parse, urllib.request, urllib.error
+jar = http.cookiejar.CookieJar()
+op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+page = op.open({base:?} + '/?login', timeout=20).read().decode()
+form = page[page.index('<form id="login"'):]
+token = re.search(r'name="csrf" value="([^"]*)"', form).group(1)
+data = urllib.parse.urlencode({{'csrf': token, 'user': {user:?}, 'password': {password:?}}}).encode()
+try:
+    r = op.open({base:?} + '/?login', data=data, timeout=20)
+    status = r.status
+except urllib.error.HTTPError as e:
+    status = e.code
+print('STATUS', status)
+try:
+    print(op.open({base:?} + '/', timeout=20).read().decode())
+except urllib.error.HTTPError as e:
+    print('PAGE', e.code)
+"#
+    );
+    let out = common::serve::python(&script);
+    let status = out
+        .lines()
+        .find_map(|l| l.strip_prefix("STATUS "))
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    (status, out)
+}
+
+fn lbob_ldif() -> String {
+    format!(
+        "dn: ou=people,{BASE}
+objectClass: organizationalUnit
+ou: people
+
+dn: uid=lbob,ou=people,{BASE}
+objectClass: inetOrgPerson
+uid: lbob
+cn: Bob
+sn: Lbob
+userPassword: {pw}
+",
+        pw = ssha("lbob-secret")
+    )
+}
+
+/// Issue 45, item 2: the directory matches `LBOB`, `Lbob` and `lbob ` as
+/// `lbob`; the account is the name the directory holds, so the store's
+/// `lbob` (home, rules, disabled, max-sessions) applies to every spelling,
+/// over FTP and the web view, with a DN template and with a search.
+#[test]
+fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let slapd = Slapd::start(BASE, &lbob_ldif(), None);
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("lbob")).unwrap();
+    std::fs::write(root.join("lbob/mine.txt"), b"lbob's").unwrap();
+    std::fs::write(root.join("secret.txt"), b"not lbob's").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    // lbob: its home /lbob, everything there, one session at a time.
+    let (code, out, err) = common::serve::run(&["user", "add", "lbob", "--home", "/lbob", "--db", &db], "unused\n");
+    assert_eq!(code, 0, "{out}{err}");
+    admin(&["user", "perm", "lbob", "/", "all", "--db", &db]);
+    admin(&["user", "set", "lbob", "--max-sessions", "1", "--db", &db]);
+    let modes = [
+        format!("url = {:?}\nuser_dn = \"uid={{user}},ou=people,{BASE}\"", slapd.url),
+        format!(
+            "url = {:?}\nsearch_base = \"ou=people,{BASE}\"\nsearch_filter = \"(&(objectClass=inetOrgPerson)(uid={{user}}))\"",
+            slapd.url
+        ),
+    ];
+    const SPELLINGS: [&str; 3] = ["LBOB", "Lbob", "lbob "];
+    for (i, mode) in modes.iter().enumerate() {
+        admin(&["user", "set", "lbob", "--enable", "--db", &db]);
+        let conf = dir.path().join(format!("spell-{i}.toml"));
+        std::fs::write(&conf, format!("db = {db:?}\n[ldap]\n{mode}\n")).unwrap();
+        let log = dir.path().join(format!("spell-{i}.log"));
+        let srv = Serve::start_logged(
+            &root,
+            &["--config", conf.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+            &[],
+            Some(&log),
+        );
+        let base = srv.url_after("web view: ");
+        for user in SPELLINGS {
+            // lbob's home (not the root) and lbob's rules (all: the
+            // upload goes through; a user without an account reads only).
+            let seen = ftplib(
+                srv.addr,
+                user,
+                "lbob-secret",
+                "print('LIST', sorted(ftp.nlst()))\nftp.storbinary('STOR up.txt', io.BytesIO(b'u')); print('STORED')\nftp.quit()",
+            );
+            assert!(seen.contains("LIST ['mine.txt']"), "mode {i}: {user:?}: {seen}");
+            assert!(seen.contains("STORED"), "mode {i}: {user:?}: {seen}");
+            assert!(root.join("lbob/up.txt").is_file(), "mode {i}: {user:?}: stored in lbob's home");
+            std::fs::remove_file(root.join("lbob/up.txt")).unwrap();
+            let (status, page) = web_login(&base, user, "lbob-secret");
+            assert_eq!(status, 200, "mode {i}: {user:?}: {page}");
+            assert!(page.contains("mine.txt"), "mode {i}: {user:?}: lbob's home: {page}");
+            assert!(!page.contains("secret.txt"), "mode {i}: {user:?}: the root: {page}");
+        }
+        // lbob's max-sessions counts every spelling: with lbob in, LBOB
+        // is one too many.
+        let seen = ftplib(
+            srv.addr,
+            "lbob",
+            "lbob-secret",
+            &format!(
+                "two = ftplib.FTP()\ntwo.connect({:?}, {}, timeout=20)\ntry:\n    two.login('LBOB', 'lbob-secret'); print('SECOND IN')\nexcept (ftplib.error_perm, ftplib.error_temp) as e:\n    print('SECOND', e)\n",
+                srv.addr.ip().to_string(),
+                srv.addr.port()
+            ),
+        );
+        assert!(seen.contains("SECOND 421"), "mode {i}: {seen}");
+        // Disabled in the store, lbob stays out under every spelling.
+        admin(&["user", "set", "lbob", "--disable", "--db", &db]);
+        for user in SPELLINGS.iter().chain(&["lbob"]) {
+            let seen = ftplib(srv.addr, user, "lbob-secret", "print('IN')");
+            assert!(seen.contains("LOGIN-REFUSED 530"), "mode {i}: disabled, {user:?}: {seen}");
+            let (status, page) = web_login(&base, user, "lbob-secret");
+            assert_eq!(status, 401, "mode {i}: disabled, {user:?}: {page}");
+            assert!(!page.contains("mine.txt"), "mode {i}: disabled, {user:?}: {page}");
+        }
+        drop(srv);
+        // The log names the account, not the spelling.
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains("LDAP login"), "{text}");
+        assert!(!text.contains("user=LBOB") && !text.contains("user=Lbob"), "mode {i}: {text}");
+    }
+}

@@ -164,3 +164,7 @@ cli-admin-no-random = لم يوفّر النظام أرقامًا عشوائية
 cli-admin-serving = واجهة الإدارة البرمجية: { $url } (رموز حامل: babelftp admin token create)
 cli-passive-for-bad = { $value }: اكتب شبكة العملاء والعنوان المُعلَن لها، مثل 10.0.0.0/8=10.0.0.5
 cli-web-serving = عرض الويب: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
+cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = das System lieferte keine Zufallszahlen für das Token
 cli-admin-serving = Admin-API: { $url } (Bearer-Tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: geben Sie ein Client-Netz und die ihm angekündigte Adresse an, etwa 10.0.0.0/8=10.0.0.5
 cli-web-serving = Web-Ansicht: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
+cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = the system gave no random numbers for the token
 cli-admin-serving = admin API: { $url } (bearer tokens: babelftp admin token create)
 cli-passive-for-bad = { $value }: write a client network and the address announced to it, as 10.0.0.0/8=10.0.0.5
 cli-web-serving = web view: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
+cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = el sistema no dio números aleatorios para el token
 cli-admin-serving = API de administración: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escriba una red de clientes y la dirección que se le anuncia, como 10.0.0.0/8=10.0.0.5
 cli-web-serving = vista web: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
+cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = le système n’a fourni aucun nombre aléatoire pour le j
 cli-admin-serving = API d’administration : { $url } (jetons bearer : babelftp admin token create)
 cli-passive-for-bad = { $value } : écrivez un réseau de clients et l’adresse qui lui est annoncée, comme 10.0.0.0/8=10.0.0.5
 cli-web-serving = vue web : { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
+cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = המערכת לא סיפקה מספרים אקראיים �
 cli-admin-serving = ממשק הניהול: { $url } (אסימוני bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: כתבו רשת לקוחות ואת הכתובת המוכרזת לה, למשל 10.0.0.0/8=10.0.0.5
 cli-web-serving = תצוגת אינטרנט: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
+cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = il sistema non ha fornito numeri casuali per il token
 cli-admin-serving = API di amministrazione: { $url } (token bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: scrivete una rete di client e l’indirizzo annunciato a essa, come 10.0.0.0/8=10.0.0.5
 cli-web-serving = vista web: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
+cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = システムからトークン用の乱数を得られま�
 cli-admin-serving = 管理 API: { $url }（Bearer トークン: babelftp admin token create）
 cli-passive-for-bad = { $value }: クライアントのネットワークとそこへ通知するアドレスを 10.0.0.0/8=10.0.0.5 のように書いてください
 cli-web-serving = Web ビュー: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
+cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください

@@ -164,3 +164,7 @@ cli-admin-no-random = 시스템이 토큰에 쓸 난수를 제공하지 않았�
 cli-admin-serving = 관리 API: { $url } (Bearer 토큰: babelftp admin token create)
 cli-passive-for-bad = { $value }: 클라이언트 네트워크와 그 네트워크에 알릴 주소를 10.0.0.0/8=10.0.0.5처럼 쓰세요
 cli-web-serving = 웹 보기: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
+cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오

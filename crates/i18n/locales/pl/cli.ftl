@@ -164,3 +164,7 @@ cli-admin-no-random = system nie dostarczył liczb losowych dla tokenu
 cli-admin-serving = API administracyjne: { $url } (tokeny bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: podaj sieć klientów i ogłaszany jej adres, np. 10.0.0.0/8=10.0.0.5
 cli-web-serving = widok WWW: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
+cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = o sistema não forneceu números aleatórios para o token
 cli-admin-serving = API de administração: { $url } (tokens bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: escreva uma rede de clientes e o endereço anunciado a ela, como 10.0.0.0/8=10.0.0.5
 cli-web-serving = visão web: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
+cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)

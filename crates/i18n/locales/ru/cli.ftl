@@ -164,3 +164,7 @@ cli-admin-no-random = система не выдала случайных чис
 cli-admin-serving = API администрирования: { $url } (bearer-токены: babelftp admin token create)
 cli-passive-for-bad = { $value }: укажите сеть клиентов и сообщаемый ей адрес, например 10.0.0.0/8=10.0.0.5
 cli-web-serving = веб-просмотр: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
+cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)

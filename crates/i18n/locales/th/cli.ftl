@@ -164,3 +164,7 @@ cli-admin-no-random = ระบบไม่ได้ให้ตัวเลข�
 cli-admin-serving = API ผู้ดูแล: { $url } (โทเค็น bearer: babelftp admin token create)
 cli-passive-for-bad = { $value }: เขียนเครือข่ายของไคลเอนต์และที่อยู่ที่ประกาศให้เครือข่ายนั้น เช่น 10.0.0.0/8=10.0.0.5
 cli-web-serving = มุมมองเว็บ: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
+cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = система не надала випадкових чи
 cli-admin-serving = API адміністрування: { $url } (bearer-токени: babelftp admin token create)
 cli-passive-for-bad = { $value }: вкажіть мережу клієнтів і адресу, що їй повідомляється, наприклад 10.0.0.0/8=10.0.0.5
 cli-web-serving = веб-перегляд: { $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
+cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)

@@ -164,3 +164,7 @@ cli-admin-no-random = 系统未能为令牌提供随机数
 cli-admin-serving = 管理 API：{ $url }（Bearer 令牌：babelftp admin token create）
 cli-passive-for-bad = { $value }：请写出客户端网络及向其通告的地址，如 10.0.0.0/8=10.0.0.5
 cli-web-serving = 网页视图：{ $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
+cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）

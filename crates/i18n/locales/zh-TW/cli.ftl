@@ -164,3 +164,7 @@ cli-admin-no-random = 系統未能為權杖提供亂數
 cli-admin-serving = 管理 API：{ $url }（Bearer 權杖：babelftp admin token create）
 cli-passive-for-bad = { $value }：請寫出用戶端網路及向其通告的位址，如 10.0.0.0/8=10.0.0.5
 cli-web-serving = 網頁檢視：{ $url }
+
+# issue 45: accounts
+cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
+cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
