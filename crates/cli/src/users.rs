@@ -473,7 +473,10 @@ async fn mount(
     served: &Served,
 ) -> anyhow::Result<()> {
     let src = source.parse().map_err(|e| explain(e, db))?;
-    served.check(&src, db)?;
+    // (A mount at / or at a path that does not read: the store says so.)
+    if babelftp_accounts::normalize_vpath(vpath).is_ok_and(|p| p != "/") {
+        served.check(&src, db)?;
+    }
     s.add_mount(owner, vpath, &src).await.map_err(|e| explain(e, db))?;
     let msg = ts(
         "cli-acct-mounted",
