@@ -383,3 +383,82 @@ fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
         }
     }
 }
+
+/// A tiny HTTP server on 127.0.0.1: every request (head and body, as
+/// read) is kept; each is answered with `answer(...)`'s text.
+fn http_server(answer: impl Fn() -> String + Send + 'static) -> (String, Arc<Mutex<Vec<String>>>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", l.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for conn in l.incoming() {
+            let Ok(mut conn) = conn else { break };
+            let mut r = BufReader::new(conn.try_clone().unwrap());
+            let (mut head, mut len) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&line);
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; len];
+            let _ = r.read_exact(&mut body);
+            log.lock().unwrap().push(format!("{head}{}", String::from_utf8_lossy(&body)));
+            let _ = conn.write_all(answer().as_bytes());
+        }
+    });
+    (base, seen)
+}
+
+/// Issue 45, item 7: the auth hook never follows a redirect: a `307` to
+/// another place would POST the password there again. The login is
+/// refused (FTP and web), and the other place hears nothing.
+#[test]
+fn the_auth_hook_does_not_follow_redirects_with_the_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let ok = r#"{"allow": true, "permissions": {"/": "read"}}"#;
+    let (elsewhere, heard) = http_server(move || {
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{ok}",
+            ok.len()
+        )
+    });
+    let target = format!("{elsewhere}/steal");
+    for status in ["307 Temporary Redirect", "308 Permanent Redirect", "302 Found"] {
+        let to = target.clone();
+        let (hook, asked) = http_server(move || {
+            format!("HTTP/1.1 {status}\r\nlocation: {to}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        });
+        let log = dir.path().join("hook.log");
+        let srv = Serve::start_logged(
+            &root,
+            &["--auth-hook", &format!("{hook}/auth"), "--http-listen", "127.0.0.1:0"],
+            &[],
+            Some(&log),
+        );
+        let base = srv.url_after("web view: ");
+        let seen = ftplib(srv.addr, "hooky", "the-password", "print('IN')");
+        assert!(seen.contains("LOGIN-REFUSED 530"), "{status}: {seen}");
+        let (code, page) = web_login(&base, "hooky", "the-password");
+        assert_eq!(code, 401, "{status}: {page}");
+        drop(srv);
+        let asked = asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 2, "{status}: the hook was asked, once per login: {asked:?}");
+        assert!(asked[0].contains("the-password"), "{asked:?}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains("redirect"), "{status}: the refusal is logged: {text}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let heard = heard.lock().unwrap().clone();
+    assert!(heard.is_empty(), "the redirect's target was sent {heard:?}");
+}

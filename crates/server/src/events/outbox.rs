@@ -408,3 +408,14 @@ pub(super) fn backoff(attempts: u32, max: Duration) -> Duration {
     let factor = 1u32.checked_shl(attempts.saturating_sub(1).min(31)).unwrap_or(u32::MAX);
     Duration::from_secs(1).saturating_mul(factor).min(max)
 }
+
+/// A queue in memory holding `rows`, trimmed to `max`, for the tests:
+/// (failed logins dropped, others, the ids left).
+#[cfg(test)]
+pub(super) async fn test_trim(rows: Vec<OutboxEntry>, max: u64) -> (u64, u64, Vec<String>) {
+    let q = Queue::Memory(Mutex::new(Vec::new()));
+    let _ = q.push(&rows).await;
+    let (failed, other) = q.trim("n", "h", max).await.unwrap_or_default();
+    let left = q.mem().map(|m| m.iter().map(|e| e.id.clone()).collect()).unwrap_or_default();
+    (failed, other, left)
+}
