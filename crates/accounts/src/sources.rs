@@ -150,3 +150,22 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod home_form {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use crate::{Home, Source};
+
+    /// Issue 45, item 7: a `file://` home is written back as `file://`,
+    /// so that it reads back as that directory, not as a path of the root.
+    #[test]
+    fn a_file_home_keeps_its_form() {
+        let h: Home = "file:///srv/alice".parse().unwrap();
+        assert_eq!(h, Home::Source(Source::Dir("/srv/alice".into())));
+        assert_eq!(h.to_string(), "file:///srv/alice");
+        assert_eq!(h.to_string().parse::<Home>().unwrap(), h);
+        let inside: Home = "/srv/alice".parse().unwrap();
+        assert_eq!(inside, Home::Inside(b"/srv/alice".to_vec()));
+        assert_eq!(inside.to_string(), "/srv/alice");
+    }
+}
