@@ -211,14 +211,14 @@ except ftplib.error_perm as e:
     assert!(seen.contains("LOGIN-REFUSED 421"), "{seen}");
 }
 
-/// Issue 45, item 7: `--home file:///DIR` is that directory, outside the
-/// root (an allowed source), not ROOT/DIR.
+/// Issue 45, item 7: `--home file:///DIR` is that directory (an
+/// absolute source: here one inside the served root, which is allowed by
+/// default), not ROOT/DIR.
 #[test]
 fn a_file_url_home_is_served_from_that_directory() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
-    let elsewhere = dir.path().join("elsewhere");
-    std::fs::create_dir_all(&root).unwrap();
+    let elsewhere = root.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::write(elsewhere.join("real.txt"), b"real").unwrap();
     // What ROOT/DIR would show, were the home read as a path of the root.
@@ -227,11 +227,7 @@ fn a_file_url_home_is_served_from_that_directory() {
     std::fs::write(inside.join("wrong.txt"), b"wrong").unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
     let conf = dir.path().join("babelftp.toml");
-    std::fs::write(
-        &conf,
-        format!("db = {db:?}\nallowed_sources = [{:?}]\n", elsewhere.display().to_string()),
-    )
-    .unwrap();
+    std::fs::write(&conf, format!("db = {db:?}\nroot = \"root\"\n")).unwrap();
     let home = format!("file://{}", elsewhere.display());
     let (code, out, err) = run(
         &["user", "add", "carol", "--home", &home, "--config", conf.to_str().unwrap()],

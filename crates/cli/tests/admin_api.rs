@@ -736,18 +736,28 @@ fn plain_http_admin_api_off_loopback_needs_admin_insecure_http() {
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
     let (code, _, err) = run(&["user", "add", "alice", "--home", "/", "--db", &db], "pw\n");
     assert_eq!(code, 0, "{err}");
-    let serve = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_babelftp"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--db", &db, "--root"])
-            .arg(dir.path())
-            .args(extra)
-            .current_dir(dir.path())
-            .env("LC_ALL", "C")
-            .env_remove("BABELFTP_DB")
-            .output()
-            .unwrap()
-    };
-    let out = serve(&["--admin-listen", "0.0.0.0:0"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", &db, "--root"])
+        .arg(dir.path())
+        .args(["--admin-listen", "0.0.0.0:0"])
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .env_remove("BABELFTP_DB")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It must stop at once; one still serving after 10 s is killed.
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    if still_running {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!still_running, "the server started with a plain-HTTP admin API on 0.0.0.0");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("0.0.0.0:0") && err.contains("admin_insecure_http"), "{err}");
