@@ -83,14 +83,13 @@ fn under(src: &Source, allowed: &Source) -> bool {
             };
             clean(p) && clean(a) && p.starts_with(a)
         }
-        (
-            Source::S3 { bucket, prefix },
-            Source::S3 {
-                bucket: ab,
-                prefix: ap,
-            },
-        ) => {
-            let comps = |s: &str| s.split('/').filter(|c| !c.is_empty()).map(str::to_owned).collect::<Vec<_>>();
+        (Source::S3 { bucket, prefix }, Source::S3 { bucket: ab, prefix: ap }) => {
+            let comps = |s: &str| {
+                s.split('/')
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            };
             let (mine, theirs) = (comps(prefix), comps(ap));
             bucket == ab && mine.len() >= theirs.len() && mine[..theirs.len()] == theirs[..]
         }

@@ -160,7 +160,10 @@ async fn admin_tokens_made_before_scopes_keep_all_on_postgresql() {
     let scopes: Vec<(String, String)> = list.iter().map(|t| (t.name.clone(), t.scopes.to_string())).collect();
     assert_eq!(
         scopes,
-        [("old".to_owned(), "all".to_owned()), ("ro".to_owned(), "read,bans".to_owned())]
+        [
+            ("old".to_owned(), "all".to_owned()),
+            ("ro".to_owned(), "read,bans".to_owned())
+        ]
     );
     let (name, s) = store.check_admin_token(&ro).await.unwrap().unwrap();
     assert_eq!(name, "ro");

@@ -66,11 +66,34 @@ fn an_admin_sets_up_users_and_groups() {
     ok(d, &["user", "perm", "alice", "/incoming", "upload,mkdir"]);
     ok(d, &["group", "perm", "staff", "/pub", "read"]);
     // Sources outside the served root: allowed by the configuration.
-    std::fs::write(d.join("allowed.toml"), "allowed_sources = [\"/srv\", \"s3://team-bucket\"]\n").unwrap();
-    ok(d, &["user", "mount", "alice", "/archive", "/srv/archive", "--config", "allowed.toml"]);
+    std::fs::write(
+        d.join("allowed.toml"),
+        "allowed_sources = [\"/srv\", \"s3://team-bucket\"]\n",
+    )
+    .unwrap();
     ok(
         d,
-        &["group", "mount", "staff", "/shared", "s3://team-bucket/shared", "--config", "allowed.toml"],
+        &[
+            "user",
+            "mount",
+            "alice",
+            "/archive",
+            "/srv/archive",
+            "--config",
+            "allowed.toml",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/shared",
+            "s3://team-bucket/shared",
+            "--config",
+            "allowed.toml",
+        ],
     );
     assert_eq!(
         ok(d, &["user", "show", "alice"]),
@@ -336,12 +359,23 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
     let home = format!("file://{}", root_abs.join("carol").display());
     let (code, out, err) = run_in(
         d,
-        &["user", "add", "carol", "--home", &home, "--root", root.to_str().unwrap()],
+        &[
+            "user",
+            "add",
+            "carol",
+            "--home",
+            &home,
+            "--root",
+            root.to_str().unwrap(),
+        ],
         "pw\n",
     );
     assert_eq!(code, 0, "{out}{err}");
     // Kept as file://: not a path of the root (item 7).
-    assert!(ok(d, &["user", "list"]).contains(&format!("carol\t-\t{home}\tenabled")), "{home}");
+    assert!(
+        ok(d, &["user", "list"]).contains(&format!("carol\t-\t{home}\tenabled")),
+        "{home}"
+    );
     assert!(ok(d, &["user", "show", "carol"]).contains(&format!("home\t{home}\tuser")));
     // --config: its allowed_sources.
     std::fs::write(
@@ -349,8 +383,22 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
         "allowed_sources = [\"/srv/data\", \"s3://bucket/pre\"]\n",
     )
     .unwrap();
-    ok(d, &["user", "mount", "alice", "/data", "/srv/data/x", "--config", "c.toml"]);
-    ok(d, &["group", "mount", "staff", "/b", "s3://bucket/pre/fix", "--config", "c.toml"]);
+    ok(
+        d,
+        &["user", "mount", "alice", "/data", "/srv/data/x", "--config", "c.toml"],
+    );
+    ok(
+        d,
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/b",
+            "s3://bucket/pre/fix",
+            "--config",
+            "c.toml",
+        ],
+    );
     fails(
         d,
         &["user", "mount", "alice", "/y", "/srv/datax", "--config", "c.toml"],
@@ -359,7 +407,15 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
     );
     fails(
         d,
-        &["group", "mount", "staff", "/c", "s3://bucket/prefix", "--config", "c.toml"],
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/c",
+            "s3://bucket/prefix",
+            "--config",
+            "c.toml",
+        ],
         1,
         "allowed_sources",
     );

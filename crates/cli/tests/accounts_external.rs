@@ -341,7 +341,10 @@ fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
             );
             assert!(seen.contains("LIST ['mine.txt']"), "mode {i}: {user:?}: {seen}");
             assert!(seen.contains("STORED"), "mode {i}: {user:?}: {seen}");
-            assert!(root.join("lbob/up.txt").is_file(), "mode {i}: {user:?}: stored in lbob's home");
+            assert!(
+                root.join("lbob/up.txt").is_file(),
+                "mode {i}: {user:?}: stored in lbob's home"
+            );
             std::fs::remove_file(root.join("lbob/up.txt")).unwrap();
             let (status, page) = web_login(&base, user, "lbob-secret");
             assert_eq!(status, 200, "mode {i}: {user:?}: {page}");
@@ -365,7 +368,10 @@ fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
         admin(&["user", "set", "lbob", "--disable", "--db", &db]);
         for user in SPELLINGS.iter().chain(&["lbob"]) {
             let seen = ftplib(srv.addr, user, "lbob-secret", "print('IN')");
-            assert!(seen.contains("LOGIN-REFUSED 530"), "mode {i}: disabled, {user:?}: {seen}");
+            assert!(
+                seen.contains("LOGIN-REFUSED 530"),
+                "mode {i}: disabled, {user:?}: {seen}"
+            );
             let (status, page) = web_login(&base, user, "lbob-secret");
             assert_eq!(status, 401, "mode {i}: disabled, {user:?}: {page}");
             assert!(!page.contains("mine.txt"), "mode {i}: disabled, {user:?}: {page}");
@@ -411,7 +417,9 @@ fn http_server(answer: impl Fn() -> String + Send + 'static) -> (String, Arc<Mut
             }
             let mut body = vec![0; len];
             let _ = r.read_exact(&mut body);
-            log.lock().unwrap().push(format!("{head}{}", String::from_utf8_lossy(&body)));
+            log.lock()
+                .unwrap()
+                .push(format!("{head}{}", String::from_utf8_lossy(&body)));
             let _ = conn.write_all(answer().as_bytes());
         }
     });
@@ -453,7 +461,11 @@ fn the_auth_hook_does_not_follow_redirects_with_the_password() {
         assert_eq!(code, 401, "{status}: {page}");
         drop(srv);
         let asked = asked.lock().unwrap().clone();
-        assert_eq!(asked.len(), 2, "{status}: the hook was asked, once per login: {asked:?}");
+        assert_eq!(
+            asked.len(),
+            2,
+            "{status}: the hook was asked, once per login: {asked:?}"
+        );
         assert!(asked[0].contains("the-password"), "{asked:?}");
         let text = std::fs::read_to_string(&log).unwrap();
         assert!(text.contains("redirect"), "{status}: the refusal is logged: {text}");

@@ -47,7 +47,15 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
     // The archive lies beside the root: allowed below their parent.
     admin(
         &db,
-        &["user", "mount", "carol", "/archive", archive.to_str().unwrap(), "--root", dir.path().to_str().unwrap()],
+        &[
+            "user",
+            "mount",
+            "carol",
+            "/archive",
+            archive.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+        ],
     );
     admin(
         &db,
@@ -230,7 +238,15 @@ fn a_file_url_home_is_served_from_that_directory() {
     std::fs::write(&conf, format!("db = {db:?}\nroot = \"root\"\n")).unwrap();
     let home = format!("file://{}", elsewhere.display());
     let (code, out, err) = run(
-        &["user", "add", "carol", "--home", &home, "--config", conf.to_str().unwrap()],
+        &[
+            "user",
+            "add",
+            "carol",
+            "--home",
+            &home,
+            "--config",
+            conf.to_str().unwrap(),
+        ],
         "carol-pw\n",
     );
     assert_eq!(code, 0, "{out}{err}");

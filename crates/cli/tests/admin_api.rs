@@ -566,7 +566,12 @@ fn admin_tokens_do_what_their_scopes_allow() {
     ] {
         assert!(scopes.contains(&(name.to_owned(), want.to_owned())), "{name}: {listed}");
     }
-    let (code, _, err) = run(&["admin", "token", "create", "--name", "x", "--scope", "root", "--db", &db], "");
+    let (code, _, err) = run(
+        &[
+            "admin", "token", "create", "--name", "x", "--scope", "root", "--db", &db,
+        ],
+        "",
+    );
     assert_eq!(code, 2, "an unknown scope is a usage error: {err}");
     assert!(err.contains("root") && err.contains("sessions"), "{err}");
 
@@ -591,7 +596,10 @@ fn admin_tokens_do_what_their_scopes_allow() {
         assert_eq!(code, 403, "read {method} {path}: {answer}");
         assert!(json(&answer)["error"].as_str().unwrap().contains("scopes"), "{answer}");
     }
-    assert!(logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"), "alice is still there");
+    assert!(
+        logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"),
+        "alice is still there"
+    );
     // users: users and groups, not bans nor sessions.
     let (code, body) = curl("POST", &u("/users"), Some(&users), Some(&new_user("dave")));
     assert_eq!(code, 201, "{body}");
@@ -657,11 +665,17 @@ fn homes_and_mounts_through_the_api_lie_under_the_allowed_sources() {
         let (code, answer) = curl("POST", &format!("{api}/users"), t, Some(&body));
         assert_eq!(code, 403, "{what}: {answer}");
         let why = json(&answer)["error"].as_str().unwrap().to_owned();
-        assert!(why.contains("allowed_sources") && why.contains(&root.display().to_string()), "{why}");
+        assert!(
+            why.contains("allowed_sources") && why.contains(&root.display().to_string()),
+            "{why}"
+        );
     }
     let (code, body) = curl("GET", &format!("{api}/users"), t, None);
     assert_eq!(code, 200);
-    assert!(!body.contains("\"m1\"") && !body.contains("\"m2\""), "nothing half made: {body}");
+    assert!(
+        !body.contains("\"m1\"") && !body.contains("\"m2\""),
+        "nothing half made: {body}"
+    );
     // Below the root: accepted.
     let ok = format!(
         r#"{{"name": "m5", "password": "pw", "home": "file://{}", "mounts": {{"/more": "{}"}}}}"#,
@@ -679,9 +693,19 @@ fn homes_and_mounts_through_the_api_lie_under_the_allowed_sources() {
         Some(r#"{"mounts": {"/slash": "/"}}"#),
     );
     assert_eq!(code, 403, "{body}");
-    let (code, body) = curl("POST", &format!("{api}/groups"), t, Some(r#"{"name": "g0", "home": "file:///"}"#));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/groups"),
+        t,
+        Some(r#"{"name": "g0", "home": "file:///"}"#),
+    );
     assert_eq!(code, 403, "{body}");
-    let (code, body) = curl("POST", &format!("{api}/groups"), t, Some(r#"{"name": "g", "mounts": {"/etc": "/etc"}}"#));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/groups"),
+        t,
+        Some(r#"{"name": "g", "mounts": {"/etc": "/etc"}}"#),
+    );
     assert_eq!(code, 403, "{body}");
 }
 
@@ -705,7 +729,10 @@ fn allowed_sources_in_the_configuration_widen_the_api() {
         ),
     )
     .unwrap();
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"]);
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"],
+    );
     let api = srv.url_after("admin API: ");
     let t = Some(token.as_str());
     let body = format!(
@@ -757,16 +784,29 @@ fn plain_http_admin_api_off_loopback_needs_admin_insecure_http() {
         child.kill().unwrap();
     }
     let out = child.wait_with_output().unwrap();
-    assert!(!still_running, "the server started with a plain-HTTP admin API on 0.0.0.0");
+    assert!(
+        !still_running,
+        "the server started with a plain-HTTP admin API on 0.0.0.0"
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("0.0.0.0:0") && err.contains("admin_insecure_http"), "{err}");
+    assert!(
+        err.contains("0.0.0.0:0") && err.contains("admin_insecure_http"),
+        "{err}"
+    );
     // Said so: it starts (and serves plain HTTP there).
     let conf = dir.path().join("insecure.toml");
     std::fs::write(&conf, "admin_insecure_http = true\n").unwrap();
     let srv = Serve::start(
         &dir.path().join("."),
-        &["--config", conf.to_str().unwrap(), "--db", &db, "--admin-listen", "0.0.0.0:0"],
+        &[
+            "--config",
+            conf.to_str().unwrap(),
+            "--db",
+            &db,
+            "--admin-listen",
+            "0.0.0.0:0",
+        ],
     );
     let url = srv.url_after("admin API: ");
     let port = url.rsplit(':').next().unwrap().split('/').next().unwrap().to_owned();

@@ -970,12 +970,32 @@ fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
     std::fs::write(&conf, "allowed_sources = [\"s3://ftp\"]\n").unwrap();
     let conf = conf.to_str().unwrap();
     admin_in(
-        &["user", "add", "dora", "--home", "s3://ftp/homes/dora", "--db", &db, "--config", conf],
+        &[
+            "user",
+            "add",
+            "dora",
+            "--home",
+            "s3://ftp/homes/dora",
+            "--db",
+            &db,
+            "--config",
+            conf,
+        ],
         "dora-pw\n",
     );
     admin_in(&["user", "add", "erin", "--db", &db], "erin-pw\n");
     admin_in(
-        &["user", "mount", "erin", "/shared", "s3://ftp/shared", "--db", &db, "--config", conf],
+        &[
+            "user",
+            "mount",
+            "erin",
+            "/shared",
+            "s3://ftp/shared",
+            "--db",
+            &db,
+            "--config",
+            conf,
+        ],
         "",
     );
     let endpoint = format!("http://127.0.0.1:{}", m.port);

@@ -13,8 +13,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Extension;
 use babelftp_accounts::{
-    AccountsError, AllowedSources, GroupChanges, LimitChanges, Limits as StoreLimits, NewGroup, NewUser, Owner, Perms, Source, Store,
-    UserChanges,
+    AccountsError, AllowedSources, GroupChanges, LimitChanges, Limits as StoreLimits, NewGroup, NewUser, Owner, Perms,
+    Source, Store, UserChanges,
 };
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -388,7 +388,13 @@ pub(crate) async fn patch_user(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: UserPatch = body(&bytes)?;
-    let rules = Rules::read(&st.allowed, p.home.as_ref().and_then(|h| h.as_deref()), &p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
+    let rules = Rules::read(
+        &st.allowed,
+        p.home.as_ref().and_then(|h| h.as_deref()),
+        &p.permissions,
+        &p.mounts,
+        &p.limits.unwrap_or_default(),
+    )?;
     if st.store.user(&name).await?.is_none() {
         return Err(AccountsError::UnknownUser(name).into());
     }
@@ -582,7 +588,13 @@ pub(crate) async fn patch_group(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: GroupPatch = body(&bytes)?;
-    let rules = Rules::read(&st.allowed, p.home.as_ref().and_then(|h| h.as_deref()), &p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
+    let rules = Rules::read(
+        &st.allowed,
+        p.home.as_ref().and_then(|h| h.as_deref()),
+        &p.permissions,
+        &p.mounts,
+        &p.limits.unwrap_or_default(),
+    )?;
     let c = GroupChanges {
         home: p.home,
         lang: p.lang,

@@ -184,7 +184,11 @@ async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next
             "the token {name:?} has the scopes {scopes}: {} {} needs {}",
             req.method(),
             req.uri().path(),
-            if reads { format!("read or {need}") } else { need.to_owned() }
+            if reads {
+                format!("read or {need}")
+            } else {
+                need.to_owned()
+            }
         ))
         .into_response();
     }
@@ -211,7 +215,6 @@ fn area_of(path: &str) -> Option<Scope> {
 pub(crate) fn plain_http_allowed(addr: SocketAddr, insecure: bool) -> bool {
     insecure || addr.ip().to_canonical().is_loopback()
 }
-
 
 /// The server at a glance.
 #[derive(Serialize, ToSchema)]

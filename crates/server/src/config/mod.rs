@@ -454,7 +454,12 @@ impl Config {
             crate::storage::Backend::Local => AllowedSources::dir(root),
             crate::storage::Backend::S3(s) => Some(Source::S3 {
                 bucket: s.bucket.clone(),
-                prefix: s.prefix.split('/').filter(|c| !c.is_empty()).collect::<Vec<_>>().join("/"),
+                prefix: s
+                    .prefix
+                    .split('/')
+                    .filter(|c| !c.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("/"),
             }),
         };
         let mut list: Vec<Source> = std::iter::once(served(&self.root, &self.storage))

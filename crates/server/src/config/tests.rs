@@ -311,7 +311,10 @@ fn issue_45_settings_parse() {
     for (good, attr) in [
         ("user_dn = \"uid={user},ou=people,dc=x\"", "uid"),
         ("search_base = \"dc=x\"", "uid"),
-        ("search_base = \"dc=x\"\nsearch_filter = \"(&(objectClass=person)(sAMAccountName={user}))\"", "sAMAccountName"),
+        (
+            "search_base = \"dc=x\"\nsearch_filter = \"(&(objectClass=person)(sAMAccountName={user}))\"",
+            "sAMAccountName",
+        ),
         ("user_dn = \"{user}@example.org\"\nname_attribute = \"mail\"", "mail"),
     ] {
         std::fs::write(base.join("c.toml"), format!("[ldap]\nurl = \"ldap://h\"\n{good}\n")).unwrap();

@@ -95,7 +95,9 @@ impl LdapConfig {
     pub fn naming_attribute(&self) -> Result<String, LdapError> {
         if let Some(a) = self.name_attribute.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
             if !is_attribute(a) {
-                return Err(LdapError::Config(format!("name_attribute {a:?} is not an attribute name")));
+                return Err(LdapError::Config(format!(
+                    "name_attribute {a:?} is not an attribute name"
+                )));
             }
             return Ok(a.to_owned());
         }
@@ -127,7 +129,9 @@ impl LdapConfig {
 /// An attribute description: a name or an OID, maybe with options
 /// (`uid`, `cn;lang-fr`, `0.9.2342.19200300.100.1.1`).
 fn is_attribute(a: &str) -> bool {
-    !a.is_empty() && a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b';')
+    !a.is_empty()
+        && a.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b';')
 }
 
 /// The attribute of the first `(ATTR={user})` of a filter.

@@ -163,7 +163,11 @@ impl Directory {
                 return Ok(None);
             };
             return match l.login(name, pw).await {
-                Ok(ldap::LdapLogin::Ok { dn, name: confirmed, group }) => {
+                Ok(ldap::LdapLogin::Ok {
+                    dn,
+                    name: confirmed,
+                    group,
+                }) => {
                     // The account is the name the directory holds, not
                     // the spelling typed (`LBOB`, `lbob `): its store
                     // settings, limits, sessions and events.

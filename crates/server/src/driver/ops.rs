@@ -232,11 +232,11 @@ impl Shared {
                         l.account.name = Some(l.name.clone().into_bytes());
                     }
                     Checked {
-                    account: l.account,
-                    tree: Some(l.tree),
-                    name: l.name,
-                    limits: l.limits,
-                }
+                        account: l.account,
+                        tree: Some(l.tree),
+                        name: l.name,
+                        limits: l.limits,
+                    }
                 }));
             }
         }

@@ -210,7 +210,16 @@ pub(super) fn start(
     let (tx, rx) = mpsc::unbounded_channel();
     let wakes: Vec<Arc<Notify>> = hooks.iter().map(|_| Arc::new(Notify::new())).collect();
     let names: Vec<String> = hooks.iter().map(|h| h.name().to_owned()).collect();
-    tokio::spawn(writer(rx, queue.clone(), wakes.clone(), Trim { node: node.clone(), hooks: names, bound }));
+    tokio::spawn(writer(
+        rx,
+        queue.clone(),
+        wakes.clone(),
+        Trim {
+            node: node.clone(),
+            hooks: names,
+            bound,
+        },
+    ));
     for (hook, wake) in hooks.into_iter().zip(wakes) {
         tokio::spawn(deliver(queue.clone(), node.clone(), hook, wake));
     }
@@ -261,7 +270,9 @@ impl Trim {
                     }
                 }
                 Ok(_) => {}
-                Err(e) => tracing::warn!(hook = %hook, error = %e, "the event outbox could not be kept within max_pending"),
+                Err(e) => {
+                    tracing::warn!(hook = %hook, error = %e, "the event outbox could not be kept within max_pending")
+                }
             }
         }
     }
@@ -416,6 +427,9 @@ pub(super) async fn test_trim(rows: Vec<OutboxEntry>, max: u64) -> (u64, u64, Ve
     let q = Queue::Memory(Mutex::new(Vec::new()));
     let _ = q.push(&rows).await;
     let (failed, other) = q.trim("n", "h", max).await.unwrap_or_default();
-    let left = q.mem().map(|m| m.iter().map(|e| e.id.clone()).collect()).unwrap_or_default();
+    let left = q
+        .mem()
+        .map(|m| m.iter().map(|e| e.id.clone()).collect())
+        .unwrap_or_default();
     (failed, other, left)
 }

@@ -154,7 +154,10 @@ async fn a_full_outbox_drops_the_oldest_failed_logins_first_and_counts() {
         }
         let bodies: Vec<String> = match &store {
             Some(s) => {
-                let rows = s.outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX).await.unwrap();
+                let rows = s
+                    .outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX)
+                    .await
+                    .unwrap();
                 rows.into_iter().map(|r| r.body).collect()
             }
             None => {
@@ -180,10 +183,18 @@ async fn a_full_outbox_drops_the_oldest_failed_logins_first_and_counts() {
         events.flush(Duration::from_secs(10)).await;
         assert_eq!(dropped.get(), 8 + 4, "store: {}", store.is_some());
         if let Some(s) = &store {
-            let rows = s.outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX).await.unwrap();
+            let rows = s
+                .outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX)
+                .await
+                .unwrap();
             let users: Vec<String> = rows
                 .iter()
-                .map(|r| serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["user"].as_str().unwrap().to_owned())
+                .map(|r| {
+                    serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["user"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
                 .collect();
             assert_eq!(users, ["up9", "dl0", "dl1", "dl2", "dl3"], "{users:?}");
         }
