@@ -363,3 +363,22 @@ impl LdapAuth {
         Ok(self.cfg.default_group.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn the_account_is_the_entry_s_value_not_the_spelling_typed() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(confirmed_name(&v(&["lbob"]), "LBOB").as_deref(), Some("lbob"));
+        assert_eq!(confirmed_name(&v(&["lbob"]), "lbob ").as_deref(), Some("lbob"));
+        // Several values: only the one typed exactly.
+        assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "bob").as_deref(), Some("bob"));
+        assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "BOB"), None);
+        assert_eq!(confirmed_name(&[], "lbob"), None);
+        assert_eq!(filter_attribute("(&(objectClass=x)( uid ={user}))"), Some("uid"));
+        assert_eq!(filter_attribute("(cn=*{user}*)"), None);
+    }
+}
