@@ -29,6 +29,7 @@ mod limits;
 mod outbox;
 mod schema;
 mod sessions;
+mod sources;
 mod store;
 mod tokens;
 
@@ -38,8 +39,9 @@ pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
 pub use sessions::SessionStamp;
+pub use sources::AllowedSources;
 pub use store::Store;
-pub use tokens::{hash_token, AdminToken};
+pub use tokens::{hash_token, AdminToken, Scope, Scopes};
 
 /// What can go wrong with the store or with what is asked of it.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +78,9 @@ pub enum AccountsError {
     BadHome(String),
     #[error("source {0:?}: write an absolute directory (/srv/x), file:///DIR or s3://BUCKET/PREFIX")]
     BadSource(String),
+    /// A home or mount outside every allowed source (`allowed_sources`).
+    #[error("{what} is outside the allowed sources ({allowed}): add it to allowed_sources in the configuration")]
+    SourceNotAllowed { what: String, allowed: String },
     /// A mount at `/` (the home is what is mounted there).
     #[error("a virtual folder cannot be mounted at /: set the home instead")]
     MountAtRoot,
@@ -258,6 +263,9 @@ impl fmt::Display for Home {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Home::Inside(p) => f.write_str(&String::from_utf8_lossy(p)),
+            // A directory stays `file://`: read back, a bare `/DIR`
+            // would be a path of the served root.
+            Home::Source(Source::Dir(p)) => write!(f, "file://{}", p.display()),
             Home::Source(s) => s.fmt(f),
         }
     }

@@ -177,6 +177,44 @@ impl Store {
         Ok(dropped)
     }
 
+    /// Keeps at most `max` of `node`'s entries for `hook`: past it, the
+    /// oldest `login_failed` events go first, then the oldest of any kind
+    /// (in one transaction). How many went: (failed logins, others).
+    pub async fn outbox_trim(&self, node: &str, hook: &str, max: u64) -> Result<(u64, u64), AccountsError> {
+        let mut tx = self.write_tx().await?;
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox WHERE node = $1 AND hook = $2")
+            .bind(node)
+            .bind(hook)
+            .fetch_one(&mut *tx)
+            .await?;
+        let mut excess = u64::try_from(n).unwrap_or(0).saturating_sub(max);
+        if excess == 0 {
+            return Ok((0, 0));
+        }
+        let mut dropped = [0u64; 2];
+        // The body is the event's JSON: `"event":"login_failed"` unescaped
+        // is its kind (a quote inside a value is always `\"`).
+        for (i, kind) in ["AND body LIKE '%\"event\":\"login_failed\"%'", ""].iter().enumerate() {
+            if excess == 0 {
+                break;
+            }
+            let gone = sqlx::query(&format!(
+                "DELETE FROM event_outbox WHERE node = $1 AND hook = $2 AND id IN
+                 (SELECT id FROM event_outbox WHERE node = $1 AND hook = $2 {kind} ORDER BY seq LIMIT $3)"
+            ))
+            .bind(node)
+            .bind(hook)
+            .bind(i64::try_from(excess).unwrap_or(i64::MAX))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            dropped[i] = gone;
+            excess = excess.saturating_sub(gone);
+        }
+        tx.commit().await?;
+        Ok((dropped[0], dropped[1]))
+    }
+
     /// How many entries wait, all nodes and hooks.
     pub async fn outbox_len(&self) -> Result<u64, AccountsError> {
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox")

@@ -162,3 +162,41 @@ async fn a_change_on_one_node_moves_the_session_stamp_the_other_reads() {
     one.remove_user("alice").await.unwrap();
     assert_eq!(two.session_stamp("alice").await.unwrap(), None);
 }
+
+/// Issue 45: on PostgreSQL too, the migration that brings token scopes
+/// gives the tokens made before it `all`, and a new token keeps the
+/// scopes it was made with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_tokens_made_before_scopes_keep_all_on_postgresql() {
+    let pg = babelftp_test_support::postgres::start();
+    let store = Store::open(&pg.url).await.unwrap();
+    store.close().await;
+    // Back to the schema before scopes, with a token made then.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&pg.url).await.unwrap();
+    for q in [
+        "ALTER TABLE admin_tokens DROP COLUMN scopes",
+        "DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)",
+        "INSERT INTO admin_tokens (name, hash, created_unix) VALUES ('old', 'x', 0)",
+    ] {
+        sqlx::query(q).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let store = Store::open(&pg.url).await.unwrap();
+    let ro = store
+        .create_admin_token("ro", &Scopes::new(&[Scope::Read, Scope::Bans]))
+        .await
+        .unwrap();
+    let list = store.admin_tokens().await.unwrap();
+    let scopes: Vec<(String, String)> = list.iter().map(|t| (t.name.clone(), t.scopes.to_string())).collect();
+    assert_eq!(
+        scopes,
+        [
+            ("old".to_owned(), "all".to_owned()),
+            ("ro".to_owned(), "read,bans".to_owned())
+        ]
+    );
+    let (name, s) = store.check_admin_token(&ro).await.unwrap().unwrap();
+    assert_eq!(name, "ro");
+    assert!(s.has(Scope::Bans) && !s.has(Scope::Users) && s.may_read(Scope::Users));
+}

@@ -1,4 +1,4 @@
-//! `babelftp admin token create [--name N] | list | rm NAME`: the bearer
+//! `babelftp admin token create [--name N] [--scope S]… | list | rm NAME`: the bearer
 //! tokens of the admin API (`serve --admin-listen`, issue 30), kept in the
 //! accounts store as SHA-256 hashes. `create` prints the token once; no
 //! command shows it again.
@@ -35,11 +35,24 @@ enum TokenCmd {
         /// Its name, in the logs of every change made with it (default: admin).
         #[arg(long, default_value = "admin")]
         name: String,
+        /// What it may do: read (every GET), users (users, groups, quotas), bans, sessions (end one),
+        /// or all; repeat for several [default: all].
+        #[arg(long = "scope", value_name = "SCOPE", value_parser = scope_arg)]
+        scopes: Vec<babelftp_accounts::Scope>,
     },
-    /// The tokens' names and when they were made.
+    /// The tokens' names, when they were made, and their scopes.
     List,
     /// Remove a token: requests that present it are refused from then on.
     Rm { name: String },
+}
+
+fn scope_arg(v: &str) -> Result<babelftp_accounts::Scope, String> {
+    babelftp_accounts::Scope::parse(v).ok_or_else(|| {
+        ts(
+            "cli-admin-bad-scope",
+            &[("value", v), ("known", &babelftp_accounts::Scope::NAMES.join(", "))],
+        )
+    })
 }
 
 pub async fn admin(a: AdminArgs) -> anyhow::Result<()> {
@@ -47,8 +60,9 @@ pub async fn admin(a: AdminArgs) -> anyhow::Result<()> {
     let ex = |e| crate::users::explain(e, &db);
     match a.cmd {
         AdminCmd::Token { cmd } => match cmd {
-            TokenCmd::Create { name } => {
-                let token = store.create_admin_token(&name).await.map_err(ex)?;
+            TokenCmd::Create { name, scopes } => {
+                let scopes = babelftp_accounts::Scopes::new(&scopes);
+                let token = store.create_admin_token(&name, &scopes).await.map_err(ex)?;
                 eprintln!("{}", ts("cli-admin-token-created", &[("name", &name)]));
                 println!("{token}");
             }
@@ -58,7 +72,7 @@ pub async fn admin(a: AdminArgs) -> anyhow::Result<()> {
                     eprintln!("{}", ts("cli-admin-token-none", &[]));
                 }
                 for t in tokens {
-                    println!("{}\t{}", t.name, crate::bans::utc(t.created_unix));
+                    println!("{}\t{}\t{}", t.name, crate::bans::utc(t.created_unix), t.scopes);
                 }
             }
             TokenCmd::Rm { name } => {

@@ -141,6 +141,11 @@ pub struct ServeArgs {
     /// token from `babelftp admin token create`.
     #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
     admin_listen: Option<SocketAddr>,
+    /// Allow the admin API over plain HTTP (no --tls-cert) on an address
+    /// that is not loopback (refused otherwise: the tokens would cross the
+    /// network in clear).
+    #[arg(long)]
+    admin_insecure_http: bool,
     /// Serve the web view of the same tree on ADDR:PORT (repeatable): a
     /// directory is a page, a file a download; the same accounts,
     /// permissions, quotas and bans as FTP; HTTPS when --tls-cert is given.
@@ -289,6 +294,9 @@ fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(a) = args.admin_listen {
         cfg.admin_listen = Some(a);
+    }
+    if args.admin_insecure_http {
+        cfg.admin_insecure_http = true;
     }
     if !args.http_listen.is_empty() {
         cfg.http_listen = args.http_listen.concat();

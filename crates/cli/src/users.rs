@@ -8,6 +8,13 @@
 //! codes (exit.rs): 2 for a value that is wrong in itself (a name, a tag, a
 //! charset, a path, permissions, a source), 1 for everything else (no such
 //! user, already there, the store failing).
+//!
+//! A home or virtual folder outside the served tree (`file:///DIR`, `/DIR`
+//! as a mount, `s3://…`) must lie under the server's `allowed_sources`
+//! (issue 45): those of `--config FILE` (read as `serve` reads it: its
+//! `allowed_sources`, else its root or S3 storage and its hosts'), else the
+//! root `--root DIR`, else serve's default root `ftp-root` of the working
+//! directory. Refused otherwise (exit 1), naming the allowed ones.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,6 +39,10 @@ pub struct UserArgs {
     /// --config` does), when --db is not given.
     #[arg(long, value_name = "FILE", global = true)]
     config: Option<std::path::PathBuf>,
+    /// The server's root directory, when there is no configuration file: homes and mounts
+    /// outside the tree must lie below it [default: ftp-root].
+    #[arg(long, value_name = "DIR", global = true)]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     cmd: UserCmd,
 }
@@ -41,9 +52,12 @@ pub struct GroupArgs {
     /// The accounts store, as for `babelftp user` [env: BABELFTP_DB] [default: sqlite:babelftp.db].
     #[arg(long, value_name = "URL", global = true)]
     db: Option<String>,
-    /// As for `babelftp user`: the `db` of a configuration file.
+    /// As for `babelftp user`: the `db` of a configuration file (and its allowed_sources).
     #[arg(long, value_name = "FILE", global = true)]
     config: Option<std::path::PathBuf>,
+    /// As for `babelftp user`: the server's root when there is no configuration file.
+    #[arg(long, value_name = "DIR", global = true)]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     cmd: GroupCmd,
 }
@@ -233,12 +247,7 @@ enum UserCmd {
     },
     /// Count what a user's files take (its home and virtual folders) and make that its quota usage;
     /// the server's root and storage come from --config FILE (else --root DIR).
-    QuotaScan {
-        name: String,
-        /// The server's root directory, when there is no configuration file.
-        #[arg(long, value_name = "DIR")]
-        root: Option<PathBuf>,
-    },
+    QuotaScan { name: String },
     /// Set the permissions at VPATH and below: all, none, read, or a list such as upload,mkdir
     /// (list download upload overwrite delete rename mkdir rmdir chmod); inherit removes the rule.
     Perm { name: String, vpath: String, perms: String },
@@ -309,6 +318,7 @@ pub(crate) fn explain(e: AccountsError, db: &str) -> anyhow::Error {
                 | E::Hash(_)
                 | E::TokenExists(_)
                 | E::UnknownToken(_)
+                | E::SourceNotAllowed { .. }
         );
     let text = text_of(&e, db);
     if usage {
@@ -341,6 +351,9 @@ fn text_of(e: &AccountsError, db: &str) -> String {
         E::BadHome(v) => ts("cli-acct-bad-home", &[("value", v)]),
         E::BadSource(v) => ts("cli-acct-bad-source", &[("value", v)]),
         E::MountAtRoot => ts("cli-acct-mount-root", &[]),
+        E::SourceNotAllowed { what, allowed } => {
+            ts("cli-acct-source-not-allowed", &[("source", what), ("allowed", allowed)])
+        }
         E::BadPath(p) => ts("cli-acct-bad-path", &[("value", &p.0)]),
         E::BadPerms(p) => ts("cli-acct-bad-perms", &[("value", &p.0)]),
         E::BadHash(n) => ts("cli-acct-bad-hash", &[("name", n)]),
@@ -451,8 +464,19 @@ async fn perm(s: &Store, db: &str, owner: Owner<'_>, vpath: &str, perms: &str) -
     Ok(())
 }
 
-async fn mount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str, source: &str) -> anyhow::Result<()> {
+async fn mount(
+    s: &Store,
+    db: &str,
+    owner: Owner<'_>,
+    vpath: &str,
+    source: &str,
+    served: &Served,
+) -> anyhow::Result<()> {
     let src = source.parse().map_err(|e| explain(e, db))?;
+    // (A mount at / or at a path that does not read: the store says so.)
+    if babelftp_accounts::normalize_vpath(vpath).is_ok_and(|p| p != "/") {
+        served.check(&src, db)?;
+    }
     s.add_mount(owner, vpath, &src).await.map_err(|e| explain(e, db))?;
     let msg = ts(
         "cli-acct-mounted",
@@ -472,15 +496,58 @@ async fn unmount(s: &Store, db: &str, owner: Owner<'_>, vpath: &str) -> anyhow::
 }
 
 /// `babelftp user …`.
+/// Where the commands' configuration and root come from: what the
+/// allowed sources are.
+struct Served {
+    config: Option<PathBuf>,
+    root: Option<PathBuf>,
+}
+
+impl Served {
+    /// The configuration `serve` would have: `--config FILE` (with
+    /// `--root` over its root), else the defaults with `--root`.
+    fn config(&self) -> anyhow::Result<babelftp_server::config::Config> {
+        let mut cfg = match &self.config {
+            Some(path) => babelftp_server::config::Config::load(path)
+                .with_context(|| ts("cli-acct-config-unread", &[("file", &path.display().to_string())]))?,
+            None => babelftp_server::config::Config::default(),
+        };
+        if let Some(r) = &self.root {
+            cfg.root = r.clone();
+        }
+        Ok(cfg)
+    }
+
+    /// Refuses a home outside the allowed sources (a path inside the
+    /// root always is).
+    fn check_home(&self, home: Option<&str>, db: &str) -> anyhow::Result<()> {
+        let Some(h) = home else {
+            return Ok(());
+        };
+        // A home that does not read is said so by the store's check.
+        match h.parse::<babelftp_accounts::Home>() {
+            Ok(babelftp_accounts::Home::Source(src)) => self.check(&src, db),
+            _ => Ok(()),
+        }
+    }
+
+    fn check(&self, src: &babelftp_accounts::Source, db: &str) -> anyhow::Result<()> {
+        self.config()?.allowed_sources().check(src).map_err(|e| explain(e, db))
+    }
+}
+
 pub async fn user(a: UserArgs) -> anyhow::Result<()> {
-    let config = a.config.clone();
+    let served = Served {
+        config: a.config.clone(),
+        root: a.root.clone(),
+    };
     let (s, db) = open(a.db, a.config).await?;
-    let r = user_cmd(&s, &db, a.cmd, config).await;
+    let r = user_cmd(&s, &db, a.cmd, &served).await;
     s.close().await;
     r
 }
 
-async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) -> anyhow::Result<()> {
+async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow::Result<()> {
     let ex = |e| explain(e, db);
     match cmd {
         UserCmd::Add { name, settings, group } => {
@@ -504,6 +571,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) ->
                     check(v).map_err(ex)?;
                 }
             }
+            served.check_home(u.home.as_deref(), db)?;
             if let Some(g) = &u.group {
                 if s.group(g).await.map_err(ex)?.is_none() {
                     return Err(ex(AccountsError::UnknownGroup(g.clone())));
@@ -550,6 +618,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) ->
             enable,
             limits,
         } => {
+            served.check_home(settings.home.as_deref(), db)?;
             let c = UserChanges {
                 home: change(settings.home, clear.no_home),
                 lang: change(settings.lang, clear.no_lang),
@@ -561,9 +630,9 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) ->
             s.set_limits(Owner::User(&name), &limits.changes()).await.map_err(ex)?;
             println!("{}", ts("cli-acct-user-changed", &[("name", &name)]));
         }
-        UserCmd::QuotaScan { name, root } => quota_scan(s, db, &name, root, config).await?,
+        UserCmd::QuotaScan { name } => quota_scan(s, db, &name, served).await?,
         UserCmd::Perm { name, vpath, perms } => perm(s, db, Owner::User(&name), &vpath, &perms).await?,
-        UserCmd::Mount { name, vpath, source } => mount(s, db, Owner::User(&name), &vpath, &source).await?,
+        UserCmd::Mount { name, vpath, source } => mount(s, db, Owner::User(&name), &vpath, &source, served).await?,
         UserCmd::Unmount { name, vpath } => unmount(s, db, Owner::User(&name), &vpath).await?,
         UserCmd::Import { file } => {
             let users = babelftp_accounts::read_users_file(&file).map_err(ex)?;
@@ -584,26 +653,15 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, config: Option<PathBuf>) ->
 
 /// `user quota-scan`: counts the user's tree (as the server builds it
 /// from the configuration's root and storage) and stores the count.
-async fn quota_scan(
-    s: &Store,
-    db: &str,
-    name: &str,
-    root: Option<PathBuf>,
-    config: Option<PathBuf>,
-) -> anyhow::Result<()> {
+async fn quota_scan(s: &Store, db: &str, name: &str, served: &Served) -> anyhow::Result<()> {
     let ex = |e| explain(e, db);
     let Some(profile) = s.profile(name).await.map_err(ex)? else {
         return Err(ex(AccountsError::UnknownUser(name.to_owned())));
     };
-    let cfg = match (&config, root) {
-        (Some(path), _) => babelftp_server::config::Config::load(path)
-            .with_context(|| ts("cli-acct-config-unread", &[("file", &path.display().to_string())]))?,
-        (None, Some(root)) => babelftp_server::config::Config {
-            root,
-            ..Default::default()
-        },
-        (None, None) => return Err(anyhow::Error::new(Usage(ts("cli-acct-scan-needs-root", &[])))),
-    };
+    if served.config.is_none() && served.root.is_none() {
+        return Err(anyhow::Error::new(Usage(ts("cli-acct-scan-needs-root", &[]))));
+    }
+    let cfg = served.config()?;
     let dir = crate::db::open_directory(None, &cfg).await?;
     let what = cfg.storage.describe(&cfg.root);
     let usage = babelftp_server::quota::scan_user(&cfg, &dir, profile)
@@ -696,16 +754,21 @@ fn render_user(rec: &UserRecord, grp: Option<&babelftp_accounts::GroupRecord>, p
 
 /// `babelftp group …`.
 pub async fn group(a: GroupArgs) -> anyhow::Result<()> {
+    let served = Served {
+        config: a.config.clone(),
+        root: a.root.clone(),
+    };
     let (s, db) = open(a.db, a.config).await?;
-    let r = group_cmd(&s, &db, a.cmd).await;
+    let r = group_cmd(&s, &db, a.cmd, &served).await;
     s.close().await;
     r
 }
 
-async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd) -> anyhow::Result<()> {
+async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyhow::Result<()> {
     let ex = |e| explain(e, db);
     match cmd {
         GroupCmd::Add { name, settings } => {
+            served.check_home(settings.home.as_deref(), db)?;
             let g = NewGroup {
                 name,
                 home: settings.home,
@@ -760,6 +823,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd) -> anyhow::Result<()> {
             clear,
             limits,
         } => {
+            served.check_home(settings.home.as_deref(), db)?;
             let c = GroupChanges {
                 home: change(settings.home, clear.no_home),
                 lang: change(settings.lang, clear.no_lang),
@@ -770,7 +834,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd) -> anyhow::Result<()> {
             println!("{}", ts("cli-acct-group-changed", &[("name", &name)]));
         }
         GroupCmd::Perm { name, vpath, perms } => perm(s, db, Owner::Group(&name), &vpath, &perms).await?,
-        GroupCmd::Mount { name, vpath, source } => mount(s, db, Owner::Group(&name), &vpath, &source).await?,
+        GroupCmd::Mount { name, vpath, source } => mount(s, db, Owner::Group(&name), &vpath, &source, served).await?,
         GroupCmd::Unmount { name, vpath } => unmount(s, db, Owner::Group(&name), &vpath).await?,
     }
     Ok(())

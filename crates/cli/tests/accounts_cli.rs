@@ -65,8 +65,36 @@ fn an_admin_sets_up_users_and_groups() {
     ok(d, &["user", "perm", "alice", "/", "read"]);
     ok(d, &["user", "perm", "alice", "/incoming", "upload,mkdir"]);
     ok(d, &["group", "perm", "staff", "/pub", "read"]);
-    ok(d, &["user", "mount", "alice", "/archive", "/srv/archive"]);
-    ok(d, &["group", "mount", "staff", "/shared", "s3://team-bucket/shared"]);
+    // Sources outside the served root: allowed by the configuration.
+    std::fs::write(
+        d.join("allowed.toml"),
+        "allowed_sources = [\"/srv\", \"s3://team-bucket\"]\n",
+    )
+    .unwrap();
+    ok(
+        d,
+        &[
+            "user",
+            "mount",
+            "alice",
+            "/archive",
+            "/srv/archive",
+            "--config",
+            "allowed.toml",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/shared",
+            "s3://team-bucket/shared",
+            "--config",
+            "allowed.toml",
+        ],
+    );
     assert_eq!(
         ok(d, &["user", "show", "alice"]),
         "name\talice\n\
@@ -128,6 +156,8 @@ fn an_admin_sets_up_users_and_groups() {
             "--no-charset",
             "--home",
             "s3://team-bucket/home",
+            "--config",
+            "allowed.toml",
         ],
     );
     assert_eq!(ok(d, &["group", "list"]), "staff\ts3://team-bucket/home\tfr\t-\t0\n");
@@ -286,4 +316,107 @@ fn a_users_file_is_imported_and_the_db_comes_from_the_environment() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("mysql://ftp:****@h/x is not an accounts store"), "{err}");
+}
+
+/// Issue 45, items 6 and 7: homes and mounts set with the commands lie
+/// under the allowed sources: those of `--config FILE`, else the root
+/// `--root DIR`, else `ftp-root` of the working directory (serve's
+/// default); a `file://` home keeps its form (it is no path of the root).
+#[test]
+fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, _, err) = run_in(d, &["user", "add", "alice"], "pw\n");
+    assert_eq!(code, 0, "{err}");
+    ok(d, &["group", "add", "staff"]);
+    let default_root = std::path::absolute(d.join("ftp-root")).unwrap();
+    // Outside the default root: refused (exit 1), naming what is allowed.
+    for args in [
+        &["user", "add", "mallory", "--home", "file:///etc"][..],
+        &["user", "set", "alice", "--home", "file:///"],
+        &["user", "mount", "alice", "/slash", "/"],
+        &["user", "mount", "alice", "/s3", "s3://bucket/x"],
+        &["group", "add", "wheel", "--home", "file:///root"],
+        &["group", "set", "staff", "--home", "file:///etc"],
+        &["group", "mount", "staff", "/etc", "/etc"],
+    ] {
+        let (code, out, err) = run_in(d, args, "pw\n");
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(err.contains("allowed_sources"), "{args:?}: {err}");
+        assert!(err.contains(&default_root.display().to_string()), "{args:?}: {err}");
+    }
+    let listed = ok(d, &["user", "list"]);
+    assert!(!listed.contains("mallory"), "{listed}");
+    assert!(ok(d, &["user", "show", "alice"]).contains("home\t/\t"), "unchanged");
+    // Below the default root: accepted; a sibling of the same prefix is not.
+    let inside = default_root.join("shared");
+    ok(d, &["user", "mount", "alice", "/shared", inside.to_str().unwrap()]);
+    let sibling = format!("{}x", default_root.display());
+    fails(d, &["user", "mount", "alice", "/x", &sibling], 1, "allowed_sources");
+    // --root names another root.
+    let root = d.join("served");
+    let root_abs = std::path::absolute(&root).unwrap();
+    let home = format!("file://{}", root_abs.join("carol").display());
+    let (code, out, err) = run_in(
+        d,
+        &[
+            "user",
+            "add",
+            "carol",
+            "--home",
+            &home,
+            "--root",
+            root.to_str().unwrap(),
+        ],
+        "pw\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // Kept as file://: not a path of the root (item 7).
+    assert!(
+        ok(d, &["user", "list"]).contains(&format!("carol\t-\t{home}\tenabled")),
+        "{home}"
+    );
+    assert!(ok(d, &["user", "show", "carol"]).contains(&format!("home\t{home}\tuser")));
+    // --config: its allowed_sources.
+    std::fs::write(
+        d.join("c.toml"),
+        "allowed_sources = [\"/srv/data\", \"s3://bucket/pre\"]\n",
+    )
+    .unwrap();
+    ok(
+        d,
+        &["user", "mount", "alice", "/data", "/srv/data/x", "--config", "c.toml"],
+    );
+    ok(
+        d,
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/b",
+            "s3://bucket/pre/fix",
+            "--config",
+            "c.toml",
+        ],
+    );
+    fails(
+        d,
+        &["user", "mount", "alice", "/y", "/srv/datax", "--config", "c.toml"],
+        1,
+        "/srv/data, s3://bucket/pre",
+    );
+    fails(
+        d,
+        &[
+            "group",
+            "mount",
+            "staff",
+            "/c",
+            "s3://bucket/prefix",
+            "--config",
+            "c.toml",
+        ],
+        1,
+        "allowed_sources",
+    );
 }

@@ -241,3 +241,236 @@ fn the_auth_hook_decides_logins_and_sets_the_account() {
     let seen = ftplib(srv.addr, "hooky", "hook-pw", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
 }
+
+/// A web login through the form (`?login`) with Python's urllib and a
+/// cookie jar, then `GET /`: (the login's final status, the page of `/`).
+fn web_login(base: &str, user: &str, password: &str) -> (u16, String) {
+    let script = format!(
+        r#"
+import http.cookiejar, re, urllib.parse, urllib.request, urllib.error
+jar = http.cookiejar.CookieJar()
+op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+page = op.open({base:?} + '/?login', timeout=20).read().decode()
+form = page[page.index('<form id="login"'):]
+token = re.search(r'name="csrf" value="([^"]*)"', form).group(1)
+data = urllib.parse.urlencode({{'csrf': token, 'user': {user:?}, 'password': {password:?}}}).encode()
+try:
+    r = op.open({base:?} + '/?login', data=data, timeout=20)
+    status = r.status
+except urllib.error.HTTPError as e:
+    status = e.code
+print('STATUS', status)
+try:
+    print(op.open({base:?} + '/', timeout=20).read().decode())
+except urllib.error.HTTPError as e:
+    print('PAGE', e.code)
+"#
+    );
+    let out = common::serve::python(&script);
+    let status = out
+        .lines()
+        .find_map(|l| l.strip_prefix("STATUS "))
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    (status, out)
+}
+
+fn lbob_ldif() -> String {
+    format!(
+        "dn: ou=people,{BASE}
+objectClass: organizationalUnit
+ou: people
+
+dn: uid=lbob,ou=people,{BASE}
+objectClass: inetOrgPerson
+uid: lbob
+cn: Bob
+sn: Lbob
+userPassword: {pw}
+",
+        pw = ssha("lbob-secret")
+    )
+}
+
+/// Issue 45, item 2: the directory matches `LBOB`, `Lbob` and `lbob ` as
+/// `lbob`; the account is the name the directory holds, so the store's
+/// `lbob` (home, rules, disabled, max-sessions) applies to every spelling,
+/// over FTP and the web view, with a DN template and with a search.
+#[test]
+fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let slapd = Slapd::start(BASE, &lbob_ldif(), None);
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("lbob")).unwrap();
+    std::fs::write(root.join("lbob/mine.txt"), b"lbob's").unwrap();
+    std::fs::write(root.join("secret.txt"), b"not lbob's").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    // lbob: its home /lbob, everything there, one session at a time.
+    let (code, out, err) = common::serve::run(&["user", "add", "lbob", "--home", "/lbob", "--db", &db], "unused\n");
+    assert_eq!(code, 0, "{out}{err}");
+    admin(&["user", "perm", "lbob", "/", "all", "--db", &db]);
+    admin(&["user", "set", "lbob", "--max-sessions", "1", "--db", &db]);
+    let modes = [
+        format!("url = {:?}\nuser_dn = \"uid={{user}},ou=people,{BASE}\"", slapd.url),
+        format!(
+            "url = {:?}\nsearch_base = \"ou=people,{BASE}\"\nsearch_filter = \"(&(objectClass=inetOrgPerson)(uid={{user}}))\"",
+            slapd.url
+        ),
+    ];
+    const SPELLINGS: [&str; 3] = ["LBOB", "Lbob", "lbob "];
+    for (i, mode) in modes.iter().enumerate() {
+        admin(&["user", "set", "lbob", "--enable", "--db", &db]);
+        let conf = dir.path().join(format!("spell-{i}.toml"));
+        std::fs::write(&conf, format!("db = {db:?}\n[ldap]\n{mode}\n")).unwrap();
+        let log = dir.path().join(format!("spell-{i}.log"));
+        let srv = Serve::start_logged(
+            &root,
+            &["--config", conf.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+            &[],
+            Some(&log),
+        );
+        let base = srv.url_after("web view: ");
+        for user in SPELLINGS {
+            // lbob's home (not the root) and lbob's rules (all: the
+            // upload goes through; a user without an account reads only).
+            let seen = ftplib(
+                srv.addr,
+                user,
+                "lbob-secret",
+                "print('LIST', sorted(ftp.nlst()))\nftp.storbinary('STOR up.txt', io.BytesIO(b'u')); print('STORED')\nftp.quit()",
+            );
+            assert!(seen.contains("LIST ['mine.txt']"), "mode {i}: {user:?}: {seen}");
+            assert!(seen.contains("STORED"), "mode {i}: {user:?}: {seen}");
+            assert!(
+                root.join("lbob/up.txt").is_file(),
+                "mode {i}: {user:?}: stored in lbob's home"
+            );
+            std::fs::remove_file(root.join("lbob/up.txt")).unwrap();
+            let (status, page) = web_login(&base, user, "lbob-secret");
+            assert_eq!(status, 200, "mode {i}: {user:?}: {page}");
+            assert!(page.contains("mine.txt"), "mode {i}: {user:?}: lbob's home: {page}");
+            assert!(!page.contains("secret.txt"), "mode {i}: {user:?}: the root: {page}");
+        }
+        // lbob's max-sessions counts every spelling: with lbob in, LBOB
+        // is one too many.
+        let seen = ftplib(
+            srv.addr,
+            "lbob",
+            "lbob-secret",
+            &format!(
+                "two = ftplib.FTP()\ntwo.connect({:?}, {}, timeout=20)\ntry:\n    two.login('LBOB', 'lbob-secret'); print('SECOND IN')\nexcept (ftplib.error_perm, ftplib.error_temp) as e:\n    print('SECOND', e)\n",
+                srv.addr.ip().to_string(),
+                srv.addr.port()
+            ),
+        );
+        assert!(seen.contains("SECOND 421"), "mode {i}: {seen}");
+        // Disabled in the store, lbob stays out under every spelling.
+        admin(&["user", "set", "lbob", "--disable", "--db", &db]);
+        for user in SPELLINGS.iter().chain(&["lbob"]) {
+            let seen = ftplib(srv.addr, user, "lbob-secret", "print('IN')");
+            assert!(
+                seen.contains("LOGIN-REFUSED 530"),
+                "mode {i}: disabled, {user:?}: {seen}"
+            );
+            let (status, page) = web_login(&base, user, "lbob-secret");
+            assert_eq!(status, 401, "mode {i}: disabled, {user:?}: {page}");
+            assert!(!page.contains("mine.txt"), "mode {i}: disabled, {user:?}: {page}");
+        }
+        drop(srv);
+        // The log's logins name the account, not the spelling.
+        let text = std::fs::read_to_string(&log).unwrap();
+        let logins: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("results: login peer") || l.contains("web login peer"))
+            .collect();
+        assert!(logins.len() >= 7, "mode {i}: {text}");
+        for l in logins {
+            assert!(l.ends_with("user=lbob"), "mode {i}: {l}");
+        }
+    }
+}
+
+/// A tiny HTTP server on 127.0.0.1: every request (head and body, as
+/// read) is kept; each is answered with `answer(...)`'s text.
+fn http_server(answer: impl Fn() -> String + Send + 'static) -> (String, Arc<Mutex<Vec<String>>>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", l.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for conn in l.incoming() {
+            let Ok(mut conn) = conn else { break };
+            let mut r = BufReader::new(conn.try_clone().unwrap());
+            let (mut head, mut len) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&line);
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; len];
+            let _ = r.read_exact(&mut body);
+            log.lock()
+                .unwrap()
+                .push(format!("{head}{}", String::from_utf8_lossy(&body)));
+            let _ = conn.write_all(answer().as_bytes());
+        }
+    });
+    (base, seen)
+}
+
+/// Issue 45, item 7: the auth hook never follows a redirect: a `307` to
+/// another place would POST the password there again. The login is
+/// refused (FTP and web), and the other place hears nothing.
+#[test]
+fn the_auth_hook_does_not_follow_redirects_with_the_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let ok = r#"{"allow": true, "permissions": {"/": "read"}}"#;
+    let (elsewhere, heard) = http_server(move || {
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{ok}",
+            ok.len()
+        )
+    });
+    let target = format!("{elsewhere}/steal");
+    for status in ["307 Temporary Redirect", "308 Permanent Redirect", "302 Found"] {
+        let to = target.clone();
+        let (hook, asked) = http_server(move || {
+            format!("HTTP/1.1 {status}\r\nlocation: {to}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        });
+        let log = dir.path().join("hook.log");
+        let srv = Serve::start_logged(
+            &root,
+            &["--auth-hook", &format!("{hook}/auth"), "--http-listen", "127.0.0.1:0"],
+            &[],
+            Some(&log),
+        );
+        let base = srv.url_after("web view: ");
+        let seen = ftplib(srv.addr, "hooky", "the-password", "print('IN')");
+        assert!(seen.contains("LOGIN-REFUSED 530"), "{status}: {seen}");
+        let (code, page) = web_login(&base, "hooky", "the-password");
+        assert_eq!(code, 401, "{status}: {page}");
+        drop(srv);
+        let asked = asked.lock().unwrap().clone();
+        assert_eq!(
+            asked.len(),
+            2,
+            "{status}: the hook was asked, once per login: {asked:?}"
+        );
+        assert!(asked[0].contains("the-password"), "{asked:?}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains("redirect"), "{status}: the refusal is logged: {text}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let heard = heard.lock().unwrap().clone();
+    assert!(heard.is_empty(), "the redirect's target was sent {heard:?}");
+}

@@ -44,7 +44,19 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
     admin(&db, &["user", "perm", "carol", "/archive", "read"]);
     // Below `/` everything inherits `list`, unless it says otherwise.
     admin(&db, &["user", "perm", "carol", "/private", "none"]);
-    admin(&db, &["user", "mount", "carol", "/archive", archive.to_str().unwrap()]);
+    // The archive lies beside the root: allowed below their parent.
+    admin(
+        &db,
+        &[
+            "user",
+            "mount",
+            "carol",
+            "/archive",
+            archive.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+        ],
+    );
     admin(
         &db,
         &["user", "set", "carol", "--lang", "fr", "--charset", "windows-1251"],
@@ -205,4 +217,40 @@ except ftplib.error_perm as e:
     drop(pg);
     let seen = common::serve::ftplib(one.addr, "carol", "new-pw", "utf-8", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 421"), "{seen}");
+}
+
+/// Issue 45, item 7: `--home file:///DIR` is that directory (an
+/// absolute source: here one inside the served root, which is allowed by
+/// default), not ROOT/DIR.
+#[test]
+fn a_file_url_home_is_served_from_that_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("real.txt"), b"real").unwrap();
+    // What ROOT/DIR would show, were the home read as a path of the root.
+    let inside = root.join(elsewhere.strip_prefix("/").unwrap());
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::write(inside.join("wrong.txt"), b"wrong").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(&conf, format!("db = {db:?}\nroot = \"root\"\n")).unwrap();
+    let home = format!("file://{}", elsewhere.display());
+    let (code, out, err) = run(
+        &[
+            "user",
+            "add",
+            "carol",
+            "--home",
+            &home,
+            "--config",
+            conf.to_str().unwrap(),
+        ],
+        "carol-pw\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap()]);
+    let seen = ftplib(srv.addr, "print('LIST', sorted(ftp.nlst()))\nftp.quit()");
+    assert!(seen.contains("LIST ['real.txt']"), "{seen}");
 }

@@ -553,3 +553,295 @@ fn the_https_admin_api_sends_strict_transport_security_and_plain_http_does_not()
     assert!(h.starts_with("http/1.1 200"), "{h}");
     assert!(!h.contains("strict-transport-security"), "{h}");
 }
+
+/// `babelftp admin token create --name NAME --scope …` on `db`: the token.
+fn token_with(db: &str, name: &str, scopes: &[&str]) -> String {
+    let mut args = vec!["admin", "token", "create", "--name", name, "--db", db];
+    for s in scopes {
+        args.extend(["--scope", s]);
+    }
+    let (code, token, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    token.trim().to_owned()
+}
+
+/// Issue 45, item 6: a token does what its scopes allow: `read` reads
+/// everything and writes nothing (403), `users` writes users and groups
+/// only, `bans` the bans only, `sessions` ends sessions only; a token
+/// made without a scope (as before scopes existed) has `all`, and `admin
+/// token list` shows each token's scopes.
+#[test]
+fn admin_tokens_do_what_their_scopes_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, all, _log) = setup(dir.path(), &[]);
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let read = token_with(&db, "ro", &["read"]);
+    let users = token_with(&db, "people", &["users"]);
+    let bans = token_with(&db, "guard", &["bans"]);
+    let sessions = token_with(&db, "ender", &["sessions", "read"]);
+    let (code, listed, err) = run(&["admin", "token", "list", "--db", &db], "");
+    assert_eq!(code, 0, "{err}");
+    let scopes: Vec<(String, String)> = listed
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_owned(), f.last().unwrap().to_string())
+        })
+        .collect();
+    for (name, want) in [
+        ("ci", "all"),
+        ("ro", "read"),
+        ("people", "users"),
+        ("guard", "bans"),
+        ("ender", "read,sessions"),
+    ] {
+        assert!(scopes.contains(&(name.to_owned(), want.to_owned())), "{name}: {listed}");
+    }
+    let (code, _, err) = run(
+        &[
+            "admin", "token", "create", "--name", "x", "--scope", "root", "--db", &db,
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "an unknown scope is a usage error: {err}");
+    assert!(err.contains("root") && err.contains("sessions"), "{err}");
+
+    let new_user = |name: &str| format!(r#"{{"name": "{name}", "password": "pw-{name}", "home": "/"}}"#);
+    let ban = r#"{"address": "192.0.2.77", "seconds": 60}"#;
+    let u = |p: &str| format!("{api}{p}");
+    // read: every GET, no write.
+    for path in ["/status", "/users", "/users/alice", "/groups", "/bans", "/sessions"] {
+        let (code, body) = curl("GET", &u(path), Some(&read), None);
+        assert_eq!(code, 200, "read GET {path}: {body}");
+    }
+    for (method, path, body) in [
+        ("POST", "/users", Some(new_user("rx"))),
+        ("PATCH", "/users/alice", Some(r#"{"lang": "de"}"#.to_owned())),
+        ("DELETE", "/users/alice", None),
+        ("POST", "/groups", Some(r#"{"name": "g"}"#.to_owned())),
+        ("POST", "/bans", Some(ban.to_owned())),
+        ("DELETE", "/bans/192.0.2.77", None),
+        ("DELETE", "/sessions/1", None),
+    ] {
+        let (code, answer) = curl(method, &u(path), Some(&read), body.as_deref());
+        assert_eq!(code, 403, "read {method} {path}: {answer}");
+        assert!(json(&answer)["error"].as_str().unwrap().contains("scopes"), "{answer}");
+    }
+    assert!(
+        logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"),
+        "alice is still there"
+    );
+    // users: users and groups, not bans nor sessions.
+    let (code, body) = curl("POST", &u("/users"), Some(&users), Some(&new_user("dave")));
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = curl("POST", &u("/groups"), Some(&users), Some(r#"{"name": "staff"}"#));
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = curl("GET", &u("/users/dave/quota"), Some(&users), None);
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = curl("POST", &u("/bans"), Some(&users), Some(ban));
+    assert_eq!(code, 403, "{body}");
+    let (code, body) = curl("GET", &u("/bans"), Some(&users), None);
+    assert_eq!(code, 403, "users does not read bans: {body}");
+    // bans: the bans only.
+    let (code, body) = curl("POST", &u("/bans"), Some(&bans), Some(ban));
+    assert!(code == 201 || code == 204, "{code} {body}");
+    let (code, body) = curl("DELETE", &u("/bans/192.0.2.77"), Some(&bans), None);
+    assert_eq!(code, 204, "{body}");
+    let (code, body) = curl("POST", &u("/users"), Some(&bans), Some(&new_user("eve")));
+    assert_eq!(code, 403, "{body}");
+    let (code, body) = curl("DELETE", &u("/sessions/1"), Some(&bans), None);
+    assert_eq!(code, 403, "{body}");
+    // sessions: ends one (404 for none), writes nothing else.
+    let (code, body) = curl("DELETE", &u("/sessions/999999"), Some(&sessions), None);
+    assert_eq!(code, 404, "{body}");
+    let (code, body) = curl("DELETE", &u("/users/dave"), Some(&sessions), None);
+    assert_eq!(code, 403, "{body}");
+    // all (the token made without --scope): everything.
+    let (code, body) = curl("DELETE", &u("/users/dave"), Some(&all), None);
+    assert_eq!(code, 204, "{body}");
+    let (code, body) = curl("POST", &u("/bans"), Some(&all), Some(ban));
+    assert!(code == 201 || code == 204, "{code} {body}");
+}
+
+/// Issue 45, item 6: homes and virtual folders set through the API lie
+/// under `allowed_sources` (by default the served root): `/` mounted, a
+/// `file:///etc` home, a sibling of the root are refused with 403 and the
+/// reason; what lies below is accepted.
+#[test]
+fn homes_and_mounts_through_the_api_lie_under_the_allowed_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_srv, api, token, _log) = setup(dir.path(), &[]);
+    let t = Some(token.as_str());
+    let root = std::fs::canonicalize(dir.path().join("root")).unwrap();
+    std::fs::create_dir_all(root.join("shared")).unwrap();
+    let sibling = format!("{}2", root.display());
+    for (what, body) in [
+        (
+            "mount /",
+            r#"{"name": "m1", "password": "pw", "home": "/", "mounts": {"/slash": "/"}}"#.to_owned(),
+        ),
+        (
+            "home /etc",
+            r#"{"name": "m2", "password": "pw", "home": "file:///etc"}"#.to_owned(),
+        ),
+        (
+            "sibling",
+            format!(r#"{{"name": "m3", "password": "pw", "home": "/", "mounts": {{"/x": "{sibling}"}}}}"#),
+        ),
+        (
+            "s3",
+            r#"{"name": "m4", "password": "pw", "home": "s3://some-bucket/x"}"#.to_owned(),
+        ),
+    ] {
+        let (code, answer) = curl("POST", &format!("{api}/users"), t, Some(&body));
+        assert_eq!(code, 403, "{what}: {answer}");
+        let why = json(&answer)["error"].as_str().unwrap().to_owned();
+        assert!(
+            why.contains("allowed_sources") && why.contains(&root.display().to_string()),
+            "{why}"
+        );
+    }
+    let (code, body) = curl("GET", &format!("{api}/users"), t, None);
+    assert_eq!(code, 200);
+    assert!(
+        !body.contains("\"m1\"") && !body.contains("\"m2\""),
+        "nothing half made: {body}"
+    );
+    // Below the root: accepted.
+    let ok = format!(
+        r#"{{"name": "m5", "password": "pw", "home": "file://{}", "mounts": {{"/more": "{}"}}}}"#,
+        root.join("shared").display(),
+        root.join("shared").display()
+    );
+    let (code, body) = curl("POST", &format!("{api}/users"), t, Some(&ok));
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(json(&body)["home"], format!("file://{}", root.join("shared").display()));
+    // A PATCH is checked as a POST.
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api}/users/m5"),
+        t,
+        Some(r#"{"mounts": {"/slash": "/"}}"#),
+    );
+    assert_eq!(code, 403, "{body}");
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/groups"),
+        t,
+        Some(r#"{"name": "g0", "home": "file:///"}"#),
+    );
+    assert_eq!(code, 403, "{body}");
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/groups"),
+        t,
+        Some(r#"{"name": "g", "mounts": {"/etc": "/etc"}}"#),
+    );
+    assert_eq!(code, 403, "{body}");
+}
+
+/// Issue 45, item 6: `allowed_sources` in the configuration replaces the
+/// root as what homes and mounts may lie under.
+#[test]
+fn allowed_sources_in_the_configuration_widen_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv_dir = dir.path().join("srv");
+    std::fs::create_dir_all(srv_dir.join("archive")).unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let token = token_with(&db, "ops", &[]);
+    let conf = dir.path().join("allowed.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "db = {db:?}\nallowed_sources = [{:?}, \"s3://bucket-a/pre/\"]\n",
+            srv_dir.display().to_string()
+        ),
+    )
+    .unwrap();
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"],
+    );
+    let api = srv.url_after("admin API: ");
+    let t = Some(token.as_str());
+    let body = format!(
+        r#"{{"name": "arc", "password": "pw", "home": "/", "mounts": {{"/archive": "{}", "/s3": "s3://bucket-a/pre/x"}}}}"#,
+        srv_dir.join("archive").display()
+    );
+    let (code, answer) = curl("POST", &format!("{api}/users"), t, Some(&body));
+    assert_eq!(code, 201, "{answer}");
+    for bad in [
+        "s3://bucket-a/other",
+        "s3://bucket-b/pre",
+        &root.display().to_string(),
+        "/",
+    ] {
+        let body = format!(r#"{{"mounts": {{"/bad": "{bad}"}}}}"#);
+        let (code, answer) = curl("PATCH", &format!("{api}/users/arc"), t, Some(&body));
+        assert_eq!(code, 403, "{bad}: {answer}");
+        assert!(answer.contains("s3://bucket-a/pre"), "{answer}");
+    }
+}
+
+/// Issue 45, item 6: the admin API over plain HTTP on an address that is
+/// not loopback refuses to start, naming the address, unless
+/// `admin_insecure_http = true`.
+#[test]
+fn plain_http_admin_api_off_loopback_needs_admin_insecure_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, _, err) = run(&["user", "add", "alice", "--home", "/", "--db", &db], "pw\n");
+    assert_eq!(code, 0, "{err}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", &db, "--root"])
+        .arg(dir.path())
+        .args(["--admin-listen", "0.0.0.0:0"])
+        .current_dir(dir.path())
+        .env("LC_ALL", "C")
+        .env_remove("BABELFTP_DB")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It must stop at once; one still serving after 10 s is killed.
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    if still_running {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        !still_running,
+        "the server started with a plain-HTTP admin API on 0.0.0.0"
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("0.0.0.0:0") && err.contains("admin_insecure_http"),
+        "{err}"
+    );
+    // Said so: it starts (and serves plain HTTP there).
+    let conf = dir.path().join("insecure.toml");
+    std::fs::write(&conf, "admin_insecure_http = true\n").unwrap();
+    let srv = Serve::start(
+        &dir.path().join("."),
+        &[
+            "--config",
+            conf.to_str().unwrap(),
+            "--db",
+            &db,
+            "--admin-listen",
+            "0.0.0.0:0",
+        ],
+    );
+    let url = srv.url_after("admin API: ");
+    let port = url.rsplit(':').next().unwrap().split('/').next().unwrap().to_owned();
+    let (code, _) = curl("GET", &format!("http://127.0.0.1:{port}/api/v1/status"), None, None);
+    assert_eq!(code, 401, "{url}");
+    // Loopback stays allowed without it (setup() uses 127.0.0.1).
+}

@@ -964,14 +964,38 @@ fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
     std::fs::create_dir_all(&root).unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
     // dora's home is a prefix of the bucket; erin's home is on the disk,
-    // with the bucket's `shared/` prefix mounted at /shared.
+    // with the bucket's `shared/` prefix mounted at /shared (the bucket is
+    // an allowed source).
+    let conf = dir.path().join("allowed.toml");
+    std::fs::write(&conf, "allowed_sources = [\"s3://ftp\"]\n").unwrap();
+    let conf = conf.to_str().unwrap();
     admin_in(
-        &["user", "add", "dora", "--home", "s3://ftp/homes/dora", "--db", &db],
+        &[
+            "user",
+            "add",
+            "dora",
+            "--home",
+            "s3://ftp/homes/dora",
+            "--db",
+            &db,
+            "--config",
+            conf,
+        ],
         "dora-pw\n",
     );
     admin_in(&["user", "add", "erin", "--db", &db], "erin-pw\n");
     admin_in(
-        &["user", "mount", "erin", "/shared", "s3://ftp/shared", "--db", &db],
+        &[
+            "user",
+            "mount",
+            "erin",
+            "/shared",
+            "s3://ftp/shared",
+            "--db",
+            &db,
+            "--config",
+            conf,
+        ],
         "",
     );
     let endpoint = format!("http://127.0.0.1:{}", m.port);

@@ -307,11 +307,16 @@ impl Server {
         };
         let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
         let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
+        let server_metrics = Arc::new(metrics::Metrics::new());
         // Event hooks: the outbox is the accounts store's when there is one.
-        let events = events::Events::start(
+        let events = events::Events::start_bounded(
             cfg.node.clone(),
             &cfg.hooks,
             cfg.directory.as_ref().and_then(|d| d.store().cloned()),
+            events::Bound {
+                max_pending: cfg.events_max_pending,
+                dropped: server_metrics.events_dropped(),
+            },
         )
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let metrics = match cfg.metrics_listen {
@@ -327,6 +332,15 @@ impl Server {
                         "admin_listen needs an accounts store (--db) for its tokens (babelftp admin token create)",
                     ));
                 };
+                // Tokens in clear on a network: only when said so.
+                if tls.is_none() && !admin::plain_http_allowed(addr, cfg.admin_insecure_http) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "admin_listen {addr}: plain HTTP (no tls_cert) on an address that is not loopback would send the admin tokens in clear; give the server a certificate, listen on 127.0.0.1, or set admin_insecure_http = true"
+                        ),
+                    ));
+                }
                 let l = admin::AdminListener::bind(addr).await.map_err(|e| in_use(&addr, e))?;
                 Some((l, store))
             }
@@ -342,9 +356,8 @@ impl Server {
                 defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
                 users,
                 metrics: {
-                    let m = Arc::new(metrics::Metrics::new());
-                    m.set_degraded(degraded);
-                    m
+                    server_metrics.set_degraded(degraded);
+                    server_metrics
                 },
                 cfg: Arc::new(cfg),
                 session: Arc::new(session),

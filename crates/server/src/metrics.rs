@@ -71,6 +71,8 @@ pub struct Metrics {
     /// closed.
     bans: Counter,
     banned_connections: Counter,
+    /// Events the outbox dropped past `[events] max_pending`.
+    events_dropped: Counter,
     draining: AtomicBool,
     /// Why the storage does not answer, while it does not.
     degraded: std::sync::Mutex<Option<String>>,
@@ -117,7 +119,14 @@ impl Metrics {
             "Connections of banned addresses closed at once",
             banned_connections.clone(),
         );
+        let events_dropped = Counter::default();
+        registry.register(
+            "events_dropped",
+            "Events dropped from a full outbox ([events] max_pending), failed logins first",
+            events_dropped.clone(),
+        );
         Metrics {
+            events_dropped,
             registry,
             sessions,
             sessions_by_language,
@@ -130,6 +139,11 @@ impl Metrics {
             draining: AtomicBool::new(false),
             degraded: std::sync::Mutex::new(None),
         }
+    }
+
+    /// The counter the event outbox adds its drops to.
+    pub(crate) fn events_dropped(&self) -> Counter {
+        self.events_dropped.clone()
     }
 
     pub(crate) fn count_ban(&self) {

@@ -169,6 +169,11 @@ pub struct Account {
     /// The account's legacy client charset (RFC 2640 A.2): its names go
     /// out and come in in it, unless the client speaks UTF-8.
     pub charset: Option<Charset>,
+    /// The account's own name when the check confirmed it under another
+    /// spelling than the one typed (an LDAP directory matches `LBOB` and
+    /// `lbob ` as `lbob`): the session is logged in as this name, in its
+    /// logs, transfer records and events. `None`: the name as typed.
+    pub name: Option<Vec<u8>>,
 }
 
 impl Account {
@@ -180,6 +185,7 @@ impl Account {
             rules: Arc::new(Rules::everywhere(if write { Perms::ALL } else { Perms::READ })),
             lang: None,
             charset: None,
+            name: None,
         }
     }
 }

@@ -142,6 +142,9 @@ impl ServerSession {
                 self.send(&r);
             }
             (Pending::Verify { user, .. }, OpOk::Account(Some(account))) => {
+                // The name the check confirmed, when it is another
+                // spelling of the one typed: the session is that account.
+                let user = account.name.clone().unwrap_or(user);
                 let home = VPath::root().join(&account.home);
                 self.op(Op::EnterHome(home), Pending::EnterHome { user, account });
             }

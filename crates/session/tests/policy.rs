@@ -46,6 +46,7 @@ fn account() -> Account {
         rules: Arc::new(rules()),
         lang: None,
         charset: None,
+        name: None,
     }
 }
 

@@ -166,3 +166,6 @@ cli-web-serving = عرض الويب: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.113.9 أو 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
+cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)

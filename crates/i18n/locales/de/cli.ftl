@@ -166,3 +166,6 @@ cli-web-serving = Web-Ansicht: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9 oder 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
+cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)

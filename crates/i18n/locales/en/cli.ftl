@@ -166,3 +166,6 @@ cli-web-serving = web view: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9 or 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
+cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)

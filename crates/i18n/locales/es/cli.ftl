@@ -166,3 +166,6 @@ cli-web-serving = vista web: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.0.113.9 o 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
+cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)

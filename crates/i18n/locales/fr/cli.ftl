@@ -166,3 +166,6 @@ cli-web-serving = vue web : { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple 203.0.113.9 ou 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
+cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)

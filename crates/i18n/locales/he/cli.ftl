@@ -166,3 +166,6 @@ cli-web-serving = תצוגת אינטרנט: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 203.0.113.9 או 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
+cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)

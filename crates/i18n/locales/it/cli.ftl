@@ -166,3 +166,6 @@ cli-web-serving = vista web: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.0.113.9 o 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
+cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)

@@ -166,3 +166,6 @@ cli-web-serving = Web ビュー: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもありません (例: 203.0.113.9、2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
+cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください

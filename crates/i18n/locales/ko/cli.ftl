@@ -166,3 +166,6 @@ cli-web-serving = 웹 보기: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (예: 203.0.113.9, 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
+cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오

@@ -166,3 +166,6 @@ cli-web-serving = widok WWW: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.113.9 lub 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
+cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)

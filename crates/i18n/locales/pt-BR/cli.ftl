@@ -166,3 +166,6 @@ cli-web-serving = visão web: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } não é um endereço IP nem uma rede (por exemplo 203.0.113.9 ou 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
+cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)

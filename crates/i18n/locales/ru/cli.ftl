@@ -166,3 +166,6 @@ cli-web-serving = веб-просмотр: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (например, 203.0.113.9 или 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
+cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)

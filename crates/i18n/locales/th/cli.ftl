@@ -166,3 +166,6 @@ cli-web-serving = มุมมองเว็บ: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรือเครือข่าย (เช่น 203.0.113.9 หรือ 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
+cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)

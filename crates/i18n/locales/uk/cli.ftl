@@ -166,3 +166,6 @@ cli-web-serving = веб-перегляд: { $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (наприклад, 203.0.113.9 або 2001:db8:1:2::/64)
+# issue 45: accounts
+cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
+cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)

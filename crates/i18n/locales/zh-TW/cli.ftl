@@ -166,3 +166,6 @@ cli-web-serving = 網頁檢視：{ $url }
 
 # issue 45: server
 cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2001:db8:1:2::/64）
+# issue 45: accounts
+cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
+cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）

@@ -12,8 +12,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Extension;
 use babelftp_accounts::{
-    AccountsError, GroupChanges, LimitChanges, Limits as StoreLimits, NewGroup, NewUser, Owner, Perms, Source, Store,
-    UserChanges,
+    AccountsError, AllowedSources, GroupChanges, LimitChanges, Limits as StoreLimits, NewGroup, NewUser, Owner, Perms,
+    Source, Store, UserChanges,
 };
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -112,7 +112,11 @@ struct Rules {
 }
 
 impl Rules {
+    /// Also checks that the home and the folders lie under the allowed
+    /// sources (403 otherwise).
     fn read(
+        allowed: &AllowedSources,
+        home: Option<&str>,
         permissions: &BTreeMap<String, String>,
         mounts: &BTreeMap<String, Option<String>>,
         limits: &LimitsPatch,
@@ -134,10 +138,17 @@ impl Rules {
         for (path, source) in mounts {
             babelftp_accounts::normalize_vpath(path)?;
             let source = match source {
-                Some(s) => Some(s.parse::<Source>()?),
+                Some(s) => {
+                    let src = s.parse::<Source>()?;
+                    allowed.check(&src)?;
+                    Some(src)
+                }
                 None => None,
             };
             r.mounts.push((path.clone(), source));
+        }
+        if let Some(h) = home {
+            allowed.check_home(h)?;
         }
         r.limits = limits.changes()?;
         Ok(r)
@@ -308,6 +319,7 @@ pub(crate) async fn list_users(State(st): State<AdminState>) -> Result<Response,
 #[utoipa::path(post, path = "/api/v1/users", tag = "users", request_body = NewUserBody,
     responses((status = 201, description = "Created", body = User),
               (status = 400, description = "A value that does not read", body = ErrorBody),
+              (status = 403, description = "Outside the token's scopes, or a home or folder outside allowed_sources", body = ErrorBody),
               (status = 409, description = "The user exists", body = ErrorBody)))]
 pub(crate) async fn create_user(
     State(st): State<AdminState>,
@@ -317,7 +329,7 @@ pub(crate) async fn create_user(
     let b: NewUserBody = body(&bytes)?;
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
-    let rules = Rules::read(&b.permissions, &mounts, &limits)?;
+    let rules = Rules::read(&st.allowed, b.home.as_deref(), &b.permissions, &mounts, &limits)?;
     let password = hash(b.password).await?;
     // Created disabled, then its limits and rules, then enabled when asked:
     // a login never finds it half made. A step that fails removes it again.
@@ -366,6 +378,7 @@ pub(crate) async fn get_user(State(st): State<AdminState>, Path(name): Path<Stri
     params(("name" = String, Path, description = "The user's name")),
     responses((status = 200, description = "Changed", body = User),
               (status = 400, description = "A value that does not read", body = ErrorBody),
+              (status = 403, description = "Outside the token's scopes, or a home or folder outside allowed_sources", body = ErrorBody),
               (status = 404, description = "No such user", body = ErrorBody)))]
 pub(crate) async fn patch_user(
     State(st): State<AdminState>,
@@ -374,7 +387,13 @@ pub(crate) async fn patch_user(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: UserPatch = body(&bytes)?;
-    let rules = Rules::read(&p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
+    let rules = Rules::read(
+        &st.allowed,
+        p.home.as_ref().and_then(|h| h.as_deref()),
+        &p.permissions,
+        &p.mounts,
+        &p.limits.unwrap_or_default(),
+    )?;
     if st.store.user(&name).await?.is_none() {
         return Err(AccountsError::UnknownUser(name).into());
     }
@@ -523,6 +542,7 @@ pub(crate) async fn list_groups(State(st): State<AdminState>) -> Result<Response
 #[utoipa::path(post, path = "/api/v1/groups", tag = "groups", request_body = NewGroupBody,
     responses((status = 201, description = "Created", body = Group),
               (status = 400, description = "A value that does not read", body = ErrorBody),
+              (status = 403, description = "Outside the token's scopes, or a home or folder outside allowed_sources", body = ErrorBody),
               (status = 409, description = "The group exists", body = ErrorBody)))]
 pub(crate) async fn create_group(
     State(st): State<AdminState>,
@@ -532,7 +552,7 @@ pub(crate) async fn create_group(
     let b: NewGroupBody = body(&bytes)?;
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
-    let rules = Rules::read(&b.permissions, &mounts, &limits)?;
+    let rules = Rules::read(&st.allowed, b.home.as_deref(), &b.permissions, &mounts, &limits)?;
     st.store
         .add_group(&NewGroup {
             name: b.name.clone(),
@@ -558,6 +578,7 @@ pub(crate) async fn get_group(State(st): State<AdminState>, Path(name): Path<Str
     params(("name" = String, Path, description = "The group's name")),
     responses((status = 200, description = "Changed", body = Group),
               (status = 400, description = "A value that does not read", body = ErrorBody),
+              (status = 403, description = "Outside the token's scopes, or a home or folder outside allowed_sources", body = ErrorBody),
               (status = 404, description = "No such group", body = ErrorBody)))]
 pub(crate) async fn patch_group(
     State(st): State<AdminState>,
@@ -566,7 +587,13 @@ pub(crate) async fn patch_group(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let p: GroupPatch = body(&bytes)?;
-    let rules = Rules::read(&p.permissions, &p.mounts, &p.limits.unwrap_or_default())?;
+    let rules = Rules::read(
+        &st.allowed,
+        p.home.as_ref().and_then(|h| h.as_deref()),
+        &p.permissions,
+        &p.mounts,
+        &p.limits.unwrap_or_default(),
+    )?;
     let c = GroupChanges {
         home: p.home,
         lang: p.lang,

@@ -12,7 +12,15 @@
 //! Every request presents `Authorization: Bearer TOKEN`, a token made by
 //! `babelftp admin token create` and kept in the accounts store as its
 //! SHA-256 (compared in constant time); anything else is 401. Every change
-//! is logged at INFO with the token's name. Bodies are JSON; an error is
+//! is logged at INFO with the token's name.
+//!
+//! A token's scopes (issue 45) say what it may do: `read` reads every
+//! area, `users` reads and writes users, groups and quotas, `bans` the
+//! bans, `sessions` the sessions (ending one), `all` everything; a request
+//! outside them is 403. Homes and virtual folders must lie under the
+//! server's `allowed_sources` (by default its served root): else 403 with
+//! the reason. Plain HTTP on an address that is not loopback is refused at
+//! start unless `admin_insecure_http = true`. Bodies are JSON; an error is
 //! `{"error": "…"}` in English (a protocol element, as reply codes are).
 //! The OpenAPI 3 document, `/api/v1/openapi.json`, is generated from the
 //! handlers and types below by utoipa ([`ApiDoc`]).
@@ -33,7 +41,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
-use babelftp_accounts::{AccountsError, Store};
+use babelftp_accounts::{AccountsError, AllowedSources, Scope, Store};
 use serde::Serialize;
 use tokio::net::TcpListener;
 use utoipa::{OpenApi, ToSchema};
@@ -48,6 +56,8 @@ pub(crate) struct AdminState {
     shared: Arc<Shared>,
     store: Store,
     started: Instant,
+    /// Where homes and virtual folders may lie.
+    pub(crate) allowed: Arc<AllowedSources>,
 }
 
 /// The name of the token a request came with (for the log of changes).
@@ -71,6 +81,10 @@ impl ApiError {
 
     pub(crate) fn not_found(why: impl Into<String>) -> ApiError {
         ApiError(StatusCode::NOT_FOUND, why.into())
+    }
+
+    pub(crate) fn forbidden(why: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::FORBIDDEN, why.into())
     }
 }
 
@@ -97,6 +111,7 @@ impl From<AccountsError> for ApiError {
             | E::NoSuchRule { .. }
             | E::NoSuchMount { .. } => StatusCode::NOT_FOUND,
             E::UserExists(_) | E::GroupExists(_) | E::GroupInUse { .. } | E::TokenExists(_) => StatusCode::CONFLICT,
+            E::SourceNotAllowed { .. } => StatusCode::FORBIDDEN,
             e if e.is_input_error() => StatusCode::BAD_REQUEST,
             _ => {
                 tracing::warn!(error = %e, "admin API: the accounts store failed");
@@ -152,8 +167,53 @@ async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next
             .insert(WWW_AUTHENTICATE, axum::http::HeaderValue::from_static("Bearer"));
         return r;
     };
+    let (name, scopes) = name;
+    // What the request touches, and whether the token's scopes cover it.
+    let path = req.uri().path().strip_prefix("/api/v1").unwrap_or_default();
+    let area = area_of(path);
+    let reads = matches!(*req.method(), axum::http::Method::GET | axum::http::Method::HEAD);
+    let allowed = match area {
+        None => true,
+        Some(a) if reads => scopes.may_read(a),
+        Some(a) => scopes.has(a),
+    };
+    if !allowed {
+        let need = area.map_or("all", Scope::name);
+        tracing::info!(token = %name, scopes = %scopes, method = %req.method(), path = %req.uri().path(), "admin API: request refused (outside the token's scopes)");
+        return ApiError::forbidden(format!(
+            "the token {name:?} has the scopes {scopes}: {} {} needs {}",
+            req.method(),
+            req.uri().path(),
+            if reads {
+                format!("read or {need}")
+            } else {
+                need.to_owned()
+            }
+        ))
+        .into_response();
+    }
     req.extensions_mut().insert(Caller(name));
     next.run(req).await
+}
+
+/// The scope of an area of the API (below `/api/v1`): `None` for what
+/// every token may read (`/status`, `/openapi.json`, unknown paths that
+/// answer 404).
+fn area_of(path: &str) -> Option<Scope> {
+    let first = path.trim_start_matches('/').split('/').next().unwrap_or_default();
+    match first {
+        "users" | "groups" => Some(Scope::Users),
+        "bans" => Some(Scope::Bans),
+        "sessions" => Some(Scope::Sessions),
+        _ => None,
+    }
+}
+
+/// Whether the admin API may listen at `addr` over plain HTTP: on a
+/// loopback address, or when the configuration says so
+/// (`admin_insecure_http`).
+pub(crate) fn plain_http_allowed(addr: SocketAddr, insecure: bool) -> bool {
+    insecure || addr.ip().to_canonical().is_loopback()
 }
 
 /// The server at a glance.
@@ -376,7 +436,13 @@ impl AdminListener {
 pub(crate) async fn serve(l: AdminListener, shared: Arc<Shared>, store: Store, started: Instant) {
     let tls = shared.tls.as_ref().map(|t| t.https());
     let listener = crate::http::Guarded::new(l.listener, shared.clone());
-    let app = router(AdminState { shared, store, started });
+    let allowed = Arc::new(shared.cfg.allowed_sources());
+    let app = router(AdminState {
+        shared,
+        store,
+        started,
+        allowed,
+    });
     crate::http::serve(listener, tls, app, "admin API").await;
 }
 

@@ -68,6 +68,16 @@ struct FileConfig {
     node: Option<String>,
     #[serde(default)]
     hook: Vec<FileEventHook>,
+    events: Option<FileEvents>,
+    allowed_sources: Option<Vec<String>>,
+    admin_insecure_http: Option<bool>,
+}
+
+/// `[events]`: the outbox's settings.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEvents {
+    max_pending: Option<u64>,
 }
 
 /// A `[[hook]]` table (events; not `[auth_hook]`, which decides logins).
@@ -202,6 +212,7 @@ struct FileLdap {
     #[serde(default)]
     groups: std::collections::BTreeMap<String, String>,
     default_group: Option<String>,
+    name_attribute: Option<String>,
     #[serde(default = "default_hook_timeout")]
     timeout_ms: u64,
 }
@@ -440,6 +451,13 @@ impl Config {
                 cfg.groups = l.groups;
                 cfg.default_group = l.default_group;
                 cfg.timeout = std::time::Duration::from_millis(l.timeout_ms);
+                cfg.name_attribute = l.name_attribute;
+                // Which attribute names the account: known now, or the
+                // file says what to set.
+                cfg.naming_attribute().map_err(|e| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("ldap: {e}"),
+                })?;
                 Some(cfg)
             }
             None => None,
@@ -575,6 +593,43 @@ impl Config {
             })?);
         }
         c.node = f.node.filter(|n| !n.is_empty());
+        if let Some(n) = f.events.and_then(|e| e.max_pending) {
+            if n == 0 {
+                return Err(ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: "[events] max_pending: write a whole number above 0".into(),
+                });
+            }
+            c.events_max_pending = n;
+        }
+        if let Some(list) = f.allowed_sources {
+            let mut sources = Vec::new();
+            for s in list {
+                // A relative directory is the configuration's neighbour,
+                // as root is; `..` is refused everywhere.
+                let src = if s.contains("://") || Path::new(&s).is_absolute() {
+                    match s.parse::<babelftp_accounts::Source>() {
+                        Ok(babelftp_accounts::Source::Dir(d)) => babelftp_accounts::AllowedSources::dir(&d),
+                        Ok(other) => Some(other),
+                        Err(_) => None,
+                    }
+                } else if Path::new(&s)
+                    .components()
+                    .any(|c| matches!(c, std::path::Component::ParentDir))
+                    || s.is_empty()
+                {
+                    None
+                } else {
+                    babelftp_accounts::AllowedSources::dir(&base.join(&s))
+                };
+                sources.push(src.ok_or_else(|| ConfigError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("allowed_sources {s:?}: write an absolute directory, file:///DIR or s3://BUCKET/PREFIX, without .."),
+                })?);
+            }
+            c.allowed_sources = Some(sources);
+        }
+        c.admin_insecure_http = f.admin_insecure_http.unwrap_or(false);
         for h in f.hook {
             c.hooks.push(event_hook(path, h)?);
         }

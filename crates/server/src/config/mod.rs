@@ -300,7 +300,20 @@ pub struct Config {
     pub hooks: Vec<crate::events::HookSpec>,
     /// The events' `node`; `None`: the host name.
     pub node: Option<String>,
+    /// `[events] max_pending`: how many events may wait per hook on this
+    /// node before the oldest are dropped (failed logins first).
+    pub events_max_pending: u64,
+    /// `allowed_sources`: where homes and virtual folders set through the
+    /// admin API or the `user`/`group` commands may lie; `None`: the
+    /// served roots ([`Config::allowed_sources`]).
+    pub allowed_sources: Option<Vec<babelftp_accounts::Source>>,
+    /// `admin_insecure_http`: serve the admin API over plain HTTP on an
+    /// address that is not loopback (else refused at start).
+    pub admin_insecure_http: bool,
 }
+
+/// `[events] max_pending` by default.
+pub const DEFAULT_MAX_PENDING: u64 = 100_000;
 
 /// An address or a network, `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -422,7 +435,40 @@ impl Default for Config {
             storage: crate::storage::Backend::Local,
             hooks: Vec::new(),
             node: None,
+            events_max_pending: DEFAULT_MAX_PENDING,
+            allowed_sources: None,
+            admin_insecure_http: false,
         }
+    }
+}
+
+impl Config {
+    /// Where homes and virtual folders may lie: `allowed_sources`, else
+    /// the served roots (the root, or the S3 bucket and prefix served, and
+    /// each `[[host]]`'s).
+    pub fn allowed_sources(&self) -> babelftp_accounts::AllowedSources {
+        use babelftp_accounts::{AllowedSources, Source};
+        if let Some(list) = &self.allowed_sources {
+            return AllowedSources::new(list.clone());
+        }
+        let served = |root: &std::path::Path, st: &crate::storage::Backend| match st {
+            crate::storage::Backend::Local => AllowedSources::dir(root),
+            crate::storage::Backend::S3(s) => Some(Source::S3 {
+                bucket: s.bucket.clone(),
+                prefix: s
+                    .prefix
+                    .split('/')
+                    .filter(|c| !c.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            }),
+        };
+        let mut list: Vec<Source> = std::iter::once(served(&self.root, &self.storage))
+            .chain(self.hosts.iter().map(|h| served(&h.root, &h.storage)))
+            .flatten()
+            .collect();
+        list.dedup();
+        AllowedSources::new(list)
     }
 }
 

@@ -276,3 +276,58 @@ name = "mover"
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+/// Issue 45: `[events] max_pending`, `allowed_sources` (relative to the
+/// file, `..` refused), `admin_insecure_http`, and which LDAP attribute
+/// names the account.
+#[test]
+fn issue_45_settings_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let cfg = base.join("a.toml");
+    std::fs::write(
+        &cfg,
+        "root = \"files\"\nallowed_sources = [\"/srv/ftp/\", \"data\", \"s3://bucket/pre/\"]\nadmin_insecure_http = true\n[events]\nmax_pending = 7\n",
+    )
+    .unwrap();
+    let c = Config::load(&cfg).unwrap();
+    assert_eq!(c.events_max_pending, 7);
+    assert!(c.admin_insecure_http);
+    assert_eq!(
+        c.allowed_sources().describe(),
+        format!("/srv/ftp, {}, s3://bucket/pre", base.join("data").display())
+    );
+    // By default: the served root, made absolute.
+    let d = Config::load(&{
+        std::fs::write(base.join("b.toml"), "root = \"files\"\n").unwrap();
+        base.join("b.toml")
+    })
+    .unwrap();
+    assert_eq!(d.events_max_pending, DEFAULT_MAX_PENDING);
+    assert!(!d.admin_insecure_http);
+    assert_eq!(d.allowed_sources().describe(), base.join("files").display().to_string());
+    for bad in [
+        "allowed_sources = [\"../x\"]",
+        "allowed_sources = [\"/srv/../etc\"]",
+        "allowed_sources = [\"ftp://x\"]",
+        "[events]\nmax_pending = 0",
+        "[ldap]\nurl = \"ldap://h\"\nsearch_base = \"dc=x\"\nsearch_filter = \"(cn=*{user}*)\"",
+        "[ldap]\nurl = \"ldap://h\"\nuser_dn = \"{user}@example.org\"",
+    ] {
+        std::fs::write(base.join("c.toml"), bad).unwrap();
+        assert!(Config::load(&base.join("c.toml")).is_err(), "{bad}");
+    }
+    for (good, attr) in [
+        ("user_dn = \"uid={user},ou=people,dc=x\"", "uid"),
+        ("search_base = \"dc=x\"", "uid"),
+        (
+            "search_base = \"dc=x\"\nsearch_filter = \"(&(objectClass=person)(sAMAccountName={user}))\"",
+            "sAMAccountName",
+        ),
+        ("user_dn = \"{user}@example.org\"\nname_attribute = \"mail\"", "mail"),
+    ] {
+        std::fs::write(base.join("c.toml"), format!("[ldap]\nurl = \"ldap://h\"\n{good}\n")).unwrap();
+        let l = Config::load(&base.join("c.toml")).unwrap().ldap.unwrap();
+        assert_eq!(l.naming_attribute().unwrap(), attr, "{good}");
+    }
+}

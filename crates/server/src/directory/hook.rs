@@ -24,6 +24,10 @@
 //! read — refuses the login (530). A hook that cannot be reached or does
 //! not answer within the timeout refuses it too, and is logged as a
 //! failure of the hook (the password is never logged).
+//!
+//! Redirects are never followed (issue 45): a `3xx` would send the
+//! password again to wherever its `Location` points. It refuses the login
+//! and is logged as a misconfigured hook.
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -83,6 +87,8 @@ impl Hook {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .timeout(cfg.timeout)
+            // The body holds a password: it goes to this URL and no other.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| HookError::Unreachable {
                 url: cfg.url.clone(),
@@ -130,6 +136,11 @@ impl Hook {
             .send()
             .await
             .map_err(unreachable)?;
+        if resp.status().is_redirection() {
+            tracing::warn!(user = %user, status = resp.status().as_u16(), url = %self.cfg.url,
+                "auth hook answered with a redirect, which is not followed (the password would go elsewhere): login refused; configure the hook's final URL");
+            return Ok(None);
+        }
         if resp.status() != reqwest::StatusCode::OK {
             tracing::info!(user = %user, status = resp.status().as_u16(), "auth hook refused the login");
             return Ok(None);

@@ -15,6 +15,15 @@
 //! store's: a store account of the same name (its password unused), else
 //! its group's. An LDAP user with neither may list and download only.
 //!
+//! The account is the name the directory confirmed, not the one typed: the
+//! directory matches `LBOB`, `Lbob` and `lbob ` as `lbob` (uid's equality
+//! rule ignores case and extra spaces), so after the bind the entry's
+//! naming attribute is read — the attribute of the filter's `(ATTR={user})`,
+//! or of the DN template's first RDN `ATTR={user},…`, or `name_attribute`
+//! — and its value is the account's name: its store settings, limits,
+//! sessions, logs and events. An entry with several values of it, none
+//! the name typed, or none readable, is refused.
+//!
 //! The user's name is escaped for DNs (RFC 4514) and filters (RFC 4515);
 //! an empty password is refused before anything is sent (a bind without
 //! one is anonymous and would "succeed"). Passwords are never logged.
@@ -53,6 +62,10 @@ pub struct LdapConfig {
     pub default_group: Option<String>,
     /// For the connection and each operation.
     pub timeout: Duration,
+    /// The attribute that holds the user's name in its entry; unset: the
+    /// attribute of `user_dn`'s first RDN, else of the filter's
+    /// `(ATTR={user})`.
+    pub name_attribute: Option<String>,
 }
 
 impl LdapConfig {
@@ -72,8 +85,81 @@ impl LdapConfig {
             groups: BTreeMap::new(),
             default_group: None,
             timeout: Duration::from_secs(5),
+            name_attribute: None,
         }
     }
+
+    /// The attribute whose value in the user's entry is the account's
+    /// name: `name_attribute`, else the attribute of `user_dn`'s first RDN
+    /// (`uid={user},…`), else of the search filter's `(ATTR={user})`.
+    pub fn naming_attribute(&self) -> Result<String, LdapError> {
+        if let Some(a) = self.name_attribute.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+            if !is_attribute(a) {
+                return Err(LdapError::Config(format!(
+                    "name_attribute {a:?} is not an attribute name"
+                )));
+            }
+            return Ok(a.to_owned());
+        }
+        let found = match &self.user_dn {
+            Some(t) => {
+                let first = t.split(',').next().unwrap_or_default();
+                first
+                    .split_once('=')
+                    .filter(|(_, v)| v.trim() == "{user}")
+                    .map(|(a, _)| a.trim())
+            }
+            None => filter_attribute(&self.search_filter),
+        };
+        match found.filter(|a| is_attribute(a)) {
+            Some(a) => Ok(a.to_owned()),
+            None => Err(LdapError::Config(match &self.user_dn {
+                Some(t) => format!(
+                    "user_dn {t:?} does not start with ATTR={{user}}: set name_attribute (the attribute that holds the user's name, such as uid)"
+                ),
+                None => format!(
+                    "search_filter {:?} has no (ATTR={{user}}): set name_attribute (the attribute that holds the user's name, such as uid)",
+                    self.search_filter
+                ),
+            })),
+        }
+    }
+}
+
+/// An attribute description: a name or an OID, maybe with options
+/// (`uid`, `cn;lang-fr`, `0.9.2342.19200300.100.1.1`).
+fn is_attribute(a: &str) -> bool {
+    !a.is_empty()
+        && a.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b';')
+}
+
+/// The attribute of the first `(ATTR={user})` of a filter.
+fn filter_attribute(filter: &str) -> Option<&str> {
+    let at = filter.find("={user})")?;
+    let open = filter[..at].rfind('(')?;
+    Some(filter[open + 1..at].trim())
+}
+
+/// The account's name among the values of the entry's naming attribute:
+/// its only value, else the one that is exactly the name typed; `None`
+/// when there is none, or several and none is.
+fn confirmed_name(values: &[String], typed: &str) -> Option<String> {
+    match values {
+        [one] => Some(one.clone()),
+        many => many.iter().find(|v| *v == typed).cloned(),
+    }
+}
+
+/// The values of `attr` in `entry` (attribute names compare without
+/// case).
+fn values_of(entry: &SearchEntry, attr: &str) -> Vec<String> {
+    entry
+        .attrs
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case(attr))
+        .flat_map(|(_, v)| v.iter().cloned())
+        .collect()
 }
 
 /// Why the directory could not answer (not: a wrong password).
@@ -88,14 +174,22 @@ pub enum LdapError {
 /// A configured directory.
 pub struct LdapAuth {
     cfg: LdapConfig,
+    /// The attribute that holds the account's name.
+    naming: String,
     tls: Arc<rustls::ClientConfig>,
 }
 
 /// What the directory said of a login.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LdapLogin {
-    /// The password is right: the user's DN and its babelftp group.
-    Ok { dn: String, group: Option<String> },
+    /// The password is right: the user's DN, its name as the directory
+    /// holds it (the account's name, whatever spelling was typed), and
+    /// its babelftp group.
+    Ok {
+        dn: String,
+        name: String,
+        group: Option<String>,
+    },
     /// Wrong password, unknown user, or more than one entry found.
     Refused,
 }
@@ -107,6 +201,7 @@ impl LdapAuth {
                 "set user_dn, or search_base (and search_filter)".into(),
             ));
         }
+        let naming = cfg.naming_attribute()?;
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mut roots = rustls::RootCertStore::empty();
         for cert in rustls_native_certs::load_native_certs().certs {
@@ -128,6 +223,7 @@ impl LdapAuth {
             .with_no_client_auth();
         Ok(LdapAuth {
             cfg,
+            naming,
             tls: Arc::new(tls),
         })
     }
@@ -173,6 +269,8 @@ impl LdapAuth {
     }
 
     async fn login_on(&self, ldap: &mut Ldap, user: &str, password: &str) -> Result<LdapLogin, LdapError> {
+        // The entry's naming attribute, when the search read it.
+        let mut values = None;
         let dn = match &self.cfg.user_dn {
             Some(t) => t.replace("{user}", &dn_escape(user)),
             None => {
@@ -185,13 +283,16 @@ impl LdapAuth {
                 let base = self.cfg.search_base.as_deref().unwrap_or_default();
                 let filter = self.cfg.search_filter.replace("{user}", &ldap_escape(user));
                 let (entries, _) = ldap
-                    .search(base, Scope::Subtree, &filter, vec!["1.1"])
+                    .search(base, Scope::Subtree, &filter, vec![self.naming.as_str()])
                     .await
                     .and_then(|r| r.success())
                     .map_err(|e| self.failed(format!("search {filter} in {base}: {e}")))?;
                 let mut found = entries.into_iter().map(SearchEntry::construct);
                 match (found.next(), found.next()) {
-                    (Some(e), None) => e.dn,
+                    (Some(e), None) => {
+                        values = Some(values_of(&e, &self.naming));
+                        e.dn
+                    }
                     (None, _) => return Ok(LdapLogin::Refused),
                     (Some(_), Some(_)) => {
                         tracing::warn!(user = %user, filter = %filter, "LDAP: more than one entry for the user; refused");
@@ -209,8 +310,29 @@ impl LdapAuth {
             tracing::info!(user = %user, dn = %dn, rc = bound.rc, "LDAP bind refused");
             return Ok(LdapLogin::Refused);
         }
-        let group = self.group_of(ldap, user, &dn).await?;
-        Ok(LdapLogin::Ok { dn, group })
+        // A DN template: the entry, read as the user just bound.
+        let values = match values {
+            Some(v) => v,
+            None => {
+                let (entries, _) = ldap
+                    .search(&dn, Scope::Base, "(objectClass=*)", vec![self.naming.as_str()])
+                    .await
+                    .and_then(|r| r.success())
+                    .map_err(|e| self.failed(format!("read {} of {dn}: {e}", self.naming)))?;
+                entries
+                    .into_iter()
+                    .next()
+                    .map(|e| values_of(&SearchEntry::construct(e), &self.naming))
+                    .unwrap_or_default()
+            }
+        };
+        let Some(name) = confirmed_name(&values, user) else {
+            tracing::warn!(user = %user, dn = %dn, attribute = %self.naming, values = values.len(),
+                "LDAP: the entry does not say which name is the account's (its naming attribute has no value readable by the user, or several and none is the name typed); refused");
+            return Ok(LdapLogin::Refused);
+        };
+        let group = self.group_of(ldap, &name, &dn).await?;
+        Ok(LdapLogin::Ok { dn, name, group })
     }
 
     /// The babelftp group of the user's LDAP groups.
@@ -239,5 +361,24 @@ impl LdapAuth {
             }
         }
         Ok(self.cfg.default_group.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn the_account_is_the_entry_s_value_not_the_spelling_typed() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(confirmed_name(&v(&["lbob"]), "LBOB").as_deref(), Some("lbob"));
+        assert_eq!(confirmed_name(&v(&["lbob"]), "lbob ").as_deref(), Some("lbob"));
+        // Several values: only the one typed exactly.
+        assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "bob").as_deref(), Some("bob"));
+        assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "BOB"), None);
+        assert_eq!(confirmed_name(&[], "lbob"), None);
+        assert_eq!(filter_attribute("(&(objectClass=x)( uid ={user}))"), Some("uid"));
+        assert_eq!(filter_attribute("(cn=*{user}*)"), None);
     }
 }

@@ -169,9 +169,16 @@ impl Directory {
                 return Ok(None);
             };
             return match l.login(name, pw).await {
-                Ok(ldap::LdapLogin::Ok { dn, group }) => {
-                    tracing::info!(user = %name, dn = %dn, group = group.as_deref().unwrap_or("-"), "LDAP login");
-                    self.ldap_profile(name, group.as_deref()).await
+                Ok(ldap::LdapLogin::Ok {
+                    dn,
+                    name: confirmed,
+                    group,
+                }) => {
+                    // The account is the name the directory holds, not
+                    // the spelling typed (`LBOB`, `lbob `): its store
+                    // settings, limits, sessions and events.
+                    tracing::info!(user = %confirmed, typed = %name.escape_debug(), dn = %dn, group = group.as_deref().unwrap_or("-"), "LDAP login");
+                    self.ldap_profile(&confirmed, group.as_deref()).await
                 }
                 Ok(ldap::LdapLogin::Refused) => Ok(None),
                 Err(e) => {
@@ -334,6 +341,7 @@ pub(crate) fn login_of(p: Profile) -> DirectoryLogin {
             rules: Arc::new(p.rules),
             lang,
             charset,
+            name: None,
         },
         tree: UserTree { home: source, mounts },
         name: p.name,

@@ -52,7 +52,9 @@ impl Driver {
                     return Err(io::ErrorKind::ResourceBusy);
                 }
                 if let (Some(name), Ok(OpOk::Account(a))) = (&name, &r) {
-                    self.login_checked(name, a.is_some());
+                    // A login under the name the directory confirmed.
+                    let name = a.as_ref().and_then(|a| a.name.clone()).unwrap_or_else(|| name.clone());
+                    self.login_checked(&name, a.is_some());
                 }
                 if matches!(r, Ok(OpOk::Account(None))) {
                     self.shared.login_failed(self.peer.ip());
@@ -244,11 +246,18 @@ impl Shared {
                     .login(&user, password, ip, protocol, &self.hashing)
                     .await
                     .map_err(|e| e.kind())?;
-                return Ok(login.map(|l| Checked {
-                    account: l.account,
-                    tree: Some(l.tree),
-                    name: l.name,
-                    limits: l.limits,
+                return Ok(login.map(|mut l| {
+                    // Another spelling of the account's name (LDAP): the
+                    // session is the account.
+                    if l.name.as_bytes() != user.as_slice() {
+                        l.account.name = Some(l.name.clone().into_bytes());
+                    }
+                    Checked {
+                        account: l.account,
+                        tree: Some(l.tree),
+                        name: l.name,
+                        limits: l.limits,
+                    }
                 }));
             }
         }

@@ -32,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub mod hook;
 mod outbox;
+pub use outbox::Bound;
 
 pub use hook::{HookSpec, Target};
 
@@ -340,6 +341,17 @@ impl Events {
         specs: &[HookSpec],
         store: Option<babelftp_accounts::Store>,
     ) -> Result<Option<Arc<Events>>, String> {
+        Events::start_bounded(node, specs, store, outbox::Bound::default())
+    }
+
+    /// [`Events::start`] with the outbox's bound (`[events] max_pending`)
+    /// and the counter of the events it drops.
+    pub fn start_bounded(
+        node: Option<String>,
+        specs: &[HookSpec],
+        store: Option<babelftp_accounts::Store>,
+        bound: outbox::Bound,
+    ) -> Result<Option<Arc<Events>>, String> {
         let hooks = specs
             .iter()
             .map(|s| hook::Hook::new(s.clone()).map(Arc::new))
@@ -353,7 +365,7 @@ impl Events {
             return Ok(None);
         }
         let run = uuid_v4()[..8].to_owned();
-        let tx = outbox::start(node.clone(), hooks.clone(), store);
+        let tx = outbox::start(node.clone(), hooks.clone(), store, bound);
         Ok(Some(Arc::new(Events {
             node,
             run,

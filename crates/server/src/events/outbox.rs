@@ -2,6 +2,12 @@
 //! memory; the task that writes to it in batches; and one task per hook
 //! that delivers, in order per session, with a growing back-off while the
 //! receiver fails.
+//!
+//! The outbox is bounded (issue 45): past `[events] max_pending` entries
+//! for one hook on this node, the oldest `login_failed` events are
+//! dropped first (a receiver that is down while logins fail must not fill
+//! the disk), then the oldest of any kind; drops are counted
+//! (`babelftp_events_dropped_total`) and logged.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -20,6 +26,30 @@ const BATCH: usize = 1000;
 const PAGE: u32 = 500;
 /// Sessions delivered at once, per hook (each session's events in order).
 const PARALLEL: usize = 16;
+/// At most one log line of drops in this time (they are counted always).
+const DROP_LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// How many entries may wait per hook, and the counter of those dropped.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub max_pending: u64,
+    pub dropped: prometheus_client::metrics::counter::Counter,
+}
+
+impl Default for Bound {
+    fn default() -> Bound {
+        Bound {
+            max_pending: crate::config::DEFAULT_MAX_PENDING,
+            dropped: Default::default(),
+        }
+    }
+}
+
+/// Whether an entry's JSON is a failed login's (a quote inside a value is
+/// always escaped, so this is its `event` field).
+fn is_login_failed(body: &str) -> bool {
+    body.contains("\"event\":\"login_failed\"")
+}
 
 /// Where rows wait.
 enum Queue {
@@ -46,6 +76,37 @@ impl Queue {
                     m.extend_from_slice(rows);
                 }
                 Ok(())
+            }
+        }
+    }
+
+    /// Keeps at most `max` entries of `node` for `hook`, dropping the
+    /// oldest failed logins first: (failed logins, others) dropped.
+    async fn trim(&self, node: &str, hook: &str, max: u64) -> Result<(u64, u64), String> {
+        match self {
+            Queue::Store(s) => s.outbox_trim(node, hook, max).await.map_err(|e| e.to_string()),
+            Queue::Memory(_) => {
+                let Some(mut m) = self.mem() else {
+                    return Ok((0, 0));
+                };
+                let n = m.iter().filter(|e| e.hook == hook).count() as u64;
+                let mut excess = n.saturating_sub(max);
+                let mut dropped = [0u64; 2];
+                for (i, only_failed) in [true, false].into_iter().enumerate() {
+                    if excess == 0 {
+                        break;
+                    }
+                    // The Vec is in the node's order: oldest first.
+                    m.retain(|e| {
+                        let drop = excess > 0 && e.hook == hook && (!only_failed || is_login_failed(&e.body));
+                        if drop {
+                            excess -= 1;
+                            dropped[i] += 1;
+                        }
+                        !drop
+                    });
+                }
+                Ok((dropped[0], dropped[1]))
             }
         }
     }
@@ -129,7 +190,12 @@ impl Queue {
 }
 
 /// Starts the writer and the delivery tasks; the writer's channel.
-pub(super) fn start(node: String, hooks: Vec<Arc<Hook>>, store: Option<Store>) -> mpsc::UnboundedSender<Msg> {
+pub(super) fn start(
+    node: String,
+    hooks: Vec<Arc<Hook>>,
+    store: Option<Store>,
+    bound: Bound,
+) -> mpsc::UnboundedSender<Msg> {
     let names: Vec<&str> = hooks.iter().map(|h| h.name()).collect();
     let queue = Arc::new(match store {
         Some(s) => {
@@ -143,7 +209,17 @@ pub(super) fn start(node: String, hooks: Vec<Arc<Hook>>, store: Option<Store>) -
     });
     let (tx, rx) = mpsc::unbounded_channel();
     let wakes: Vec<Arc<Notify>> = hooks.iter().map(|_| Arc::new(Notify::new())).collect();
-    tokio::spawn(writer(rx, queue.clone(), wakes.clone()));
+    let names: Vec<String> = hooks.iter().map(|h| h.name().to_owned()).collect();
+    tokio::spawn(writer(
+        rx,
+        queue.clone(),
+        wakes.clone(),
+        Trim {
+            node: node.clone(),
+            hooks: names,
+            bound,
+        },
+    ));
     for (hook, wake) in hooks.into_iter().zip(wakes) {
         tokio::spawn(deliver(queue.clone(), node.clone(), hook, wake));
     }
@@ -164,9 +240,50 @@ pub(super) async fn drop_removed_hooks(store: Store, node: String, keep: Vec<Str
     }
 }
 
+/// What the writer keeps the outbox within.
+struct Trim {
+    node: String,
+    hooks: Vec<String>,
+    bound: Bound,
+}
+
+impl Trim {
+    /// After a batch: each hook's entries within the bound; drops counted,
+    /// and logged (at most once a minute, with the totals since).
+    async fn run(&self, queue: &Queue, last_log: &mut Option<std::time::Instant>, unlogged: &mut [u64; 2]) {
+        for hook in &self.hooks {
+            match queue.trim(&self.node, hook, self.bound.max_pending).await {
+                Ok((failed, other)) if failed + other > 0 => {
+                    self.bound.dropped.inc_by(failed + other);
+                    unlogged[0] += failed;
+                    unlogged[1] += other;
+                    if last_log.is_none_or(|t| t.elapsed() >= DROP_LOG_EVERY) {
+                        tracing::warn!(
+                            hook = %hook,
+                            max_pending = self.bound.max_pending,
+                            login_failed = unlogged[0],
+                            other = unlogged[1],
+                            "the event outbox is full: the oldest events were dropped (failed logins first)"
+                        );
+                        *last_log = Some(std::time::Instant::now());
+                        *unlogged = [0, 0];
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(hook = %hook, error = %e, "the event outbox could not be kept within max_pending")
+                }
+            }
+        }
+    }
+}
+
 /// Takes what the sessions emit and writes it in batches: what arrived
-/// while the last batch was written is the next one.
-async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: Vec<Arc<Notify>>) {
+/// while the last batch was written is the next one; then keeps the
+/// outbox within its bound.
+async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: Vec<Arc<Notify>>, trim: Trim) {
+    let mut last_log = None;
+    let mut unlogged = [0u64; 2];
     let mut rows: Vec<OutboxEntry> = Vec::new();
     let mut flushes = Vec::new();
     while let Some(first) = rx.recv().await {
@@ -191,6 +308,7 @@ async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: 
                 }
             }
         }
+        trim.run(&queue, &mut last_log, &mut unlogged).await;
         for w in &wakes {
             w.notify_one();
         }
@@ -300,4 +418,18 @@ async fn send_group(hook: &Hook, group: Vec<OutboxEntry>) -> (Vec<String>, Optio
 pub(super) fn backoff(attempts: u32, max: Duration) -> Duration {
     let factor = 1u32.checked_shl(attempts.saturating_sub(1).min(31)).unwrap_or(u32::MAX);
     Duration::from_secs(1).saturating_mul(factor).min(max)
+}
+
+/// A queue in memory holding `rows`, trimmed to `max`, for the tests:
+/// (failed logins dropped, others, the ids left).
+#[cfg(test)]
+pub(super) async fn test_trim(rows: Vec<OutboxEntry>, max: u64) -> (u64, u64, Vec<String>) {
+    let q = Queue::Memory(Mutex::new(Vec::new()));
+    let _ = q.push(&rows).await;
+    let (failed, other) = q.trim("n", "h", max).await.unwrap_or_default();
+    let left = q
+        .mem()
+        .map(|m| m.iter().map(|e| e.id.clone()).collect())
+        .unwrap_or_default();
+    (failed, other, left)
 }

@@ -115,3 +115,113 @@ fn a_hooks_name_has_no_password() {
     assert_eq!(without_credentials("http://h:8080/e"), "http://h:8080/e");
     assert_eq!(HookSpec::url("http://u:p@h/e").name, "http://h/e");
 }
+
+/// Issue 45, item 7: with its receiver down, the outbox keeps at most
+/// `max_pending` events per hook: the oldest failed logins go first, then
+/// the oldest of any kind; every drop is counted. In memory and in the
+/// accounts store (SQLite) alike.
+#[tokio::test]
+async fn a_full_outbox_drops_the_oldest_failed_logins_first_and_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = babelftp_accounts::Store::open(dir.path().join("o.db").to_str().unwrap())
+        .await
+        .unwrap();
+    for store in [None, Some(store)] {
+        // Nobody listens there: every delivery fails and waits.
+        let mut spec = HookSpec::url("http://127.0.0.1:9/down");
+        spec.max_backoff = Duration::from_secs(3600);
+        let dropped = prometheus_client::metrics::counter::Counter::default();
+        let bound = Bound {
+            max_pending: 5,
+            dropped: dropped.clone(),
+        };
+        let events = Events::start_bounded(Some("n1".into()), &[spec], store.clone(), bound)
+            .unwrap()
+            .unwrap();
+        let ev = |kind: Kind, user: &str| {
+            let mut e = Event::new(kind);
+            e.session = Some(format!("s-{user}"));
+            e.user = Some(user.as_bytes().to_vec());
+            e
+        };
+        // Three uploads among ten failed logins.
+        for i in 0..10 {
+            events.emit(&ev(Kind::LoginFailed, &format!("guess{i}")));
+            if i % 4 == 1 {
+                events.emit(&ev(Kind::Upload, &format!("up{i}")));
+            }
+            events.flush(Duration::from_secs(10)).await;
+        }
+        let bodies: Vec<String> = match &store {
+            Some(s) => {
+                let rows = s
+                    .outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX)
+                    .await
+                    .unwrap();
+                rows.into_iter().map(|r| r.body).collect()
+            }
+            None => {
+                // (In memory: the hook's delivery task holds the rows;
+                // the counter says what went.)
+                Vec::new()
+            }
+        };
+        assert_eq!(dropped.get(), 13 - 5, "store: {}", store.is_some());
+        if store.is_some() {
+            assert_eq!(bodies.len(), 5, "{bodies:?}");
+            let uploads = bodies.iter().filter(|b| b.contains("\"event\":\"upload\"")).count();
+            assert_eq!(uploads, 3, "every upload stays: {bodies:?}");
+            // The failed logins that stay are the newest.
+            assert!(bodies.iter().any(|b| b.contains("\"user\":\"guess9\"")), "{bodies:?}");
+            assert!(bodies.iter().any(|b| b.contains("\"user\":\"guess8\"")), "{bodies:?}");
+            assert!(!bodies.iter().any(|b| b.contains("\"user\":\"guess7\"")), "{bodies:?}");
+        }
+        // Past the failed logins, the oldest of any kind.
+        for i in 0..4 {
+            events.emit(&ev(Kind::Download, &format!("dl{i}")));
+        }
+        events.flush(Duration::from_secs(10)).await;
+        assert_eq!(dropped.get(), 8 + 4, "store: {}", store.is_some());
+        if let Some(s) = &store {
+            let rows = s
+                .outbox_pending("n1", "http://127.0.0.1:9/down", 100, i64::MAX)
+                .await
+                .unwrap();
+            let users: Vec<String> = rows
+                .iter()
+                .map(|r| {
+                    serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["user"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .collect();
+            assert_eq!(users, ["up9", "dl0", "dl1", "dl2", "dl3"], "{users:?}");
+        }
+    }
+}
+
+/// The memory queue's trim, on its own: failed logins first, oldest first.
+#[tokio::test]
+async fn the_memory_outbox_trims_failed_logins_first() {
+    let entry = |id: &str, kind: &str| babelftp_accounts::OutboxEntry {
+        id: id.into(),
+        hook: "h".into(),
+        node: "n".into(),
+        session: String::new(),
+        seq: 0,
+        body: format!(r#"{{"id":"{id}","event":"{kind}","user":"\"event\":\"login_failed\""}}"#),
+        attempts: 0,
+        next_try_ms: 0,
+    };
+    let rows = vec![
+        entry("a", "upload"),
+        entry("b", "login_failed"),
+        entry("c", "login"),
+        entry("d", "login_failed"),
+        entry("e", "delete"),
+    ];
+    let (failed, other, left) = super::outbox::test_trim(rows, 2).await;
+    assert_eq!((failed, other), (2, 1));
+    assert_eq!(left, ["c", "e"]);
+}

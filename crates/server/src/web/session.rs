@@ -469,6 +469,8 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
     tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
+    // Under the name the directory confirmed, when it is another spelling.
+    let user = checked.account.name.clone().unwrap_or(user);
     web.emit(web.event(Kind::Login, Some(user), ask));
     let mut r = see_other(&super::href(&ask.path, ask.slash));
     r.headers_mut()
