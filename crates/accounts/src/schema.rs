@@ -123,6 +123,8 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         // generation each disable moves on; a session holds a stamp of
         // it, the password hash and `disabled` (see sessions.rs).
         "ALTER TABLE users ADD COLUMN sessions_gen BIGINT NOT NULL DEFAULT 0",
+    ],
+    &[
         // Issue 45: what each admin token may do (`read,users`…; the
         // tokens made before keep everything).
         "ALTER TABLE admin_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'all'",

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::serve::{admin, python, run, Serve};
+use common::serve::{admin, python, run, usage, Serve};
 
 /// A curl answer: status and body.
 struct Answer {
@@ -260,17 +260,6 @@ print(json.dumps(out))
     }
     assert!(root.join("projects/locked/secret.txt").is_file());
     assert!(!root.join("moved").exists());
-}
-
-/// The `usage` line of `user show`: (bytes, files).
-fn usage(db: &str, name: &str) -> (u64, u64) {
-    let shown = admin(db, &["user", "show", name]);
-    let line = shown
-        .lines()
-        .find(|l| l.starts_with("usage\t"))
-        .unwrap_or_else(|| panic!("no usage line: {shown}"));
-    let f: Vec<u64> = line.split('\t').skip(1).map(|x| x.parse().unwrap()).collect();
-    (f[0], f[1])
 }
 
 /// Octets and entries (files and folders) below `dir`.

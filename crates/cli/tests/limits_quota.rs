@@ -13,18 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::serve::{admin, run, Serve};
-
-/// The `usage` line of `user show`: (bytes, files).
-fn usage(db: &str, name: &str) -> (u64, u64) {
-    let shown = admin(db, &["user", "show", name]);
-    let line = shown
-        .lines()
-        .find(|l| l.starts_with("usage\t"))
-        .unwrap_or_else(|| panic!("no usage line: {shown}"));
-    let f: Vec<u64> = line.split('\t').skip(1).map(|x| x.parse().unwrap()).collect();
-    (f[0], f[1])
-}
+use common::serve::{admin, run, usage, Serve};
 
 /// curl uploading `file` to `url` with `extra` options: (exit code, the
 /// server's replies as curl -v shows them).

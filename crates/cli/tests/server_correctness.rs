@@ -736,6 +736,16 @@ fn a_folder_outside_the_root_is_swept_of_an_earlier_runs_leftovers() {
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
     let (code, out, err) = run(&["user", "add", "carol", "--home", "/", "--db", &db], "carol-pw\n");
     assert_eq!(code, 0, "{out}{err}");
+    // A folder outside the root is one the configuration allows.
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "db = {db:?}\nfsync = \"never\"\nallowed_sources = [{:?}]\n",
+            archive.to_str().unwrap()
+        ),
+    )
+    .unwrap();
     let (code, out, err) = run(
         &[
             "user",
@@ -743,16 +753,14 @@ fn a_folder_outside_the_root_is_swept_of_an_earlier_runs_leftovers() {
             "carol",
             "/archive",
             archive.to_str().unwrap(),
-            "--db",
-            &db,
+            "--config",
+            conf.to_str().unwrap(),
         ],
         "",
     );
     assert_eq!(code, 0, "{out}{err}");
     let (code, out, err) = run(&["user", "perm", "carol", "/", "read,upload", "--db", &db], "");
     assert_eq!(code, 0, "{out}{err}");
-    let conf = dir.path().join("babelftp.toml");
-    std::fs::write(&conf, format!("db = {db:?}\nfsync = \"never\"\n")).unwrap();
     let log = dir.path().join("serve.log");
     let srv = Serve::start_logged(
         &root,

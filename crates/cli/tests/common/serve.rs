@@ -173,3 +173,14 @@ pub fn admin(db: &str, args: &[&str]) -> String {
     assert_eq!(code, 0, "babelftp {all:?}: {out}{err}");
     out
 }
+
+/// The `usage` line of `babelftp user show NAME --db DB`: (bytes, files).
+pub fn usage(db: &str, name: &str) -> (u64, u64) {
+    let shown = admin(db, &["user", "show", name]);
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("usage\t"))
+        .unwrap_or_else(|| panic!("no usage line: {shown}"));
+    let f: Vec<u64> = line.split('\t').skip(1).map(|x| x.parse().unwrap()).collect();
+    (f[0], f[1])
+}
