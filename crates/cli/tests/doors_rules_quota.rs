@@ -14,77 +14,22 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::Command;
 
 mod common;
 use common::serve::{admin, python, run, usage, Serve};
+use common::web::{login_from, Answer};
 
-/// A curl answer: status and body.
-struct Answer {
-    status: u16,
-    headers: String,
-    body: String,
-}
-
-impl Answer {
-    /// The CSRF token of the form `id` on the page.
-    fn token(&self, form: &str) -> String {
-        let start = self
-            .body
-            .find(&format!("<form id=\"{form}\""))
-            .unwrap_or_else(|| panic!("no form {form}:\n{}", self.body));
-        let v = self.body[start..].split("name=\"csrf\" value=\"").nth(1).unwrap();
-        v.split('"').next().unwrap().to_owned()
-    }
-}
-
-/// curl with a cookie jar, speaking `http` (`--http1.1` or `--http2`),
-/// trusting the test certificate (`-k`).
+/// curl speaking `http` (`--http1.1` or `--http2`) with a cookie jar.
 fn curl(jar: &Path, http: &str, url: &str, extra: &[&str]) -> Answer {
-    let dir = jar.parent().unwrap();
-    let (head, body) = (dir.join("head.txt"), dir.join("body.bin"));
-    let _ = std::fs::remove_file(&head);
-    let _ = std::fs::remove_file(&body);
-    let out = Command::new("curl")
-        .args(["-sS", "-k", http, "--max-time", "60", "-c"])
-        .arg(jar)
-        .arg("-b")
-        .arg(jar)
-        .arg("-D")
-        .arg(&head)
-        .arg("-o")
-        .arg(&body)
-        .args(["-w", "%{http_code}"])
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("curl must be installed (scripts/test.sh installs it)");
-    Answer {
-        status: String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0),
-        headers: std::fs::read_to_string(&head).unwrap_or_default(),
-        body: String::from_utf8_lossy(&std::fs::read(&body).unwrap_or_default()).into_owned(),
-    }
+    let mut args = vec![http];
+    args.extend_from_slice(extra);
+    common::web::curl(jar, url, &args)
 }
 
-/// Logs `user` in through the web form; the token of the logged-in pages.
+/// Logs `user` in through the web form over `http`; the token of the
+/// logged-in pages.
 fn web_login(jar: &Path, http: &str, base: &str, user: &str, password: &str) -> String {
-    let page = curl(jar, http, &format!("{base}/?login"), &[]);
-    assert_eq!(page.status, 200, "{}", page.body);
-    let token = page.token("login");
-    let r = curl(
-        jar,
-        http,
-        &format!("{base}/?login"),
-        &[
-            "-L",
-            "--data-urlencode",
-            &format!("csrf={token}"),
-            "--data-urlencode",
-            &format!("user={user}"),
-            "--data-urlencode",
-            &format!("password={password}"),
-        ],
-    );
+    let r = login_from("127.0.0.1", jar, base, "/", user, password, &[http]);
     assert_eq!(r.status, 200, "login as {user}: {}", r.body);
     let want = if http == "--http2" { "HTTP/2" } else { "HTTP/1.1" };
     assert!(r.headers.contains(want), "{http}: {}", r.headers);

@@ -15,74 +15,16 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
 mod common;
 use common::serve::{ftplib, python, run, Serve};
-
-/// A curl answer.
-struct Answer {
-    status: u16,
-    body: String,
-}
-
-/// curl from `source` with the cookie jar `jar`; status 0 when the
-/// connection was closed without an answer.
-fn curl_from(source: &str, jar: &Path, url: &str, extra: &[&str]) -> Answer {
-    let body = jar.with_extension("body");
-    let _ = std::fs::remove_file(&body);
-    let out = Command::new("curl")
-        .args(["-sS", "-g", "--max-time", "30", "--interface", source, "-c"])
-        .arg(jar)
-        .arg("-b")
-        .arg(jar)
-        .arg("-o")
-        .arg(&body)
-        .args(["-w", "%{http_code}"])
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("curl must be installed (scripts/test.sh installs it)");
-    Answer {
-        status: String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0),
-        body: std::fs::read_to_string(&body).unwrap_or_default(),
-    }
-}
-
-fn curl(jar: &Path, url: &str, extra: &[&str]) -> Answer {
-    curl_from("127.0.0.1", jar, url, extra)
-}
-
-/// The CSRF token of the form `id` on a page.
-fn token(page: &str, form: &str) -> String {
-    let start = page
-        .find(&format!("<form id=\"{form}\""))
-        .unwrap_or_else(|| panic!("no form {form}:\n{page}"));
-    let v = page[start..].split("name=\"csrf\" value=\"").nth(1).unwrap();
-    v.split('"').next().unwrap().to_owned()
-}
+use common::web::{curl, curl_from, login_from, Answer};
 
 /// Logs in through the web form from `source`; the answer after the
 /// redirect.
 fn web_login(source: &str, jar: &Path, base: &str, user: &str, password: &str) -> Answer {
-    let page = curl_from(source, jar, &format!("{base}/?login"), &[]);
-    assert_eq!(page.status, 200, "{}", page.body);
-    let t = token(&page.body, "login");
-    curl_from(
-        source,
-        jar,
-        &format!("{base}/?login"),
-        &[
-            "-L",
-            "--data-urlencode",
-            &format!("csrf={t}"),
-            "--data-urlencode",
-            &format!("user={user}"),
-            "--data-urlencode",
-            &format!("password={password}"),
-        ],
-    )
+    login_from(source, jar, base, "/", user, password, &[])
 }
 
 fn wait_until<T>(what: &str, f: impl FnMut() -> Option<T>) -> T {
@@ -158,7 +100,7 @@ print('FR', code(lambda: ftp.mkd('.babelftp-6.part')))
     let jar = dir.path().join("jar");
     let r = web_login("127.0.0.1", &jar, &base, "alice", "pw");
     assert_eq!(r.status, 200, "{}", r.body);
-    let t = token(&r.body, "upload");
+    let t = r.token("upload");
     let local = dir.path().join("local.bin");
     std::fs::write(&local, "web").unwrap();
     let web_en = "That name is kept for the server&#39;s temporary upload files";
@@ -676,7 +618,7 @@ fn uploads_into_a_dir_charset_folder_give_hooks_the_stored_octets_and_the_readme
     let jar = dir.path().join("jar");
     let r = web_login("127.0.0.1", &jar, &base, "bob", "pw");
     assert_eq!(r.status, 200, "{}", r.body);
-    let t = token(&r.body, "upload");
+    let t = r.token("upload");
     let r = curl(
         &jar,
         &format!("{base}/koi/%D0%9C%D0%B8%D1%80.txt?upload"),

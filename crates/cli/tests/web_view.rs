@@ -13,69 +13,7 @@ use std::process::Command;
 
 mod common;
 use common::serve::{ftplib, run, Serve};
-
-/// A curl answer.
-struct Answer {
-    status: u16,
-    headers: String,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    fn header(&self, name: &str) -> Option<String> {
-        self.headers.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
-        })
-    }
-
-    /// The CSRF token of the form `id` on the page.
-    fn token(&self, form: &str) -> String {
-        let text = self.text();
-        let start = text
-            .find(&format!("<form id=\"{form}\""))
-            .unwrap_or_else(|| panic!("no form {form}:\n{text}"));
-        let rest = &text[start..];
-        let v = rest.split("name=\"csrf\" value=\"").nth(1).unwrap();
-        v.split('"').next().unwrap().to_owned()
-    }
-}
-
-/// curl with a cookie jar (`jar`), from `source`: the answer, status 0
-/// when the connection was closed without one.
-fn curl_from(source: &str, jar: &Path, url: &str, extra: &[&str]) -> Answer {
-    let dir = jar.parent().unwrap();
-    let (head, body) = (dir.join("head.txt"), dir.join("body.bin"));
-    let _ = std::fs::remove_file(&head);
-    let _ = std::fs::remove_file(&body);
-    let out = Command::new("curl")
-        .args(["-sS", "-k", "--max-time", "30", "--interface", source, "-c"])
-        .arg(jar)
-        .arg("-b")
-        .arg(jar)
-        .arg("-D")
-        .arg(&head)
-        .arg("-o")
-        .arg(&body)
-        .args(["-w", "%{http_code}"])
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("curl must be installed (scripts/test.sh installs it)");
-    Answer {
-        status: String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0),
-        headers: std::fs::read_to_string(&head).unwrap_or_default(),
-        body: std::fs::read(&body).unwrap_or_default(),
-    }
-}
-
-fn curl(jar: &Path, url: &str, extra: &[&str]) -> Answer {
-    curl_from("127.0.0.1", jar, url, extra)
-}
+use common::web::{curl, curl_from, login_from, Answer};
 
 /// The server with the web view; (server, base URL without the final /).
 fn start(root: &Path, args: &[&str]) -> (Serve, String) {
@@ -88,22 +26,7 @@ fn start(root: &Path, args: &[&str]) -> (Serve, String) {
 
 /// Logs `user` in through the form; the page's answer after the redirect.
 fn login(jar: &Path, base: &str, path: &str, user: &str, password: &str) -> Answer {
-    let page = curl(jar, &format!("{base}/?login"), &[]);
-    assert_eq!(page.status, 200, "{}", page.text());
-    let token = page.token("login");
-    curl(
-        jar,
-        &format!("{base}{path}?login"),
-        &[
-            "-L",
-            "--data-urlencode",
-            &format!("csrf={token}"),
-            "--data-urlencode",
-            &format!("user={user}"),
-            "--data-urlencode",
-            &format!("password={password}"),
-        ],
-    )
+    login_from("127.0.0.1", jar, base, path, user, password, &[])
 }
 
 fn tree(dir: &Path) -> PathBuf {
@@ -168,7 +91,7 @@ fn browse_and_download_with_the_urls_the_seeds_describe() {
     // ftp://host/名前/a b.txt is http://host/名前/a%20b.txt.
     let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &[]);
     assert_eq!(r.status, 200);
-    assert_eq!(r.body, "こんにちは\n".as_bytes());
+    assert_eq!(r.bytes, "こんにちは\n".as_bytes());
     assert_eq!(r.header("content-type").as_deref(), Some("application/octet-stream"));
     assert_eq!(
         r.header("content-disposition").as_deref(),
@@ -179,7 +102,7 @@ fn browse_and_download_with_the_urls_the_seeds_describe() {
     // Range, and the validators.
     let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["-r", "3-5"]);
     assert_eq!(r.status, 206);
-    assert_eq!(r.body, &"こんにちは\n".as_bytes()[3..6]);
+    assert_eq!(r.bytes, &"こんにちは\n".as_bytes()[3..6]);
     assert_eq!(r.header("content-range").as_deref(), Some("bytes 3-5/16"));
     let r = curl(
         &jar,
@@ -207,7 +130,7 @@ fn browse_and_download_with_the_urls_the_seeds_describe() {
 
     // The link of a name that is not UTF-8 round-trips to its octets.
     let r = curl(&jar, &format!("{base}/%E9t%E9.txt"), &[]);
-    assert_eq!((r.status, r.body.as_slice()), (200, &b"latin-1"[..]));
+    assert_eq!((r.status, r.bytes.as_slice()), (200, &b"latin-1"[..]));
 
     // A KOI8-R folder shows Cyrillic, linked as UTF-8, and its file opens.
     let r = curl(&jar, &format!("{base}/koi/"), &[]);
@@ -222,7 +145,7 @@ fn browse_and_download_with_the_urls_the_seeds_describe() {
         &format!("{base}/koi/%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82.txt"),
         &[],
     );
-    assert_eq!((r.status, r.body.as_slice()), (200, &b"koi8"[..]));
+    assert_eq!((r.status, r.bytes.as_slice()), (200, &b"koi8"[..]));
 
     // Nothing outside the root, however the path is written.
     for path in [
@@ -306,7 +229,7 @@ fn an_ftp_upload_shows_in_the_browser_and_a_browser_upload_over_ftp() {
         &format!("{base}/%E5%90%8D%E5%89%8D/%CE%95%CE%BB%CE%BB%CE%B7%CE%BD%CE%B9%CE%BA%CE%AC%201.txt"),
         &[],
     );
-    assert_eq!(r.body, b"\x00\x01greek\xff");
+    assert_eq!(r.bytes, b"\x00\x01greek\xff");
 
     // Anonymous is read-only: no upload form, and a POST is refused.
     let page = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/"), &[]);
@@ -567,7 +490,7 @@ fn permissions_quotas_bans_and_events_hold_on_the_web_door() {
         .collect();
     assert_eq!(names.len(), 1, "no temporary file left: {names:?}");
     let r = curl(&jar, &format!("{base}/in/small.txt"), &[]);
-    assert_eq!(r.body.len(), 600);
+    assert_eq!(r.bytes.len(), 600);
     let r = curl(
         &jar,
         &format!("{base}/in/small.txt?delete"),
@@ -701,7 +624,7 @@ fn https_with_the_ftps_certificate_and_http2() {
     let r = curl(&jar, &format!("{base}/%E5%90%8D%E5%89%8D/a%20b.txt"), &["--http2"]);
     assert_eq!(r.status, 200);
     assert!(r.headers.starts_with("HTTP/2"), "{}", r.headers);
-    assert_eq!(r.body, "こんにちは\n".as_bytes());
+    assert_eq!(r.bytes, "こんにちは\n".as_bytes());
     let r = curl(&jar, &format!("{base}/"), &["--http1.1"]);
     assert!(r.headers.starts_with("HTTP/1.1 200"), "{}", r.headers);
     // Cookies are Secure under TLS.
@@ -733,7 +656,7 @@ fn bandwidth_limits_hold_on_the_web_door() {
     let t = std::time::Instant::now();
     let r = curl(&jar, &format!("{base}/two.bin"), &[]);
     let took = t.elapsed().as_secs_f64();
-    assert_eq!(r.body, data);
+    assert_eq!(r.bytes, data);
     assert!(took >= 1.5, "2 MiB at 1 MiB/s took {took:.2} s");
     // 1 MiB up at 512 KiB/s: about 2 s.
     let local = dir.path().join("up.bin");
@@ -791,7 +714,7 @@ fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
     );
     assert!(page.contains("<html lang=\"ja\""), "the host's language: {page}");
     let r = curl(&jar, &format!("{base}/%E6%97%A5%E6%9C%AC.txt"), &["-H", &host]);
-    assert_eq!((r.status, r.body.as_slice()), (200, &b"jp"[..]));
+    assert_eq!((r.status, r.bytes.as_slice()), (200, &b"jp"[..]));
     // FTP without HOST: the main root, as the web without that Host.
     let out = ftplib(srv.addr, "anonymous", "x", "utf-8", "print(ftp.nlst())");
     assert!(out.contains("main.txt"), "{out}");
@@ -944,7 +867,7 @@ fn over_http2_the_authority_chooses_the_virtual_host_and_the_origin_of_forms() {
     );
     let token = r.token("mkdir");
     let r = h2(&format!("{site}/%E6%97%A5%E6%9C%AC.txt"), &[]);
-    assert_eq!((r.status, r.body.as_slice()), (200, &b"jp"[..]));
+    assert_eq!((r.status, r.bytes.as_slice()), (200, &b"jp"[..]));
     let r = h2(&format!("{site}/%E6%97%A5%E6%9C%AC.txt?info"), &[]);
     let page = r.text();
     assert!(

@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod serve;
+pub mod web;
 
 use std::path::Path;
 use std::process::Command;
