@@ -36,15 +36,9 @@ fn web_login(jar: &Path, http: &str, base: &str, user: &str, password: &str) -> 
     r.token("logout")
 }
 
-/// A POST of a form with the session's token.
+/// A POST of a form with the session's token, over `http`.
 fn post(jar: &Path, http: &str, url: &str, token: &str, fields: &[&str]) -> Answer {
-    let csrf = format!("csrf={token}");
-    let mut args = vec!["--data-urlencode", &csrf];
-    for f in fields {
-        args.push("--data-urlencode");
-        args.push(f);
-    }
-    curl(jar, http, url, &args)
+    common::web::post(jar, url, token, fields, &[http])
 }
 
 /// The server with a store, FTPS and the web view over HTTPS; (server,
@@ -72,6 +66,17 @@ fn start(dir: &Path, root: &Path, db: &str) -> (Serve, String) {
 fn user(db: &str, name: &str, password: &str) {
     let (code, out, err) = run(&["user", "add", name, "--db", db], &format!("{password}\n"));
     assert_eq!(code, 0, "user add: {out}{err}");
+}
+
+/// A store in `dir` with the user `name` (password `NAME-pw`) and its
+/// rules (path, permissions): its URL.
+fn user_with_rules(dir: &Path, name: &str, rules: &[(&str, &str)]) -> String {
+    let db = format!("sqlite:{}", dir.join("users.db").display());
+    user(&db, name, &format!("{name}-pw"));
+    for (path, perms) in rules {
+        admin(&db, &["user", "perm", name, path, perms]);
+    }
+    db
 }
 
 /// Python prelude: `session(tls)` logs `USER` in over FTP or FTPS
@@ -116,10 +121,7 @@ fn a_folder_with_a_stricter_rule_inside_is_neither_moved_nor_removed_on_any_door
     std::fs::create_dir_all(root.join("projects/locked")).unwrap();
     std::fs::write(root.join("projects/locked/secret.txt"), "secret").unwrap();
     std::fs::write(root.join("projects/readme.txt"), "readme").unwrap();
-    let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    user(&db, "alice", "alice-pw");
-    admin(&db, &["user", "perm", "alice", "/", "all"]);
-    admin(&db, &["user", "perm", "alice", "/projects/locked", "none"]);
+    let db = user_with_rules(dir.path(), "alice", &[("/", "all"), ("/projects/locked", "none")]);
     let (srv, base) = start(dir.path(), &root, &db);
 
     // FTP and FTPS: RNTO and RMD refused with 550 naming the folder inside.
@@ -428,10 +430,7 @@ fn a_symlink_inside_the_root_reaches_nothing_the_rules_refuse_at_its_target() {
     std::os::unix::fs::symlink("../private", root.join("pub/privlink")).unwrap();
     std::os::unix::fs::symlink("../private/secret.txt", root.join("pub/secret-link.txt")).unwrap();
     std::os::unix::fs::symlink("../shared", root.join("pub/sharedlink")).unwrap();
-    let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    user(&db, "dave", "dave-pw");
-    admin(&db, &["user", "perm", "dave", "/", "all"]);
-    admin(&db, &["user", "perm", "dave", "/private", "none"]);
+    let db = user_with_rules(dir.path(), "dave", &[("/", "all"), ("/private", "none")]);
     let (srv, base) = start(dir.path(), &root, &db);
 
     let script = prelude(srv.addr, "dave", "dave-pw")

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 mod common;
 use common::serve::{ftplib, python, run, Serve};
-use common::web::{curl, curl_from, login_from, Answer};
+use common::web::{curl, curl_from, login_from, post, Answer};
 
 /// Logs in through the web form from `source`; the answer after the
 /// redirect.
@@ -130,56 +130,30 @@ print('FR', code(lambda: ftp.mkd('.babelftp-6.part')))
         &["-H", &format!("X-CSRF-Token: {t}"), "--data-binary", "x"],
     );
     refused(&r, "script upload");
-    let r = curl(
-        &jar,
-        &format!("{base}/?mkdir"),
-        &[
-            "--data-urlencode",
-            &format!("csrf={t}"),
-            "--data-urlencode",
-            "name=.babelftp-9.part",
-        ],
-    );
+    let r = post(&jar, &format!("{base}/?mkdir"), &t, &["name=.babelftp-9.part"], &[]);
     refused(&r, "new folder");
-    let r = curl(
+    let r = post(
         &jar,
         &format!("{base}/a.txt?rename"),
-        &[
-            "--data-urlencode",
-            &format!("csrf={t}"),
-            "--data-urlencode",
-            "to=.babelftp-10-0.part",
-        ],
+        &t,
+        &["to=.babelftp-10-0.part"],
+        &[],
     );
     refused(&r, "rename");
     // In the visitor's language too.
-    let r = curl(
+    let r = post(
         &jar,
         &format!("{base}/?mkdir"),
-        &[
-            "-H",
-            "Accept-Language: de",
-            "--data-urlencode",
-            &format!("csrf={t}"),
-            "--data-urlencode",
-            "name=.babelftp-11.part",
-        ],
+        &t,
+        &["name=.babelftp-11.part"],
+        &["-H", "Accept-Language: de"],
     );
     assert_eq!(r.status, 400);
     assert!(r.body.contains("Upload-Dateien des Servers vorbehalten"), "{}", r.body);
     assert!(temp_names(&root).is_empty(), "{:?}", temp_names(&root));
     assert!(root.join("a.txt").is_file());
     // What is not the pattern still works on this door.
-    let r = curl(
-        &jar,
-        &format!("{base}/?mkdir"),
-        &[
-            "--data-urlencode",
-            &format!("csrf={t}"),
-            "--data-urlencode",
-            "name=.babelftp-notes",
-        ],
-    );
+    let r = post(&jar, &format!("{base}/?mkdir"), &t, &["name=.babelftp-notes"], &[]);
     assert_eq!(r.status, 303, "{}", r.body);
     assert!(root.join(".babelftp-notes").is_dir());
 }

@@ -678,16 +678,17 @@ fn bandwidth_limits_hold_on_the_web_door() {
     assert!(took >= 1.5, "1 MiB at 512 KiB/s took {took:.2} s");
 }
 
-#[test]
-fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    let jp = dir.path().join("jp");
+/// A root with `main.txt` and a configuration whose `[[host]]`
+/// `ftp.example.jp` serves another root (`日本.txt`) in Japanese: (root,
+/// configuration file).
+fn virtual_host_tree(dir: &Path) -> (PathBuf, PathBuf) {
+    let root = dir.join("root");
+    let jp = dir.join("jp");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::create_dir_all(&jp).unwrap();
     std::fs::write(root.join("main.txt"), "main").unwrap();
     std::fs::write(jp.join("日本.txt"), "jp").unwrap();
-    let conf = dir.path().join("babelftp.toml");
+    let conf = dir.join("babelftp.toml");
     std::fs::write(
         &conf,
         format!(
@@ -696,6 +697,13 @@ fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
         ),
     )
     .unwrap();
+    (root, conf)
+}
+
+#[test]
+fn a_virtual_host_is_chosen_by_the_host_header_as_ftp_host_chooses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, conf) = virtual_host_tree(dir.path());
     let (srv, base) = start(&root, &["--config", conf.to_str().unwrap(), "--anonymous"]);
     let jar = dir.path().join("jar");
     let port = base.rsplit(':').next().unwrap();
@@ -795,21 +803,7 @@ fn an_upload_that_stops_arriving_is_given_up_after_stall_timeout() {
 #[test]
 fn over_http2_the_authority_chooses_the_virtual_host_and_the_origin_of_forms() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    let jp = dir.path().join("jp");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::create_dir_all(&jp).unwrap();
-    std::fs::write(root.join("main.txt"), "main").unwrap();
-    std::fs::write(jp.join("日本.txt"), "jp").unwrap();
-    let conf = dir.path().join("babelftp.toml");
-    std::fs::write(
-        &conf,
-        format!(
-            "[[host]]\nname = \"ftp.example.jp\"\nroot = {:?}\ndefault_lang = \"ja\"\n",
-            jp.display().to_string()
-        ),
-    )
-    .unwrap();
+    let (root, conf) = virtual_host_tree(dir.path());
     let (cert, key) = babelftp_test_support::certificate(dir.path());
     let (_srv, base) = start(
         &root,
@@ -888,7 +882,7 @@ fn over_http2_the_authority_chooses_the_virtual_host_and_the_origin_of_forms() {
         ],
     );
     assert_eq!(r.status, 403);
-    assert!(!jp.join("evil").exists());
+    assert!(!dir.path().join("jp/evil").exists());
     let r = h2(
         &format!("{site}/?mkdir"),
         &[
@@ -901,7 +895,7 @@ fn over_http2_the_authority_chooses_the_virtual_host_and_the_origin_of_forms() {
         ],
     );
     assert_eq!(r.status, 303, "{}", r.text());
-    assert!(jp.join("made-over-h2").is_dir());
+    assert!(dir.path().join("jp/made-over-h2").is_dir());
     // The server's own name over HTTP/2: not the host (its session and
     // its language stay with it).
     let r = curl(&jar, &format!("{base}/"), &["--http2"]);

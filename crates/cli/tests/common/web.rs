@@ -108,3 +108,15 @@ pub fn login_from(
     ]);
     curl_from(source, jar, &format!("{base}{path}?login"), &args)
 }
+
+/// A form POST to `url` carrying the CSRF `token` and `fields`
+/// (`name=value`, URL-encoded by curl), with curl's `extra` options first.
+pub fn post(jar: &Path, url: &str, token: &str, fields: &[&str], extra: &[&str]) -> Answer {
+    let csrf = format!("csrf={token}");
+    let mut args = extra.to_vec();
+    args.extend(["--data-urlencode", &csrf]);
+    for f in fields {
+        args.extend(["--data-urlencode", f]);
+    }
+    curl(jar, url, &args)
+}
