@@ -43,3 +43,4 @@ pub mod path;
 pub mod reply;
 pub mod url;
 pub mod utf8;
+pub mod vpath;

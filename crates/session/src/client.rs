@@ -13,7 +13,7 @@ use babelftp_proto::command::TransferType;
 use babelftp_proto::listing::MLST_FACTS;
 use babelftp_proto::path::WirePath;
 
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 /// What the client chose.
 #[derive(Debug, Clone)]

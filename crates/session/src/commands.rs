@@ -17,7 +17,7 @@ use crate::msg::Msg;
 use crate::session::ServerSession;
 use crate::tls::AfterRein;
 use crate::transfer::Pending;
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 use babelftp_policy::{Op as P, Perm};
 
 impl ServerSession {

@@ -12,6 +12,7 @@ use babelftp_i18n::Charset;
 use babelftp_proto::reply::ReplyCode;
 
 use crate::msg::Msg;
+use babelftp_proto::vpath::Capabilities;
 
 /// A virtual host as the session sees it (RFC 7151); the driver keeps its
 /// storage under the same index.
@@ -54,44 +55,6 @@ pub struct SessionConfig {
     /// files: the session offers (FEAT, HELP, SITE HELP) and accepts only
     /// that, and refuses the rest itself, before any data connection.
     pub caps: Capabilities,
-}
-
-/// What a storage back-end can do beyond reading, listing, and writing
-/// whole files (an object store can do only that).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Capabilities {
-    /// APPE: add to the end of a file (504 without).
-    pub append: bool,
-    /// REST + STOR: write from an offset (504 without; REST + RETR needs
-    /// nothing).
-    pub write_at: bool,
-    /// SITE CHMOD: Unix permission bits (502 without, and not in SITE HELP).
-    pub chmod: bool,
-    /// MFMT: set a file's modification time and keep it, as listings show
-    /// it (502 without, and not in FEAT or HELP). A client that sees MFMT
-    /// may trust the times it sets (`mirror -R` compares them).
-    pub set_times: bool,
-}
-
-impl Capabilities {
-    /// A POSIX filesystem: everything.
-    pub const ALL: Capabilities = Capabilities {
-        append: true,
-        write_at: true,
-        chmod: true,
-        set_times: true,
-    };
-
-    /// What both can do (a server whose hosts have different storages
-    /// offers what every one of them can).
-    pub fn and(self, o: Capabilities) -> Capabilities {
-        Capabilities {
-            append: self.append && o.append,
-            write_at: self.write_at && o.write_at,
-            chmod: self.chmod && o.chmod,
-            set_times: self.set_times && o.set_times,
-        }
-    }
 }
 
 /// How a server with a certificate treats clients (RFC 4217).

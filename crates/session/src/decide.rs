@@ -5,7 +5,7 @@
 //!
 //! A leaf module.
 
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 /// How many names STOU tries before it gives up (553-free: the last
 /// refusal, `AlreadyExists`, is the reply).

@@ -13,7 +13,8 @@ use babelftp_policy::{Perms, Rules};
 use babelftp_proto::lang::LangTag;
 
 use crate::listing::ListRender;
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
+pub use babelftp_proto::vpath::WriteMode;
 
 /// A storage (or account) operation. The driver runs it and answers with
 /// [`crate::ServerSession::handle_op`]; one is outstanding at a time.
@@ -199,24 +200,6 @@ pub enum DataSource {
     /// Connect to the client here (PORT/EPRT, already checked against the
     /// control peer).
     Active(SocketAddr),
-}
-
-/// How an upload opens its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteMode {
-    /// STOR: write beside the target, rename over it when complete, so a
-    /// failed or aborted upload never destroys the old file.
-    Replace,
-    /// STOU: a new file; the first free name of `name`, `name.1`, …
-    Unique,
-    /// APPE: append in place.
-    Append,
-    /// REST n + STOR: write in place from offset n.
-    At(u64),
-    /// STOR by an account that may upload but not overwrite: as
-    /// `Replace`, but the file must not exist, when the upload starts and
-    /// when it is committed (`AlreadyExists`).
-    New,
 }
 
 /// What a transfer moves.

@@ -10,7 +10,7 @@ use babelftp_proto::reply::{Reply, ReplyCode};
 
 use crate::msg::Msg;
 use crate::session::ServerSession;
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 impl ServerSession {
     /// The account's permissions at `p` (none before login).

@@ -10,7 +10,7 @@ use babelftp_proto::reply::{Reply, ReplyCode};
 use crate::listing::{ListFormat, ListRender};
 use crate::msg::Msg;
 use crate::session::ServerSession;
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 impl ServerSession {
     pub(crate) fn features(&self) -> Features {

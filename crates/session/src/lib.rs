@@ -39,12 +39,11 @@
 //!  2  effects        Action, Op, DataEvent… (what goes to and from the driver)
 //!  1  listing        ListRender (LIST/NLST/MLSD lines), perm_fact
 //!     decide         STOU names, data TLS reuse
-//!  0  vocabulary     msg · vpath · config
+//!  0  vocabulary     msg · config (VPath: babelftp-proto)
 //! ```
 
 pub mod effects;
 pub mod msg;
-mod vpath;
 
 mod config;
 mod decide;
@@ -69,14 +68,14 @@ mod results;
 
 mod machine;
 
-pub use config::{reply_for, Capabilities, HostInfo, SessionConfig, TlsPolicy};
+pub use config::{reply_for, HostInfo, SessionConfig, TlsPolicy};
 pub use decide::{data_tls_reuse, DataTlsReuse, UniqueNames, UNIQUE_TRIES};
 pub use effects::*;
 pub use info::display_fact;
 pub use listing::{perm_fact, Lines, ListFormat, ListRender};
 pub use msg::Msg;
 pub use session::{ServerSession, Tally};
-pub use vpath::{is_temp_name, VPath, TEMP_PREFIX, TEMP_SUFFIX};
+pub use babelftp_proto::vpath::{is_temp_name, Capabilities, VPath, WriteMode, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// A harness that drives a session over an in-memory filesystem (tests,
 /// fuzzing): only with the `testing` feature, never in the server's build.

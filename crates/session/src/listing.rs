@@ -13,7 +13,7 @@ use babelftp_i18n::Charset;
 use babelftp_policy::{Below, Perm, Perms};
 use babelftp_proto::listing::{self, Entry, EntryKind};
 
-use crate::config::Capabilities;
+use babelftp_proto::vpath::Capabilities;
 
 /// RFC 3659 7.5.5: what the account may do with an entry, from its
 /// permissions there (`a`, APPE, only where the storage can append).

@@ -13,7 +13,7 @@ use crate::listing::perm_fact;
 use crate::msg::Msg;
 use crate::session::ServerSession;
 use crate::transfer::Pending;
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 impl ServerSession {
     /// The result of an [`Op`], for the command that asked for it.

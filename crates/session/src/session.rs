@@ -26,7 +26,7 @@ use crate::login::Login;
 use crate::msg::Msg;
 use crate::tls::TlsState;
 use crate::transfer::{Busy, Pending, Work};
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 /// One FTP control connection, server side, without I/O.
 ///

@@ -17,7 +17,7 @@ use std::time::Instant;
 use babelftp_proto::command::Command;
 
 use crate::effects::{Account, TransferKind, WriteMode};
-use crate::vpath::VPath;
+use babelftp_proto::vpath::VPath;
 
 /// What an outstanding [`crate::Op`] is for.
 #[derive(Debug)]

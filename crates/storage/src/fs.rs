@@ -35,7 +35,7 @@ pub enum Fsync {
 /// target. Short whatever the target's name (a name near NAME_MAX has
 /// room for it), never listed, swept at start, refused from clients (the
 /// pattern is the session's, which refuses it).
-pub use babelftp_session::{is_temp_name, TEMP_PREFIX, TEMP_SUFFIX};
+pub use babelftp_proto::vpath::{is_temp_name, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// An upload to a local file. Dropping it without commit removes a
 /// temporary file, and a file this upload created but wrote nothing to

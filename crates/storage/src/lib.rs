@@ -27,7 +27,7 @@ pub mod fs;
 pub mod mount;
 pub mod s3;
 
-pub use babelftp_session::{Capabilities, VPath, WriteMode};
+pub use babelftp_proto::vpath::{Capabilities, VPath, WriteMode};
 
 /// The relative filesystem path of a virtual path below the root (`.` for
 /// the root).

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use babelftp_proto::listing::{Entry, EntryKind};
-use babelftp_session::{Capabilities, VPath, WriteMode};
+use babelftp_proto::vpath::{Capabilities, VPath, WriteMode};
 
 use crate::{DirEntries, NameBatches, ReadHandle, Result, Storage, StorageError, Upload};
 

@@ -1,4 +1,7 @@
-//! Virtual paths: what every storage operation the session asks for names.
+//! Virtual paths, and how a write opens its file: what every storage
+//! operation a door asks for names (the FTP session, the web view), and
+//! what a storage back-end can do. Shared by `babelftp-session` and
+//! `babelftp-storage`, neither of which depends on the other.
 
 /// The prefix of an upload's temporary name (`.babelftp-<pid>-<n>.part`,
 /// made by the local storage beside its target): never listed, swept at
@@ -141,5 +144,61 @@ mod tests {
         // names were refused) can still be entered.
         assert!(!VPath::root().join(b"/.babelftp-1.part/x").is_reserved());
         assert!(!VPath::root().is_reserved());
+    }
+}
+
+/// How an upload opens its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    /// STOR: write beside the target, rename over it when complete, so a
+    /// failed or aborted upload never destroys the old file.
+    Replace,
+    /// STOU: a new file; the first free name of `name`, `name.1`, …
+    Unique,
+    /// APPE: append in place.
+    Append,
+    /// REST n + STOR: write in place from offset n.
+    At(u64),
+    /// STOR by an account that may upload but not overwrite: as
+    /// `Replace`, but the file must not exist, when the upload starts and
+    /// when it is committed (`AlreadyExists`).
+    New,
+}
+
+/// What a storage back-end can do beyond reading, listing, and writing
+/// whole files (an object store can do only that).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// APPE: add to the end of a file (504 without).
+    pub append: bool,
+    /// REST + STOR: write from an offset (504 without; REST + RETR needs
+    /// nothing).
+    pub write_at: bool,
+    /// SITE CHMOD: Unix permission bits (502 without, and not in SITE HELP).
+    pub chmod: bool,
+    /// MFMT: set a file's modification time and keep it, as listings show
+    /// it (502 without, and not in FEAT or HELP). A client that sees MFMT
+    /// may trust the times it sets (`mirror -R` compares them).
+    pub set_times: bool,
+}
+
+impl Capabilities {
+    /// A POSIX filesystem: everything.
+    pub const ALL: Capabilities = Capabilities {
+        append: true,
+        write_at: true,
+        chmod: true,
+        set_times: true,
+    };
+
+    /// What both can do (a server whose hosts have different storages
+    /// offers what every one of them can).
+    pub fn and(self, o: Capabilities) -> Capabilities {
+        Capabilities {
+            append: self.append && o.append,
+            write_at: self.write_at && o.write_at,
+            chmod: self.chmod && o.chmod,
+            set_times: self.set_times && o.set_times,
+        }
     }
 }
