@@ -1,7 +1,9 @@
-//! # babelftp-server — the FTP server
+//! # babelftp-server — the FTP door, and the server that binds every door
 //!
-//! A tokio driver around the sans-IO session (`babelftp-session`), on the
-//! storage crate (`babelftp-storage`). The picture: docs/architecture.md.
+//! A tokio driver around the sans-IO session (`babelftp-session`), over
+//! the services every door shares (`babelftp-core`); [`Server`] binds the
+//! FTP listeners, the web view (`babelftp-web`), the admin API
+//! (`babelftp-admin`) and `/metrics`. The picture: docs/architecture.md.
 //!
 //! ```text
 //!  Server::bind ─ listeners (IPv4/IPv6) ─ accept ─► driver::serve (one task per client)
@@ -21,31 +23,19 @@
 //! commands through an outbox), `sockopt` (socket options), `admin`
 //! (the admin API on axum), [`live`] (the live sessions it lists and ends).
 
-mod admin;
-mod admission;
-pub mod auth;
-pub mod config;
 mod data;
-pub mod defender;
-pub mod directory;
 mod driver;
-pub mod events;
-mod http;
-mod limits;
-mod linkrules;
-pub mod live;
-pub mod logctx;
-mod memory;
-pub mod metrics;
+mod proxied;
 mod proxy;
-pub mod quota;
 mod sockopt;
-/// The storage crate, where it has always been found.
-pub use babelftp_storage as storage;
-mod throttle;
-pub mod tls;
-mod web;
-pub mod xferlog;
+// The services every door shares, by the paths they always had here.
+use babelftp_admin as admin;
+use babelftp_core::{admission, http, limits, linkrules, memory, throttle};
+pub use babelftp_core::{
+    auth, config, defender, directory, events, live, logctx, metrics, quota, storage, tls, xferlog, AbortOnDrop,
+    Opener, Services, Users,
+};
+use babelftp_web as web;
 
 use std::future::Future;
 use std::io;
@@ -59,7 +49,6 @@ use tokio::sync::{broadcast, mpsc};
 use babelftp_i18n::lang::Catalogs;
 use babelftp_session::{HostInfo, SessionConfig};
 pub use config::Config;
-use storage::Storage;
 
 /// A bound server, ready to run.
 pub struct Server {
@@ -79,72 +68,6 @@ pub struct Server {
 /// in use`).
 fn in_use(addr: &std::net::SocketAddr, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}"))
-}
-
-/// How the server opens every storage it serves, with the same settings:
-/// the root, each virtual host's, and the homes and virtual folders that
-/// lie elsewhere (the accounts store's sources, [`directory::Directory`]).
-/// Each gets the server's `fsync`, and each is swept, in the background, of
-/// the temporary files that uploads of an earlier run left (those last
-/// written before this server started: a crash, a kill -9).
-#[derive(Debug, Clone)]
-pub struct Opener {
-    fsync: storage::fs::Fsync,
-    started: std::time::SystemTime,
-}
-
-impl Opener {
-    /// An opener with `fsync`, sweeping what was last written before
-    /// `started` (the server's start).
-    pub fn new(fsync: storage::fs::Fsync, started: std::time::SystemTime) -> Opener {
-        Opener { fsync, started }
-    }
-
-    /// The local directory `dir` with `charsets`, synced as the server
-    /// syncs (not swept: see [`Opener::open`]).
-    pub fn local(
-        &self,
-        dir: &std::path::Path,
-        charsets: babelftp_i18n::names::CharsetMap,
-    ) -> io::Result<storage::fs::FsStorage> {
-        Ok(storage::fs::FsStorage::open(dir)?
-            .with_charsets(charsets)
-            .with_fsync(self.fsync))
-    }
-
-    /// Opens `backend` at `root` (the local back-end: with `charsets`),
-    /// and sweeps it of leftovers in the background.
-    pub fn open(
-        &self,
-        backend: &storage::Backend,
-        root: &std::path::Path,
-        charsets: babelftp_i18n::names::CharsetMap,
-    ) -> storage::Result<Arc<dyn Storage>> {
-        let st: Arc<dyn Storage> = match backend {
-            storage::Backend::Local => Arc::new(self.local(root, charsets)?),
-            other => other.open(
-                root,
-                storage::LocalOptions {
-                    charsets,
-                    fsync: self.fsync,
-                },
-            )?,
-        };
-        sweep(&st, backend.describe(root), self.started);
-        Ok(st)
-    }
-}
-
-/// Removes, in the background, what uploads of an earlier run left in
-/// `storage` (`root`, for the log): a crash or a kill -9 cannot.
-fn sweep(storage: &Arc<dyn Storage>, root: String, before: std::time::SystemTime) {
-    let storage = storage.clone();
-    std::thread::spawn(move || {
-        let n = storage.sweep_leftovers(before);
-        if n > 0 {
-            tracing::info!(%root, removed = n, "removed temporary files of interrupted uploads");
-        }
-    });
 }
 
 impl Server {
@@ -305,7 +228,7 @@ impl Server {
                 .fold(storage.capabilities(), |c, h| c.and(h.capabilities())),
             ..SessionConfig::new(Arc::new(catalogs))
         };
-        let users = Users(Arc::new(std::sync::RwLock::new(Arc::new(cfg.users.clone()))));
+        let users = Users::new(cfg.users.clone());
         let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
         let server_metrics = Arc::new(metrics::Metrics::new());
         // Event hooks: the outbox is the accounts store's when there is one.
@@ -353,27 +276,29 @@ impl Server {
         Ok(Server {
             web,
             shared: Arc::new(driver::Shared {
-                defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
-                users,
-                metrics: {
-                    server_metrics.set_degraded(degraded);
-                    server_metrics
-                },
-                cfg: Arc::new(cfg),
-                session: Arc::new(session),
-                root: storage,
-                hosts,
-                xferlog,
-                tls,
-                hashing: Arc::new(tokio::sync::Semaphore::new(
-                    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
-                )),
                 passive_holds: driver::PassiveHolds::default(),
-                transfers: driver::Transfers::default(),
-                user_sessions: limits::Registry::default(),
-                bandwidth,
-                events,
-                live: Arc::new(live::LiveSessions::default()),
+                core: Arc::new(Services {
+                    defender: Arc::new(defender::Defender::new(cfg.defender.clone())),
+                    users,
+                    metrics: {
+                        server_metrics.set_degraded(degraded);
+                        server_metrics
+                    },
+                    cfg: Arc::new(cfg),
+                    session: Arc::new(session),
+                    root: storage,
+                    hosts,
+                    xferlog,
+                    tls,
+                    hashing: Arc::new(tokio::sync::Semaphore::new(
+                        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+                    )),
+                    transfers: babelftp_core::Transfers::default(),
+                    user_sessions: limits::Registry::default(),
+                    bandwidth,
+                    events,
+                    live: Arc::new(live::LiveSessions::default()),
+                }),
             }),
             listeners,
             implicit,
@@ -510,14 +435,14 @@ impl Server {
         let (alive, mut all_gone) = tokio::sync::mpsc::channel::<()>(1);
         // The metrics endpoint lives as long as `run`, draining included.
         let http = self.metrics.map(|l| {
-            let l = http::Guarded::new(l, self.shared.clone());
+            let l = http::Guarded::new(l, self.shared.core.clone());
             AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone())))
         });
         // So does the admin API.
         let started = std::time::Instant::now();
         let admin_api = self
             .admin
-            .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.clone(), store, started))));
+            .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.core.clone(), store, started))));
         // And the web view.
         let ftp_port = self
             .listeners
@@ -527,7 +452,7 @@ impl Server {
         let web_view: Vec<AbortOnDrop> = self
             .web
             .into_iter()
-            .map(|l| AbortOnDrop(tokio::spawn(web::serve(l, self.shared.clone(), ftp_port))))
+            .map(|l| AbortOnDrop(tokio::spawn(web::serve(l, self.shared.core.clone(), ftp_port))))
             .collect();
         // A timer that is always due within a second. A worker parked on
         // the timer wheel is woken (eventfd write, context switch) when a
@@ -688,33 +613,6 @@ impl Server {
     }
 }
 
-/// Aborts a task when dropped.
-pub(crate) struct AbortOnDrop(pub(crate) tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-/// The server's named users, shared by its sessions and replaceable whole.
-#[derive(Clone)]
-pub struct Users(Arc<std::sync::RwLock<Arc<Vec<config::User>>>>);
-
-impl Users {
-    /// The list as it is now.
-    pub(crate) fn snapshot(&self) -> Arc<Vec<config::User>> {
-        self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// Replaces the list; returns how many users it holds.
-    pub fn replace(&self, users: Vec<config::User>) -> usize {
-        let n = users.len();
-        *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(users);
-        n
-    }
-}
-
 /// How often a node reads the store's bans, in seconds.
 const BAN_SYNC_SECS: u64 = 2;
 
@@ -734,5 +632,6 @@ fn describe_storage(cfg: &Config, e: &storage::StorageError) -> String {
     }
 }
 
-use admission::{proxied, Limits};
+use admission::Limits;
 pub use admission::{raise_open_files_limit, sessions_for_open_files};
+use proxied::proxied;

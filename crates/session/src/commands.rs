@@ -17,8 +17,8 @@ use crate::msg::Msg;
 use crate::session::ServerSession;
 use crate::tls::AfterRein;
 use crate::transfer::Pending;
-use babelftp_proto::vpath::VPath;
 use babelftp_policy::{Op as P, Perm};
+use babelftp_proto::vpath::VPath;
 
 impl ServerSession {
     /// One command line, while idle.

@@ -68,6 +68,7 @@ mod results;
 
 mod machine;
 
+pub use babelftp_proto::vpath::{is_temp_name, Capabilities, VPath, WriteMode, TEMP_PREFIX, TEMP_SUFFIX};
 pub use config::{reply_for, HostInfo, SessionConfig, TlsPolicy};
 pub use decide::{data_tls_reuse, DataTlsReuse, UniqueNames, UNIQUE_TRIES};
 pub use effects::*;
@@ -75,7 +76,6 @@ pub use info::display_fact;
 pub use listing::{perm_fact, Lines, ListFormat, ListRender};
 pub use msg::Msg;
 pub use session::{ServerSession, Tally};
-pub use babelftp_proto::vpath::{is_temp_name, Capabilities, VPath, WriteMode, TEMP_PREFIX, TEMP_SUFFIX};
 
 /// A harness that drives a session over an in-memory filesystem (tests,
 /// fuzzing): only with the `testing` feature, never in the server's build.

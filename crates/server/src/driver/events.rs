@@ -104,7 +104,7 @@ impl Driver {
         for (mut ev, sized) in std::mem::take(&mut self.deferred) {
             if let Some(p) = sized {
                 let st = self.storage.clone();
-                ev.size = blocking(move || Ok(ops::file_size(&*st, &p))).await.ok().flatten();
+                ev.size = blocking(move || Ok(file_size(&*st, &p))).await.ok().flatten();
             }
             self.emit(&ev);
         }

@@ -18,7 +18,7 @@ use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 use babelftp_session::{
     data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Hostile, Lines, ListRender, Msg, NoConnection, Op,
-    OpOk, OpResult, Outcome, ServerSession, SessionConfig, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
+    OpOk, OpResult, Outcome, ServerSession, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -26,17 +26,16 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::config::Config;
 use crate::data::{self, DataError};
 use crate::storage::{DirEntries, ReadHandle, Storage, Upload};
-use crate::xferlog::{XferEntry, XferLog};
+use crate::xferlog::XferEntry;
 use babelftp_i18n::lang::Catalogs;
 
 mod control;
 mod events;
 mod listings;
 mod ops;
-pub(crate) use ops::{file_size, Checked};
+pub(crate) use babelftp_core::file_size;
 mod passive;
 mod transfer;
 
@@ -47,41 +46,20 @@ use transfer::*;
 
 pub(crate) use control::refuse;
 pub(crate) use passive::PassiveHolds;
-pub(crate) use transfer::Transfers;
 
-/// What every session of a server shares.
+/// What every FTP session of a server shares: the services of every
+/// door, and the passive ports each client address holds.
 pub(crate) struct Shared {
-    /// Bans of addresses that misbehave (crate::defender).
-    pub(crate) defender: Arc<crate::defender::Defender>,
-    pub(crate) cfg: Arc<Config>,
-    pub(crate) session: Arc<SessionConfig>,
-    /// The server root.
-    pub(crate) root: Arc<dyn Storage>,
-    /// Virtual hosts' roots, in the order of `session.hosts`.
-    pub(crate) hosts: Vec<Arc<dyn Storage>>,
-    pub(crate) xferlog: Option<Arc<XferLog>>,
-    /// FTPS, when the server has a certificate.
-    pub(crate) tls: Option<crate::tls::Tls>,
-    /// How many argon2 verifications may run at once (one per core): a
-    /// flood of logins cannot take the blocking pool from other sessions'
-    /// storage calls.
-    pub(crate) hashing: Arc<tokio::sync::Semaphore>,
-    /// The named users: `cfg.users` at start, replaced whole by
-    /// [`crate::Users::replace`] (SIGHUP). A login reads one snapshot.
-    pub(crate) users: crate::Users,
-    pub(crate) metrics: Arc<crate::metrics::Metrics>,
+    pub(crate) core: Arc<babelftp_core::Services>,
     /// Passive ports each client address holds (`Config::passive_cap`).
     pub(crate) passive_holds: PassiveHolds,
-    /// Transfers running in the whole server (what a stop waits for).
-    pub(crate) transfers: Transfers,
-    /// Each logged-in user's sessions on this node (crate::limits).
-    pub(crate) user_sessions: crate::limits::Registry,
-    /// The server's bandwidth limits (`download_rate`, `upload_rate`).
-    pub(crate) bandwidth: crate::throttle::ServerRates,
-    /// Event hooks (crate::events), when any is configured.
-    pub(crate) events: Option<Arc<crate::events::Events>>,
-    /// The sessions of this node, for the admin API.
-    pub(crate) live: Arc<crate::live::LiveSessions>,
+}
+
+impl std::ops::Deref for Shared {
+    type Target = babelftp_core::Services;
+    fn deref(&self) -> &babelftp_core::Services {
+        &self.core
+    }
 }
 
 struct Driver {
@@ -539,11 +517,4 @@ impl Driver {
     }
 }
 
-/// Runs a storage call on the blocking pool.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
-) -> Result<T, io::ErrorKind> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or(Err(io::ErrorKind::Other))
-}
+use babelftp_core::blocking;

@@ -3,32 +3,7 @@
 //! abort, and the xferlog line.
 
 use super::*;
-use crate::driver::ops::file_size;
-
-/// How many transfers run in the server.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Transfers(Arc<std::sync::atomic::AtomicUsize>);
-
-/// One running transfer, counted until dropped.
-#[derive(Debug)]
-pub(super) struct Counted(pub(super) Transfers);
-
-impl Transfers {
-    pub(super) fn start(&self) -> Counted {
-        self.0.fetch_add(1, Ordering::Relaxed);
-        Counted(self.clone())
-    }
-
-    pub(crate) fn running(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        (self.0).0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
+use babelftp_core::{file_size, Counted};
 
 /// The running transfer, as the driver holds it.
 pub(super) struct Running {

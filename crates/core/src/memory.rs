@@ -9,11 +9,11 @@
 //! halve, so nothing is released only to be taken again.
 
 /// Sessions that must have ended since the last release.
-pub(crate) const BURST: usize = 64;
+pub const BURST: usize = 64;
 
 /// Counts sessions to tell when a burst is over.
 #[derive(Debug, Default)]
-pub(crate) struct Bursts {
+pub struct Bursts {
     /// Sessions open at most since the last release.
     peak: usize,
     /// Sessions ended since the last release.
@@ -22,18 +22,18 @@ pub(crate) struct Bursts {
 
 impl Bursts {
     /// A session started; `live` are open now (it included).
-    pub(crate) fn started(&mut self, live: usize) {
+    pub fn started(&mut self, live: usize) {
         self.peak = self.peak.max(live);
     }
 
     /// A session ended.
-    pub(crate) fn ended(&mut self) {
+    pub fn ended(&mut self) {
         self.ended += 1;
     }
 
     /// Whether to release now, with `live` sessions open; if so the count
     /// starts again from here.
-    pub(crate) fn release_due(&mut self, live: usize) -> bool {
+    pub fn release_due(&mut self, live: usize) -> bool {
         if self.ended >= BURST && live <= self.peak / 2 {
             self.ended = 0;
             self.peak = live;
@@ -47,7 +47,7 @@ impl Bursts {
 /// nothing elsewhere). Runs for a few milliseconds over large heaps: call
 /// it off the async workers.
 #[allow(unsafe_code)]
-pub(crate) fn release() {
+pub fn release() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes a pad size and has no other precondition;
     // it only works on the allocator's own free lists, under its locks.

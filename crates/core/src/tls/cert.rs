@@ -76,7 +76,7 @@ impl CertStore {
     /// The key to present: reloaded first when either file changed (a
     /// renewed certificate is used without a restart; a broken renewal
     /// keeps the old one and says so).
-    pub(crate) fn current(&self) -> Arc<CertifiedKey> {
+    pub fn current(&self) -> Arc<CertifiedKey> {
         let mut g = self.current.lock().unwrap_or_else(|p| p.into_inner());
         let stamp = (modified(&self.cert), modified(&self.key));
         if stamp != g.stamp {

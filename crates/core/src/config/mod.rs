@@ -283,7 +283,7 @@ pub struct Config {
     pub hosts: Vec<VirtualHost>,
     /// Load balancers whose connections (control and passive data) start
     /// with a PROXY protocol header, v1 or v2, which names the real client
-    /// (`crate::proxy`). Empty: no header is ever read.
+    /// (the FTP door's `proxy`). Empty: no header is ever read.
     pub proxy_protocol_from: Vec<Cidr>,
     /// Where `/metrics` and `/health` are served over HTTP; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,

@@ -1,62 +1,17 @@
 //! Admission: connection slots, globally and per client address (with
-//! the bursts crate::memory watches), the open-files limit they rest on,
-//! and connections that arrive through a PROXY-protocol balancer.
+//! the bursts crate::memory watches), and the open-files limit they rest
+//! on. Every door counts its connections with one [`Limits`] of its own.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
-
-use tokio::sync::broadcast;
 
 use crate::config::Config;
-use crate::{driver, logctx, memory, proxy};
-
-/// A connection from a configured proxy: its PROXY header first, then the
-/// session under the client's address.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn proxied(
-    mut stream: tokio::net::TcpStream,
-    proxy: SocketAddr,
-    implicit: bool,
-    id: u64,
-    shared: Arc<driver::Shared>,
-    limits: Limits,
-    rx: broadcast::Receiver<Duration>,
-    alive: tokio::sync::mpsc::Sender<()>,
-) {
-    let _alive = alive;
-    let peer = match proxy::read_header(&mut stream, proxy::HEADER_TIMEOUT).await {
-        Ok(Some(client)) => client,
-        // The balancer's own health check.
-        Ok(None) => proxy,
-        Err(e) => {
-            tracing::warn!(%proxy, error = %e, "connection from a proxy closed: no valid PROXY header");
-            return;
-        }
-    };
-    if !shared.admit(peer) {
-        return;
-    }
-    let Some(slot) = limits.admit(peer.ip(), &shared.cfg) else {
-        tracing::warn!(%peer, %proxy, "connection refused: too many connections (max_connections or max_per_ip)");
-        driver::refuse(stream, &shared.session.catalogs).await;
-        return;
-    };
-    logctx::session(id, peer, Some(proxy), async move {
-        let _slot = slot;
-        tracing::info!("connected");
-        match driver::serve(id, stream, peer, shared, rx, implicit).await {
-            Ok(why) => tracing::info!(reason = why, "disconnected"),
-            Err(e) => tracing::info!(reason = %e, "disconnected"),
-        }
-    })
-    .await;
-}
+use crate::memory;
 
 /// Connection counts, globally and per IP address.
 #[derive(Clone, Default)]
-pub(crate) struct Limits(Arc<std::sync::Mutex<Counts>>);
+pub struct Limits(Arc<std::sync::Mutex<Counts>>);
 
 /// Sessions open, in all and per address, and the bursts they come in.
 #[derive(Debug, Default)]
@@ -67,7 +22,7 @@ struct Counts {
 }
 
 /// A held connection slot; dropping it frees the slot.
-pub(crate) struct Slot {
+pub struct Slot {
     limits: Limits,
     ip: IpAddr,
 }
@@ -77,7 +32,7 @@ impl Limits {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(crate) fn admit(&self, ip: IpAddr, cfg: &Config) -> Option<Slot> {
+    pub fn admit(&self, ip: IpAddr, cfg: &Config) -> Option<Slot> {
         let ip = ip.to_canonical();
         let mut g = self.lock();
         let per_ip = g.per_ip.get(&ip).copied().unwrap_or(0);
@@ -95,7 +50,7 @@ impl Limits {
     }
 
     /// Whether a burst of sessions is over (see crate::memory).
-    pub(crate) fn release_due(&self) -> bool {
+    pub fn release_due(&self) -> bool {
         let mut g = self.lock();
         let live = g.live;
         g.bursts.release_due(live)

@@ -1,10 +1,12 @@
-//! The admin API (issue 30): a node operated over HTTP, on the axum/hyper
-//! stack of `/metrics` ([`crate::metrics`]), on its own listener
+//! # babelftp-admin — the admin API
+//!
+//! The admin API (issue 30), over `babelftp-core`: a node operated over HTTP, on the axum/hyper
+//! stack of `/metrics` (`babelftp_core::metrics`), on its own listener
 //! (`admin_listen`), over HTTPS when the server has a certificate (the
 //! FTPS one, through rustls with ring: no second crypto stack).
 //!
 //! ```text
-//!  admin_listen ─ TCP (─ TLS) ─ axum Router ─ auth (bearer token) ─┬─ status, sessions   (this node: crate::live)
+//!  admin_listen ─ TCP (─ TLS) ─ axum Router ─ auth (bearer token) ─┬─ status, sessions   (this node: babelftp_core::live)
 //!                                                                  ├─ users, groups, quota (babelftp_accounts::Store)
 //!                                                                  └─ bans (the store; this node's defender re-reads it)
 //! ```
@@ -46,7 +48,9 @@ use serde::Serialize;
 use tokio::net::TcpListener;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::driver::Shared;
+use babelftp_core::Services as Shared;
+// The services, by the names this door has always used.
+use babelftp_core::{http, live};
 
 mod accounts;
 
@@ -212,7 +216,7 @@ fn area_of(path: &str) -> Option<Scope> {
 /// Whether the admin API may listen at `addr` over plain HTTP: on a
 /// loopback address, or when the configuration says so
 /// (`admin_insecure_http`).
-pub(crate) fn plain_http_allowed(addr: SocketAddr, insecure: bool) -> bool {
+pub fn plain_http_allowed(addr: SocketAddr, insecure: bool) -> bool {
     insecure || addr.ip().to_canonical().is_loopback()
 }
 
@@ -413,18 +417,18 @@ fn router(st: AdminState) -> Router {
 }
 
 /// The bound admin listener, and whether it speaks HTTPS.
-pub(crate) struct AdminListener {
+pub struct AdminListener {
     listener: TcpListener,
 }
 
 impl AdminListener {
-    pub(crate) async fn bind(addr: SocketAddr) -> std::io::Result<AdminListener> {
+    pub async fn bind(addr: SocketAddr) -> std::io::Result<AdminListener> {
         Ok(AdminListener {
             listener: TcpListener::bind(addr).await?,
         })
     }
 
-    pub(crate) fn local_addr(&self) -> Option<SocketAddr> {
+    pub fn local_addr(&self) -> Option<SocketAddr> {
         self.listener.local_addr().ok()
     }
 }
@@ -433,7 +437,7 @@ impl AdminListener {
 /// certificate when the server has one, else HTTP. Banned addresses are
 /// closed at accept, and connections are limited and timed
 /// ([`crate::http`]).
-pub(crate) async fn serve(l: AdminListener, shared: Arc<Shared>, store: Store, started: Instant) {
+pub async fn serve(l: AdminListener, shared: Arc<Shared>, store: Store, started: Instant) {
     let tls = shared.tls.as_ref().map(|t| t.https());
     let listener = crate::http::Guarded::new(l.listener, shared.clone());
     let allowed = Arc::new(shared.cfg.allowed_sources());

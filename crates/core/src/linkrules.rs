@@ -23,7 +23,7 @@ use babelftp_session::{Capabilities, VPath, WriteMode};
 use crate::storage::{DirEntries, NameBatches, ReadHandle, Result, Storage, StorageError, Upload};
 
 /// A user's tree whose links are held to the user's rules.
-pub(crate) struct LinkRules {
+pub struct LinkRules {
     inner: Arc<dyn Storage>,
     rules: Arc<Rules>,
 }
@@ -31,7 +31,7 @@ pub(crate) struct LinkRules {
 impl LinkRules {
     /// `inner` held to `rules` at link targets; `inner` itself when the
     /// rules are the same everywhere.
-    pub(crate) fn wrap(inner: Arc<dyn Storage>, rules: Arc<Rules>) -> Arc<dyn Storage> {
+    pub fn wrap(inner: Arc<dyn Storage>, rules: Arc<Rules>) -> Arc<dyn Storage> {
         if rules.is_uniform() {
             return inner;
         }

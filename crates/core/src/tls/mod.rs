@@ -506,13 +506,13 @@ impl Tls {
     /// The configuration of the admin API's HTTPS: the same certificate
     /// (reloaded as it changes), HTTP/1.1 by ALPN.
     /// The web view's: HTTP/2 offered first, then HTTP/1.1.
-    pub(crate) fn https_h2(&self) -> Arc<ServerConfig> {
+    pub fn https_h2(&self) -> Arc<ServerConfig> {
         let mut cfg = (*self.base).clone();
         cfg.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         Arc::new(cfg)
     }
 
-    pub(crate) fn https(&self) -> Arc<ServerConfig> {
+    pub fn https(&self) -> Arc<ServerConfig> {
         let mut cfg = (*self.base).clone();
         cfg.alpn_protocols = vec![b"http/1.1".to_vec()];
         Arc::new(cfg)

@@ -51,13 +51,13 @@ const SLACK: Duration = Duration::from_millis(20);
 /// A bandwidth shared by whoever holds it: octets per second, and the
 /// instant the link is next free.
 #[derive(Debug)]
-pub(crate) struct Rate {
+pub struct Rate {
     bytes_per_sec: AtomicU64,
     next_free: Mutex<Option<Instant>>,
 }
 
 impl Rate {
-    pub(crate) fn new(bytes_per_sec: u64) -> Rate {
+    pub fn new(bytes_per_sec: u64) -> Rate {
         Rate {
             bytes_per_sec: AtomicU64::new(bytes_per_sec.max(1)),
             next_free: Mutex::new(None),
@@ -65,17 +65,17 @@ impl Rate {
     }
 
     /// Changes the rate; turns already taken stand.
-    pub(crate) fn set(&self, bytes_per_sec: u64) {
+    pub fn set(&self, bytes_per_sec: u64) {
         self.bytes_per_sec.store(bytes_per_sec.max(1), Ordering::Relaxed);
     }
 
-    pub(crate) fn get(&self) -> u64 {
+    pub fn get(&self) -> u64 {
         self.bytes_per_sec.load(Ordering::Relaxed)
     }
 
     /// Takes the next turn for `n` octets moved at `now`; returns the
     /// instant it ends (until when its taker waits).
-    pub(crate) fn reserve(&self, n: u64, now: Instant) -> Instant {
+    pub fn reserve(&self, n: u64, now: Instant) -> Instant {
         let cost = cost(n, self.get());
         // A poisoned lock still holds a valid instant.
         let mut next = self.next_free.lock().unwrap_or_else(|e| e.into_inner());
@@ -98,14 +98,14 @@ fn cost(n: u64, rate: u64) -> Duration {
 
 /// The largest I/O at `rate`: a fiftieth of a second's worth, within
 /// 4 KiB–256 KiB.
-pub(crate) fn chunk(rate: u64) -> usize {
+pub fn chunk(rate: u64) -> usize {
     let c = (rate / TURNS_PER_SEC).clamp(MIN_CHUNK, MAX_CHUNK);
     usize::try_from(c).unwrap_or(MAX_CHUNK as usize)
 }
 
 /// One direction's rate, made when a limit first asks for it.
 #[derive(Debug, Default)]
-pub(crate) struct Lazy(OnceLock<Arc<Rate>>);
+pub struct Lazy(OnceLock<Arc<Rate>>);
 
 impl Lazy {
     /// The rate, set to `bytes_per_sec` (the newest login's limit wins).
@@ -123,14 +123,14 @@ impl Lazy {
 /// The download and upload rates of one user's sessions on this node
 /// (kept in its `limits::UserEntry`).
 #[derive(Debug, Default)]
-pub(crate) struct UserRates {
+pub struct UserRates {
     download: Lazy,
     upload: Lazy,
 }
 
 impl UserRates {
     /// A login's limits: the user's rates become these.
-    pub(crate) fn update(&self, limits: &Limits) {
+    pub fn update(&self, limits: &Limits) {
         if let Some(r) = limits.download_rate {
             self.download.set(r);
         }
@@ -142,13 +142,13 @@ impl UserRates {
 
 /// The server's own rates (`download_rate`, `upload_rate` in its config).
 #[derive(Debug, Default)]
-pub(crate) struct ServerRates {
+pub struct ServerRates {
     download: Option<Arc<Rate>>,
     upload: Option<Arc<Rate>>,
 }
 
 impl ServerRates {
-    pub(crate) fn new(download: Option<u64>, upload: Option<u64>) -> ServerRates {
+    pub fn new(download: Option<u64>, upload: Option<u64>) -> ServerRates {
         ServerRates {
             download: download.map(|r| Arc::new(Rate::new(r))),
             upload: upload.map(|r| Arc::new(Rate::new(r))),
@@ -158,7 +158,7 @@ impl ServerRates {
 
 /// The rates one transfer keeps to, in its direction.
 #[derive(Debug)]
-pub(crate) struct Throttle {
+pub struct Throttle {
     rates: Vec<Arc<Rate>>,
     /// An upload: reads are limited; a download: writes.
     upload: bool,
@@ -167,7 +167,7 @@ pub(crate) struct Throttle {
 impl Throttle {
     /// The rates a transfer keeps to: its user's (when its session's
     /// limits have one) and the server's; `None` when neither applies.
-    pub(crate) fn for_transfer(
+    pub fn for_transfer(
         upload: bool,
         slot: Option<&crate::limits::SessionSlot>,
         server: &ServerRates,
@@ -190,7 +190,7 @@ impl Throttle {
 
     /// `stream`, kept to these rates; what it moves is counted in the
     /// stream's beat ([`Throttled::beat`]).
-    pub(crate) fn wrap<S>(self, stream: S) -> Throttled<S> {
+    pub fn wrap<S>(self, stream: S) -> Throttled<S> {
         Throttled {
             inner: stream,
             throttle: self,
@@ -202,7 +202,7 @@ impl Throttle {
 
     /// Pays for `n` octets a door moved by itself (the web view's
     /// bodies): waits until the end of the turn, on every rate.
-    pub(crate) async fn pace(&self, n: u64) {
+    pub async fn pace(&self, n: u64) {
         let now = Instant::now();
         if let Some(end) = self.rates.iter().map(|r| r.reserve(n, now)).max() {
             tokio::time::sleep_until(end).await;
@@ -210,7 +210,7 @@ impl Throttle {
     }
 
     /// The largest I/O now: that of the slowest rate.
-    pub(crate) fn chunk(&self) -> usize {
+    pub fn chunk(&self) -> usize {
         chunk(self.rates.iter().map(|r| r.get()).min().unwrap_or(u64::MAX))
     }
 }
@@ -219,7 +219,7 @@ impl Throttle {
 /// each I/O is at most a chunk and is paid for after it is done, by
 /// waiting until the end of its turn before the next one.
 #[derive(Debug)]
-pub(crate) struct Throttled<S> {
+pub struct Throttled<S> {
     inner: S,
     throttle: Throttle,
     /// The end of the last turn (one timer, reset each turn).
@@ -231,7 +231,7 @@ pub(crate) struct Throttled<S> {
 
 impl<S> Throttled<S> {
     /// What this stream moves, for [`watch`] (held while the stream is).
-    pub(crate) fn beat(&self) -> Arc<AtomicU64> {
+    pub fn beat(&self) -> Arc<AtomicU64> {
         self.beat.clone()
     }
 
@@ -311,7 +311,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Throttled<S> {
 /// buffer takes longer than the stall timeout well before anything has
 /// stalled. The stream's beat moves with every chunk and every turn; once
 /// the stream is dropped nothing is cut here.
-pub(crate) async fn watch<T>(beat: Arc<AtomicU64>, stall: Duration, fut: impl Future<Output = T>) -> Option<T> {
+pub async fn watch<T>(beat: Arc<AtomicU64>, stall: Duration, fut: impl Future<Output = T>) -> Option<T> {
     tokio::pin!(fut);
     let tick = (stall / 4).max(Duration::from_millis(50));
     let mut last = beat.load(Ordering::Relaxed);

@@ -1,4 +1,7 @@
-//! The web view (issue 31): the same tree as FTP, another door. A
+//! # babelftp-web — the web view
+//!
+//! The same tree as FTP, another door, over `babelftp-core` (never over
+//! the FTP door). A
 //! directory is an HTML page, a file a download; a logged-in user may
 //! upload, make folders, rename and delete where its permissions allow.
 //!
@@ -23,7 +26,7 @@
 //! **Who.** Without a session cookie a visitor is anonymous when the
 //! server allows anonymous FTP (with the same read-only or writable
 //! rules), else sees the login form. A login checks the password exactly
-//! as FTP does ([`crate::driver::Shared::check_login`]): users file,
+//! as FTP does ([`babelftp_core::Services::check_login`]): users file,
 //! LDAP, auth hook or the accounts store, and a failure scores with the
 //! defender. Each request of a user takes a place among its sessions
 //! (`max_sessions`) and shares its bandwidth limits, only while it runs.
@@ -51,8 +54,10 @@ use axum::response::{IntoResponse, Response};
 use babelftp_session::VPath;
 use tokio::net::TcpListener;
 
-use crate::driver::Shared;
-use crate::http::Peer;
+use babelftp_core::http::Peer;
+use babelftp_core::Services as Shared;
+// The services, by the names this door has always used.
+use babelftp_core::{events, http, limits, linkrules, live, quota, storage, throttle};
 
 mod files;
 mod page;
@@ -74,7 +79,7 @@ type St = Arc<Web>;
 
 /// Serves the web view on `listener` until the task is dropped.
 /// `ftp_port`: the FTP listener's, for the `ftp://` links.
-pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, ftp_port: Option<u16>) {
+pub async fn serve(listener: TcpListener, shared: Arc<Shared>, ftp_port: Option<u16>) {
     let tls = shared.tls.as_ref().map(|t| t.https_h2());
     let guarded = crate::http::Guarded::new(listener, shared.clone());
     let web = Arc::new(Web {

@@ -65,13 +65,13 @@ impl HookSpec {
 }
 
 /// A configured hook, with its HTTP client.
-pub(crate) struct Hook {
+pub struct Hook {
     spec: HookSpec,
     client: Option<reqwest::Client>,
 }
 
 impl Hook {
-    pub(crate) fn new(spec: HookSpec) -> Result<Hook, String> {
+    pub fn new(spec: HookSpec) -> Result<Hook, String> {
         let client = match &spec.target {
             Target::Url(url) => {
                 // reqwest's rustls takes the process's provider: ring.
@@ -88,20 +88,20 @@ impl Hook {
         Ok(Hook { spec, client })
     }
 
-    pub(crate) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         &self.spec.name
     }
 
-    pub(crate) fn max_backoff(&self) -> Duration {
+    pub fn max_backoff(&self) -> Duration {
         self.spec.max_backoff
     }
 
-    pub(crate) fn wants_kind(&self, kind: Kind) -> bool {
+    pub fn wants_kind(&self, kind: Kind) -> bool {
         self.spec.events.is_empty() || self.spec.events.contains(&kind)
     }
 
     /// Whether the hook takes this event (its kind, its paths).
-    pub(crate) fn wants(&self, ev: &Event) -> bool {
+    pub fn wants(&self, ev: &Event) -> bool {
         if !self.wants_kind(ev.kind) {
             return false;
         }
@@ -115,7 +115,7 @@ impl Hook {
     }
 
     /// Delivers one event's JSON; why not, when it was not taken.
-    pub(crate) async fn send(&self, id: &str, body: &str) -> Result<(), String> {
+    pub async fn send(&self, id: &str, body: &str) -> Result<(), String> {
         match (&self.spec.target, &self.client) {
             (Target::Url(url), Some(client)) => {
                 let mut req = client

@@ -314,10 +314,10 @@ impl Defender {
     }
 }
 
-impl crate::driver::Shared {
+impl crate::Services {
     /// Whether a new connection from `peer` is let in: not banned, and
     /// not the connection that makes a burst a ban.
-    pub(crate) fn admit(&self, peer: std::net::SocketAddr) -> bool {
+    pub fn admit(&self, peer: std::net::SocketAddr) -> bool {
         let now = Instant::now();
         if self.defender.is_banned(peer.ip(), now) {
             tracing::debug!(%peer, "connection closed: address banned");
@@ -334,7 +334,7 @@ impl crate::driver::Shared {
     }
 
     /// A failed login from `ip`: scored, and banned past the threshold.
-    pub(crate) fn login_failed(&self, ip: IpAddr) {
+    pub fn login_failed(&self, ip: IpAddr) {
         if let Some(ban) = self.defender.event(ip, Event::LoginFailed, Instant::now()) {
             self.banned(ip, ban, "failed logins");
         }
@@ -344,7 +344,7 @@ impl crate::driver::Shared {
     /// passive data connection `ip` made to another client's port):
     /// scored, and banned past the threshold. Whether `ip` is banned now
     /// (by this event or before it).
-    pub(crate) fn hostile(&self, ip: IpAddr, ev: Event) -> bool {
+    pub fn hostile(&self, ip: IpAddr, ev: Event) -> bool {
         let now = Instant::now();
         let reason = match ev {
             Event::Bounce => "FTP bounce (PORT/EPRT refused)",
@@ -384,7 +384,7 @@ impl crate::driver::Shared {
 
     /// Brings in the store's bans (every few seconds): what another node
     /// or `babelftp ban` decided, and what was lifted.
-    pub(crate) async fn sync_bans(&self) {
+    pub async fn sync_bans(&self) {
         if !self.defender.config().enabled {
             return;
         }

@@ -39,7 +39,7 @@ pub struct LiveSessions {
 
 /// A door that keeps sessions between requests: it drops those that
 /// have ended (expired, their account changed) before the list is read.
-pub(crate) trait Prune: Send + Sync {
+pub trait Prune: Send + Sync {
     fn prune(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
@@ -107,13 +107,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl LiveSessions {
     /// A new session id (the FTP listeners' and the web view's).
-    pub(crate) fn next_id(&self) -> u64 {
+    pub fn next_id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     /// Adds FTP session `id` (`ftps` from its start when `implicit`); the
     /// receiver fires when an admin ends it.
-    pub(crate) fn register(
+    pub fn register(
         self: &Arc<Self>,
         id: u64,
         peer: SocketAddr,
@@ -127,7 +127,7 @@ impl LiveSessions {
     /// Adds web session `id` of `user`, logged in from `peer` over
     /// `protocol` (`http`, `https`); `forget` is called when an admin ends
     /// it (and must drop the registration).
-    pub(crate) fn register_web(
+    pub fn register_web(
         self: &Arc<Self>,
         id: u64,
         peer: SocketAddr,
@@ -165,14 +165,14 @@ impl LiveSessions {
     }
 
     /// Adds a door whose sessions [`LiveSessions::prune`] checks.
-    pub(crate) fn add_pruner(&self, door: Weak<dyn Prune>) {
+    pub fn add_pruner(&self, door: Weak<dyn Prune>) {
         let mut p = lock(&self.pruners);
         p.retain(|w| w.strong_count() > 0);
         p.push(door);
     }
 
     /// Has every door drop its sessions that have ended unnoticed.
-    pub(crate) async fn prune(&self) {
+    pub async fn prune(&self) {
         let doors: Vec<Arc<dyn Prune>> = lock(&self.pruners).iter().filter_map(Weak::upgrade).collect();
         for d in doors {
             d.prune().await;
@@ -240,7 +240,7 @@ impl Entry {
 }
 
 /// A session's place among the live ones; it leaves when this drops.
-pub(crate) struct Registration {
+pub struct Registration {
     sessions: Arc<LiveSessions>,
     id: u64,
     entry: Arc<Entry>,
@@ -248,17 +248,17 @@ pub(crate) struct Registration {
 
 impl Registration {
     /// The session's user changed (a login, REIN).
-    pub(crate) fn set_user(&self, user: Option<&[u8]>) {
+    pub fn set_user(&self, user: Option<&[u8]>) {
         lock(&self.entry.state).user = user.map(|u| babelftp_proto::display::PlainPath(u).to_string());
     }
 
     /// The control connection is under TLS now (`ftps`), or no longer.
-    pub(crate) fn set_tls(&self, tls: bool) {
+    pub fn set_tls(&self, tls: bool) {
         lock(&self.entry.state).protocol = if tls { "ftps" } else { "ftp" };
     }
 
     /// A transfer starts; it is shown until the returned guard drops.
-    pub(crate) fn transfer(&self, direction: &'static str, path: String, bytes: Arc<AtomicU64>) -> Shown {
+    pub fn transfer(&self, direction: &'static str, path: String, bytes: Arc<AtomicU64>) -> Shown {
         lock(&self.entry.state).transfer = Some(Moving {
             direction,
             path,
@@ -276,7 +276,7 @@ impl Drop for Registration {
 }
 
 /// A running transfer's place in its session's entry.
-pub(crate) struct Shown(Arc<Entry>);
+pub struct Shown(Arc<Entry>);
 
 impl Drop for Shown {
     fn drop(&mut self) {

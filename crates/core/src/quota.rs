@@ -38,10 +38,10 @@ const MAX_STEP: u64 = 64 << 20;
 
 /// A logged-in user's quota: its store, name and limits.
 #[derive(Clone, Debug)]
-pub(crate) struct Quota {
-    pub(crate) store: Store,
-    pub(crate) name: String,
-    pub(crate) limits: Limits,
+pub struct Quota {
+    pub store: Store,
+    pub name: String,
+    pub limits: Limits,
 }
 
 fn store_error(e: babelftp_accounts::AccountsError) -> io::Error {
@@ -57,7 +57,7 @@ impl Quota {
     /// Starts metering an upload over a file of `old` bytes (`None`: no
     /// file yet) of which `credit` are replaced. A new file takes one of
     /// the files the quota allows, now (552 before any data).
-    pub(crate) async fn meter(&self, old: Option<u64>, credit: u64) -> io::Result<Meter> {
+    pub async fn meter(&self, old: Option<u64>, credit: u64) -> io::Result<Meter> {
         let files = u64::from(old.is_none());
         if files > 0
             && !self
@@ -82,7 +82,7 @@ impl Quota {
     /// allows (`QuotaExceeded` when none is left): a directory is an
     /// entry like a file, and an account limited to N files must not make
     /// directories without end.
-    pub(crate) async fn reserve_dir(&self) -> io::Result<()> {
+    pub async fn reserve_dir(&self) -> io::Result<()> {
         match self
             .store
             .reserve(&self.name, 0, 1, &self.limits)
@@ -96,14 +96,14 @@ impl Quota {
 
     /// A directory was removed, or one reserved was not made: its place
     /// goes back.
-    pub(crate) async fn dir_gone(&self) {
+    pub async fn dir_gone(&self) {
         if let Err(e) = self.store.adjust_usage(&self.name, 0, -1).await {
             tracing::warn!(user = %self.name, error = %e, "quota usage not updated after a directory");
         }
     }
 
     /// A file of `size` bytes was removed (DELE, or replaced by a rename).
-    pub(crate) async fn removed(&self, size: u64) {
+    pub async fn removed(&self, size: u64) {
         let bytes = i64::try_from(size).unwrap_or(i64::MAX);
         if let Err(e) = self.store.adjust_usage(&self.name, -bytes, -1).await {
             tracing::warn!(user = %self.name, error = %e, "quota usage not updated after a removal");
@@ -112,7 +112,7 @@ impl Quota {
 
     /// The user's usage, counting its tree once if the store never did
     /// (its first login with a quota).
-    pub(crate) async fn ensure_counted(&self, tree: Arc<dyn Storage>) -> io::Result<()> {
+    pub async fn ensure_counted(&self, tree: Arc<dyn Storage>) -> io::Result<()> {
         if self.store.usage(&self.name).await.map_err(store_error)?.is_some() {
             return Ok(());
         }
@@ -126,7 +126,7 @@ impl Quota {
     }
 
     /// Where the user stands (SITE QUOTA).
-    pub(crate) async fn status(&self) -> io::Result<babelftp_session::QuotaInfo> {
+    pub async fn status(&self) -> io::Result<babelftp_session::QuotaInfo> {
         let u = self
             .store
             .usage(&self.name)
@@ -144,7 +144,7 @@ impl Quota {
 
 /// One upload's account with the quota.
 #[derive(Debug)]
-pub(crate) struct Meter {
+pub struct Meter {
     quota: Quota,
     /// The file's size before the upload.
     old: Option<u64>,
@@ -161,7 +161,7 @@ pub(crate) struct Meter {
 impl Meter {
     /// Whether the upload may hold `total` bytes; reserves what is
     /// missing. `QuotaExceeded` when the quota does not allow them.
-    pub(crate) async fn admit(&mut self, total: u64) -> io::Result<()> {
+    pub async fn admit(&mut self, total: u64) -> io::Result<()> {
         self.total = total;
         let need = total.saturating_sub(self.credit);
         if need <= self.reserved {
@@ -194,7 +194,7 @@ impl Meter {
     /// reservation is brought up to the upload's size less that, with a
     /// file's place when the name is free, so the usage never passes the
     /// quota. `QuotaExceeded` when the quota does not allow it.
-    pub(crate) async fn before_commit(&mut self, there: Option<u64>) -> io::Result<()> {
+    pub async fn before_commit(&mut self, there: Option<u64>) -> io::Result<()> {
         self.credit = there.unwrap_or(0);
         self.admit(self.total).await?;
         if there.is_none() && self.files == 0 {
@@ -210,7 +210,7 @@ impl Meter {
     /// The upload took its name: the account is settled with exactly what
     /// the commit says it replaced and holds. (An object store cannot say
     /// what it replaced: the file there when the upload began stands.)
-    pub(crate) async fn settle_committed(self, c: babelftp_storage::Committed) {
+    pub async fn settle_committed(self, c: babelftp_storage::Committed) {
         use babelftp_storage::Replaced;
         let replaced = match c.replaced {
             Replaced::Nothing => None,
@@ -223,14 +223,14 @@ impl Meter {
     /// The upload never took its name (written beside it and not
     /// committed, or given up before a byte was written): nothing changed,
     /// and what was reserved goes back.
-    pub(crate) async fn settle_unchanged(self) {
+    pub async fn settle_unchanged(self) {
         let old = self.old;
         self.apply(old, old).await;
     }
 
     /// The upload ended; the file is now `now` bytes (`None`: no file).
     /// What was reserved is replaced by the real change.
-    pub(crate) async fn settle(self, now: Option<u64>) {
+    pub async fn settle(self, now: Option<u64>) {
         let old = self.old;
         self.apply(now, old).await;
     }
@@ -255,7 +255,7 @@ impl Meter {
 /// upload discarded, when that leaves no room), then the account is
 /// settled with exactly what the commit replaced. Without a quota, just
 /// the commit.
-pub(crate) async fn commit_beside(
+pub async fn commit_beside(
     meter: Option<Meter>,
     st: Arc<dyn Storage>,
     path: VPath,
@@ -267,7 +267,7 @@ pub(crate) async fn commit_beside(
             .map_err(io::Error::other)?
             .map_err(io::Error::from);
     };
-    let there = tokio::task::spawn_blocking(move || crate::driver::file_size(&*st, &path))
+    let there = tokio::task::spawn_blocking(move || crate::file_size(&*st, &path))
         .await
         .unwrap_or(None);
     if let Err(e) = meter.before_commit(there).await {

@@ -20,7 +20,7 @@
 //!
 //! The handlers get the peer's address as `ConnectInfo<Peer>`, so they
 //! can score what their clients do wrong (a refused token, a failed web
-//! login) with [`crate::driver::Shared::login_failed`].
+//! login) with [`crate::Services::login_failed`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -40,7 +40,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
 use crate::admission::{Limits, Slot};
-use crate::driver::Shared;
+use crate::Services;
 
 /// How long a client may take over its TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -51,14 +51,14 @@ const RETRY_AFTER: u32 = 10;
 /// A TCP listener that closes, unanswered, every connection from an
 /// address the defender has banned or bans for this very connection (a
 /// connection flood), and counts the others against the door's limits.
-pub(crate) struct Guarded {
+pub struct Guarded {
     listener: TcpListener,
-    shared: Arc<Shared>,
+    shared: Arc<Services>,
     limits: Limits,
 }
 
 impl Guarded {
-    pub(crate) fn new(listener: TcpListener, shared: Arc<Shared>) -> Guarded {
+    pub fn new(listener: TcpListener, shared: Arc<Services>) -> Guarded {
         Guarded {
             listener,
             shared,
@@ -91,12 +91,12 @@ impl Guarded {
 
 /// The peer of a connection, as the handlers see it (`ConnectInfo<Peer>`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Peer(pub(crate) SocketAddr);
+pub struct Peer(pub SocketAddr);
 
 /// Serves `app` on `listener` (HTTPS when `tls` is given) until the task
 /// is dropped, handing the handlers the peer's address
 /// (`ConnectInfo<Peer>`). `what` names the door in the log.
-pub(crate) async fn serve(
+pub async fn serve(
     mut listener: Guarded,
     tls: Option<Arc<rustls::ServerConfig>>,
     app: axum::Router,
@@ -320,7 +320,7 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Stall<I> {
 
 /// Tells a client over the limits so, in the server's language:
 /// `503 Service Unavailable` with `Retry-After`, then closes.
-async fn refuse(mut tcp: TcpStream, shared: Arc<Shared>) {
+async fn refuse(mut tcp: TcpStream, shared: Arc<Services>) {
     let catalogs = &shared.session.catalogs;
     let text = Msg::TooManyConnections.render(catalogs, catalogs.default_lang()) + "\n";
     let head = format!(

@@ -142,20 +142,20 @@ impl Metrics {
     }
 
     /// The counter the event outbox adds its drops to.
-    pub(crate) fn events_dropped(&self) -> Counter {
+    pub fn events_dropped(&self) -> Counter {
         self.events_dropped.clone()
     }
 
-    pub(crate) fn count_ban(&self) {
+    pub fn count_ban(&self) {
         self.bans.inc();
     }
 
-    pub(crate) fn count_banned_connection(&self) {
+    pub fn count_banned_connection(&self) {
         self.banned_connections.inc();
     }
 
     /// Counts what a session reported since it was last asked.
-    pub(crate) fn tally(&self, t: &babelftp_session::Tally) {
+    pub fn tally(&self, t: &babelftp_session::Tally) {
         for (result, n) in [
             ("ok", t.logins_ok),
             ("anonymous", t.logins_anonymous),
@@ -171,7 +171,7 @@ impl Metrics {
     }
 
     /// Counts one transfer.
-    pub(crate) fn transfer(&self, incoming: bool, complete: bool, bytes: u64) {
+    pub fn transfer(&self, incoming: bool, complete: bool, bytes: u64) {
         let direction = if incoming { "upload" } else { "download" };
         let outcome = if complete { "complete" } else { "incomplete" };
         self.transfers
@@ -183,7 +183,7 @@ impl Metrics {
     }
 
     /// The server stops accepting: `/health` says 503 from now on.
-    pub(crate) fn set_draining(&self) {
+    pub fn set_draining(&self) {
         self.draining.store(true, Ordering::Relaxed);
     }
 
@@ -194,7 +194,7 @@ impl Metrics {
 
     /// The storage does not answer (`Some(why)`), or does again (`None`):
     /// `/health` says 503 with the reason meanwhile.
-    pub(crate) fn set_degraded(&self, why: Option<String>) {
+    pub fn set_degraded(&self, why: Option<String>) {
         *self.degraded.lock().unwrap_or_else(|p| p.into_inner()) = why;
     }
 
@@ -214,13 +214,13 @@ impl Metrics {
 }
 
 /// A session's place in the gauges, from its start to its end (drop).
-pub(crate) struct SessionGauge {
+pub struct SessionGauge {
     metrics: Arc<Metrics>,
     label: LanguageLabel,
 }
 
 impl SessionGauge {
-    pub(crate) fn new(metrics: Arc<Metrics>, language: &str, charset: &str) -> SessionGauge {
+    pub fn new(metrics: Arc<Metrics>, language: &str, charset: &str) -> SessionGauge {
         metrics.sessions.inc();
         let label = LanguageLabel {
             language: language.to_owned(),
@@ -232,7 +232,7 @@ impl SessionGauge {
 
     /// The session's language or charset may have changed (LANG, OPTS
     /// UTF8 ON, HOST): moves it to its new line of the gauge.
-    pub(crate) fn update(&mut self, language: &str, charset: &str) {
+    pub fn update(&mut self, language: &str, charset: &str) {
         if self.label.language == language && self.label.charset == charset {
             return;
         }
@@ -244,7 +244,7 @@ impl SessionGauge {
         self.metrics.sessions_by_language.get_or_create(&self.label).inc();
     }
 
-    pub(crate) fn metrics(&self) -> &Metrics {
+    pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
 }
@@ -258,7 +258,7 @@ impl Drop for SessionGauge {
 
 /// Serves `/metrics` and `/health` on `listener` until the task is dropped
 /// (axum on hyper: the HTTP stack the admin API and the web view share).
-pub(crate) async fn serve_http(listener: crate::http::Guarded, metrics: Arc<Metrics>) {
+pub async fn serve_http(listener: crate::http::Guarded, metrics: Arc<Metrics>) {
     use axum::routing::get;
     let app = axum::Router::new()
         .route("/metrics", get(openmetrics))
@@ -295,7 +295,7 @@ async fn health(State(metrics): State<Arc<Metrics>>) -> impl IntoResponse {
 }
 
 /// Binds the metrics listener.
-pub(crate) async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     TcpListener::bind(addr).await
 }
 

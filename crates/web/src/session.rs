@@ -83,7 +83,7 @@ impl View {
 pub(crate) enum Stamp {
     /// A name of the users file (or `--user`): its secret. A SIGHUP that
     /// removes the name or changes its password ends the session.
-    File(crate::auth::Secret),
+    File(babelftp_core::auth::Secret),
     /// Any other name, with an accounts store: the store's stamp of it
     /// (`None`: the store has no such user, as for an LDAP user without
     /// an account). A disable, a new password or a removal changes it.
@@ -95,7 +95,7 @@ pub(crate) enum Stamp {
 impl Stamp {
     /// The stamp of account `name` now (a store query, when the name is
     /// the store's).
-    pub(crate) async fn read(shared: &crate::driver::Shared, name: &[u8]) -> std::io::Result<Stamp> {
+    pub(crate) async fn read(shared: &babelftp_core::Services, name: &[u8]) -> std::io::Result<Stamp> {
         if let Some(u) = shared.users.snapshot().iter().find(|u| u.name == name) {
             return Ok(Stamp::File(u.secret.clone()));
         }
@@ -482,9 +482,9 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
 /// (the virtual host's root, or the server's), or the tree the directory built (a home elsewhere, virtual
 /// folders), as an FTP login has.
 async fn open_tree(
-    shared: &Arc<crate::driver::Shared>,
+    shared: &Arc<babelftp_core::Services>,
     base: Arc<dyn Storage>,
-    c: &crate::driver::Checked,
+    c: &babelftp_core::Checked,
 ) -> std::io::Result<Arc<dyn Storage>> {
     let home = VPath::root().join(&c.account.home);
     let (tree, dir) = (c.tree.clone(), shared.cfg.directory.clone());

@@ -14,25 +14,25 @@ use babelftp_accounts::Limits;
 
 /// One user's sessions on this node.
 #[derive(Debug)]
-pub(crate) struct UserEntry {
-    pub(crate) name: String,
+pub struct UserEntry {
+    pub name: String,
     sessions: AtomicU64,
     /// Its bandwidth limits, shared by its sessions (crate::throttle).
-    pub(crate) rates: crate::throttle::UserRates,
+    pub rates: crate::throttle::UserRates,
 }
 
 /// Every user with a session on this node.
 #[derive(Debug, Default)]
-pub(crate) struct Registry {
+pub struct Registry {
     users: Mutex<HashMap<String, Weak<UserEntry>>>,
 }
 
 /// A session's place among its user's sessions; given back when dropped.
 #[derive(Debug)]
-pub(crate) struct SessionSlot {
-    pub(crate) entry: Arc<UserEntry>,
+pub struct SessionSlot {
+    pub entry: Arc<UserEntry>,
     /// The user's limits as its login read them.
-    pub(crate) limits: Limits,
+    pub limits: Limits,
 }
 
 impl Drop for SessionSlot {
@@ -44,7 +44,7 @@ impl Drop for SessionSlot {
 impl Registry {
     /// A slot for a session of `name`, unless it has `limits.max_sessions`
     /// already (`None`).
-    pub(crate) fn enter(&self, name: &str, limits: Limits) -> Option<SessionSlot> {
+    pub fn enter(&self, name: &str, limits: Limits) -> Option<SessionSlot> {
         let entry = {
             let Ok(mut users) = self.users.lock() else {
                 return None;

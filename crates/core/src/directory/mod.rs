@@ -323,7 +323,7 @@ impl Directory {
 /// The session's account and the driver's tree, from a profile. A language
 /// or charset the store holds but this build does not know is left out
 /// (the store checks both when they are set).
-pub(crate) fn login_of(p: Profile) -> DirectoryLogin {
+pub fn login_of(p: Profile) -> DirectoryLogin {
     let lang = p.lang.as_deref().and_then(|t| LangTag::parse(t.as_bytes()).ok());
     let charset = p.charset.as_deref().and_then(Charset::for_label);
     let (home, source) = match p.home {
