@@ -21,6 +21,7 @@ pub mod auth;
 pub mod config;
 pub mod defender;
 pub mod directory;
+pub mod error;
 pub mod events;
 pub mod http;
 pub mod limits;
@@ -32,6 +33,8 @@ pub mod metrics;
 pub mod quota;
 pub mod throttle;
 pub mod tls;
+pub mod transfer;
+pub mod user;
 pub mod xferlog;
 /// The storage crate, where it has always been found.
 pub use babelftp_storage as storage;
@@ -44,7 +47,9 @@ use babelftp_proto::listing::EntryKind;
 use babelftp_session::{SessionConfig, VPath};
 
 pub use config::Config;
+pub use error::ServiceError;
 use storage::Storage;
+pub use user::UserCtx;
 
 /// What every session of every door shares: the services a door adapts.
 pub struct Services {

@@ -155,7 +155,39 @@ pub struct QuotaInfo {
 
 /// The result of an [`Op`]: errors are I/O error kinds, mapped to replies
 /// in one place ([`crate::reply_for`]).
-pub type OpResult = Result<OpOk, ErrorKind>;
+pub type OpResult = Result<OpOk, OpError>;
+
+/// Why an operation failed: what the storage said (by kind), or a refusal
+/// of the server's services, each its own variant (no `ErrorKind` is
+/// borrowed to mean something else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpError {
+    /// The storage's error (or the account's quota: `QuotaExceeded`).
+    Storage(ErrorKind),
+    /// The defender has banned the client's address: 421, and closed.
+    Banned,
+    /// The account has as many sessions as it may: 421, and closed.
+    SessionLimit,
+    /// The client's address holds as many passive ports as it may (the
+    /// server's `max_passive_per_ip`).
+    PassiveLimit,
+}
+
+impl OpError {
+    /// The storage error's kind; `Other` for a refusal of the services.
+    pub fn kind(self) -> ErrorKind {
+        match self {
+            OpError::Storage(k) => k,
+            _ => ErrorKind::Other,
+        }
+    }
+}
+
+impl From<ErrorKind> for OpError {
+    fn from(k: ErrorKind) -> OpError {
+        OpError::Storage(k)
+    }
+}
 
 /// A verified account: what the session needs for the whole login, read
 /// once (no store query per command).

@@ -8,7 +8,7 @@ use std::time::Instant;
 use babelftp_proto::listing::{self, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 
-use crate::effects::{Op, OpOk, OpResult};
+use crate::effects::{Op, OpError, OpOk, OpResult};
 use crate::listing::perm_fact;
 use crate::msg::Msg;
 use crate::session::ServerSession;
@@ -26,7 +26,7 @@ impl ServerSession {
                         ReplyCode::CANT_OPEN_DATA,
                         // This address already holds as many passive ports
                         // as it may (the server's max_passive_per_ip).
-                        if e == std::io::ErrorKind::QuotaExceeded {
+                        if e == OpError::PassiveLimit {
                             Msg::PassiveLimit
                         } else {
                             Msg::CantOpenData
@@ -34,11 +34,13 @@ impl ServerSession {
                     ),
                     // MKD past the account's file quota (a directory
                     // counts as a file).
-                    Pending::Mkd(_) if e == std::io::ErrorKind::QuotaExceeded => {
+                    Pending::Mkd(_) if e == OpError::Storage(std::io::ErrorKind::QuotaExceeded) => {
                         self.reply(ReplyCode::EXCEEDED_STORAGE, Msg::QuotaEntries);
                     }
                     // An existing target the account may not overwrite.
-                    Pending::Rnto { to, replace: false } if e == std::io::ErrorKind::AlreadyExists => {
+                    Pending::Rnto { to, replace: false }
+                        if e == OpError::Storage(std::io::ErrorKind::AlreadyExists) =>
+                    {
                         self.deny(babelftp_policy::Perm::Overwrite, &to.to_bytes());
                     }
                     Pending::EnterHome { user, .. } if home_missing(e) => {
@@ -50,14 +52,14 @@ impl ServerSession {
                     }
                     // The server's defender banned this address: said, and
                     // the connection ends.
-                    Pending::Verify { user, .. } if e == std::io::ErrorKind::ConnectionRefused => {
+                    Pending::Verify { user, .. } if e == OpError::Banned => {
                         tracing::warn!(peer = %self.peer, user = %user.escape_ascii(), "login refused: address banned");
                         self.login.failed();
                         self.reply(ReplyCode::UNAVAILABLE, Msg::Banned);
                         self.close("address banned");
                     }
                     // The account has as many sessions as it may.
-                    Pending::Verify { user, .. } if e == std::io::ErrorKind::ResourceBusy => {
+                    Pending::Verify { user, .. } if e == OpError::SessionLimit => {
                         tracing::info!(peer = %self.peer, user = %user.escape_ascii(), "login refused: the account's max_sessions reached");
                         self.login.failed();
                         self.reply(ReplyCode::UNAVAILABLE, Msg::UserSessionsLimit);
@@ -76,7 +78,7 @@ impl ServerSession {
                         }
                     }
                     _ => {
-                        let (code, msg) = self.error_reply(e);
+                        let (code, msg) = self.error_reply(e.kind());
                         self.reply(code, msg);
                     }
                 }
@@ -177,7 +179,10 @@ impl ServerSession {
 }
 
 /// A storage error that says a home directory is not there (or not one).
-fn home_missing(e: std::io::ErrorKind) -> bool {
+fn home_missing(e: OpError) -> bool {
+    let OpError::Storage(e) = e else {
+        return false;
+    };
     use std::io::ErrorKind as K;
     matches!(e, K::NotFound | K::PermissionDenied | K::NotADirectory)
 }

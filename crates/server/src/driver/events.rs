@@ -10,16 +10,16 @@ use babelftp_session::TransferRecord;
 impl Driver {
     /// An event of this session, when a hook wants its kind.
     pub(super) fn event(&self, kind: Kind, user: Option<&[u8]>) -> Option<Event> {
-        let events = self.shared.events.as_ref()?;
-        if !events.wants(kind) {
-            return None;
+        let session = self.shared.events.as_ref()?.session_id(self.id);
+        self.shared.event(kind, user, self.door(), session)
+    }
+
+    /// This door, in records and events.
+    pub(super) fn door(&self) -> babelftp_core::transfer::Door {
+        babelftp_core::transfer::Door {
+            protocol: if self.control.is_tls() { "ftps" } else { "ftp" },
+            peer: self.peer.ip(),
         }
-        let mut ev = Event::new(kind);
-        ev.session = Some(events.session_id(self.id));
-        ev.user = user.map(<[u8]>::to_vec);
-        ev.client = Some(self.peer.ip());
-        ev.protocol = Some(if self.control.is_tls() { "ftps" } else { "ftp" });
-        Some(ev)
     }
 
     pub(super) fn emit(&self, ev: &Event) {
@@ -78,15 +78,13 @@ impl Driver {
     /// event waits until its replies have gone out
     /// ([`Driver::emit_deferred`]).
     pub(super) fn transferred(&mut self, rec: &TransferRecord, stored: Vec<u8>) {
-        let kind = if rec.incoming { Kind::Upload } else { Kind::Download };
-        let Some(mut ev) = self.event(kind, Some(&rec.user)) else {
+        let Some(events) = self.shared.events.as_ref() else {
             return;
         };
-        ev.path = Some(stored);
-        ev.bytes = Some(rec.bytes);
-        ev.duration_ms = Some(rec.millis);
-        ev.outcome = Some(if rec.complete { "complete" } else { "cut_short" });
-        ev.code = rec.code;
+        let session = events.session_id(self.id);
+        let Some(ev) = self.shared.transfer_event(self.door(), session, rec, stored) else {
+            return;
+        };
         // Behind a waiting upload's event, any other waits too: the
         // session's events go out in order.
         let sized = (rec.incoming && rec.complete).then(|| VPath::root().join(&rec.path));

@@ -18,7 +18,7 @@ use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 use babelftp_session::{
     data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Hostile, Lines, ListRender, Msg, NoConnection, Op,
-    OpOk, OpResult, Outcome, ServerSession, TransferKind, TransferSpec, UniqueNames, VPath, WriteMode,
+    OpError, OpOk, OpResult, Outcome, ServerSession, TransferKind, TransferSpec, VPath,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -27,8 +27,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::data::{self, DataError};
-use crate::storage::{DirEntries, ReadHandle, Storage, Upload};
-use crate::xferlog::XferEntry;
+use crate::storage::{DirEntries, ReadHandle, Storage};
+use babelftp_core::UserCtx;
 use babelftp_i18n::lang::Catalogs;
 
 mod control;
@@ -98,6 +98,9 @@ struct Driver {
     /// The rules of the account whose password was just checked: its tree
     /// holds links to them ([`crate::linkrules`]).
     rules: Option<Arc<babelftp_policy::Rules>>,
+    /// The logged-in user's context (its tree, rules, limits and quota),
+    /// from EnterHome on.
+    user: Option<UserCtx>,
     /// The logged-in user's place among its sessions, with its limits.
     slot: Option<crate::limits::SessionSlot>,
     /// This session's entry among the live ones (the admin API).
@@ -154,6 +157,7 @@ pub(crate) async fn serve(
         bound: None,
         tree: None,
         rules: None,
+        user: None,
         slot: None,
         live,
         why: None,
@@ -412,7 +416,7 @@ impl Driver {
                 if let (Some(op), Some(stored), Ok(_)) = (&evented, stored, &r) {
                     self.changed(sess, op, stored);
                 }
-                if let (Err(io::ErrorKind::InvalidFilename), Some(p)) = (&r, created) {
+                if let (Err(OpError::Storage(io::ErrorKind::InvalidFilename)), Some(p)) = (&r, created) {
                     self.name_refused(sess, &p);
                 }
                 if let Some(c) = change {
@@ -431,6 +435,7 @@ impl Driver {
                     None => self.shared.root.clone(),
                 };
                 self.storage = self.base.clone();
+                self.user = None;
             }
             Action::ReleasePassive => self.passive = None,
             Action::StartTransfer(spec) => self.start_transfer(sess, spec).await,
@@ -472,28 +477,8 @@ impl Driver {
                     let stored = self.stored(&rec.path).await;
                     self.transferred(&rec, stored);
                 }
-                self.shared.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
-                tracing::info!(
-                    path = %babelftp_proto::display::PlainPath(&rec.path),
-                    bytes = rec.bytes,
-                    seconds = rec.seconds,
-                    "{} {}",
-                    if rec.incoming { "upload" } else { "download" },
-                    if rec.complete { "complete" } else { "cut short" }
-                );
-                if let Some(log) = &self.shared.xferlog {
-                    log.write(&XferEntry {
-                        seconds: rec.seconds,
-                        peer: self.peer.ip(),
-                        bytes: rec.bytes,
-                        path: &rec.path,
-                        ascii: rec.ascii,
-                        incoming: rec.incoming,
-                        anonymous: rec.anonymous,
-                        user: &rec.user,
-                        complete: rec.complete,
-                    });
-                }
+                // Metrics, log line, xferlog: as every door records it.
+                self.shared.record_transfer(self.door(), &rec);
             }
             Action::Close => {
                 self.passive = None;

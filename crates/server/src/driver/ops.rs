@@ -16,11 +16,11 @@ impl Driver {
                     .hold(self.peer.ip(), self.shared.cfg.passive_cap())
                 else {
                     tracing::info!(peer = %self.peer, cap = self.shared.cfg.passive_cap(), "passive port refused: this address holds as many as it may (max_passive_per_ip)");
-                    return Err(io::ErrorKind::QuotaExceeded);
+                    return Err(OpError::PassiveLimit);
                 };
                 match data::bind_passive(ip, self.shared.cfg.passive_ports.as_ref()).await {
                     Ok(l) => {
-                        let port = l.local_addr().map_err(|e| e.kind())?.port();
+                        let port = l.local_addr().map_err(|e| OpError::from(e.kind()))?.port();
                         let tls = if tls { self.data_tls.clone() } else { None };
                         self.passive = Some(Passive::start(
                             l,
@@ -33,23 +33,23 @@ impl Driver {
                         ));
                         Ok(OpOk::Port(port))
                     }
-                    Err(e) => Err(e.kind()),
+                    Err(e) => Err(e.kind().into()),
                 }
             }
             Op::VerifyPassword { user, password } => {
                 // A banned address's session: no check, 421 and closed
-                // (ConnectionRefused tells the session why).
+                // (OpError::Banned tells the session why).
                 let (defender, ip) = (self.shared.defender.clone(), self.peer.ip());
                 let banned = move || defender.is_banned(ip, std::time::Instant::now());
                 if banned() {
-                    return Err(io::ErrorKind::ConnectionRefused);
+                    return Err(OpError::Banned);
                 }
                 let name = self.shared.events.is_some().then(|| user.clone());
                 let r = self.verify(user, password).await;
                 // A login counts among its user's sessions: past its
-                // max_sessions, 421 (ResourceBusy tells the session why).
+                // max_sessions, 421.
                 if r.as_ref().is_ok_and(|a| matches!(a, OpOk::Account(Some(_)))) && self.slot.is_none() {
-                    return Err(io::ErrorKind::ResourceBusy);
+                    return Err(OpError::SessionLimit);
                 }
                 if let (Some(name), Ok(OpOk::Account(a))) = (&name, &r) {
                     // A login under the name the directory confirmed.
@@ -59,82 +59,37 @@ impl Driver {
                 if matches!(r, Ok(OpOk::Account(None))) {
                     self.shared.login_failed(self.peer.ip());
                     if banned() {
-                        return Err(io::ErrorKind::ConnectionRefused);
+                        return Err(OpError::Banned);
                     }
                 }
                 r
             }
             Op::EnterHome(home) => self.enter_home(home).await,
-            Op::Stat(p) => blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await,
-            Op::IsDir(p) => blocking(move || Ok(OpOk::IsDir(st.is_dir(&p)))).await,
-            Op::Entries(p) => {
-                blocking(move || {
-                    let now = unix_now();
-                    entries(&*st, &p)
-                        .map(|entries| OpOk::Entries { entries, now })
-                        .map_err(|e| e.kind())
-                })
-                .await
-            }
-            Op::Mkdir(p) => {
-                // A directory takes one of the files a quota allows.
-                let quota = self.quota();
-                if let Some(q) = &quota {
-                    q.reserve_dir().await.map_err(|e| e.kind())?;
-                }
-                let r = blocking(move || st.mkdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
-                if let (Some(q), Err(_)) = (&quota, &r) {
-                    q.dir_gone().await;
-                }
-                r
-            }
-            Op::Rmdir(p) => {
-                let r = blocking(move || st.rmdir(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
-                if let (Some(q), Ok(_)) = (self.quota(), &r) {
-                    q.dir_gone().await;
-                }
-                r
-            }
-            Op::RemoveFile(p) => {
-                let Some(q) = self.quota() else {
-                    return blocking(move || st.remove_file(&p).map(|()| OpOk::Done).map_err(|e| e.kind())).await;
-                };
-                // What really left the name is what the usage loses.
-                let size = blocking(move || st.remove_file_counted(&p).map_err(|e| e.kind())).await?;
-                if let Some(size) = size {
-                    q.removed(size).await;
-                }
-                Ok(OpOk::Done)
-            }
-            Op::Quota => match self.quota() {
-                Some(q) => q.status().await.map(|i| OpOk::Quota(Some(i))).map_err(|e| e.kind()),
+            Op::Stat(p) => Ok(blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await?),
+            Op::IsDir(p) => Ok(blocking(move || Ok(OpOk::IsDir(st.is_dir(&p)))).await?),
+            Op::Entries(p) => Ok(blocking(move || {
+                let now = unix_now();
+                entries(&*st, &p)
+                    .map(|entries| OpOk::Entries { entries, now })
+                    .map_err(|e| e.kind())
+            })
+            .await?),
+            Op::Quota => match self.user().quota() {
+                Some(q) => q
+                    .status()
+                    .await
+                    .map(|i| OpOk::Quota(Some(i)))
+                    .map_err(|e| e.kind().into()),
                 None => Ok(OpOk::Quota(None)),
             },
-            Op::Chmod { path, mode } => {
-                blocking(move || st.chmod(&path, mode).map(|()| OpOk::Done).map_err(|e| e.kind())).await
-            }
-            Op::SetModified { path, time } => {
-                blocking(move || st.set_modified(&path, time).map(|()| OpOk::Done).map_err(|e| e.kind())).await
-            }
-            Op::Rename { from, to, replace } => {
-                let quota = self.quota();
-                let counted = quota.is_some();
-                let replaced = blocking(move || {
-                    // A file the rename replaces leaves the usage.
-                    let replaced = if counted && replace { file_size(&*st, &to) } else { None };
-                    let done = if replace {
-                        st.rename(&from, &to)
-                    } else {
-                        st.rename_no_replace(&from, &to)
-                    };
-                    done.map(|()| replaced).map_err(|e| e.kind())
-                })
-                .await?;
-                if let (Some(q), Some(size)) = (quota, replaced) {
-                    q.removed(size).await;
-                }
-                Ok(OpOk::Done)
-            }
+            // The changes to the tree: the user's operations, as every
+            // door runs them (babelftp_core::UserCtx).
+            Op::Mkdir(p) => done(self.user().mkdir(&p).await),
+            Op::Rmdir(p) => done(self.user().rmdir(&p).await),
+            Op::RemoveFile(p) => done(self.user().remove(&p).await),
+            Op::Chmod { path, mode } => done(self.user().chmod(&path, mode).await),
+            Op::SetModified { path, time } => done(self.user().set_times(&path, time).await),
+            Op::Rename { from, to, replace } => done(self.user().rename(&from, &to, replace).await),
         }
     }
 
@@ -142,6 +97,7 @@ impl Driver {
     /// place among its user's sessions.
     async fn verify(&mut self, user: Vec<u8>, password: Vec<u8>) -> OpResult {
         self.tree = None;
+        self.user = None;
         self.slot = None;
         let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
         let login = self
@@ -160,20 +116,40 @@ impl Driver {
     /// elsewhere, virtual folders) from what its login said.
     async fn enter_home(&mut self, home: VPath) -> OpResult {
         let st = self.open_home(home).await?;
-        // The rules hold at links' targets too.
-        self.storage = match self.rules.take() {
-            Some(rules) => crate::linkrules::LinkRules::wrap(st, rules),
+        // The rules hold at links' targets too. An account of the users
+        // file or the directory has its rules here; an anonymous one's
+        // are the session's alone.
+        let rules = self.rules.take();
+        self.storage = match &rules {
+            Some(rules) => crate::linkrules::LinkRules::wrap(st, rules.clone()),
             None => st,
         };
+        let rules = rules.unwrap_or_else(|| Arc::new(babelftp_policy::Rules::everywhere(babelftp_policy::Perms::ALL)));
+        self.user = Some(match &self.slot {
+            Some(slot) => UserCtx::new(
+                self.shared.core.clone(),
+                self.storage.clone(),
+                rules,
+                Some(slot.entry.name.clone()),
+                slot.limits,
+            ),
+            None => UserCtx::new(
+                self.shared.core.clone(),
+                self.storage.clone(),
+                rules,
+                None,
+                babelftp_accounts::Limits::default(),
+            ),
+        });
         self.count_usage().await
     }
 
     /// The account's home, or the tree the directory built for it.
-    async fn open_home(&mut self, home: VPath) -> Result<Arc<dyn Storage>, io::ErrorKind> {
+    async fn open_home(&mut self, home: VPath) -> Result<Arc<dyn Storage>, OpError> {
         if let (Some(tree), Some(dir)) = (self.tree.take(), self.shared.cfg.directory.clone()) {
             if !tree.is_plain() {
                 let base = self.base.clone();
-                return blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await;
+                return Ok(blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await?);
             }
         }
         if home.is_root() {
@@ -181,29 +157,39 @@ impl Driver {
             return Ok(self.base.clone());
         }
         let base = self.base.clone();
-        blocking(move || base.subdir(&home).map_err(|e| e.kind())).await
+        Ok(blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?)
     }
 
-    /// The logged-in user's quota, when it has one and there is a store.
-    pub(super) fn quota(&self) -> Option<crate::quota::Quota> {
-        let slot = self.slot.as_ref().filter(|s| s.limits.has_quota())?;
-        let store = self.shared.cfg.directory.as_ref()?.store()?.clone();
-        Some(crate::quota::Quota {
-            store,
-            name: slot.entry.name.clone(),
-            limits: slot.limits,
-        })
+    /// The logged-in user's context: its tree, rules, limits and quota
+    /// (before EnterHome, the server's tree with the session's own
+    /// rules deciding alone).
+    pub(super) fn user(&self) -> UserCtx {
+        match &self.user {
+            Some(u) => u.clone(),
+            None => UserCtx::new(
+                self.shared.core.clone(),
+                self.storage.clone(),
+                Arc::new(babelftp_policy::Rules::everywhere(babelftp_policy::Perms::ALL)),
+                None,
+                babelftp_accounts::Limits::default(),
+            ),
+        }
     }
 
     /// At login: a user with a quota whose usage was never counted is
     /// counted now, once. A store that fails does not keep it out (its
     /// uploads will say so).
     async fn count_usage(&self) -> OpResult {
-        if let Some(q) = self.quota() {
+        if let Some(q) = self.user().quota() {
             if let Err(e) = q.ensure_counted(self.storage.clone()).await {
                 tracing::warn!(user = %q.name, error = %e, "quota usage could not be counted");
             }
         }
         Ok(OpOk::Done)
     }
+}
+
+/// A user's operation's answer, for the session.
+fn done(r: Result<(), babelftp_core::ServiceError>) -> OpResult {
+    r.map(|()| OpOk::Done).map_err(OpError::from)
 }

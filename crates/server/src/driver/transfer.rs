@@ -3,7 +3,8 @@
 //! abort, and the xferlog line.
 
 use super::*;
-use babelftp_core::{file_size, Counted};
+use babelftp_core::transfer::{watch, Cut};
+use babelftp_core::Counted;
 
 /// The running transfer, as the driver holds it.
 pub(super) struct Running {
@@ -62,35 +63,10 @@ pub(super) enum Payload {
     Bytes(Vec<u8>),
     /// A listing streamed as the directory is read.
     Listing(Box<Lister>),
-    Upload(Box<dyn Upload>),
+    Upload(Box<babelftp_core::transfer::Upload>),
 }
 
 impl Driver {
-    /// Starts metering an upload to `path` under the account's quota: the
-    /// file there now, and how much of it the upload replaces.
-    async fn start_meter(
-        &self,
-        q: &crate::quota::Quota,
-        path: &VPath,
-        mode: WriteMode,
-    ) -> Result<crate::quota::Meter, io::ErrorKind> {
-        let old = match mode {
-            // STOU makes a new file.
-            WriteMode::Unique => None,
-            _ => {
-                let (st, p) = (self.storage.clone(), path.clone());
-                blocking(move || Ok(file_size(&*st, &p))).await?
-            }
-        };
-        let credit = match (mode, old) {
-            (WriteMode::Replace | WriteMode::New, Some(o)) => o,
-            // REST+STOR cuts the file at the offset.
-            (WriteMode::At(off), Some(o)) => o - off.min(o),
-            _ => 0,
-        };
-        q.meter(old, credit).await.map_err(|e| e.kind())
-    }
-
     /// Tells the session the charset a name it asked to create could not
     /// be written in, for its reply.
     pub(super) fn name_refused(&self, sess: &mut ServerSession, p: &VPath) {
@@ -126,8 +102,6 @@ impl Driver {
         };
         let shown_path = babelftp_proto::display::PlainPath(&shown_path.to_bytes()).to_string();
         let st = self.storage.clone();
-        // An upload under a quota: its meter and its path.
-        let mut metered: Option<(crate::quota::Meter, VPath, bool)> = None;
         let opened = match kind {
             TransferKind::Retr { path, offset } => {
                 blocking(move || {
@@ -137,26 +111,21 @@ impl Driver {
                 })
                 .await
             }
-            TransferKind::Stor { path, mode } => {
-                let name = path.clone();
-                if let Some(q) = self.quota() {
-                    // APPE, REST+STOR and STOU write in the file itself;
-                    // STOR beside it, and takes its name at the end.
-                    let in_place = matches!(mode, WriteMode::Append | WriteMode::At(_) | WriteMode::Unique);
-                    match self.start_meter(&q, &path, mode).await {
-                        Ok(m) => metered = Some((m, path.clone(), in_place)),
-                        Err(error) => {
-                            sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
-                            return;
-                        }
+            // The user's upload, as every door opens it: rights, quota
+            // meter, the file (babelftp_core::UserCtx::begin_upload).
+            TransferKind::Stor { path, mode } => match self.user().begin_upload(&path, mode).await {
+                Ok(up) => {
+                    let chosen = up.chosen.clone();
+                    Ok((Payload::Upload(Box::new(up)), chosen))
+                }
+                Err(e) => {
+                    let error = e.kind();
+                    if error == io::ErrorKind::InvalidFilename {
+                        self.name_refused(sess, &path);
                     }
+                    Err(error)
                 }
-                let r = blocking(move || open_upload(&*st, path, mode)).await;
-                if r.as_ref().err() == Some(&io::ErrorKind::InvalidFilename) {
-                    self.name_refused(sess, &name);
-                }
-                r
-            }
+            },
             TransferKind::List { path, render } => {
                 blocking(move || {
                     open_listing(&*st, &path, render)
@@ -169,21 +138,10 @@ impl Driver {
         let (payload, chosen) = match opened {
             Ok(p) => p,
             Err(error) => {
-                if let Some((m, _, _)) = metered {
-                    // Nothing was written: the file is as it was.
-                    m.settle_unchanged().await;
-                }
                 sess.handle_data(Instant::now(), DataEvent::OpenFailed { id, error });
                 return;
             }
         };
-        // STOU: the name chosen is the one to count.
-        let quota = metered.map(|(m, path, in_place)| QuotaJob {
-            meter: m,
-            storage: self.storage.clone(),
-            path: chosen.clone().unwrap_or(path),
-            in_place,
-        });
         let upload = matches!(payload, Payload::Upload(_));
         let (decide_tx, decide_rx) = oneshot::channel();
         let progress = Arc::new(AtomicU64::new(0));
@@ -205,7 +163,6 @@ impl Driver {
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
-            quota,
             throttle: crate::throttle::Throttle::for_transfer(upload, self.slot.as_ref(), &self.shared.bandwidth),
         };
         let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
@@ -223,29 +180,6 @@ impl Driver {
     }
 }
 
-/// Opens an upload; STOU takes the first of the session's candidate names
-/// ([`UniqueNames`]) that does not exist yet.
-pub(super) fn open_upload(
-    st: &dyn Storage,
-    path: VPath,
-    mode: WriteMode,
-) -> Result<(Payload, Option<VPath>), io::ErrorKind> {
-    if mode != WriteMode::Unique {
-        return st
-            .open_write(&path, mode)
-            .map(|u| (Payload::Upload(u), None))
-            .map_err(|e| e.kind());
-    }
-    for candidate in UniqueNames::new(&path) {
-        match st.open_write(&candidate, mode) {
-            Ok(u) => return Ok((Payload::Upload(u), Some(candidate))),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e.kind()),
-        }
-    }
-    Err(io::ErrorKind::AlreadyExists)
-}
-
 /// A transfer task: data connection, bytes, and how it ended.
 pub(super) struct Job {
     pub(super) id: u64,
@@ -261,81 +195,15 @@ pub(super) struct Job {
     pub(super) progress: Arc<AtomicU64>,
     pub(super) events: mpsc::UnboundedSender<DataEvent>,
     pub(super) decide: oneshot::Receiver<bool>,
-    /// An upload under the account's quota.
-    pub(super) quota: Option<QuotaJob>,
     /// The bandwidth limits this transfer keeps to (its user's, the
     /// server's); `None`: none, and nothing in the way (sendfile).
     pub(super) throttle: Option<crate::throttle::Throttle>,
-}
-
-/// An upload's quota meter, and where its file is (to settle the account
-/// with the file's real size when it ends).
-pub(super) struct QuotaJob {
-    pub(super) meter: crate::quota::Meter,
-    pub(super) storage: Arc<dyn Storage>,
-    pub(super) path: VPath,
-    /// The upload writes in the file itself (APPE, REST+STOR, STOU), not
-    /// beside it.
-    pub(super) in_place: bool,
-}
-
-impl QuotaJob {
-    /// Settles the account after an upload that did not commit: one
-    /// written beside its name changed nothing; one written in place
-    /// keeps what it wrote, and the file is looked at.
-    async fn settle_uncommitted(self) {
-        let QuotaJob {
-            meter,
-            storage,
-            path,
-            in_place,
-        } = self;
-        if !in_place {
-            return meter.settle_unchanged().await;
-        }
-        let now = tokio::task::spawn_blocking(move || file_size(&*storage, &path))
-            .await
-            .unwrap_or(None);
-        meter.settle(now).await;
-    }
-
-    /// Commits `upload` under the quota: one written beside its name
-    /// through [`crate::quota::commit_beside`] (552 and discarded when what
-    /// the name holds now leaves no room), one written in place settled
-    /// with what its commit says.
-    async fn commit(self, upload: Box<dyn Upload>) -> Result<(), io::Error> {
-        if !self.in_place {
-            return crate::quota::commit_beside(Some(self.meter), self.storage, self.path, upload)
-                .await
-                .map(drop);
-        }
-        match tokio::task::spawn_blocking(move || upload.commit()).await {
-            Ok(Ok(c)) => {
-                self.meter.settle_committed(c).await;
-                Ok(())
-            }
-            Ok(Err(e)) => {
-                self.settle_uncommitted().await;
-                Err(e.into())
-            }
-            Err(e) => {
-                self.settle_uncommitted().await;
-                Err(io::Error::other(e))
-            }
-        }
-    }
 }
 
 /// Where a transfer's data connection comes from.
 pub(super) enum Source {
     Passive(Passive),
     Active(SocketAddr),
-}
-
-/// Why a running transfer stopped early.
-pub(super) enum Cut {
-    Failed(data::Fail),
-    Stalled,
 }
 
 impl Job {
@@ -450,7 +318,7 @@ impl Job {
 
     /// Moves the bytes over a data connection (plain or TLS).
     pub(super) async fn move_bytes<S: AsyncRead + AsyncWrite + Unpin>(
-        mut self,
+        self,
         mut stream: S,
         payload: Payload,
     ) -> (u64, Outcome) {
@@ -497,36 +365,25 @@ impl Job {
                 drop(producer);
                 finish_download(r, stream, &progress).await
             }
-            Payload::Upload(upload) => {
+            Payload::Upload(mut upload) => {
                 // Over TLS, an end without close_notify is an error here
                 // (rustls: unexpected EOF), so a cut upload never commits.
-                let mut quota = self.quota.take();
-                let meter = quota.as_mut().map(|q| &mut q.meter);
-                let r = watch(
-                    &progress,
-                    stall,
-                    data::receive(&mut stream, upload, ascii, &progress, meter),
-                )
-                .await;
+                let r = watch(&progress, stall, upload.receive(&mut stream, ascii, &progress)).await;
                 if r.is_ok() {
                     // Over TLS: our close_notify answers the client's (ftplib's
                     // unwrap() waits for it); over TCP: our FIN.
                     let _ = tokio::time::timeout(Duration::from_secs(5), stream.shutdown()).await;
                 }
-                // Past the quota: what this upload wrote is taken back (an
-                // APPE's bytes too) and the account settled before the data
-                // connection closes, so a client that gives up when it sees
-                // the close (curl) finds the file and the usage as they were;
-                // the rest of what it sends is drained, then it reads 552.
-                let r = match r {
-                    Err(Cut::Failed(data::Fail::Quota(data::Discard(upload)))) => {
-                        let _ = tokio::task::spawn_blocking(move || upload.discard()).await;
-                        // Discarded: the file is as it was.
-                        if let Some(q) = quota {
-                            q.meter.settle_unchanged().await;
-                        }
-                        // What the client still sends is read and dropped
-                        // (for a while), so it reads the 552.
+                let (n, tail) = match r {
+                    Ok(v) => v,
+                    // Past the quota: what this upload wrote is taken back
+                    // (an APPE's bytes too) and the account settled before
+                    // the data connection closes, so a client that gives up
+                    // when it sees the close (curl) finds the file and the
+                    // usage as they were; the rest of what it sends is
+                    // drained, then it reads 552.
+                    Err(Cut::Failed(data::Fail::Quota)) => {
+                        upload.discard().await;
                         data::drain(&mut stream, 256 << 20, Duration::from_secs(10)).await;
                         drop(stream);
                         tracing::info!(peer = %self.peer, "upload stopped at the account's quota");
@@ -535,103 +392,32 @@ impl Job {
                             Outcome::Storage(io::ErrorKind::QuotaExceeded),
                         );
                     }
-                    other => other,
-                };
-                drop(stream);
-                let (n, mut upload, tail) = match r {
-                    Ok(v) => v,
                     // A failed or interrupted upload is dropped uncommitted:
                     // a replacing STOR leaves the old file as it was.
                     Err(cut) => {
-                        if let Some(q) = quota {
-                            q.settle_uncommitted().await;
-                        }
+                        drop(stream);
+                        upload.abandon().await;
                         return match cut {
                             Cut::Failed(fail) => (progress.load(Ordering::Relaxed), cut_short(fail)),
                             Cut::Stalled => (progress.load(Ordering::Relaxed), Outcome::Stalled),
                         };
                     }
                 };
+                drop(stream);
                 let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
-                let commit = self.decide.await.unwrap_or(false);
-                if let Some(q) = quota {
-                    // Under a quota: the tail, then the commit with what
-                    // the name holds now (see QuotaJob::commit).
-                    let written = tokio::task::spawn_blocking(move || {
-                        if commit {
-                            upload.write_all(&tail).map(|()| Some(upload))
-                        } else {
-                            drop(upload);
-                            Ok(None)
-                        }
-                    })
-                    .await;
-                    return match written {
-                        Ok(Ok(Some(upload))) => match q.commit(upload).await {
-                            Ok(()) => (n, Outcome::Complete),
-                            Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => {
-                                tracing::info!(peer = %self.peer, "upload refused at the account's quota when it took its name");
-                                (n, Outcome::Storage(io::ErrorKind::QuotaExceeded))
-                            }
-                            Err(e) => (n, cut_short(data::Fail::Storage(e.into()))),
-                        },
-                        Ok(Ok(None)) => {
-                            q.settle_uncommitted().await;
-                            (n, Outcome::Aborted)
-                        }
-                        Ok(Err(e)) => {
-                            q.settle_uncommitted().await;
-                            (n, cut_short(data::Fail::Storage(e)))
-                        }
-                        Err(_) => {
-                            q.settle_uncommitted().await;
-                            (n, Outcome::Storage(io::ErrorKind::Other))
-                        }
-                    };
+                if !self.decide.await.unwrap_or(false) {
+                    upload.abandon().await;
+                    return (n, Outcome::Aborted);
                 }
-                let r = tokio::task::spawn_blocking(move || {
-                    if commit {
-                        upload.write_all(&tail)?;
-                        upload.commit().map(|_| true)
-                    } else {
-                        drop(upload);
-                        Ok(false)
+                // The tail, then the commit (under a quota, with what the
+                // name holds now: babelftp_core::transfer::Upload::commit).
+                match upload.commit(tail).await {
+                    Ok(()) => (n, Outcome::Complete),
+                    Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => {
+                        tracing::info!(peer = %self.peer, "upload refused at the account's quota when it took its name");
+                        (n, Outcome::Storage(io::ErrorKind::QuotaExceeded))
                     }
-                })
-                .await;
-                match r {
-                    Ok(Ok(true)) => (n, Outcome::Complete),
-                    Ok(Ok(false)) => (n, Outcome::Aborted),
-                    Ok(Err(e)) => (n, cut_short(data::Fail::Storage(e))),
-                    Err(_) => (n, Outcome::Storage(io::ErrorKind::Other)),
-                }
-            }
-        }
-    }
-}
-
-/// Runs `fut`, cutting it when `progress` does not move for `stall` (give
-/// or take a quarter of it: progress is looked at four times per period).
-pub(super) async fn watch<T>(
-    progress: &AtomicU64,
-    stall: Duration,
-    fut: impl std::future::Future<Output = Result<T, data::Fail>>,
-) -> Result<T, Cut> {
-    tokio::pin!(fut);
-    let tick = (stall / 4).max(Duration::from_millis(50));
-    let mut last = progress.load(Ordering::Relaxed);
-    let mut since = tokio::time::Instant::now();
-    let mut ticks = tokio::time::interval_at(since + tick, tick);
-    loop {
-        tokio::select! {
-            r = &mut fut => return r.map_err(Cut::Failed),
-            now = ticks.tick() => {
-                let p = progress.load(Ordering::Relaxed);
-                if p != last {
-                    last = p;
-                    since = now;
-                } else if now.duration_since(since) >= stall {
-                    return Err(Cut::Stalled);
+                    Err(e) => (n, cut_short(data::Fail::Storage(e))),
                 }
             }
         }
@@ -667,6 +453,6 @@ fn cut_short(fail: data::Fail) -> Outcome {
             tracing::debug!(error = %e, "data connection cut");
             Outcome::Network
         }
-        data::Fail::Quota(_) => Outcome::Storage(io::ErrorKind::QuotaExceeded),
+        data::Fail::Quota => Outcome::Storage(io::ErrorKind::QuotaExceeded),
     }
 }

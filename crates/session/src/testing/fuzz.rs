@@ -120,13 +120,13 @@ pub fn fuzz_session(data: &[u8]) {
             6 | 7 => {
                 let Some(op) = h.op.clone() else { continue };
                 let r = match u.byte().unwrap_or(0) % 6 {
-                    0 => Err(*u.pick(&[
+                    0 => Err(crate::OpError::Storage(*u.pick(&[
                         ErrorKind::NotFound,
                         ErrorKind::PermissionDenied,
                         ErrorKind::StorageFull,
                         ErrorKind::Other,
                         ErrorKind::InvalidFilename,
-                    ])),
+                    ]))),
                     1 => Ok(OpOk::Done),
                     2 => Ok(OpOk::IsDir(false)),
                     _ => h.fs.run(&op),

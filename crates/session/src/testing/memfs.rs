@@ -113,6 +113,10 @@ impl MemFs {
 
     /// Runs a storage operation.
     pub fn run(&mut self, op: &Op) -> OpResult {
+        self.run_kind(op).map_err(Into::into)
+    }
+
+    fn run_kind(&mut self, op: &Op) -> Result<OpOk, std::io::ErrorKind> {
         match op {
             Op::Stat(p) => self.entry(p).map(OpOk::Entry).ok_or(ErrorKind::NotFound),
             Op::IsDir(p) => Ok(OpOk::IsDir(self.is_dir(p))),

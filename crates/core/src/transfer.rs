@@ -1,0 +1,533 @@
+//! The transfer lifecycle every door shares: an upload opened under the
+//! account's quota ([`crate::user::UserCtx::begin_upload`]), its bytes
+//! through one buffer of the server's budget ([`Upload::receive`]: the
+//! FTP data connection's and the web view's request body alike), its
+//! commit, discard or abandonment with the account settled each way, the
+//! stall watch, and the record a finished transfer leaves (metrics, log
+//! line, xferlog: [`crate::Services::record_transfer`]).
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use babelftp_proto::ascii::CrlfToLf;
+use babelftp_session::VPath;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use crate::file_size;
+use crate::storage::{Storage, StorageError, Upload as StorageUpload};
+
+/// Buffer size of the streaming loops: large enough to keep loopback and
+/// LAN links full, allocated once per transfer (less when many transfers
+/// run at once: [`Budget`]).
+pub const BUF: usize = 256 * 1024;
+
+/// The transfer buffers of the server together: the large ones come from
+/// this budget; when it is spent, a transfer gets [`MIN_BUF`]. So 1,000
+/// concurrent uploads hold at most 64 MiB + 1,000 × 64 KiB of buffers, not
+/// 1,000 MiB.
+pub const BUFFER_BUDGET: usize = 64 << 20;
+/// The buffer a transfer gets when the budget is spent.
+pub const MIN_BUF: usize = 64 * 1024;
+
+static BUDGET_USED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// One running transfer's part of [`BUFFER_BUDGET`], given back when
+/// dropped.
+pub struct Budget(usize);
+
+impl Budget {
+    /// Takes `want` from the budget if it is there, else [`MIN_BUF`]
+    /// (outside it); returns the buffer size to use.
+    pub fn take(want: usize) -> (Budget, usize) {
+        let got = BUDGET_USED.fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+            (used + want <= BUFFER_BUDGET).then_some(used + want)
+        });
+        match got {
+            Ok(_) => (Budget(want), want),
+            Err(_) => (Budget(0), want.min(MIN_BUF)),
+        }
+    }
+}
+
+impl Drop for Budget {
+    fn drop(&mut self) {
+        if self.0 > 0 {
+            BUDGET_USED.fetch_sub(self.0, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Why a transfer's copy stopped: the network (the client went away: 426)
+/// or the storage (a full or failing disk, an object store that stopped
+/// answering: 451/452). Each side's errors are typed where they happen, so
+/// nothing is guessed from an `io::Error` afterwards.
+#[derive(Debug)]
+pub enum Fail {
+    Net(io::Error),
+    Storage(StorageError),
+    /// The account's quota does not allow the next bytes: the upload,
+    /// still in its slot, is to be discarded ([`Upload::discard`]).
+    Quota,
+}
+
+/// Asks the quota's meter (if any) whether the upload may hold `total`
+/// bytes.
+async fn admit(meter: &mut Option<&mut crate::quota::Meter>, total: u64) -> Result<(), Fail> {
+    let Some(m) = meter.as_mut() else {
+        return Ok(());
+    };
+    match m.admit(total).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => Err(Fail::Quota),
+        Err(e) => Err(Fail::Storage(StorageError::Io(e))),
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        Fail::Net(e)
+    }
+}
+
+impl From<StorageError> for Fail {
+    fn from(e: StorageError) -> Self {
+        Fail::Storage(e)
+    }
+}
+
+/// A read or write of the storage: its error is the storage's.
+pub fn on_storage<T>(r: io::Result<T>) -> Result<T, Fail> {
+    r.map_err(|e| Fail::Storage(e.into()))
+}
+
+/// Buffer size of uploads.
+pub const UPLOAD_BUF: usize = 1 << 20;
+/// An upload's first buffer (it grows to [`UPLOAD_BUF`]).
+const FIRST_UPLOAD_BUF: usize = 16 << 10;
+
+/// Receives an upload: socket → `upload` through one 1 MiB buffer (no
+/// allocation per chunk), each buffer written where the runtime allows a
+/// blocking call. In ASCII mode CR LF becomes LF. Returns the octets
+/// received, the upload, and what is still to be written with the commit:
+/// an upload that ends within its first buffer (a small file) is written
+/// in the same blocking call as its commit, not in one of its own.
+async fn receive<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    slot: &mut Option<Box<dyn StorageUpload>>,
+    ascii: bool,
+    progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
+) -> Result<(u64, Vec<u8>), Fail> {
+    if ascii {
+        return receive_ascii(stream, slot, progress, meter).await;
+    }
+    let (_budget, size) = Budget::take(UPLOAD_BUF);
+    // Small first, four times larger each time a read fills it: a small
+    // file (a mirror's thousands) costs no zeroed MiB.
+    let mut buf = vec![0u8; FIRST_UPLOAD_BUF.min(size)];
+    // block_in_place needs the multi-threaded runtime (the server's); on a
+    // current-thread runtime the blocking pool takes the writes.
+    let in_place = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
+    let mut total = 0u64;
+    loop {
+        let n = fill(stream, &mut buf, progress).await?;
+        if n == 0 {
+            break;
+        }
+        admit(&mut meter, total + n as u64).await?;
+        let full = n == buf.len();
+        if total == 0 && !full {
+            // The whole upload, in the first buffer (`fill` stops short only
+            // at the end): written with the commit.
+            buf.truncate(n);
+            return Ok((n as u64, buf));
+        }
+        total += n as u64;
+        if in_place {
+            // A write of 1 MiB into the page cache, done on this worker
+            // (block_in_place moves its other tasks away): measured 1.5x
+            // faster than handing each buffer to the blocking pool.
+            let upload = slot.as_mut().ok_or_else(gone)?;
+            tokio::task::block_in_place(|| upload.write_all(&buf[..n]))?;
+        } else {
+            buf = write_blocking(slot, buf, n).await?;
+        }
+        if full && buf.len() < size {
+            buf.resize((buf.len() * 4).min(size), 0);
+        }
+    }
+    Ok((total, Vec::new()))
+}
+
+/// The storage error of an upload no longer in its slot (a write that
+/// panicked on the blocking pool).
+fn gone() -> Fail {
+    Fail::Storage(StorageError::Io(io::Error::other("the upload was lost")))
+}
+
+/// Reads and throws away what the client still sends of an upload that
+/// was refused midway (the quota), until it ends or `max_bytes` or
+/// `max_time` is reached: a client that writes its whole file before it
+/// reads the reply (ftplib, FileZilla) then reads the 552 instead of
+/// meeting a reset connection.
+pub async fn drain<S: AsyncRead + Unpin>(stream: &mut S, max_bytes: u64, max_time: Duration) {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut left = max_bytes;
+    let _ = tokio::time::timeout(max_time, async {
+        while left > 0 {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n as u64),
+            }
+        }
+    })
+    .await;
+}
+
+/// Reads until `buf` is full or the peer closes; returns the octets read.
+async fn fill<S: AsyncRead + Unpin>(stream: &mut S, buf: &mut [u8], progress: &AtomicU64) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        let m = stream.read(&mut buf[n..]).await?;
+        if m == 0 {
+            break;
+        }
+        n += m;
+        progress.fetch_add(m as u64, Ordering::Relaxed);
+    }
+    Ok(n)
+}
+
+/// The ASCII-mode upload: CR LF → LF, one buffer at a time.
+async fn receive_ascii<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    slot: &mut Option<Box<dyn StorageUpload>>,
+    progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
+) -> Result<(u64, Vec<u8>), Fail> {
+    let (_budget, size) = Budget::take(BUF);
+    let mut buf = vec![0u8; size];
+    let mut out = Vec::with_capacity(size);
+    let mut total = 0u64;
+    let mut lines = CrlfToLf::default();
+    loop {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        progress.fetch_add(n as u64, Ordering::Relaxed);
+        out.clear();
+        lines.push(&buf[..n], &mut out);
+        let len = out.len();
+        admit(&mut meter, total + len as u64).await?;
+        out = write_blocking(slot, out, len).await?;
+        total += len as u64;
+    }
+    out.clear();
+    lines.finish(&mut out);
+    if !out.is_empty() {
+        let len = out.len();
+        admit(&mut meter, total + len as u64).await?;
+        write_blocking(slot, out, len).await?;
+        total += len as u64;
+    }
+    Ok((total, Vec::new()))
+}
+
+/// Writes `data[..len]` to the upload in `slot` on the blocking pool;
+/// puts it back and hands the buffer back.
+async fn write_blocking(slot: &mut Option<Box<dyn StorageUpload>>, data: Vec<u8>, len: usize) -> Result<Vec<u8>, Fail> {
+    let mut upload = slot.take().ok_or_else(gone)?;
+    let (upload, data, r) = tokio::task::spawn_blocking(move || {
+        let r = upload.write_all(&data[..len]);
+        (upload, data, r)
+    })
+    .await
+    .map_err(|e| Fail::Storage(StorageError::Io(io::Error::other(e.to_string()))))?;
+    *slot = Some(upload);
+    r?;
+    Ok(data)
+}
+
+/// Why a running transfer stopped early.
+#[derive(Debug)]
+pub enum Cut {
+    Failed(Fail),
+    Stalled,
+}
+
+/// An upload, the same on every door: opened under the account's quota
+/// ([`crate::user::UserCtx::begin_upload`]), fed through one buffer of the
+/// server's budget ([`Upload::receive`]), then committed
+/// ([`Upload::commit`]), discarded at the quota ([`Upload::discard`]) or
+/// abandoned ([`Upload::abandon`]), with the account settled each way.
+pub struct Upload {
+    inner: Option<Box<dyn StorageUpload>>,
+    quota: Option<QuotaJob>,
+    /// STOU: the name chosen.
+    pub chosen: Option<VPath>,
+}
+
+impl Upload {
+    pub(crate) fn new(inner: Box<dyn StorageUpload>, quota: Option<QuotaJob>, chosen: Option<VPath>) -> Upload {
+        Upload {
+            inner: Some(inner),
+            quota,
+            chosen,
+        }
+    }
+
+    /// Receives the upload's bytes from `stream` through one buffer of the
+    /// budget, each admitted by the account's quota first. In ASCII mode
+    /// CR LF becomes LF. Returns the octets received and what is still to
+    /// be written with the commit (an upload that ends within its first
+    /// buffer, a small file, is written in the same blocking call as its
+    /// commit). [`Fail::Quota`]: past the quota, to be discarded.
+    pub async fn receive<S: AsyncRead + Unpin>(
+        &mut self,
+        stream: &mut S,
+        ascii: bool,
+        progress: &AtomicU64,
+    ) -> Result<(u64, Vec<u8>), Fail> {
+        let meter = self.quota.as_mut().map(|q| &mut q.meter);
+        receive(stream, &mut self.inner, ascii, progress, meter).await
+    }
+
+    /// Past the quota: what the upload wrote is taken back (an APPE's
+    /// bytes too), and the account settled as if it never ran.
+    pub async fn discard(mut self) {
+        if let Some(up) = self.inner.take() {
+            let _ = tokio::task::spawn_blocking(move || up.discard()).await;
+        }
+        if let Some(q) = self.quota.take() {
+            q.meter.settle_unchanged().await;
+        }
+    }
+
+    /// Cut, stalled or aborted: the upload is dropped uncommitted (a
+    /// replacing STOR leaves the old file as it was), and the account
+    /// settled with what the file holds now.
+    pub async fn abandon(mut self) {
+        drop(self.inner.take());
+        if let Some(q) = self.quota.take() {
+            q.settle_uncommitted().await;
+        }
+    }
+
+    /// Writes `tail` and commits: the name is taken as STOR takes it,
+    /// under a quota with what the name holds now (`QuotaExceeded` and
+    /// nothing kept when that leaves no room).
+    pub async fn commit(mut self, tail: Vec<u8>) -> Result<(), StorageError> {
+        let Some(mut up) = self.inner.take() else {
+            return Err(StorageError::Io(io::Error::other("the upload was lost")));
+        };
+        let Some(q) = self.quota.take() else {
+            return tokio::task::spawn_blocking(move || {
+                up.write_all(&tail)?;
+                up.commit().map(drop)
+            })
+            .await
+            .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))));
+        };
+        let written = tokio::task::spawn_blocking(move || up.write_all(&tail).map(|()| up)).await;
+        match written {
+            Ok(Ok(up)) => q.commit(up).await.map_err(StorageError::Io),
+            Ok(Err(e)) => {
+                q.settle_uncommitted().await;
+                Err(e)
+            }
+            Err(e) => {
+                q.settle_uncommitted().await;
+                Err(StorageError::Io(io::Error::other(e.to_string())))
+            }
+        }
+    }
+}
+
+/// An upload's quota meter, and where its file is (to settle the account
+/// with the file's real size when it ends).
+pub struct QuotaJob {
+    pub meter: crate::quota::Meter,
+    pub storage: Arc<dyn Storage>,
+    pub path: VPath,
+    /// The upload writes in the file itself (APPE, REST+STOR, STOU), not
+    /// beside it.
+    pub in_place: bool,
+}
+
+impl QuotaJob {
+    /// Settles the account after an upload that did not commit: one
+    /// written beside its name changed nothing; one written in place
+    /// keeps what it wrote, and the file is looked at.
+    async fn settle_uncommitted(self) {
+        let QuotaJob {
+            meter,
+            storage,
+            path,
+            in_place,
+        } = self;
+        if !in_place {
+            return meter.settle_unchanged().await;
+        }
+        let now = tokio::task::spawn_blocking(move || file_size(&*storage, &path))
+            .await
+            .unwrap_or(None);
+        meter.settle(now).await;
+    }
+
+    /// Commits `upload` under the quota: one written beside its name
+    /// through [`crate::quota::commit_beside`] (552 and discarded when what
+    /// the name holds now leaves no room), one written in place settled
+    /// with what its commit says.
+    async fn commit(self, upload: Box<dyn StorageUpload>) -> Result<(), io::Error> {
+        if !self.in_place {
+            return crate::quota::commit_beside(Some(self.meter), self.storage, self.path, upload)
+                .await
+                .map(drop);
+        }
+        match tokio::task::spawn_blocking(move || upload.commit()).await {
+            Ok(Ok(c)) => {
+                self.meter.settle_committed(c).await;
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                self.settle_uncommitted().await;
+                Err(e.into())
+            }
+            Err(e) => {
+                self.settle_uncommitted().await;
+                Err(io::Error::other(e))
+            }
+        }
+    }
+}
+
+/// Runs `fut`, cutting it when `progress` does not move for `stall` (give
+/// or take a quarter of it: progress is looked at four times per period).
+pub async fn watch<T>(
+    progress: &AtomicU64,
+    stall: Duration,
+    fut: impl std::future::Future<Output = Result<T, Fail>>,
+) -> Result<T, Cut> {
+    tokio::pin!(fut);
+    let tick = (stall / 4).max(Duration::from_millis(50));
+    let mut last = progress.load(Ordering::Relaxed);
+    let mut since = tokio::time::Instant::now();
+    let mut ticks = tokio::time::interval_at(since + tick, tick);
+    loop {
+        tokio::select! {
+            r = &mut fut => return r.map_err(Cut::Failed),
+            now = ticks.tick() => {
+                let p = progress.load(Ordering::Relaxed);
+                if p != last {
+                    last = p;
+                    since = now;
+                } else if now.duration_since(since) >= stall {
+                    return Err(Cut::Stalled);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transfer_buffers_share_a_bounded_budget() {
+        let (one, size) = Budget::take(UPLOAD_BUF);
+        assert!((MIN_BUF..=UPLOAD_BUF).contains(&size));
+        let many: Vec<(Budget, usize)> = (0..1100).map(|_| Budget::take(UPLOAD_BUF)).collect();
+        let last = many.last().map(|(_, s)| *s).unwrap();
+        assert_eq!(last, MIN_BUF, "1,100 transfers at once get the smallest buffers");
+        let total: usize = many.iter().map(|(_, s)| s).sum::<usize>();
+        assert!(total <= BUFFER_BUDGET + 1100 * MIN_BUF, "{total}");
+        drop(many);
+        drop(one);
+        let (_alone, size) = Budget::take(UPLOAD_BUF);
+        assert_eq!(size, UPLOAD_BUF, "alone again: a large buffer");
+    }
+}
+
+/// What a door says of itself in a transfer's record and event.
+#[derive(Debug, Clone, Copy)]
+pub struct Door {
+    /// `ftp`, `ftps`, `http`, `https`.
+    pub protocol: &'static str,
+    /// The client's address.
+    pub peer: std::net::IpAddr,
+}
+
+impl crate::Services {
+    /// A finished transfer, on any door: the metrics, the log line and
+    /// the xferlog line, the same for FTP and the web view.
+    pub fn record_transfer(&self, door: Door, rec: &babelftp_session::TransferRecord) {
+        self.metrics.transfer(rec.incoming, rec.complete, rec.bytes);
+        tracing::info!(
+            path = %babelftp_proto::display::PlainPath(&rec.path),
+            bytes = rec.bytes,
+            seconds = rec.seconds,
+            protocol = door.protocol,
+            "{} {}",
+            if rec.incoming { "upload" } else { "download" },
+            if rec.complete { "complete" } else { "cut short" }
+        );
+        if let Some(log) = &self.xferlog {
+            log.write(&crate::xferlog::XferEntry {
+                seconds: rec.seconds,
+                peer: door.peer,
+                bytes: rec.bytes,
+                path: &rec.path,
+                ascii: rec.ascii,
+                incoming: rec.incoming,
+                anonymous: rec.anonymous,
+                user: &rec.user,
+                complete: rec.complete,
+            });
+        }
+    }
+
+    /// An event of a door's session (`session`: its id in events), when a
+    /// hook wants its kind.
+    pub fn event(
+        &self,
+        kind: crate::events::Kind,
+        user: Option<&[u8]>,
+        door: Door,
+        session: String,
+    ) -> Option<crate::events::Event> {
+        let events = self.events.as_ref()?;
+        if !events.wants(kind) {
+            return None;
+        }
+        let mut ev = crate::events::Event::new(kind);
+        ev.session = Some(session);
+        ev.user = user.map(<[u8]>::to_vec);
+        ev.client = Some(door.peer);
+        ev.protocol = Some(door.protocol);
+        Some(ev)
+    }
+
+    /// A finished transfer's event (`stored`: its path as stored), with
+    /// what every door says of it.
+    pub fn transfer_event(
+        &self,
+        door: Door,
+        session: String,
+        rec: &babelftp_session::TransferRecord,
+        stored: Vec<u8>,
+    ) -> Option<crate::events::Event> {
+        use crate::events::Kind;
+        let kind = if rec.incoming { Kind::Upload } else { Kind::Download };
+        let mut ev = self.event(kind, Some(&rec.user), door, session)?;
+        ev.path = Some(stored);
+        ev.bytes = Some(rec.bytes);
+        ev.duration_ms = Some(rec.millis);
+        ev.outcome = Some(if rec.complete { "complete" } else { "cut_short" });
+        ev.code = rec.code;
+        Some(ev)
+    }
+}
