@@ -21,12 +21,14 @@ use super::session::{csrf_ok, field, read_form, View};
 use super::{href, page, see_other, Ask, St, Web};
 use crate::events::Kind;
 use crate::storage::ReadHandle;
+use babelftp_core::transfer::{watch, Cut, Fail};
+use babelftp_core::ServiceError;
+use babelftp_session::TransferRecord;
+use tokio_util::io::StreamReader;
 
 /// Entries on one page of a listing. A directory with more is shown a
 /// page at a time, in the storage's order, and never held whole.
 pub(crate) const PAGE: usize = 10_000;
-/// Octets an upload gathers before each write to the storage.
-const WRITE_CHUNK: usize = 1 << 20;
 /// Octets a download reads at once.
 const READ_CHUNK: usize = 1 << 20;
 
@@ -97,18 +99,50 @@ fn any_right(web: &Web, ask: &Ask, view: &View, path: &VPath, perms: &[Perm]) ->
     Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
 }
 
+/// The user's context: its operations, as every door runs them.
+pub(crate) fn ctx(web: &Web, view: &View) -> babelftp_core::UserCtx {
+    babelftp_core::UserCtx::new(
+        web.shared().clone(),
+        view.tree.clone(),
+        view.rules.clone(),
+        view.user.clone(),
+        view.limits,
+    )
+}
+
 /// The user's quota, when it has one and there is a store.
 pub(crate) fn quota(web: &Web, view: &View) -> Option<crate::quota::Quota> {
-    let name = view.user.as_ref()?;
-    if !view.limits.has_quota() {
-        return None;
+    ctx(web, view).quota()
+}
+
+/// This door, in records and events.
+fn door(web: &Web, ask: &Ask) -> babelftp_core::transfer::Door {
+    babelftp_core::transfer::Door {
+        protocol: if web.tls { "https" } else { "http" },
+        peer: ask.peer.ip(),
     }
-    let store = web.shared().cfg.directory.as_ref()?.store()?.clone();
-    Some(crate::quota::Quota {
-        store,
-        name: name.clone(),
-        limits: view.limits,
-    })
+}
+
+/// The page for a refusal of the services: the rules (403), or what the
+/// storage or the quota said ([`storage_error`]).
+fn service_error(web: &Web, ask: &Ask, e: ServiceError) -> Response {
+    match e {
+        ServiceError::Denied { perm } => {
+            tracing::info!(peer = %ask.peer, missing = %perm, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
+            web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[])
+        }
+        ServiceError::DeniedInside { perm, at } => {
+            let shown = babelftp_proto::display::PlainPath(&at.to_bytes()).to_string();
+            tracing::info!(peer = %ask.peer, missing = %perm, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), inside = %shown, "web: refused by the permissions of a folder inside");
+            web.error(
+                ask.lang,
+                StatusCode::FORBIDDEN,
+                "web-denied-inside",
+                &[("path", &shown), ("perm", perm.name())],
+            )
+        }
+        e => storage_error(web, ask, &io::Error::new(e.kind(), e.to_string())),
+    }
 }
 
 /// A place among the user's sessions while a transfer runs (its
@@ -404,6 +438,10 @@ struct Sent {
     want: u64,
     sent: Arc<AtomicU64>,
     started: Instant,
+    /// Who, and over which door (the xferlog's).
+    user: Vec<u8>,
+    anonymous: bool,
+    door: babelftp_core::transfer::Door,
     _slot: Option<crate::limits::SessionSlot>,
 }
 
@@ -411,13 +449,21 @@ impl Drop for Sent {
     fn drop(&mut self) {
         let bytes = self.sent.load(Ordering::Relaxed);
         let complete = bytes >= self.want;
-        self.web.shared().metrics.transfer(false, complete, bytes);
-        tracing::info!(
-            path = %babelftp_proto::display::PlainPath(&self.path),
+        let elapsed = self.started.elapsed();
+        let rec = TransferRecord {
+            path: std::mem::take(&mut self.path),
+            incoming: false,
+            ascii: false,
             bytes,
-            "web download {}",
-            if complete { "complete" } else { "cut short" }
-        );
+            seconds: elapsed.as_secs(),
+            millis: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            complete,
+            code: Some(if complete { 200 } else { 499 }),
+            user: std::mem::take(&mut self.user),
+            anonymous: self.anonymous,
+        };
+        // Metrics, log line, xferlog: as every door records a transfer.
+        self.web.shared().record_transfer(self.door, &rec);
         if let Some(mut ev) = self.ev.take() {
             ev.path = Some(std::mem::take(&mut self.stored));
             ev.bytes = Some(bytes);
@@ -526,6 +572,9 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
         want: len,
         sent: sent.clone(),
         started: Instant::now(),
+        user: view.user_bytes(),
+        anonymous: view.user.is_none(),
+        door: door(web, ask),
         _slot: slot,
     };
     // Under a bandwidth limit, chunks as small as its turns.
@@ -630,7 +679,7 @@ impl From<io::Error> for Stop {
 /// STOR does, beside the old file and renamed over it at the end (a file
 /// of an account without `overwrite` must not exist), metered by the
 /// quota and kept to the bandwidth limits. The octets stored.
-async fn store<S, E>(web: &St, ask: &Ask, view: &View, dir: &VPath, name: &[u8], mut chunks: S) -> Result<u64, Stop>
+async fn store<S, E>(web: &St, ask: &Ask, view: &View, dir: &VPath, name: &[u8], chunks: S) -> Result<u64, Stop>
 where
     S: futures::Stream<Item = Result<Bytes, E>> + Unpin,
     E: std::fmt::Display,
@@ -644,23 +693,13 @@ where
     let path = dir.join(name);
     any_right(web, ask, view, &path, &[Perm::Upload, Perm::Overwrite]).map_err(Stop::Page)?;
     let (st, p) = (view.tree.clone(), path.clone());
-    let old = blocking(move || match st.stat(&p) {
+    blocking(move || match st.stat(&p) {
         Ok(e) if e.kind == EntryKind::Dir => Err(io::ErrorKind::IsADirectory.into()),
-        Ok(e) => Ok(Some(e.size)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e.into()),
     })
     .await?;
-    allowed(
-        web,
-        ask,
-        view,
-        &Op::Store {
-            path: path.components(),
-            exists: old.is_some(),
-        },
-    )
-    .map_err(Stop::Page)?;
     let mode = if view.rules.at(path.components()).has(Perm::Overwrite) {
         WriteMode::Replace
     } else {
@@ -668,93 +707,75 @@ where
     };
     let slot = slot(web, view)?;
     let throttle = crate::throttle::Throttle::for_transfer(true, slot.as_ref(), &web.shared().bandwidth);
-    let mut meter = match quota(web, view) {
-        Some(q) => Some(q.meter(old, old.unwrap_or(0)).await?),
-        None => None,
-    };
-    let (st, p) = (view.tree.clone(), path.clone());
-    let mut upload = Some(blocking(move || st.open_write(&p, mode).map_err(io::Error::from)).await?);
+    // The upload as every door runs it: rights, quota meter, buffer
+    // budget, commit and settle (babelftp_core::transfer::Upload).
+    let mut upload = ctx(web, view).begin_upload(&path, mode).await.map_err(|e| match e {
+        e @ (ServiceError::Denied { .. } | ServiceError::DeniedInside { .. }) => Stop::Page(service_error(web, ask, e)),
+        e => Stop::Io(io::Error::new(e.kind(), e.to_string())),
+    })?;
     let started = Instant::now();
-    let mut total: u64 = 0;
-    let mut buf: Vec<u8> = Vec::with_capacity(WRITE_CHUNK);
+    let progress = AtomicU64::new(0);
     // A body that moves no octet for stall_timeout is given up, as a
     // stalled FTP data connection is.
     let stall = web.shared().cfg.stall_timeout;
-    let result: io::Result<()> = async {
-        loop {
-            let next = tokio::time::timeout(stall, chunks.next())
-                .await
-                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "the upload stopped arriving"))?;
-            let last = next.is_none();
-            if let Some(chunk) = next {
-                let chunk = chunk.map_err(|e| io::Error::new(io::ErrorKind::ConnectionAborted, e.to_string()))?;
-                total += chunk.len() as u64;
-                if let Some(m) = meter.as_mut() {
-                    m.admit(total).await?;
-                }
-                if let Some(t) = &throttle {
-                    t.pace(chunk.len() as u64).await;
-                }
-                buf.extend_from_slice(&chunk);
-            }
-            if buf.len() >= WRITE_CHUNK || (last && !buf.is_empty()) {
-                let (mut up, data) = (
-                    upload.take().ok_or_else(|| io::Error::other("upload gone"))?,
-                    std::mem::take(&mut buf),
-                );
-                let (up, r) = tokio::task::spawn_blocking(move || {
-                    let r = up.write_all(&data);
-                    (up, r, data)
-                })
-                .await
-                .map(|(up, r, mut data)| {
-                    data.clear();
-                    buf = data;
-                    (up, r)
-                })
-                .map_err(io::Error::other)?;
-                upload = Some(up);
-                r?;
-            }
-            if last {
-                return Ok(());
-            }
+    let body = StreamReader::new(
+        chunks.map(|c| c.map_err(|e| io::Error::new(io::ErrorKind::ConnectionAborted, e.to_string()))),
+    );
+    let received = match throttle {
+        Some(t) => {
+            let mut body = t.wrap(body);
+            watch(&progress, stall, upload.receive(&mut body, false, &progress)).await
         }
-    }
-    .await;
-    let up = upload.take();
-    let outcome = match (result, up) {
-        // The name is taken as STOR takes it: with what it holds now.
-        (Ok(()), Some(up)) => crate::quota::commit_beside(meter, view.tree.clone(), path.clone(), up)
-            .await
-            .map(drop),
-        (Err(e), up) => {
-            // Nothing of a refused or cut upload is kept.
-            if let Some(up) = up {
-                let _ = blocking(move || up.discard().map_err(io::Error::from)).await;
-            }
-            if let Some(m) = meter {
-                m.settle_unchanged().await;
-            }
-            Err(e)
+        None => {
+            let mut body = body;
+            watch(&progress, stall, upload.receive(&mut body, false, &progress)).await
         }
-        (Ok(()), None) => Err(io::Error::other("upload gone")),
     };
+    let outcome: io::Result<()> = match received {
+        Ok((_, tail)) => upload.commit(tail).await.map_err(io::Error::from),
+        // Nothing of a refused or cut upload is kept.
+        Err(Cut::Failed(Fail::Quota)) => {
+            upload.discard().await;
+            Err(io::ErrorKind::QuotaExceeded.into())
+        }
+        Err(cut) => {
+            upload.abandon().await;
+            Err(match cut {
+                Cut::Stalled => io::Error::new(io::ErrorKind::TimedOut, "the upload stopped arriving"),
+                Cut::Failed(Fail::Net(e)) => e,
+                Cut::Failed(Fail::Storage(e)) => e.into(),
+                Cut::Failed(Fail::Quota) => io::ErrorKind::QuotaExceeded.into(),
+            })
+        }
+    };
+    let total = progress.load(Ordering::Relaxed);
     let complete = outcome.is_ok();
-    let stored = match web.shared().events.is_some() {
-        true => stored(view, &path).await,
-        false => Vec::new(),
+    let elapsed = started.elapsed();
+    let rec = TransferRecord {
+        path: path.to_bytes(),
+        incoming: true,
+        ascii: false,
+        bytes: total,
+        seconds: elapsed.as_secs(),
+        millis: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        complete,
+        code: Some(if complete { 201 } else { 500 }),
+        user: view.user_bytes(),
+        anonymous: view.user.is_none(),
     };
-    web.shared().metrics.transfer(true, complete, total);
-    tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), bytes = total, "web upload {}", if complete { "complete" } else { "cut short" });
-    if let Some(mut ev) = web.event(Kind::Upload, Some(view.user_bytes()), ask) {
-        ev.path = Some(stored);
-        ev.bytes = Some(total);
-        ev.size = complete.then_some(total);
-        ev.duration_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
-        ev.outcome = Some(if complete { "complete" } else { "cut_short" });
-        ev.code = Some(if complete { 201 } else { 500 });
-        web.emit(Some(ev));
+    // Metrics, log line, xferlog: as every door records a transfer.
+    web.shared().record_transfer(door(web, ask), &rec);
+    if web.shared().events.is_some() {
+        let stored = stored(view, &path).await;
+        if let Some(mut ev) = web.event(Kind::Upload, Some(view.user_bytes()), ask) {
+            ev.path = Some(stored);
+            ev.bytes = Some(total);
+            ev.size = complete.then_some(total);
+            ev.duration_ms = Some(rec.millis);
+            ev.outcome = Some(if complete { "complete" } else { "cut_short" });
+            ev.code = rec.code;
+            web.emit(Some(ev));
+        }
     }
     outcome?;
     Ok(total)
@@ -905,32 +926,15 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
         return r;
     }
     let path = ask.path.join(&name);
-    if let Err(r) = allowed(web, ask, view, &Op::Mkdir(path.components())) {
-        return r;
-    }
-    // A folder takes one of the files a quota allows, as MKD's does.
-    let quota = quota(web, view);
-    if let Some(q) = &quota {
-        if let Err(e) = q.reserve_dir().await {
-            if e.kind() == io::ErrorKind::QuotaExceeded {
-                return web.error(ask.lang, StatusCode::INSUFFICIENT_STORAGE, "quota-entries", &[]);
-            }
-            return storage_error(web, ask, &e);
-        }
-    }
     let names = stored_names(web, view, &path, None).await;
-    let (st, p) = (view.tree.clone(), path.clone());
-    match blocking(move || st.mkdir(&p).map_err(io::Error::from)).await {
+    // A folder takes one of the files a quota allows, as MKD's does.
+    match ctx(web, view).mkdir(&path).await {
         Ok(()) => {
             changed(web, ask, view, Kind::Mkdir, &path, names);
             see_other(&href(&ask.path, true))
         }
-        Err(e) => {
-            if let Some(q) = &quota {
-                q.dir_gone().await;
-            }
-            storage_error(web, ask, &e)
-        }
+        Err(ServiceError::QuotaExceeded) => web.error(ask.lang, StatusCode::INSUFFICIENT_STORAGE, "quota-entries", &[]),
+        Err(e) => service_error(web, ask, e),
     }
 }
 
@@ -949,24 +953,15 @@ pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     }
     let dir = ask.path.parent();
     let to = dir.join(&to_name);
-    // Renaming over a file replaces it only when the rules allow that
-    // too; the web view never replaces silently: it refuses (409).
-    let op = Op::Rename {
-        from: ask.path.components(),
-        to: to.components(),
-        to_exists: false,
-    };
-    if let Err(r) = allowed(web, ask, view, &op) {
-        return r;
-    }
+    // The web view never replaces silently: over an existing name it
+    // refuses (409).
     let names = stored_names(web, view, &ask.path, Some(&to)).await;
-    let (st, from, dest) = (view.tree.clone(), ask.path.clone(), to.clone());
-    match blocking(move || st.rename_no_replace(&from, &dest).map_err(io::Error::from)).await {
+    match ctx(web, view).rename(&ask.path, &to, false).await {
         Ok(()) => {
             changed(web, ask, view, Kind::Rename, &ask.path, names);
             see_other(&href(&dir, true))
         }
-        Err(e) => storage_error(web, ask, &e),
+        Err(e) => service_error(web, ask, e),
     }
 }
 
@@ -983,36 +978,20 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     }
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let is_dir = blocking(move || Ok(st.is_dir(&p))).await.unwrap_or(false);
-    let op = if is_dir {
-        Op::Rmdir(ask.path.components())
-    } else {
-        Op::Delete(ask.path.components())
-    };
-    if let Err(r) = allowed(web, ask, view, &op) {
-        return r;
-    }
     let names = stored_names(web, view, &ask.path, None).await;
-    let (st, p) = (view.tree.clone(), ask.path.clone());
-    let r = blocking(move || {
-        if is_dir {
-            st.rmdir(&p).map(|()| None).map_err(io::Error::from)
-        } else {
-            st.remove_file_counted(&p).map_err(io::Error::from)
-        }
-    })
-    .await;
+    let user = ctx(web, view);
+    let r = if is_dir {
+        user.rmdir(&ask.path).await
+    } else {
+        user.remove(&ask.path).await
+    };
     match r {
-        Ok(size) => {
-            match (quota(web, view), size) {
-                (Some(q), Some(size)) => q.removed(size).await,
-                (Some(q), None) if is_dir => q.dir_gone().await,
-                _ => {}
-            }
+        Ok(()) => {
             let kind = if is_dir { Kind::Rmdir } else { Kind::Delete };
             changed(web, ask, view, kind, &ask.path, names);
             see_other(&href(&ask.path.parent(), true))
         }
-        Err(e) => storage_error(web, ask, &e),
+        Err(e) => service_error(web, ask, e),
     }
 }
 
