@@ -461,7 +461,7 @@ fn access_lines(cfg: &Config, missing_homes: &[Vec<u8>]) -> Vec<String> {
 /// gives back what a burst of sessions freed in them: after 1,000
 /// concurrent sessions the idle server kept 31–49 MiB over its 12 MiB
 /// start; with as many arenas as cores, 23–26 MiB, and a peak of 37–44 MiB
-/// instead of 63–80 (docs/bench-load.md). The arena limit can only be set
+/// instead of 63–80 (docs/dev/bench-load.md). The arena limit can only be set
 /// before the process starts (`GLIBC_TUNABLES`), so `serve` starts itself
 /// again once with it, unless the environment already sets one. Other C
 /// libraries ignore the variable.
