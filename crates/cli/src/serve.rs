@@ -41,7 +41,7 @@ pub struct ServeArgs {
     db: Option<String>,
     /// An HTTP auth hook: each login of a name not in --user/--users is
     /// POSTed to URL as JSON, whose answer allows it and may set the
-    /// account (README: "Users, permissions and the accounts store").
+    /// account (the guide: "Accounts and permissions").
     #[arg(long, value_name = "URL")]
     auth_hook: Option<String>,
     /// Refuse anonymous logins (the default once --user or --users is given).
@@ -159,7 +159,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "RATE", value_parser = rate_arg)]
     upload_rate: Option<Rate>,
     /// An event webhook: every event (upload, login, …) is POSTed to URL
-    /// as JSON, through the outbox (README: "Events"; [[hook]] tables in
+    /// as JSON, through the outbox (the guide: "Events"; [[hook]] tables in
     /// the configuration for more) (repeatable).
     #[arg(long = "hook", value_name = "URL", value_parser = parse_hook_url)]
     hooks: Vec<String>,
