@@ -244,7 +244,7 @@ def parallel_ftplib(servers, res):
     threads of 4 processes): curl 7.88 stalls for its poll timeout (0.2 or
     1 s) after EPSV whenever the 229 reply is already in when it goes to
     wait, which a server that answers within ~0.1 ms triggers on most
-    transfers (docs/benchmarks.md); ftplib has no such wait."""
+    transfers (docs/dev/benchmarks.md); ftplib has no such wait."""
     ctx = multiprocessing.get_context('fork')
     procs_n = 4
     shares = [PAR // procs_n + (1 if i < PAR % procs_n else 0) for i in range(procs_n)]

@@ -15,7 +15,7 @@ sends no OPTS UTF8): the charset layer's cost.
 
 SERVERS=babelftp,pure-ftpd (names, comma-separated) measures only those
 (babelftp means both of its rows). With JSON=path, the medians are also written there (bench/plot.py makes
-the SVG plots of docs/benchmarks.md from it).
+the SVG plots of docs/dev/benchmarks.md from it).
 
 Needs root (the peers). Usage: bench/listing.py [RUNS] [SIZES]
 (defaults 5 and 1000,10000,100000; add 1000000 for the million: ~1 GiB of

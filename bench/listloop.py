@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs one listing command over and over on a server, for a profiler
-attached to the server meanwhile (docs/benchmarks.md, "Where the time
+attached to the server meanwhile (docs/dev/benchmarks.md, "Where the time
 goes"). Not a benchmark: it prints the median wall time only as a check.
 
 Usage: bench/listloop.py PORT DIR COMMAND N [USER PASS]

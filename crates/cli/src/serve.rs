@@ -41,7 +41,7 @@ pub struct ServeArgs {
     db: Option<String>,
     /// An HTTP auth hook: each login of a name not in --user/--users is
     /// POSTed to URL as JSON, whose answer allows it and may set the
-    /// account (README: "Users, permissions and the accounts store").
+    /// account (the guide: "Accounts and permissions").
     #[arg(long, value_name = "URL")]
     auth_hook: Option<String>,
     /// Refuse anonymous logins (the default once --user or --users is given).
@@ -159,7 +159,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "RATE", value_parser = rate_arg)]
     upload_rate: Option<Rate>,
     /// An event webhook: every event (upload, login, …) is POSTed to URL
-    /// as JSON, through the outbox (README: "Events"; [[hook]] tables in
+    /// as JSON, through the outbox (the guide: "Events"; [[hook]] tables in
     /// the configuration for more) (repeatable).
     #[arg(long = "hook", value_name = "URL", value_parser = parse_hook_url)]
     hooks: Vec<String>,
@@ -461,7 +461,7 @@ fn access_lines(cfg: &Config, missing_homes: &[Vec<u8>]) -> Vec<String> {
 /// gives back what a burst of sessions freed in them: after 1,000
 /// concurrent sessions the idle server kept 31–49 MiB over its 12 MiB
 /// start; with as many arenas as cores, 23–26 MiB, and a peak of 37–44 MiB
-/// instead of 63–80 (docs/bench-load.md). The arena limit can only be set
+/// instead of 63–80 (docs/dev/bench-load.md). The arena limit can only be set
 /// before the process starts (`GLIBC_TUNABLES`), so `serve` starts itself
 /// again once with it, unless the environment already sets one. Other C
 /// libraries ignore the variable.

@@ -2,7 +2,7 @@
 //! serve` with `[[hook]]` tables, ftplib sessions with a UTF-8 name and a
 //! windows-1251 one (not UTF-8), an HTTP receiver written here that is
 //! stopped and started again, a kill and a restart of babelftp on the same
-//! SQLite store, and a command hook (the README's script that moves
+//! SQLite store, and a command hook (the guide's script that moves
 //! arriving files).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -358,7 +358,7 @@ fn every_event_reaches_the_webhook_once_across_a_receiver_outage_and_a_restart()
     drop(srv);
 }
 
-/// The README's example: a command hook that moves each arriving file
+/// The guide's example (docs/guide/src/events.md): a command hook that moves each arriving file
 /// out of the FTP tree (names that are not UTF-8 too).
 const MOVER: &str = r#"#!/bin/sh
 # on-upload.sh: move each file that arrives in /incoming to $DONE.

@@ -744,7 +744,7 @@ fn proftpd_without_lang_serves_legacy_names_the_client_detects_and_remembers() {
 
 /// `babelftp check` against each peer: the report's shape, and a few facts
 /// each server is known for. With `BABELFTP_REPORTS_DIR` set, the reports
-/// are also written there (how `docs/check-*.txt` are made).
+/// are also written there (how `docs/dev/check-*.txt` are made).
 #[test]
 fn check_reports_of_each_peer() {
     let state = tempfile::tempdir().unwrap();

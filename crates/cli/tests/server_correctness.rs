@@ -9,7 +9,7 @@
 //! - a rate-limited download cut short is recorded with the octets it
 //!   sent, in the xferlog, the log, the event and the admin API;
 //! - an upload into a `--dir-charset` folder gives hooks the stored octets:
-//!   the README's own mover script moves it (FTP and web);
+//!   the guide's own mover script moves it (FTP and web);
 //! - a folder outside the root is swept of an earlier run's leftovers.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -533,14 +533,16 @@ ftp.quit()
 }
 
 // ---------------------------------------------------------------------
-// 4. The README's mover, in a --dir-charset folder.
+// 4. The guide's mover, in a --dir-charset folder.
 
-/// The README's own `on-upload.sh` (the block that starts with it).
+/// The guide's own `on-upload.sh` (the block that starts with it, in
+/// docs/guide/src/events.md).
 fn readme_mover() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide/src/events.md")).unwrap();
     let start = readme
         .find("```sh\n#!/bin/sh\n# on-upload.sh")
-        .expect("the README's mover script");
+        .expect("the guide's mover script");
     let body = &readme[start + "```sh\n".len()..];
     body[..body.find("```").unwrap()].to_owned()
 }
@@ -599,7 +601,7 @@ fn uploads_into_a_dir_charset_folder_give_hooks_the_stored_octets_and_the_readme
         &["-H", &format!("X-CSRF-Token: {t}"), "--data-binary", "web"],
     );
     assert_eq!(r.status, 201, "{}", r.body);
-    // Both moved out by the README's script, their KOI8-R names intact.
+    // Both moved out by the guide's script, their KOI8-R names intact.
     let want = [
         (b"\xED\xC9\xD2.txt".to_vec(), b"web".to_vec()),
         (b"\xF0\xD2\xC9\xD7\xC5\xD4.txt".to_vec(), b"ftp".to_vec()),

@@ -11,7 +11,7 @@
 //! uses ([`decide_listing`], [`decide_name`], [`Evidence`]) chooses a
 //! listing's charsets first and then decides each name, which leaves them
 //! only on strong evidence of its own, with the server's history as a
-//! prior; see `per_name.rs` and docs/charset-detection.md.
+//! prior; see `per_name.rs` and docs/dev/charset-detection.md.
 //!
 //! The guess is for display only: the client keeps the exact bytes the
 //! server sent and uses them to retrieve a file, whatever was guessed.

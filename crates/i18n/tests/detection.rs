@@ -640,7 +640,7 @@ fn measure() -> Report {
 /// test holds the three held-out columns to: the held-out part, the
 /// second held-out sample and its added languages. A floor is the value
 /// measured when it was last set (cut to two decimals), so that a
-/// regression in any row of any column fails; docs/charset-detection.md
+/// regression in any row of any column fails; docs/dev/charset-detection.md
 /// says which targets are met. Raise a floor when its row improves. A
 /// floor went down, each time written down there: the
 /// held-out part's were set anew when 8 languages joined it (it holds

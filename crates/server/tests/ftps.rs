@@ -578,7 +578,7 @@ g = login(); print('after', g.sendcmd('NOOP')[:3])
 #[test]
 fn tls13_uploads_from_curl_are_never_truncated() {
     // Tickets on an upload's data connection make a client that only
-    // writes lose its tail (shared/research/ftps.md: vsftpd 9/20); none
+    // writes lose its tail (vsftpd 9/20, measured); none
     // are sent, and every upload must arrive whole.
     let (srv, _certs) = start_tls(false);
     let tmp = tempfile::tempdir().unwrap();

@@ -94,7 +94,7 @@
 //!
 //! node = "ftp1"               # events' `node` (default: the host name)
 //!
-//! [[hook]]                    # events (README "Events"): a webhook …
+//! [[hook]]                    # events (the guide's "Events"): a webhook …
 //! url = "https://pipeline.example.org/ftp-events"
 //! events = ["upload", "rename"]   # default: every event
 //! path = "/incoming/**"       # only events on paths that match (*, **, ?)

@@ -2,7 +2,7 @@
 //! change), and per-session TLS configurations that bind every data
 //! connection to its own client.
 //!
-//! Why per session (see shared/research/ftps.md): vsftpd's
+//! Why per session: vsftpd's
 //! `require_ssl_reuse` accepts a data connection that resumes *any* FTP
 //! session's TLS session, because its ticket keys are shared. Here each FTP
 //! session gets its own `ServerConfig` whose session store holds only that
@@ -32,8 +32,8 @@
 //! newest one they were given, so a download's data connection gives one
 //! new ticket. An upload's never does: a client that only writes closes
 //! with the ticket unread, its kernel resets the connection and drops the
-//! tail of the upload (measured on vsftpd and pyftpdlib,
-//! shared/research/ftps.md). Whether a data connection is a download is
+//! tail of the upload (measured on vsftpd and pyftpdlib). Whether a data
+//! connection is a download is
 //! known only at the transfer command, after its handshake was answered
 //! (see the driver's early data connections), so the ticket is gated by a
 //! switch ([`DataSwitch`]) the store reads when rustls issues it, at the

@@ -21,7 +21,7 @@
 //!    (in a legacy directory) its own reading if clearly not random bytes;
 //!    else Raw. With FEAT UTF8 only clearly legacy text is decoded.
 //!
-//! docs/charset-detection.md has the details and the measurements.
+//! docs/dev/charset-detection.md has the details and the measurements.
 
 use std::collections::BTreeMap;
 

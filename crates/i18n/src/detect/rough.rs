@@ -1,4 +1,4 @@
-//! The rough rank of a big listing's names (docs/charset-detection.md,
+//! The rough rank of a big listing's names (docs/dev/charset-detection.md,
 //! "Big listings"): before a name outside the sample is scored in full,
 //! the 27 charsets are ordered by what its high bytes cost in each, from
 //! tables built once (per single-byte charset and high byte: the
