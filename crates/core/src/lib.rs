@@ -309,3 +309,30 @@ impl Services {
         .await
     }
 }
+
+impl Services {
+    /// The tree an account sees, for every door: its home in `base`
+    /// (the server's root or a virtual host's), or the tree the
+    /// directory built for it (a home elsewhere, virtual folders).
+    pub async fn open_tree(
+        &self,
+        base: Arc<dyn Storage>,
+        home: VPath,
+        tree: Option<directory::UserTree>,
+    ) -> Result<Arc<dyn Storage>, io::ErrorKind> {
+        let dir = self.cfg.directory.clone();
+        blocking(move || {
+            if let (Some(tree), Some(dir)) = (tree, dir) {
+                if !tree.is_plain() {
+                    return dir.build_tree(base, &home, &tree).map_err(|e| e.kind());
+                }
+            }
+            if home.is_root() {
+                // The whole root: nothing to open.
+                return Ok(base);
+            }
+            base.subdir(&home).map_err(|e| e.kind())
+        })
+        .await
+    }
+}

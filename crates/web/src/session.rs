@@ -478,29 +478,17 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     r
 }
 
-/// The tree of an account whose password was right: its home in `base`
-/// (the virtual host's root, or the server's), or the tree the directory built (a home elsewhere, virtual
-/// folders), as an FTP login has.
+/// The account's tree, opened as the FTP door opens it.
 async fn open_tree(
     shared: &Arc<babelftp_core::Services>,
     base: Arc<dyn Storage>,
     c: &babelftp_core::Checked,
 ) -> std::io::Result<Arc<dyn Storage>> {
     let home = VPath::root().join(&c.account.home);
-    let (tree, dir) = (c.tree.clone(), shared.cfg.directory.clone());
-    tokio::task::spawn_blocking(move || {
-        if let (Some(tree), Some(dir)) = (tree, dir) {
-            if !tree.is_plain() {
-                return dir.build_tree(base, &home, &tree).map_err(std::io::Error::from);
-            }
-        }
-        if home.is_root() {
-            return Ok(base);
-        }
-        base.subdir(&home).map_err(std::io::Error::from)
-    })
-    .await
-    .unwrap_or_else(|e| Err(std::io::Error::other(e)))
+    shared
+        .open_tree(base, home, c.tree.clone())
+        .await
+        .map_err(std::io::Error::from)
 }
 
 /// POST `?logout`: the session is forgotten and its cookie cleared.

@@ -144,20 +144,11 @@ impl Driver {
         self.count_usage().await
     }
 
-    /// The account's home, or the tree the directory built for it.
+    /// The account's home, or the tree the directory built for it, as
+    /// every door opens it.
     async fn open_home(&mut self, home: VPath) -> Result<Arc<dyn Storage>, OpError> {
-        if let (Some(tree), Some(dir)) = (self.tree.take(), self.shared.cfg.directory.clone()) {
-            if !tree.is_plain() {
-                let base = self.base.clone();
-                return Ok(blocking(move || dir.build_tree(base, &home, &tree).map_err(|e| e.kind())).await?);
-            }
-        }
-        if home.is_root() {
-            // The whole root: nothing to open.
-            return Ok(self.base.clone());
-        }
-        let base = self.base.clone();
-        Ok(blocking(move || base.subdir(&home).map_err(|e| e.kind())).await?)
+        let tree = self.tree.take();
+        Ok(self.shared.open_tree(self.base.clone(), home, tree).await?)
     }
 
     /// The logged-in user's context: its tree, rules, limits and quota
