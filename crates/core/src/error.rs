@@ -28,7 +28,7 @@ pub enum ServiceError {
     Banned,
     /// The storage's own error.
     #[error(transparent)]
-    Storage(#[from] io::Error),
+    Storage(io::Error),
 }
 
 impl ServiceError {
@@ -41,6 +41,17 @@ impl ServiceError {
             ServiceError::SessionLimit => io::ErrorKind::ResourceBusy,
             ServiceError::Banned => io::ErrorKind::ConnectionRefused,
             ServiceError::Storage(e) => e.kind(),
+        }
+    }
+}
+
+impl From<io::Error> for ServiceError {
+    /// The quota's refusal is its own variant; any other error is the
+    /// storage's.
+    fn from(e: io::Error) -> ServiceError {
+        match e.kind() {
+            io::ErrorKind::QuotaExceeded => ServiceError::QuotaExceeded,
+            _ => ServiceError::Storage(e),
         }
     }
 }
