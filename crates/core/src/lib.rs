@@ -336,3 +336,43 @@ impl Services {
         .await
     }
 }
+
+impl Services {
+    /// A login, as every door asks for it (`protocol`: `ftp`, `ftps`,
+    /// `http`, `https`, for the auth hook): a banned address is refused
+    /// before anything is checked ([`ServiceError::Banned`]); the password
+    /// is checked ([`Services::check_login`]); a refusal (`Ok(None)`) is
+    /// scored with the defender, which may ban the address for it (the
+    /// door asks [`Services::is_banned`] when it must say so).
+    pub async fn login(
+        &self,
+        user: Vec<u8>,
+        password: Vec<u8>,
+        ip: std::net::IpAddr,
+        protocol: &str,
+    ) -> Result<Option<Checked>, ServiceError> {
+        if self.is_banned(ip) {
+            return Err(ServiceError::Banned);
+        }
+        let checked = self.check_login(user, password, ip, protocol).await?;
+        if checked.is_none() {
+            self.login_failed(ip);
+        }
+        Ok(checked)
+    }
+
+    /// Whether the defender bans `ip` now.
+    pub fn is_banned(&self, ip: std::net::IpAddr) -> bool {
+        self.defender.is_banned(ip, std::time::Instant::now())
+    }
+
+    /// A place among the account's sessions on this node, with its
+    /// limits: [`ServiceError::SessionLimit`] past its `max_sessions`.
+    pub fn enter_session(
+        &self,
+        name: &str,
+        limits: babelftp_accounts::Limits,
+    ) -> Result<limits::SessionSlot, ServiceError> {
+        self.user_sessions.enter(name, limits).ok_or(ServiceError::SessionLimit)
+    }
+}

@@ -164,6 +164,14 @@ impl UserCtx {
         Ok(blocking(move || st.set_modified(&p, unix_secs).map_err(|e| e.kind())).await?)
     }
 
+    /// RETR, the web's download: the right to download at `p`, then the
+    /// file, at `offset`.
+    pub async fn open_download(&self, p: &VPath, offset: u64) -> Result<crate::storage::ReadHandle, ServiceError> {
+        self.permit(&Op::Download(p.components()))?;
+        let (st, p) = (self.tree.clone(), p.clone());
+        Ok(blocking(move || st.open_read(&p, offset).map_err(|e| e.kind())).await?)
+    }
+
     /// Opens an upload to `path`: the right to write there (to overwrite,
     /// when a file is there and `mode` may replace it), the quota's meter
     /// (the file there now, and how much of it the upload replaces), then

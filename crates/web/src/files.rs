@@ -151,9 +151,9 @@ fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io
     let Some(name) = &view.user else {
         return Ok(None);
     };
-    match web.shared().user_sessions.enter(name, view.limits) {
-        Some(s) => Ok(Some(s)),
-        None => Err(io::ErrorKind::ResourceBusy.into()),
+    match web.shared().enter_session(name, view.limits) {
+        Ok(s) => Ok(Some(s)),
+        Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
     }
 }
 
@@ -554,14 +554,14 @@ async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
         Err(e) => return storage_error(web, ask, &e),
     };
     let throttle = crate::throttle::Throttle::for_transfer(false, slot.as_ref(), &web.shared().bandwidth).map(Arc::new);
-    let (st, p) = (view.tree.clone(), ask.path.clone());
-    let opened = blocking(move || {
-        let h = st.open_read(&p, start).map_err(io::Error::from)?;
-        Ok((h, st.stored_path(&p)))
-    });
-    let (handle, stored) = match opened.await {
+    // The download as every door opens it (babelftp_core::UserCtx).
+    let handle = match ctx(web, view).open_download(&ask.path, start).await {
         Ok(h) => h,
-        Err(e) => return storage_error(web, ask, &e),
+        Err(e) => return service_error(web, ask, e),
+    };
+    let stored = match web.shared().events.is_some() {
+        true => stored(view, &ask.path).await,
+        false => Vec::new(),
     };
     let sent = Arc::new(AtomicU64::new(0));
     let done = Sent {
@@ -767,13 +767,15 @@ where
     web.shared().record_transfer(door(web, ask), &rec);
     if web.shared().events.is_some() {
         let stored = stored(view, &path).await;
+        // The upload's event, as every door's: path, bytes, time,
+        // outcome and code from the same record, and the size it left.
         if let Some(mut ev) = web.event(Kind::Upload, Some(view.user_bytes()), ask) {
             ev.path = Some(stored);
-            ev.bytes = Some(total);
-            ev.size = complete.then_some(total);
+            ev.bytes = Some(rec.bytes);
             ev.duration_ms = Some(rec.millis);
-            ev.outcome = Some(if complete { "complete" } else { "cut_short" });
+            ev.outcome = Some(if rec.complete { "complete" } else { "cut_short" });
             ev.code = rec.code;
+            ev.size = complete.then_some(total);
             web.emit(Some(ev));
         }
     }

@@ -298,12 +298,13 @@ impl Web {
         if !events.wants(kind) {
             return None;
         }
-        let mut ev = Event::new(kind);
-        ev.session = Some(format!("{}w", events.session_id(self.next_id())));
-        ev.user = user;
-        ev.client = Some(ask.peer.ip());
-        ev.protocol = Some(if self.tls { "https" } else { "http" });
-        Some(ev)
+        let session = format!("{}w", events.session_id(self.next_id()));
+        let door = babelftp_core::transfer::Door {
+            protocol: if self.tls { "https" } else { "http" },
+            peer: ask.peer.ip(),
+        };
+        // Built as every door builds its events.
+        self.shared.event(kind, user.as_deref(), door, session)
     }
 
     pub(crate) fn emit(&self, ev: Option<Event>) {
@@ -372,7 +373,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     let password = field(&f, "password").unwrap_or_default().to_vec();
     let shared = web.shared().clone();
     let ip = ask.peer.ip();
-    if user.is_empty() || shared.defender.is_banned(ip, Instant::now()) {
+    if user.is_empty() || shared.is_banned(ip) {
         return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
     }
     let protocol = if web.tls { "https" } else { "http" };
@@ -386,8 +387,13 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
             return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
         }
     };
-    let checked = match shared.check_login(user.clone(), password, ip, protocol).await {
+    // The login as every door asks for it: the ban, the password, the
+    // defender's score of a refusal.
+    let checked = match shared.login(user.clone(), password, ip, protocol).await {
         Ok(c) => c,
+        Err(babelftp_core::ServiceError::Banned) => {
+            return page::login(web, ask, StatusCode::UNAUTHORIZED, Some("web-login-failed"));
+        }
         Err(e) => {
             tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
             return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
@@ -396,7 +402,6 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     let shown = babelftp_proto::display::PlainPath(&user).to_string();
     let Some(checked) = checked else {
         tracing::info!(peer = %ask.peer, user = %shown, "web login refused");
-        shared.login_failed(ip);
         web.emit(web.event(Kind::LoginFailed, Some(user), ask));
         // Answered `login_fail_delay` after the request came, however
         // long the check took (a clear-text account's comparison, or an

@@ -37,32 +37,26 @@ impl Driver {
                 }
             }
             Op::VerifyPassword { user, password } => {
+                let name = self.shared.events.is_some().then(|| user.clone());
                 // A banned address's session: no check, 421 and closed
                 // (OpError::Banned tells the session why).
-                let (defender, ip) = (self.shared.defender.clone(), self.peer.ip());
-                let banned = move || defender.is_banned(ip, std::time::Instant::now());
-                if banned() {
-                    return Err(OpError::Banned);
-                }
-                let name = self.shared.events.is_some().then(|| user.clone());
-                let r = self.verify(user, password).await;
+                let r = self.verify(user, password).await?;
                 // A login counts among its user's sessions: past its
                 // max_sessions, 421.
-                if r.as_ref().is_ok_and(|a| matches!(a, OpOk::Account(Some(_)))) && self.slot.is_none() {
+                if matches!(r, OpOk::Account(Some(_))) && self.slot.is_none() {
                     return Err(OpError::SessionLimit);
                 }
-                if let (Some(name), Ok(OpOk::Account(a))) = (&name, &r) {
+                if let (Some(name), OpOk::Account(a)) = (&name, &r) {
                     // A login under the name the directory confirmed.
                     let name = a.as_ref().and_then(|a| a.name.clone()).unwrap_or_else(|| name.clone());
                     self.login_checked(&name, a.is_some());
                 }
-                if matches!(r, Ok(OpOk::Account(None))) {
-                    self.shared.login_failed(self.peer.ip());
-                    if banned() {
-                        return Err(OpError::Banned);
-                    }
+                // A refusal the defender banned the address for: said,
+                // and the connection ends.
+                if matches!(r, OpOk::Account(None)) && self.shared.is_banned(self.peer.ip()) {
+                    return Err(OpError::Banned);
                 }
-                r
+                Ok(r)
             }
             Op::EnterHome(home) => self.enter_home(home).await,
             Op::Stat(p) => Ok(blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await?),
@@ -93,21 +87,19 @@ impl Driver {
         }
     }
 
-    /// The password check ([`Shared::check_login`]); a login takes its
-    /// place among its user's sessions.
+    /// The login, as every door asks for it (`Services::login`: the ban,
+    /// the password, the defender's score); a login takes its place among
+    /// its user's sessions.
     async fn verify(&mut self, user: Vec<u8>, password: Vec<u8>) -> OpResult {
         self.tree = None;
         self.user = None;
         self.slot = None;
         let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
-        let login = self
-            .shared
-            .check_login(user, password, self.peer.ip(), protocol)
-            .await?;
+        let login = self.shared.login(user, password, self.peer.ip(), protocol).await?;
         Ok(OpOk::Account(login.map(|l| {
             self.tree = l.tree;
             self.rules = Some(l.account.rules.clone());
-            self.slot = self.shared.user_sessions.enter(&l.name, l.limits);
+            self.slot = self.shared.enter_session(&l.name, l.limits).ok();
             l.account
         })))
     }

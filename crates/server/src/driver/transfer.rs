@@ -103,14 +103,11 @@ impl Driver {
         let shown_path = babelftp_proto::display::PlainPath(&shown_path.to_bytes()).to_string();
         let st = self.storage.clone();
         let opened = match kind {
-            TransferKind::Retr { path, offset } => {
-                blocking(move || {
-                    st.open_read(&path, offset)
-                        .map(|h| (Payload::File(h, offset), None))
-                        .map_err(|e| e.kind())
-                })
-                .await
-            }
+            // The user's download, as every door opens it.
+            TransferKind::Retr { path, offset } => match self.user().open_download(&path, offset).await {
+                Ok(h) => Ok((Payload::File(h, offset), None)),
+                Err(e) => Err(e.kind()),
+            },
             // The user's upload, as every door opens it: rights, quota
             // meter, the file (babelftp_core::UserCtx::begin_upload).
             TransferKind::Stor { path, mode } => match self.user().begin_upload(&path, mode).await {
