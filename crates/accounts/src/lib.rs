@@ -27,11 +27,13 @@ mod groups;
 mod import;
 mod limits;
 mod outbox;
+mod rules;
 mod schema;
 mod sessions;
 mod sources;
 mod store;
 mod tokens;
+mod users;
 
 pub use babelftp_i18n::format_size;
 pub use bans::{BanNet, BanRecord};

@@ -18,14 +18,16 @@
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 
+mod candidates;
 mod dbcs;
 mod model;
 mod per_name;
 mod rough;
 
+pub use candidates::CANDIDATES;
 pub use per_name::{
     decide_listing, decide_name, explain, explain_listing, plausible_in, shown, typed_to_name, Context, Decision,
-    Evidence, CANDIDATES,
+    Evidence,
 };
 
 use crate::Charset;

@@ -20,13 +20,15 @@
 //! - [`detect`]: the client's per-name charset decisions (a unigram and
 //!   bigram plausibility model, the directory and the server's history as
 //!   the prior, `%HH` for names no charset explains), plus the older
-//!   whole-listing guess over chardetng.
+//!   whole-listing guess over chardetng. Behind the `detect` feature (on
+//!   by default): the server builds without it.
 //! - [`names`]: RFC 2640 B.3 pathname translation (per-directory
 //!   charsets, raw-bytes fallback) and the legacy-client layer (A.2).
 //! - [`lang`]: Fluent message catalogs (16 languages compiled in) and LANG
 //!   negotiation with fluent-langneg.
 
 pub mod charset;
+#[cfg(feature = "detect")]
 pub mod detect;
 pub mod lang;
 pub mod names;

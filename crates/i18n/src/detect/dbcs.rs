@@ -10,8 +10,8 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::candidates::{candidates, DOUBLE_BYTE};
 use super::model;
-use super::per_name::{candidates, DOUBLE_BYTE};
 
 /// A unit, packed in 32 bits (small memos stay in the cache): its kind
 /// (bits 0..3), a character no name holds (bit 3), a lossless round trip

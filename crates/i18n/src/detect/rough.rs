@@ -10,9 +10,9 @@
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
+use super::candidates::{candidates, DOUBLE_BYTE};
 use super::dbcs;
 use super::model;
-use super::per_name::{candidates, DOUBLE_BYTE};
 
 /// Per single-byte candidate and high byte: its character, the
 /// character's unigram bits in the cheapest language of the charset

@@ -1,6 +1,8 @@
 //! Command parser tests; each names the rule it checks.
 
 use super::*;
+use crate::path::{PathError, WirePath};
+use crate::reply::ReplyCode;
 
 fn p(line: &[u8]) -> Result<Command, ParseError> {
     Command::parse(line)

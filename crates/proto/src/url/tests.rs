@@ -1,5 +1,6 @@
 use super::*;
 use proptest::prelude::*;
+use std::net::{Ipv4Addr, Ipv6Addr};
 
 const NIHONGO_TXT: &str = "ftp://host/%E6%97%A5%E6%9C%AC%E8%AA%9E.txt";
 

@@ -1,10 +1,10 @@
 //! Scoring a reading: its bits in the language that explains it best,
 //! with the structure penalties no unigram sees.
 
-use super::{
-    char_cost, class, escape, escape_row, fold, impossible, lang_script, mark_fits, script, tables, unigram_row, Class,
-    Script, ABSENT, ABSENT_ROW, GLUED, N,
-};
+use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigram_row, Class};
+use super::cost::{char_cost, escape, GLUED};
+use super::langs::{lang_script, Script, N};
+use super::tables::{tables, ABSENT, ABSENT_ROW};
 
 /// Thai spelling no word has: a vowel or tone mark above or below that is
 /// not on a consonant (or on a vowel mark, for a tone), a leading vowel

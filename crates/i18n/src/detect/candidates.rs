@@ -1,0 +1,98 @@
+//! The legacy charsets detection considers, with their priors and
+//! languages: shared by the per-name decisions (`per_name.rs`) and the
+//! rough and double-byte ranks of big listings (`rough.rs`, `dbcs.rs`).
+
+use super::model::lang_index;
+use crate::Charset;
+
+/// The legacy charsets detection considers, with a prior in bits (how rare
+/// the charset is on servers: windows-1251 is common, ISO-8859-5 rare) and
+/// the languages each one is written in (a reading in another language
+/// pays [`OFF_LANGUAGE`] bits).
+/// Among charsets that give the same text, the first one listed is named.
+pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
+    ("Shift_JIS", 2, &["ja"]),
+    ("EUC-JP", 3, &["ja"]),
+    ("GBK", 2, &["zh", "zt"]),
+    ("gb18030", 3, &["zh", "zt"]),
+    ("Big5", 2, &["zt"]),
+    ("EUC-KR", 2, &["ko"]),
+    (
+        "windows-1252",
+        1,
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is"],
+    ),
+    (
+        "ISO-8859-15",
+        3,
+        &[
+            "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "et",
+        ],
+    ),
+    (
+        "macintosh",
+        5,
+        &["de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is"],
+    ),
+    ("windows-1250", 2, &["pl", "cs", "sk", "sl", "hu", "ro", "hr", "de"]),
+    ("ISO-8859-2", 3, &["pl", "cs", "sk", "sl", "hu", "ro", "hr", "de"]),
+    ("windows-1251", 1, &["ru", "uk", "bg", "mk"]),
+    ("KOI8-R", 3, &["ru", "bg"]),
+    ("KOI8-U", 4, &["uk", "ru", "bg"]),
+    ("ISO-8859-5", 6, &["ru", "bg", "mk"]),
+    ("IBM866", 4, &["ru"]),
+    ("x-mac-cyrillic", 6, &["ru", "uk", "bg"]),
+    ("windows-1253", 2, &["el"]),
+    ("ISO-8859-7", 3, &["el"]),
+    ("windows-1254", 2, &["tr"]),
+    ("windows-1255", 2, &["he"]),
+    ("ISO-8859-8", 3, &["he"]),
+    ("windows-1256", 2, &["ar", "fa"]),
+    ("ISO-8859-6", 4, &["ar"]),
+    ("windows-1257", 3, &["lt", "lv", "et"]),
+    ("windows-1258", 3, &["vi"]),
+    ("windows-874", 2, &["th"]),
+];
+
+/// The first entries of [`CANDIDATES`] are the double-byte charsets.
+pub(super) const DOUBLE_BYTE: usize = 6;
+
+// (The rough rank keeps the single-byte charsets' sums in arrays of 32.)
+const _: () = assert!(CANDIDATES.len() - DOUBLE_BYTE <= 32);
+
+/// The index of "UTF-8" beside the candidates in a directory's charsets.
+pub(super) fn utf8_index() -> usize {
+    candidates().len()
+}
+/// Its prior: UTF-8 is the commonest charset of names today.
+const UTF8_PRIOR: f64 = 1.0;
+
+pub(super) struct Candidate {
+    pub charset: Charset,
+    prior: f64,
+    pub langs: Vec<usize>,
+}
+
+pub(super) fn candidates() -> &'static [Candidate] {
+    static C: std::sync::OnceLock<Vec<Candidate>> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        CANDIDATES
+            .iter()
+            .filter_map(|(label, prior, langs)| {
+                Some(Candidate {
+                    charset: Charset::for_label(label)?,
+                    prior: f64::from(*prior),
+                    langs: langs.iter().filter_map(|l| lang_index(l)).collect(),
+                })
+            })
+            .collect()
+    })
+}
+
+/// A charset's prior in bits; `utf8_index()` is the UTF-8 reading.
+pub(super) fn prior(c: usize) -> f64 {
+    if c == utf8_index() {
+        return UTF8_PRIOR;
+    }
+    candidates().get(c).map_or(f64::INFINITY, |x| x.prior)
+}

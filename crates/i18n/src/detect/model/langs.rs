@@ -1,0 +1,46 @@
+//! The languages of the tables, and the scripts they are written in.
+
+/// Languages of the tables (`charfreq.txt`'s codes).
+pub(crate) const LANGS: &[&str] = &[
+    "ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi", "pl", "cs", "sk", "sl", "hu", "ro",
+    "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "lt", "lv", "zt", "th", "is", "et", "hr",
+];
+pub(super) const N: usize = 37;
+/// How many languages the tables have.
+pub(crate) const LANG_COUNT: usize = N;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    Cjk,
+    Other,
+}
+
+pub(crate) fn lang_script(lang: usize) -> Script {
+    use Script::{Arabic, Cjk, Cyrillic, Greek, Hebrew, Latin, Thai};
+    // In the order of LANGS.
+    const SCRIPTS: [Script; N] = [
+        Cjk, Cjk, Cjk, Cyrillic, Cyrillic, Cyrillic, Cyrillic, Greek, Arabic, Arabic, Hebrew, Latin, Latin, Latin,
+        Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin,
+        Latin, Latin, Cjk, Thai, Latin, Latin, Latin,
+    ];
+    SCRIPTS.get(lang).copied().unwrap_or(Script::Other)
+}
+
+/// Indices of two languages with characters of their own in `char_cost`.
+pub(super) const DE: usize = 19;
+pub(super) const ES: usize = 21;
+
+/// Whether a language is written in the Latin script.
+pub(crate) fn latin(lang: usize) -> bool {
+    lang_script(lang) == Script::Latin
+}
+
+pub(crate) fn lang_index(code: &str) -> Option<usize> {
+    LANGS.iter().position(|l| *l == code)
+}

@@ -1,0 +1,104 @@
+//! The generated tables (`charfreq.txt`): per character, letter pair,
+//! ASCII letter pair and escape, the bits in each language.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+use super::langs::{lang_index, N};
+
+pub(super) const ABSENT: u8 = u8::MAX;
+/// A table row with no entry.
+pub(super) static ABSENT_ROW: [u8; N] = [ABSENT; N];
+
+/// A multiply-rotate hasher for the tables' small keys (characters and
+/// pairs of them): SipHash's protection against crafted keys is not
+/// needed for tables fixed at build time, and it is several times slower.
+#[derive(Default)]
+pub(super) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub(super) type Map<K> = HashMap<K, [u8; N], BuildHasherDefault<FastHasher>>;
+
+pub(super) struct Tables {
+    pub(super) unigram: Map<char>,
+    pub(super) bigram: Map<(char, char)>,
+    /// ASCII letter pairs of the Latin-script languages.
+    pub(super) ascii: Map<(u8, u8)>,
+    /// Per letter (and `^`), what a follower never seen after it costs
+    /// over its unigram (Witten-Bell escape).
+    pub(super) escape: Map<char>,
+}
+
+pub(super) fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Tables {
+            unigram: Map::default(),
+            bigram: Map::default(),
+            ascii: Map::default(),
+            escape: Map::default(),
+        };
+        for line in include_str!("../charfreq.txt").lines() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.splitn(3, ' ');
+            let (Some(lang), Some(cost), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
+                continue;
+            };
+            let Ok(cost) = cost.parse::<u8>() else { continue };
+            if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
+                for c in chars.chars() {
+                    let row = t.escape.entry(c).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang.strip_suffix('3').and_then(lang_index) {
+                let bs = chars.as_bytes();
+                for pair in bs.chunks_exact(2) {
+                    let row = t.ascii.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang.strip_suffix('2').and_then(lang_index) {
+                let cs: Vec<char> = chars.chars().collect();
+                for pair in cs.chunks_exact(2) {
+                    let row = t.bigram.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            } else if let Some(lang) = lang_index(lang) {
+                for c in chars.chars() {
+                    let row = t.unigram.entry(c).or_insert([ABSENT; N]);
+                    if let Some(slot) = row.get_mut(lang) {
+                        *slot = (*slot).min(cost);
+                    }
+                }
+            }
+        }
+        t
+    })
+}

@@ -1,0 +1,351 @@
+use super::*;
+
+fn cx(ev: &Evidence) -> Context<'_> {
+    Context {
+        explicit: None,
+        feat_utf8: false,
+        evidence: ev,
+    }
+}
+
+fn enc(label: &str, s: &str) -> Vec<u8> {
+    Charset::for_label(label).unwrap().from_utf8(s).unwrap()
+}
+
+#[test]
+fn gbk_bytes_shaped_like_broken_utf8_in_a_gbk_directory() {
+    // GBK 来 is C0 B4, an overlong UTF-8 form: alone it is `%HH`, in a
+    // directory of GBK names it is GBK; an overlong `.` (C0 AE, GBK 喇)
+    // stays `%HH` everywhere.
+    let ev = Evidence::default();
+    let lai = enc("GBK", "来");
+    assert_eq!(decide_name(&lai, &cx(&ev)), Decision::Raw);
+    let dots = b"\xC0\xAE\xC0\xAE".to_vec();
+    let others = ["新建文件夹", "会议记录.docx", "照片 2019", "合同范本", "财务报表.xlsx"];
+    let mut names: Vec<Vec<u8>> = others.iter().map(|t| enc("GBK", t)).collect();
+    names.push(lai.clone());
+    names.push(dots);
+    // (valid UTF-8 with a control character is no such shape: `%HH`)
+    names.push("a\u{85}b".as_bytes().to_vec());
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+    assert_eq!(shown_all.get(5).map(String::as_str), Some("来"), "{ds:?}");
+    assert_eq!(shown_all.get(6).map(String::as_str), Some("%C0%AE%C0%AE"), "{ds:?}");
+    assert_eq!(ds.get(7), Some(&Decision::Raw));
+    // A single name on a server whose history is GBK: as in its listing.
+    let mut history = Evidence::default();
+    history.observe(&ds);
+    assert_eq!(history.likely(), Charset::for_label("GBK"));
+    let alone = decide_name(&lai, &cx(&history));
+    assert_eq!(shown(&lai, &alone), "来", "{alone:?}");
+    assert_eq!(decide_name(b"\xC0\xAE\xC0\xAE", &cx(&history)), Decision::Raw);
+    // ... and in a directory of UTF-8 names, `%HH`.
+    let utf8: Vec<&[u8]> = vec!["新建文件夹".as_bytes(), "会议记录.docx".as_bytes(), &lai];
+    let ds = decide_listing(&utf8, &cx(&ev));
+    assert_eq!(ds.get(2), Some(&Decision::Raw));
+}
+
+#[test]
+fn a_big_listing_decided_on_threads_is_decided_as_on_one() {
+    // Names of several charsets, random bytes and cut UTF-8 names, more
+    // than one thread's share: the same decisions, in the same order,
+    // on one thread, on two and on more threads than the machine has.
+    let ev = Evidence::default();
+    let words = [
+        ("windows-1251", "Отчёт за год"),
+        ("KOI8-R", "Письма домой"),
+        ("windows-1252", "Résumé café"),
+        ("Shift_JIS", "会議の記録"),
+        ("GBK", "财务报表"),
+        ("ISO-8859-7", "Φωτογραφίες"),
+        ("windows-1250", "Nová složka"),
+    ];
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let mut k = 0u32;
+    while names.len() < PARALLEL_MIN + 500 {
+        let (label, text) = words[k as usize % words.len()];
+        let mut b = enc(label, &format!("{text} {k}"));
+        match k % 11 {
+            3 => b.extend_from_slice(&[0xFF, 0xFE, (k % 251) as u8 | 0x80]),
+            7 => b = format!("Zürich {k}").into_bytes()[..7].to_vec(),
+            _ => {}
+        }
+        names.push(b);
+        k += 1;
+    }
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let one = decide_in(&refs, &cx(&ev), Some(1));
+    assert_eq!(one.len(), refs.len());
+    assert!(
+        one.iter().any(|d| matches!(d, Decision::Decoded { .. })),
+        "{:?}",
+        one.first()
+    );
+    assert!(one.contains(&Decision::Raw));
+    for threads in [2, 3, 16] {
+        assert!(decide_in(&refs, &cx(&ev), Some(threads)) == one, "{threads} threads");
+    }
+    assert!(decide_listing(&refs, &cx(&ev)) == one);
+}
+
+#[test]
+fn acronyms_read_as_acronyms() {
+    // KOI8's capitals are windows-1251's small letters: `КНР` is `лот`
+    // there, and `ОТП` `пфр`. An acronym's letters are first letters
+    // of words, not letters of one word.
+    let ev = Evidence::default();
+    for (label, texts) in [
+        ("KOI8-U", ["Звіт 2019.doc", "Київ", "КНР", "ОТП", "Бенін"]),
+        ("windows-1251", ["Отчёт.doc", "Москва", "КНР", "ОТП", "Письма"]),
+    ] {
+        let names: Vec<Vec<u8>> = texts.iter().map(|t| enc(label, t)).collect();
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+        assert_eq!(shown_all, texts, "{label}: {ds:?}");
+    }
+    // Random capitals are no acronym: four bytes of ISO-8859-5's
+    // capitals stay `%HH` alone.
+    assert_eq!(decide_name(b"\xBE\xC8\xB8\xB6\xBB", &cx(&ev)), Decision::Raw);
+}
+
+#[test]
+fn no_two_names_shown_alike() {
+    let gbk = Charset::for_label("GBK").unwrap_or_else(Charset::utf8);
+    let dec = |t: &str| Decision::Decoded {
+        charset: gbk,
+        text: t.to_owned(),
+        confident: true,
+    };
+    let utf8 = "通知".as_bytes();
+    let names: [&[u8]; 6] = [
+        b"\xCD\xA8\xD6\xAA",
+        utf8,
+        b"\xB0\xA1",
+        b"\x81\x40",
+        b"\xB0\xA1",
+        b"\xFF",
+    ];
+    let mut ds = vec![
+        dec("通知"),
+        Decision::Utf8,
+        dec("啊"),
+        dec("啊"),
+        dec("啊"),
+        Decision::Raw,
+    ];
+    unclash(&names, &mut ds);
+    // The decoded name that reads as the UTF-8 name's text is `%HH`;
+    // of two decoded names alike the first keeps its text, and the
+    // same bytes listed twice keep it too.
+    assert_eq!(ds.first(), Some(&Decision::Raw));
+    assert_eq!(ds.get(1), Some(&Decision::Utf8));
+    assert_eq!(ds.get(2), Some(&dec("啊")));
+    assert_eq!(ds.get(3), Some(&Decision::Raw));
+    assert_eq!(ds.get(4), Some(&dec("啊")));
+    // A decoded text that is ASCII (no charset reads one) against a
+    // `%HH` form.
+    let names: [&[u8]; 2] = [b"\xFF", b"\x80"];
+    let mut ds = vec![Decision::Raw, dec("%FF")];
+    unclash(&names, &mut ds);
+    assert_eq!(ds.get(1), Some(&Decision::Raw));
+}
+
+#[test]
+fn a_name_shaped_like_a_cut_double_byte_name_in_its_directory() {
+    // Thai ตราชู in windows-874 is B5 C3 D2 AA D9: GBK 得要 and a lead
+    // byte cut off. Alone it is `%HH`; among Thai names it is Thai.
+    let ev = Evidence::default();
+    let name = enc("windows-874", "ตราชู");
+    assert_eq!(decide_name(&name, &cx(&ev)), Decision::Raw);
+    let names = [enc("windows-874", "จัต"), enc("windows-874", "ฟารินี"), name.clone()];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    assert_eq!(shown(&name, ds.get(2).unwrap_or(&Decision::Raw)), "ตราชู", "{ds:?}");
+    // An EUC-JP name cut inside its last kanji stays `%HH` in its
+    // directory.
+    let mut cut = enc("EUC-JP", "お知らせ");
+    cut.pop();
+    let names = [enc("EUC-JP", "会議資料"), enc("EUC-JP", "写真"), cut.clone()];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    assert_eq!(ds.get(2), Some(&Decision::Raw), "{ds:?}");
+}
+
+#[test]
+fn common_kanji_and_common_hanzi_priced_by_their_language() {
+    // 木村 in EUC-JP is GBK 腾录: with one flat price for every kanji
+    // and hanzi both read the same (23 bits); a name's own language
+    // prices its common characters lower.
+    let ev = Evidence::default();
+    for (label, text) in [("EUC-JP", "木村"), ("EUC-JP", "羽折町箪笥町"), ("GBK", "荆门")] {
+        let name = enc(label, text);
+        let d = decide_name(&name, &cx(&ev));
+        assert_eq!(shown(&name, &d), text, "{label} {d:?}");
+    }
+}
+
+#[test]
+fn a_repeated_word_is_one_piece_of_evidence() {
+    // Six names share `Ąžuolas`, whose windows-1257 `Ąž` is EUC-JP's
+    // `線`: counted six times, that one word made the directory
+    // EUC-JP.
+    let texts = [
+        "Kairys Ąžuolas",
+        "Ąžuolas Laurita",
+        "IMG_2426 Ąžuolas.jpg",
+        "Ąžuolas (9).xlsx",
+        "Ąžuolas (3).txt",
+        "Ąžuolas Orestas",
+        "Vilnius 2019",
+        "Šiauliai",
+        "Gražina",
+    ];
+    let names: Vec<Vec<u8>> = texts.iter().map(|t| enc("windows-1257", t)).collect();
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ev = Evidence::default();
+    let ds = decide_listing(&refs, &cx(&ev));
+    for ((n, d), t) in refs.iter().zip(&ds).zip(texts) {
+        assert_eq!(shown(n, d), t, "{d:?}");
+    }
+}
+
+#[test]
+fn explicit_gbk_overrides_valid_utf8() {
+    let ev = Evidence::default();
+    let name = enc("gbk", "通知");
+    assert!(std::str::from_utf8(&name).is_ok());
+    let gbk = Charset::for_label("gbk").unwrap();
+    let c = Context {
+        explicit: Some(gbk),
+        feat_utf8: true,
+        evidence: &ev,
+    };
+    assert_eq!(shown(&name, &decide_name(&name, &c)), "通知");
+    // Without an explicit charset, FEAT UTF8 keeps valid UTF-8 as it is
+    // (U+05AA U+0368 here) ...
+    let feat = Context {
+        explicit: None,
+        feat_utf8: true,
+        evidence: &ev,
+    };
+    assert_eq!(decide_name(&name, &feat), Decision::Utf8);
+    // ... and without FEAT UTF8 a UTF-8 reading this absurd (combining
+    // marks with no base) lets the legacy readings compete.
+    assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), "通知");
+    // A plausible UTF-8 name stays UTF-8 without FEAT UTF8 too.
+    let utf8 = "Отчёт.txt".as_bytes();
+    assert_eq!(decide_name(utf8, &cx(&ev)), Decision::Utf8);
+}
+
+#[test]
+fn c1_byte_is_server_byte_not_c2() {
+    let ev = Evidence::default();
+    let name = b"a\x8Db";
+    let d = decide_name(
+        name,
+        &Context {
+            explicit: None,
+            feat_utf8: true,
+            evidence: &ev,
+        },
+    );
+    assert_eq!(d, Decision::Raw);
+    assert_eq!(shown(name, &d), "a%8Db");
+    assert_eq!(shown(b"100%\xFF", &Decision::Raw), "100%25%FF");
+}
+
+#[test]
+fn broken_utf8_shapes() {
+    assert!(broken_utf8(b"a\xED\xA0\x80b"));
+    assert!(broken_utf8("日本".as_bytes().split_last().unwrap().1));
+    assert!(broken_utf8(b"\xC0\xAE\xC0\xAE"));
+    assert!(!broken_utf8(b"caf\xE9"));
+    assert!(!broken_utf8(&enc("windows-1251", "Игры")));
+}
+
+#[test]
+fn mixed_directory_each_name_in_its_charset() {
+    let ev = Evidence::default();
+    let names = [
+        enc("shift_jis", "写真フォルダ"),
+        enc("windows-1251", "Документы"),
+        enc("windows-1252", "Café crème.txt"),
+        b"\xFF\xFE\x01garbage".to_vec(),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    let shownv: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+    assert_eq!(
+        shownv,
+        ["写真フォルダ", "Документы", "Café crème.txt", "%FF%FE%01garbage"]
+    );
+    for (n, s) in refs.iter().zip(&shownv) {
+        assert_eq!(typed_to_name(s, &refs, &ds).as_deref(), Some(*n));
+    }
+    assert_eq!(typed_to_name("%93%FA", &refs, &ds), None);
+    let sjis_pct: String = refs[0].iter().map(|b| format!("%{b:02X}")).collect();
+    assert_eq!(typed_to_name(&sjis_pct, &refs, &ds).as_deref(), Some(refs[0]));
+}
+
+#[test]
+fn evidence_round_trips_and_accumulates() {
+    let mut ev = Evidence::default();
+    let sjis = Charset::for_label("shift_jis").unwrap();
+    let d = Decision::Decoded {
+        charset: sjis,
+        text: "x".into(),
+        confident: true,
+    };
+    ev.observe(&[d.clone(), d.clone(), d.clone(), Decision::Utf8]);
+    assert_eq!(ev.likely(), Some(sjis));
+    let line = ev.to_line();
+    assert!(!line.contains('\n') && line.bytes().all(|b| (0x20..0x7F).contains(&b)));
+    assert_eq!(Evidence::from_line(&line), ev);
+    // one listing of another charset does not flip it
+    let cp = Charset::for_label("windows-1251").unwrap();
+    let e = Decision::Decoded {
+        charset: cp,
+        text: "y".into(),
+        confident: true,
+    };
+    ev.observe(&vec![e; 10]);
+    assert_ne!(ev.likely(), Some(cp));
+    for garbage in [
+        "",
+        "ev1 utf8=x",
+        "ev1 nosuch=3",
+        "hello\nworld",
+        "ev2 utf8=1",
+        "ev1 utf8",
+    ] {
+        assert_eq!(Evidence::from_line(garbage), Evidence::default(), "{garbage}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_listing_is_shown_and_typed_back(
+        names in proptest::collection::btree_set(proptest::collection::vec(proptest::prelude::any::<u8>(), 1..12), 1..5),
+        feat_utf8 in proptest::prelude::any::<bool>(),
+    ) {
+        let ev = Evidence::default();
+        let c = Context { explicit: None, feat_utf8, evidence: &ev };
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &c);
+        proptest::prop_assert_eq!(ds.len(), refs.len());
+        for (n, d) in refs.iter().zip(&ds) {
+            let s = shown(n, d);
+            if *d == Decision::Raw {
+                proptest::prop_assert!(s.bytes().all(|b| (0x20..0x7F).contains(&b)));
+            }
+            if let Decision::Decoded { charset, text, .. } = d {
+                let back = charset.from_utf8(text);
+                proptest::prop_assert_eq!(back.as_deref(), Some(*n));
+            }
+            let typed = typed_to_name(&s, &refs, &ds);
+            proptest::prop_assert_eq!(typed.as_deref(), Some(*n));
+        }
+    }
+}
