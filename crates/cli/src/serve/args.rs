@@ -380,3 +380,98 @@ impl ServeArgs {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    /// `serve` with `args`, over the configuration file `file` (TOML).
+    fn config(file: &str, args: &[&str]) -> anyhow::Result<Config> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, file)?;
+        let mut argv = vec!["serve", "--config", path.to_str().unwrap_or_default()];
+        argv.extend_from_slice(args);
+        let cli = Cli::try_parse_from(argv)?;
+        let mut s = Settings::load(&path)?;
+        cli.serve.overlay(&mut s)?;
+        Ok(s.resolve()?)
+    }
+
+    /// Each flag given sets its key's field, over the file.
+    #[test]
+    fn a_flag_wins_over_its_key() {
+        let file = "max_per_ip = 3\nidle_timeout = 9\nlisten = [\"127.0.0.1:21\", \"127.0.0.1:22\"]\nfsync = \"never\"\n[limits]\ndownload_rate = \"1MiB/s\"\n";
+        let c = config(file, &[]).unwrap();
+        assert_eq!((c.max_per_ip, c.idle_timeout.as_secs(), c.listen.len()), (3, 9, 2));
+        assert_eq!(c.download_rate, Some(1 << 20));
+        let c = config(
+            file,
+            &[
+                "--max-per-ip",
+                "5",
+                "--listen",
+                "127.0.0.1:2121",
+                "--fsync",
+                "always",
+                "--download-rate",
+                "none",
+                "--passive-address-for",
+                "10.0.0.0/8=10.0.0.5",
+            ],
+        )
+        .unwrap();
+        assert_eq!((c.max_per_ip, c.idle_timeout.as_secs()), (5, 9));
+        assert_eq!(c.listen, vec!["127.0.0.1:2121".parse().unwrap()]);
+        assert_eq!(c.fsync, babelftp_server::storage::fs::Fsync::Always);
+        assert_eq!(c.download_rate, None, "--download-rate none: unlimited");
+        assert_eq!(
+            c.passive_address_for("10.1.2.3".parse().unwrap()),
+            Some("10.0.0.5".parse().unwrap())
+        );
+        let c = config(file, &["--s3", "s3://b/p/", "--s3-region", "eu-west-1"]).unwrap();
+        match c.storage {
+            babelftp_server::storage::Backend::S3(s3) => {
+                assert_eq!((s3.bucket.as_str(), s3.prefix.as_str()), ("b", "p/"));
+                assert_eq!(s3.region.as_deref(), Some("eu-west-1"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Named users turn anonymous off, from the file or the command line,
+    /// unless the file or a flag says otherwise.
+    #[test]
+    fn anonymous_follows_one_rule() {
+        let on = |file: &str, args: &[&str]| config(file, args).map(|c| c.anonymous).unwrap();
+        assert!(on("", &[]));
+        assert!(!on("", &["--user", "a:b"]));
+        assert!(on("", &["--user", "a:b", "--anonymous"]));
+        assert!(on("anonymous = true\n", &["--user", "a:b"]));
+        assert!(!on("anonymous = true\n", &["--no-anonymous"]));
+        assert!(!on("", &["--auth-hook", "http://127.0.0.1:1/"]));
+        assert!(!on("", &["--db", "sqlite:x.db"]));
+    }
+
+    /// A flag's mistake names the flag.
+    #[test]
+    fn a_flags_mistake_names_the_flag() {
+        for (args, says) in [
+            (&["--passive-ports", "9-1"][..], "--passive-ports"),
+            (&["--user", "nopassword"][..], "--user"),
+            (&["--dir-charset", "koi8-r"][..], "--dir-charset"),
+            (&["--s3", "s3:///x"][..], "--s3"),
+            (&["--auth-hook", "ftp://h/"][..], "--auth-hook"),
+        ] {
+            let e = format!("{:#}", config("", args).unwrap_err());
+            assert!(e.contains(says) && !e.contains("c.toml"), "{args:?}: {e}");
+        }
+    }
+}

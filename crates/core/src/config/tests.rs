@@ -354,7 +354,11 @@ fn the_defaults_are_the_schemas_resolved() {
     );
     assert_eq!(
         (c.login_fail_delay, c.upload_end_wait, c.shutdown_grace),
-        (Duration::from_secs(1), Duration::from_millis(10), Duration::from_secs(30))
+        (
+            Duration::from_secs(1),
+            Duration::from_millis(10),
+            Duration::from_secs(30)
+        )
     );
     assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
     assert!(c.tls_reuse_required && !c.tls_required);
@@ -387,8 +391,12 @@ fn anonymous_is_off_with_any_named_accounts_unless_said() {
     let dir = tempfile::tempdir().unwrap();
     let users = dir.path().join("users.toml");
     std::fs::write(&users, format!("[[user]]\nname = \"u\"\npassword = \"{hash}\"\n")).unwrap();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Settings)>)> = vec![
-        ("[[user]]", Box::new(|s| s.user.push(schema::UserEntry::clear("a", "b")))),
+    type Named = Box<dyn Fn(&mut Settings)>;
+    let cases: Vec<(&str, Named)> = vec![
+        (
+            "[[user]]",
+            Box::new(|s| s.user.push(schema::UserEntry::clear("a", "b"))),
+        ),
         ("users_file", Box::new(move |s| s.users_file.push(users.clone()))),
         ("db", Box::new(|s| s.db = Some("sqlite:x.db".into()))),
         (
@@ -403,8 +411,10 @@ fn anonymous_is_off_with_any_named_accounts_unless_said() {
         s.anonymous = Some(true);
         assert!(s.clone().resolve().unwrap().anonymous, "{what}, anonymous = true");
     }
-    let mut s = Settings::default();
-    s.anonymous = Some(false);
+    let s = Settings {
+        anonymous: Some(false),
+        ..Settings::default()
+    };
     assert!(!s.resolve().unwrap().anonymous);
 }
 
