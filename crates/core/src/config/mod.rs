@@ -357,10 +357,11 @@ impl Config {
         Settings::load(path)?.resolve()
     }
 
-    /// The FTP session's policy ([`SessionConfig`]): this configuration's
-    /// settings for a session, with what the server built from it (the
-    /// catalogs, the legacy clients' charset, the virtual hosts, whether
-    /// it has a certificate, what its storages can do).
+    /// The FTP session's policy ([`babelftp_session::SessionConfig`]):
+    /// this configuration's settings for a session, with what the server
+    /// built from it (the catalogs, the legacy clients' charset, the
+    /// virtual hosts, whether it has a certificate, what its storages can
+    /// do).
     pub fn session_config(
         &self,
         catalogs: std::sync::Arc<babelftp_i18n::lang::Catalogs>,
