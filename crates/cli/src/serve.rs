@@ -1,361 +1,14 @@
 //! `babelftp serve` (run the server) and `babelftp passwd` (hash a password
 //! for the users file).
 
-use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
-use std::time::Duration;
-
 use anyhow::{bail, Context};
-use babelftp_server::config::{self, User};
 use babelftp_server::{Config, Server};
-use clap::Args;
+
+mod args;
+pub use args::ServeArgs;
 
 /// The text of the readme placed in a newly created default root.
 const README: &str = "Welcome to babelftp.\n\nThis directory is served by `babelftp serve`.\nPut files here to share them; names in any script are welcome.\n";
-
-#[derive(Args, Debug, Clone)]
-pub struct ServeArgs {
-    /// A TOML configuration file (every option; flags below override it).
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Directory served as `/` (created with a short readme if missing)
-    /// [default: ftp-root].
-    #[arg(long)]
-    root: Option<PathBuf>,
-    /// Address to listen on: ADDR:PORT (IPv4 or [IPv6]), HOST:PORT (every
-    /// address of HOST), or a PORT alone (on 127.0.0.1) (repeatable)
-    /// [default: 127.0.0.1:2121].
-    #[arg(long = "listen", value_name = "ADDR:PORT", value_parser = parse_listen)]
-    listen: Vec<Vec<SocketAddr>>,
-    /// A read/write user NAME:PASSWORD on the root (repeatable).
-    #[arg(long = "user", value_name = "NAME:PASSWORD")]
-    users: Vec<String>,
-    /// A users file: [[user]] tables with name, password (argon2 hash from
-    /// `babelftp passwd`), home and write.
-    #[arg(long = "users", value_name = "FILE")]
-    users_file: Option<PathBuf>,
-    /// The accounts store: sqlite:PATH or postgres://USER@HOST/DB (also
-    /// `db` in the configuration, or BABELFTP_DB) [default: babelftp.db in
-    /// the working directory, when it is there].
-    #[arg(long, value_name = "URL")]
-    db: Option<String>,
-    /// An HTTP auth hook: each login of a name not in --user/--users is
-    /// POSTed to URL as JSON, whose answer allows it and may set the
-    /// account (the guide: "Accounts and permissions").
-    #[arg(long, value_name = "URL")]
-    auth_hook: Option<String>,
-    /// Refuse anonymous logins (the default once --user or --users is given).
-    #[arg(long, conflicts_with = "anonymous")]
-    no_anonymous: bool,
-    /// Allow anonymous logins (read-only) alongside --user/--users.
-    #[arg(long)]
-    anonymous: bool,
-    /// Ports for passive data connections.
-    #[arg(long, value_name = "LOW-HIGH")]
-    passive_ports: Option<String>,
-    /// Address announced in PASV replies (behind NAT).
-    #[arg(long, value_name = "ADDR")]
-    passive_address: Option<IpAddr>,
-    /// Address announced in PASV replies to clients of one network (NAT,
-    /// containers): 10.0.0.0/8=10.0.0.5; repeatable, the longest network
-    /// wins, --passive-address answers the rest.
-    #[arg(long, value_name = "CIDR=ADDR", value_parser = passive_for_arg)]
-    passive_address_for: Vec<(config::Cidr, IpAddr)>,
-    /// Seconds before an idle session is closed [default: 300].
-    #[arg(long, value_name = "SECS")]
-    idle_timeout: Option<u64>,
-    /// Most sessions at once [default: 512].
-    #[arg(long, value_name = "N")]
-    max_connections: Option<usize>,
-    /// Most sessions at once from one IP address [default: 32].
-    #[arg(long, value_name = "N")]
-    max_per_ip: Option<usize>,
-    /// Most passive ports one address holds at once [default: max-per-ip,
-    /// at most a quarter of --passive-ports].
-    #[arg(long, value_name = "N")]
-    max_passive_per_ip: Option<usize>,
-    /// Append one xferlog line per transfer to FILE.
-    #[arg(long, value_name = "FILE")]
-    xferlog: Option<PathBuf>,
-    /// When uploads are synced to disk: always (before the 226, the default) or never.
-    #[arg(long, value_name = "WHEN", value_parser = ["always", "never"])]
-    fsync: Option<String>,
-    /// PEM certificate chain: FTPS (AUTH TLS, RFC 4217) with --tls-key.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<PathBuf>,
-    /// PEM private key of --tls-cert.
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<PathBuf>,
-    /// An implicit-FTPS listener, TLS from the first byte, written as for
-    /// --listen (repeatable).
-    #[arg(long = "implicit-listen", value_name = "ADDR:PORT", value_parser = parse_listen)]
-    implicit_listen: Vec<Vec<SocketAddr>>,
-    /// Refuse USER before AUTH TLS and clear data connections.
-    #[arg(long)]
-    tls_required: bool,
-    /// Language of replies before LANG (RFC 2640 4.1) [default: en].
-    #[arg(long, value_name = "TAG")]
-    default_lang: Option<String>,
-    /// Directory of extra or overriding message catalogs (<tag>/*.ftl).
-    #[arg(long, value_name = "DIR")]
-    catalogs: Option<PathBuf>,
-    /// Charset of names on disk for the whole root (e.g. windows-1252).
-    #[arg(long, value_name = "LABEL")]
-    fs_charset: Option<String>,
-    /// Charset of one subtree, e.g. /ru=koi8-r (repeatable).
-    #[arg(long = "dir-charset", value_name = "/SUB/DIR=LABEL")]
-    dir_charsets: Vec<String>,
-    /// Charset of clients that have not sent LANG, HOST or OPTS UTF8 ON.
-    #[arg(long, value_name = "LABEL")]
-    legacy_client_charset: Option<String>,
-    /// No translation at all: exact bytes stored and shown.
-    #[arg(long)]
-    mirror: bool,
-    /// A load balancer (address or network, e.g. 10.0.0.5 or 10.1.0.0/16)
-    /// whose control and passive data connections start with a PROXY
-    /// protocol v1/v2 header naming the client (repeatable).
-    #[arg(long = "proxy-protocol-from", value_name = "ADDR[/PREFIX]")]
-    proxy_protocol_from: Vec<babelftp_server::config::Cidr>,
-    /// Serve an S3 bucket instead of --root: s3://BUCKET[/PREFIX/]
-    /// (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws
-    /// or the instance's role).
-    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
-    s3: Option<String>,
-    /// The S3 service's URL (MinIO, Ceph, another region…).
-    #[arg(long, value_name = "URL", requires = "s3")]
-    s3_endpoint: Option<String>,
-    /// The S3 region [default: us-east-1].
-    #[arg(long, value_name = "REGION", requires = "s3")]
-    s3_region: Option<String>,
-    /// Start even if the storage does not answer (a missing bucket,
-    /// refused credentials): the banner and /health say "degraded" until
-    /// it does.
-    #[arg(long)]
-    allow_degraded: bool,
-    /// Serve GET /metrics (Prometheus/OpenMetrics) and GET /health over
-    /// HTTP on ADDR:PORT (keep it off the public network).
-    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
-    metrics_listen: Option<SocketAddr>,
-    /// Serve the admin API (/api/v1/: status, sessions, users, groups, bans)
-    /// on ADDR:PORT, over HTTPS when --tls-cert is given; requests need a
-    /// token from `babelftp admin token create`.
-    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_one_listen)]
-    admin_listen: Option<SocketAddr>,
-    /// Allow the admin API over plain HTTP (no --tls-cert) on an address
-    /// that is not loopback (refused otherwise: the tokens would cross the
-    /// network in clear).
-    #[arg(long)]
-    admin_insecure_http: bool,
-    /// Serve the web view of the same tree on ADDR:PORT (repeatable): a
-    /// directory is a page, a file a download; the same accounts,
-    /// permissions, quotas and bans as FTP; HTTPS when --tls-cert is given.
-    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
-    http_listen: Vec<Vec<SocketAddr>>,
-    /// Download bandwidth of the whole server, all sessions together:
-    /// 100MiB/s (none: unlimited). A user's own limit applies as well.
-    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
-    download_rate: Option<Rate>,
-    /// Upload bandwidth of the whole server: 50MiB/s (none: unlimited).
-    #[arg(long, value_name = "RATE", value_parser = rate_arg)]
-    upload_rate: Option<Rate>,
-    /// An event webhook: every event (upload, login, …) is POSTed to URL
-    /// as JSON, through the outbox (the guide: "Events"; [[hook]] tables in
-    /// the configuration for more) (repeatable).
-    #[arg(long = "hook", value_name = "URL", value_parser = parse_hook_url)]
-    hooks: Vec<String>,
-}
-
-/// A bandwidth as typed: octets per second, or `none`.
-#[derive(Debug, Clone, Copy)]
-struct Rate(Option<u64>);
-
-fn rate_arg(v: &str) -> Result<Rate, String> {
-    if v.trim().eq_ignore_ascii_case("none") {
-        return Ok(Rate(None));
-    }
-    babelftp_accounts::parse_rate(v)
-        .map(|r| Rate(Some(r)))
-        .map_err(|_| crate::msg::ts("cli-acct-bad-rate", &[("value", v)]))
-}
-
-fn parse_hook_url(s: &str) -> Result<String, String> {
-    if s.starts_with("http://") || s.starts_with("https://") {
-        Ok(s.to_owned())
-    } else {
-        Err(crate::msg::ts("cli-hook-bad-url", &[("value", s)]))
-    }
-}
-
-fn build_config(args: ServeArgs) -> anyhow::Result<Config> {
-    let mut cfg = match &args.config {
-        Some(p) => Config::load(p)?,
-        None => Config::default(),
-    };
-    if let Some(r) = args.root {
-        cfg.root = r;
-    }
-    if !args.listen.is_empty() {
-        cfg.listen = args.listen.concat();
-    }
-    for u in &args.users {
-        let Some((name, pw)) = u.split_once(':') else {
-            bail!("--user wants NAME:PASSWORD, got {u:?}");
-        };
-        // `--user alice:$PW` with PW unset: a passwordless read/write
-        // account, as `babelftp passwd` refuses an empty password.
-        if pw.is_empty() {
-            bail!(crate::msg::ts("cli-user-empty-password", &[("name", name)]));
-        }
-        if name.is_empty() {
-            bail!(crate::msg::ts("cli-user-empty-name", &[("value", u)]));
-        }
-        cfg.users.push(User::plain(name, pw));
-    }
-    if let Some(f) = &args.users_file {
-        cfg.users.extend(config::load_users(f)?);
-    }
-    // Named users on the command line: anonymous is off unless asked for.
-    if (!args.users.is_empty() || args.users_file.is_some()) && !args.anonymous {
-        cfg.anonymous = false;
-    }
-    if args.anonymous {
-        cfg.anonymous = true;
-    }
-    if args.no_anonymous {
-        cfg.anonymous = false;
-    }
-    if let Some(r) = &args.passive_ports {
-        cfg.passive_ports =
-            Some(config::parse_port_range(r).with_context(|| format!("--passive-ports wants LOW-HIGH, got {r:?}"))?);
-    }
-    if let Some(a) = args.passive_address {
-        cfg.passive_address = Some(a);
-    }
-    cfg.passive_networks.extend(args.passive_address_for);
-    if let Some(s) = args.idle_timeout {
-        cfg.idle_timeout = Duration::from_secs(s);
-    }
-    if let Some(n) = args.max_connections {
-        cfg.max_connections = n;
-    }
-    if let Some(n) = args.max_per_ip {
-        cfg.max_per_ip = n;
-    }
-    if let Some(n) = args.max_passive_per_ip {
-        cfg.max_passive_per_ip = Some(n);
-    }
-    if let Some(f) = args.fsync.as_deref().and_then(babelftp_server::config::parse_fsync) {
-        cfg.fsync = f;
-    }
-    if let Some(x) = args.xferlog {
-        cfg.xferlog = Some(x);
-    }
-    if let Some(c) = args.tls_cert {
-        cfg.tls_cert = Some(c);
-    }
-    if let Some(k) = args.tls_key {
-        cfg.tls_key = Some(k);
-    }
-    if !args.implicit_listen.is_empty() {
-        cfg.implicit_listen = args.implicit_listen.concat();
-    }
-    if args.tls_required {
-        cfg.tls_required = true;
-    }
-    if let Some(t) = &args.default_lang {
-        cfg.default_lang = Some(
-            babelftp_proto::lang::LangTag::parse(t.as_bytes())
-                .map_err(|e| anyhow::anyhow!("--default-lang {t:?}: {e}"))?,
-        );
-    }
-    if let Some(d) = args.catalogs {
-        cfg.catalogs_dir = Some(d);
-    }
-    if let Some(l) = args.fs_charset {
-        cfg.fs_charset = Some(l);
-    }
-    for d in &args.dir_charsets {
-        let Some((dir, label)) = d.split_once('=') else {
-            bail!("--dir-charset wants /SUB/DIR=LABEL, got {d:?}");
-        };
-        cfg.dir_charsets.push((dir.to_string(), label.to_string()));
-    }
-    if let Some(l) = args.legacy_client_charset {
-        cfg.legacy_client_charset = Some(l);
-    }
-    if args.mirror {
-        cfg.mirror = true;
-    }
-    cfg.proxy_protocol_from.extend(args.proxy_protocol_from);
-    cfg.hooks
-        .extend(args.hooks.iter().map(|u| babelftp_server::events::HookSpec::url(u)));
-    if let Some(a) = args.metrics_listen {
-        cfg.metrics_listen = Some(a);
-    }
-    if let Some(a) = args.admin_listen {
-        cfg.admin_listen = Some(a);
-    }
-    if args.admin_insecure_http {
-        cfg.admin_insecure_http = true;
-    }
-    if !args.http_listen.is_empty() {
-        cfg.http_listen = args.http_listen.concat();
-    }
-    if let Some(u) = &args.s3 {
-        let Some(rest) = u.strip_prefix("s3://").filter(|r| !r.is_empty() && !r.starts_with('/')) else {
-            bail!("--s3 wants s3://BUCKET[/PREFIX], got {u:?}");
-        };
-        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-        cfg.storage = babelftp_server::storage::Backend::S3(babelftp_server::storage::s3::S3Config {
-            bucket: bucket.to_owned(),
-            prefix: prefix.to_owned(),
-            ..Default::default()
-        });
-    }
-    if args.allow_degraded {
-        cfg.allow_degraded = true;
-    }
-    if let Some(Rate(r)) = args.download_rate {
-        cfg.download_rate = r;
-    }
-    if let Some(Rate(r)) = args.upload_rate {
-        cfg.upload_rate = r;
-    }
-    if let babelftp_server::storage::Backend::S3(s3) = &mut cfg.storage {
-        if let Some(e) = &args.s3_endpoint {
-            s3.endpoint = Some(e.clone());
-        }
-        if let Some(r) = &args.s3_region {
-            s3.region = Some(r.clone());
-        }
-    }
-    Ok(cfg)
-}
-
-/// `--listen`: `ADDR:PORT`, `[V6]:PORT`, `HOST:PORT` (every address the
-/// name resolves to), or a port alone (on 127.0.0.1, the default address).
-fn parse_listen(s: &str) -> Result<Vec<SocketAddr>, String> {
-    babelftp_server::config::resolve_listen(s)
-        .map_err(|e| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", &e)]))
-}
-
-/// `--passive-address-for CIDR=ADDR`.
-fn passive_for_arg(s: &str) -> Result<(config::Cidr, IpAddr), String> {
-    let bad = || crate::msg::ts("cli-passive-for-bad", &[("value", s)]);
-    let (net, addr) = s.split_once('=').ok_or_else(bad)?;
-    let net = net.trim().parse::<config::Cidr>().map_err(|_| bad())?;
-    let addr = addr.trim().parse::<IpAddr>().map_err(|_| bad())?;
-    Ok((net, addr))
-}
-
-/// `--metrics-listen`: the same syntax as `--listen`, its first address.
-fn parse_one_listen(s: &str) -> Result<SocketAddr, String> {
-    parse_listen(s).and_then(|v| {
-        v.first()
-            .copied()
-            .ok_or_else(|| crate::msg::ts("cli-bad-listen", &[("value", s), ("error", "no address")]))
-    })
-}
 
 /// The address a client on this machine connects to: a wildcard listen
 /// (`0.0.0.0`, `::`) is reached at the loopback address, not at itself.
@@ -506,20 +159,11 @@ fn limit_malloc_arenas() {
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     limit_malloc_arenas();
     init_logging();
-    let root_named = args.root.is_some();
     // Kept to read the users again on SIGHUP.
     let reload_args = args.clone();
-    let db_flag = args.db.clone();
-    let hook_flag = args.auth_hook.clone();
-    let anonymous_asked = args.anonymous;
-    let mut cfg = build_config(args)?;
-    if let Some(url) = hook_flag {
-        cfg.auth_hook = Some(babelftp_server::directory::hook::HookConfig {
-            url,
-            timeout: std::time::Duration::from_secs(5),
-        });
-    }
-    let root_named = root_named || cfg.root != Config::default().root;
+    let cfg = args.config()?;
+    let root_named =
+        args.root.is_some() || cfg.root != std::path::Path::new(babelftp_server::config::schema::DEFAULT_ROOT);
     // Only the default root is made when missing: a root that was named
     // and is not there is a typo, not something to create and serve.
     let created = if !cfg.storage.is_local() || cfg.root.exists() {
@@ -537,22 +181,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let open_files = babelftp_server::raise_open_files_limit();
     let rt = tokio::runtime::Runtime::new()?;
-    // The accounts store: its users log in besides --user and --users, and
-    // anonymous is off unless asked for, as with any named users.
-    let mut store_line = None;
-    let store_url = crate::db::serve_url(db_flag.as_deref(), &cfg);
-    if store_url.is_some() || cfg.auth_hook.is_some() || cfg.ldap.is_some() {
-        let dir = rt.block_on(crate::db::open_directory(store_url.as_deref(), &cfg))?;
-        let count = rt.block_on(dir.user_count())?;
-        store_line = Some(crate::msg::ts(
-            "cli-store",
-            &[("store", &dir.describe()), ("count", &count.to_string())],
-        ));
-        if !anonymous_asked && cfg.db.is_none() {
-            cfg.anonymous = false;
-        }
-        cfg.directory = Some(dir);
-    }
     let server = match rt.block_on(Server::bind(cfg.clone())) {
         Ok(s) => s,
         Err(e) => {
@@ -560,6 +188,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             if created {
                 let _ = std::fs::remove_file(cfg.root.join("README.txt"));
                 let _ = std::fs::remove_dir(&cfg.root);
+            }
+            // The accounts store, said in the user's language.
+            if let Some(u) = e
+                .get_ref()
+                .and_then(|r| r.downcast_ref::<babelftp_server::directory::StoreUnopened>())
+            {
+                let said = crate::msg::ts("cli-db-open", &[("url", &u.url)]);
+                return Err(anyhow::anyhow!("{said}: {}", u.why).context(crate::msg::ts("cli-starting", &[])));
             }
             return Err(anyhow::Error::from(e).context(crate::msg::ts("cli-starting", &[])));
         }
@@ -578,8 +214,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 &[("root", &root), ("url", &format!("ftps://{}/", connectable(a)))],
             ));
         }
-        if let Some(line) = &store_line {
-            say(line);
+        // The accounts store (or LDAP, the auth hook) the server opened:
+        // its users log in besides --user and --users.
+        if let Some(dir) = server.directory() {
+            let count = dir.user_count().await?;
+            say(&crate::msg::ts(
+                "cli-store",
+                &[("store", &dir.describe()), ("count", &count.to_string())],
+            ));
         }
         if let Some(a) = server.metrics_addr() {
             say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
@@ -724,7 +366,7 @@ fn reload_users_on_hangup(users: babelftp_server::Users, args: ServeArgs) {
         while hangup.recv().await.is_some() {
             let args = args.clone();
             // Reading files and parsing hashes: off the async workers.
-            let loaded = tokio::task::spawn_blocking(move || build_config(args)).await;
+            let loaded = tokio::task::spawn_blocking(move || args.config()).await;
             match loaded {
                 Ok(Ok(cfg)) => {
                     let n = users.replace(cfg.users);

@@ -372,7 +372,7 @@ impl crate::Services {
             ev.ban_seconds = Some(ban.for_.as_secs());
             events.emit(&ev);
         }
-        if let Some(store) = self.cfg.directory.as_ref().and_then(|d| d.store().cloned()) {
+        if let Some(store) = self.directory.as_ref().and_then(|d| d.store().cloned()) {
             let until = unix_now().saturating_add(i64::try_from(ban.for_.as_secs()).unwrap_or(i64::MAX));
             tokio::spawn(async move {
                 if let Err(e) = store.ban(ban.net, until, ban.count, reason).await {
@@ -388,7 +388,7 @@ impl crate::Services {
         if !self.defender.config().enabled {
             return;
         }
-        let Some(store) = self.cfg.directory.as_ref().and_then(|d| d.store()) else {
+        let Some(store) = self.directory.as_ref().and_then(|d| d.store()) else {
             return;
         };
         let now_unix = unix_now();

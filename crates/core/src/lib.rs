@@ -56,6 +56,9 @@ pub struct Services {
     /// Bans of addresses that misbehave ([`defender`]).
     pub defender: Arc<defender::Defender>,
     pub cfg: Arc<Config>,
+    /// Named accounts beyond `users` (the accounts store, LDAP, the auth
+    /// hook), built from `cfg` when the server binds.
+    pub directory: Option<Arc<directory::Directory>>,
     /// The catalogs, the virtual hosts' names and languages, anonymous
     /// access and the login delay (the FTP session's own settings too).
     pub session: Arc<SessionConfig>,
@@ -251,7 +254,7 @@ impl Services {
         let users = self.users.snapshot();
         // A name of the users file (or --user) is that account; any
         // other is the accounts store's, when there is one.
-        if let Some(dir) = self.cfg.directory.clone() {
+        if let Some(dir) = self.directory.clone() {
             if !users.iter().any(|u| u.name == user) {
                 let login = dir
                     .login(&user, password, ip, protocol, &self.hashing)
@@ -320,7 +323,7 @@ impl Services {
         home: VPath,
         tree: Option<directory::UserTree>,
     ) -> Result<Arc<dyn Storage>, io::ErrorKind> {
-        let dir = self.cfg.directory.clone();
+        let dir = self.directory.clone();
         blocking(move || {
             if let (Some(tree), Some(dir)) = (tree, dir) {
                 if !tree.is_plain() {

@@ -53,7 +53,7 @@ impl UserCtx {
         if !self.limits.has_quota() {
             return None;
         }
-        let store = self.services.cfg.directory.as_ref()?.store()?.clone();
+        let store = self.services.directory.as_ref()?.store()?.clone();
         Some(Quota {
             store,
             name: name.clone(),

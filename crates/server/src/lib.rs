@@ -47,7 +47,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{broadcast, mpsc};
 
 use babelftp_i18n::lang::Catalogs;
-use babelftp_session::{HostInfo, SessionConfig};
+use babelftp_session::HostInfo;
 pub use config::Config;
 
 /// A bound server, ready to run.
@@ -88,7 +88,10 @@ impl Server {
         // One opener for every storage: the root, the virtual hosts', and
         // the homes and folders elsewhere that logins open.
         let opener = Opener::new(cfg.fsync, started);
-        if let Some(d) = &cfg.directory {
+        // Named accounts beyond the users file: built from the
+        // configuration (its accounts store, auth hook, LDAP), not kept in it.
+        let directory = directory::Directory::open(&cfg).await?;
+        if let Some(d) = &directory {
             d.set_opener(opener.clone());
         }
         let storage = opener
@@ -209,25 +212,16 @@ impl Server {
             sockopt::keepalive(&l)?;
             listeners.push(l);
         }
-        let session = SessionConfig {
-            max_line: cfg.max_line,
-            idle_timeout: cfg.idle_timeout,
-            login_fail_delay: cfg.login_fail_delay,
-            anonymous: cfg.anonymous,
-            anonymous_write: cfg.anonymous_write,
-            passive_address: cfg.passive_address,
-            legacy_charset: legacy,
-            hosts: host_infos,
-            tls: tls.as_ref().map(|_| babelftp_session::TlsPolicy {
-                required: cfg.tls_required,
-            }),
-            status_before_login: cfg.status_before_login,
+        let session = cfg.session_config(
+            Arc::new(catalogs),
+            legacy,
+            host_infos,
+            tls.is_some(),
             // What every storage served can do (S3: whole files only).
-            caps: hosts
+            hosts
                 .iter()
                 .fold(storage.capabilities(), |c, h| c.and(h.capabilities())),
-            ..SessionConfig::new(Arc::new(catalogs))
-        };
+        );
         let users = Users::new(cfg.users.clone());
         let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
         let server_metrics = Arc::new(metrics::Metrics::new());
@@ -235,7 +229,7 @@ impl Server {
         let events = events::Events::start_bounded(
             cfg.node.clone(),
             &cfg.hooks,
-            cfg.directory.as_ref().and_then(|d| d.store().cloned()),
+            directory.as_ref().and_then(|d| d.store().cloned()),
             events::Bound {
                 max_pending: cfg.events_max_pending,
                 dropped: server_metrics.events_dropped(),
@@ -249,7 +243,7 @@ impl Server {
         let admin = match cfg.admin_listen {
             Some(addr) => {
                 // Its tokens live in the accounts store.
-                let Some(store) = cfg.directory.as_ref().and_then(|d| d.store()).cloned() else {
+                let Some(store) = directory.as_ref().and_then(|d| d.store()).cloned() else {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidInput,
                         "admin_listen needs an accounts store (--db) for its tokens (babelftp admin token create)",
@@ -285,6 +279,7 @@ impl Server {
                         server_metrics
                     },
                     cfg: Arc::new(cfg),
+                    directory,
                     session: Arc::new(session),
                     root: storage,
                     hosts,
@@ -312,6 +307,12 @@ impl Server {
     /// login sees the new list.
     pub fn users(&self) -> Users {
         self.shared.users.clone()
+    }
+
+    /// Named accounts beyond the users file (the accounts store, LDAP, the
+    /// auth hook), when the configuration names any.
+    pub fn directory(&self) -> Option<Arc<directory::Directory>> {
+        self.shared.directory.clone()
     }
 
     /// The metrics endpoint's address, if it has one.

@@ -77,7 +77,11 @@ impl std::fmt::Debug for SessionConfig {
 }
 
 impl SessionConfig {
-    /// A configuration with the defaults of `babelftp serve`.
+    /// A configuration for tests and fuzzing, with values like those of
+    /// `babelftp serve`'s defaults. A server derives its sessions' policy
+    /// from its own configuration (`babelftp_core::Config::session_config`),
+    /// whose defaults are the only ones it has.
+    #[cfg(any(test, feature = "testing"))]
     pub fn new(catalogs: Arc<Catalogs>) -> Self {
         SessionConfig {
             catalogs,

@@ -99,7 +99,7 @@ impl Stamp {
         if let Some(u) = shared.users.snapshot().iter().find(|u| u.name == name) {
             return Ok(Stamp::File(u.secret.clone()));
         }
-        let Some(store) = shared.cfg.directory.as_ref().and_then(|d| d.store()) else {
+        let Some(store) = shared.directory.as_ref().and_then(|d| d.store()) else {
             return Ok(Stamp::Unchecked);
         };
         let Ok(name) = std::str::from_utf8(name) else {

@@ -190,15 +190,19 @@ impl Served {
     /// The configuration `serve` would have: `--config FILE` (with
     /// `--root` over its root), else the defaults with `--root`.
     pub(super) fn config(&self) -> anyhow::Result<babelftp_server::config::Config> {
-        let mut cfg = match &self.config {
-            Some(path) => babelftp_server::config::Config::load(path)
-                .with_context(|| ts("cli-acct-config-unread", &[("file", &path.display().to_string())]))?,
-            None => babelftp_server::config::Config::default(),
+        use babelftp_server::config::Settings;
+        let unread = |path: &std::path::Path| ts("cli-acct-config-unread", &[("file", &path.display().to_string())]);
+        let mut s = match &self.config {
+            Some(path) => Settings::load(path).with_context(|| unread(path))?,
+            None => Settings::default(),
         };
         if let Some(r) = &self.root {
-            cfg.root = r.clone();
+            s.root = Some(r.clone());
         }
-        Ok(cfg)
+        match &self.config {
+            Some(path) => s.resolve().with_context(|| unread(path)),
+            None => Ok(s.resolve()?),
+        }
     }
 
     /// Refuses a home outside the allowed sources (a path inside the

@@ -138,7 +138,7 @@ async fn quota_scan(s: &Store, db: &str, name: &str, served: &Served) -> anyhow:
         return Err(anyhow::Error::new(Usage(ts("cli-acct-scan-needs-root", &[]))));
     }
     let cfg = served.config()?;
-    let dir = crate::db::open_directory(None, &cfg).await?;
+    let dir = std::sync::Arc::new(babelftp_server::directory::Directory::of(&cfg, None)?);
     let what = cfg.storage.describe(&cfg.root);
     let usage = babelftp_server::quota::scan_user(&cfg, &dir, profile)
         .await

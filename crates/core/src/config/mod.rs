@@ -2,6 +2,13 @@
 //! arguments (`./ftp-root`, read-only anonymous, 127.0.0.1:2121), a TOML
 //! file format covering every option, and the users file.
 //!
+//! One schema: [`schema::Settings`] is the file (serde types, the
+//! defaults in [`schema::Settings::default`]); `serve`'s flags are an
+//! overlay on it; [`schema::Settings::resolve`] makes the runtime
+//! [`Config`] in one place. Services (the accounts store, LDAP, the auth
+//! hook: [`crate::directory::Directory`]) are built from a `Config` by
+//! whoever runs the server, and never kept in it.
+//!
 //! ```toml
 //! root = "/srv/ftp"
 //! listen = ["0.0.0.0:2121", "[::]:2121"]
@@ -117,7 +124,6 @@
 use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use babelftp_proto::lang::LangTag;
@@ -178,7 +184,8 @@ pub struct Config {
     /// Named accounts.
     pub users: Vec<User>,
     /// The accounts store's URL (`sqlite:PATH`, `postgres://…`), opened
-    /// by whoever starts the server into `directory`.
+    /// with the auth hook and LDAP into the server's directory
+    /// ([`crate::directory::Directory::open`]).
     pub db: Option<String>,
     /// The HTTP auth hook: decides logins of names not in `users`.
     pub auth_hook: Option<crate::directory::hook::HookConfig>,
@@ -186,8 +193,6 @@ pub struct Config {
     pub ldap: Option<crate::directory::ldap::LdapConfig>,
     /// Bans of addresses that misbehave (`[defender]`; on by default).
     pub defender: crate::defender::DefenderConfig,
-    /// The accounts store, for names not in `users`.
-    pub directory: Option<Arc<crate::directory::Directory>>,
     /// Ports for PASV/EPSV; `None` lets the kernel choose.
     pub passive_ports: Option<RangeInclusive<u16>>,
     /// Address announced in 227 replies (behind NAT); default: the
@@ -332,6 +337,56 @@ impl Config {
             .max_by_key(|(net, _)| net.prefix)
             .map(|(_, a)| *a)
     }
+
+    /// How many passive ports one client address may hold at once:
+    /// `max_passive_per_ip` (default `max_per_ip`), and never more than a
+    /// quarter of a configured `passive_ports` range, so that a few
+    /// sessions from one address cannot take every port (at least 1).
+    pub fn passive_cap(&self) -> usize {
+        let cap = self.max_passive_per_ip.unwrap_or(self.max_per_ip);
+        match &self.passive_ports {
+            Some(r) => cap.min((usize::from(r.end() - r.start()) + 1) / 4).max(1),
+            None => cap.max(1),
+        }
+    }
+
+    /// Reads a TOML configuration file over the defaults
+    /// ([`Settings::load`], then [`Settings::resolve`]). Relative paths in
+    /// it are relative to the file's directory.
+    pub fn load(path: &std::path::Path) -> Result<Config, ConfigError> {
+        Settings::load(path)?.resolve()
+    }
+
+    /// The FTP session's policy ([`babelftp_session::SessionConfig`]):
+    /// this configuration's settings for a session, with what the server
+    /// built from it (the catalogs, the legacy clients' charset, the
+    /// virtual hosts, whether it has a certificate, what its storages can
+    /// do).
+    pub fn session_config(
+        &self,
+        catalogs: std::sync::Arc<babelftp_i18n::lang::Catalogs>,
+        legacy_charset: Option<babelftp_i18n::Charset>,
+        hosts: Vec<babelftp_session::HostInfo>,
+        has_tls: bool,
+        caps: babelftp_proto::vpath::Capabilities,
+    ) -> babelftp_session::SessionConfig {
+        babelftp_session::SessionConfig {
+            catalogs,
+            max_line: self.max_line,
+            idle_timeout: self.idle_timeout,
+            login_fail_delay: self.login_fail_delay,
+            anonymous: self.anonymous,
+            anonymous_write: self.anonymous_write,
+            passive_address: self.passive_address,
+            legacy_charset,
+            hosts,
+            tls: has_tls.then_some(babelftp_session::TlsPolicy {
+                required: self.tls_required,
+            }),
+            status_before_login: self.status_before_login,
+            caps,
+        }
+    }
 }
 
 impl Cidr {
@@ -384,60 +439,14 @@ impl std::fmt::Display for Cidr {
 }
 
 impl Default for Config {
+    /// [`schema::Settings::default`], resolved: `babelftp serve` with no
+    /// file and no flag.
     fn default() -> Self {
-        Config {
-            root: PathBuf::from("ftp-root"),
-            listen: vec![SocketAddr::from(([127, 0, 0, 1], 2121))],
-            anonymous: true,
-            anonymous_write: false,
-            users: Vec::new(),
-            db: None,
-            auth_hook: None,
-            ldap: None,
-            defender: crate::defender::DefenderConfig::default(),
-            directory: None,
-            passive_ports: None,
-            passive_address: None,
-            passive_networks: Vec::new(),
-            max_line: babelftp_proto::line::DEFAULT_MAX_LINE,
-            idle_timeout: Duration::from_secs(300),
-            data_timeout: Duration::from_secs(30),
-            stall_timeout: Duration::from_secs(60),
-            http_header_timeout: Duration::from_secs(20),
-            login_fail_delay: Duration::from_secs(1),
-            upload_end_wait: Duration::from_millis(10),
-            max_connections: 512,
-            max_per_ip: 32,
-            max_passive_per_ip: None,
-            status_before_login: false,
-            allow_degraded: false,
-            shutdown_grace: Duration::from_secs(30),
-            xferlog: None,
-            fsync: crate::storage::fs::Fsync::Always,
-            tls_cert: None,
-            tls_key: None,
-            implicit_listen: Vec::new(),
-            tls_required: false,
-            tls_reuse_required: true,
-            download_rate: None,
-            upload_rate: None,
-            default_lang: None,
-            catalogs_dir: None,
-            fs_charset: None,
-            dir_charsets: Vec::new(),
-            legacy_client_charset: None,
-            mirror: false,
-            hosts: Vec::new(),
-            proxy_protocol_from: Vec::new(),
-            metrics_listen: None,
-            admin_listen: None,
-            http_listen: Vec::new(),
-            storage: crate::storage::Backend::Local,
-            hooks: Vec::new(),
-            node: None,
-            events_max_pending: DEFAULT_MAX_PENDING,
-            allowed_sources: None,
-            admin_insecure_http: false,
+        match schema::Settings::default().resolve() {
+            Ok(c) => c,
+            // The defaults are constants that resolve (a unit test says
+            // so): nothing read from outside can get here.
+            Err(e) => unreachable!("the default settings do not resolve: {e}"),
         }
     }
 }
@@ -492,13 +501,22 @@ pub enum ConfigError {
         message: String,
     },
     /// A value is out of range or malformed.
-    #[error("{path}: {message}")]
+    #[error("{}{message}", origin(path))]
     Invalid {
-        /// The file.
+        /// The file (empty: the defaults and the command line).
         path: PathBuf,
         /// What is wrong.
         message: String,
     },
+}
+
+/// `FILE: ` before a message about a file's value; nothing before one
+/// about the command line's.
+fn origin(path: &std::path::Path) -> String {
+    match path.as_os_str().is_empty() {
+        true => String::new(),
+        false => format!("{}: ", path.display()),
+    }
 }
 
 /// Parses `always` / `never`.
@@ -554,8 +572,10 @@ pub fn charsets(c: &Config) -> Result<(babelftp_i18n::names::CharsetMap, Option<
     Ok((babelftp_i18n::names::CharsetMap::new(default, dirs), legacy))
 }
 
-mod file;
-pub use file::load_users;
+mod resolve;
+pub mod schema;
+pub use resolve::load_users;
+pub use schema::Settings;
 
 #[cfg(test)]
 mod tests;

@@ -331,3 +331,131 @@ fn issue_45_settings_parse() {
         assert_eq!(l.naming_attribute().unwrap(), attr, "{good}");
     }
 }
+
+/// Issue 46: one schema. The defaults are `Settings::default()`, resolved
+/// (what `Config::default()` is); a file that leaves a key out gets the
+/// same value as no file at all.
+#[test]
+fn the_defaults_are_the_schemas_resolved() {
+    let c = Settings::default().resolve().unwrap();
+    assert_eq!(c.root, std::path::PathBuf::from(schema::DEFAULT_ROOT));
+    assert_eq!(c.listen, vec!["127.0.0.1:2121".parse().unwrap()]);
+    assert!(c.anonymous && !c.anonymous_write);
+    assert_eq!((c.max_connections, c.max_per_ip, c.max_passive_per_ip), (512, 32, None));
+    assert_eq!(c.max_line, babelftp_proto::line::DEFAULT_MAX_LINE);
+    assert_eq!(
+        (c.idle_timeout, c.data_timeout, c.stall_timeout, c.http_header_timeout),
+        (
+            Duration::from_secs(300),
+            Duration::from_secs(30),
+            Duration::from_secs(60),
+            Duration::from_secs(20)
+        )
+    );
+    assert_eq!(
+        (c.login_fail_delay, c.upload_end_wait, c.shutdown_grace),
+        (
+            Duration::from_secs(1),
+            Duration::from_millis(10),
+            Duration::from_secs(30)
+        )
+    );
+    assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
+    assert!(c.tls_reuse_required && !c.tls_required);
+    assert_eq!(c.events_max_pending, DEFAULT_MAX_PENDING);
+    assert_eq!(c.defender, crate::defender::DefenderConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("empty.toml");
+    std::fs::write(&p, "").unwrap();
+    let f = Config::load(&p).unwrap();
+    assert_eq!(format!("{f:?}"), format!("{c:?}"), "an empty file is the defaults");
+    assert_eq!(format!("{:?}", Config::default()), format!("{c:?}"));
+    // The passive cap: max_per_ip by default, a quarter of the range at
+    // most, at least 1.
+    let mut c = c;
+    assert_eq!(c.passive_cap(), 32);
+    c.passive_ports = Some(50000..=50019);
+    assert_eq!(c.passive_cap(), 5);
+    c.max_passive_per_ip = Some(2);
+    assert_eq!(c.passive_cap(), 2);
+    c.passive_ports = Some(50000..=50000);
+    assert_eq!(c.passive_cap(), 1);
+}
+
+/// The rule "anonymous off when named accounts exist", once, for every
+/// source of accounts; an explicit `anonymous` (the key, or a flag over
+/// it) wins.
+#[test]
+fn anonymous_is_off_with_any_named_accounts_unless_said() {
+    let hash = auth::hash_password(b"pw").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let users = dir.path().join("users.toml");
+    std::fs::write(&users, format!("[[user]]\nname = \"u\"\npassword = \"{hash}\"\n")).unwrap();
+    type Named = Box<dyn Fn(&mut Settings)>;
+    let cases: Vec<(&str, Named)> = vec![
+        (
+            "[[user]]",
+            Box::new(|s| s.user.push(schema::UserEntry::clear("a", "b"))),
+        ),
+        ("users_file", Box::new(move |s| s.users_file.push(users.clone()))),
+        ("db", Box::new(|s| s.db = Some("sqlite:x.db".into()))),
+        (
+            "auth_hook",
+            Box::new(|s| s.auth_hook = Some(schema::AuthHook::new("http://127.0.0.1:1/".into()))),
+        ),
+    ];
+    for (what, named) in cases {
+        let mut s = Settings::default();
+        named(&mut s);
+        assert!(!s.clone().resolve().unwrap().anonymous, "{what}");
+        s.anonymous = Some(true);
+        assert!(s.clone().resolve().unwrap().anonymous, "{what}, anonymous = true");
+    }
+    let s = Settings {
+        anonymous: Some(false),
+        ..Settings::default()
+    };
+    assert!(!s.resolve().unwrap().anonymous);
+}
+
+/// The file's format does not change: `users_file` is one path, a
+/// `--user` (a password in clear) cannot be written as a table, and a
+/// mistake's message names the key and its line.
+#[test]
+fn the_schema_reads_the_files_it_always_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.toml");
+    for bad in [
+        "users_file = [\"a.toml\"]\n",
+        "[[user]]\nname = \"a\"\npassword = \"pw\"\nclear = true\n",
+        "file = \"x\"\n",
+    ] {
+        std::fs::write(&p, bad).unwrap();
+        assert!(Config::load(&p).is_err(), "{bad}");
+    }
+    std::fs::write(&p, "root = \"r\"\nmax_per_ip = \"3\"\n").unwrap();
+    let e = Config::load(&p).unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("max_per_ip"), "{e}");
+    // Listen keys take one address or a list; a relative path is the
+    // file's neighbour, an absolute one stays.
+    std::fs::write(
+        &p,
+        "listen = \"127.0.0.1:21\"\nmetrics_listen = [\"127.0.0.1:9121\"]\nxferlog = \"/var/log/x\"\ncatalogs = \"cat\"\ndb = \"sqlite:a.db\"\n",
+    )
+    .unwrap();
+    let c = Config::load(&p).unwrap();
+    assert_eq!(c.listen, vec!["127.0.0.1:21".parse().unwrap()]);
+    assert_eq!(c.metrics_listen, Some("127.0.0.1:9121".parse().unwrap()));
+    assert_eq!(c.xferlog, Some("/var/log/x".into()));
+    assert_eq!(c.catalogs_dir, Some(dir.path().join("cat")));
+    assert_eq!(c.db, Some(format!("sqlite:{}", dir.path().join("a.db").display())));
+    // A value wrong on the command line names no file.
+    let s = Settings {
+        passive_ports: Some("x".into()),
+        ..Settings::default()
+    };
+    assert_eq!(
+        s.resolve().unwrap_err().to_string(),
+        "passive_ports wants \"LOW-HIGH\", got \"x\""
+    );
+}

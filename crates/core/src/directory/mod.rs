@@ -34,6 +34,7 @@ use babelftp_proto::lang::LangTag;
 use babelftp_session::{Account, VPath};
 
 use crate::auth::Secret;
+use crate::config::Config;
 use crate::storage::{s3::S3Config, Storage};
 
 /// Where named accounts come from, besides `users`.
@@ -109,6 +110,67 @@ impl Directory {
             s3,
             opener: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The directory a configuration names (the error of a store that
+    /// does not open carries a [`StoreUnopened`], for the CLI's own
+    /// words): its accounts store (`db`,
+    /// opened and its schema brought up to date), its auth hook and LDAP;
+    /// `None` when it names none of them.
+    pub async fn open(cfg: &Config) -> io::Result<Option<Arc<Directory>>> {
+        if cfg.db.is_none() && cfg.auth_hook.is_none() && cfg.ldap.is_none() {
+            return Ok(None);
+        }
+        let store = match &cfg.db {
+            Some(url) => Some(Store::open(url).await.map_err(|e| {
+                // A URL that is no store is not repeated: it may hold a
+                // password.
+                let why = match e {
+                    babelftp_accounts::AccountsError::BadUrl(_) => {
+                        "write sqlite:PATH, a path, or postgres://USER@HOST/DB".to_owned()
+                    }
+                    e => e.to_string(),
+                };
+                io::Error::other(StoreUnopened {
+                    url: crate::events::hook::without_credentials(url),
+                    why,
+                })
+            })?),
+            None => None,
+        };
+        Directory::of(cfg, store).map(|d| Some(Arc::new(d)))
+    }
+
+    /// The directory of `cfg`'s auth hook and LDAP over `store` (the
+    /// CLI's tools: none, or one they opened). `s3://` homes and folders
+    /// take the endpoint and credentials of the configuration's S3
+    /// storage, else the environment's (`AWS_ENDPOINT_URL`, `AWS_REGION`,
+    /// `AWS_ACCESS_KEY_ID`…).
+    pub fn of(cfg: &Config, store: Option<Store>) -> io::Result<Directory> {
+        let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
+        let hook = match &cfg.auth_hook {
+            Some(h) => Some(hook::Hook::new(h.clone()).map_err(|e| invalid(e.to_string()))?),
+            None => None,
+        };
+        let ldap = match &cfg.ldap {
+            Some(l) => Some(ldap::LdapAuth::new(l.clone()).map_err(|e| invalid(e.to_string()))?),
+            None => None,
+        };
+        let s3 = std::iter::once(&cfg.storage)
+            .chain(cfg.hosts.iter().map(|h| &h.storage))
+            .find_map(|b| match b {
+                crate::storage::Backend::S3(s) => Some(s.clone()),
+                crate::storage::Backend::Local => None,
+            })
+            .unwrap_or_else(|| S3Config {
+                bucket: String::new(),
+                endpoint: std::env::var("AWS_ENDPOINT_URL").ok(),
+                region: std::env::var("AWS_REGION").ok(),
+                prefix: String::new(),
+                access_key_id: std::env::var("AWS_ACCESS_KEY_ID").ok(),
+                secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY").ok(),
+            });
+        Directory::new(store, hook, ldap, s3)
     }
 
     /// Where accounts come from, for people: "SQLite babelftp.db",
@@ -406,3 +468,20 @@ mod tests {
         assert!(Arc::ptr_eq(&st, &again));
     }
 }
+
+/// An accounts store that did not open: its URL without credentials, and
+/// why. Inside the `io::Error` of [`Directory::open`], so that a program
+/// can say it in its user's language.
+#[derive(Debug)]
+pub struct StoreUnopened {
+    pub url: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for StoreUnopened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "could not open the accounts store {}: {}", self.url, self.why)
+    }
+}
+
+impl std::error::Error for StoreUnopened {}
