@@ -9,9 +9,11 @@ use tokio::net::TcpListener;
 use babelftp_i18n::lang::Catalogs;
 use babelftp_session::{HostInfo, SessionConfig};
 
+#[cfg(feature = "admin")]
+use crate::admin;
 use crate::{
-    admin, config, defender, driver, events, limits, live, metrics, sockopt, storage, throttle, tls, xferlog, Config,
-    Opener, Server, Services, Users,
+    config, defender, driver, events, limits, live, metrics, sockopt, storage, throttle, tls, xferlog, Config, Opener,
+    Server, Services, Users,
 };
 
 /// A bind error that names the address (`127.0.0.1:21: Address already
@@ -20,10 +22,32 @@ fn in_use(addr: &std::net::SocketAddr, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}"))
 }
 
+/// A door the configuration asks for that this build does not have (the
+/// features `web` and `admin`), said before anything is opened.
+fn doors_built(cfg: &Config) -> io::Result<()> {
+    #[cfg(not(feature = "web"))]
+    if let Some(addr) = cfg.http_listen.first() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("http_listen {addr}: this build has no web view (feature web)"),
+        ));
+    }
+    #[cfg(not(feature = "admin"))]
+    if let Some(addr) = cfg.admin_listen {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("admin_listen {addr}: this build has no admin API (feature admin)"),
+        ));
+    }
+    let _ = cfg;
+    Ok(())
+}
+
 impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
+        doors_built(&cfg)?;
         let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let started = std::time::SystemTime::now();
         let local = cfg.storage.is_local();
@@ -196,6 +220,7 @@ impl Server {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
         };
+        #[cfg(feature = "admin")]
         let admin = match cfg.admin_listen {
             Some(addr) => {
                 // Its tokens live in the accounts store.
@@ -219,6 +244,7 @@ impl Server {
             }
             None => None,
         };
+        // (None without the feature web: doors_built said so.)
         let mut web = Vec::new();
         for addr in &cfg.http_listen {
             web.push(TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?);
@@ -253,6 +279,7 @@ impl Server {
             listeners,
             implicit,
             metrics,
+            #[cfg(feature = "admin")]
             admin,
         })
     }

@@ -21,7 +21,14 @@
 //! argon2), [`tls`] (FTPS), [`metrics`] (/metrics and /health on axum),
 //! [`xferlog`] (the transfer log), [`events`] (events to webhooks and
 //! commands through an outbox), `sockopt` (socket options), `admin`
-//! (the admin API on axum), [`live`] (the live sessions it lists and ends).
+//! (the admin API on axum), [`live`] (the live sessions it lists and ends);
+//! `bind` ([`Server::bind`]) and `run` ([`Server::run`]: the accept loop).
+//!
+//! Features (all on by default; the `babelftp` binary passes its own
+//! down): `s3` (S3 storage), `postgres` (PostgreSQL accounts stores),
+//! `ldap` (LDAP logins), `web` (the web view) and `admin` (the admin
+//! API). A build without one refuses, at start, a configuration that asks
+//! for it, and says which feature it lacks.
 
 mod bind;
 mod data;
@@ -31,12 +38,14 @@ mod proxy;
 mod run;
 mod sockopt;
 // The services every door shares, by the paths they always had here.
+#[cfg(feature = "admin")]
 use babelftp_admin as admin;
 use babelftp_core::{admission, http, limits, linkrules, memory, throttle};
 pub use babelftp_core::{
     auth, config, defender, directory, events, live, logctx, metrics, quota, storage, tls, xferlog, AbortOnDrop,
     Opener, Services, Users,
 };
+#[cfg(feature = "web")]
 use babelftp_web as web;
 
 use std::net::SocketAddr;
@@ -55,8 +64,10 @@ pub struct Server {
     /// The metrics and health endpoint (`metrics_listen`).
     metrics: Option<TcpListener>,
     /// The admin API (`admin_listen`), with the store its tokens are in.
+    #[cfg(feature = "admin")]
     admin: Option<(admin::AdminListener, babelftp_accounts::Store)>,
-    /// The web view (`http_listen`).
+    /// The web view (`http_listen`; none in a build without the feature
+    /// `web`).
     web: Vec<TcpListener>,
 }
 
@@ -73,7 +84,6 @@ impl Server {
         self.metrics.as_ref().and_then(|l| l.local_addr().ok())
     }
 
-    /// The admin API's address, if it has one, and whether it is HTTPS.
     /// The web view's addresses, and whether it speaks HTTPS.
     pub fn web_addrs(&self) -> Vec<(SocketAddr, bool)> {
         let https = self.shared.tls.is_some();
@@ -84,9 +94,18 @@ impl Server {
             .collect()
     }
 
+    /// The admin API's address, if it has one, and whether it is HTTPS.
+    #[cfg(feature = "admin")]
     pub fn admin_addr(&self) -> Option<(SocketAddr, bool)> {
         let (l, _) = self.admin.as_ref()?;
         Some((l.local_addr()?, self.shared.tls.is_some()))
+    }
+
+    /// The admin API's address: none in a build without the feature
+    /// `admin`.
+    #[cfg(not(feature = "admin"))]
+    pub fn admin_addr(&self) -> Option<(SocketAddr, bool)> {
+        None
     }
 
     /// The names of the users whose home is not a directory of the

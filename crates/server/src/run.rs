@@ -8,8 +8,12 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, mpsc};
 
+#[cfg(feature = "admin")]
+use crate::admin;
 use crate::bind::describe_storage;
-use crate::{admin, driver, http, logctx, memory, metrics, proxied, proxy, web, AbortOnDrop, Limits, Server};
+#[cfg(feature = "web")]
+use crate::web;
+use crate::{driver, http, logctx, memory, metrics, proxied, proxy, AbortOnDrop, Limits, Server};
 
 impl Server {
     /// Serves until the first of `signals`, then stops accepting and lets
@@ -73,16 +77,20 @@ impl Server {
             AbortOnDrop(tokio::spawn(metrics::serve_http(l, self.shared.metrics.clone())))
         });
         // So does the admin API.
+        #[cfg(feature = "admin")]
         let started = std::time::Instant::now();
+        #[cfg(feature = "admin")]
         let admin_api = self
             .admin
             .map(|(l, store)| AbortOnDrop(tokio::spawn(admin::serve(l, self.shared.core.clone(), store, started))));
         // And the web view.
+        #[cfg(feature = "web")]
         let ftp_port = self
             .listeners
             .first()
             .and_then(|l| l.local_addr().ok())
             .map(|a| a.port());
+        #[cfg(feature = "web")]
         let web_view: Vec<AbortOnDrop> = self
             .web
             .into_iter()
@@ -236,12 +244,14 @@ impl Server {
             }
         }
         drop(http);
+        #[cfg(feature = "web")]
         drop(web_view);
         // What the sessions emitted is in the outbox before the end (the
         // store keeps it for the next run).
         if let Some(events) = &self.shared.events {
             events.flush(Duration::from_secs(5)).await;
         }
+        #[cfg(feature = "admin")]
         drop(admin_api);
         Ok(())
     }

@@ -24,13 +24,28 @@
 //!
 //! Modules: `store` (the [`Storage`](crate::Storage) on OpenDAL's operator),
 //! `stream` (listings, downloads and uploads as they go), `keys` (names
-//! into keys and back).
+//! into keys and back). All but [`S3Config`] are the `s3` feature's: a
+//! build without it parses S3 settings, and opening them says the build
+//! has no S3 support.
 
+#[cfg(feature = "s3")]
 mod keys;
+#[cfg(feature = "s3")]
 mod store;
+#[cfg(feature = "s3")]
 mod stream;
 
+#[cfg(feature = "s3")]
 pub use store::S3Storage;
+
+/// What opening an S3 root says in a build without the `s3` feature.
+#[cfg(not(feature = "s3"))]
+pub(crate) fn not_built() -> crate::StorageError {
+    crate::StorageError::Io(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "this build has no S3 support (feature s3)",
+    ))
+}
 
 /// Settings of an S3 root (`[storage]` in the configuration).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -50,5 +65,5 @@ pub struct S3Config {
     pub secret_access_key: Option<String>,
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "s3"))]
 mod tests;
