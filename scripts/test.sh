@@ -56,6 +56,7 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo check -p babelftp --no-default-features --locked
 bash scripts/docs.sh  # the user guide (mdBook into target/book) and a check of every relative link
 bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
 bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/s3.rs

@@ -54,6 +54,10 @@ pub enum AccountsError {
     /// A `--db` value that is no store URL.
     #[error("{0:?} is not a store: write sqlite:PATH, a path, or postgres://USER@HOST/DB")]
     BadUrl(String),
+    /// A PostgreSQL store in a build without the `postgres` feature (the
+    /// store's description, without its password).
+    #[error("{0}: this build has no PostgreSQL support (feature postgres); use an SQLite store (sqlite:PATH)")]
+    NoPostgres(String),
     /// The store was made by a newer babelftp.
     #[error("the store's schema is version {found}, newer than this babelftp knows ({known}): upgrade babelftp")]
     TooNew { found: i64, known: i64 },

@@ -132,6 +132,9 @@ impl Store {
         sqlx::any::install_default_drivers();
         let (connect, description) = resolve(url)?;
         let sqlite = connect.starts_with("sqlite:");
+        if !sqlite && !cfg!(feature = "postgres") {
+            return Err(AccountsError::NoPostgres(description));
+        }
         let options = AnyConnectOptions::from_str(&connect).map_err(|_| AccountsError::BadUrl(url.to_owned()))?;
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
@@ -409,5 +412,21 @@ mod tests {
         );
         assert!(r("mysql://x/y").is_none());
         assert!(r("sqlite:").is_none());
+    }
+
+    /// A build without the feature `postgres` says so of a PostgreSQL URL,
+    /// without its password, and tries no connection.
+    #[cfg(not(feature = "postgres"))]
+    #[tokio::test]
+    async fn postgres_in_a_build_without_it_is_refused_by_name() {
+        let e = Store::open("postgres://ftp:s3cret@db.example:5433/accounts").await;
+        let text = e.map(|_| ()).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            text.starts_with(
+                "PostgreSQL db.example:5433/accounts: this build has no PostgreSQL support (feature postgres)"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("s3cret"), "{text}");
     }
 }

@@ -400,7 +400,8 @@ impl Backend {
     }
 
     /// Opens the storage: `root` for the local back-end (with `local`'s
-    /// charsets and fsync), the bucket for S3 (inside a tokio runtime).
+    /// charsets and fsync), the bucket for S3 (inside a tokio runtime; a
+    /// build without the `s3` feature says it has no S3 support).
     pub fn open(&self, root: &std::path::Path, local: LocalOptions) -> Result<Arc<dyn Storage>> {
         Ok(match self {
             Backend::Local => Arc::new(
@@ -408,9 +409,26 @@ impl Backend {
                     .with_charsets(local.charsets)
                     .with_fsync(local.fsync),
             ),
+            #[cfg(feature = "s3")]
             Backend::S3(cfg) => Arc::new(s3::S3Storage::open(cfg)?),
+            #[cfg(not(feature = "s3"))]
+            Backend::S3(_) => return Err(s3::not_built()),
         })
     }
+}
+
+/// A build without the feature `s3` parses S3 settings, and opening them
+/// says what the build lacks.
+#[cfg(all(test, not(feature = "s3")))]
+#[test]
+fn s3_in_a_build_without_it_is_refused_by_name() {
+    let s3 = Backend::S3(s3::S3Config {
+        bucket: "ftp".into(),
+        ..s3::S3Config::default()
+    });
+    let e = s3.open(std::path::Path::new("."), LocalOptions::default()).err();
+    let text = e.map(|e| io::Error::from(e).to_string()).unwrap_or_default();
+    assert_eq!(text, "this build has no S3 support (feature s3)");
 }
 
 #[cfg(test)]

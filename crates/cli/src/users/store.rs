@@ -39,6 +39,7 @@ fn text_of(e: &AccountsError, db: &str) -> String {
     match e {
         E::Db(err) => ts("cli-acct-db", &[("db", db), ("error", &err.to_string())]),
         E::BadUrl(v) => ts("cli-acct-bad-url", &[("value", &crate::exit::redact_url(v))]),
+        E::NoPostgres(d) => ts("cli-acct-no-postgres", &[("db", d)]),
         E::TooNew { found, known } => ts(
             "cli-acct-too-new",
             &[("db", db), ("found", &found.to_string()), ("known", &known.to_string())],

@@ -27,12 +27,19 @@
 //! The user's name is escaped for DNs (RFC 4514) and filters (RFC 4515);
 //! an empty password is refused before anything is sent (a bind without
 //! one is anonymous and would "succeed"). Passwords are never logged.
+//!
+//! The directory itself (ldap3) is the `ldap` feature's: a build without
+//! it reads an `[ldap]` table as any other, and [`LdapAuth::new`] then says
+//! that this build has no LDAP support, so a server so configured does
+//! not start.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+#[cfg(feature = "ldap")]
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "ldap")]
 use ldap3::{dn_escape, ldap_escape, Ldap, LdapConnAsync, LdapConnSettings, Scope, SearchEntry};
 
 /// The `[ldap]` table.
@@ -144,6 +151,7 @@ fn filter_attribute(filter: &str) -> Option<&str> {
 /// The account's name among the values of the entry's naming attribute:
 /// its only value, else the one that is exactly the name typed; `None`
 /// when there is none, or several and none is.
+#[cfg(feature = "ldap")]
 fn confirmed_name(values: &[String], typed: &str) -> Option<String> {
     match values {
         [one] => Some(one.clone()),
@@ -153,6 +161,7 @@ fn confirmed_name(values: &[String], typed: &str) -> Option<String> {
 
 /// The values of `attr` in `entry` (attribute names compare without
 /// case).
+#[cfg(feature = "ldap")]
 fn values_of(entry: &SearchEntry, attr: &str) -> Vec<String> {
     entry
         .attrs
@@ -169,9 +178,13 @@ pub enum LdapError {
     Failed { url: String, reason: String },
     #[error("LDAP configuration: {0}")]
     Config(String),
+    /// An `[ldap]` table in a build without the `ldap` feature.
+    #[error("[ldap]: this build has no LDAP support (feature ldap)")]
+    NotBuilt,
 }
 
 /// A configured directory.
+#[cfg(feature = "ldap")]
 pub struct LdapAuth {
     cfg: LdapConfig,
     /// The attribute that holds the account's name.
@@ -194,6 +207,7 @@ pub enum LdapLogin {
     Refused,
 }
 
+#[cfg(feature = "ldap")]
 impl LdapAuth {
     pub fn new(cfg: LdapConfig) -> Result<LdapAuth, LdapError> {
         if cfg.user_dn.is_none() && cfg.search_base.is_none() {
@@ -364,11 +378,36 @@ impl LdapAuth {
     }
 }
 
+/// A build without the `ldap` feature: there is no such directory, and
+/// making one says so.
+#[cfg(not(feature = "ldap"))]
+pub struct LdapAuth {
+    none: std::convert::Infallible,
+}
+
+#[cfg(not(feature = "ldap"))]
+impl LdapAuth {
+    /// Always [`LdapError::NotBuilt`].
+    pub fn new(cfg: LdapConfig) -> Result<LdapAuth, LdapError> {
+        let _ = cfg;
+        Err(LdapError::NotBuilt)
+    }
+
+    pub fn describe(&self) -> String {
+        match self.none {}
+    }
+
+    pub async fn login(&self, _user: &str, _password: &str) -> Result<LdapLogin, LdapError> {
+        match self.none {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
+    #[cfg(feature = "ldap")]
     #[test]
     fn the_account_is_the_entry_s_value_not_the_spelling_typed() {
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
@@ -378,6 +417,10 @@ mod tests {
         assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "bob").as_deref(), Some("bob"));
         assert_eq!(confirmed_name(&v(&["lbob", "bob"]), "BOB"), None);
         assert_eq!(confirmed_name(&[], "lbob"), None);
+    }
+
+    #[test]
+    fn the_naming_attribute_is_the_filter_s() {
         assert_eq!(filter_attribute("(&(objectClass=x)( uid ={user}))"), Some("uid"));
         assert_eq!(filter_attribute("(cn=*{user}*)"), None);
     }

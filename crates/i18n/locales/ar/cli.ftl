@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: أُضيف { $added } من المستخدمين �
 cli-acct-passwd-mismatch = كلمتا المرور مختلفتان؛ لم يتغيّر شيء
 cli-acct-db = مخزن الحسابات { $db }: { $error }
 cli-acct-bad-url = { $value } ليس مخزن حسابات: اكتب sqlite:PATH أو مسارًا أو postgres://USER@HOST/DB (--db أو BABELFTP_DB)
+cli-acct-no-postgres = { $db }: هذا الإصدار لا يدعم PostgreSQL (الميزة postgres)؛ استخدم مخزن SQLite (sqlite:PATH)
 cli-acct-too-new = أنشأ مخزنَ الحسابات { $db } إصدارٌ أحدث من babelftp (المخطط { $found }؛ وهذا الإصدار يعرف { $known }): حدّث babelftp
 cli-acct-unknown-user = لا يوجد مستخدم { $name } في { $db }
 cli-acct-unknown-group = لا توجد مجموعة { $name } في { $db }

@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } Benutzer hinzugefügt, { $updated } ak
 cli-acct-passwd-mismatch = die beiden Passwörter unterscheiden sich; nichts wurde geändert
 cli-acct-db = der Kontenspeicher { $db }: { $error }
 cli-acct-bad-url = { $value } ist kein Kontenspeicher: schreiben Sie sqlite:PFAD, einen Pfad oder postgres://BENUTZER@HOST/DB (--db oder BABELFTP_DB)
+cli-acct-no-postgres = { $db }: dieser Build unterstützt kein PostgreSQL (Feature postgres); verwenden Sie einen SQLite-Speicher (sqlite:PFAD)
 cli-acct-too-new = der Kontenspeicher { $db } wurde von einem neueren babelftp angelegt (Schema { $found }; dieses kennt { $known }): aktualisieren Sie babelftp
 cli-acct-unknown-user = kein Benutzer { $name } in { $db }
 cli-acct-unknown-group = keine Gruppe { $name } in { $db }

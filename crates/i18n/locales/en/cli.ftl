@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } users added, { $updated } updated
 cli-acct-passwd-mismatch = the two passwords differ; nothing was changed
 cli-acct-db = the accounts store { $db }: { $error }
 cli-acct-bad-url = { $value } is not an accounts store: write sqlite:PATH, a path, or postgres://USER@HOST/DB (--db or BABELFTP_DB)
+cli-acct-no-postgres = { $db }: this build has no PostgreSQL support (feature postgres); use an SQLite store (sqlite:PATH)
 cli-acct-too-new = the accounts store { $db } was made by a newer babelftp (schema { $found }; this one knows { $known }): upgrade babelftp
 cli-acct-unknown-user = no user { $name } in { $db }
 cli-acct-unknown-group = no group { $name } in { $db }

@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } usuarios añadidos, { $updated } actua
 cli-acct-passwd-mismatch = las dos contraseñas difieren; no se cambió nada
 cli-acct-db = el almacén de cuentas { $db }: { $error }
 cli-acct-bad-url = { $value } no es un almacén de cuentas: escriba sqlite:RUTA, una ruta o postgres://USUARIO@HOST/BD (--db o BABELFTP_DB)
+cli-acct-no-postgres = { $db }: esta compilación no admite PostgreSQL (característica postgres); use un almacén SQLite (sqlite:RUTA)
 cli-acct-too-new = el almacén de cuentas { $db } lo creó un babelftp más reciente (esquema { $found }; este conoce { $known }): actualice babelftp
 cli-acct-unknown-user = no hay usuario { $name } en { $db }
 cli-acct-unknown-group = no hay grupo { $name } en { $db }

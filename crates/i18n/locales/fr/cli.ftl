@@ -121,6 +121,7 @@ cli-acct-imported = { $file } : { $added } utilisateurs ajoutés, { $updated } m
 cli-acct-passwd-mismatch = les deux mots de passe diffèrent ; rien n'a été changé
 cli-acct-db = la base des comptes { $db } : { $error }
 cli-acct-bad-url = { $value } n'est pas une base de comptes : écrivez sqlite:CHEMIN, un chemin, ou postgres://UTILISATEUR@HÔTE/BASE (--db ou BABELFTP_DB)
+cli-acct-no-postgres = { $db } : cette version ne prend pas en charge PostgreSQL (fonctionnalité postgres) ; utilisez une base SQLite (sqlite:CHEMIN)
 cli-acct-too-new = la base des comptes { $db } a été créée par un babelftp plus récent (schéma { $found } ; celui-ci connaît { $known }) : mettez babelftp à jour
 cli-acct-unknown-user = aucun utilisateur { $name } dans { $db }
 cli-acct-unknown-group = aucun groupe { $name } dans { $db }

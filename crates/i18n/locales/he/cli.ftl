@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: נוספו { $added } משתמשים, עודכנ�
 cli-acct-passwd-mismatch = שתי הסיסמאות שונות; לא שונה דבר
 cli-acct-db = מאגר החשבונות { $db }: { $error }
 cli-acct-bad-url = { $value } אינו מאגר חשבונות: כתבו sqlite:PATH, נתיב, או postgres://USER@HOST/DB (--db או BABELFTP_DB)
+cli-acct-no-postgres = { $db }: גרסה זו נבנתה ללא תמיכה ב-PostgreSQL (התכונה postgres); השתמשו במאגר SQLite (sqlite:PATH)
 cli-acct-too-new = מאגר החשבונות { $db } נוצר בגרסה חדשה יותר של babelftp (סכמה { $found }; גרסה זו מכירה את { $known }): שדרגו את babelftp
 cli-acct-unknown-user = אין משתמש { $name } ב־{ $db }
 cli-acct-unknown-group = אין קבוצה { $name } ב־{ $db }

@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } utenti aggiunti, { $updated } aggiorna
 cli-acct-passwd-mismatch = le due password sono diverse; non è stato cambiato nulla
 cli-acct-db = l'archivio degli account { $db }: { $error }
 cli-acct-bad-url = { $value } non è un archivio di account: scrivere sqlite:PERCORSO, un percorso o postgres://UTENTE@HOST/DB (--db o BABELFTP_DB)
+cli-acct-no-postgres = { $db }: questa build non supporta PostgreSQL (funzionalità postgres); usare un archivio SQLite (sqlite:PERCORSO)
 cli-acct-too-new = l'archivio degli account { $db } è stato creato da un babelftp più recente (schema { $found }; questo conosce { $known }): aggiornare babelftp
 cli-acct-unknown-user = nessun utente { $name } in { $db }
 cli-acct-unknown-group = nessun gruppo { $name } in { $db }

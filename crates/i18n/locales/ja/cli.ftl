@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } 人のユーザーを追加、{ $updat
 cli-acct-passwd-mismatch = 2 つのパスワードが異なります。何も変更していません
 cli-acct-db = アカウントストア { $db }: { $error }
 cli-acct-bad-url = { $value } はアカウントストアではありません。sqlite:パス、パス、または postgres://ユーザー@ホスト/DB と書いてください（--db または BABELFTP_DB）
+cli-acct-no-postgres = { $db }: このビルドは PostgreSQL に対応していません（機能 postgres）。SQLite のストア（sqlite:パス）を使ってください
 cli-acct-too-new = アカウントストア { $db } は新しい babelftp で作られています（スキーマ { $found }、この版が知っているのは { $known }）。babelftp を更新してください
 cli-acct-unknown-user = { $db } にユーザー { $name } はいません
 cli-acct-unknown-group = { $db } にグループ { $name } はありません

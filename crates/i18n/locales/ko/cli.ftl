@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: 사용자 { $added }명 추가, { $updated }명 �
 cli-acct-passwd-mismatch = 두 비밀번호가 다릅니다. 아무것도 변경하지 않았습니다
 cli-acct-db = 계정 저장소 { $db }: { $error }
 cli-acct-bad-url = { $value }은(는) 계정 저장소가 아닙니다: sqlite:경로, 경로 또는 postgres://사용자@호스트/DB 형식으로 쓰세요 (--db 또는 BABELFTP_DB)
+cli-acct-no-postgres = { $db }: 이 빌드는 PostgreSQL을 지원하지 않습니다 (기능 postgres). SQLite 저장소(sqlite:경로)를 사용하세요
 cli-acct-too-new = 계정 저장소 { $db }은(는) 더 새로운 babelftp가 만들었습니다 (스키마 { $found }, 이 버전은 { $known }까지 압니다): babelftp를 업그레이드하세요
 cli-acct-unknown-user = { $db }에 사용자 { $name }이(가) 없습니다
 cli-acct-unknown-group = { $db }에 그룹 { $name }이(가) 없습니다

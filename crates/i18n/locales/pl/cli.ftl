@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: dodano użytkowników: { $added }, zaktualizowano
 cli-acct-passwd-mismatch = hasła się różnią; nic nie zmieniono
 cli-acct-db = magazyn kont { $db }: { $error }
 cli-acct-bad-url = { $value } nie jest magazynem kont: podaj sqlite:ŚCIEŻKA, ścieżkę lub postgres://UŻYTKOWNIK@HOST/BAZA (--db lub BABELFTP_DB)
+cli-acct-no-postgres = { $db }: ta kompilacja nie obsługuje PostgreSQL (funkcja postgres); użyj magazynu SQLite (sqlite:ŚCIEŻKA)
 cli-acct-too-new = magazyn kont { $db } utworzył nowszy babelftp (schemat { $found }; ten zna { $known }): zaktualizuj babelftp
 cli-acct-unknown-user = brak użytkownika { $name } w { $db }
 cli-acct-unknown-group = brak grupy { $name } w { $db }

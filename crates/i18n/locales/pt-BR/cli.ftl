@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: { $added } usuários adicionados, { $updated } at
 cli-acct-passwd-mismatch = as duas senhas são diferentes; nada foi alterado
 cli-acct-db = o repositório de contas { $db }: { $error }
 cli-acct-bad-url = { $value } não é um repositório de contas: escreva sqlite:CAMINHO, um caminho ou postgres://USUÁRIO@HOST/BD (--db ou BABELFTP_DB)
+cli-acct-no-postgres = { $db }: esta compilação não tem suporte a PostgreSQL (recurso postgres); use um repositório SQLite (sqlite:CAMINHO)
 cli-acct-too-new = o repositório de contas { $db } foi criado por um babelftp mais novo (esquema { $found }; este conhece { $known }): atualize o babelftp
 cli-acct-unknown-user = nenhum usuário { $name } em { $db }
 cli-acct-unknown-group = nenhum grupo { $name } em { $db }

@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: добавлено пользователей: { 
 cli-acct-passwd-mismatch = пароли не совпадают; ничего не изменено
 cli-acct-db = хранилище учётных записей { $db }: { $error }
 cli-acct-bad-url = { $value } — не хранилище учётных записей: укажите sqlite:ПУТЬ, путь или postgres://ПОЛЬЗОВАТЕЛЬ@ХОСТ/БД (--db или BABELFTP_DB)
+cli-acct-no-postgres = { $db }: эта сборка не поддерживает PostgreSQL (функция postgres); используйте хранилище SQLite (sqlite:ПУТЬ)
 cli-acct-too-new = хранилище учётных записей { $db } создано более новой версией babelftp (схема { $found }; эта знает { $known }): обновите babelftp
 cli-acct-unknown-user = нет пользователя { $name } в { $db }
 cli-acct-unknown-group = нет группы { $name } в { $db }

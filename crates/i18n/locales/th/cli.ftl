@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: เพิ่มผู้ใช้ { $added } ค�
 cli-acct-passwd-mismatch = รหัสผ่านทั้งสองไม่ตรงกัน ไม่มีการเปลี่ยนแปลงใด
 cli-acct-db = ที่เก็บบัญชี { $db }: { $error }
 cli-acct-bad-url = { $value } ไม่ใช่ที่เก็บบัญชี: เขียน sqlite:PATH, พาธ หรือ postgres://USER@HOST/DB (--db หรือ BABELFTP_DB)
+cli-acct-no-postgres = { $db }: บิลด์นี้ไม่รองรับ PostgreSQL (ฟีเจอร์ postgres) ใช้ที่เก็บ SQLite แทน (sqlite:PATH)
 cli-acct-too-new = ที่เก็บบัญชี { $db } สร้างโดย babelftp รุ่นที่ใหม่กว่า (สคีมา { $found } รุ่นนี้รู้จักถึง { $known }): โปรดอัปเกรด babelftp
 cli-acct-unknown-user = ไม่มีผู้ใช้ { $name } ใน { $db }
 cli-acct-unknown-group = ไม่มีกลุ่ม { $name } ใน { $db }

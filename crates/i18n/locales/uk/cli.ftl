@@ -121,6 +121,7 @@ cli-acct-imported = { $file }: додано користувачів: { $added }
 cli-acct-passwd-mismatch = паролі не збігаються; нічого не змінено
 cli-acct-db = сховище облікових записів { $db }: { $error }
 cli-acct-bad-url = { $value } — не сховище облікових записів: вкажіть sqlite:ШЛЯХ, шлях або postgres://КОРИСТУВАЧ@ХОСТ/БД (--db або BABELFTP_DB)
+cli-acct-no-postgres = { $db }: ця збірка не підтримує PostgreSQL (функція postgres); використовуйте сховище SQLite (sqlite:ШЛЯХ)
 cli-acct-too-new = сховище облікових записів { $db } створено новішою версією babelftp (схема { $found }; ця знає { $known }): оновіть babelftp
 cli-acct-unknown-user = немає користувача { $name } у { $db }
 cli-acct-unknown-group = немає групи { $name } у { $db }

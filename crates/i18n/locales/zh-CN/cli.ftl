@@ -121,6 +121,7 @@ cli-acct-imported = { $file }：添加了 { $added } 个用户，更新了 { $up
 cli-acct-passwd-mismatch = 两次输入的密码不同；未做任何更改
 cli-acct-db = 账户存储 { $db }：{ $error }
 cli-acct-bad-url = { $value } 不是账户存储：请写 sqlite:路径、一个路径或 postgres://用户@主机/数据库（--db 或 BABELFTP_DB）
+cli-acct-no-postgres = { $db }：此构建不支持 PostgreSQL（功能 postgres）；请使用 SQLite 存储（sqlite:路径）
 cli-acct-too-new = 账户存储 { $db } 由更新版本的 babelftp 创建（架构 { $found }；本版本只认识 { $known }）：请升级 babelftp
 cli-acct-unknown-user = { $db } 中没有用户 { $name }
 cli-acct-unknown-group = { $db } 中没有组 { $name }

@@ -121,6 +121,7 @@ cli-acct-imported = { $file }：新增了 { $added } 位使用者，更新了 { 
 cli-acct-passwd-mismatch = 兩次輸入的密碼不同；未做任何變更
 cli-acct-db = 帳號儲存區 { $db }：{ $error }
 cli-acct-bad-url = { $value } 不是帳號儲存區：請寫 sqlite:路徑、一個路徑或 postgres://使用者@主機/資料庫（--db 或 BABELFTP_DB）
+cli-acct-no-postgres = { $db }：此建置不支援 PostgreSQL（功能 postgres）；請使用 SQLite 儲存區（sqlite:路徑）
 cli-acct-too-new = 帳號儲存區 { $db } 由較新版本的 babelftp 建立（結構描述 { $found }；此版本只認得 { $known }）：請升級 babelftp
 cli-acct-unknown-user = { $db } 中沒有使用者 { $name }
 cli-acct-unknown-group = { $db } 中沒有群組 { $name }

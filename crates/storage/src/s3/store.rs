@@ -1,57 +1,20 @@
-//! An object store as the FTP root: S3 and S3-compatible servers through
-//! Apache OpenDAL (issue 14). Several babelftp nodes can serve one bucket:
-//! the bucket is the only shared state.
-//!
-//! What FTP asks and what the store really does:
-//!
-//! | FTP | here |
-//! |---|---|
-//! | names | keys are UTF-8; the legacy client charset layer (RFC 2640 A.2) turns a legacy client's names into UTF-8 before they get here. Octets that are not UTF-8, control characters, `%` and whitespace at either end of a name are kept in the key as `%HH` (S3's XML listings cannot carry a CR: RFC 2640 3.1's CR in a name would come back as LF), so every name comes back as it was sent; a key written by another tool with a `%` followed by two hex digits is shown decoded |
-//! | directories | a key ending in `/` is a directory marker (MKD writes one); a prefix with keys under it is a directory too |
-//! | RETR, REST + RETR | a streamed ranged GET |
-//! | STOR | a multipart upload of 8 MiB parts, visible only when complete: a cut or killed upload leaves the old object (the parts are aborted) |
-//! | STOU | the first free name, written only if absent |
-//! | APPE, REST + STOR | refused (504): S3 has no append or offset write (the emulators tried silently overwrite; research/deps-and-scale.md §3) |
-//! | DELE | DELETE of an existing key (S3 answers "deleted" for a missing key: checked first, 550) |
-//! | RMD | refused unless nothing is under the prefix |
-//! | RNFR/RNTO | copy, then delete: not atomic; a directory is copied and deleted key by key |
-//! | LIST, MLSD, NLST | ListObjects page by page, `/` as delimiter |
-//! | SITE CHMOD | refused (502) |
-//!
-//! Every method blocks on the server's runtime (`Handle::block_on`) and is
-//! called, as for the local back-end, from tokio's blocking pool or inside
-//! `block_in_place`.
+//! [`S3Storage`]: an S3 bucket (or a prefix of one) on OpenDAL's operator.
 
 use std::io;
 use std::sync::Arc;
 
 use babelftp_proto::listing::{Entry, EntryKind};
-use futures::{AsyncReadExt, TryStreamExt};
-use opendal::{Operator, Writer};
+use futures::TryStreamExt;
+use opendal::Operator;
 use tokio::runtime::Handle;
 
-use super::{Committed, DirEntries, ReadHandle, Replaced, Result, Storage, StorageError, Upload, VPath, WriteMode};
+use super::keys::{escape, faithful, unescape};
+use super::stream::{Pages, S3Read, S3Upload};
+use super::S3Config;
+use crate::{DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
 
 /// Parts of a multipart upload.
 const CHUNK: usize = 8 << 20;
-
-/// Settings of an S3 root (`[storage]` in the configuration).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct S3Config {
-    /// The bucket.
-    pub bucket: String,
-    /// The service's URL (`https://s3.eu-west-1.amazonaws.com`, a MinIO
-    /// or Ceph gateway, `http://127.0.0.1:9000`); AWS's when unset.
-    pub endpoint: Option<String>,
-    /// The region (`us-east-1` when unset and nothing else says).
-    pub region: Option<String>,
-    /// A key prefix served as `/` (`ftp/`); the whole bucket when empty.
-    pub prefix: String,
-    /// Credentials; unset: the usual places (AWS_ACCESS_KEY_ID and
-    /// AWS_SECRET_ACCESS_KEY, ~/.aws, the instance's role).
-    pub access_key_id: Option<String>,
-    pub secret_access_key: Option<String>,
-}
 
 /// An S3 bucket (or a prefix of one) as a [`Storage`].
 pub struct S3Storage {
@@ -64,7 +27,7 @@ pub struct S3Storage {
 
 /// An OpenDAL error as a storage error: what it says about the key, or,
 /// for anything else, a failure of the store with its message.
-fn err(e: opendal::Error) -> StorageError {
+pub(super) fn err(e: opendal::Error) -> StorageError {
     use opendal::ErrorKind as O;
     match e.kind() {
         O::NotFound => StorageError::NotFound,
@@ -166,7 +129,7 @@ impl S3Storage {
         }
     }
 
-    fn entry(name: &str, meta: &opendal::Metadata) -> Entry {
+    pub(super) fn entry(name: &str, meta: &opendal::Metadata) -> Entry {
         let dir = meta.is_dir();
         Entry {
             name: unescape(name.trim_end_matches('/')),
@@ -434,289 +397,5 @@ impl Storage for S3Storage {
             rt: self.rt.clone(),
             base: dir,
         }))
-    }
-}
-
-/// A name component into a key: `%`, control characters (C0, DEL, C1),
-/// whitespace at either end of the component, and every octet that is not
-/// part of valid UTF-8 as `%HH` (of their UTF-8 octets, or of the octet),
-/// so the encoding is injective (every `%` in a key starts an escape), any
-/// name a client sends has a key (RFC 2640: pathnames are octets; a
-/// server's disk may hold names in any charset, and so may its bucket),
-/// and no component can be changed on its way to the store: OpenDAL 0.59
-/// trims Unicode whitespace from both ends of the whole path (`.. ` would
-/// become `..`, which the HTTP client then resolves in the URL, and
-/// `a.txt ` would alias `a.txt`), and S3's XML listings cannot carry a CR.
-fn escape(name: &[u8], out: &mut String) {
-    let hex = |out: &mut String, bytes: &[u8]| {
-        for o in bytes {
-            out.push_str(&format!("%{o:02X}"));
-        }
-    };
-    // The component as characters and stray octets; the first and last
-    // that are not whitespace bound what `str::trim` (OpenDAL's) keeps.
-    let mut items: Vec<Result<char, &[u8]>> = Vec::with_capacity(name.len());
-    for chunk in name.utf8_chunks() {
-        items.extend(chunk.valid().chars().map(Ok));
-        if !chunk.invalid().is_empty() {
-            items.push(Err(chunk.invalid()));
-        }
-    }
-    let solid = |i: &Result<char, &[u8]>| !matches!(i, Ok(c) if c.is_whitespace());
-    let start = items.iter().position(solid).unwrap_or(items.len());
-    let end = items.iter().rposition(solid).map_or(start, |i| i + 1);
-    for (i, item) in items.iter().enumerate() {
-        match *item {
-            Err(octets) => hex(out, octets),
-            Ok(c) if c == '%' || c.is_control() || ((i < start || i >= end) && c.is_whitespace()) => {
-                let mut b = [0u8; 4];
-                hex(out, c.encode_utf8(&mut b).as_bytes());
-            }
-            Ok(c) => out.push(c),
-        }
-    }
-}
-
-/// Whether OpenDAL and the URL builder leave `key` as it is: no whitespace
-/// at either end (trimmed), no leading `/` or empty segment (dropped), no
-/// `.` or `..` segment (resolved by the HTTP client), no control character.
-/// [`S3Storage::key`] makes only such keys; this check stands behind it, so
-/// a mistake there is a refused name (553), never another object.
-fn faithful(key: &str) -> bool {
-    let trimmed = key.trim() == key;
-    let body = key.strip_suffix('/').unwrap_or(key);
-    let segments_ok = body.is_empty() || body.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
-    trimmed && segments_ok && !key.chars().any(char::is_control)
-}
-
-/// A key's last component back into a name: `%HH` decoded.
-fn unescape(key: &str) -> Vec<u8> {
-    let b = key.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (
-            b[i],
-            b.get(i + 1).copied().and_then(hex),
-            b.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-/// A listing read page by page.
-struct Pages {
-    rt: Handle,
-    lister: Option<opendal::Lister>,
-    dir: String,
-}
-
-impl Iterator for Pages {
-    type Item = Result<Entry>;
-
-    fn next(&mut self) -> Option<Result<Entry>> {
-        loop {
-            let lister = self.lister.as_mut()?;
-            match self.rt.block_on(lister.try_next()) {
-                Ok(Some(e)) => {
-                    if e.path() == self.dir {
-                        continue;
-                    }
-                    let name = e.name().to_owned();
-                    return Some(Ok(S3Storage::entry(&name, e.metadata())));
-                }
-                Ok(None) => {
-                    self.lister = None;
-                    return None;
-                }
-                Err(e) => {
-                    self.lister = None;
-                    return Some(Err(err(e)));
-                }
-            }
-        }
-    }
-}
-
-impl Drop for Pages {
-    fn drop(&mut self) {
-        let _g = self.rt.enter();
-        self.lister.take();
-    }
-}
-
-/// A download: a ranged GET read as it is sent.
-struct S3Read {
-    rt: Handle,
-    inner: Option<opendal::FuturesAsyncReader>,
-}
-
-impl io::Read for S3Read {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.inner.as_mut() {
-            Some(r) => self.rt.block_on(r.read(buf)),
-            None => Ok(0),
-        }
-    }
-}
-
-impl Drop for S3Read {
-    fn drop(&mut self) {
-        // Dropped on a worker or on the blocking pool: either way inside
-        // the runtime, never blocking.
-        let _g = self.rt.enter();
-        self.inner.take();
-    }
-}
-
-/// An upload: a multipart upload completed by [`Upload::commit`],
-/// aborted when dropped without it (nothing becomes visible).
-struct S3Upload {
-    rt: Handle,
-    w: Option<Writer>,
-    /// Octets written so far.
-    written: u64,
-}
-
-impl Upload for S3Upload {
-    fn write_all(&mut self, buf: &[u8]) -> Result<()> {
-        let Some(w) = self.w.as_mut() else {
-            return Err(io::ErrorKind::BrokenPipe.into());
-        };
-        self.rt
-            .block_on(w.write(bytes::Bytes::copy_from_slice(buf)))
-            .map_err(err)?;
-        self.written += buf.len() as u64;
-        Ok(())
-    }
-
-    fn commit(mut self: Box<Self>) -> Result<Committed> {
-        let Some(mut w) = self.w.take() else {
-            return Err(io::ErrorKind::BrokenPipe.into());
-        };
-        self.rt.block_on(w.close()).map_err(err)?;
-        // An object store replaces a key in one PUT and says nothing of
-        // what it held.
-        Ok(Committed {
-            replaced: Replaced::Unknown,
-            size: self.written,
-        })
-    }
-}
-
-impl Drop for S3Upload {
-    fn drop(&mut self) {
-        if let Some(mut w) = self.w.take() {
-            // Not committed: abort the multipart upload (its parts are
-            // discarded; the old object, if any, stays). Spawned, not
-            // awaited: this may run on a runtime worker.
-            self.rt.spawn(async move {
-                if let Err(e) = w.abort().await {
-                    tracing::debug!(error = %e, "aborting an S3 upload failed");
-                }
-            });
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_keys_round_trip() {
-        for name in ["a\rb", "100%", "%41", "日本語.txt", "tab\there", "plain"] {
-            let mut k = String::new();
-            escape(name.as_bytes(), &mut k);
-            assert!(!k.chars().any(|c| c.is_ascii_control()), "{k:?}");
-            assert_eq!(unescape(&k), name.as_bytes(), "{k}");
-        }
-        let mut k = String::new();
-        escape(b"a\rb%", &mut k);
-        assert_eq!(k, "a%0Db%25");
-        // Another tool's stray % stays.
-        assert_eq!(unescape("50%off"), b"50%off");
-    }
-
-    #[test]
-    fn keys_are_injective_and_nothing_downstream_rewrites_them() {
-        let enc = |n: &str| {
-            let mut k = String::new();
-            escape(n.as_bytes(), &mut k);
-            k
-        };
-        assert_eq!(enc(".. "), "..%20");
-        assert_eq!(enc("..\u{3000}"), "..%E3%80%80");
-        assert_eq!(enc(" a b "), "%20a b%20");
-        assert_eq!(enc("\u{85}x"), "%C2%85x");
-        let mut names = std::collections::BTreeSet::from(["in.txt".to_owned(), "...".to_owned(), "%2e%2e".to_owned()]);
-        for ws in (0..=0x10FFFFu32)
-            .filter_map(char::from_u32)
-            .filter(|c| c.is_whitespace())
-        {
-            for n in [
-                format!("..{ws}"),
-                format!("{ws}.."),
-                format!("in.txt{ws}"),
-                format!("{ws}{ws}"),
-                format!("a{ws}b"),
-            ] {
-                names.insert(n);
-            }
-        }
-        let mut seen = std::collections::HashSet::new();
-        for n in &names {
-            let k = enc(n);
-            assert!(seen.insert(k.clone()), "two names share the key {k:?}");
-            assert_eq!(unescape(&k), n.as_bytes(), "{n:?}");
-            // As a last component and as a directory, under a prefix.
-            assert!(faithful(&format!("site/a/{k}")), "{n:?} -> {k:?}");
-            assert!(faithful(&format!("site/a/{k}/")), "{n:?} -> {k:?}");
-            // OpenDAL's own normalization leaves it alone.
-            let full = format!("site/a/{k}");
-            assert_eq!(full.trim(), full);
-        }
-        for bad in ["site/..", "site/a/../", " site/", "site//a", "/site", "a/./b", "a\rb"] {
-            assert!(!faithful(bad), "{bad:?}");
-        }
-        assert!(faithful("") && faithful("site/") && faithful("site/a"));
-    }
-
-    #[test]
-    fn octets_that_are_not_utf8_have_keys_and_come_back() {
-        let enc = |n: &[u8]| {
-            let mut k = String::new();
-            escape(n, &mut k);
-            k
-        };
-        assert_eq!(enc(b"caf\xe9.txt"), "caf%E9.txt");
-        assert_eq!(enc(b"\xff\xfe"), "%FF%FE");
-        // A stray octet is not whitespace: the spaces beside it are inside.
-        assert_eq!(enc(b" \xe9 "), "%20%E9%20");
-        assert_eq!(enc(b"a \xe9 b"), "a %E9 b");
-        assert_eq!(enc(b"  "), "%20%20");
-        for n in [
-            &b"caf\xe9.txt"[..],
-            b"\x93\xfa\x96\x7b",
-            b"\xe6\x97",
-            b"  ",
-            b"%E9",
-            b"\xc0\xae",
-        ] {
-            let k = enc(n);
-            assert_eq!(unescape(&k), n, "{k}");
-            assert!(faithful(&format!("site/{k}")), "{k}");
-        }
-        assert_ne!(enc(b"%E9"), enc(b"\xe9"));
     }
 }

@@ -1,0 +1,145 @@
+use super::*;
+use crate::{Committed, Replaced};
+
+#[test]
+fn symlinks_out_of_root_are_refused() {
+    let tmp = std::env::temp_dir().join(format!("babelftp-st-{}", std::process::id()));
+    let root = tmp.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(tmp.join("secret"), b"x").unwrap();
+    std::os::unix::fs::symlink(tmp.join("secret"), root.join("abs")).unwrap();
+    std::os::unix::fs::symlink("../secret", root.join("rel")).unwrap();
+    let st = FsStorage::open(&root).unwrap();
+    assert!(st.open_read(&VPath::root().join(b"abs"), 0).is_err());
+    assert!(st.open_read(&VPath::root().join(b"rel"), 0).is_err());
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+fn v(p: &str) -> VPath {
+    VPath::root().join(p.as_bytes())
+}
+
+#[test]
+fn a_commit_says_what_the_name_held_when_it_took_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    std::fs::write(tmp.path().join("f"), vec![1u8; 800]).unwrap();
+    // Over a file: that file, and its size.
+    let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+    up.write_all(b"new").unwrap();
+    assert_eq!(
+        up.commit().unwrap(),
+        Committed {
+            replaced: Replaced::File(800),
+            size: 3
+        }
+    );
+    assert_eq!(std::fs::read(tmp.path().join("f")).unwrap(), b"new");
+    // The file renamed away while the upload ran: nothing replaced.
+    let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+    up.write_all(b"again").unwrap();
+    std::fs::rename(tmp.path().join("f"), tmp.path().join("g")).unwrap();
+    assert_eq!(up.commit().unwrap().replaced, Replaced::Nothing);
+    assert_eq!(std::fs::read(tmp.path().join("g")).unwrap(), b"new");
+    // A bigger file put there meanwhile: that one is counted.
+    let mut up = st.open_write(&v("f"), WriteMode::Replace).unwrap();
+    up.write_all(b"x").unwrap();
+    std::fs::write(tmp.path().join("f"), vec![2u8; 5000]).unwrap();
+    assert_eq!(up.commit().unwrap().replaced, Replaced::File(5000));
+    // A directory that took the name stays, and the upload fails.
+    let mut up = st.open_write(&v("d"), WriteMode::Replace).unwrap();
+    up.write_all(b"x").unwrap();
+    std::fs::create_dir(tmp.path().join("d")).unwrap();
+    assert!(up.commit().is_err());
+    assert!(tmp.path().join("d").is_dir());
+    // An append replaced the file's old length.
+    let mut up = st.open_write(&v("g"), WriteMode::Append).unwrap();
+    up.write_all(b"++").unwrap();
+    assert_eq!(
+        up.commit().unwrap(),
+        Committed {
+            replaced: Replaced::File(3),
+            size: 5
+        }
+    );
+    // Nothing temporary is left.
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
+#[test]
+fn a_counted_removal_says_what_left_the_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    std::fs::write(tmp.path().join("f"), vec![1u8; 123]).unwrap();
+    assert_eq!(st.remove_file_counted(&v("f")).unwrap(), Some(123));
+    assert!(!tmp.path().join("f").exists());
+    std::fs::create_dir(tmp.path().join("d")).unwrap();
+    assert!(st.remove_file_counted(&v("d")).is_err());
+    assert!(tmp.path().join("d").is_dir());
+    assert!(st.remove_file_counted(&v("missing")).is_err());
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_link_target_is_where_the_path_really_leads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::create_dir_all(root.join("private/deep")).unwrap();
+    std::os::unix::fs::symlink("../private", root.join("pub/l")).unwrap();
+    std::os::unix::fs::symlink("l/deep", root.join("pub/chain")).unwrap();
+    std::os::unix::fs::symlink("/etc", root.join("pub/abs")).unwrap();
+    let st = FsStorage::open(root).unwrap();
+    assert_eq!(st.link_target(&v("pub/l/x.txt")), Some(v("private/x.txt")));
+    assert_eq!(st.link_target(&v("pub/l")), Some(v("private")));
+    assert_eq!(st.link_target(&v("pub/chain/y")), Some(v("private/deep/y")));
+    assert_eq!(st.link_target(&v("pub/plain.txt")), None);
+    assert_eq!(st.link_target(&v("private/deep")), None);
+    assert_eq!(
+        st.link_target(&v("pub/abs/passwd")),
+        None,
+        "out of the root: refused anyway"
+    );
+}
+
+/// What events are given: the octets on disk, in a KOI8-R subtree too
+/// (below a home and through a mount as well).
+#[test]
+fn stored_paths_are_the_octets_on_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("koi")).unwrap();
+    let koi = Charset::for_label("koi8-r").unwrap();
+    let st = FsStorage::open(root)
+        .unwrap()
+        .with_charsets(CharsetMap::new(None, vec![("/koi".into(), koi)]));
+    let p = VPath::root().join("/koi/Привет.txt".as_bytes());
+    // Not there yet: where it would be made; there: where it is.
+    assert_eq!(st.stored_path(&p), b"/koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt");
+    std::fs::write(root.join(OsStr::from_bytes(b"koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt")), "x").unwrap();
+    assert_eq!(st.stored_path(&p), b"/koi/\xF0\xD2\xC9\xD7\xC5\xD4.txt");
+    // Elsewhere names are as sent.
+    let q = VPath::root().join("/Привет.txt".as_bytes());
+    assert_eq!(st.stored_path(&q), "/Привет.txt".as_bytes());
+    assert_eq!(st.stored_path(&VPath::root()), b"/");
+    // Below a home: the home's subtree keeps its charset.
+    let home = st.subdir(&VPath::root().join(b"koi")).unwrap();
+    assert_eq!(
+        home.stored_path(&VPath::root().join("Привет.txt".as_bytes())),
+        b"/\xF0\xD2\xC9\xD7\xC5\xD4.txt"
+    );
+    // Through a mount: the mount point as seen, then the octets.
+    let m = crate::mount::Mounted::with(
+        Arc::new(FsStorage::open(root).unwrap()),
+        vec![(VPath::root().join(b"m"), home)],
+    );
+    assert_eq!(
+        m.stored_path(&VPath::root().join("/m/Привет.txt".as_bytes())),
+        b"/m/\xF0\xD2\xC9\xD7\xC5\xD4.txt"
+    );
+    assert_eq!(m.stored_path(&VPath::root().join(b"/m")), b"/m");
+}
