@@ -198,10 +198,13 @@ fn get_ended_by_a_signal_or_a_kill_leaves_no_part_file() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        babelftp_test_support::wait_until(Duration::from_secs(20), "the part file", || {
-            (!part_files(dest.path()).is_empty()).then_some(())
+        // The part file, holding the 65,536 octets sent before the stall:
+        // the get is in the middle of its transfer.
+        babelftp_test_support::wait_until(Duration::from_secs(20), "the part file up to the stall", || {
+            let part = part_files(dest.path()).pop()?;
+            let len = std::fs::metadata(dest.path().join(part)).ok()?.len();
+            (len >= 65_536).then_some(())
         });
-        std::thread::sleep(Duration::from_millis(200));
         assert!(babelftp_test_support::signal(child.id(), sig));
         let status = babelftp_test_support::wait_child(&mut child, Duration::from_secs(10)).expect("get ended");
         assert!(!status.success(), "{sig}");

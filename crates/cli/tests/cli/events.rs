@@ -317,8 +317,13 @@ fn every_event_reaches_the_webhook_once_across_a_receiver_outage_and_a_restart()
     std::thread::sleep(Duration::from_millis(1500));
     // Started again on the same store, with the receiver still down a
     // moment; then it is back.
-    let srv = Serve::start_logged(&root, &args, &[], Some(&dir.path().join("serve2.log")));
-    std::thread::sleep(Duration::from_millis(500));
+    let log2 = dir.path().join("serve2.log");
+    let srv = Serve::start_logged(&root, &args, &[], Some(&log2));
+    // What the killed node left is due at once: its delivery fails first.
+    babelftp_test_support::wait_until(Duration::from_secs(20), "a failed delivery after the restart", || {
+        let text = std::fs::read_to_string(&log2).unwrap_or_default();
+        text.contains("hook failing").then_some(())
+    });
     receiver.restart();
     let events = receiver.wait("after the restart", |ev| {
         ev.iter().filter(|e| e["event"] == "logout").count() >= 2

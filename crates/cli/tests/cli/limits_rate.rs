@@ -87,7 +87,14 @@ fn a_users_rate_holds_across_its_sessions_and_slows_no_one_else() {
     // Alone, 4 MiB at 1 MiB/s; meanwhile an unlimited user (the plain
     // sendfile path) takes 4 MiB at once.
     let slow = curl(&srv, "slow", "/four.bin", &["-o", got("slow.bin").to_str().unwrap()]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    babelftp_test_support::wait_until(
+        std::time::Duration::from_secs(20),
+        "the limited download to start",
+        || {
+            let len = std::fs::metadata(got("slow.bin")).ok()?.len();
+            (len > 0).then_some(())
+        },
+    );
     let free = curl(&srv, "free", "/four.bin", &["-o", got("free.bin").to_str().unwrap()]);
     let (t_free, t_slow) = (took(free), took(slow));
     eprintln!("unlimited 4 MiB: {t_free:.3} s; limited 4 MiB: {t_slow:.3} s");

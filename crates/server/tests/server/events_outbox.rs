@@ -13,18 +13,21 @@ use std::time::{Duration, Instant};
 
 use babelftp_server::events::{Event, Events, HookSpec, Kind};
 
-/// A webhook receiver: its URL, and how many events it took. It refuses
-/// (503) every event whose body holds `refuse`, when one is given.
-async fn receiver_refusing(refuse: Option<&'static str>) -> (String, Arc<AtomicU64>) {
+/// A webhook receiver: its URL, how many events it took, and how many it
+/// refused. It refuses (503) every event whose body holds `refuse`, when
+/// one is given.
+async fn receiver_refusing(refuse: Option<&'static str>) -> (String, Arc<AtomicU64>, Arc<AtomicU64>) {
     let count = Arc::new(AtomicU64::new(0));
-    let c = count.clone();
+    let refused = Arc::new(AtomicU64::new(0));
+    let (c, r) = (count.clone(), refused.clone());
     let app = axum::Router::new().route(
         "/events",
         axum::routing::post(move |body: String| {
-            let c = c.clone();
+            let (c, r) = (c.clone(), r.clone());
             async move {
                 assert!(body.starts_with("{\"id\":"));
-                if refuse.is_some_and(|r| body.contains(r)) {
+                if refuse.is_some_and(|x| body.contains(x)) {
+                    r.fetch_add(1, Ordering::SeqCst);
                     return axum::http::StatusCode::SERVICE_UNAVAILABLE;
                 }
                 c.fetch_add(1, Ordering::SeqCst);
@@ -35,11 +38,12 @@ async fn receiver_refusing(refuse: Option<&'static str>) -> (String, Arc<AtomicU
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/events", l.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(l, app).await });
-    (url, count)
+    (url, count, refused)
 }
 
 async fn receiver() -> (String, Arc<AtomicU64>) {
-    receiver_refusing(None).await
+    let (url, count, _) = receiver_refusing(None).await;
+    (url, count)
 }
 
 fn event(i: u64) -> Event {
@@ -160,7 +164,7 @@ async fn the_sqlite_outbox_keeps_up_with_1000_events_a_second() {
 /// filled by the refused session), and the refused ones stay, in the
 /// store, for later.
 async fn a_refused_session_does_not_hold_back_the_others(store: Option<babelftp_accounts::Store>) {
-    let (url, count) = receiver_refusing(Some("\"session\":\"stuck\"")).await;
+    let (url, count, refused) = receiver_refusing(Some("\"session\":\"stuck\"")).await;
     let mut spec = HookSpec::url(&url);
     spec.max_backoff = Duration::from_secs(1);
     let events = Events::start(Some("stuck-test".into()), &[spec], store.clone())
@@ -172,8 +176,8 @@ async fn a_refused_session_does_not_hold_back_the_others(store: Option<babelftp_
         events.emit(&ev);
     }
     events.flush(Duration::from_secs(10)).await;
-    // Let the first page be tried and refused.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The first page is tried and refused.
+    wait_for(&refused, 1, Duration::from_secs(20)).await;
     let mut ev = event(1000);
     ev.session = Some("other".into());
     events.emit(&ev);
