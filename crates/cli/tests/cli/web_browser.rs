@@ -5,8 +5,8 @@
 //! see the page right to left, open a folder of hostile names and see no
 //! script run (no dialog ever opens, no CSP violation from our pages).
 //!
-//! `BABELFTP_SCREENSHOTS=docs/img cargo test --test web_browser` writes
-//! the README's screenshots (the listing in three scripts) there.
+//! `BABELFTP_SCREENSHOTS=docs/img cargo test -p babelftp --test cli -- web_browser::`
+//! writes the README's screenshots (the listing in three scripts) there.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! asserts every event arrives once; how far behind delivery was and how
 //! fast the burst drained (issue 30: it keeps up with 1,000 events/s) are
 //! figures it prints, not assertions:
-//! `cargo test -p babelftp-server --release --test events_outbox -- --nocapture`.
+//! `cargo test -p babelftp-server --release --test server -- events_outbox:: --nocapture`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
