@@ -2,7 +2,6 @@
 //! in a temporary directory, and on a real PostgreSQL (a cluster of its
 //! own per test); the event outbox checks run on both. Run one with
 //! `cargo test -p babelftp-accounts --test store -- postgres::`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod outbox;
 mod postgres;

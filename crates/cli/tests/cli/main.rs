@@ -9,7 +9,6 @@
 //! chose, with its own temporary directories; none changes this process's
 //! environment, current directory or limits (children get theirs through
 //! `Command`), so they may run side by side.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

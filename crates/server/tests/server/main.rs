@@ -8,7 +8,6 @@
 //! the kernel chose) and drives it with real clients in child processes;
 //! none changes this process's environment, current directory or limits,
 //! so they may run side by side.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

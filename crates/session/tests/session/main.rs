@@ -2,7 +2,6 @@
 //! through the sans-IO harness (no sockets, time simulated), one module
 //! per topic. Run one topic with
 //! `cargo test -p babelftp-session --test session -- transcripts::`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod ftps;
 mod policy;
