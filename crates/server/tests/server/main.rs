@@ -5,9 +5,11 @@
 //!
 //! Each test starts its own server on a thread of this process
 //! (`common::start`: its own tokio runtime, its own temporary root, ports
-//! the kernel chose) and drives it with real clients in child processes;
-//! none changes this process's environment, current directory or limits,
-//! so they may run side by side.
+//! the kernel chose; `hardening` finds a free passive range below the
+//! kernel's ephemeral ports, where no other test's connection lands) and
+//! drives it with real clients in child processes; none changes this
+//! process's environment, current directory or limits, so they may run
+//! side by side.
 
 mod common;
 
