@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # moto's S3 server (PyPI, Apache-2.0) for the object-storage tests
-# (crates/cli/tests/s3.rs), installed into target/moto with pip --target:
+# (crates/cli/tests/cli/s3.rs), installed into target/moto with pip --target:
 # nothing outside target/ is touched. Run by scripts/test.sh. It brings
 # openapi-spec-validator, which checks the admin API's OpenAPI document
-# (crates/cli/tests/admin_api.rs); pinned here with it.
+# (crates/cli/tests/cli/admin_api.rs); pinned here with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=5.2.5

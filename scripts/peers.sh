@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the real FTP servers that crates/cli/tests/peers.rs runs our
+# Fetches the real FTP servers that crates/cli/tests/cli/peers.rs runs our
 # client against: vsftpd (3.0.3), ProFTPD (1.3.8, mod_lang built in, and
 # mod_tls from proftpd-mod-crypto, unpacked into proftpd-crypto/) and
 # Pure-FTPd (1.0.50), all from Debian bookworm's packages, and builds the

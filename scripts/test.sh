@@ -58,10 +58,10 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo check -p babelftp --no-default-features --locked
 bash scripts/docs.sh  # the user guide (mdBook into target/book) and a check of every relative link
-bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/peers.rs
-bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/s3.rs
+bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/cli/peers.rs
+bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/cli/s3.rs
 bash scripts/slapd.sh # OpenLDAP's slapd and ldap-utils (unpacked) for babelftp_test_support::slapd
-bash scripts/postgres.sh # PostgreSQL 15 (unpacked) for crates/accounts/tests/postgres.rs
+bash scripts/postgres.sh # PostgreSQL 15 (unpacked) for crates/accounts/tests/store/postgres.rs
 echo "== cargo test"
 cargo test --workspace --locked
 echo "== instruction counts of the hot paths against bench/icount-baseline.json"

@@ -2,7 +2,7 @@
 """A scripted FTP server as old servers are: no FEAT UTF8, no MLST, names
 sent as the bytes on disk (whatever charset they were written in).
 
-Used by crates/cli/tests/legacy_names.rs to show the client real legacy
+Used by crates/cli/tests/cli/legacy_names.rs to show the client real legacy
 listings over real sockets. It serves the directory given as its first
 argument, one session at a time, with USER, PASS, FEAT, SYST, TYPE, PWD,
 CWD, EPSV, PASV, LIST, NLST, SIZE, RETR and QUIT; anything else is 502.

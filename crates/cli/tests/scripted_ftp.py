@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A small real FTP server over a directory, with faults on demand, for
-crates/cli/tests/cli_x2.rs: the misbehaviours of servers met in the wild
-(pyftpdlib closing the connection on `MKD a<CR>b`, a transfer cut in the
-middle, a server that drops the session) that our own server never shows.
+crates/cli/tests/cli/mirror.rs and client_commands.rs: the misbehaviours
+of servers met in the wild (pyftpdlib closing the connection on
+`MKD a<CR>b`, a transfer cut in the middle, a server that drops the
+session) that our own server never shows.
 
     scripted_ftp.py ROOT [--close-on HEX]... [--cut NAME:BYTES]... [--drop NAME]...
 

@@ -1,6 +1,6 @@
 // An FTPS client on github.com/jlaffaye/ftp (Debian's
-// golang-github-jlaffaye-ftp-dev), built by crates/server/tests/ftps.rs in
-// GOPATH mode: two control connections sharing one TLS configuration (and
+// golang-github-jlaffaye-ftp-dev), built by crates/server/tests/server/ftps.rs
+// in GOPATH mode: two control connections sharing one TLS configuration (and
 // so one session cache, as rclone does), each file stored through one and
 // read back through the other.
 //

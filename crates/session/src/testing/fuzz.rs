@@ -1,5 +1,5 @@
 //! The whole-session fuzz entry point (`fuzz/fuzz_targets/session.rs`,
-//! and the property test in `tests/properties.rs`).
+//! and the property test in `tests/session/properties.rs`).
 
 use std::io::ErrorKind;
 use std::time::Duration;

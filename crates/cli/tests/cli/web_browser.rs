@@ -1,0 +1,348 @@
+//! The web view in a real browser (issue 31): Debian's Chromium, headless,
+//! driven through chromedriver by tests/web/browser.py (Selenium). Log in,
+//! open a Japanese folder, download a file and compare its bytes, upload
+//! a file with an Arabic name and find it over FTP, switch to Arabic and
+//! see the page right to left, open a folder of hostile names and see no
+//! script run (no dialog ever opens, no CSP violation from our pages).
+//!
+//! `BABELFTP_SCREENSHOTS=docs/guide/src/img cargo test -p babelftp --test cli -- web_browser::`
+//! writes the guide's screenshots (the listing in three scripts) there.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::common;
+use common::serve::{ftplib, Serve};
+
+/// Runs a browser script; its JSON report.
+fn browse(dir: &Path, script: &Value) -> Value {
+    let file = dir.join("script.json");
+    std::fs::write(&file, serde_json::to_vec(script).unwrap()).unwrap();
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/browser.py");
+    let out = Command::new("python3")
+        .arg(&tool)
+        .arg(&file)
+        .output()
+        .expect("python3 must be installed (scripts/test.sh installs it)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let report: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+        panic!(
+            "browser.py gave no report ({e}); chromium, chromium-driver and python3-selenium are installed by scripts/test.sh\nstdout: {text}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(
+        out.status.success() && report["ok"] == true,
+        "browser script failed: {}\nstderr: {}",
+        serde_json::to_string_pretty(&report).unwrap(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_browser_logs_in_downloads_uploads_switches_to_arabic_and_runs_no_hostile_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("資料")).unwrap();
+    std::fs::create_dir_all(root.join("hostile")).unwrap();
+    std::fs::create_dir_all(root.join("koi")).unwrap();
+    let report: Vec<u8> = (0..200_000u32).flat_map(|i| i.to_le_bytes()).collect();
+    std::fs::write(root.join("資料/報告書.bin"), &report).unwrap();
+    std::fs::write(root.join("資料/議事録 2026年11月.txt"), "議事録\n").unwrap();
+    std::fs::write(root.join("資料/写真.jpg"), vec![0xFFu8; 3000]).unwrap();
+    for name in [
+        "<img src=x onerror=alert(1)>.txt",
+        "<b onmouseover=alert(2)>bold<b>.txt",
+        "\"><svg onload=alert(3)>.txt",
+        "evil\u{202E}gnp.exe",
+    ] {
+        std::fs::write(root.join("hostile").join(name), "x").unwrap();
+    }
+    std::fs::write(
+        root.join("hostile/page.html"),
+        "<script>alert(4)</script><h1>stored</h1>",
+    )
+    .unwrap();
+    {
+        use std::os::unix::ffi::OsStrExt;
+        // "Отчёт.txt" and "Привет мир.txt" in KOI8-R.
+        for n in [
+            &b"\xEF\xD4\xDE\xA3\xD4.txt"[..],
+            &b"\xF0\xD2\xC9\xD7\xC5\xD4 \xCD\xC9\xD2.txt"[..],
+        ] {
+            std::fs::write(root.join("koi").join(std::ffi::OsStr::from_bytes(n)), "koi8-r").unwrap();
+        }
+    }
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--dir-charset",
+            "/koi=KOI8-R",
+        ],
+    );
+    let base = srv
+        .wait_for("web view: ")
+        .split_whitespace()
+        .find(|w| w.starts_with("http"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let upload = dir.path().join("تقرير الربع الثالث.txt");
+    std::fs::write(&upload, "تقرير: كل شيء على ما يرام\n").unwrap();
+    let shots = std::env::var("BABELFTP_SCREENSHOTS").ok();
+    let shot = |name: &str| match &shots {
+        Some(d) => json!({"op": "screenshot", "path": format!("{d}/{name}")}),
+        None => json!({"op": "screenshot", "path": dir.path().join(name).to_str().unwrap()}),
+    };
+    let ja = "/%E8%B3%87%E6%96%99/";
+    let r = browse(
+        dir.path(),
+        &json!({
+            "download_dir": downloads.to_str().unwrap(),
+            "lang": "ja",
+            "window": [1100, 700],
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}{ja}")},
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                {"op": "texts", "css": "a.n"},
+                {"op": "attribute", "css": "html", "name": "lang"},
+                shot("web-ja.png"),
+                // Download by clicking the name.
+                {"op": "click", "css": "a.n[href='%E5%A0%B1%E5%91%8A%E6%9B%B8.bin']"},
+                {"op": "wait_for_download", "timeout": 30},
+                // Upload a file with an Arabic name (the page's script: XHR, then reload).
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "تقرير الربع الثالث.txt"},
+                // Arabic, right to left.
+                {"op": "eval", "js": "document.getElementById('lang-select').value = 'ar'; document.getElementById('lang').submit(); return 1;"},
+                {"op": "wait_for", "css": "#logout-submit", "text": "تسجيل الخروج"},
+                {"op": "attribute", "css": "html", "name": "dir"},
+                shot("web-ar.png"),
+                // Cyrillic from a KOI8-R folder, back in English.
+                {"op": "eval", "js": "document.getElementById('lang-select').value = 'en'; document.getElementById('lang').submit(); return 1;"},
+                {"op": "wait_for", "css": "#logout-submit", "text": "Log out"},
+                {"op": "open", "url": format!("{base}/koi/")},
+                {"op": "texts", "css": "a.n"},
+                shot("web-ru.png"),
+                // Hostile names: shown as text, nothing runs.
+                {"op": "open", "url": format!("{base}/hostile/")},
+                {"op": "texts", "css": "a.n"},
+                {"op": "count", "css": "#listing img, #listing svg, #listing script, #listing b"},
+                {"op": "click", "css": "a.n[href='page.html']"},
+                {"op": "wait_for_download", "timeout": 30},
+                {"op": "url"},
+                {"op": "dialogs"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    let names = results[5].as_array().unwrap();
+    assert!(names.iter().any(|n| n == "報告書.bin"), "{names:?}");
+    assert!(names.iter().any(|n| n == "議事録 2026年11月.txt"), "{names:?}");
+    assert_eq!(results[6], "ja");
+    let got = &results[9];
+    assert_eq!(got["name"], "報告書.bin", "{got}");
+    assert_eq!(got["size"], report.len(), "{got}");
+    assert_eq!(got["sha256"], sha256_hex(&report), "{got}");
+    assert_eq!(results[15], "rtl");
+    let koi = results[20].as_array().unwrap();
+    assert!(koi.iter().any(|n| n == "Отчёт.txt"), "{koi:?}");
+    assert!(koi.iter().any(|n| n == "Привет мир.txt"), "{koi:?}");
+    let hostile = results[23].as_array().unwrap();
+    assert!(
+        hostile.iter().any(|n| n == "<img src=x onerror=alert(1)>.txt"),
+        "{hostile:?}"
+    );
+    assert!(
+        hostile.iter().any(|n| n == "<b onmouseover=alert(2)>bold<b>.txt"),
+        "{hostile:?}"
+    );
+    assert!(hostile.iter().any(|n| n == "evil%E2%80%AEgnp.exe"), "{hostile:?}");
+    assert_eq!(results[24], 0, "no element came out of a name");
+    // The stored page was downloaded, not shown.
+    assert_eq!(results[26]["name"], "page.html");
+    assert!(results[27].as_str().unwrap().ends_with("/hostile/"), "{}", results[27]);
+    assert_eq!(results[28], json!([]), "no dialog opened");
+    assert_eq!(r["dialogs"], json!([]));
+    // No CSP violation or script error on our pages.
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+
+    // The browser's upload, over FTP, byte for byte.
+    let out = ftplib(
+        srv.addr,
+        "alice",
+        "secret",
+        "utf-8",
+        "b = io.BytesIO(); ftp.retrbinary('RETR /資料/تقرير الربع الثالث.txt', b.write); print(b.getvalue().decode())",
+    );
+    assert!(out.contains("تقرير: كل شيء على ما يرام"), "{out}");
+}
+
+/// Issue 45: browsers speak HTTP/2 over TLS, and HTTP/2 has no `Host`
+/// (`:authority` instead). Every form of the web view, in Chromium over
+/// HTTPS, each page proven to have come over h2: log in, upload, new
+/// folder, rename, delete, language, log out; then a `[[host]]` virtual
+/// host by its name, which the browser sends as `:authority` only.
+#[test]
+fn every_form_works_in_chromium_over_https_with_http2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let jp = dir.path().join("jp");
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    std::fs::create_dir_all(&jp).unwrap();
+    std::fs::write(root.join("docs/old.txt"), "old\n").unwrap();
+    std::fs::write(root.join("docs/gone.txt"), "gone\n").unwrap();
+    std::fs::write(jp.join("日本.txt"), "jp\n").unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[host]]\nname = \"files.example.jp\"\nroot = {:?}\ndefault_lang = \"ja\"\n",
+            jp.display().to_string()
+        ),
+    )
+    .unwrap();
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+            "--config",
+            conf.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let port = base.rsplit(':').next().unwrap().to_owned();
+    let upload = dir.path().join("報告 ü.txt");
+    std::fs::write(&upload, "uploaded over h2\n").unwrap();
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "host_resolver_rules": "MAP files.example.jp 127.0.0.1",
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/docs/")},                          // 0
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                h2,                                                                        // 5
+                // Upload (the page's script: an XHR POST, then a reload).
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "報告 ü.txt"},
+                // New folder.
+                {"op": "type", "css": "#mkdir-name", "text": "新しいフォルダ"},
+                {"op": "click", "css": "#mkdir-submit"},                                 // 10
+                {"op": "wait_for", "css": "#listing", "text": "新しいフォルダ/"},
+                h2,
+                // Rename, from the file's details page.
+                {"op": "open", "url": format!("{base}/docs/old.txt?info")},
+                {"op": "type", "css": "#rename-to", "text": "renamed.txt"},
+                {"op": "click", "css": "#rename-submit"},                                // 15
+                {"op": "wait_for", "css": "#listing", "text": "renamed.txt"},
+                h2,
+                // Delete.
+                {"op": "open", "url": format!("{base}/docs/gone.txt?info")},
+                {"op": "click", "css": "#delete-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "renamed.txt"},            // 20
+                {"op": "texts", "css": "a.n"},
+                h2,
+                // Language: German.
+                {"op": "eval", "js": "document.getElementById('lang-select').value = 'de'; document.getElementById('lang').submit(); return 1;"},
+                {"op": "wait_for", "css": "html[lang='de'] #logout-submit"},
+                h2,                                                                        // 25
+                // Log out.
+                {"op": "click", "css": "#logout-submit"},
+                {"op": "wait_for", "css": "#login-user"},
+                {"op": "open", "url": format!("{base}/docs/")},
+                {"op": "count", "css": "#user"},
+                // A virtual host, named only by :authority.
+                {"op": "open", "url": format!("https://files.example.jp:{port}/")},      // 30
+                {"op": "url"},
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "日本.txt"},               // 35
+                {"op": "texts", "css": "a.n"},
+                h2,
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    for i in [5, 12, 17, 22, 25, 37] {
+        assert_eq!(results[i], "h2", "step {i} came over {}", results[i]);
+    }
+    // What the forms did, on disk.
+    assert_eq!(
+        std::fs::read_to_string(root.join("docs/報告 ü.txt")).unwrap(),
+        "uploaded over h2\n"
+    );
+    assert!(root.join("docs/新しいフォルダ").is_dir());
+    assert!(!root.join("docs/old.txt").exists());
+    assert_eq!(std::fs::read_to_string(root.join("docs/renamed.txt")).unwrap(), "old\n");
+    assert!(!root.join("docs/gone.txt").exists());
+    let names = results[21].as_array().unwrap();
+    assert!(!names.iter().any(|n| n == "gone.txt"), "{names:?}");
+    assert_eq!(results[29], 0, "logged out: no user on the page");
+    // The virtual host's root (its language comes after the browser's).
+    let names = results[36].as_array().unwrap();
+    assert!(names.iter().any(|n| n == "日本.txt"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "docs/"), "{names:?}");
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+}

@@ -1,0 +1,285 @@
+//! Uploads that go wrong leave nothing wrong behind (issue 11): REST+STOR,
+//! APPE and STOU whose data connection never comes, temporary names that
+//! stay out of listings and fit beside any name, a replaced file's mode,
+//! temporary files a crash left, and the xferlog line of every transfer.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::{Duration, SystemTime};
+
+use common::*;
+
+/// [`PY_RAW_FTP`] and a login that also sets TYPE I.
+const LOGIN: &str = r#"
+def bob():
+    s, f = connect()
+    login(s, f)
+    assert cmd(s, f, b'TYPE I').startswith(b'200')
+    return s, f
+"#;
+
+fn py(srv: &TestServer, body: &str) -> String {
+    python(srv, &format!("{PY_RAW_FTP}\n{LOGIN}\n{body}"))
+}
+
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn uploads_whose_data_connection_never_comes_change_nothing() {
+    let srv = start(|c| c.data_timeout = Duration::from_millis(500));
+    std::fs::write(srv.path("resume.bin"), b"0123456789").unwrap();
+    let out = py(
+        &srv,
+        r#"
+s, f = bob()
+# REST+STOR: the file is not cut at the offset before data arrive.
+epsv(s, f)
+assert cmd(s, f, b'REST 3').startswith(b'350')
+def never_connected(line):
+    # 150 (the file is open), then 425 when no data connection comes.
+    r = cmd(s, f, line)
+    if r.startswith(b'150'):
+        r = reply(f)
+    return r[:3]
+print('rest-stor', never_connected(b'STOR resume.bin'))
+# APPE of a new name, STOU: no empty file is left.
+epsv(s, f)
+print('appe', never_connected(b'APPE new-appe.bin'))
+epsv(s, f)
+print('stou', never_connected(b'STOU'))
+print('noop', cmd(s, f, b'NOOP')[:3])
+"#,
+    );
+    assert!(out.contains("rest-stor b'425'"), "{out}");
+    assert!(out.contains("appe b'425'") && out.contains("stou b'425'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("resume.bin")).unwrap(), b"0123456789");
+    assert_eq!(names(srv.root.path()), ["readme.txt", "resume.bin"]);
+
+    // And when data do come, REST+STOR cuts at the offset and goes on.
+    let out = py(
+        &srv,
+        r#"
+s, f = bob()
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'REST 3').startswith(b'350')
+assert cmd(s, f, b'STOR resume.bin').startswith(b'150')
+d.sendall(b'abc'); d.close()
+print('done', reply(f)[:3])
+"#,
+    );
+    assert!(out.contains("done b'226'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("resume.bin")).unwrap(), b"012abc");
+}
+
+#[test]
+fn temporary_names_are_never_listed_fit_long_names_and_keep_the_mode() {
+    let srv = start(|_| {});
+    // A name of 254 octets: the temporary name beside it must still fit.
+    let long = format!("{}.bin", "é".repeat(125));
+    assert_eq!(long.len(), 254);
+    std::fs::write(srv.path("mode.txt"), b"old").unwrap();
+    std::fs::set_permissions(srv.path("mode.txt"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let out = py(
+        &srv,
+        &format!(
+            r#"
+long = {long:?}.encode()
+s, f = bob()
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'STOR mode.txt').startswith(b'150')
+d.sendall(b'half of it')
+# Meanwhile, another session lists the directory: no temporary name.
+s2, f2 = bob()
+for verb in (b'NLST', b'LIST', b'MLSD'):
+    p2 = epsv(s2, f2)
+    d2 = socket.create_connection((HOST, p2), timeout=20)
+    assert cmd(s2, f2, verb).startswith(b'150')
+    listing = b''
+    while True:
+        b = d2.recv(65536)
+        if not b: break
+        listing += b
+    assert reply(f2).startswith(b'226')
+    print(verb.decode(), b'.part' in listing or b'babelftp' in listing)
+d.sendall(b' and the rest'); d.close()
+print('mode', reply(f)[:3])
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'STOR ' + long).startswith(b'150')
+d.sendall(b'long'); d.close()
+print('long', reply(f)[:3])
+"#
+        ),
+    );
+    for verb in ["NLST", "LIST", "MLSD"] {
+        assert!(out.contains(&format!("{verb} False")), "{out}");
+    }
+    assert!(out.contains("mode b'226'") && out.contains("long b'226'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("mode.txt")).unwrap(), b"half of it and the rest");
+    let mode = std::fs::metadata(srv.path("mode.txt")).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o640, "the replaced file's mode");
+    assert_eq!(std::fs::read(srv.path(&long)).unwrap(), b"long");
+}
+
+#[test]
+fn temporary_files_an_earlier_run_left_are_swept_at_start() {
+    let root_files = |root: &std::path::Path| {
+        std::fs::create_dir(root.join("sub")).unwrap();
+        for p in [".babelftp-4242-0.part", "sub/.babelftp-4242-7.part"] {
+            let f = std::fs::File::create(root.join(p)).unwrap();
+            f.set_modified(SystemTime::now() - Duration::from_secs(3600)).unwrap();
+        }
+        // Not ours: stays.
+        std::fs::write(root.join(".babelftp-notes.txt"), b"x").unwrap();
+        std::fs::write(root.join("sub/x.part"), b"x").unwrap();
+    };
+    let srv = start(|c| root_files(&c.root));
+    wait_until(Duration::from_secs(10), "the temporary files are swept", || {
+        (!srv.path(".babelftp-4242-0.part").exists() && !srv.path("sub/.babelftp-4242-7.part").exists()).then_some(())
+    });
+    assert!(srv.path(".babelftp-notes.txt").exists() && srv.path("sub/x.part").exists());
+}
+
+#[test]
+fn every_transfer_has_an_xferlog_line_cut_ones_with_their_bytes() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("xferlog");
+    let l2 = log.clone();
+    let srv = start(move |c| c.xferlog = Some(l2));
+    // Far more than loopback's socket buffers hold: the download is still
+    // running when ABOR comes.
+    random_file(&srv.path("big.bin"), 64 << 20);
+    let out = py(
+        &srv,
+        r#"
+s, f = bob()
+# A download the client aborts after 1 MiB.
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'RETR big.bin').startswith(b'150')
+got = 0
+while got < (1 << 20):
+    got += len(d.recv(65536))
+s.sendall(b'ABOR\r\n')
+d.close()
+r = reply(f)
+assert r.startswith(b'426'), r
+r = reply(f)
+print('abor', r[:3])
+# An upload whose control connection dies.
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'STOR cut.bin').startswith(b'150')
+d.sendall(b'u' * 300000)
+time.sleep(0.3)
+s.close()
+time.sleep(0.3)
+d.close()
+# A complete one.
+s, f = bob()
+port = epsv(s, f)
+d = socket.create_connection((HOST, port), timeout=20)
+assert cmd(s, f, b'STOR whole.bin').startswith(b'150')
+d.sendall(b'w' * 1000); d.close()
+print('whole', reply(f)[:3])
+"#,
+    );
+    // 426 then 226 when ABOR cuts the transfer; 426 then 225 when the
+    // closed data connection ended it first.
+    assert!(
+        (out.contains("abor b'226'") || out.contains("abor b'225'")) && out.contains("whole b'226'"),
+        "{out}"
+    );
+    let text = wait_until(Duration::from_secs(10), "three xferlog lines", || {
+        let t = std::fs::read_to_string(&log).unwrap_or_default();
+        (t.lines().count() >= 3).then_some(t)
+    });
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
+    let find = |name: &str| {
+        lines
+            .iter()
+            .find(|f| f[8] == name)
+            .unwrap_or_else(|| panic!("{name}: {text}"))
+    };
+    // current-time (5 fields), transfer-time, host, size, name, type, _, dir, …, completion.
+    let retr = find("/big.bin");
+    let bytes: u64 = retr[7].parse().unwrap();
+    assert!((1 << 20..64 << 20).contains(&bytes), "{text}");
+    assert_eq!((retr[11], *retr.last().unwrap()), ("o", "i"), "{text}");
+    let cut = find("/cut.bin");
+    assert_eq!(cut[7], "300000", "{text}");
+    assert_eq!((cut[11], *cut.last().unwrap()), ("i", "i"), "{text}");
+    let whole = find("/whole.bin");
+    assert_eq!((whole[7], *whole.last().unwrap()), ("1000", "c"), "{text}");
+    assert!(!srv.path("cut.bin").exists());
+}
+
+/// Issue 25.18: the end of a plain upload waits for a killed client's
+/// control FIN only while the control connection is quiet, and any octet
+/// from the client ends the wait. With the wait set to a minute: a client
+/// that sends NOOP behind its upload gets 226 and 200 at once; one that
+/// stays quiet gets nothing until it speaks; one that closes its control
+/// connection a moment after its data connection (a killed client whose
+/// process was descheduled between the two) commits nothing.
+#[test]
+fn the_upload_end_wait_ends_when_the_client_speaks_and_a_late_fin_still_aborts() {
+    let srv = start(|c| c.upload_end_wait = Duration::from_secs(60));
+    std::fs::write(srv.path("kept.txt"), b"old contents").unwrap();
+    let out = py(
+        &srv,
+        r#"
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+
+# Pipelined: NOOP right behind the data, as babelftp's client sends it.
+s, f = bob()
+upload(s, f, b'piped.txt', b'piped contents')
+s.sendall(b'NOOP\r\n')
+print('piped', reply(f)[:3], reply(f)[:3])
+
+# Quiet: no reply while the client says nothing (a minute's wait), the
+# 226 as soon as it sends its next command.
+upload(s, f, b'quiet.txt', b'quiet contents')
+s.settimeout(0.5)
+try:
+    early = f.readline()
+except (socket.timeout, TimeoutError):
+    early = b'none'
+print('quiet-before', early)
+s.settimeout(20)
+f = s.makefile('rb')
+s.sendall(b'NOOP\r\n')
+print('quiet-after', reply(f)[:3], reply(f)[:3])
+
+# Killed: the data FIN, then the control FIN 300 ms later.
+k, kf = bob()
+upload(k, kf, b'kept.txt', b'NEW')
+time.sleep(0.3)
+k.close()
+time.sleep(0.5)
+print('noop', cmd(s, f, b'NOOP')[:3])
+"#,
+    );
+    assert!(out.contains("piped b'226' b'200'"), "{out}");
+    assert!(out.contains("quiet-before b'none'"), "{out}");
+    assert!(out.contains("quiet-after b'226' b'200'"), "{out}");
+    assert!(out.contains("noop b'200'"), "{out}");
+    assert_eq!(std::fs::read(srv.path("piped.txt")).unwrap(), b"piped contents");
+    assert_eq!(std::fs::read(srv.path("quiet.txt")).unwrap(), b"quiet contents");
+    assert_eq!(std::fs::read(srv.path("kept.txt")).unwrap(), b"old contents");
+}
