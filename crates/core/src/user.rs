@@ -180,26 +180,38 @@ impl UserCtx {
     pub async fn begin_upload(&self, path: &VPath, mode: WriteMode) -> Result<Upload, ServiceError> {
         let quota = self.quota();
         let (st, p, rules) = (self.tree.clone(), path.clone(), self.rules.clone());
-        // The file there now (STOU makes a new one; a `New` write never
-        // replaces: its own open refuses an existing name).
-        let look = !matches!(mode, WriteMode::Unique | WriteMode::New);
+        // The file there now, when something turns on it: the quota's
+        // meter, or rules that give one of uploading and overwriting here
+        // but not the other. STOU makes a new file; a `New` write never
+        // replaces (its own open refuses an existing name).
+        let here = self.rules.at(path.components());
+        let both = here.has(babelftp_policy::Perm::Upload) && here.has(babelftp_policy::Perm::Overwrite);
+        let look = (quota.is_some() || !both) && !matches!(mode, WriteMode::Unique | WriteMode::New);
+        // Without a quota, the look, the check and the open are one call
+        // on the blocking pool (a small file's upload pays one hand-off).
+        let open_now = quota.is_none();
         let opened = blocking(move || {
             let old = if look { file_size(&*st, &p) } else { None };
-            if decide(
-                &rules,
-                &Op::Store {
-                    path: p.components(),
-                    exists: old.is_some(),
-                },
-            ) != Decision::Allow
-            {
+            let store = Op::Store {
+                path: p.components(),
+                exists: old.is_some(),
+            };
+            if decide(&rules, &store) != Decision::Allow {
                 return Ok(Err(old));
             }
-            Ok(Ok(old))
+            let file = match open_now {
+                true => Some(open_upload(&*st, p.clone(), mode)),
+                false => None,
+            };
+            Ok(Ok((old, file)))
         })
         .await?;
         let old = match opened {
-            Ok(old) => old,
+            Ok((_, Some(file))) => {
+                let (inner, chosen) = file?;
+                return Ok(Upload::new(inner, None, chosen));
+            }
+            Ok((old, None)) => old,
             Err(old) => {
                 return Err(self
                     .permit(&Op::Store {
