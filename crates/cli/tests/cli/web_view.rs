@@ -1322,3 +1322,65 @@ fn a_users_file_change_at_sighup_ends_the_accounts_web_sessions() {
     assert_eq!(download(&alice), 401);
     assert_eq!(download(&bob), 200);
 }
+
+/// A web upload goes through the upload every door shares: it leaves the
+/// same xferlog line as an FTP upload (incoming, complete, the user, the
+/// octets), and so does a web download (issue 46).
+#[test]
+fn a_web_upload_and_download_reach_the_xferlog_as_ftp_ones_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let xferlog = dir.path().join("xferlog");
+    let (srv, base) = start(&root, &["--user", "alice:pw", "--xferlog", xferlog.to_str().unwrap()]);
+    let jar = dir.path().join("jar");
+    let out = ftplib(
+        srv.addr,
+        "alice",
+        "pw",
+        "utf-8",
+        "ftp.storbinary('STOR /ftp.bin', io.BytesIO(b'f' * 1000))\nprint('OK')",
+    );
+    assert!(out.contains("OK"), "{out}");
+    let r = login(&jar, &base, "/", "alice", "pw");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let token = r.token("upload");
+    let r = curl(
+        &jar,
+        &format!("{base}/web.bin?upload"),
+        &[
+            "-H",
+            &format!("X-CSRF-Token: {token}"),
+            "--data-binary",
+            &"w".repeat(1234),
+        ],
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = curl(&jar, &format!("{base}/web.bin"), &[]);
+    assert_eq!(r.bytes.len(), 1234);
+    // `… seconds host bytes path type _ direction access user service auth id completion`
+    let text = babelftp_test_support::wait_until(std::time::Duration::from_secs(20), "three xferlog lines", || {
+        std::fs::read_to_string(&xferlog)
+            .ok()
+            .filter(|t| t.lines().count() >= 3)
+    });
+    let line = |path: &str, dir: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split(' ').map(str::to_owned).collect::<Vec<_>>())
+            .find(|f| f[8] == path && f[11] == dir)
+            .unwrap_or_else(|| panic!("{path} {dir}: {text}"))
+    };
+    let ftp = line("/ftp.bin", "i");
+    let up = line("/web.bin", "i");
+    let down = line("/web.bin", "o");
+    assert_eq!(
+        (ftp[7].as_str(), up[7].as_str(), down[7].as_str()),
+        ("1000", "1234", "1234"),
+        "{text}"
+    );
+    for f in [&ftp, &up, &down] {
+        // The user, a real (not anonymous) one, and a complete transfer.
+        assert_eq!(f[12], "r", "{text}");
+        assert_eq!(f[13], "alice", "{text}");
+        assert_eq!(f.last().map(String::as_str), Some("c"), "{text}");
+    }
+}
