@@ -12,7 +12,7 @@ use std::time::Instant;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use babelftp_policy::{decide, Decision, Op, Perm};
+use babelftp_policy::{Op, Perm};
 use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_session::{VPath, WriteMode};
 use futures::StreamExt;
@@ -61,29 +61,10 @@ fn storage_error(web: &Web, ask: &Ask, e: &io::Error) -> Response {
     web.error(ask.lang, status, id, &[])
 }
 
-/// Whether the rules allow `op`; else the 403 page.
+/// Whether the rules allow `op` (the core's check, as for every
+/// operation); else the 403 page.
 fn allowed(web: &Web, ask: &Ask, view: &View, op: &Op<'_>) -> Result<(), Response> {
-    match decide(&view.rules, op) {
-        Decision::Allow => Ok(()),
-        Decision::Deny { missing, .. } => {
-            tracing::info!(peer = %ask.peer, missing = %missing, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
-            Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
-        }
-        Decision::DenyInside { missing, at } => {
-            let mut inside = VPath::root();
-            for c in at {
-                inside = inside.join(c);
-            }
-            let shown = babelftp_proto::display::PlainPath(&inside.to_bytes()).to_string();
-            tracing::info!(peer = %ask.peer, missing = %missing, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), inside = %shown, "web: refused by the permissions of a folder inside");
-            Err(web.error(
-                ask.lang,
-                StatusCode::FORBIDDEN,
-                "web-denied-inside",
-                &[("path", &shown), ("perm", missing.name())],
-            ))
-        }
-    }
+    ctx(web, view).permit(op).map_err(|e| service_error(web, ask, e))
 }
 
 /// Whether the rules give any of `perms` at `path`; else the 403 page,
