@@ -16,7 +16,7 @@ use babelftp_session::VPath;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::file_size;
-use crate::storage::{Storage, StorageError, Upload as StorageUpload};
+use crate::storage::{Held, Storage, StorageError, Upload as StorageUpload};
 
 /// Buffer size of the streaming loops: large enough to keep loopback and
 /// LAN links full, allocated once per transfer (less when many transfers
@@ -314,6 +314,32 @@ impl Upload {
         if let Some(q) = self.quota.take() {
             q.settle_uncommitted().await;
         }
+    }
+
+    /// Whether [`Upload::commit_held`] can hold what the name held: a file
+    /// written beside its name on a local filesystem, outside a quota (an
+    /// undo would have to settle the account again).
+    pub fn can_hold(&self) -> bool {
+        self.quota.is_none() && self.inner.as_ref().is_some_and(|u| u.can_hold())
+    }
+
+    /// Writes `tail` and commits as [`Upload::commit`] does, keeping what
+    /// the name held until the returned [`Held`] is kept or undone (see
+    /// [`StorageUpload::commit_held`]). Without [`Upload::can_hold`], a
+    /// plain commit (and `None`).
+    pub async fn commit_held(mut self, tail: Vec<u8>) -> Result<Option<Box<dyn Held>>, StorageError> {
+        if !self.can_hold() {
+            return self.commit(tail).await.map(|()| None);
+        }
+        let Some(mut up) = self.inner.take() else {
+            return Err(StorageError::Io(io::Error::other("the upload was lost")));
+        };
+        tokio::task::spawn_blocking(move || {
+            up.write_all(&tail)?;
+            up.commit_held().map(|(_, held)| held)
+        })
+        .await
+        .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))))
     }
 
     /// Writes `tail` and commits: the name is taken as STOR takes it,

@@ -43,6 +43,33 @@ pub fn try_read_control(stream: &tokio::net::TcpStream, buf: &mut [u8]) -> io::R
     recv(stream.as_raw_fd(), buf, MsgFlags::MSG_DONTWAIT).map_err(io::Error::from)
 }
 
+/// Octets sent on `stream` that its peer has not acknowledged yet
+/// (`SIOCOUTQ`: unsent and unacknowledged; Linux). An end of an upload's
+/// control connection is read with it (see `driver::hold`): a FIN whose
+/// acknowledgement covers the 226 comes from a client that had it.
+/// Elsewhere: unknown (an error), which counts as "not acknowledged".
+pub fn unacknowledged(stream: &tokio::net::TcpStream) -> io::Result<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let mut n: libc::c_int = 0;
+        // SAFETY: SIOCOUTQ writes one int through the pointer, which
+        // points to `n`; the descriptor is a live TCP socket borrowed for
+        // the call. No safe wrapper exists (nix, rustix).
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::ioctl(stream.as_raw_fd(), libc::TIOCOUTQ, &mut n) };
+        if r < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        usize::try_from(n).map_err(|_| io::Error::other("negative SIOCOUTQ"))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = stream;
+        Err(io::ErrorKind::Unsupported.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

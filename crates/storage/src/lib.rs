@@ -231,6 +231,31 @@ pub trait Upload: Send {
     fn discard(self: Box<Self>) -> Result<()> {
         Ok(())
     }
+    /// Whether [`Upload::commit_held`] can take the name back after its
+    /// commit (a file written beside its name on a local filesystem).
+    fn can_hold(&self) -> bool {
+        false
+    }
+    /// Commits as [`Upload::commit`] does, and keeps what the name held
+    /// (the replaced file, under a hidden temporary name) until the
+    /// returned [`Held`] says whether the upload stands: so a client that
+    /// never reads its 226 (killed mid-upload, its data connection ended
+    /// by its kernel as a whole upload's would be) leaves the name as it
+    /// was. `None`: nothing is held (the back-end cannot).
+    fn commit_held(self: Box<Self>) -> Result<(Committed, Option<Box<dyn Held>>)> {
+        self.commit().map(|c| (c, None))
+    }
+}
+
+/// A committed upload whose name can still be given back what it held
+/// before ([`Upload::commit_held`]). Dropping it keeps the upload.
+pub trait Held: Send + Sync {
+    /// The upload stands: what it replaced is removed.
+    fn keep(self: Box<Self>) -> Result<()>;
+    /// The upload is undone: the name holds again what it held before
+    /// the commit (the replaced file, or nothing), unless it was changed
+    /// since. Says whether it was undone.
+    fn undo(self: Box<Self>) -> Result<bool>;
 }
 
 /// A filesystem as the FTP session sees it.

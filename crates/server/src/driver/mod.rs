@@ -18,7 +18,7 @@ use babelftp_proto::listing::{Entry, EntryKind};
 use babelftp_proto::reply::{Reply, ReplyCode};
 use babelftp_session::{
     data_tls_reuse, Action, DataEvent, DataSource, DataTlsReuse, Hostile, Lines, ListRender, Msg, NoConnection, Op,
-    OpError, OpOk, OpResult, Outcome, ServerSession, TransferKind, TransferSpec, VPath,
+    OpError, OpOk, OpResult, Outcome, ServerSession, TransferKind, TransferRecord, TransferSpec, VPath,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -36,10 +36,12 @@ mod events;
 mod listings;
 mod ops;
 pub(crate) use babelftp_core::file_size;
+mod hold;
 mod passive;
 mod transfer;
 
 use control::*;
+use hold::Holding;
 use listings::*;
 use passive::*;
 use transfer::*;
@@ -105,6 +107,13 @@ struct Driver {
     slot: Option<crate::limits::SessionSlot>,
     /// This session's entry among the live ones (the admin API).
     live: crate::live::Registration,
+    /// An upload committed before its client showed it reads its 226
+    /// ([`hold`]), and the verdict the control connection gave on it.
+    held: Option<Holding>,
+    verdict: Option<bool>,
+    /// The client's control connection ended (FIN, reset or a failed
+    /// write).
+    client_closed: bool,
 }
 
 /// Serves one accepted connection until the session closes.
@@ -163,6 +172,9 @@ pub(crate) async fn serve(
         why: None,
         passive: None,
         transfer: None,
+        held: None,
+        verdict: None,
+        client_closed: false,
     };
     let mut sess = if implicit {
         ServerSession::new_implicit_tls(shared.session.clone(), peer, local, Instant::now())
@@ -195,7 +207,8 @@ pub(crate) async fn serve(
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
             d.flush(&mut sess).await;
-            if !d.deferred.is_empty() {
+            d.settle_hold(false).await;
+            if !d.deferred.is_empty() && d.held.is_none() {
                 d.emit_deferred().await;
             }
             continue;
@@ -210,8 +223,15 @@ pub(crate) async fn serve(
             }
         }
         let reading = sess.wants_input();
+        let hold_until = d.held.as_ref().map(|h| h.until);
         tokio::select! {
-            r = d.control.read(), if reading => d.control_read(&mut sess, r),
+            r = d.control.read(), if reading => {
+                d.control_read(&mut sess, r);
+                d.settle_hold(false).await;
+            }
+            () = async { match hold_until { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
+                d.end_hold(true).await;
+            }
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
                 d.data_event(&mut sess, ev).await;
             }
@@ -240,6 +260,7 @@ pub(crate) async fn serve(
             }
         }
     };
+    d.settle_hold(true).await;
     d.emit_deferred().await;
     d.logged_out();
     d.close().await;
@@ -278,17 +299,23 @@ impl Driver {
     /// kept for the log unless an earlier cause is known.
     fn gone(&mut self, sess: &mut ServerSession, why: &'static str) {
         self.why = self.why.or(Some(why));
+        self.client_closed = true;
+        self.judge(false);
         sess.handle_control_closed(Instant::now());
     }
 
     /// What a read of the control connection gave.
     fn control_read(&mut self, sess: &mut ServerSession, r: io::Result<Vec<u8>>) {
         match r {
-            Ok(b) if b.is_empty() => sess.handle_control_closed(Instant::now()),
+            Ok(b) if b.is_empty() => {
+                self.closed_cleanly();
+                sess.handle_control_closed(Instant::now());
+            }
             Ok(b) => {
                 if let Some(t) = self.transfer.as_mut() {
                     t.heard = true;
                 }
+                self.judge(true);
                 sess.handle_input(Instant::now(), &b);
             }
             Err(e) => {
@@ -310,15 +337,22 @@ impl Driver {
             // may commit.
             let heard = self.transfer.as_ref().is_some_and(|t| t.heard);
             if control_now(&self.control, sess) == ControlNow::Quiet && !heard {
-                let wait = self.shared.cfg.upload_end_wait;
-                if let Ok(r) = tokio::time::timeout(wait, self.control.read()).await {
-                    self.control_read(sess, r);
+                if let Some(t) = self.transfer.as_mut().filter(|t| t.holdable) {
+                    // Committed at once, held until the client shows it
+                    // has its 226 (see [`hold`]).
+                    t.hold = true;
+                } else {
+                    let wait = self.shared.cfg.upload_end_wait;
+                    if let Ok(r) = tokio::time::timeout(wait, self.control.read()).await {
+                        self.control_read(sess, r);
+                    }
                 }
             }
         }
         if let DataEvent::Ended { id, .. } = ev {
             // The task has released everything; let it finish.
-            if let Some(t) = self.transfer.take_if(|t| t.id == id) {
+            if let Some(mut t) = self.transfer.take_if(|t| t.id == id) {
+                self.take_held(&mut t);
                 t.task.join().await;
             }
         }
@@ -393,6 +427,16 @@ impl Driver {
 }
 
 impl Driver {
+    /// A transfer's record: its event, metrics, log line and xferlog line,
+    /// as every door records them.
+    async fn log_transfer(&mut self, rec: &TransferRecord) {
+        if self.shared.events.is_some() {
+            let stored = self.stored(&rec.path).await;
+            self.transferred(rec, stored);
+        }
+        self.shared.record_transfer(self.door(), rec);
+    }
+
     async fn act(&mut self, sess: &mut ServerSession, a: Action) {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
@@ -440,10 +484,14 @@ impl Driver {
             Action::ReleasePassive => self.passive = None,
             Action::StartTransfer(spec) => self.start_transfer(sess, spec).await,
             Action::Commit(id) | Action::Discard(id) => {
-                let commit = matches!(a, Action::Commit(_));
                 if let Some(t) = self.transfer.as_mut().filter(|t| t.id == id) {
+                    let decision = match a {
+                        Action::Discard(_) => Decision::Abandon,
+                        _ if t.hold => Decision::Hold,
+                        _ => Decision::Commit,
+                    };
                     if let Some(tx) = t.decide.take() {
-                        let _ = tx.send(commit);
+                        let _ = tx.send(decision);
                     }
                 }
             }
@@ -473,12 +521,10 @@ impl Driver {
                 }
             }
             Action::Log(rec) => {
-                if self.shared.events.is_some() {
-                    let stored = self.stored(&rec.path).await;
-                    self.transferred(&rec, stored);
+                // A held upload's record waits for its verdict.
+                if !self.hold_record(&rec) {
+                    self.log_transfer(&rec).await;
                 }
-                // Metrics, log line, xferlog: as every door records it.
-                self.shared.record_transfer(self.door(), &rec);
             }
             Action::Close => {
                 self.passive = None;

@@ -12,7 +12,14 @@ pub(super) struct Running {
     pub(super) task: Task,
     pub(super) progress: Arc<AtomicU64>,
     /// The commit decision for an upload.
-    pub(super) decide: Option<oneshot::Sender<bool>>,
+    pub(super) decide: Option<oneshot::Sender<Decision>>,
+    /// The upload can be committed with a hold ([`Decision::Hold`]).
+    pub(super) holdable: bool,
+    /// Its commit is to be held (the control connection was quiet when
+    /// its data ended): see [`super::hold`].
+    pub(super) hold: bool,
+    /// Where a held commit comes back from the task.
+    pub(super) held: Option<oneshot::Receiver<Box<dyn crate::storage::Held>>>,
     /// What the task reports (made per transfer: an idle session holds no
     /// channel).
     pub(super) events: mpsc::UnboundedReceiver<DataEvent>,
@@ -140,6 +147,8 @@ impl Driver {
             }
         };
         let upload = matches!(payload, Payload::Upload(_));
+        let holdable = matches!(&payload, Payload::Upload(u) if u.can_hold());
+        let (held_tx, held_rx) = oneshot::channel();
         let (decide_tx, decide_rx) = oneshot::channel();
         let progress = Arc::new(AtomicU64::new(0));
         let (events_tx, events) = mpsc::unbounded_channel();
@@ -160,6 +169,7 @@ impl Driver {
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
+            held: holdable.then_some(held_tx),
             throttle: crate::throttle::Throttle::for_transfer(upload, self.slot.as_ref(), &self.shared.bandwidth),
         };
         let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
@@ -169,12 +179,26 @@ impl Driver {
             _shown: self.live.transfer(direction, shown_path, progress.clone()),
             progress,
             decide: upload.then_some(decide_tx),
+            holdable,
+            hold: false,
+            held: holdable.then_some(held_rx),
             events,
             heard: false,
             _counted: self.shared.transfers.start(),
         });
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
     }
+}
+
+/// What the driver tells an upload's task once its data have ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Decision {
+    /// Cut, aborted or refused: nothing is committed.
+    Abandon,
+    Commit,
+    /// Committed, with what the name held kept until the client shows it
+    /// has its reply ([`super::hold`]).
+    Hold,
 }
 
 /// A transfer task: data connection, bytes, and how it ended.
@@ -191,7 +215,9 @@ pub(super) struct Job {
     pub(super) reuse_required: bool,
     pub(super) progress: Arc<AtomicU64>,
     pub(super) events: mpsc::UnboundedSender<DataEvent>,
-    pub(super) decide: oneshot::Receiver<bool>,
+    pub(super) decide: oneshot::Receiver<Decision>,
+    /// Where a held commit goes to the driver.
+    pub(super) held: Option<oneshot::Sender<Box<dyn crate::storage::Held>>>,
     /// The bandwidth limits this transfer keeps to (its user's, the
     /// server's); `None`: none, and nothing in the way (sendfile).
     pub(super) throttle: Option<crate::throttle::Throttle>,
@@ -315,7 +341,7 @@ impl Job {
 
     /// Moves the bytes over a data connection (plain or TLS).
     pub(super) async fn move_bytes<S: AsyncRead + AsyncWrite + Unpin>(
-        self,
+        mut self,
         mut stream: S,
         payload: Payload,
     ) -> (u64, Outcome) {
@@ -402,13 +428,22 @@ impl Job {
                 };
                 drop(stream);
                 let _ = self.events.send(DataEvent::UploadReceived { id: self.id, bytes: n });
-                if !self.decide.await.unwrap_or(false) {
-                    upload.abandon().await;
-                    return (n, Outcome::Aborted);
-                }
-                // The tail, then the commit (under a quota, with what the
-                // name holds now: babelftp_core::transfer::Upload::commit).
-                match upload.commit(tail).await {
+                let committed = match self.decide.await.unwrap_or(Decision::Abandon) {
+                    Decision::Abandon => {
+                        upload.abandon().await;
+                        return (n, Outcome::Aborted);
+                    }
+                    // The tail, then the commit (under a quota, with what the
+                    // name holds now: babelftp_core::transfer::Upload::commit).
+                    Decision::Commit => upload.commit(tail).await,
+                    // Held until the driver knows the client reads its 226.
+                    Decision::Hold => upload.commit_held(tail).await.map(|held| {
+                        if let (Some(h), Some(tx)) = (held, self.held.take()) {
+                            let _ = tx.send(h);
+                        }
+                    }),
+                };
+                match committed {
                     Ok(()) => (n, Outcome::Complete),
                     Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => {
                         tracing::info!(peer = %self.peer, "upload refused at the account's quota when it took its name");

@@ -1,6 +1,7 @@
 //! [`FsUpload`]: an upload to a local file, through a temporary name
 //! beside its target, and that name.
 
+use cap_std::fs::MetadataExt;
 use std::ffi::OsStr;
 use std::io::{self, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use cap_std::fs::{Dir, File, OpenOptions};
 
 use super::{Fsync, TEMP_PREFIX, TEMP_SUFFIX};
-use crate::{Committed, Replaced, Result, Upload};
+use crate::{Committed, Held, Replaced, Result, Upload};
 
 /// An upload to a local file. Dropping it without commit removes a
 /// temporary file, and a file this upload created but wrote nothing to
@@ -67,7 +68,24 @@ impl Upload for FsUpload {
     /// For a replacing STOR, puts the temporary file at the target's name
     /// (keeping the replaced file's permission bits), atomically, and says
     /// what the name held at that moment (see [`FsUpload::take_name`]).
-    fn commit(mut self: Box<Self>) -> Result<Committed> {
+    fn commit(self: Box<Self>) -> Result<Committed> {
+        self.finish(false).map(|(c, _)| c)
+    }
+
+    fn can_hold(&self) -> bool {
+        self.temp.is_some()
+    }
+
+    fn commit_held(self: Box<Self>) -> Result<(Committed, Option<Box<dyn Held>>)> {
+        self.finish(true)
+            .map(|(c, held)| (c, held.map(|h| Box::new(h) as Box<dyn Held>)))
+    }
+}
+
+impl FsUpload {
+    /// The commit; `hold`: a file written beside its name keeps what it
+    /// replaced under the temporary name, in the returned [`FsHeld`].
+    fn finish(mut self: Box<Self>, hold: bool) -> Result<(Committed, Option<FsHeld>)> {
         self.start_at_offset()?;
         // A write in place replaced the file's old length (a file it
         // created replaced nothing).
@@ -80,10 +98,13 @@ impl Upload for FsUpload {
         }
         let size = self.file.metadata()?.len();
         let Some(temp) = self.temp.take() else {
-            return Ok(Committed {
-                replaced: in_place,
-                size,
-            });
+            return Ok((
+                Committed {
+                    replaced: in_place,
+                    size,
+                },
+                None,
+            ));
         };
         if let Ok(old) = self.dir.metadata(&self.target) {
             if old.is_file() {
@@ -98,22 +119,91 @@ impl Upload for FsUpload {
             self.dir
                 .hard_link(&temp, &self.dir, &self.target)
                 .and_then(|()| self.dir.remove_file(&temp))
-                .map(|()| Replaced::Nothing)
+                .map(|()| (Replaced::Nothing, false))
         } else {
-            self.take_name(&temp)
+            self.take_name(&temp, hold)
         };
-        let replaced = match replaced {
+        let (replaced, old_kept) = match replaced {
             Ok(r) => r,
             Err(e) => {
                 self.temp = Some(temp);
                 return Err(e.into());
             }
         };
+        let held = if hold {
+            let meta = self.file.metadata()?;
+            Some(FsHeld {
+                dir: self.dir.try_clone()?,
+                target: std::mem::take(&mut self.target),
+                old: old_kept.then_some(temp),
+                file: (meta.dev(), meta.ino()),
+            })
+        } else {
+            None
+        };
         if self.fsync == Fsync::Always {
             // The rename itself must survive a crash too.
             self.dir.open(".")?.sync_all()?;
         }
-        Ok(Committed { replaced, size })
+        Ok((Committed { replaced, size }, held))
+    }
+}
+
+/// A committed upload that can still be undone ([`Held`]): its name, the
+/// replaced file under the temporary name (if one was replaced), and the
+/// new file's identity (an undo touches the name only while it still
+/// holds this upload's file).
+pub struct FsHeld {
+    dir: Dir,
+    target: PathBuf,
+    old: Option<PathBuf>,
+    file: (u64, u64),
+}
+
+impl FsHeld {
+    /// Whether the name still holds this upload's file.
+    fn still_ours(&self) -> bool {
+        self.dir
+            .symlink_metadata(&self.target)
+            .is_ok_and(|m| (m.dev(), m.ino()) == self.file)
+    }
+}
+
+impl Held for FsHeld {
+    fn keep(mut self: Box<Self>) -> Result<()> {
+        match self.old.take() {
+            Some(old) => Ok(self.dir.remove_file(old)?),
+            None => Ok(()),
+        }
+    }
+
+    fn undo(mut self: Box<Self>) -> Result<bool> {
+        use rustix::fs::{renameat_with, RenameFlags};
+        use std::os::fd::AsFd;
+        if !self.still_ours() {
+            // Replaced, renamed or removed since: that change stands.
+            return Ok(false);
+        }
+        match self.old.take() {
+            Some(old) => {
+                // The old file back at the name, this upload's at the
+                // temporary name, then gone.
+                let fd = self.dir.as_fd();
+                renameat_with(fd, &old, fd, &self.target, RenameFlags::EXCHANGE).map_err(io::Error::from)?;
+                self.dir.remove_file(old)?;
+            }
+            None => self.dir.remove_file(&self.target)?,
+        }
+        Ok(true)
+    }
+}
+
+impl Drop for FsHeld {
+    fn drop(&mut self) {
+        // Neither kept nor undone: the upload stands.
+        if let Some(old) = self.old.take() {
+            let _ = self.dir.remove_file(old);
+        }
     }
 }
 
@@ -127,7 +217,9 @@ impl FsUpload {
     /// A free name is taken with `RENAME_NOREPLACE`; a file that appears
     /// meanwhile is swapped with again. A filesystem without either flag
     /// gets a stat, then a plain rename.
-    fn take_name(&self, temp: &Path) -> io::Result<Replaced> {
+    /// `hold`: a replaced file stays at `temp` (the second value says
+    /// whether one is there) rather than being removed.
+    fn take_name(&self, temp: &Path, hold: bool) -> io::Result<(Replaced, bool)> {
         use rustix::fs::{renameat_with, RenameFlags};
         use rustix::io::Errno;
         use std::os::fd::AsFd;
@@ -146,14 +238,17 @@ impl FsUpload {
                     } else {
                         Replaced::Nothing
                     };
+                    if hold && old.is_file() {
+                        return Ok((replaced, true));
+                    }
                     if let Err(e) = self.dir.remove_file(temp) {
                         // Swept at the next start.
                         tracing::warn!(error = %e, "the replaced file could not be removed");
                     }
-                    return Ok(replaced);
+                    return Ok((replaced, false));
                 }
                 Err(Errno::NOENT) => match renameat_with(fd, temp, fd, &self.target, RenameFlags::NOREPLACE) {
-                    Ok(()) => return Ok(Replaced::Nothing),
+                    Ok(()) => return Ok((Replaced::Nothing, false)),
                     Err(Errno::EXIST) => continue,
                     Err(e) => return Err(e.into()),
                 },
@@ -163,7 +258,7 @@ impl FsUpload {
                         _ => Replaced::Nothing,
                     };
                     self.dir.rename(temp, &self.dir, &self.target)?;
-                    return Ok(replaced);
+                    return Ok((replaced, false));
                 }
                 Err(e) => return Err(e.into()),
             }

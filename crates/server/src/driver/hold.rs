@@ -1,0 +1,154 @@
+//! The end of an upload without a wait: the 226 first, what the name held
+//! kept until the client shows it has read it.
+//!
+//! A killed client's kernel ends its data connection with a FIN, as a
+//! whole upload ends, and its control connection at about the same time.
+//! When that control FIN has not arrived by the time the data's end is
+//! seen (the dying process was descheduled between its two closes), the
+//! upload looks whole. Rather than wait a fixed time for a FIN that a live
+//! client never sends (every client but ours waits for the 226 before it
+//! speaks: a 10 ms wait cost lftp, curl or FileZilla 10 ms a file), the
+//! upload commits at once and its 226 goes out, with the replaced file
+//! kept under its temporary name ([`crate::storage::Held`]). Then TCP
+//! tells which client it was:
+//! - any octet from the client: it was alive after its data ended, so the
+//!   data's end was its own; the upload stands (the replaced file goes);
+//! - a clean FIN whose acknowledgement covers the 226 (nothing we sent is
+//!   unacknowledged): the client's socket took the 226 and was closed with
+//!   nothing left unread (else its kernel would have sent a reset), so
+//!   the client read it; the upload stands;
+//! - a reset, or a FIN that left the 226 unacknowledged (the client's
+//!   socket was closed before the 226 reached it), or a write error: the
+//!   client never read its 226; the name gets back what it held before
+//!   (nothing, for a new name), unless another change came since;
+//! - nothing within [`HOLD_FOR`]: a dying process has long closed its
+//!   sockets by then; the upload stands.
+//!
+//! The upload's log line, xferlog line and event wait for the verdict (an
+//! undone upload is recorded as incomplete, and no event announces a
+//! file that is not there). Uploads that cannot be held (over TLS, where a
+//! cut upload lacks its close_notify; APPE and REST+STOR, written in
+//! place; an object store; an account with a quota) keep the earlier
+//! rule: a wait of up to `upload_end_wait` for the control FIN.
+
+use super::*;
+use crate::storage::Held;
+
+/// How long a held upload waits for the client to show it is alive
+/// before it stands anyway.
+pub(super) const HOLD_FOR: Duration = Duration::from_secs(2);
+
+/// A committed upload whose client has not yet shown it read its 226.
+pub(super) struct Holding {
+    held: Box<dyn Held>,
+    pub(super) until: tokio::time::Instant,
+    /// Its transfer record, written once the verdict is in.
+    record: Option<TransferRecord>,
+}
+
+impl Driver {
+    /// At the end of an upload's transfer: its held commit, if any, waits
+    /// for a verdict, unless the control connection has already given one.
+    pub(super) fn take_held(&mut self, t: &mut Running) {
+        let Some(h) = t.held.take().and_then(|mut rx| rx.try_recv().ok()) else {
+            return;
+        };
+        self.held = Some(Holding {
+            held: h,
+            until: tokio::time::Instant::now() + HOLD_FOR,
+            record: None,
+        });
+        if t.heard {
+            self.judge(true);
+        } else if self.client_closed {
+            self.judge(false);
+        }
+    }
+
+    /// Keeps a held upload's record until its verdict; false when nothing
+    /// is held.
+    pub(super) fn hold_record(&mut self, rec: &TransferRecord) -> bool {
+        match self.held.as_mut() {
+            Some(h) if rec.incoming && h.record.is_none() => {
+                h.record = Some(rec.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// What the control connection showed of a held upload's client: the
+    /// first verdict counts (`keep`: it has its 226).
+    pub(super) fn judge(&mut self, keep: bool) {
+        if self.held.is_some() && self.verdict.is_none() {
+            self.verdict = Some(keep);
+        }
+    }
+
+    /// The client's control connection ended cleanly (FIN): did the
+    /// client's socket acknowledge all we sent (the 226) before it closed?
+    pub(super) fn closed_cleanly(&mut self) {
+        self.client_closed = true;
+        if self.held.is_some() {
+            let acked = match &self.control {
+                Control::Plain(rd, _) => crate::sockopt::unacknowledged(rd.as_ref()).is_ok_and(|n| n == 0),
+                _ => false,
+            };
+            self.judge(acked);
+        }
+    }
+
+    /// Applies a verdict reached (or, at `end`, the default one: the
+    /// upload stands).
+    pub(super) async fn settle_hold(&mut self, end: bool) {
+        let keep = match self.verdict.take() {
+            Some(v) => v,
+            None if end => true,
+            None => return,
+        };
+        self.end_hold(keep).await;
+    }
+
+    /// Ends the hold: the upload stands (`keep`) or is undone; then its
+    /// record.
+    pub(super) async fn end_hold(&mut self, keep: bool) {
+        self.verdict = None;
+        let Some(Holding { held, record, .. }) = self.held.take() else {
+            return;
+        };
+        let path = record.as_ref().map(|r| String::from_utf8_lossy(&r.path).into_owned());
+        let undone = if keep {
+            // Off the session's path: the next command need not wait for
+            // the unlink of a large replaced file.
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = held.keep() {
+                    tracing::warn!(error = %e, "the replaced file could not be removed");
+                }
+            });
+            false
+        } else {
+            match babelftp_core::blocking(move || held.undo().map_err(|e| e.kind())).await {
+                Ok(undone) => {
+                    tracing::info!(
+                        peer = %self.peer,
+                        path = path.as_deref().unwrap_or(""),
+                        undone,
+                        "upload undone: the client closed its control connection without reading the 226"
+                    );
+                    undone
+                }
+                Err(e) => {
+                    tracing::warn!(peer = %self.peer, error = ?e, "an upload could not be undone");
+                    false
+                }
+            }
+        };
+        if let Some(mut rec) = record {
+            rec.complete &= !undone;
+            self.log_transfer(&rec).await;
+            if !self.deferred.is_empty() {
+                self.emit_deferred().await;
+            }
+        }
+    }
+}
