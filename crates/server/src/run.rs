@@ -253,6 +253,9 @@ impl Server {
         }
         #[cfg(feature = "admin")]
         drop(admin_api);
+        // fsync = "batch": what was answered 226 in the last second is on
+        // disk before the server stops.
+        let _ = tokio::task::spawn_blocking(crate::storage::fs::durable::flush_pending).await;
         Ok(())
     }
 }

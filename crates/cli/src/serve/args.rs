@@ -76,8 +76,8 @@ pub struct ServeArgs {
     /// Append one xferlog line per transfer to FILE.
     #[arg(long, value_name = "FILE")]
     xferlog: Option<PathBuf>,
-    /// When uploads are synced to disk: always (before the 226, the default) or never.
-    #[arg(long, value_name = "WHEN", value_parser = ["always", "never"])]
+    /// When uploads reach the disk: batch (flushed within a second of the 226, the default), always (before the 226) or never (the kernel decides).
+    #[arg(long, value_name = "WHEN", value_parser = ["always", "batch", "never"])]
     fsync: Option<String>,
     /// PEM certificate chain: FTPS (AUTH TLS, RFC 4217) with --tls-key.
     #[arg(long, value_name = "FILE", requires = "tls_key")]

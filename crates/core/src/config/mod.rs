@@ -34,7 +34,7 @@
 //! allow_degraded = false      # true: start when the storage does not answer (banner, /health: degraded)
 //! shutdown_grace = 30         # seconds
 //! xferlog = "/var/log/babelftp/xferlog"
-//! fsync = "always"            # uploads synced before 226 (default); "never"
+//! fsync = "batch"             # flushed within 1 s of the 226 (default); "always": before it; "never"
 //! tls_cert = "/etc/babelftp/cert.pem" # FTPS (RFC 4217): AUTH TLS
 //! tls_key = "/etc/babelftp/key.pem"
 //! implicit_listen = ["0.0.0.0:990"]  # implicit FTPS listeners
@@ -523,6 +523,7 @@ fn origin(path: &std::path::Path) -> String {
 pub fn parse_fsync(s: &str) -> Option<crate::storage::fs::Fsync> {
     match s.trim().to_ascii_lowercase().as_str() {
         "always" => Some(crate::storage::fs::Fsync::Always),
+        "batch" => Some(crate::storage::fs::Fsync::Batch),
         "never" => Some(crate::storage::fs::Fsync::Never),
         _ => None,
     }

@@ -85,8 +85,12 @@ impl Settings {
                 .map_err(|m: String| o.invalid(format!("passive_addresses: {m}")))?;
             passive_networks.push((net, *addr));
         }
-        let fsync = parse_fsync(&self.fsync)
-            .ok_or_else(|| o.invalid(format!("fsync {:?}: expected \"always\" or \"never\"", self.fsync)))?;
+        let fsync = parse_fsync(&self.fsync).ok_or_else(|| {
+            o.invalid(format!(
+                "fsync {:?}: expected \"always\", \"batch\" or \"never\"",
+                self.fsync
+            ))
+        })?;
         let storage = match self.storage {
             Some(st) => backend(&o, "[storage]", st)?,
             None => crate::storage::Backend::Local,

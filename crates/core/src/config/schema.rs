@@ -131,7 +131,7 @@ pub struct Settings {
     pub status_before_login: bool,
     /// `xferlog` (`--xferlog`).
     pub xferlog: Option<PathBuf>,
-    /// `fsync` (`--fsync`): `"always"` or `"never"`.
+    /// `fsync` (`--fsync`): `"always"`, `"batch"` or `"never"`.
     pub fsync: String,
 
     // ------------------------------------------------------------- TLS
@@ -216,7 +216,7 @@ impl Default for Settings {
             limits: Limits::default(),
             status_before_login: false,
             xferlog: None,
-            fsync: "always".into(),
+            fsync: "batch".into(),
             tls_cert: None,
             tls_key: None,
             tls_required: false,

@@ -107,7 +107,7 @@ fn mistakes_are_reported_with_the_file() {
     assert!(Config::load(&p)
         .unwrap_err()
         .to_string()
-        .contains("\"always\" or \"never\""));
+        .contains("\"always\", \"batch\" or \"never\""));
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn named_users_turn_anonymous_off_unless_the_file_says_otherwise() {
     std::fs::write(&p, &user).unwrap();
     let c = Config::load(&p).unwrap();
     assert!(!c.anonymous);
-    assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
+    assert_eq!(c.fsync, crate::storage::fs::Fsync::Batch);
     std::fs::write(&p, format!("anonymous = true\nfsync = \"never\"\n{user}")).unwrap();
     let c = Config::load(&p).unwrap();
     assert!(c.anonymous);
@@ -360,7 +360,7 @@ fn the_defaults_are_the_schemas_resolved() {
             Duration::from_secs(30)
         )
     );
-    assert_eq!(c.fsync, crate::storage::fs::Fsync::Always);
+    assert_eq!(c.fsync, crate::storage::fs::Fsync::Batch);
     assert!(c.tls_reuse_required && !c.tls_required);
     assert_eq!(c.events_max_pending, DEFAULT_MAX_PENDING);
     assert_eq!(c.defender, crate::defender::DefenderConfig::default());

@@ -20,21 +20,28 @@ use babelftp_i18n::Charset;
 use super::{Capabilities, DirEntries, ReadHandle, Result, Storage, StorageError, Upload, VPath, WriteMode};
 
 mod dir;
+pub mod durable;
 mod upload;
 
 use dir::{entry, DirBuf, FsDirEntries, FsNames};
 use upload::create_temp;
 pub use upload::FsUpload;
 
-/// When an upload's data reach the disk.
+/// When an upload's data reach the disk (see [`durable`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Fsync {
-    /// Before the 226: the file's data, and the directory after a rename
-    /// (the default: a 226 means the upload survives a power cut). An
-    /// error is reported (451), never followed by 226.
-    #[default]
+    /// Before the 226: the file's data, and the directory after a rename,
+    /// whose flush the uploads renamed into it meanwhile share (a 226
+    /// means the upload survives a power cut). An error is reported
+    /// (451), never followed by 226.
     Always,
-    /// Left to the kernel (faster on disks that sync slowly).
+    /// The 226 once the whole file is under its name in the kernel (a
+    /// crash of the server loses nothing); each filesystem written to is
+    /// flushed within [`durable::BATCH_DELAY`] (the default: a small
+    /// file's upload pays no disk flush of its own).
+    #[default]
+    Batch,
+    /// Left to the kernel (its writeback, about 30 s on Linux).
     Never,
 }
 

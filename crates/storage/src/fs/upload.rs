@@ -141,9 +141,12 @@ impl FsUpload {
         } else {
             None
         };
-        if self.fsync == Fsync::Always {
-            // The rename itself must survive a crash too.
-            self.dir.open(".")?.sync_all()?;
+        match self.fsync {
+            // The rename itself must survive a crash too (a flush shared
+            // with the uploads renamed into this directory meanwhile).
+            Fsync::Always => super::durable::sync_dir(&self.dir)?,
+            Fsync::Batch => super::durable::flush_later(&self.dir),
+            Fsync::Never => {}
         }
         Ok((Committed { replaced, size }, held))
     }
