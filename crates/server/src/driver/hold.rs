@@ -27,8 +27,8 @@
 //! The upload's log line, xferlog line and event wait for the verdict (an
 //! undone upload is recorded as incomplete, and no event announces a
 //! file that is not there). Uploads that cannot be held (over TLS, where a
-//! cut upload lacks its close_notify; APPE and REST+STOR, written in
-//! place; an object store; an account with a quota) keep the earlier
+//! cut upload lacks its close_notify; APPE, REST+STOR and STOU, written
+//! in place; an object store; an account with a quota) keep the earlier
 //! rule: a wait of up to `upload_end_wait` for the control FIN.
 
 use super::*;
