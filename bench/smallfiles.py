@@ -41,7 +41,7 @@ Servers (each with a writable upload tree where overwrites are allowed):
   pure-ftpd  1.0.50, virtual user bob (uid nobody, who owns the upload
              directories), peers.py's flags.
 None of them but babelftp syncs an upload to disk before its 226 by
-default (babelftp: --fsync always).
+default (babelftp: `--fsync batch`, a flush within a second after it).
 
 Prints one line per step, server and round, then the medians per step and
 server with babelftp / best peer and babelftp / pyftpdlib (and babelftp /

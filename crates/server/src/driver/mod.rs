@@ -111,6 +111,8 @@ struct Driver {
     /// ([`hold`]), and the verdict the control connection gave on it.
     held: Option<Holding>,
     verdict: Option<bool>,
+    /// The reply going out answers PASV or EPSV (see [`Driver::flush`]).
+    passive_reply: bool,
     /// The client's control connection ended (FIN, reset or a failed
     /// write).
     client_closed: bool,
@@ -174,6 +176,7 @@ pub(crate) async fn serve(
         transfer: None,
         held: None,
         verdict: None,
+        passive_reply: false,
         client_closed: false,
     };
     let mut sess = if implicit {
@@ -275,6 +278,16 @@ impl Driver {
     /// went out.
     async fn flush(&mut self, sess: &mut ServerSession) -> bool {
         self.follow_login(sess);
+        if std::mem::take(&mut self.passive_reply) {
+            // curl 7.87 to 8.3 (Debian 12's 7.88.1) sleeps 1 s before a
+            // data connection when the 227/229 is already in its socket as
+            // its send() of PASV/EPSV returns: on loopback, when the worker
+            // woken by the command preempted curl on its CPU. Giving the
+            // CPU back once lets curl reach its poll first (on another CPU
+            // the yield returns at once). Fixed in curl 8.4.0 (curl commit
+            // 6dd6654f75, issue #12033).
+            std::thread::yield_now();
+        }
         let n = sess.output().len();
         let peer = self.peer;
         match tokio::time::timeout(self.shared.cfg.stall_timeout, self.control.write_all(sess.output())).await {

@@ -31,6 +31,7 @@ impl Driver {
                             hold,
                             self.shared.clone(),
                         ));
+                        self.passive_reply = true;
                         Ok(OpOk::Port(port))
                     }
                     Err(e) => Err(e.kind().into()),
