@@ -454,6 +454,9 @@ impl Driver {
         tracing::trace!(peer = %self.peer, action = ?a, "action");
         match a {
             Action::Op(op) => {
+                // A command: the client is alive, and a held upload stands
+                // (its record and event go first).
+                self.settle_hold(true).await;
                 // An upload's event, pipelined ahead, goes first.
                 if !self.deferred.is_empty() {
                     self.emit_deferred().await;
