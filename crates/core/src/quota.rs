@@ -261,11 +261,32 @@ pub async fn commit_beside(
     path: VPath,
     upload: Box<dyn babelftp_storage::Upload>,
 ) -> io::Result<babelftp_storage::Committed> {
+    commit_beside_held(meter, st, path, upload, false).await.map(|(c, _)| c)
+}
+
+/// [`commit_beside`]; `hold`: with what the name held kept until the
+/// returned [`crate::transfer::HeldUpload`] is kept or undone (an undo
+/// settles the account back).
+pub async fn commit_beside_held(
+    meter: Option<Meter>,
+    st: Arc<dyn Storage>,
+    path: VPath,
+    upload: Box<dyn babelftp_storage::Upload>,
+    hold: bool,
+) -> io::Result<(babelftp_storage::Committed, Option<crate::transfer::HeldUpload>)> {
+    let commit = move |upload: Box<dyn babelftp_storage::Upload>| {
+        if hold {
+            upload.commit_held()
+        } else {
+            upload.commit().map(|c| (c, None))
+        }
+    };
     let Some(mut meter) = meter else {
-        return tokio::task::spawn_blocking(move || upload.commit())
+        let (c, held) = tokio::task::spawn_blocking(move || commit(upload))
             .await
             .map_err(io::Error::other)?
-            .map_err(io::Error::from);
+            .map_err(io::Error::from)?;
+        return Ok((c, held.map(|h| crate::transfer::HeldUpload::new(h, None))));
     };
     let there = tokio::task::spawn_blocking(move || crate::file_size(&*st, &path))
         .await
@@ -275,10 +296,25 @@ pub async fn commit_beside(
         meter.settle_unchanged().await;
         return Err(e);
     }
-    match tokio::task::spawn_blocking(move || upload.commit()).await {
-        Ok(Ok(c)) => {
+    match tokio::task::spawn_blocking(move || commit(upload)).await {
+        Ok(Ok((c, held))) => {
+            let quota = meter.quota.clone();
             meter.settle_committed(c).await;
-            Ok(c)
+            // An undo puts back what the name held: the account goes back
+            // from the new file to it.
+            let undo = |quota: Quota| {
+                let size = |s: Option<u64>| i64::try_from(s.unwrap_or(0)).unwrap_or(i64::MAX);
+                let before = match c.replaced {
+                    babelftp_storage::Replaced::File(n) => Some(n),
+                    _ => None,
+                };
+                (
+                    quota,
+                    size(before) - size(Some(c.size)),
+                    i64::from(before.is_some()) - 1,
+                )
+            };
+            Ok((c, held.map(|h| crate::transfer::HeldUpload::new(h, Some(undo(quota))))))
         }
         Ok(Err(e)) => {
             meter.settle_unchanged().await;

@@ -16,6 +16,7 @@ use babelftp_session::VPath;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::file_size;
+use crate::quota::Quota;
 use crate::storage::{Held, Storage, StorageError, Upload as StorageUpload};
 
 /// Buffer size of the streaming loops: large enough to keep loopback and
@@ -317,29 +318,48 @@ impl Upload {
     }
 
     /// Whether [`Upload::commit_held`] can hold what the name held: a file
-    /// written beside its name on a local filesystem, outside a quota (an
-    /// undo would have to settle the account again).
+    /// written beside its name on a local filesystem.
     pub fn can_hold(&self) -> bool {
-        self.quota.is_none() && self.inner.as_ref().is_some_and(|u| u.can_hold())
+        self.inner.as_ref().is_some_and(|u| u.can_hold())
     }
 
-    /// Writes `tail` and commits as [`Upload::commit`] does, keeping what
-    /// the name held until the returned [`Held`] is kept or undone (see
-    /// [`StorageUpload::commit_held`]). Without [`Upload::can_hold`], a
-    /// plain commit (and `None`).
-    pub async fn commit_held(mut self, tail: Vec<u8>) -> Result<Option<Box<dyn Held>>, StorageError> {
+    /// Writes `tail` and commits as [`Upload::commit`] does (under a
+    /// quota too), keeping what the name held until the returned
+    /// [`HeldUpload`] is kept or undone (see [`StorageUpload::commit_held`]).
+    /// Without [`Upload::can_hold`], a plain commit (and `None`).
+    pub async fn commit_held(mut self, tail: Vec<u8>) -> Result<Option<HeldUpload>, StorageError> {
         if !self.can_hold() {
             return self.commit(tail).await.map(|()| None);
         }
         let Some(mut up) = self.inner.take() else {
             return Err(StorageError::Io(io::Error::other("the upload was lost")));
         };
-        tokio::task::spawn_blocking(move || {
-            up.write_all(&tail)?;
-            up.commit_held().map(|(_, held)| held)
-        })
-        .await
-        .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))))
+        let written = tokio::task::spawn_blocking(move || up.write_all(&tail).map(|()| up)).await;
+        let up = match written {
+            Ok(Ok(up)) => up,
+            Ok(Err(e)) => {
+                if let Some(q) = self.quota.take() {
+                    q.settle_uncommitted().await;
+                }
+                return Err(e);
+            }
+            Err(e) => {
+                if let Some(q) = self.quota.take() {
+                    q.settle_uncommitted().await;
+                }
+                return Err(StorageError::Io(io::Error::other(e.to_string())));
+            }
+        };
+        let r = match self.quota.take() {
+            Some(q) => crate::quota::commit_beside_held(Some(q.meter), q.storage, q.path, up, true).await,
+            None => {
+                return tokio::task::spawn_blocking(move || up.commit_held())
+                    .await
+                    .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))))
+                    .map(|(_, held)| held.map(|h| HeldUpload::new(h, None)));
+            }
+        };
+        r.map(|(_, held)| held).map_err(StorageError::Io)
     }
 
     /// Writes `tail` and commits: the name is taken as STOR takes it,
@@ -369,6 +389,49 @@ impl Upload {
                 Err(StorageError::Io(io::Error::other(e.to_string())))
             }
         }
+    }
+}
+
+/// A committed upload whose client has not yet shown it read its reply:
+/// what its name held is kept until [`HeldUpload::keep`] or
+/// [`HeldUpload::undo`] (with the account's usage put back, under a
+/// quota).
+pub struct HeldUpload {
+    held: Box<dyn Held>,
+    /// The quota, and the bytes and files an undo gives back to it.
+    quota: Option<(Quota, i64, i64)>,
+}
+
+impl HeldUpload {
+    pub(crate) fn new(held: Box<dyn Held>, quota: Option<(Quota, i64, i64)>) -> HeldUpload {
+        HeldUpload { held, quota }
+    }
+
+    /// The upload stands: what it replaced is removed, off the caller's
+    /// path (the unlink of a large file takes time).
+    pub fn keep(self) {
+        let held = self.held;
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = held.keep() {
+                tracing::warn!(error = %e, "the replaced file could not be removed");
+            }
+        });
+    }
+
+    /// The upload is undone: the name holds again what it held, unless it
+    /// was changed since (then `false`, and nothing moves).
+    pub async fn undo(self) -> io::Result<bool> {
+        let held = self.held;
+        let undone = tokio::task::spawn_blocking(move || held.undo())
+            .await
+            .map_err(io::Error::other)?
+            .map_err(io::Error::from)?;
+        if let (true, Some((q, bytes, files))) = (undone, self.quota) {
+            if let Err(e) = q.store.adjust_usage(&q.name, bytes, files).await {
+                tracing::warn!(user = %q.name, error = %e, "quota usage not settled after an undone upload");
+            }
+        }
+        Ok(undone)
     }
 }
 

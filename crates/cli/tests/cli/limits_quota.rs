@@ -258,3 +258,48 @@ fn twenty_concurrent_uploads_on_two_nodes_never_take_the_usage_past_the_quota() 
     // The store's usage is exactly what is on disk.
     assert_eq!(usage(&db, "erin"), (on_disk, files));
 }
+
+/// Issue 47: under a quota, a plain upload is answered at once and held
+/// too; one whose client never reads its 226 (its control connection
+/// closed 300 ms after its data, the reply unread: a killed client) is
+/// undone, and the account gets back what it took: a replaced file's
+/// difference, a new file's bytes and place.
+#[test]
+fn an_undone_upload_gives_the_quota_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("report.bin"), vec![b'o'; 1000]).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    admin(
+        &db,
+        &["user", "set", "dora", "--quota-bytes", "1MiB", "--quota-files", "10"],
+    );
+    let srv = Serve::start(&root, &["--db", &db]);
+    srv.wait_for("accounts:");
+    let seen = ftplib(
+        srv.addr,
+        "ftp.storbinary('STOR kept.bin', io.BytesIO(b'k' * 200)); print('KEPT')",
+    );
+    assert!(seen.contains("KEPT"), "{seen}");
+    assert_eq!(usage(&db, "dora"), (1200, 2));
+    let killed = |name: &str, size: usize| {
+        let seen = ftplib(
+            srv.addr,
+            &format!(
+                "import socket, time\nftp.voidcmd('TYPE I')\nhost, port = ftp.makepasv()\nd = socket.create_connection((host, port))\nftp.sock.sendall(b'STOR {name}\\r\\n')\nprint(ftp.getline())\nd.sendall(b'n' * {size}); d.close()\ntime.sleep(0.3)\nftp.file.close(); ftp.sock.close()\nprint('GONE')"
+            ),
+        );
+        assert!(seen.contains("150") && seen.contains("GONE"), "{seen}");
+    };
+    killed("report.bin", 5000);
+    killed("new.bin", 3000);
+    babelftp_test_support::wait_until(std::time::Duration::from_secs(10), "the undone uploads", || {
+        (usage(&db, "dora") == (1200, 2)
+            && std::fs::read(root.join("report.bin")).ok()? == vec![b'o'; 1000]
+            && !root.join("new.bin").exists())
+        .then_some(())
+    });
+}

@@ -26,13 +26,12 @@
 //!
 //! The upload's log line, xferlog line and event wait for the verdict (an
 //! undone upload is recorded as incomplete, and no event announces a
-//! file that is not there). Uploads that cannot be held (over TLS, where a
+//! file that is not there; under a quota, the account goes back too). Uploads that cannot be held (over TLS, where a
 //! cut upload lacks its close_notify; APPE, REST+STOR and STOU, written
-//! in place; an object store; an account with a quota) keep the earlier
-//! rule: a wait of up to `upload_end_wait` for the control FIN.
+//! in place; an object store) keep the earlier rule: a wait of up to `upload_end_wait` for the control FIN.
 
 use super::*;
-use crate::storage::Held;
+use babelftp_core::transfer::HeldUpload;
 
 /// How long a held upload waits for the client to show it is alive
 /// before it stands anyway.
@@ -40,7 +39,7 @@ pub(super) const HOLD_FOR: Duration = Duration::from_secs(2);
 
 /// A committed upload whose client has not yet shown it read its 226.
 pub(super) struct Holding {
-    held: Box<dyn Held>,
+    held: HeldUpload,
     pub(super) until: tokio::time::Instant,
     /// Its transfer record, written once the verdict is in.
     record: Option<TransferRecord>,
@@ -118,16 +117,10 @@ impl Driver {
         };
         let path = record.as_ref().map(|r| String::from_utf8_lossy(&r.path).into_owned());
         let undone = if keep {
-            // Off the session's path: the next command need not wait for
-            // the unlink of a large replaced file.
-            tokio::task::spawn_blocking(move || {
-                if let Err(e) = held.keep() {
-                    tracing::warn!(error = %e, "the replaced file could not be removed");
-                }
-            });
+            held.keep();
             false
         } else {
-            match babelftp_core::blocking(move || held.undo().map_err(|e| e.kind())).await {
+            match held.undo().await {
                 Ok(undone) => {
                     tracing::info!(
                         peer = %self.peer,
@@ -138,7 +131,7 @@ impl Driver {
                     undone
                 }
                 Err(e) => {
-                    tracing::warn!(peer = %self.peer, error = ?e, "an upload could not be undone");
+                    tracing::warn!(peer = %self.peer, error = %e, "an upload could not be undone");
                     false
                 }
             }

@@ -19,7 +19,7 @@ pub(super) struct Running {
     /// its data ended): see [`super::hold`].
     pub(super) hold: bool,
     /// Where a held commit comes back from the task.
-    pub(super) held: Option<oneshot::Receiver<Box<dyn crate::storage::Held>>>,
+    pub(super) held: Option<oneshot::Receiver<babelftp_core::transfer::HeldUpload>>,
     /// What the task reports (made per transfer: an idle session holds no
     /// channel).
     pub(super) events: mpsc::UnboundedReceiver<DataEvent>,
@@ -217,7 +217,7 @@ pub(super) struct Job {
     pub(super) events: mpsc::UnboundedSender<DataEvent>,
     pub(super) decide: oneshot::Receiver<Decision>,
     /// Where a held commit goes to the driver.
-    pub(super) held: Option<oneshot::Sender<Box<dyn crate::storage::Held>>>,
+    pub(super) held: Option<oneshot::Sender<babelftp_core::transfer::HeldUpload>>,
     /// The bandwidth limits this transfer keeps to (its user's, the
     /// server's); `None`: none, and nothing in the way (sendfile).
     pub(super) throttle: Option<crate::throttle::Throttle>,
