@@ -123,7 +123,6 @@ impl Driver {
             match held.undo().await {
                 Ok(undone) => {
                     tracing::info!(
-                        peer = %self.peer,
                         path = path.as_deref().unwrap_or(""),
                         undone,
                         "upload undone: the client closed its control connection without reading the 226"
@@ -131,7 +130,7 @@ impl Driver {
                     undone
                 }
                 Err(e) => {
-                    tracing::warn!(peer = %self.peer, error = %e, "an upload could not be undone");
+                    tracing::warn!(error = %e, "an upload could not be undone");
                     false
                 }
             }
