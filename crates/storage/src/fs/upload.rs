@@ -69,7 +69,7 @@ impl Upload for FsUpload {
     /// (keeping the replaced file's permission bits), atomically, and says
     /// what the name held at that moment (see [`FsUpload::take_name`]).
     fn commit(self: Box<Self>) -> Result<Committed> {
-        self.finish(false).map(|(c, _)| c)
+        (*self).finish(false).map(|(c, _)| c)
     }
 
     fn can_hold(&self) -> bool {
@@ -77,7 +77,8 @@ impl Upload for FsUpload {
     }
 
     fn commit_held(self: Box<Self>) -> Result<(Committed, Option<Box<dyn Held>>)> {
-        self.finish(true)
+        (*self)
+            .finish(true)
             .map(|(c, held)| (c, held.map(|h| Box::new(h) as Box<dyn Held>)))
     }
 }
@@ -85,7 +86,7 @@ impl Upload for FsUpload {
 impl FsUpload {
     /// The commit; `hold`: a file written beside its name keeps what it
     /// replaced under the temporary name, in the returned [`FsHeld`].
-    fn finish(mut self: Box<Self>, hold: bool) -> Result<(Committed, Option<FsHeld>)> {
+    fn finish(mut self, hold: bool) -> Result<(Committed, Option<FsHeld>)> {
         self.start_at_offset()?;
         // A write in place replaced the file's old length (a file it
         // created replaced nothing).
