@@ -328,6 +328,7 @@ impl Storage for FsStorage {
             done: false,
             charset: self.charset_of(p.components()),
             names_only,
+            ready: std::collections::VecDeque::new(),
         }))
     }
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::{Committed, Replaced};
+use babelftp_proto::listing::EntryKind;
 
 #[test]
 fn symlinks_out_of_root_are_refused() {
@@ -142,4 +143,35 @@ fn stored_paths_are_the_octets_on_disk() {
         b"/m/\xF0\xD2\xC9\xD7\xC5\xD4.txt"
     );
     assert_eq!(m.stored_path(&VPath::root().join(b"/m")), b"/m");
+}
+
+/// A directory large enough to be looked at by two threads
+/// (PARALLEL_STAT_FROM) lists every entry once, in the directory's own
+/// order, with its size, and a link shown as what it leads to.
+#[test]
+fn a_large_directory_lists_every_entry_once_in_its_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("big");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::create_dir(tmp.path().join("target")).unwrap();
+    for i in 0..3000u32 {
+        std::fs::write(d.join(format!("f{i:05}")), vec![0u8; (i % 97) as usize]).unwrap();
+    }
+    std::os::unix::fs::symlink("../target", d.join("link")).unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    let got: Vec<Entry> = st.read_dir(&v("big"), false).unwrap().map(|e| e.unwrap()).collect();
+    let order: Vec<Vec<u8>> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_encoded_bytes())
+        .collect();
+    let names: Vec<Vec<u8>> = got.iter().map(|e| e.name.clone()).collect();
+    assert_eq!(names, order);
+    for e in &got {
+        if e.name == b"link" {
+            assert_eq!(e.kind, EntryKind::Dir);
+        } else {
+            let i: u32 = std::str::from_utf8(&e.name[1..]).unwrap().parse().unwrap();
+            assert_eq!((e.kind, e.size), (EntryKind::File, u64::from(i % 97)));
+        }
+    }
 }
