@@ -186,9 +186,8 @@ enum Turn {
 
 /// Receives an upload on the multi-threaded runtime. Each time the socket
 /// has octets, they are read into a shared buffer ([`Scratch`]) up to
-/// 1 MiB, and written to the upload at once where the runtime allows a
-/// blocking call (block_in_place moves the worker's other tasks away);
-/// nothing of the upload's is kept in memory while it waits for its
+/// 1 MiB, and written to the upload at once ([`write_now`]); nothing of
+/// the upload's is kept in memory while it waits for its
 /// client, but for its first octets: an upload that ends within
 /// [`FIRST_UPLOAD_BUF`] is kept whole (exactly its size) and written with
 /// its commit.
@@ -292,17 +291,101 @@ fn receive_ready<S: AsyncRead + Unpin>(
     }
 }
 
-/// Writes `data` to the upload in `slot`, on this worker where the
-/// runtime allows a blocking call (block_in_place moves its other tasks
-/// away): measured 1.5x faster than handing each buffer to the blocking
-/// pool.
+/// Writes `data` to the upload in `slot`. A local file's write only
+/// copies into the page cache (microseconds for a MiB), and is made right
+/// here on the worker. Each write through block_in_place moved the
+/// worker's other tasks to another thread of the blocking pool: under
+/// 1,000 concurrent uploads the server ran 40-60 threads, each with a deep
+/// stack and its malloc cache, and 4-7 MiB more at its peak than with the
+/// writes made in place (bench/busy.py, issue 47). A local write that had
+/// to wait ([`Waited`]: a disk that holds the page cache back) sends every
+/// upload's writes through block_in_place for [`SLOW_SPELL`], as those of
+/// other storages (a network behind them) always go (measured 1.5x faster
+/// than handing each buffer to the blocking pool).
 fn write_now(slot: &mut Option<Box<dyn StorageUpload>>, data: &[u8]) -> Result<(), Fail> {
     if data.is_empty() {
         return Ok(());
     }
     let upload = slot.as_mut().ok_or_else(gone)?;
-    tokio::task::block_in_place(|| upload.write_all(data))?;
+    let watch = Waited::start();
+    if upload.writes_locally() && !slow_storage(watch.at) {
+        upload.write_all(data)?;
+    } else {
+        tokio::task::block_in_place(|| upload.write_all(data))?;
+    }
+    if watch.waited() {
+        slow_storage_seen(watch.at);
+    }
     Ok(())
+}
+
+/// Whether a write waited: it took longer than [`QUICK_WRITE`] and its
+/// thread went to sleep meanwhile (a voluntary context switch; a thread
+/// preempted on busy cores has only involuntary ones, and its write did
+/// not wait on the storage).
+struct Waited {
+    at: std::time::Instant,
+    sleeps: Option<i64>,
+}
+
+impl Waited {
+    fn start() -> Waited {
+        Waited {
+            at: std::time::Instant::now(),
+            sleeps: thread_sleeps(),
+        }
+    }
+
+    fn waited(&self) -> bool {
+        self.at.elapsed() > QUICK_WRITE
+            && match (self.sleeps, thread_sleeps()) {
+                (Some(a), Some(b)) => b > a,
+                _ => true,
+            }
+    }
+}
+
+/// This thread's voluntary context switches so far (Linux).
+fn thread_sleeps() -> Option<i64> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::resource::{getrusage, UsageWho};
+        getrusage(UsageWho::RUSAGE_THREAD)
+            .ok()
+            .map(|u| u.voluntary_context_switches())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// How long a local write may take before it may count as a wait.
+const QUICK_WRITE: Duration = Duration::from_millis(2);
+/// How long upload writes go through block_in_place after a slow one.
+const SLOW_SPELL: Duration = Duration::from_secs(10);
+/// Until when (milliseconds after [`clock_base`]) upload writes go
+/// through block_in_place.
+static SLOW_UNTIL: AtomicU64 = AtomicU64::new(0);
+
+fn clock_base() -> std::time::Instant {
+    static BASE: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *BASE.get_or_init(std::time::Instant::now)
+}
+
+fn millis(t: std::time::Instant) -> u64 {
+    u64::try_from(t.saturating_duration_since(clock_base()).as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Whether a write at `now` is in a slow spell.
+fn slow_storage(now: std::time::Instant) -> bool {
+    millis(now) < SLOW_UNTIL.load(Ordering::Relaxed)
+}
+
+/// A write that began at `start` was slow: a spell begins.
+fn slow_storage_seen(start: std::time::Instant) {
+    let until = millis(start).saturating_add(SLOW_SPELL.as_millis() as u64);
+    SLOW_UNTIL.fetch_max(until, Ordering::Relaxed);
 }
 
 /// Receives an upload on a current-thread runtime: through a buffer of

@@ -231,6 +231,13 @@ pub trait Upload: Send {
     fn discard(self: Box<Self>) -> Result<()> {
         Ok(())
     }
+    /// Whether [`Upload::write_all`] copies into the local page cache (a
+    /// local file's), as a rule quick enough for an async worker to wait
+    /// for. `false` (the default): a write may wait on a network, and is
+    /// made where blocking is allowed.
+    fn writes_locally(&self) -> bool {
+        false
+    }
 }
 
 /// A filesystem as the FTP session sees it.
