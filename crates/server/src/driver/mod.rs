@@ -203,7 +203,8 @@ pub(crate) async fn serve(
             gauge.update(sess.language(), sess.client_charset());
             d.flush(&mut sess).await;
             if !d.deferred.is_empty() {
-                d.emit_deferred().await;
+                // Boxed too: only a session with a hook has events to wait.
+                Box::pin(d.emit_deferred()).await;
             }
             continue;
         }
@@ -247,7 +248,7 @@ pub(crate) async fn serve(
             }
         }
     };
-    d.emit_deferred().await;
+    Box::pin(d.emit_deferred()).await;
     d.logged_out();
     Box::pin(d.close()).await;
     result
