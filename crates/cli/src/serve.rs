@@ -114,25 +114,41 @@ fn access_lines(cfg: &Config, missing_homes: &[Vec<u8>]) -> Vec<String> {
 /// gives back what a burst of sessions freed in them: after 1,000
 /// concurrent sessions the idle server kept 31–49 MiB over its 12 MiB
 /// start; with as many arenas as cores, 23–26 MiB, and a peak of 37–44 MiB
-/// instead of 63–80 (docs/dev/bench-load.md). The arena limit can only be set
-/// before the process starts (`GLIBC_TUNABLES`), so `serve` starts itself
-/// again once with it, unless the environment already sets one. Other C
-/// libraries ignore the variable.
+/// instead of 63–80 (docs/dev/bench-load.md).
+///
+/// glibc also raises its mmap threshold (from 128 KiB up to 32 MiB) each
+/// time a large block is freed, after which the large blocks (an upload's
+/// 1 MiB buffer, a download's) come from the heaps and leave them
+/// fragmented, never trimmed while sessions live between the holes; fixed
+/// at 256 KiB, a large block is its own mapping, given back when freed:
+/// 1,000 busy sessions peaked at 24–26 MiB PSS instead of 31–33
+/// (bench/busy.py, issue 47).
+///
+/// Both can only be set before the process starts (`GLIBC_TUNABLES`), so
+/// `serve` starts itself again once with them, each unless the
+/// environment already sets it. Other C libraries ignore the variable.
 fn limit_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         use std::os::unix::process::CommandExt;
-        const KEY: &str = "glibc.malloc.arena_max";
-        let current = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
-        if current.contains(KEY) || std::env::var_os("BABELFTP_ARENAS_SET").is_some() {
+        const ARENAS: &str = "glibc.malloc.arena_max";
+        const MMAP: &str = "glibc.malloc.mmap_threshold";
+        if std::env::var_os("BABELFTP_ARENAS_SET").is_some() {
             return;
         }
+        let current = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-        let tunables = if current.is_empty() {
-            format!("{KEY}={cores}")
-        } else {
-            format!("{current}:{KEY}={cores}")
-        };
+        let mut tunables: Vec<String> = current.split(':').filter(|t| !t.is_empty()).map(String::from).collect();
+        let had = tunables.len();
+        if !current.contains(ARENAS) {
+            tunables.push(format!("{ARENAS}={cores}"));
+        }
+        if !current.contains(MMAP) {
+            tunables.push(format!("{MMAP}={}", 256 << 10));
+        }
+        if tunables.len() == had {
+            return;
+        }
         // The binary's real path, so that the kernel names the process
         // `babelftp` (ps, top, ss, the journal), with the argv[0] it was
         // started with; /proc/self/exe (this very binary) only when the
@@ -148,7 +164,7 @@ fn limit_malloc_arenas() {
         }
         let err = cmd
             .args(argv)
-            .env("GLIBC_TUNABLES", tunables)
+            .env("GLIBC_TUNABLES", tunables.join(":"))
             .env("BABELFTP_ARENAS_SET", "1")
             .exec();
         // Not fatal: the server runs, only with glibc's default arenas.

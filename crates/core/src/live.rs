@@ -53,7 +53,8 @@ struct State {
     user: Option<String>,
     /// `ftp`, `ftps`, `http` or `https`.
     protocol: &'static str,
-    transfer: Option<Moving>,
+    /// Boxed: most sessions are not moving anything most of the time.
+    transfer: Option<Box<Moving>>,
     end: Option<End>,
 }
 
@@ -259,12 +260,12 @@ impl Registration {
 
     /// A transfer starts; it is shown until the returned guard drops.
     pub fn transfer(&self, direction: &'static str, path: String, bytes: Arc<AtomicU64>) -> Shown {
-        lock(&self.entry.state).transfer = Some(Moving {
+        lock(&self.entry.state).transfer = Some(Box::new(Moving {
             direction,
             path,
             since: SystemTime::now(),
             bytes,
-        });
+        }));
         Shown(self.entry.clone())
     }
 }

@@ -159,6 +159,17 @@ pub struct Meter {
 }
 
 impl Meter {
+    /// Whether the upload may hold `total` bytes within what it has
+    /// reserved already, without asking the store (taken as
+    /// [`Meter::admit`] takes it); `false`: [`Meter::admit`] must ask.
+    pub fn admit_reserved(&mut self, total: u64) -> bool {
+        if total.saturating_sub(self.credit) > self.reserved {
+            return false;
+        }
+        self.total = total;
+        true
+    }
+
     /// Whether the upload may hold `total` bytes; reserves what is
     /// missing. `QuotaExceeded` when the quota does not allow them.
     pub async fn admit(&mut self, total: u64) -> io::Result<()> {

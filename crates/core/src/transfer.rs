@@ -13,7 +13,10 @@ use std::time::Duration;
 
 use babelftp_proto::ascii::CrlfToLf;
 use babelftp_session::VPath;
-use tokio::io::{AsyncRead, AsyncReadExt};
+use std::pin::Pin;
+use std::task::Poll;
+
+use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 
 use crate::file_size;
 use crate::quota::Quota;
@@ -108,29 +111,296 @@ pub const UPLOAD_BUF: usize = 1 << 20;
 /// An upload's first buffer (it grows to [`UPLOAD_BUF`]).
 const FIRST_UPLOAD_BUF: usize = 16 << 10;
 
-/// Receives an upload: socket → `upload` through one 1 MiB buffer (no
-/// allocation per chunk), each buffer written where the runtime allows a
-/// blocking call. In ASCII mode CR LF becomes LF. Returns the octets
-/// received, the upload, and what is still to be written with the commit:
-/// an upload that ends within its first buffer (a small file) is written
-/// in the same blocking call as its commit, not in one of its own.
+/// Receives an upload: socket → `upload`. In ASCII mode CR LF becomes LF.
+/// Returns the octets received, and what is still to be written with the
+/// commit: an upload that ends within its first [`FIRST_UPLOAD_BUF`]
+/// octets (a small file) is written in the same blocking call as its
+/// commit, not in one of its own.
 async fn receive<S: AsyncRead + Unpin>(
     stream: &mut S,
     slot: &mut Option<Box<dyn StorageUpload>>,
     ascii: bool,
     progress: &AtomicU64,
-    mut meter: Option<&mut crate::quota::Meter>,
+    meter: Option<&mut crate::quota::Meter>,
 ) -> Result<(u64, Vec<u8>), Fail> {
     if ascii {
         return receive_ascii(stream, slot, progress, meter).await;
     }
-    let (_budget, size) = Budget::take(UPLOAD_BUF);
-    // Small first, four times larger each time a read fills it: a small
-    // file (a mirror's thousands) costs no zeroed MiB.
-    let mut buf = vec![0u8; FIRST_UPLOAD_BUF.min(size)];
     // block_in_place needs the multi-threaded runtime (the server's); on a
-    // current-thread runtime the blocking pool takes the writes.
-    let in_place = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
+    // current-thread runtime the blocking pool takes the writes, from a
+    // buffer of the upload's own.
+    if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+        receive_streaming(stream, slot, progress, meter).await
+    } else {
+        receive_buffered(stream, slot, progress, meter).await
+    }
+}
+
+/// The buffers uploads are read into, shared by all of them: an upload
+/// takes one only once its socket has octets to give, and gives it back
+/// as soon as they are written, before it waits for more ([`Scratch`]).
+/// Before, each upload held a buffer of its own (16 KiB growing to 1 MiB,
+/// from a 64 MiB budget, 64 KiB past it) while it waited on its client:
+/// 1,000 concurrent uploads held 44 MiB of buffers, most of it waiting.
+/// The kernel's socket buffer already holds what the client sent and we
+/// have not written; this buffer only carries it to the file.
+static SCRATCH: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+/// Buffers kept in [`SCRATCH`] between uses (more are made when more
+/// uploads write at once, and freed after).
+const SCRATCH_KEPT: usize = 2;
+
+/// A buffer of [`SCRATCH`], given back when dropped.
+struct Scratch(Vec<u8>);
+
+impl Scratch {
+    fn take() -> Scratch {
+        let kept = match SCRATCH.lock() {
+            Ok(mut pool) => pool.pop(),
+            Err(poisoned) => poisoned.into_inner().pop(),
+        };
+        Scratch(kept.unwrap_or_else(|| vec![0u8; UPLOAD_BUF]))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.0);
+        let mut pool = match SCRATCH.lock() {
+            Ok(pool) => pool,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if pool.len() < SCRATCH_KEPT {
+            pool.push(buf);
+        }
+    }
+}
+
+/// What one turn of [`receive_streaming`] ended with.
+enum Turn {
+    /// The client closed the data connection: the upload is whole.
+    End,
+    /// Octets past what the quota's meter has reserved wait in the
+    /// upload's `head`: the meter must ask the store before they are
+    /// written.
+    Admit,
+}
+
+/// Receives an upload on the multi-threaded runtime. Each time the socket
+/// has octets, they are read into a shared buffer ([`Scratch`]) up to
+/// 1 MiB, and written to the upload at once ([`write_now`]); nothing of
+/// the upload's is kept in memory while it waits for its
+/// client, but for its first octets: an upload that ends within
+/// [`FIRST_UPLOAD_BUF`] is kept whole (exactly its size) and written with
+/// its commit.
+async fn receive_streaming<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    slot: &mut Option<Box<dyn StorageUpload>>,
+    progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
+) -> Result<(u64, Vec<u8>), Fail> {
+    // Octets received and not yet written: the first ones of a small
+    // upload, or those the meter has yet to admit.
+    let mut head = Vec::new();
+    // Octets written to the upload.
+    let mut total = 0u64;
+    loop {
+        let turn = std::future::poll_fn(|cx| {
+            receive_ready(cx, &mut *stream, slot, progress, &mut meter, &mut head, &mut total)
+        })
+        .await?;
+        match turn {
+            Turn::End => break,
+            Turn::Admit => {
+                admit(&mut meter, total + head.len() as u64).await?;
+                write_now(slot, &head)?;
+                total += head.len() as u64;
+                head = Vec::new();
+            }
+        }
+    }
+    if total == 0 {
+        // The whole upload, in its head: written with the commit.
+        admit(&mut meter, head.len() as u64).await?;
+        return Ok((head.len() as u64, head));
+    }
+    Ok((total, Vec::new()))
+}
+
+/// One turn of [`receive_streaming`]: reads what the socket holds into a
+/// shared buffer and writes it, until the socket has nothing more
+/// (`Pending`: the socket will wake the task) or the client closes.
+fn receive_ready<S: AsyncRead + Unpin>(
+    cx: &mut std::task::Context<'_>,
+    stream: &mut S,
+    slot: &mut Option<Box<dyn StorageUpload>>,
+    progress: &AtomicU64,
+    meter: &mut Option<&mut crate::quota::Meter>,
+    head: &mut Vec<u8>,
+    total: &mut u64,
+) -> Poll<Result<Turn, Fail>> {
+    let mut buf: Option<Scratch> = None;
+    loop {
+        let scratch = buf.get_or_insert_with(Scratch::take);
+        let (mut filled, mut end, mut waiting) = (0, false, false);
+        while filled < scratch.0.len() {
+            let mut rb = ReadBuf::new(&mut scratch.0[filled..]);
+            match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
+                Poll::Ready(Ok(())) if rb.filled().is_empty() => {
+                    end = true;
+                    break;
+                }
+                Poll::Ready(Ok(())) => {
+                    let n = rb.filled().len();
+                    filled += n;
+                    progress.fetch_add(n as u64, Ordering::Relaxed);
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(Fail::Net(e))),
+                Poll::Pending => {
+                    waiting = true;
+                    break;
+                }
+            }
+        }
+        let data = &scratch.0[..filled];
+        if *total == 0 && head.len() + data.len() <= FIRST_UPLOAD_BUF {
+            // A small upload so far: kept, exactly, in case it ends here.
+            head.extend_from_slice(data);
+        } else {
+            let upto = *total + (head.len() + data.len()) as u64;
+            if let Some(m) = meter.as_mut() {
+                if !m.admit_reserved(upto) {
+                    head.extend_from_slice(data);
+                    return Poll::Ready(Ok(Turn::Admit));
+                }
+            }
+            if !head.is_empty() {
+                write_now(slot, head)?;
+                *total += head.len() as u64;
+                *head = Vec::new();
+            }
+            write_now(slot, data)?;
+            *total += data.len() as u64;
+        }
+        if end {
+            return Poll::Ready(Ok(Turn::End));
+        }
+        if waiting {
+            // The socket has registered the task's waker.
+            return Poll::Pending;
+        }
+        // The buffer was full: the client has more.
+    }
+}
+
+/// Writes `data` to the upload in `slot`. A local file's write only
+/// copies into the page cache (microseconds for a MiB), and is made right
+/// here on the worker. Each write through block_in_place moved the
+/// worker's other tasks to another thread of the blocking pool: under
+/// 1,000 concurrent uploads the server ran 40-60 threads, each with a deep
+/// stack and its malloc cache, and 4-7 MiB more at its peak than with the
+/// writes made in place (bench/busy.py, issue 47). A local write that had
+/// to wait ([`Waited`]: a disk that holds the page cache back) sends every
+/// upload's writes through block_in_place for [`SLOW_SPELL`], as those of
+/// other storages (a network behind them) always go (measured 1.5x faster
+/// than handing each buffer to the blocking pool).
+fn write_now(slot: &mut Option<Box<dyn StorageUpload>>, data: &[u8]) -> Result<(), Fail> {
+    if data.is_empty() {
+        return Ok(());
+    }
+    let upload = slot.as_mut().ok_or_else(gone)?;
+    let watch = Waited::start();
+    if upload.writes_locally() && !slow_storage(watch.at) {
+        upload.write_all(data)?;
+    } else {
+        tokio::task::block_in_place(|| upload.write_all(data))?;
+    }
+    if watch.waited() {
+        slow_storage_seen(watch.at);
+    }
+    Ok(())
+}
+
+/// Whether a write waited: it took longer than [`QUICK_WRITE`] and its
+/// thread went to sleep meanwhile (a voluntary context switch; a thread
+/// preempted on busy cores has only involuntary ones, and its write did
+/// not wait on the storage).
+struct Waited {
+    at: std::time::Instant,
+    sleeps: Option<i64>,
+}
+
+impl Waited {
+    fn start() -> Waited {
+        Waited {
+            at: std::time::Instant::now(),
+            sleeps: thread_sleeps(),
+        }
+    }
+
+    fn waited(&self) -> bool {
+        self.at.elapsed() > QUICK_WRITE
+            && match (self.sleeps, thread_sleeps()) {
+                (Some(a), Some(b)) => b > a,
+                _ => true,
+            }
+    }
+}
+
+/// This thread's voluntary context switches so far (Linux).
+fn thread_sleeps() -> Option<i64> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::resource::{getrusage, UsageWho};
+        getrusage(UsageWho::RUSAGE_THREAD)
+            .ok()
+            .map(|u| u.voluntary_context_switches())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// How long a local write may take before it may count as a wait.
+const QUICK_WRITE: Duration = Duration::from_millis(2);
+/// How long upload writes go through block_in_place after a slow one.
+const SLOW_SPELL: Duration = Duration::from_secs(10);
+/// Until when (milliseconds after [`clock_base`]) upload writes go
+/// through block_in_place.
+static SLOW_UNTIL: AtomicU64 = AtomicU64::new(0);
+
+fn clock_base() -> std::time::Instant {
+    static BASE: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *BASE.get_or_init(std::time::Instant::now)
+}
+
+fn millis(t: std::time::Instant) -> u64 {
+    u64::try_from(t.saturating_duration_since(clock_base()).as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Whether a write at `now` is in a slow spell.
+fn slow_storage(now: std::time::Instant) -> bool {
+    millis(now) < SLOW_UNTIL.load(Ordering::Relaxed)
+}
+
+/// A write that began at `start` was slow: a spell begins.
+fn slow_storage_seen(start: std::time::Instant) {
+    let until = millis(start).saturating_add(SLOW_SPELL.as_millis() as u64);
+    SLOW_UNTIL.fetch_max(until, Ordering::Relaxed);
+}
+
+/// Receives an upload on a current-thread runtime: through a buffer of
+/// its own (small first, four times larger each time a read fills it, up
+/// to [`UPLOAD_BUF`] when the budget allows), each written on the
+/// blocking pool.
+async fn receive_buffered<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    slot: &mut Option<Box<dyn StorageUpload>>,
+    progress: &AtomicU64,
+    mut meter: Option<&mut crate::quota::Meter>,
+) -> Result<(u64, Vec<u8>), Fail> {
+    let (_budget, size) = Budget::take(UPLOAD_BUF);
+    let mut buf = vec![0u8; FIRST_UPLOAD_BUF.min(size)];
     let mut total = 0u64;
     loop {
         let n = fill(stream, &mut buf, progress).await?;
@@ -146,15 +416,7 @@ async fn receive<S: AsyncRead + Unpin>(
             return Ok((n as u64, buf));
         }
         total += n as u64;
-        if in_place {
-            // A write of 1 MiB into the page cache, done on this worker
-            // (block_in_place moves its other tasks away): measured 1.5x
-            // faster than handing each buffer to the blocking pool.
-            let upload = slot.as_mut().ok_or_else(gone)?;
-            tokio::task::block_in_place(|| upload.write_all(&buf[..n]))?;
-        } else {
-            buf = write_blocking(slot, buf, n).await?;
-        }
+        buf = write_blocking(slot, buf, n).await?;
         if full && buf.len() < size {
             buf.resize((buf.len() * 4).min(size), 0);
         }

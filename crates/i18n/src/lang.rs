@@ -13,8 +13,10 @@
 //! `pt-BR`. A tag unic-langid cannot read (the `i-`/`x-` forms) or that
 //! matches nothing is well formed but unsupported: the caller answers 504.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use babelftp_proto::lang::LangTag;
 use fluent_bundle::concurrent::FluentBundle;
@@ -53,16 +55,19 @@ pub fn shipped_cli_source(tag: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(t, _, _)| *t == tag).map(|(_, _, c)| *c)
 }
 
+/// A catalog's files: (path, text); the compiled-in ones borrowed.
+type Sources = Vec<(String, Cow<'static, str>)>;
+
 /// The compiled-in sources of every language, as `build` takes them.
-fn shipped_sources() -> Vec<(String, Vec<(String, String)>)> {
+fn shipped_sources() -> Vec<(String, Sources)> {
     SHIPPED
         .iter()
         .map(|(t, s, c)| {
             (
                 t.to_string(),
                 vec![
-                    ("builtin server.ftl".to_string(), s.to_string()),
-                    ("builtin cli.ftl".to_string(), c.to_string()),
+                    ("builtin server.ftl".to_string(), Cow::Borrowed(*s)),
+                    ("builtin cli.ftl".to_string(), Cow::Borrowed(*c)),
                 ],
             )
         })
@@ -94,10 +99,44 @@ pub enum CatalogError {
 }
 
 /// One language: its tag and its messages, with English under it.
+///
+/// The messages are parsed when the language is first spoken, not at
+/// start: parsed, the sixteen shipped languages (each with English
+/// underneath) took about 7 MiB of heap, and the server and the command
+/// line each held a copy, most of a fresh server's memory, for languages
+/// few sessions ask for. The texts stay where they are (compiled in, or
+/// read from the catalog directory and checked at start).
 struct Catalog {
     tag: String,
     id: LanguageIdentifier,
-    bundle: FluentBundle<FluentResource>,
+    sources: Sources,
+    bundle: OnceLock<FluentBundle<FluentResource>>,
+}
+
+impl Catalog {
+    /// The language's messages, parsed on first use.
+    fn bundle(&self) -> &FluentBundle<FluentResource> {
+        self.bundle.get_or_init(|| {
+            let mut bundle = FluentBundle::new_concurrent(vec![self.id.clone()]);
+            // Fluent's default wraps arguments in U+2068/U+2069; those
+            // would end up inside FTP reply text.
+            bundle.set_use_isolating(false);
+            // English underneath, so a catalog missing a message still
+            // answers; then the language's own files, later ones winning.
+            // Every text parsed when the catalogs were built (the shipped
+            // ones by the tests, the directory's at start): a failure
+            // here cannot happen, and would leave the file's messages out.
+            let (_, english_server, english_cli) = SHIPPED[0];
+            let english = [english_server, english_cli].map(Cow::Borrowed);
+            let under = if self.tag == "en" { &[][..] } else { &english[..] };
+            for text in under.iter().chain(self.sources.iter().map(|(_, t)| t)) {
+                if let Ok(r) = FluentResource::try_new(text.to_string()) {
+                    bundle.add_resource_overriding(r);
+                }
+            }
+            bundle
+        })
+    }
 }
 
 /// An argument to a message.
@@ -135,14 +174,17 @@ fn parse_resource(path: &str, text: &str) -> Result<FluentResource, CatalogError
 }
 
 impl Catalogs {
-    /// The compiled-in catalogs; English is the default. (Only fails if a
-    /// shipped catalog is broken, which the tests rule out.)
+    /// The compiled-in catalogs; English is the default. (The shipped
+    /// catalogs parse, as the tests check; each is parsed when its
+    /// language is first spoken.)
     pub fn builtin() -> Result<Catalogs, CatalogError> {
         Self::build(shipped_sources())
     }
 
     /// The compiled-in catalogs plus `dir/<tag>/*.ftl`: a new tag adds a
     /// language; a shipped tag has its messages overridden one by one.
+    /// Every file is read and checked now (a syntax error is said at
+    /// start), and parsed again when its language is first spoken.
     pub fn with_dir(dir: &Path) -> Result<Catalogs, CatalogError> {
         let mut sources = shipped_sources();
         let read_err = |path: &Path, source| CatalogError::Read {
@@ -173,7 +215,9 @@ impl Catalogs {
             let mut texts = Vec::new();
             for f in files {
                 let text = std::fs::read_to_string(&f).map_err(|e| read_err(&f, e))?;
-                texts.push((f.display().to_string(), text));
+                let path = f.display().to_string();
+                parse_resource(&path, &text)?;
+                texts.push((path, Cow::Owned(text)));
             }
             match sources.iter_mut().find(|(t, _)| t.eq_ignore_ascii_case(&tag)) {
                 Some((_, v)) => v.extend(texts),
@@ -183,25 +227,16 @@ impl Catalogs {
         Self::build(sources)
     }
 
-    fn build(sources: Vec<(String, Vec<(String, String)>)>) -> Result<Catalogs, CatalogError> {
-        let (_, english_server, english_cli) = SHIPPED[0];
+    fn build(sources: Vec<(String, Sources)>) -> Result<Catalogs, CatalogError> {
         let mut langs = Vec::with_capacity(sources.len());
-        for (tag, texts) in sources {
+        for (tag, sources) in sources {
             let id: LanguageIdentifier = tag.parse().map_err(|_| CatalogError::BadTag(tag.clone()))?;
-            let mut bundle = FluentBundle::new_concurrent(vec![id.clone()]);
-            // Fluent's default wraps arguments in U+2068/U+2069; those
-            // would end up inside FTP reply text.
-            bundle.set_use_isolating(false);
-            // English underneath, so a catalog missing a message still
-            // answers; then the language's own files, later ones winning.
-            if tag != "en" {
-                bundle.add_resource_overriding(parse_resource("builtin en server.ftl", english_server)?);
-                bundle.add_resource_overriding(parse_resource("builtin en cli.ftl", english_cli)?);
-            }
-            for (path, text) in texts {
-                bundle.add_resource_overriding(parse_resource(&path, &text)?);
-            }
-            langs.push(Catalog { tag, id, bundle });
+            langs.push(Catalog {
+                tag,
+                id,
+                sources,
+                bundle: OnceLock::new(),
+            });
         }
         Ok(Catalogs { langs, default: 0 })
     }
@@ -258,7 +293,8 @@ impl Catalogs {
         let Some(cat) = self.langs.get(lang).or_else(|| self.langs.first()) else {
             return id.to_owned();
         };
-        let Some(pattern) = cat.bundle.get_message(id).and_then(|m| m.value()) else {
+        let bundle = cat.bundle();
+        let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
             return id.to_owned();
         };
         let mut fargs = FluentArgs::new();
@@ -269,9 +305,7 @@ impl Catalogs {
             }
         }
         let mut errors = Vec::new();
-        let out = cat
-            .bundle
-            .format_pattern(pattern, if args.is_empty() { None } else { Some(&fargs) }, &mut errors);
+        let out = bundle.format_pattern(pattern, if args.is_empty() { None } else { Some(&fargs) }, &mut errors);
         out.into_owned()
     }
 

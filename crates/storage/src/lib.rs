@@ -245,6 +245,13 @@ pub trait Upload: Send {
     fn commit_held(self: Box<Self>) -> Result<(Committed, Option<Box<dyn Held>>)> {
         self.commit().map(|c| (c, None))
     }
+    /// Whether [`Upload::write_all`] copies into the local page cache (a
+    /// local file's), as a rule quick enough for an async worker to wait
+    /// for. `false` (the default): a write may wait on a network, and is
+    /// made where blocking is allowed.
+    fn writes_locally(&self) -> bool {
+        false
+    }
 }
 
 /// A committed upload whose name can still be given back what it held

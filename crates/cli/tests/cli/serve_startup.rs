@@ -40,13 +40,15 @@ fn serve_creates_the_default_root_and_serves_it() {
     let url = first.rsplit_once(" on ").unwrap().1.to_string();
     assert!(url.starts_with("ftp://127.0.0.1:"), "{first}");
     // It runs with as many malloc arenas as cores (issue 11: memory given
-    // back after load), having started itself again with GLIBC_TUNABLES.
+    // back after load) and a fixed mmap threshold (issue 47: large buffers
+    // are mappings of their own), having started itself again with
+    // GLIBC_TUNABLES (glibc parses the variable in place: a NUL where
+    // each `:` was).
     let environ = std::fs::read(format!("/proc/{}/environ", child.0.id())).unwrap();
     let environ = String::from_utf8_lossy(&environ);
     assert!(
-        environ
-            .split('\0')
-            .any(|v| v.starts_with("GLIBC_TUNABLES=") && v.contains("glibc.malloc.arena_max=")),
+        environ.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=")
+            && environ.contains("glibc.malloc.mmap_threshold=262144"),
         "{environ}"
     );
     // Restarted as itself: ps, top and ss name it babelftp (not `exe`),

@@ -137,7 +137,9 @@ pub(crate) async fn serve(
     // SO_OOBINLINE and keepalive come from the listening socket.
     let session_tls = shared.tls.as_ref().map(|t| t.session(peer.ip()));
     let control = match (&session_tls, implicit) {
-        (Some(t), true) => match accept_tls(t.control.clone(), stream, shared.cfg.data_timeout).await {
+        // Boxed, as the session's other rare and large steps are: see
+        // below.
+        (Some(t), true) => match Box::pin(accept_tls(t.control.clone(), stream, shared.cfg.data_timeout)).await {
             Ok(tls) => {
                 let (r, w) = tokio::io::split(tls);
                 Control::Tls(r, w)
@@ -203,16 +205,25 @@ pub(crate) async fn serve(
     tokio::pin!(idle);
     let result = loop {
         while let Some(a) = sess.poll_action() {
-            d.act(&mut sess, a).await;
+            // Boxed: an action's future (a login that may ask LDAP, the
+            // TLS switch, an operation on the storage) is the largest step
+            // of a session, and inline it made every session's task 8.5 KiB
+            // for its whole life, waiting or not (issue 47). A box lives
+            // for one action.
+            Box::pin(d.act(&mut sess, a)).await;
         }
         if !sess.output().is_empty() {
             // Replies are going out: what the session did is in the metrics.
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
             d.flush(&mut sess).await;
-            d.settle_hold(false).await;
+            if d.held.is_some() {
+                // Boxed: only a session with a held upload settles one.
+                Box::pin(d.settle_hold(false)).await;
+            }
             if !d.deferred.is_empty() && d.held.is_none() {
-                d.emit_deferred().await;
+                // Boxed too: only a session with a hook has events to wait.
+                Box::pin(d.emit_deferred()).await;
             }
             continue;
         }
@@ -263,10 +274,10 @@ pub(crate) async fn serve(
             }
         }
     };
-    d.settle_hold(true).await;
-    d.emit_deferred().await;
+    Box::pin(d.settle_hold(true)).await;
+    Box::pin(d.emit_deferred()).await;
     d.logged_out();
-    d.close().await;
+    Box::pin(d.close()).await;
     result
 }
 

@@ -146,7 +146,9 @@ impl Passive {
                     drop(listener);
                     match tls {
                         None => Early::Plain(stream),
-                        Some(tls) => match EarlyTls::answer(&tls, stream, handshake_timeout).await {
+                        // Boxed: a handshake's future is most of this
+                        // task's, and plain connections need none.
+                        Some(tls) => match Box::pin(EarlyTls::answer(&tls, stream, handshake_timeout)).await {
                             Ok(t) => Early::Tls(Box::new(t)),
                             Err(e) => Early::TlsFailed(e),
                         },

@@ -252,12 +252,8 @@ impl Job {
             },
             None => return (0, Outcome::NoConnection(NoConnection::Failed)),
         };
-        // A download's data connection may give the client a new TLS
-        // ticket; an upload's never does (see crate::tls).
-        let download = !matches!(payload, Payload::Upload(_));
-        let data_tls = self.tls.take();
-        let handshake = match (early, data_tls.as_ref()) {
-            (Early::Plain(stream), None) => {
+        match early {
+            Early::Plain(stream) if self.tls.is_none() => {
                 // Binary, no TLS, a local file: the kernel copies (sendfile).
                 if let Payload::File(ReadHandle::File(file), offset) = &payload {
                     if !self.ascii && self.throttle.is_none() {
@@ -269,12 +265,34 @@ impl Job {
                         return finish_download(r, stream, &progress).await;
                     }
                 }
-                return self.move_limited(stream, payload).await;
+                self.move_limited(stream, payload).await
             }
+            Early::Failed(e) => {
+                tracing::debug!(error = %e, "data connection failed");
+                (0, Outcome::NoConnection(NoConnection::Failed))
+            }
+            // Boxed: the TLS handshake and a TLS stream's copy are three
+            // times the size of a plain transfer's future, which every
+            // transfer task held inline (20 KiB each; issue 47).
+            early => Box::pin(self.transfer_tls(early, payload)).await,
+        }
+    }
+
+    /// A transfer under PROT P: the data connection's TLS handshake (or
+    /// its end, when it was answered early), the check that it resumes a
+    /// TLS session of this client, then the bytes.
+    async fn transfer_tls(mut self, early: Early, payload: Payload) -> (u64, Outcome) {
+        // A download's data connection may give the client a new TLS
+        // ticket; an upload's never does (see crate::tls).
+        let download = !matches!(payload, Payload::Upload(_));
+        let data_tls = self.tls.take();
+        let handshake = match (early, data_tls.as_ref()) {
             (Early::Failed(e), _) => {
                 tracing::debug!(error = %e, "data connection failed");
                 return (0, Outcome::NoConnection(NoConnection::Failed));
             }
+            // Not reached: transfer() moves a plain connection without TLS.
+            (Early::Plain(stream), None) => return self.move_limited(stream, payload).await,
             // Active mode, or PROT P since a PASV made under PROT C: the
             // whole handshake now, the same way.
             (Early::Plain(stream), Some(tls)) => match EarlyTls::answer(tls, stream, self.data_timeout).await {
@@ -322,6 +340,18 @@ impl Job {
         let Some(t) = self.throttle.take() else {
             return self.move_bytes(stream, payload).await;
         };
+        // Boxed: a throttled stream's copy and its watch are twice a plain
+        // one's, and only a transfer with a limit needs them.
+        Box::pin(self.move_throttled(t, stream, payload)).await
+    }
+
+    /// Moves the bytes through the bandwidth limits `t`.
+    async fn move_throttled<S: AsyncRead + AsyncWrite + Unpin>(
+        mut self,
+        t: crate::throttle::Throttle,
+        stream: S,
+        payload: Payload,
+    ) -> (u64, Outcome) {
         let stream = t.wrap(stream);
         // An upload counts its progress at each read: its own stall watch
         // holds. A download counts it per buffer (up to 1 MiB), which at a

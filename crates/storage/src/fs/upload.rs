@@ -55,6 +55,10 @@ impl Upload for FsUpload {
         Ok(())
     }
 
+    fn writes_locally(&self) -> bool {
+        true
+    }
+
     fn discard(mut self: Box<Self>) -> Result<()> {
         if let Some(created) = self.created.take() {
             // A file this upload made: gone with it.
