@@ -1,7 +1,7 @@
 //! The transfer lifecycle every door shares: an upload opened under the
 //! account's quota ([`crate::user::UserCtx::begin_upload`]), its bytes
-//! through one buffer of the server's budget ([`Upload::receive`]: the
-//! FTP data connection's and the web view's request body alike), its
+//! through the buffers uploads share ([`Upload::receive`]: the FTP data
+//! connection's and the web view's request body alike), its
 //! commit, discard or abandonment with the account settled each way, the
 //! stall watch, and the record a finished transfer leaves (metrics, log
 //! line, xferlog: [`crate::Services::record_transfer`]).
@@ -106,9 +106,12 @@ pub fn on_storage<T>(r: io::Result<T>) -> Result<T, Fail> {
     r.map_err(|e| Fail::Storage(e.into()))
 }
 
-/// Buffer size of uploads.
+/// Buffer size of uploads (and of local reads for TLS or ASCII
+/// downloads).
 pub const UPLOAD_BUF: usize = 1 << 20;
-/// An upload's first buffer (it grows to [`UPLOAD_BUF`]).
+/// What an upload keeps of its own before its first write: a small
+/// upload, whole, to be written with its commit (and the first buffer of
+/// the buffered path, which grows to [`UPLOAD_BUF`]).
 const FIRST_UPLOAD_BUF: usize = 16 << 10;
 
 /// Receives an upload: socket → `upload`. In ASCII mode CR LF becomes LF.
@@ -542,12 +545,13 @@ impl Upload {
         }
     }
 
-    /// Receives the upload's bytes from `stream` through one buffer of the
-    /// budget, each admitted by the account's quota first. In ASCII mode
-    /// CR LF becomes LF. Returns the octets received and what is still to
-    /// be written with the commit (an upload that ends within its first
-    /// buffer, a small file, is written in the same blocking call as its
-    /// commit). [`Fail::Quota`]: past the quota, to be discarded.
+    /// Receives the upload's bytes from `stream` (through the buffers
+    /// uploads share, taken only while octets are there to write), each
+    /// admitted by the account's quota first. In ASCII mode CR LF becomes
+    /// LF. Returns the octets received and what is still to be written
+    /// with the commit (an upload that ends within its first 16 KiB, a
+    /// small file, is written in the same blocking call as its commit).
+    /// [`Fail::Quota`]: past the quota, to be discarded.
     pub async fn receive<S: AsyncRead + Unpin>(
         &mut self,
         stream: &mut S,
