@@ -17,8 +17,9 @@ pyftpdlib, vsftpd, pure-ftpd; default pyftpdlib), from bench/peers.py
 (PEERS_DIR). BUSY_ONLY=label,...: only these of them (babelftp, new,
 baseline, a peer's name). Every server serves its own tree on tmpfs (/dev/shm); files are
 written where the page cache holds them, which is no process's PSS.
-babelftp runs with `--fsync never`: pyftpdlib, vsftpd and Pure-FTPd do not
-fsync an upload either (and on tmpfs an fsync does nothing).
+babelftp runs with its default `fsync = "batch"` (a flush of the
+filesystem within a second, in a thread of its own; pyftpdlib, vsftpd and
+Pure-FTPd never flush an upload, and on tmpfs a flush does nothing).
 
 File sizes: BUSY_SIZES=log (default): log-uniform between 1 KiB and 4 MiB
 (as many files of 1-4 KiB as of 1-4 MiB; mean ~0.5 MiB); BUSY_SIZES=uniform:
@@ -293,7 +294,7 @@ def start(base, name, path, n):
     d, root = make_tree(base, f'{name}-{time.monotonic_ns()}', pwd.getpwnam(owners.get(name, 'root')))
     if path is not None:
         port = B.free_port()
-        proc = B.serve(path, root, port, '--fsync', 'never', '--max-connections', str(n + 10),
+        proc = B.serve(path, root, port, '--max-connections', str(n + 10),
                        '--max-per-ip', str(n + 10))
         return {'name': name, 'port': port, 'user': 'u', 'password': 'p', 'proc': proc, 'pid': proc.pid,
                 'root': root, 'dir': d}
@@ -323,7 +324,7 @@ def main():
     base = tempfile.mkdtemp(prefix='babelftp-busy-', dir='/dev/shm')
     os.chmod(base, 0o755)
     print(f'# {SESSIONS} busy sessions x {FILES} files ({SIZES} sizes 1 KiB-4 MiB), STOR + RETR each, SHA-256; '
-          f'{IDLE} idle logged-in sessions; {RUNS} run(s); tmpfs, babelftp --fsync never; '
+          f'{IDLE} idle logged-in sessions; {RUNS} run(s); tmpfs, babelftp fsync batch (default); '
           f'client: {PROCS} processes of threads', flush=True)
     res = {label: [] for label, _ in servers}
     try:

@@ -52,11 +52,11 @@ impl Driver {
         let Some(h) = t.held.take().and_then(|mut rx| rx.try_recv().ok()) else {
             return;
         };
-        self.held = Some(Holding {
+        self.held = Some(Box::new(Holding {
             held: h,
             until: tokio::time::Instant::now() + HOLD_FOR,
             record: None,
-        });
+        }));
         if t.heard {
             self.judge(true);
         } else if self.client_closed {
@@ -112,9 +112,10 @@ impl Driver {
     /// record.
     pub(super) async fn end_hold(&mut self, keep: bool) {
         self.verdict = None;
-        let Some(Holding { held, record, .. }) = self.held.take() else {
+        let Some(h) = self.held.take() else {
             return;
         };
+        let Holding { held, record, .. } = *h;
         let path = record.as_ref().map(|r| String::from_utf8_lossy(&r.path).into_owned());
         let undone = if keep {
             held.keep();

@@ -109,7 +109,7 @@ struct Driver {
     live: crate::live::Registration,
     /// An upload committed before its client showed it reads its 226
     /// ([`hold`]), and the verdict the control connection gave on it.
-    held: Option<Holding>,
+    held: Option<Box<Holding>>,
     verdict: Option<bool>,
     /// The reply going out answers PASV or EPSV (see [`Driver::flush`]).
     passive_reply: bool,
@@ -241,10 +241,13 @@ pub(crate) async fn serve(
         tokio::select! {
             r = d.control.read(), if reading => {
                 d.control_read(&mut sess, r);
-                d.settle_hold(false).await;
+                if d.held.is_some() {
+                    Box::pin(d.settle_hold(false)).await;
+                }
             }
-            () = async { match hold_until { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
-                d.end_hold(true).await;
+            // Boxed: only a session holding an upload waits on this timer.
+            () = async { match hold_until { Some(t) => Box::pin(tokio::time::sleep_until(t)).await, None => std::future::pending().await } } => {
+                Box::pin(d.end_hold(true)).await;
             }
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
                 d.data_event(&mut sess, ev).await;
@@ -467,7 +470,9 @@ impl Driver {
             Action::Op(op) => {
                 // A command: the client is alive, and a held upload stands
                 // (its record and event go first).
-                self.settle_hold(true).await;
+                if self.held.is_some() {
+                    Box::pin(self.settle_hold(true)).await;
+                }
                 // An upload's event, pipelined ahead, goes first.
                 if !self.deferred.is_empty() {
                     self.emit_deferred().await;
