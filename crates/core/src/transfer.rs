@@ -677,6 +677,10 @@ impl HeldUpload {
     /// path (the unlink of a large file takes time).
     pub fn keep(self) {
         let held = self.held;
+        if !held.replaced() {
+            // A new name: nothing to remove, no thread to wake.
+            return;
+        }
         tokio::task::spawn_blocking(move || {
             if let Err(e) = held.keep() {
                 tracing::warn!(error = %e, "the replaced file could not be removed");

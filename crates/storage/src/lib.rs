@@ -259,6 +259,10 @@ pub trait Upload: Send {
 pub trait Held: Send + Sync {
     /// The upload stands: what it replaced is removed.
     fn keep(self: Box<Self>) -> Result<()>;
+    /// Whether [`Held::keep`] has anything to remove (a replaced file).
+    fn replaced(&self) -> bool {
+        true
+    }
     /// The upload is undone: the name holds again what it held before
     /// the commit (the replaced file, or nothing), unless it was changed
     /// since. Says whether it was undone.

@@ -178,6 +178,10 @@ impl FsHeld {
 }
 
 impl Held for FsHeld {
+    fn replaced(&self) -> bool {
+        self.old.is_some()
+    }
+
     fn keep(mut self: Box<Self>) -> Result<()> {
         match self.old.take() {
             Some(old) => Ok(self.dir.remove_file(old)?),
