@@ -677,10 +677,12 @@ impl HeldUpload {
     /// path (the unlink of a large file takes time).
     pub fn keep(self) {
         let held = self.held;
-        if !held.replaced() {
+        if held.replaced().is_none() {
             // A new name: nothing to remove, no thread to wake.
             return;
         }
+        // Off the session's path: the next command goes on while a
+        // thread of the blocking pool unlinks (a large file takes time).
         tokio::task::spawn_blocking(move || {
             if let Err(e) = held.keep() {
                 tracing::warn!(error = %e, "the replaced file could not be removed");

@@ -259,9 +259,10 @@ pub trait Upload: Send {
 pub trait Held: Send + Sync {
     /// The upload stands: what it replaced is removed.
     fn keep(self: Box<Self>) -> Result<()>;
-    /// Whether [`Held::keep`] has anything to remove (a replaced file).
-    fn replaced(&self) -> bool {
-        true
+    /// What [`Held::keep`] removes: `None` nothing, else the size of the
+    /// replaced file (`u64::MAX` when unknown).
+    fn replaced(&self) -> Option<u64> {
+        Some(u64::MAX)
     }
     /// The upload is undone: the name holds again what it held before
     /// the commit (the replaced file, or nothing), unless it was changed

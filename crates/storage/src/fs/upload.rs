@@ -141,6 +141,10 @@ impl FsUpload {
                 dir: self.dir.try_clone()?,
                 target: std::mem::take(&mut self.target),
                 old: old_kept.then_some(temp),
+                old_size: match replaced {
+                    Replaced::File(n) => n,
+                    _ => 0,
+                },
                 file: (meta.dev(), meta.ino()),
             })
         } else {
@@ -165,6 +169,8 @@ pub struct FsHeld {
     dir: Dir,
     target: PathBuf,
     old: Option<PathBuf>,
+    /// The replaced file's size.
+    old_size: u64,
     file: (u64, u64),
 }
 
@@ -178,8 +184,8 @@ impl FsHeld {
 }
 
 impl Held for FsHeld {
-    fn replaced(&self) -> bool {
-        self.old.is_some()
+    fn replaced(&self) -> Option<u64> {
+        self.old.as_ref().map(|_| self.old_size)
     }
 
     fn keep(mut self: Box<Self>) -> Result<()> {
