@@ -301,9 +301,13 @@ impl Drop for FsUpload {
 /// Creates `.babelftp-<pid>-<n>.part` beside the target with
 /// `create_new` (see [`TEMP_PREFIX`]).
 pub(super) fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
+    // Each upload of the process starts at a number of its own: 1,000
+    // uploads into one folder at once each tried every taken name from 0.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let first = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut opts = OpenOptions::new();
     opts.write(true).create_new(true);
-    for n in 0u32..1000 {
+    for n in (0u32..1000).map(|i| first.wrapping_add(i)) {
         let mut t = TEMP_PREFIX.to_vec();
         t.extend_from_slice(format!("{}-{n}", std::process::id()).as_bytes());
         t.extend_from_slice(TEMP_SUFFIX);
