@@ -82,18 +82,7 @@ def iperf(runs):
         B.stop(srv)
 
 
-def tree_ticks(pid):
-    """utime + stime + cutime + cstime of `pid` and every live process
-    below it, in seconds."""
-    total = 0
-    for p in P.descendants(pid):
-        try:
-            with open(f'/proc/{p}/stat') as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            total += sum(int(x) for x in fields[11:15])
-        except (OSError, ValueError):
-            pass
-    return total / B.TICK
+tree_ticks = P.tree_cpu
 
 
 def tree_pss_kib(pid):

@@ -37,6 +37,20 @@ def describe(bins):
         print(f'# {label}: {path} ({st.st_size // 1024} KiB, built {time.ctime(st.st_mtime)})')
 
 
+def read_reply(sock, buf):
+    """Reads an FTP control connection until a complete final reply line;
+    returns (line, what came after it)."""
+    while True:
+        while b'\r\n' in buf:
+            line, buf = buf.split(b'\r\n', 1)
+            if len(line) >= 4 and line[3:4] == b' ':
+                return line, buf
+        data = sock.recv(4096)
+        if not data:
+            raise RuntimeError('server closed the connection')
+        buf += data
+
+
 def free_port():
     s = socket.socket(); s.bind(('127.0.0.1', 0)); p = s.getsockname()[1]; s.close(); return p
 

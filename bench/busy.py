@@ -139,18 +139,7 @@ def tree_pss(pid, forking):
     return total
 
 
-def tree_cpu(pid):
-    """CPU seconds of `pid` and its processes, with those of threads and
-    processes that have ended (utime, stime and the reaped children's)."""
-    total = 0
-    for p in P.descendants(pid):
-        try:
-            with open(f'/proc/{p}/stat') as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            total += sum(int(x) for x in fields[11:15])
-        except (OSError, ValueError, IndexError):
-            pass
-    return total / B.TICK
+tree_cpu = P.tree_cpu
 
 
 def busy(srv):
@@ -221,16 +210,7 @@ def busy(srv):
             'first_error': first}
 
 
-def read_reply(sock, buf):
-    while True:
-        while b'\r\n' in buf:
-            line, buf = buf.split(b'\r\n', 1)
-            if len(line) >= 4 and line[3:4] == b' ':
-                return line, buf
-        data = sock.recv(4096)
-        if not data:
-            raise RuntimeError('server closed the connection')
-        buf += data
+read_reply = B.read_reply
 
 
 def idle(srv):

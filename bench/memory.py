@@ -28,17 +28,7 @@ def mib(kib):
     return f'{kib / 1024:.1f} MiB'
 
 
-def read_reply(sock, buf, code_prefix=None):
-    """Reads until a complete final reply line; returns (line, rest)."""
-    while True:
-        while b'\r\n' in buf:
-            line, buf = buf.split(b'\r\n', 1)
-            if len(line) >= 4 and line[3:4] == b' ':
-                return line, buf
-        data = sock.recv(4096)
-        if not data:
-            raise SystemExit('server closed the connection')
-        buf += data
+read_reply = B.read_reply
 
 
 def fail_logins(port, total, conc):

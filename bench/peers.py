@@ -192,6 +192,21 @@ def descendants(pid):
     return out
 
 
+def tree_cpu(pid):
+    """CPU seconds of `pid` and every live process below it, with those of
+    threads and processes that have ended (utime, stime and the reaped
+    children's)."""
+    total = 0
+    for p in descendants(pid):
+        try:
+            with open(f'/proc/{p}/stat') as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            total += sum(int(x) for x in fields[11:15])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / B.TICK
+
+
 def cpu_ns(pids):
     """Nanoseconds on a CPU of every thread of `pids` (schedstat: precise,
     where utime/stime count 10 ms ticks)."""
