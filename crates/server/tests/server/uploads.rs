@@ -265,17 +265,17 @@ print('quiet', reply(f)[:3])
 k, kf = bob()
 upload(k, kf, b'kept.txt', b'NEW')
 time.sleep(0.3)
-k.close()
+kf.close(); k.close()
 k2, k2f = bob()
 upload(k2, k2f, b'fresh.txt', b'half of it')
 time.sleep(0.3)
-k2.close()
+k2f.close(); k2.close()
 
 # The 226 read, then the connection closed without QUIT: it stands.
 r, rf = bob()
 upload(r, rf, b'read.txt', b'read contents')
 print('read', reply(rf)[:3])
-r.close()
+rf.close(); r.close()
 time.sleep(0.3)
 print('noop', cmd(s, f, b'NOOP')[:3])
 "#,
@@ -293,4 +293,40 @@ print('noop', cmd(s, f, b'NOOP')[:3])
     wait_until(Duration::from_secs(10), "no temporary file is left", || {
         (!names(srv.root.path()).iter().any(|n| n.ends_with(".part"))).then_some(())
     });
+}
+
+/// Issue 47: two sessions of one user race on one name. A's upload is
+/// answered and held; B's upload of the same name, read by B, replaces
+/// it; then A closes without reading its 226. A's undo must not touch the
+/// name (it holds B's file now), and nothing temporary is left.
+#[test]
+fn an_undo_never_takes_the_name_from_a_later_upload() {
+    let srv = start(|_| {});
+    std::fs::write(srv.path("race.txt"), b"first").unwrap();
+    let out = py(
+        &srv,
+        r#"
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+
+a, af = bob()
+b, bf = bob()
+upload(a, af, b'race.txt', b'from A')
+time.sleep(0.2)
+upload(b, bf, b'race.txt', b'from B')
+print('b', reply(bf)[:3])
+af.close(); a.close()
+time.sleep(0.3)
+print('noop', cmd(b, bf, b'NOOP')[:3])
+"#,
+    );
+    assert!(out.contains("b b'226'") && out.contains("noop b'200'"), "{out}");
+    wait_until(Duration::from_secs(10), "no temporary file is left", || {
+        (!names(srv.root.path()).iter().any(|n| n.ends_with(".part"))).then_some(())
+    });
+    assert_eq!(std::fs::read(srv.path("race.txt")).unwrap(), b"from B");
 }
