@@ -26,7 +26,7 @@
 //! stall_timeout = 60          # seconds
 //! http_header_timeout = 20    # seconds (web view, admin API, metrics)
 //! login_fail_delay_ms = 1000
-//! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after a plain upload
+//! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after an APPE, REST+STOR or STOU
 //! max_connections = 512
 //! max_per_ip = 32
 //! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
@@ -221,9 +221,11 @@ pub struct Config {
     pub http_header_timeout: Duration,
     /// Delay before answering a failed login.
     pub login_fail_delay: Duration,
-    /// After a plain upload's data connection ends, how long a quiet
-    /// control connection is watched for the FIN of a killed client
-    /// before the upload commits (any octet from the client ends it).
+    /// After an upload that cannot be held (APPE, REST+STOR, STOU, an
+    /// object store's: see the FTP door's `driver::hold`), how long a
+    /// quiet control connection is watched for the FIN of a killed
+    /// client before the upload commits (any octet from the client ends
+    /// it). A plain STOR on a local disk never waits.
     pub upload_end_wait: Duration,
     /// Most sessions at once; more get 421. Each HTTP door (web view,
     /// admin API, metrics) counts its connections against it too, apart

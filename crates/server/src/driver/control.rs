@@ -182,7 +182,8 @@ pub(super) enum ControlNow {
 /// one after the other (often the data socket first, as seen here), so its
 /// control FIN reaches us within microseconds of its data FIN unless the
 /// dying process is descheduled in between. When the control connection
-/// is [`ControlNow::Quiet`], the caller waits up to `upload_end_wait` (10 ms by default)
+/// is [`ControlNow::Quiet`], a plain STOR is committed and held (see
+/// [`super::hold`]); any other upload waits up to `upload_end_wait` (10 ms by default)
 /// for any octet or the FIN, whichever comes first. Only a control FIN
 /// later than that still lets a killed client's upload commit (1 ms was
 /// not enough on 2 busy cores: 1 kill in 40; 10 ms: 0 in 120). A client
