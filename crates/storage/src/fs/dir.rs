@@ -140,24 +140,34 @@ impl FsDirEntries {
     /// and a scoped one), into `ready`, in order. A machine with one CPU,
     /// or a thread that cannot be started, looks at them here.
     fn stat_batch(&mut self) {
-        let names: Vec<std::ffi::CString> = self.pending.drain(..).collect();
+        let mut names: Vec<std::ffi::CString> = self.pending.drain(..).collect();
         let half = names.len() / 2;
-        let (first, second) = names.split_at(half);
+        let (first, second) = names.split_at_mut(half);
         let this = &*self;
+        // Each name is moved into its entry (taken, not cloned).
+        let stat_all = |names: &mut [std::ffi::CString]| -> Vec<Result<Entry>> {
+            names
+                .iter_mut()
+                .filter_map(|n| this.stat_one(std::mem::take(n)))
+                .collect()
+        };
         let (a, b) = std::thread::scope(|s| {
-            let other = std::thread::Builder::new().stack_size(256 << 10).spawn_scoped(s, || {
-                second
-                    .iter()
-                    .filter_map(|n| this.stat_one(n.clone()))
-                    .collect::<Vec<_>>()
-            });
-            let a: Vec<_> = first.iter().filter_map(|n| this.stat_one(n.clone())).collect();
-            let b = match other.map(|h| h.join()) {
-                Ok(Ok(b)) => b,
-                _ => second.iter().filter_map(|n| this.stat_one(n.clone())).collect(),
+            let other = std::thread::Builder::new()
+                .stack_size(256 << 10)
+                .spawn_scoped(s, || stat_all(&mut *second));
+            let a = stat_all(first);
+            // A thread that could not start left its half untouched.
+            let b = match other {
+                Ok(h) => h.join().unwrap_or_default(),
+                Err(_) => Vec::new(),
             };
             (a, b)
         });
+        let b = if b.is_empty() && !names[half..].iter().all(|n| n.as_bytes().is_empty()) {
+            stat_all(&mut names[half..])
+        } else {
+            b
+        };
         self.ready.extend(a);
         self.ready.extend(b);
     }
