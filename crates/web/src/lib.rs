@@ -216,6 +216,7 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
             .append(header::SET_COOKIE, web.cookie("bftp_csrf", t, None));
     }
     secure_headers(r.headers_mut());
+    web.shared.metrics.web_request(r.status().as_u16());
     r
 }
 
