@@ -157,7 +157,9 @@ mod tests {
     async fn the_user_joins_the_tag_once_known_on_every_door() {
         use futures::StreamExt;
         let peer: SocketAddr = "127.0.0.1:4000".parse().unwrap();
-        let tag = || with_tag(|t| t.map(str::to_owned));
+        fn tag() -> Option<String> {
+            with_tag(|t| t.map(str::to_owned))
+        }
         let got = session(7, peer, None, async {
             set_user(Some("carol"));
             let child = tokio::spawn(inherit(async { tag() })).await.unwrap();
@@ -169,7 +171,7 @@ mod tests {
         assert_eq!(got.1.as_deref(), Some("session{id=7 peer=127.0.0.1:4000}"));
         let body = request("web", peer, async {
             set_user(Some("dora"));
-            stream(futures::stream::iter([1]).map(move |_| tag()))
+            stream(futures::stream::iter([1]).map(|_| tag()))
         })
         .await;
         let polled: Vec<Option<String>> = body.collect().await;
