@@ -477,8 +477,10 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     if !web.sessions.insert(sid.clone(), entry) {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
-    babelftp_core::logctx::set_user(Some(&checked.name));
     tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
+    // The request's next lines name the user in their tag (the login
+    // line names it itself, as FTP's does).
+    babelftp_core::logctx::set_user(Some(&checked.name));
     // Under the name the directory confirmed, when it is another spelling.
     let user = checked.account.name.clone().unwrap_or(user);
     web.emit(web.event(Kind::Login, Some(user), ask));
