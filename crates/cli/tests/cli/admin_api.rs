@@ -936,3 +936,53 @@ fn every_door_logs_its_user_and_peer_in_the_ftp_form_and_refused_forms_say_why()
     assert!(ended.contains(" user=pat client=127.0.0.1:"), "{ended}");
     assert!(!text.contains("Some("), "no Rust debug forms:\n{text}");
 }
+
+#[test]
+fn the_admin_api_bans_and_lifts_an_ipv4_network() {
+    // Issue 48 item 9 through the API: a network in CIDR notation refuses
+    // every address in it (here 127.0.0.0/24 holds 127.0.0.7).
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, token, _log) = setup(dir.path(), &[]);
+    assert!(logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    let (code, body) = curl_from(
+        "127.0.0.1",
+        "POST",
+        &format!("{api}/bans"),
+        Some(&token),
+        Some(r#"{"address":"127.0.0.99/24","seconds":3600}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(json(&body)["address"], "127.0.0.0/24", "{body}");
+    // (127.0.0.1 is in it too: the API closes it now.)
+    let (code, _) = curl("GET", &format!("{api}/bans"), Some(&token), None);
+    assert_eq!(code, 0);
+    let (code, body) = curl_from("127.0.1.1", "GET", &format!("{api}/bans"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    assert!(
+        json(&body)
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["address"] == "127.0.0.0/24"),
+        "{body}"
+    );
+    assert!(!logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    assert!(logs_in(srv.addr, "127.0.1.7", "alice", "alice-pw"), "outside the /24");
+    let (code, body) = curl_from(
+        "127.0.1.1",
+        "DELETE",
+        &format!("{api}/bans/127.0.0.0%2F24"),
+        Some(&token),
+        None,
+    );
+    assert_eq!(code, 204, "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/bans"),
+        Some(&token),
+        Some(r#"{"address":"10.0.0.0/33"}"#),
+    );
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("not an IP address or network"), "{body}");
+}
