@@ -222,4 +222,13 @@ impl Store {
             .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
+
+    /// How many entries of `node` wait, all hooks.
+    pub async fn outbox_len_of(&self, node: &str) -> Result<u64, AccountsError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox WHERE node = $1")
+            .bind(node)
+            .fetch_one(self.pool())
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
 }

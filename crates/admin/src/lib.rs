@@ -50,7 +50,7 @@ use utoipa::{OpenApi, ToSchema};
 
 use babelftp_core::Services as Shared;
 // The services, by the names this door has always used.
-use babelftp_core::{http, live};
+use babelftp_core::{http, live, logctx};
 
 mod accounts;
 
@@ -139,9 +139,19 @@ pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, A
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("the body does not read: {e}")))
 }
 
+/// Every request's log lines are tagged `admin{peer=ADDR token=NAME}`,
+/// as an FTP session's are `session{id=N peer=ADDR user=NAME}` (the token
+/// once checked).
+async fn authenticate(State(st): State<AdminState>, req: Request, next: Next) -> Response {
+    match req.extensions().get::<ConnectInfo<crate::http::Peer>>().map(|c| c.0 .0) {
+        Some(peer) => logctx::request("admin", peer, check_token(st, req, next)).await,
+        None => check_token(st, req, next).await,
+    }
+}
+
 /// 401 for a request without a valid token; the token's name goes with
 /// the others.
-async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next) -> Response {
+async fn check_token(st: AdminState, mut req: Request, next: Next) -> Response {
     let presented = req
         .headers()
         .get(AUTHORIZATION)
@@ -160,7 +170,7 @@ async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next
     };
     let Some(name) = name else {
         let peer = req.extensions().get::<ConnectInfo<crate::http::Peer>>().map(|c| c.0 .0);
-        tracing::info!(method = %req.method(), path = %req.uri().path(), client = ?peer, "admin API: request refused (no valid token)");
+        tracing::info!(method = %req.method(), path = %req.uri().path(), "admin API: request refused (no valid token)");
         // A token presented and wrong is a failed login: the defender
         // scores it, and bans a client that guesses.
         if let (Some(_), Some(peer)) = (&presented, peer) {
@@ -172,6 +182,7 @@ async fn authenticate(State(st): State<AdminState>, mut req: Request, next: Next
         return r;
     };
     let (name, scopes) = name;
+    logctx::set_token(&name);
     // What the request touches, and whether the token's scopes cover it.
     let path = req.uri().path().strip_prefix("/api/v1").unwrap_or_default();
     let area = area_of(path);
@@ -339,8 +350,16 @@ async fn end_session(
     if !st.shared.live.end(id) {
         return Err(ApiError::not_found(format!("no session {id}")));
     }
+    // The ended session's user and address, as its own lines name them
+    // (the tag names the caller's).
     let (user, client) = who.map_or((None, None), |s| (s.user, Some(s.client)));
-    tracing::info!(token = %caller, session = id, user = ?user, client = ?client, "admin API: session ended");
+    tracing::info!(
+        token = %caller,
+        session = id,
+        user = %user.as_deref().unwrap_or("-"),
+        client = %client.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+        "admin API: session ended"
+    );
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -4,8 +4,13 @@
 //!
 //! - `GET /metrics`: sessions now, and by negotiated language and client
 //!   charset; logins by result; transfers by direction and outcome, and
-//!   their bytes; error replies (4xx, 5xx) by code. Counters start at zero
-//!   with the process, as Prometheus expects.
+//!   their bytes; error replies (4xx, 5xx) by code; event deliveries
+//!   waiting in this node's outbox (`events_pending`); failures of the
+//!   hooks (`hook_failures_total{hook="events"}`: each failed delivery
+//!   attempt of an event hook, webhook or command; `{hook="auth"}`: each
+//!   login the auth hook could not answer); the web view's requests by
+//!   status class (`web_requests_total{status="2xx"}`). Counters start at
+//!   zero with the process, as Prometheus expects.
 //! - `GET /health`: `200 ok` while the server accepts sessions, `503
 //!   draining` from the moment it stops accepting (SIGTERM) until it
 //!   exits, so that a balancer polling it sends no new clients while the
@@ -53,6 +58,16 @@ struct CodeLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct HookLabel {
+    hook: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StatusLabel {
+    status: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LanguageLabel {
     language: String,
     charset: String,
@@ -73,6 +88,13 @@ pub struct Metrics {
     banned_connections: Counter,
     /// Events the outbox dropped past `[events] max_pending`.
     events_dropped: Counter,
+    /// Event deliveries waiting in this node's outbox (one per event and
+    /// hook).
+    events_pending: Gauge,
+    /// Failed hook calls, by hook (`events`, `auth`).
+    hook_failures: Family<HookLabel, Counter>,
+    /// The web view's answers, by status class.
+    web_requests: Family<StatusLabel, Counter>,
     draining: AtomicBool,
     /// Why the storage does not answer, while it does not.
     degraded: std::sync::Mutex<Option<String>>,
@@ -125,8 +147,33 @@ impl Metrics {
             "Events dropped from a full outbox ([events] max_pending), failed logins first",
             events_dropped.clone(),
         );
+        let events_pending = Gauge::default();
+        registry.register(
+            "events_pending",
+            "Event deliveries waiting in this node's outbox (one per event and hook)",
+            events_pending.clone(),
+        );
+        let hook_failures = Family::<HookLabel, Counter>::default();
+        registry.register(
+            "hook_failures",
+            "Failed hook calls: events (a delivery attempt of an event hook that failed), auth (a login the auth hook could not answer)",
+            hook_failures.clone(),
+        );
+        let web_requests = Family::<StatusLabel, Counter>::default();
+        registry.register(
+            "web_requests",
+            "Requests the web view answered, by status class (2xx, 3xx, 4xx, 5xx)",
+            web_requests.clone(),
+        );
+        // Both hooks' lines show from the start (at 0).
+        for hook in ["events", "auth"] {
+            drop(hook_failures.get_or_create(&HookLabel { hook }));
+        }
         Metrics {
             events_dropped,
+            events_pending,
+            hook_failures,
+            web_requests,
             registry,
             sessions,
             sessions_by_language,
@@ -144,6 +191,28 @@ impl Metrics {
     /// The counter the event outbox adds its drops to.
     pub fn events_dropped(&self) -> Counter {
         self.events_dropped.clone()
+    }
+
+    /// The gauge of the event deliveries waiting in the outbox.
+    pub fn events_pending(&self) -> Gauge {
+        self.events_pending.clone()
+    }
+
+    /// The counter of `hook`'s failures (`events`, `auth`).
+    pub fn hook_failures(&self, hook: &'static str) -> Counter {
+        self.hook_failures.get_or_create(&HookLabel { hook }).clone()
+    }
+
+    /// Counts one answer of the web view.
+    pub fn web_request(&self, status: u16) {
+        let status = match status {
+            100..=199 => "1xx",
+            200..=299 => "2xx",
+            300..=399 => "3xx",
+            400..=499 => "4xx",
+            _ => "5xx",
+        };
+        self.web_requests.get_or_create(&StatusLabel { status }).inc();
     }
 
     pub fn count_ban(&self) {
@@ -316,6 +385,11 @@ mod tests {
         m.transfer(true, true, 1000);
         m.transfer(false, false, 10);
         g.update("ja", "UTF-8");
+        m.web_request(200);
+        m.web_request(403);
+        m.web_request(404);
+        m.hook_failures("events").inc();
+        m.events_pending().set(3);
         let text = m.encode();
         for line in [
             "babelftp_sessions 1",
@@ -328,6 +402,11 @@ mod tests {
             "babelftp_transfers_total{direction=\"upload\",outcome=\"complete\"} 1",
             "babelftp_transfer_bytes_total{direction=\"upload\"} 1000",
             "babelftp_transfer_bytes_total{direction=\"download\"} 10",
+            "babelftp_web_requests_total{status=\"2xx\"} 1",
+            "babelftp_web_requests_total{status=\"4xx\"} 2",
+            "babelftp_hook_failures_total{hook=\"events\"} 1",
+            "babelftp_hook_failures_total{hook=\"auth\"} 0",
+            "babelftp_events_pending 3",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} not in\n{text}");
         }

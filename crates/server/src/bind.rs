@@ -199,6 +199,9 @@ impl Server {
         let users = Users::new(cfg.users.clone());
         let bandwidth = throttle::ServerRates::new(cfg.download_rate, cfg.upload_rate);
         let server_metrics = Arc::new(metrics::Metrics::new());
+        if let Some(d) = &directory {
+            d.set_hook_failures(server_metrics.hook_failures("auth"));
+        }
         // Event hooks: the outbox is the accounts store's when there is one.
         let events = events::Events::start_bounded(
             cfg.node.clone(),
@@ -207,6 +210,8 @@ impl Server {
             events::Bound {
                 max_pending: cfg.events_max_pending,
                 dropped: server_metrics.events_dropped(),
+                pending: server_metrics.events_pending(),
+                failures: server_metrics.hook_failures("events"),
             },
         )
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;

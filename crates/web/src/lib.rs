@@ -177,9 +177,43 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-/// Every request comes here: the path is decoded, the visitor found,
-/// then the action chosen by method and query.
+/// Every request comes here, its log lines tagged `web{peer=ADDR
+/// user=NAME}` as an FTP session's are (the user once known).
 async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer>, req: Request) -> Response {
+    babelftp_core::logctx::request("web", peer, handle_tagged(web, peer, req)).await
+}
+
+/// Why the web view refused a request: the catalog id of its error page.
+#[derive(Clone, Copy)]
+struct Refusal(&'static str);
+
+/// The reason a refused form is logged with (English, for the log).
+fn refusal_reason(id: &str) -> &'static str {
+    match id {
+        "web-csrf" => "CSRF check failed (no token, a wrong one, or another site's form)",
+        "web-denied" => "permission refused",
+        "web-quota" | "quota-entries" => "quota exceeded",
+        "web-full" => "storage full",
+        "web-bad-name" => "bad name",
+        "web-reserved-name" => "reserved name (temporary-upload pattern)",
+        "web-bad-form" => "bad form",
+        "web-bad-action" => "unknown action",
+        "web-bad-method" => "method not allowed",
+        "web-bad-path" => "bad path",
+        "web-exists" => "name already exists",
+        "web-not-empty" => "folder not empty",
+        "web-not-found" => "not found",
+        "web-busy" => "busy",
+        "web-stalled" => "client stalled",
+        "web-unavailable" => "accounts or storage unavailable",
+        "web-unsupported" => "not supported by the storage",
+        _ => "refused",
+    }
+}
+
+/// The path is decoded, the visitor found, then the action chosen by
+/// method and query.
+async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
     let arrived = tokio::time::Instant::now();
     let (parts, body) = req.into_parts();
     let authority = authority(&parts.uri, &parts.headers);
@@ -211,11 +245,31 @@ async fn handle(State(web): State<St>, ConnectInfo(Peer(peer)): ConnectInfo<Peer
         new_csrf: std::sync::OnceLock::new(),
     };
     let mut r = route(&web, &ask, body).await;
+    if ask.method == Method::POST && (r.status().is_client_error() || r.status().is_server_error()) {
+        // A refused form, with why (a refused login has its own line).
+        let reason = match r.extensions().get::<Refusal>() {
+            Some(Refusal(id)) => refusal_reason(id),
+            None if r.status() == StatusCode::UNAUTHORIZED => "not logged in, or a wrong password",
+            None => "refused",
+        };
+        let action = ["upload", "mkdir", "rename", "delete", "logout", "login", "lang"]
+            .into_iter()
+            .find(|a| ask.has(a))
+            .unwrap_or("-");
+        tracing::info!(
+            status = r.status().as_u16(),
+            action,
+            path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()),
+            reason,
+            "web: form refused"
+        );
+    }
     if let Some(t) = ask.new_csrf.get().filter(|t| !t.is_empty()) {
         r.headers_mut()
             .append(header::SET_COOKIE, web.cookie("bftp_csrf", t, None));
     }
     secure_headers(r.headers_mut());
+    web.shared.metrics.web_request(r.status().as_u16());
     r
 }
 
@@ -258,7 +312,10 @@ async fn route(web: &St, ask: &Ask, body: Body) -> Response {
         return page::login(web, ask, StatusCode::OK, None);
     }
     let view = match web.view(ask).await {
-        Ok(Some(v)) => v,
+        Ok(Some(v)) => {
+            babelftp_core::logctx::set_user(Some(v.user.as_deref().unwrap_or("anonymous")));
+            v
+        }
         Ok(None) => return page::login(web, ask, StatusCode::UNAUTHORIZED, None),
         Err(r) => return r,
     };
@@ -299,10 +356,12 @@ impl Web {
         &self,
         lang: babelftp_i18n::lang::Lang,
         status: StatusCode,
-        id: &str,
+        id: &'static str,
         args: &[(&str, &str)],
     ) -> Response {
-        page::error(self, lang, status, &self.text(lang, id, args))
+        let mut r = page::error(self, lang, status, &self.text(lang, id, args));
+        r.extensions_mut().insert(Refusal(id));
+        r
     }
 }
 

@@ -120,6 +120,8 @@ struct Entry {
     stamp: Stamp,
     born: Instant,
     seen: Mutex<Instant>,
+    /// The address it logged in from.
+    peer: std::net::SocketAddr,
     /// Its place in the admin API's list, left when the entry goes.
     _live: crate::live::Registration,
 }
@@ -222,7 +224,8 @@ impl crate::live::Prune for Web {
 /// Logs a session that ends without its user logging out.
 fn ended(e: &Entry, why: &str) {
     tracing::info!(
-        user = e.view.user.as_deref().unwrap_or("-"),
+        user = %e.view.user.as_deref().unwrap_or("anonymous"),
+        peer = %e.peer,
         reason = why,
         "web session ended"
     );
@@ -468,12 +471,16 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         stamp,
         born: now,
         seen: Mutex::new(now),
+        peer: ask.peer,
         _live: live,
     };
     if !web.sessions.insert(sid.clone(), entry) {
         return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
     tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
+    // The request's next lines name the user in their tag (the login
+    // line names it itself, as FTP's does).
+    babelftp_core::logctx::set_user(Some(&checked.name));
     // Under the name the directory confirmed, when it is another spelling.
     let user = checked.account.name.clone().unwrap_or(user);
     web.emit(web.event(Kind::Login, Some(user), ask));

@@ -845,3 +845,144 @@ fn plain_http_admin_api_off_loopback_needs_admin_insecure_http() {
     assert_eq!(code, 401, "{url}");
     // Loopback stays allowed without it (setup() uses 127.0.0.1).
 }
+
+#[test]
+fn every_door_logs_its_user_and_peer_in_the_ftp_form_and_refused_forms_say_why() {
+    // Issue 48 item 11: FTP, the web view and the admin API name the user
+    // (or the token) and the peer in one form; refused forms are logged.
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, token, log) = setup(dir.path(), &["--http-listen", "127.0.0.1:0"]);
+    let web = srv.url_after("web view: ");
+    let root = dir.path().join("root");
+    std::fs::write(root.join("f.txt"), "hello").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "pat", "--home", "/", "--db", &db], "pat-pw-123\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run(&["user", "perm", "pat", "/", "list,download", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+
+    // FTP: a download.
+    let seen = common::serve::ftplib(
+        srv.addr,
+        "alice",
+        "alice-pw",
+        "utf-8",
+        "b = io.BytesIO()\nftp.retrbinary('RETR f.txt', b.write)\nprint(b.getvalue().decode())\nftp.quit()",
+    );
+    assert!(seen.contains("hello"), "{seen}");
+    // The web: a download; a form without its token; a form the account
+    // may not send; a form with a bad name.
+    let jar = dir.path().join("jar");
+    let page = common::web::login_from("127.0.0.1", &jar, &web, "/", "pat", "pat-pw-123", &[]);
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = page.token("logout");
+    let got = common::web::curl(&jar, &format!("{web}/f.txt"), &[]);
+    assert_eq!(got.body, "hello");
+    let r = common::web::post(&jar, &format!("{web}/?mkdir"), "0000", &["name=x"], &[]);
+    assert_eq!(r.status, 403);
+    let r = common::web::post(&jar, &format!("{web}/?mkdir"), &csrf, &["name=x"], &[]);
+    assert_eq!(r.status, 403);
+    let r = common::web::post(&jar, &format!("{web}/f.txt?rename"), &csrf, &["to=a/b"], &[]);
+    assert!(r.status == 400 || r.status == 403, "{}", r.status);
+    assert!(!root.join("x").exists());
+    // The admin API: pat's web session ended.
+    let (code, body) = curl("GET", &format!("{api}/sessions"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    let id = json(&body)
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["user"] == "pat")
+        .map(|s| s["id"].as_u64().unwrap())
+        .unwrap_or_else(|| panic!("no session of pat: {body}"));
+    let (code, body) = curl("DELETE", &format!("{api}/sessions/{id}"), Some(&token), None);
+    assert_eq!(code, 204, "{body}");
+    drop(srv);
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line = |what: &str, with: &str| -> String {
+        text.lines()
+            .find(|l| l.contains(what) && l.contains(with))
+            .unwrap_or_else(|| panic!("no line with {what:?} and {with:?}:\n{text}"))
+            .to_owned()
+    };
+    let ftp = line("download complete", "protocol=\"ftp\"");
+    assert!(
+        ftp.contains(" INFO session{id=") && ftp.contains(" peer=127.0.0.1:") && ftp.contains(" user=alice}"),
+        "{ftp}"
+    );
+    let http = line("download complete", "protocol=\"http\"");
+    assert!(
+        http.contains(" INFO web{peer=127.0.0.1:") && http.contains(" user=pat}"),
+        "{http}"
+    );
+    let csrf_line = line("web: form refused", "CSRF");
+    assert!(
+        csrf_line.contains(" user=pat}") && csrf_line.contains("action=\"mkdir\""),
+        "{csrf_line}"
+    );
+    let denied = line("web: form refused", "permission refused");
+    assert!(
+        denied.contains("web{peer=127.0.0.1:") && denied.contains(" user=pat}"),
+        "{denied}"
+    );
+    let bad = line("web: form refused", "action=\"rename\"");
+    assert!(bad.contains(" user=pat}"), "{bad}");
+    let ended = line("admin API: session ended", "token=ci");
+    assert!(
+        ended.contains(" INFO admin{peer=127.0.0.1:") && ended.contains(" token=ci}"),
+        "{ended}"
+    );
+    assert!(ended.contains(" user=pat client=127.0.0.1:"), "{ended}");
+    assert!(!text.contains("Some("), "no Rust debug forms:\n{text}");
+}
+
+#[test]
+fn the_admin_api_bans_and_lifts_an_ipv4_network() {
+    // Issue 48 item 9 through the API: a network in CIDR notation refuses
+    // every address in it (here 127.0.0.0/24 holds 127.0.0.7).
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, token, _log) = setup(dir.path(), &[]);
+    assert!(logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    let (code, body) = curl_from(
+        "127.0.0.1",
+        "POST",
+        &format!("{api}/bans"),
+        Some(&token),
+        Some(r#"{"address":"127.0.0.99/24","seconds":3600}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(json(&body)["address"], "127.0.0.0/24", "{body}");
+    // (127.0.0.1 is in it too: the API closes it now.)
+    let (code, _) = curl("GET", &format!("{api}/bans"), Some(&token), None);
+    assert_eq!(code, 0);
+    let (code, body) = curl_from("127.0.1.1", "GET", &format!("{api}/bans"), Some(&token), None);
+    assert_eq!(code, 200, "{body}");
+    assert!(
+        json(&body)
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["address"] == "127.0.0.0/24"),
+        "{body}"
+    );
+    assert!(!logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    assert!(logs_in(srv.addr, "127.0.1.7", "alice", "alice-pw"), "outside the /24");
+    let (code, body) = curl_from(
+        "127.0.1.1",
+        "DELETE",
+        &format!("{api}/bans/127.0.0.0%2F24"),
+        Some(&token),
+        None,
+    );
+    assert_eq!(code, 204, "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.7", "alice", "alice-pw"));
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/bans"),
+        Some(&token),
+        Some(r#"{"address":"10.0.0.0/33"}"#),
+    );
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("not an IP address or network"), "{body}");
+}

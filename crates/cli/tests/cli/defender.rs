@@ -286,3 +286,87 @@ fn hostile_commands_from_allowed_addresses_are_never_scored() {
     assert_eq!(seen, format!("331\n230\n{}200\n", "504\n".repeat(10)));
     assert!(greeted(srv.addr, "127.0.0.1"));
 }
+
+/// Whether the web view at `base` answers `source` (curl's status, 0 when
+/// the connection was closed before an answer).
+fn web_status(base: &str, source: &str, jar: &std::path::Path) -> u16 {
+    common::web::curl_from(source, jar, &format!("{base}/?login"), &[]).status
+}
+
+#[test]
+fn a_network_banned_with_babelftp_ban_refuses_every_address_in_it_on_ftp_and_the_web_until_lifted() {
+    // Issue 48 item 9: `babelftp ban add 10.0.0.0/8` and its kin. A /24 of
+    // loopback holds 127.0.0.1 and 127.0.0.9 but not 127.1.0.1.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "good", "--home", "/", "--db", &db], "good-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!("db = {db:?}\n[defender]\nallow = []\nconnections_per_second = 1000\n"),
+    )
+    .unwrap();
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+    );
+    let web = srv.url_after("web view: ");
+    let jar = dir.path().join("jar");
+    assert!(logs_in(srv.addr, "127.0.0.1"));
+    assert_eq!(web_status(&web, "127.0.0.1", &jar), 200);
+
+    // The network of the issue, as written, listed as a network.
+    let (code, out, err) = run(&["ban", "add", "10.0.0.0/8", "--for", "1h", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("10.0.0.0/8 is banned"), "{out}");
+    // An address inside a network names the network (masked).
+    let (code, out, err) = run(&["ban", "add", "127.0.0.77/24", "--for", "1h", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("127.0.0.0/24 is banned"), "{out}");
+    let (code, listed, _) = run(&["ban", "list", "--db", &db], "");
+    assert_eq!(code, 0);
+    let nets: Vec<&str> = listed.lines().filter_map(|l| l.split('\t').next()).collect();
+    assert_eq!(nets, ["10.0.0.0/8", "127.0.0.0/24"], "{listed}");
+
+    // Every address of the /24 is refused, on FTP (ftplib) and the web
+    // (curl); an address outside it is not.
+    until("the server to refuse 127.0.0.0/24", || {
+        (!greeted(srv.addr, "127.0.0.1")).then_some(())
+    });
+    assert!(!logs_in(srv.addr, "127.0.0.1"));
+    assert!(!greeted(srv.addr, "127.0.0.9"));
+    assert_eq!(
+        web_status(&web, "127.0.0.1", &jar),
+        0,
+        "the web view closes a banned address"
+    );
+    assert_eq!(web_status(&web, "127.0.0.9", &jar), 0);
+    assert!(logs_in(srv.addr, "127.1.0.1"));
+    assert_eq!(web_status(&web, "127.1.0.1", &jar), 200);
+
+    // `ban rm` of the network lifts it; the other network stays.
+    let (code, out, err) = run(&["ban", "rm", "127.0.0.0/24", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("127.0.0.0/24 is no longer banned"), "{out}");
+    until("the server to let 127.0.0.1 in", || {
+        (greeted(srv.addr, "127.0.0.1")).then_some(())
+    });
+    assert!(logs_in(srv.addr, "127.0.0.1"));
+    assert_eq!(web_status(&web, "127.0.0.1", &jar), 200);
+    let (_, listed, _) = run(&["ban", "list", "--db", &db], "");
+    assert!(
+        listed.starts_with("10.0.0.0/8\t") && listed.lines().count() == 1,
+        "{listed}"
+    );
+    // `ban rm` of an address lifts the network that covers it.
+    let (code, out, err) = run(&["ban", "rm", "10.20.30.40", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("10.0.0.0/8 is no longer banned"), "{out}");
+    // A prefix longer than the address is a usage error.
+    let (code, _, err) = run(&["ban", "add", "10.0.0.0/33", "--db", &db], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("10.0.0.0/33"), "{err}");
+}

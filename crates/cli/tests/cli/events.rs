@@ -540,3 +540,91 @@ fn a_session_under_tls_is_ftps() {
     assert_eq!(kinds(&events, session), ["login", "mkdir", "logout"]);
     assert!(events.iter().all(|e| e["protocol"] == "ftps"), "{events:#?}");
 }
+
+/// The value of the sample `name` (with its labels, as written) in the
+/// text of `/metrics` at `url`; `None` when absent.
+fn sample(url: &str, name: &str) -> Option<f64> {
+    let (rc, body) = babelftp_test_support::curl(&[url]);
+    assert_eq!(rc, 0, "curl {url}");
+    let text = String::from_utf8_lossy(&body).into_owned();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// A port of 127.0.0.1 nobody listens on.
+fn closed_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[test]
+fn metrics_show_the_events_waiting_the_hook_failures_and_the_web_requests() {
+    // Issue 48 item 10, scraped with curl as Prometheus would.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let hook = format!("http://127.0.0.1:{}/events", closed_port());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--user",
+            "dan:pw",
+            "--hook",
+            &hook,
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--http-listen",
+            "127.0.0.1:0",
+        ],
+    );
+    let line = srv.wait_for("metrics: http://");
+    let metrics = line.split_whitespace().nth(1).unwrap().trim_end_matches(',').to_owned();
+    let web = srv.url_after("web view: ");
+    assert_eq!(sample(&metrics, "babelftp_events_pending"), Some(0.0));
+    assert_eq!(
+        sample(&metrics, "babelftp_hook_failures_total{hook=\"events\"}"),
+        Some(0.0)
+    );
+
+    // A session's login and logout go to a hook that refuses connections:
+    // they wait, and each try fails.
+    let seen = ftplib(srv.addr, "dan", "pw", "utf-8", "print(ftp.pwd())\nftp.quit()");
+    assert!(seen.contains('/'), "{seen}");
+    babelftp_test_support::wait_until(Duration::from_secs(20), "events pending and failures", || {
+        let pending = sample(&metrics, "babelftp_events_pending")?;
+        let failed = sample(&metrics, "babelftp_hook_failures_total{hook=\"events\"}")?;
+        (pending >= 2.0 && failed >= 1.0).then_some(())
+    });
+
+    // The web view's answers, by status class: a page, a missing page
+    // (a visitor not logged in is asked to: 401), a bad method (405).
+    let jar = dir.path().join("jar");
+    assert_eq!(common::web::curl(&jar, &format!("{web}/?login"), &[]).status, 200);
+    assert_eq!(common::web::curl(&jar, &format!("{web}/nothing/"), &[]).status, 401);
+    assert_eq!(common::web::curl(&jar, &format!("{web}/"), &["-X", "PUT"]).status, 405);
+    assert_eq!(
+        sample(&metrics, "babelftp_web_requests_total{status=\"2xx\"}"),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(&metrics, "babelftp_web_requests_total{status=\"4xx\"}"),
+        Some(2.0)
+    );
+    drop(srv);
+
+    // An auth hook that does not answer: each login it cannot answer is
+    // a failure of the auth hook (and refused).
+    let auth = format!("http://127.0.0.1:{}/auth", closed_port());
+    let srv = Serve::start(&root, &["--auth-hook", &auth, "--metrics-listen", "127.0.0.1:0"]);
+    let line = srv.wait_for("metrics: http://");
+    let metrics = line.split_whitespace().nth(1).unwrap().trim_end_matches(',').to_owned();
+    assert_eq!(
+        sample(&metrics, "babelftp_hook_failures_total{hook=\"auth\"}"),
+        Some(0.0)
+    );
+    let seen = ftplib(srv.addr, "erin", "pw", "utf-8", "print('IN')");
+    assert!(seen.contains("LOGIN-REFUSED 530"), "{seen}");
+    assert_eq!(
+        sample(&metrics, "babelftp_hook_failures_total{hook=\"auth\"}"),
+        Some(1.0)
+    );
+}

@@ -55,6 +55,9 @@ pub struct Directory {
     /// (the CLI's tools) a source is opened with the defaults and never
     /// swept: a tool must not remove a running server's uploads.
     opener: std::sync::OnceLock<crate::Opener>,
+    /// `babelftp_hook_failures_total{hook="auth"}`, once the server's
+    /// metrics exist.
+    hook_failures: std::sync::OnceLock<prometheus_client::metrics::counter::Counter>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -109,6 +112,7 @@ impl Directory {
             sources: Mutex::new(HashMap::new()),
             s3,
             opener: std::sync::OnceLock::new(),
+            hook_failures: std::sync::OnceLock::new(),
         })
     }
 
@@ -218,6 +222,9 @@ impl Directory {
             return match h.login(user, &password, client, protocol).await {
                 Ok(p) => Ok(p.map(login_of)),
                 Err(e) => {
+                    if let Some(c) = self.hook_failures.get() {
+                        c.inc();
+                    }
                     tracing::warn!(error = %e, "login refused: the auth hook failed");
                     Ok(None)
                 }
@@ -313,6 +320,11 @@ impl Directory {
                 limits: babelftp_accounts::Limits::default(),
             }))),
         }
+    }
+
+    /// Where the auth hook's failures are counted (the first call wins).
+    pub fn set_hook_failures(&self, counter: prometheus_client::metrics::counter::Counter) {
+        let _ = self.hook_failures.set(counter);
     }
 
     /// Sources are opened as the server opens its root (the first call

@@ -8,6 +8,11 @@
 //! dropped first (a receiver that is down while logins fail must not fill
 //! the disk), then the oldest of any kind; drops are counted
 //! (`babelftp_events_dropped_total`) and logged.
+//!
+//! What waits is the gauge `babelftp_events_pending` (this node's entries,
+//! every hook's: counted after each batch written and each round of
+//! deliveries); each failed delivery attempt counts in
+//! `babelftp_hook_failures_total{hook="events"}`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -29,11 +34,14 @@ const PARALLEL: usize = 16;
 /// At most one log line of drops in this time (they are counted always).
 const DROP_LOG_EVERY: Duration = Duration::from_secs(60);
 
-/// How many entries may wait per hook, and the counter of those dropped.
+/// How many entries may wait per hook, and the counter of those dropped;
+/// the gauge of those waiting and the counter of failed deliveries.
 #[derive(Clone, Debug)]
 pub struct Bound {
     pub max_pending: u64,
     pub dropped: prometheus_client::metrics::counter::Counter,
+    pub pending: prometheus_client::metrics::gauge::Gauge,
+    pub failures: prometheus_client::metrics::counter::Counter,
 }
 
 impl Default for Bound {
@@ -41,6 +49,8 @@ impl Default for Bound {
         Bound {
             max_pending: crate::config::DEFAULT_MAX_PENDING,
             dropped: Default::default(),
+            pending: Default::default(),
+            failures: Default::default(),
         }
     }
 }
@@ -144,6 +154,21 @@ impl Queue {
         }
     }
 
+    /// How many entries of `node` wait (every hook's).
+    async fn len(&self, node: &str) -> Result<u64, String> {
+        match self {
+            Queue::Store(s) => s.outbox_len_of(node).await.map_err(|e| e.to_string()),
+            Queue::Memory(_) => Ok(self.mem().map_or(0, |m| m.len() as u64)),
+        }
+    }
+
+    /// Sets `gauge` to what waits now (unchanged when it cannot be read).
+    async fn count_into(&self, node: &str, gauge: &prometheus_client::metrics::gauge::Gauge) {
+        if let Ok(n) = self.len(node).await {
+            gauge.set(i64::try_from(n).unwrap_or(i64::MAX));
+        }
+    }
+
     /// When the first entry for `hook` that waits past `now` is due.
     async fn next_try(&self, node: &str, hook: &str, now: i64) -> Result<Option<i64>, String> {
         match self {
@@ -210,6 +235,7 @@ pub(super) fn start(
     let (tx, rx) = mpsc::unbounded_channel();
     let wakes: Vec<Arc<Notify>> = hooks.iter().map(|_| Arc::new(Notify::new())).collect();
     let names: Vec<String> = hooks.iter().map(|h| h.name().to_owned()).collect();
+    let (pending, failures) = (bound.pending.clone(), bound.failures.clone());
     tokio::spawn(writer(
         rx,
         queue.clone(),
@@ -221,7 +247,11 @@ pub(super) fn start(
         },
     ));
     for (hook, wake) in hooks.into_iter().zip(wakes) {
-        tokio::spawn(deliver(queue.clone(), node.clone(), hook, wake));
+        let count = Count {
+            pending: pending.clone(),
+            failures: failures.clone(),
+        };
+        tokio::spawn(deliver(queue.clone(), node.clone(), hook, wake, count));
     }
     tx
 }
@@ -309,6 +339,7 @@ async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: 
             }
         }
         trim.run(&queue, &mut last_log, &mut unlogged).await;
+        queue.count_into(&trim.node, &trim.bound.pending).await;
         for w in &wakes {
             w.notify_one();
         }
@@ -321,7 +352,13 @@ async fn writer(mut rx: mpsc::UnboundedReceiver<Msg>, queue: Arc<Queue>, wakes: 
 /// One hook's delivery: its rows in the node's order; a session whose
 /// earlier event has not gone holds its later ones back (the outbox is
 /// read past them); other sessions go on.
-async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Notify>) {
+/// A delivery task's metrics.
+struct Count {
+    pending: prometheus_client::metrics::gauge::Gauge,
+    failures: prometheus_client::metrics::counter::Counter,
+}
+
+async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Notify>, count: Count) {
     // At start, what a previous run left is due at once.
     let mut first = true;
     let mut failing = false;
@@ -354,6 +391,10 @@ async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Not
                     groups.push(vec![r]);
                 }
             }
+        }
+        if first {
+            // What a previous run left.
+            queue.count_into(&node, &count.pending).await;
         }
         first = false;
         if groups.is_empty() {
@@ -391,9 +432,11 @@ async fn deliver(queue: Arc<Queue>, node: String, hook: Arc<Hook>, wake: Arc<Not
             tracing::info!(hook = hook.name(), "hook delivering again");
             failing = false;
         }
+        count.failures.inc_by(failed.len() as u64);
         if let Err(e) = queue.retry(hook.name(), &failed).await {
             tracing::warn!(hook = hook.name(), error = %e, "failed deliveries not recorded");
         }
+        queue.count_into(&node, &count.pending).await;
     }
 }
 

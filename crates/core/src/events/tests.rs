@@ -134,6 +134,7 @@ async fn a_full_outbox_drops_the_oldest_failed_logins_first_and_counts() {
         let bound = Bound {
             max_pending: 5,
             dropped: dropped.clone(),
+            ..Bound::default()
         };
         let events = Events::start_bounded(Some("n1".into()), &[spec], store.clone(), bound)
             .unwrap()

@@ -413,6 +413,11 @@ impl Driver {
             tls.bind(user);
         }
         self.live.set_user(user);
+        // Every log line of the session names its user from now on.
+        crate::logctx::set_user(
+            user.map(|u| babelftp_proto::display::PlainPath(u).to_string())
+                .as_deref(),
+        );
         self.bound = user.map(<[u8]>::to_vec);
     }
 

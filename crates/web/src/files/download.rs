@@ -249,7 +249,8 @@ pub(super) async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) ->
             chunk
         }
     });
-    r.body(Body::from_stream(body))
+    // Polled by hyper after the handler: the request's log tag goes along.
+    r.body(Body::from_stream(babelftp_core::logctx::stream(body)))
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
