@@ -376,8 +376,18 @@ fn the_defaults_are_the_schemas_resolved() {
     assert_eq!(c.passive_cap(), 32);
     c.passive_ports = Some(50000..=50019);
     assert_eq!(c.passive_cap(), 5);
+    assert_eq!(c.passive_cap_exceeds_range(), None);
     c.max_passive_per_ip = Some(2);
     assert_eq!(c.passive_cap(), 2);
+    // A value written wins over the quarter (issue 48), and is said at
+    // start when it exceeds the range.
+    c.max_passive_per_ip = Some(15);
+    assert_eq!(c.passive_cap(), 15);
+    assert_eq!(c.passive_cap_exceeds_range(), None);
+    c.max_passive_per_ip = Some(5000);
+    assert_eq!(c.passive_cap(), 5000);
+    assert_eq!(c.passive_cap_exceeds_range(), Some((5000, 20)));
+    c.max_passive_per_ip = None;
     c.passive_ports = Some(50000..=50000);
     assert_eq!(c.passive_cap(), 1);
 }

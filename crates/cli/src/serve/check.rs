@@ -1,0 +1,134 @@
+//! `babelftp serve --check`: everything `serve` reads (the configuration,
+//! the certificate and key, the accounts store, the users and their homes,
+//! the hooks, the catalogs), checked without binding a socket; the banner
+//! and every problem found, each with its file and line where it has one.
+
+use babelftp_server::config::{schema::Settings, ConfigError};
+use babelftp_server::{Config, Server};
+
+use super::{banner, say, ServeArgs};
+
+/// A problem found: its text, `FILE:LINE: ` first when it has a place.
+type Problems = Vec<String>;
+
+/// A resolving mistake of the file (`FILE: key …`), given the line of the
+/// key it names.
+fn located(s: &Settings, e: &ConfigError) -> String {
+    if let ConfigError::Invalid { path, message } = e {
+        if !path.as_os_str().is_empty() {
+            let key: String = message
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if let Some(line) = s.line_of_key(&key).filter(|_| !key.is_empty()) {
+                return format!("{}:{line}: {message}", path.display());
+            }
+        }
+    }
+    e.to_string()
+}
+
+/// The checks that need no server, each on its own, so that several are
+/// found at once; what they found is taken out of `cfg`, so that the
+/// server's own check goes on with the rest. `false`: the server cannot
+/// be checked (no root).
+fn files(cfg: &mut Config, problems: &mut Problems) -> bool {
+    let mut root_ok = true;
+    if cfg.storage.is_local() && !cfg.root.is_dir() {
+        problems.push(crate::msg::ts(
+            "cli-root-missing",
+            &[("path", &cfg.root.display().to_string())],
+        ));
+        root_ok = false;
+    }
+    if let (Some(c), Some(k)) = (&cfg.tls_cert, &cfg.tls_key) {
+        if let Err(e) = babelftp_server::tls::CertStore::open(c, k) {
+            problems.push(e.to_string());
+            cfg.tls_cert = None;
+            cfg.tls_key = None;
+            cfg.tls_required = false;
+            cfg.implicit_listen.clear();
+        }
+    }
+    if let Some(x) = &cfg.xferlog {
+        let dir = x.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            problems.push(format!(
+                "xferlog {}: {}",
+                x.display(),
+                std::io::Error::from(std::io::ErrorKind::NotFound)
+            ));
+            cfg.xferlog = None;
+        }
+    }
+    root_ok
+}
+
+/// Runs the check: the banner on stdout, each problem on stderr, then a
+/// summary; an error (exit 1) when any problem was found.
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    let mut problems = Problems::new();
+    let (settings, mistakes) = args.checked_settings();
+    problems.extend(mistakes.iter().map(|e| format!("{e:#}")));
+    let cfg = settings.and_then(|s| match s.clone().resolve() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            problems.push(located(&s, &e));
+            None
+        }
+    });
+    if let Some(mut cfg) = cfg {
+        if files(&mut cfg, &mut problems) {
+            let rt = tokio::runtime::Runtime::new()?;
+            rt.block_on(async {
+                match Server::check(cfg.clone()).await {
+                    Ok(server) => match super::banner(&server, &cfg, None).await {
+                        Ok(lines) => {
+                            say(&crate::msg::ts("cli-check-banner", &[]));
+                            for l in lines {
+                                say(&l);
+                            }
+                        }
+                        Err(e) => problems.push(format!("{e:#}")),
+                    },
+                    Err(e) => match e
+                        .get_ref()
+                        .and_then(|r| r.downcast_ref::<babelftp_server::directory::StoreUnopened>())
+                    {
+                        Some(u) => problems.push(format!(
+                            "{}: {}",
+                            crate::msg::ts("cli-db-open", &[("url", &u.url)]),
+                            u.why
+                        )),
+                        None => problems.push(e.to_string()),
+                    },
+                }
+            });
+        } else {
+            say(&crate::msg::ts("cli-check-banner", &[]));
+            for l in banner::passive_lines(&cfg)
+                .into_iter()
+                .chain(banner::limits_lines(&cfg))
+                .chain(banner::defender_lines(&cfg))
+                .chain(banner::hook_and_xferlog_lines(&cfg))
+            {
+                say(&l);
+            }
+        }
+    }
+    for p in &problems {
+        eprintln!("{}", crate::msg::ts("cli-check-problem", &[("problem", p)]));
+    }
+    if problems.is_empty() {
+        say(&crate::msg::ts("cli-check-clean", &[]));
+        return Ok(());
+    }
+    eprintln!(
+        "{}",
+        crate::msg::t(
+            "cli-check-failed",
+            &[("count", babelftp_i18n::lang::Arg::Num(problems.len() as u64))]
+        )
+    );
+    Err(crate::exit::Reported(1).into())
+}
