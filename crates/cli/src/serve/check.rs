@@ -51,14 +51,12 @@ fn files(cfg: &mut Config, problems: &mut Problems) -> bool {
         }
     }
     if let Some(x) = &cfg.xferlog {
-        let dir = x.parent().filter(|d| !d.as_os_str().is_empty());
-        if dir.is_some_and(|d| !d.is_dir()) {
-            problems.push(format!(
-                "xferlog {}: {}",
-                x.display(),
-                std::io::Error::from(std::io::ErrorKind::NotFound)
-            ));
-            cfg.xferlog = None;
+        // Its directory: the file itself is made at start.
+        if let Some(dir) = x.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = std::fs::read_dir(dir) {
+                problems.push(format!("xferlog {}: {}: {e}", x.display(), dir.display()));
+                cfg.xferlog = None;
+            }
         }
     }
     root_ok

@@ -505,6 +505,11 @@ impl Settings {
             match toml::from_str::<Settings>(&now) {
                 Ok(mut s) => {
                     if !found.is_empty() {
+                        // In the file's order, not the parser's.
+                        found.sort_by_key(|e| match e {
+                            ConfigError::Parse { line, .. } => *line,
+                            _ => None,
+                        });
                         return (None, found);
                     }
                     s.rebase(path.parent().unwrap_or(Path::new(".")));
