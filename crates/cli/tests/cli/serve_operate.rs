@@ -313,4 +313,28 @@ fn a_full_server_says_which_limit_in_its_421() {
         said.contains("421 Your address has as many sessions open as this server allows from one address (1)"),
         "{said}"
     );
+    drop(srv);
+
+    // An account's own limit (`user set --max-sessions`): 421 to PASS,
+    // which FileZilla and lftp take as "try again" (a 530 would make
+    // FileZilla forget the password as wrong); curl -v shows the reason.
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "password1\n");
+    assert_eq!(code, 0, "{out}{err}");
+    common::serve::admin(&db, &["user", "set", "dora", "--max-sessions", "1"]);
+    let srv = Serve::start(&root, &["--db", &db]);
+    let (mut held, _) = Control::connect(srv.addr);
+    held.cmd("USER dora");
+    assert!(held.cmd("PASS password1").starts_with(b"230"));
+    let curl = Command::new("curl")
+        .args(["-v", "--max-time", "20", &format!("ftp://dora:password1@{}/", srv.addr)])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&curl.stderr);
+    assert!(
+        said.contains("< 421 This account has as many sessions open as it may"),
+        "{said}"
+    );
 }

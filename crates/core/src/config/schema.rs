@@ -461,12 +461,18 @@ pub(super) fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> 
 /// points at a place, its whole text otherwise).
 fn parse_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
     let line = e.span().map(|s| line_of(text, s.start));
+    // The line itself too: a type's mistake does not name its key.
+    let source = line
+        .and_then(|n| text.lines().nth(n - 1))
+        .map(str::trim)
+        .filter(|l| !l.is_empty());
     ConfigError::Parse {
         path: path.to_owned(),
         line,
-        message: match line {
-            Some(_) => e.message().trim_end().to_owned(),
-            None => e.to_string(),
+        message: match (line, source) {
+            (_, Some(l)) => format!("{} (in: {l})", e.message().trim_end()),
+            (Some(_), None) => e.message().trim_end().to_owned(),
+            (None, None) => e.to_string(),
         },
     }
 }
