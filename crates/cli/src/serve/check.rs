@@ -32,9 +32,10 @@ fn located(s: &Settings, e: &ConfigError) -> String {
 /// found at once; what they found is taken out of `cfg`, so that the
 /// server's own check goes on with the rest. `false`: the server cannot
 /// be checked (no root).
-fn files(cfg: &mut Config, problems: &mut Problems) -> bool {
+fn files(cfg: &mut Config, problems: &mut Problems, default_root: bool) -> bool {
     let mut root_ok = true;
-    if cfg.storage.is_local() && !cfg.root.is_dir() {
+    // The default root is made at start when missing: no problem.
+    if cfg.storage.is_local() && !cfg.root.is_dir() && !default_root {
         problems.push(crate::msg::ts(
             "cli-root-missing",
             &[("path", &cfg.root.display().to_string())],
@@ -62,6 +63,19 @@ fn files(cfg: &mut Config, problems: &mut Problems) -> bool {
     root_ok
 }
 
+/// The path of a SQLite store `url` names that does not exist yet.
+fn new_sqlite(url: &str) -> Option<String> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return None;
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let plain = !path.is_empty() && !path.starts_with(':') && !path.contains('?') && !path.contains("://");
+    (plain && !std::path::Path::new(path).exists()).then(|| path.to_owned())
+}
+
 /// Runs the check: the banner on stdout, each problem on stderr, then a
 /// summary; an error (exit 1) when any problem was found.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -76,15 +90,43 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         }
     });
     if let Some(mut cfg) = cfg {
-        if files(&mut cfg, &mut problems) {
+        let default_root = args.root.is_none()
+            && cfg.root == std::path::Path::new(babelftp_server::config::schema::DEFAULT_ROOT)
+            && !cfg.root.exists();
+        if files(&mut cfg, &mut problems, default_root) {
+            // A default root to be made at start is checked as the empty
+            // directory it will be (its readme aside), made for the check
+            // beside the system's temporary files and removed after.
+            let mut checked = cfg.clone();
+            let scratch =
+                default_root.then(|| std::env::temp_dir().join(format!("babelftp-check-{}", std::process::id())));
+            if let Some(d) = &scratch {
+                std::fs::create_dir_all(d)?;
+                checked.root = d.clone();
+            }
+            // A SQLite store that is not there yet is made at start: a
+            // check makes no file, and reads an empty store instead.
+            let new_db = checked.db.as_deref().and_then(new_sqlite);
+            let scratch_db = new_db.as_ref().map(|path| {
+                say(&crate::msg::ts("cli-check-store-new", &[("store", path)]));
+                std::env::temp_dir().join(format!("babelftp-check-{}.db", std::process::id()))
+            });
+            if let Some(p) = &scratch_db {
+                checked.db = Some(format!("sqlite:{}", p.display()));
+            }
+            // The banner names the store the server will make.
+            let named = |line: String| match (&scratch_db, &new_db) {
+                (Some(s), Some(n)) => line.replace(&s.display().to_string(), n),
+                _ => line,
+            };
             let rt = tokio::runtime::Runtime::new()?;
             rt.block_on(async {
-                match Server::check(cfg.clone()).await {
+                match Server::check(checked).await {
                     Ok(server) => match super::banner(&server, &cfg, None).await {
                         Ok(lines) => {
                             say(&crate::msg::ts("cli-check-banner", &[]));
                             for l in lines {
-                                say(&l);
+                                say(&named(l));
                             }
                         }
                         Err(e) => problems.push(format!("{e:#}")),
@@ -102,6 +144,16 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                     },
                 }
             });
+            if let Some(d) = &scratch {
+                let _ = std::fs::remove_dir(d);
+            }
+            if let Some(p) = &scratch_db {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    let mut f = p.clone().into_os_string();
+                    f.push(suffix);
+                    let _ = std::fs::remove_file(f);
+                }
+            }
         } else {
             say(&crate::msg::ts("cli-check-banner", &[]));
             for l in banner::passive_lines(&cfg)

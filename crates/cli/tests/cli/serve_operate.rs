@@ -215,6 +215,16 @@ fn serve_check_reads_everything_binds_nothing_and_names_file_and_line() {
     );
     assert!(err.contains("the root directory missing does not exist"), "{err}");
     assert!(!err.contains("no items found"), "{err}");
+
+    // What a start would make (the default root, a new SQLite store) is no
+    // problem, and a check makes neither.
+    let fresh = dir.path().join("fresh");
+    std::fs::create_dir(&fresh).unwrap();
+    let (code, out, err) = check(&fresh, &["--db", "sqlite:new.db"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("accounts store new.db: not there yet"), "{out}");
+    assert!(out.contains("accounts: SQLite new.db, users: 0"), "{out}");
+    assert_eq!(std::fs::read_dir(&fresh).unwrap().count(), 0, "the check made files");
 }
 
 /// Issue 48.7: SIGHUP says what it reloaded (the configuration's users,

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.1
 cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
 cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = بلا حد
 cli-banner-passive = المنافذ السلبية: { $range }، وبحد أقصى { $cap } يشغلها عنوان واحد في آن واحد
@@ -193,3 +194,4 @@ cli-check-clean = الفحص: لم يُعثر على أي مشكلة
 cli-check-failed = الفحص: المشكلات التي عُثر عليها: { $count }
 cli-reload-store = مخزن الحسابات { $store }: { $count } مستخدمًا، يُقرؤون عند كل تسجيل دخول (لا شيء لإعادة تحميله)
 cli-reload-restart = تحذير: تغيّر { $key } في { $file } لكنه لا يسري إلا بعد إعادة التشغيل
+cli-check-store-new = مخزن الحسابات { $store }: غير موجود بعد؛ ينشئه الخادم فارغًا عند البدء

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9
 cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
 cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = unbegrenzt
 cli-banner-passive = passive Ports: { $range }, höchstens { $cap } gleichzeitig von einer Adresse belegt
@@ -193,3 +194,4 @@ cli-check-clean = Prüfung: keine Probleme gefunden
 cli-check-failed = Prüfung: gefundene Probleme: { $count }
 cli-reload-store = Kontenspeicher { $store }: { $count } Benutzer, bei jeder Anmeldung gelesen (nichts neu zu laden)
 cli-reload-restart = Warnung: { $key } wurde in { $file } geändert, wirkt aber erst nach einem Neustart
+cli-check-store-new = Kontenspeicher { $store }: existiert noch nicht; der Server legt ihn beim Start leer an

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9
 cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
 cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = unlimited
 cli-banner-passive = passive ports: { $range }, at most { $cap } held by one address at once
@@ -193,3 +194,4 @@ cli-check-clean = check: no problems found
 cli-check-failed = check: problems found: { $count }
 cli-reload-store = accounts store { $store }: { $count } users, read at each login (nothing to reload)
 cli-reload-restart = warning: { $key } changed in { $file } but takes effect only after a restart
+cli-check-store-new = accounts store { $store }: not there yet; the server creates it, empty, at start

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.
 cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
 cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = sin límite
 cli-banner-passive = puertos pasivos: { $range }, como mucho { $cap } ocupados a la vez por una dirección
@@ -193,3 +194,4 @@ cli-check-clean = comprobación: ningún problema encontrado
 cli-check-failed = comprobación: problemas encontrados: { $count }
 cli-reload-store = almacén de cuentas { $store }: { $count } usuarios, leídos en cada inicio de sesión (nada que recargar)
 cli-reload-restart = aviso: { $key } ha cambiado en { $file }, pero solo surte efecto tras un reinicio
+cli-check-store-new = almacén de cuentas { $store }: aún no existe; el servidor lo crea, vacío, al arrancar

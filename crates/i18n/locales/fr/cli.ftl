@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple
 cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
 cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = illimité
 cli-banner-passive = ports passifs : { $range }, au plus { $cap } tenus à la fois par une adresse
@@ -193,3 +194,4 @@ cli-check-clean = vérification : aucun problème trouvé
 cli-check-failed = vérification : problèmes trouvés : { $count }
 cli-reload-store = base de comptes { $store } : { $count } utilisateurs, lus à chaque connexion (rien à recharger)
 cli-reload-restart = attention : { $key } a changé dans { $file } mais ne prend effet qu'après un redémarrage
+cli-check-store-new = base de comptes { $store } : pas encore là ; le serveur la crée, vide, au démarrage

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 2
 cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
 cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = ללא הגבלה
 cli-banner-passive = פורטים פסיביים: { $range }, לכל היותר { $cap } בבת אחת לכתובת אחת
@@ -193,3 +194,4 @@ cli-check-clean = בדיקה: לא נמצאו בעיות
 cli-check-failed = בדיקה: בעיות שנמצאו: { $count }
 cli-reload-store = מאגר החשבונות { $store }: { $count } משתמשים, נקראים בכל כניסה (אין מה לטעון מחדש)
 cli-reload-restart = אזהרה: { $key } השתנה ב־{ $file } אך ייכנס לתוקף רק אחרי הפעלה מחדש
+cli-check-store-new = מאגר החשבונות { $store }: עדיין לא קיים; השרת ייצור אותו ריק בעת ההפעלה

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.
 cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
 cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = illimitato
 cli-banner-passive = porte passive: { $range }, al massimo { $cap } occupate insieme da un indirizzo
@@ -193,3 +194,4 @@ cli-check-clean = verifica: nessun problema trovato
 cli-check-failed = verifica: problemi trovati: { $count }
 cli-reload-store = archivio account { $store }: { $count } utenti, letti a ogni accesso (nulla da ricaricare)
 cli-reload-restart = attenzione: { $key } è cambiato in { $file } ma ha effetto solo dopo un riavvio
+cli-check-store-new = archivio account { $store }: non c'è ancora; il server lo crea, vuoto, all'avvio

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもあ
 cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
 cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください
 
+
 # issue 48 (operate)
 cli-banner-unlimited = 無制限
 cli-banner-passive = パッシブポート: { $range }、1 つのアドレスが同時に使えるのは { $cap } 個まで
@@ -193,3 +194,4 @@ cli-check-clean = チェック: 問題は見つかりませんでした
 cli-check-failed = チェック: 見つかった問題: { $count }
 cli-reload-store = アカウントストア { $store }: ユーザー { $count } 人、ログインのたびに読み込み（再読み込みは不要）
 cli-reload-restart = 警告: { $file } で { $key } が変更されましたが、反映されるのは再起動後です
+cli-check-store-new = アカウントストア { $store }: まだありません。サーバーが起動時に空で作成します

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (�
 cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
 cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오
 
+
 # issue 48 (operate)
 cli-banner-unlimited = 무제한
 cli-banner-passive = 패시브 포트: { $range }, 한 주소가 동시에 최대 { $cap }개 사용
@@ -193,3 +194,4 @@ cli-check-clean = 검사: 문제가 없습니다
 cli-check-failed = 검사: 발견된 문제: { $count }
 cli-reload-store = 계정 저장소 { $store }: 사용자 { $count }명, 로그인할 때마다 읽음 (다시 읽을 것 없음)
 cli-reload-restart = 경고: { $file }에서 { $key }이(가) 바뀌었지만 다시 시작해야 적용됩니다
+cli-check-store-new = 계정 저장소 { $store }: 아직 없습니다. 서버가 시작할 때 빈 저장소로 만듭니다

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.
 cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
 cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = bez ograniczeń
 cli-banner-passive = porty pasywne: { $range }, najwyżej { $cap } zajętych naraz przez jeden adres
@@ -193,3 +194,4 @@ cli-check-clean = sprawdzenie: nie znaleziono problemów
 cli-check-failed = sprawdzenie: znalezione problemy: { $count }
 cli-reload-store = baza kont { $store }: { $count } użytkowników, czytanych przy każdym logowaniu (nie ma czego przeładowywać)
 cli-reload-restart = uwaga: { $key } zmieniono w { $file }, ale zadziała dopiero po ponownym uruchomieniu
+cli-check-store-new = baza kont { $store }: jeszcze nie istnieje; serwer utworzy ją, pustą, przy starcie

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } não é um endereço IP nem uma rede (por exemplo 20
 cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
 cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = ilimitado
 cli-banner-passive = portas passivas: { $range }, no máximo { $cap } ocupadas ao mesmo tempo por um endereço
@@ -193,3 +194,4 @@ cli-check-clean = verificação: nenhum problema encontrado
 cli-check-failed = verificação: problemas encontrados: { $count }
 cli-reload-store = banco de contas { $store }: { $count } usuários, lidos a cada login (nada a recarregar)
 cli-reload-restart = aviso: { $key } mudou em { $file }, mas só tem efeito após reiniciar
+cli-check-store-new = banco de contas { $store }: ainda não existe; o servidor o cria, vazio, ao iniciar

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (напри�
 cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
 cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = без ограничений
 cli-banner-passive = пассивные порты: { $range }, не больше { $cap } одновременно на один адрес
@@ -193,3 +194,4 @@ cli-check-clean = проверка: проблем не найдено
 cli-check-failed = проверка: найдено проблем: { $count }
 cli-reload-store = хранилище учётных записей { $store }: { $count } пользователей, читаются при каждом входе (перечитывать нечего)
 cli-reload-restart = внимание: { $key } изменён в { $file }, но вступит в силу только после перезапуска
+cli-check-store-new = хранилище учётных записей { $store }: ещё не существует; сервер создаст его пустым при запуске

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรื
 cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
 cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = ไม่จำกัด
 cli-banner-passive = พอร์ตพาสซีฟ: { $range } ที่อยู่หนึ่งใช้พร้อมกันได้ไม่เกิน { $cap } พอร์ต
@@ -193,3 +194,4 @@ cli-check-clean = ตรวจสอบ: ไม่พบปัญหา
 cli-check-failed = ตรวจสอบ: ปัญหาที่พบ: { $count }
 cli-reload-store = คลังบัญชี { $store }: ผู้ใช้ { $count } คน อ่านทุกครั้งที่เข้าสู่ระบบ (ไม่ต้องโหลดใหม่)
 cli-reload-restart = คำเตือน: { $key } เปลี่ยนใน { $file } แต่จะมีผลหลังเริ่มใหม่เท่านั้น
+cli-check-store-new = คลังบัญชี { $store }: ยังไม่มี เซิร์ฟเวอร์จะสร้างคลังว่างเมื่อเริ่มทำงาน

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (на�
 cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
 cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)
 
+
 # issue 48 (operate)
 cli-banner-unlimited = без обмежень
 cli-banner-passive = пасивні порти: { $range }, не більше { $cap } одночасно на одну адресу
@@ -193,3 +194,4 @@ cli-check-clean = перевірка: проблем не знайдено
 cli-check-failed = перевірка: знайдено проблем: { $count }
 cli-reload-store = сховище облікових записів { $store }: { $count } користувачів, читаються під час кожного входу (перечитувати нічого)
 cli-reload-restart = увага: { $key } змінено в { $file }, але це діятиме лише після перезапуску
+cli-check-store-new = сховище облікових записів { $store }: ще не існує; сервер створить його порожнім під час запуску

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } 不是 IP 地址或网络（例如 203.0.113.9 或 2
 cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）
 
+
 # issue 48 (operate)
 cli-banner-unlimited = 不限
 cli-banner-passive = 被动端口：{ $range }，每个地址同时最多占用 { $cap } 个
@@ -193,3 +194,4 @@ cli-check-clean = 检查：未发现问题
 cli-check-failed = 检查：发现的问题：{ $count }
 cli-reload-store = 账户库 { $store }：{ $count } 个用户，每次登录时读取（无需重新加载）
 cli-reload-restart = 警告：{ $file } 中的 { $key } 已更改，但需重启后才生效
+cli-check-store-new = 账户库 { $store }：尚不存在；服务器启动时会创建一个空库

@@ -171,6 +171,7 @@ cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2
 cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
 
+
 # issue 48 (operate)
 cli-banner-unlimited = 不限
 cli-banner-passive = 被動連接埠：{ $range }，每個位址同時最多占用 { $cap } 個
@@ -193,3 +194,4 @@ cli-check-clean = 檢查：未發現問題
 cli-check-failed = 檢查：發現的問題：{ $count }
 cli-reload-store = 帳戶庫 { $store }：{ $count } 個使用者，每次登入時讀取（無需重新載入）
 cli-reload-restart = 警告：{ $file } 中的 { $key } 已變更，但需重新啟動後才生效
+cli-check-store-new = 帳戶庫 { $store }：尚不存在；伺服器啟動時會建立一個空庫
