@@ -214,6 +214,23 @@ fn serve_check_reads_everything_binds_nothing_and_names_file_and_line() {
         "{err}"
     );
     assert!(err.contains("the root directory missing does not exist"), "{err}");
+    // A certificate file with no certificate, likewise.
+    let (code, _, err) = check(
+        dir.path(),
+        &[
+            "--root",
+            "root",
+            "--tls-cert",
+            not_a_key.to_str().unwrap(),
+            "--tls-key",
+            not_a_key.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("{}: the file holds no PEM certificate", not_a_key.display())),
+        "{err}"
+    );
     assert!(!err.contains("no items found"), "{err}");
 
     // What a start would make (the default root, a new SQLite store) is no
