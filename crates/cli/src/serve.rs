@@ -360,7 +360,12 @@ async fn banner(
     ));
     let missing = server.missing_homes().await;
     out.extend(access_lines(cfg, &missing));
-    out.extend(banner::store_user_lines(server, &root).await?);
+    // A store that answers the count but not the list does not stop the
+    // server: said in the log.
+    match banner::store_user_lines(server, &root).await {
+        Ok(lines) => out.extend(lines),
+        Err(e) => tracing::warn!(error = %format!("{e:#}"), "the accounts store's users could not be listed"),
+    }
     out.extend(banner::passive_lines(cfg));
     out.extend(banner::limits_lines(cfg));
     out.extend(banner::defender_lines(cfg));
