@@ -5,6 +5,9 @@ use anyhow::{bail, Context};
 use babelftp_server::{Config, Server};
 
 mod args;
+mod banner;
+mod check;
+mod reload;
 pub use args::ServeArgs;
 
 /// The text of the readme placed in a newly created default root.
@@ -173,6 +176,10 @@ fn limit_malloc_arenas() {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    if args.check {
+        init_logging();
+        return check::run(&args);
+    }
     limit_malloc_arenas();
     init_logging();
     // Kept to read the users again on SIGHUP.
@@ -219,97 +226,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     rt.block_on(async move {
         // Before the first line a supervisor may wait for: a SIGHUP from
         // then on reloads, it never kills.
-        reload_users_on_hangup(server.users(), reload_args);
-        let root = served_root(&cfg);
-        for a in server.local_addrs() {
-            say(&serving_line(&root, "ftp", a));
-        }
-        for a in server.implicit_addrs() {
-            say(&crate::msg::ts(
-                "cli-serving-implicit",
-                &[("root", &root), ("url", &format!("ftps://{}/", connectable(a)))],
-            ));
-        }
-        // The accounts store (or LDAP, the auth hook) the server opened:
-        // its users log in besides --user and --users.
-        if let Some(dir) = server.directory() {
-            let count = dir.user_count().await?;
-            say(&crate::msg::ts(
-                "cli-store",
-                &[("store", &dir.describe()), ("count", &count.to_string())],
-            ));
-        }
-        if let Some(a) = server.metrics_addr() {
-            say(&crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
-        }
-        if let Some((a, https)) = server.admin_addr() {
-            let scheme = if https { "https" } else { "http" };
-            let url = format!("{scheme}://{}/api/v1/", connectable(a));
-            say(&crate::msg::ts("cli-admin-serving", &[("url", &url)]));
-        }
-        for (a, https) in server.web_addrs() {
-            let scheme = if https { "https" } else { "http" };
-            let url = format!("{scheme}://{}/", connectable(a));
-            say(&crate::msg::ts("cli-web-serving", &[("url", &url)]));
-        }
-        if let Some(why) = server.degraded() {
-            say(&crate::msg::ts("cli-storage-degraded", &[("reason", &why)]));
-        }
-        match open_files {
-            Ok((from, to)) => {
-                if to > from {
-                    say(&crate::msg::ts(
-                        "cli-nofile-raised",
-                        &[("from", &from.to_string()), ("to", &to.to_string())],
-                    ));
-                }
-                // Each HTTP listener (web view, admin API, /metrics) may
-                // hold max_connections connections of its own, one
-                // descriptor each, beside FTP's.
-                let http_doors = cfg.http_listen.len()
-                    + usize::from(cfg.admin_listen.is_some())
-                    + usize::from(cfg.metrics_listen.is_some());
-                let http = (http_doors as u64).saturating_mul(cfg.max_connections as u64);
-                let sessions = babelftp_server::sessions_for_open_files(to.saturating_sub(http));
-                if sessions < cfg.max_connections as u64 {
-                    say(&crate::msg::ts(
-                        "cli-nofile-capped",
-                        &[
-                            ("limit", &to.to_string()),
-                            ("sessions", &sessions.to_string()),
-                            ("max", &cfg.max_connections.to_string()),
-                        ],
-                    ));
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read or raise the open-files limit"),
-        }
-        for line in tls_lines(&cfg).into_iter().chain(charset_lines(&cfg)) {
+        reload::on_hangup(server.users(), server.directory(), reload_args, cfg.clone());
+        for line in banner(&server, &cfg, Some(open_files)).await? {
             say(&line);
-        }
-        let (lang, count) = server.reply_languages();
-        say(&crate::msg::ts(
-            "cli-language",
-            &[("lang", &lang), ("count", &count.to_string())],
-        ));
-        let missing = server.missing_homes().await;
-        for line in access_lines(&cfg, &missing) {
-            say(&line);
-        }
-        if cfg.anonymous {
-            let first = server
-                .local_addrs()
-                .first()
-                .map(|a| connectable(*a).to_string())
-                .unwrap_or_default();
-            say(&crate::msg::ts(
-                if cfg.anonymous_write {
-                    "cli-connect-hint-write"
-                } else {
-                    "cli-connect-hint"
-                },
-                &[("example", &format!("lftp ftp://{first}"))],
-            ));
         }
         say(&crate::msg::ts(
             "cli-ready",
@@ -343,6 +262,133 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     })
 }
 
+/// The start-up lines (all but `ready.`): where it serves, what it
+/// enforces, who may do what. `open_files`: the limit raised, when the
+/// server is to run (`serve --check` raises nothing). A server from
+/// [`Server::check`] has no listener: its addresses are the
+/// configuration's.
+async fn banner(
+    server: &Server,
+    cfg: &Config,
+    open_files: Option<std::io::Result<(u64, u64)>>,
+) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    let checking = open_files.is_none();
+    let root = served_root(cfg);
+    let (ftp, implicit) = match checking {
+        true => (cfg.listen.clone(), cfg.implicit_listen.clone()),
+        false => (server.local_addrs(), server.implicit_addrs()),
+    };
+    for a in ftp {
+        out.push(serving_line(&root, "ftp", a));
+    }
+    for a in implicit {
+        out.push(crate::msg::ts(
+            "cli-serving-implicit",
+            &[("root", &root), ("url", &format!("ftps://{}/", connectable(a)))],
+        ));
+    }
+    // The accounts store (or LDAP, the auth hook) the server opened:
+    // its users log in besides --user and --users.
+    if let Some(dir) = server.directory() {
+        let count = dir.user_count().await?;
+        out.push(crate::msg::ts(
+            "cli-store",
+            &[("store", &dir.describe()), ("count", &count.to_string())],
+        ));
+    }
+    let https = cfg.tls_cert.is_some() && cfg.tls_key.is_some();
+    let (metrics, admin, web) = match checking {
+        true => (
+            cfg.metrics_listen,
+            cfg.admin_listen.map(|a| (a, https)),
+            cfg.http_listen.iter().map(|a| (*a, https)).collect(),
+        ),
+        false => (server.metrics_addr(), server.admin_addr(), server.web_addrs()),
+    };
+    if let Some(a) = metrics {
+        out.push(crate::msg::ts("cli-metrics-serving", &[("addr", &a.to_string())]));
+    }
+    if let Some((a, https)) = admin {
+        let scheme = if https { "https" } else { "http" };
+        let url = format!("{scheme}://{}/api/v1/", connectable(a));
+        out.push(crate::msg::ts("cli-admin-serving", &[("url", &url)]));
+    }
+    for (a, https) in web {
+        let scheme = if https { "https" } else { "http" };
+        let url = format!("{scheme}://{}/", connectable(a));
+        out.push(crate::msg::ts("cli-web-serving", &[("url", &url)]));
+    }
+    if let Some(why) = server.degraded() {
+        out.push(crate::msg::ts("cli-storage-degraded", &[("reason", &why)]));
+    }
+    match open_files {
+        None => {}
+        Some(Ok((from, to))) => {
+            if to > from {
+                out.push(crate::msg::ts(
+                    "cli-nofile-raised",
+                    &[("from", &from.to_string()), ("to", &to.to_string())],
+                ));
+            }
+            // Each HTTP listener (web view, admin API, /metrics) may
+            // hold max_connections connections of its own, one
+            // descriptor each, beside FTP's.
+            let http_doors = cfg.http_listen.len()
+                + usize::from(cfg.admin_listen.is_some())
+                + usize::from(cfg.metrics_listen.is_some());
+            let http = (http_doors as u64).saturating_mul(cfg.max_connections as u64);
+            let sessions = babelftp_server::sessions_for_open_files(to.saturating_sub(http));
+            if sessions < cfg.max_connections as u64 {
+                out.push(crate::msg::ts(
+                    "cli-nofile-capped",
+                    &[
+                        ("limit", &to.to_string()),
+                        ("sessions", &sessions.to_string()),
+                        ("max", &cfg.max_connections.to_string()),
+                    ],
+                ));
+            }
+        }
+        Some(Err(e)) => tracing::warn!(error = %e, "could not read or raise the open-files limit"),
+    }
+    out.extend(tls_lines(cfg).into_iter().chain(charset_lines(cfg)));
+    let (lang, count) = server.reply_languages();
+    out.push(crate::msg::ts(
+        "cli-language",
+        &[("lang", &lang), ("count", &count.to_string())],
+    ));
+    let missing = server.missing_homes().await;
+    out.extend(access_lines(cfg, &missing));
+    // A store that answers the count but not the list does not stop the
+    // server: said in the log.
+    match banner::store_user_lines(server, &root).await {
+        Ok(lines) => out.extend(lines),
+        Err(e) => tracing::warn!(error = %format!("{e:#}"), "the accounts store's users could not be listed"),
+    }
+    out.extend(banner::passive_lines(cfg));
+    out.extend(banner::limits_lines(cfg));
+    out.extend(banner::defender_lines(cfg));
+    out.extend(banner::hook_and_xferlog_lines(cfg));
+    if cfg.anonymous {
+        let first = match checking {
+            true => cfg.listen.first().copied(),
+            false => server.local_addrs().first().copied(),
+        }
+        .map(|a| connectable(a).to_string())
+        .unwrap_or_default();
+        out.push(crate::msg::ts(
+            if cfg.anonymous_write {
+                "cli-connect-hint-write"
+            } else {
+                "cli-connect-hint"
+            },
+            &[("example", &format!("lftp ftp://{first}"))],
+        ));
+    }
+    Ok(out)
+}
+
 /// What is served as `/`, for the start-up line.
 fn served_root(cfg: &Config) -> String {
     cfg.storage.describe(&cfg.root)
@@ -365,41 +411,6 @@ pub fn passwd() -> anyhow::Result<()> {
     let hash = babelftp_server::auth::hash_password(pw.as_bytes()).map_err(anyhow::Error::msg)?;
     println!("{hash}");
     Ok(())
-}
-
-/// On SIGHUP, reads the configuration's users again (the `[[user]]`
-/// tables, `users_file`, `--users`, `--user`) and gives them to the
-/// server: sessions already logged in go on, the next login sees the new
-/// list. A file that no longer reads keeps the old list and says why.
-/// Nothing else is reloaded (a new root or listener needs a restart).
-fn reload_users_on_hangup(users: babelftp_server::Users, args: ServeArgs) {
-    use tokio::signal::unix::{signal, SignalKind};
-    let Ok(mut hangup) = signal(SignalKind::hangup()) else {
-        tracing::warn!("SIGHUP cannot be caught: users are not reloadable");
-        return;
-    };
-    tokio::spawn(async move {
-        while hangup.recv().await.is_some() {
-            let args = args.clone();
-            // Reading files and parsing hashes: off the async workers.
-            let loaded = tokio::task::spawn_blocking(move || args.config()).await;
-            match loaded {
-                Ok(Ok(cfg)) => {
-                    let n = users.replace(cfg.users);
-                    tracing::info!(users = n, "users reloaded (SIGHUP)");
-                    say(&crate::msg::ts("cli-users-reloaded", &[("count", &n.to_string())]));
-                }
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %format!("{e:#}"), "users not reloaded (SIGHUP)");
-                    say(&crate::msg::ts(
-                        "cli-users-reload-failed",
-                        &[("error", &format!("{e:#}"))],
-                    ));
-                }
-                Err(e) => tracing::warn!(error = %e, "users not reloaded (SIGHUP)"),
-            }
-        }
-    });
 }
 
 /// SIGINT and SIGTERM, each one a message: the first stops the server

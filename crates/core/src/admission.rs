@@ -49,6 +49,13 @@ impl Limits {
         })
     }
 
+    /// Why [`Limits::admit`] refused `ip`: its address holds `max_per_ip`
+    /// sessions (`Some(max_per_ip)`), else the server is full (`None`).
+    pub fn address_full(&self, ip: IpAddr, cfg: &Config) -> Option<usize> {
+        let held = self.lock().per_ip.get(&ip.to_canonical()).copied().unwrap_or(0);
+        (held >= cfg.max_per_ip).then_some(cfg.max_per_ip)
+    }
+
     /// Whether a burst of sessions is over (see crate::memory).
     pub fn release_due(&self) -> bool {
         let mut g = self.lock();

@@ -47,6 +47,18 @@ impl Server {
     /// Opens the root and binds every listen address (port 0 picks a free
     /// port; see [`Server::local_addrs`]).
     pub async fn bind(cfg: Config) -> io::Result<Server> {
+        Server::build(cfg, true).await
+    }
+
+    /// What `serve --check` asks: everything [`Server::bind`] reads and
+    /// checks (storages, store, catalogs, certificate, hosts, the doors'
+    /// rules), with no socket bound and no event delivered; the server it
+    /// gives has no listener and only answers questions for the banner.
+    pub async fn check(cfg: Config) -> io::Result<Server> {
+        Server::build(cfg, false).await
+    }
+
+    async fn build(cfg: Config, listen: bool) -> io::Result<Server> {
         doors_built(&cfg)?;
         let (charsets, legacy) = config::charsets(&cfg).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let started = std::time::SystemTime::now();
@@ -172,13 +184,13 @@ impl Server {
             ));
         }
         let mut implicit = Vec::new();
-        for addr in &cfg.implicit_listen {
+        for addr in cfg.implicit_listen.iter().filter(|_| listen) {
             let l = TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?;
             sockopt::keepalive(&l)?;
             implicit.push(l);
         }
         let mut listeners = Vec::new();
-        for addr in &cfg.listen {
+        for addr in cfg.listen.iter().filter(|_| listen) {
             let l = TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?;
             // Set once here, inherited by every accepted control connection
             // (Linux copies socket options to the accepted socket).
@@ -206,7 +218,9 @@ impl Server {
         let events = events::Events::start_bounded(
             cfg.node.clone(),
             &cfg.hooks,
-            directory.as_ref().and_then(|d| d.store().cloned()),
+            // A check reads the hooks but leaves the outbox alone: nothing
+            // it holds is delivered or dropped.
+            directory.as_ref().and_then(|d| d.store().cloned()).filter(|_| listen),
             events::Bound {
                 max_pending: cfg.events_max_pending,
                 dropped: server_metrics.events_dropped(),
@@ -215,7 +229,7 @@ impl Server {
             },
         )
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let metrics = match cfg.metrics_listen {
+        let metrics = match cfg.metrics_listen.filter(|_| listen) {
             Some(addr) => Some(metrics::bind(addr).await.map_err(|e| in_use(&addr, e))?),
             None => None,
         };
@@ -238,14 +252,19 @@ impl Server {
                         ),
                     ));
                 }
-                let l = admin::AdminListener::bind(addr).await.map_err(|e| in_use(&addr, e))?;
-                Some((l, store))
+                match listen {
+                    true => Some((
+                        admin::AdminListener::bind(addr).await.map_err(|e| in_use(&addr, e))?,
+                        store,
+                    )),
+                    false => None,
+                }
             }
             None => None,
         };
         // (None without the feature web: doors_built said so.)
         let mut web = Vec::new();
-        for addr in &cfg.http_listen {
+        for addr in cfg.http_listen.iter().filter(|_| listen) {
             web.push(TcpListener::bind(addr).await.map_err(|e| in_use(addr, e))?);
         }
         Ok(Server {

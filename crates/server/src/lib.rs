@@ -130,6 +130,20 @@ impl Server {
         .unwrap_or_default()
     }
 
+    /// Whether an accounts store's home is missing: a path that is not a
+    /// directory of the root, or a local directory that is not there (an
+    /// S3 home is not probed).
+    pub async fn store_home_missing(&self, home: babelftp_accounts::Home) -> bool {
+        let root = self.shared.root.clone();
+        tokio::task::spawn_blocking(move || match home {
+            babelftp_accounts::Home::Inside(p) => !root.is_dir(&babelftp_session::VPath::root().join(&p)),
+            babelftp_accounts::Home::Source(babelftp_accounts::Source::Dir(d)) => !d.is_dir(),
+            babelftp_accounts::Home::Source(_) => false,
+        })
+        .await
+        .unwrap_or(false)
+    }
+
     /// The language of replies before LANG, and how many there are.
     pub fn reply_languages(&self) -> (String, usize) {
         let c = &self.shared.session.catalogs;

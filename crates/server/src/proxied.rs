@@ -38,8 +38,9 @@ pub(crate) async fn proxied(
         return;
     }
     let Some(slot) = limits.admit(peer.ip(), &shared.cfg) else {
-        tracing::warn!(%peer, %proxy, "connection refused: too many connections (max_connections or max_per_ip)");
-        driver::refuse(stream, &shared.session.catalogs).await;
+        tracing::warn!(%proxy, "connection from a proxy's client refused");
+        let why = driver::full(&limits, peer, &shared.cfg);
+        driver::refuse(stream, &shared.session.catalogs, why).await;
         return;
     };
     logctx::session(id, peer, Some(proxy), async move {

@@ -202,12 +202,12 @@ impl Server {
                 continue;
             }
             let Some(slot) = limits.admit(peer.ip(), &self.shared.cfg) else {
-                tracing::warn!(%peer, "connection refused: too many connections (max_connections or max_per_ip)");
+                let why = driver::full(&limits, peer, &self.shared.cfg);
                 let shared = self.shared.clone();
                 let alive = alive.clone();
                 tokio::spawn(async move {
                     let _alive = alive;
-                    driver::refuse(stream, &shared.session.catalogs).await
+                    driver::refuse(stream, &shared.session.catalogs, why).await
                 });
                 continue;
             };

@@ -83,6 +83,12 @@ pub enum Msg {
     /// An administrator ended the session (the admin API): 421.
     EndedByAdmin,
     TooManyConnections,
+    /// 421 instead of the greeting: the server holds `max_connections`
+    /// sessions (the number).
+    ServerFull(u64),
+    /// 421 instead of the greeting: the client's address holds
+    /// `max_per_ip` sessions (the number).
+    AddressFull(u64),
     /// 421 when a login cannot get what it needs (EMFILE opening a home).
     OutOfResources,
     Utf8On,
@@ -226,6 +232,8 @@ impl Msg {
             ShuttingDown => ("shutting-down", None),
             EndedByAdmin => ("ended-by-admin", None),
             TooManyConnections => ("too-many-connections", None),
+            ServerFull(n) => ("server-full", Some(("max", Arg::Num(*n)))),
+            AddressFull(n) => ("address-full", Some(("max", Arg::Num(*n)))),
             OutOfResources => ("out-of-resources", None),
             Utf8On => ("utf8-on", None),
             Utf8Off => ("utf8-off", None),
@@ -372,6 +380,8 @@ mod tests {
             Msg::ShuttingDown,
             Msg::EndedByAdmin,
             Msg::TooManyConnections,
+            Msg::ServerFull(512),
+            Msg::AddressFull(32),
             Msg::OutOfResources,
             Msg::Utf8On,
             Msg::Utf8Off,

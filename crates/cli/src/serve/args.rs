@@ -17,6 +17,11 @@ pub struct ServeArgs {
     /// A TOML configuration file (every option; flags below override it).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Read and check everything (configuration, certificate, accounts
+    /// store, users, hooks), print the banner and every problem, then
+    /// exit: 0 when there is none, 1 otherwise. Binds no socket.
+    #[arg(long)]
+    pub check: bool,
     /// Directory served as `/` (created with a short readme if missing)
     /// [default: ftp-root].
     #[arg(long)]
@@ -242,6 +247,29 @@ impl ServeArgs {
             s.db = crate::db::found_url();
         }
         Ok(s)
+    }
+
+    /// [`ServeArgs::settings`] for `serve --check`: every mistake of the
+    /// file found (each unknown key with its line), then the flags';
+    /// the settings when there is none.
+    pub fn checked_settings(&self) -> (Option<Settings>, Vec<anyhow::Error>) {
+        let (mut s, mut problems): (Option<Settings>, Vec<anyhow::Error>) = match &self.config {
+            Some(p) => {
+                let (s, errs) = Settings::check(p);
+                (s, errs.into_iter().map(anyhow::Error::from).collect())
+            }
+            None => (Some(Settings::default()), Vec::new()),
+        };
+        if let Some(st) = &mut s {
+            if let Err(e) = self.overlay(st) {
+                problems.push(e);
+                return (None, problems);
+            }
+            if st.db.is_none() {
+                st.db = crate::db::found_url();
+            }
+        }
+        (s, problems)
     }
 
     /// Each flag given, over its key. Values are checked here, so that a

@@ -35,6 +35,7 @@ mod limits_rate;
 mod passive_nat;
 mod s3;
 mod security;
+mod serve_operate;
 mod serve_ops;
 mod serve_startup;
 mod server_correctness;

@@ -29,7 +29,7 @@
 //! upload_end_wait_ms = 10     # a killed client's control FIN, awaited after an APPE, REST+STOR or STOU
 //! max_connections = 512
 //! max_per_ip = 32
-//! max_passive_per_ip = 32     # passive ports one address holds at once (at most a quarter of passive_ports)
+//! max_passive_per_ip = 32     # passive ports one address holds at once (default: max_per_ip, at most a quarter of passive_ports)
 //! status_before_login = false # true: STAT before login names the version and the client's address
 //! allow_degraded = false      # true: start when the storage does not answer (banner, /health: degraded)
 //! shutdown_grace = 30         # seconds
@@ -235,8 +235,9 @@ pub struct Config {
     /// door counts its own too, as for `max_connections`.
     pub max_per_ip: usize,
     /// Most passive ports one client address holds at once (PASV/EPSV
-    /// beyond it: 425); `None`: `max_per_ip`. Never more than a quarter of
-    /// a configured `passive_ports` range (see [`Config::passive_cap`]).
+    /// beyond it: 425); `None`: `max_per_ip`, never more than a quarter of
+    /// a configured `passive_ports` range; a value written wins (see
+    /// [`Config::passive_cap`]).
     pub max_passive_per_ip: Option<usize>,
     /// STAT before login names the server's version and the client's
     /// address (off: only the transfer state).
@@ -340,16 +341,36 @@ impl Config {
             .map(|(_, a)| *a)
     }
 
-    /// How many passive ports one client address may hold at once:
-    /// `max_passive_per_ip` (default `max_per_ip`), and never more than a
-    /// quarter of a configured `passive_ports` range, so that a few
-    /// sessions from one address cannot take every port (at least 1).
+    /// How many passive ports one client address may hold at once: an
+    /// explicit `max_passive_per_ip` as written (the operator's word wins,
+    /// even over the range's size: [`Config::passive_cap_exceeds_range`]
+    /// says so at start); else `max_per_ip`, never more than a quarter of
+    /// a configured `passive_ports` range, so that a few sessions from one
+    /// address cannot take every port (at least 1).
     pub fn passive_cap(&self) -> usize {
-        let cap = self.max_passive_per_ip.unwrap_or(self.max_per_ip);
-        match &self.passive_ports {
-            Some(r) => cap.min((usize::from(r.end() - r.start()) + 1) / 4).max(1),
-            None => cap.max(1),
+        if let Some(n) = self.max_passive_per_ip {
+            return n.max(1);
         }
+        match &self.passive_ports {
+            Some(_) => self.max_per_ip.min(self.passive_range_size() / 4).max(1),
+            None => self.max_per_ip.max(1),
+        }
+    }
+
+    /// The number of ports in `passive_ports` (0 when none is configured).
+    pub fn passive_range_size(&self) -> usize {
+        self.passive_ports
+            .as_ref()
+            .map_or(0, |r| usize::from(r.end() - r.start()) + 1)
+    }
+
+    /// An explicit `max_passive_per_ip` larger than the `passive_ports`
+    /// range: `(cap, ports)`, for a warning at start (one address could
+    /// then hold every port).
+    pub fn passive_cap_exceeds_range(&self) -> Option<(usize, usize)> {
+        let n = self.max_passive_per_ip?;
+        let size = self.passive_range_size();
+        (self.passive_ports.is_some() && n > size).then_some((n, size))
     }
 
     /// Reads a TOML configuration file over the defaults
@@ -495,10 +516,12 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// The file is not valid TOML of our schema.
-    #[error("{path}: {message}")]
+    #[error("{}{message}", at_line(path, *line))]
     Parse {
         /// The file.
         path: PathBuf,
+        /// The line (from 1) the parser points at, when it does.
+        line: Option<usize>,
         /// The parser's message.
         message: String,
     },
@@ -518,6 +541,14 @@ fn origin(path: &std::path::Path) -> String {
     match path.as_os_str().is_empty() {
         true => String::new(),
         false => format!("{}: ", path.display()),
+    }
+}
+
+/// `FILE:LINE: ` (or `FILE: ` without a line), as compilers name a place.
+fn at_line(path: &std::path::Path, line: Option<usize>) -> String {
+    match line {
+        Some(n) => format!("{}:{n}: ", path.display()),
+        None => format!("{}: ", path.display()),
     }
 }
 

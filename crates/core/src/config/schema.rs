@@ -454,10 +454,32 @@ pub(super) fn read(path: &Path) -> Result<String, ConfigError> {
 
 /// Parses TOML text as `T`, the parser's message naming the file.
 pub(super) fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, ConfigError> {
-    toml::from_str(text).map_err(|e| ConfigError::Parse {
+    toml::from_str(text).map_err(|e| parse_error(path, text, &e))
+}
+
+/// The parser's error as `FILE:LINE: message` (its short message when it
+/// points at a place, its whole text otherwise).
+fn parse_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let line = e.span().map(|s| line_of(text, s.start));
+    // The line itself too: a type's mistake does not name its key.
+    let source = line
+        .and_then(|n| text.lines().nth(n - 1))
+        .map(str::trim)
+        .filter(|l| !l.is_empty());
+    ConfigError::Parse {
         path: path.to_owned(),
-        message: e.to_string(),
-    })
+        line,
+        message: match (line, source) {
+            (_, Some(l)) => format!("{} (in: {l})", e.message().trim_end()),
+            (Some(_), None) => e.message().trim_end().to_owned(),
+            (None, None) => e.to_string(),
+        },
+    }
+}
+
+/// The line (from 1) of the byte at `offset` in `text`.
+pub(super) fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes().iter().take(offset).filter(|&&b| b == b'\n').count() + 1
 }
 
 impl Settings {
@@ -470,6 +492,65 @@ impl Settings {
         s.rebase(path.parent().unwrap_or(Path::new(".")));
         s.file = Some(path.to_owned());
         Ok(s)
+    }
+
+    /// [`Settings::load`] for `serve --check`: every unknown key of the
+    /// file, each with its line, rather than the first alone (the parser
+    /// stops at one: its line is blanked and the file parsed again); the
+    /// settings when no other mistake stops the parser.
+    pub fn check(path: &Path) -> (Option<Settings>, Vec<ConfigError>) {
+        let text = match read(path) {
+            Ok(t) => t,
+            Err(e) => return (None, vec![e]),
+        };
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        let mut found = Vec::new();
+        // At most one pass per line of the file.
+        for _ in 0..=lines.len() {
+            let now = lines.join("\n");
+            match toml::from_str::<Settings>(&now) {
+                Ok(mut s) => {
+                    if !found.is_empty() {
+                        // In the file's order, not the parser's.
+                        found.sort_by_key(|e| match e {
+                            ConfigError::Parse { line, .. } => *line,
+                            _ => None,
+                        });
+                        return (None, found);
+                    }
+                    s.rebase(path.parent().unwrap_or(Path::new(".")));
+                    s.file = Some(path.to_owned());
+                    return (Some(s), found);
+                }
+                Err(e) => {
+                    let err = parse_error(path, &now, &e);
+                    let unknown = e.message().starts_with("unknown field");
+                    let line = match &err {
+                        ConfigError::Parse { line: Some(n), .. } => Some(*n),
+                        _ => None,
+                    };
+                    found.push(err);
+                    match line.filter(|&n| unknown && n <= lines.len() && !lines[n - 1].is_empty()) {
+                        Some(n) => lines[n - 1] = "",
+                        None => return (None, found),
+                    }
+                }
+            }
+        }
+        (None, found)
+    }
+
+    /// The line (from 1) where `key` is set in the file, for a message
+    /// about its value: the first line that begins with `key =`.
+    pub fn line_of_key(&self, key: &str) -> Option<usize> {
+        let text = std::fs::read_to_string(self.file.as_ref()?).ok()?;
+        text.lines()
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+            })
+            .map(|i| i + 1)
     }
 
     /// Relative paths of the file, made relative to `base`.

@@ -376,8 +376,18 @@ fn the_defaults_are_the_schemas_resolved() {
     assert_eq!(c.passive_cap(), 32);
     c.passive_ports = Some(50000..=50019);
     assert_eq!(c.passive_cap(), 5);
+    assert_eq!(c.passive_cap_exceeds_range(), None);
     c.max_passive_per_ip = Some(2);
     assert_eq!(c.passive_cap(), 2);
+    // A value written wins over the quarter (issue 48), and is said at
+    // start when it exceeds the range.
+    c.max_passive_per_ip = Some(15);
+    assert_eq!(c.passive_cap(), 15);
+    assert_eq!(c.passive_cap_exceeds_range(), None);
+    c.max_passive_per_ip = Some(5000);
+    assert_eq!(c.passive_cap(), 5000);
+    assert_eq!(c.passive_cap_exceeds_range(), Some((5000, 20)));
+    c.max_passive_per_ip = None;
     c.passive_ports = Some(50000..=50000);
     assert_eq!(c.passive_cap(), 1);
 }
@@ -435,7 +445,7 @@ fn the_schema_reads_the_files_it_always_read() {
     }
     std::fs::write(&p, "root = \"r\"\nmax_per_ip = \"3\"\n").unwrap();
     let e = Config::load(&p).unwrap_err().to_string();
-    assert!(e.contains("line 2") && e.contains("max_per_ip"), "{e}");
+    assert!(e.contains("c.toml:2: ") && e.contains("max_per_ip"), "{e}");
     // Listen keys take one address or a list; a relative path is the
     // file's neighbour, an absolute one stays.
     std::fs::write(

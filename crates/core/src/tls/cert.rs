@@ -36,9 +36,19 @@ fn load(cert: &Path, key: &Path) -> io::Result<Arc<CertifiedKey>> {
         .collect::<Result<_, _>>()
         .map_err(|e| bad(&cert.display().to_string(), &e))?;
     if certs.is_empty() {
-        return Err(bad(&cert.display().to_string(), &"no certificate in the file"));
+        return Err(bad(
+            &cert.display().to_string(),
+            &"the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+        ));
     }
-    let key_der = PrivateKeyDer::from_pem_file(key).map_err(|e| bad(&key.display().to_string(), &e))?;
+    let key_der = PrivateKeyDer::from_pem_file(key).map_err(|e| match e {
+        // rustls says "no items found": which file, and what it lacks.
+        rustls_pki_types::pem::Error::NoItemsFound => bad(
+            &key.display().to_string(),
+            &"the file holds no PEM private key (-----BEGIN PRIVATE KEY-----, RSA PRIVATE KEY or EC PRIVATE KEY)",
+        ),
+        e => bad(&key.display().to_string(), &e),
+    })?;
     let signer =
         rustls::crypto::ring::sign::any_supported_type(&key_der).map_err(|e| bad(&key.display().to_string(), &e))?;
     let pair = CertifiedKey::new(certs, signer);

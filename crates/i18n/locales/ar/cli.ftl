@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.1
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
 cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = بلا حد
+cli-banner-passive = المنافذ السلبية: { $range }، وبحد أقصى { $cap } يشغلها عنوان واحد في آن واحد
+cli-banner-passive-any = المنافذ السلبية: أي منفذ يمنحه النظام، وبحد أقصى { $cap } يشغلها عنوان واحد في آن واحد
+cli-banner-passive-over = تحذير: قيمة max_passive_per_ip هي { $cap }، أكثر من منافذ passive_ports البالغة { $ports }: قد يشغل عنوان واحد كل المنافذ السلبية
+cli-banner-limits = الحدود: { $sessions } جلسة في آن واحد، و{ $per_ip } من عنوان واحد؛ تُغلق الجلسات الخاملة بعد { $idle } ث؛ التنزيل { $down }، والرفع { $up } (الخادم كله)
+cli-banner-defender = المدافع: يُحظر العنوان الذي يجمع { $threshold } نقطة خلال { $window } ث لمدة { $ban } ث (تسجيل الدخول الفاشل يُحتسب { $login })
+cli-banner-defender-off = المدافع: معطّل، لا يُحظر أي عنوان تلقائيًا
+cli-banner-hooks-none = خطافات الأحداث: لا شيء
+cli-banner-hook = خطاف الأحداث: { $hook } ({ $events })
+cli-banner-hook-every = كل الأحداث
+cli-banner-xferlog = سجل النقل: { $file }
+cli-banner-xferlog-off = سجل النقل: معطّل
+cli-banner-store-user = الوصول: المستخدم { $name } (مخزن الحسابات)، في { $home }، الصلاحيات: { $rights }
+cli-banner-store-user-disabled = الوصول: المستخدم { $name } (مخزن الحسابات) معطّل
+cli-banner-store-more = الوصول: … و{ $count } مستخدمًا آخر في مخزن الحسابات (babelftp user list)
+cli-check-banner = الفحص: لم يُربط ولم يُشغَّل أي شيء؛ كان الخادم سيبدأ بما يلي:
+cli-check-problem = مشكلة: { $problem }
+cli-check-clean = الفحص: لم يُعثر على أي مشكلة
+cli-check-failed = الفحص: المشكلات التي عُثر عليها: { $count }
+cli-reload-store = مخزن الحسابات { $store }: { $count } مستخدمًا، يُقرؤون عند كل تسجيل دخول (لا شيء لإعادة تحميله)
+cli-reload-restart = تحذير: تغيّر { $key } في { $file } لكنه لا يسري إلا بعد إعادة التشغيل
+cli-check-store-new = مخزن الحسابات { $store }: غير موجود بعد؛ ينشئه الخادم فارغًا عند البدء

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
 cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = unbegrenzt
+cli-banner-passive = passive Ports: { $range }, höchstens { $cap } gleichzeitig von einer Adresse belegt
+cli-banner-passive-any = passive Ports: beliebige vom System vergebene, höchstens { $cap } gleichzeitig von einer Adresse belegt
+cli-banner-passive-over = Warnung: max_passive_per_ip ist { $cap }, mehr als die { $ports } Ports von passive_ports: eine Adresse kann alle passiven Ports belegen
+cli-banner-limits = Grenzen: { $sessions } Sitzungen gleichzeitig, { $per_ip } von einer Adresse; untätige Sitzungen werden nach { $idle } s geschlossen; Downloads { $down }, Uploads { $up } (ganzer Server)
+cli-banner-defender = Verteidiger: eine Adresse, die { $threshold } Punkte in { $window } s erreicht, wird für { $ban } s gesperrt (eine fehlgeschlagene Anmeldung zählt { $login })
+cli-banner-defender-off = Verteidiger: aus, keine Adresse wird automatisch gesperrt
+cli-banner-hooks-none = Ereignis-Hooks: keine
+cli-banner-hook = Ereignis-Hook: { $hook } ({ $events })
+cli-banner-hook-every = jedes Ereignis
+cli-banner-xferlog = Übertragungsprotokoll: { $file }
+cli-banner-xferlog-off = Übertragungsprotokoll: aus
+cli-banner-store-user = Zugang: Benutzer { $name } (Kontenspeicher), in { $home }, Rechte: { $rights }
+cli-banner-store-user-disabled = Zugang: Benutzer { $name } (Kontenspeicher) ist deaktiviert
+cli-banner-store-more = Zugang: … und { $count } weitere Benutzer im Kontenspeicher (babelftp user list)
+cli-check-banner = Prüfung: nichts wurde gebunden oder gestartet; der Server würde so starten:
+cli-check-problem = Problem: { $problem }
+cli-check-clean = Prüfung: keine Probleme gefunden
+cli-check-failed = Prüfung: gefundene Probleme: { $count }
+cli-reload-store = Kontenspeicher { $store }: { $count } Benutzer, bei jeder Anmeldung gelesen (nichts neu zu laden)
+cli-reload-restart = Warnung: { $key } wurde in { $file } geändert, wirkt aber erst nach einem Neustart
+cli-check-store-new = Kontenspeicher { $store }: existiert noch nicht; der Server legt ihn beim Start leer an

@@ -159,3 +159,8 @@ web-stalled = Der Upload kam nicht mehr an; nichts wurde gespeichert.
 # issue 45: server
 reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
 web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
+
+
+# issue 48 (operate)
+server-full = Der Server hat so viele Sitzungen offen, wie er erlaubt ({ $max }): bitte später erneut versuchen.
+address-full = Ihre Adresse hat so viele Sitzungen offen, wie dieser Server von einer Adresse erlaubt ({ $max }): schließen Sie eine oder versuchen Sie es später erneut.

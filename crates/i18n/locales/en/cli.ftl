@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
 cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = unlimited
+cli-banner-passive = passive ports: { $range }, at most { $cap } held by one address at once
+cli-banner-passive-any = passive ports: any the system gives, at most { $cap } held by one address at once
+cli-banner-passive-over = warning: max_passive_per_ip is { $cap }, more than the { $ports } ports of passive_ports: one address may hold every passive port
+cli-banner-limits = limits: { $sessions } sessions at once, { $per_ip } from one address; idle sessions closed after { $idle } s; downloads { $down }, uploads { $up } (whole server)
+cli-banner-defender = defender: an address that scores { $threshold } points within { $window } s is banned for { $ban } s (a failed login scores { $login })
+cli-banner-defender-off = defender: off, no address is banned automatically
+cli-banner-hooks-none = event hooks: none
+cli-banner-hook = event hook: { $hook } ({ $events })
+cli-banner-hook-every = every event
+cli-banner-xferlog = transfer log: { $file }
+cli-banner-xferlog-off = transfer log: off
+cli-banner-store-user = access: user { $name } (accounts store), in { $home }, rights: { $rights }
+cli-banner-store-user-disabled = access: user { $name } (accounts store) is disabled
+cli-banner-store-more = access: … and { $count } more users in the accounts store (babelftp user list)
+cli-check-banner = check: nothing was bound or started; the server would start with:
+cli-check-problem = problem: { $problem }
+cli-check-clean = check: no problems found
+cli-check-failed = check: problems found: { $count }
+cli-reload-store = accounts store { $store }: { $count } users, read at each login (nothing to reload)
+cli-reload-restart = warning: { $key } changed in { $file } but takes effect only after a restart
+cli-check-store-new = accounts store { $store }: not there yet; the server creates it, empty, at start

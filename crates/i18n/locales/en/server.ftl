@@ -159,3 +159,8 @@ web-stalled = The upload stopped arriving; nothing was stored.
 # issue 45: server
 reserved-name = This name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
 web-reserved-name = That name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
+
+
+# issue 48 (operate)
+server-full = The server has as many sessions open as it allows ({ $max }): try again later.
+address-full = Your address has as many sessions open as this server allows from one address ({ $max }): close one or try again later.

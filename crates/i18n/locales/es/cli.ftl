@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
 cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = sin límite
+cli-banner-passive = puertos pasivos: { $range }, como mucho { $cap } ocupados a la vez por una dirección
+cli-banner-passive-any = puertos pasivos: los que dé el sistema, como mucho { $cap } ocupados a la vez por una dirección
+cli-banner-passive-over = aviso: max_passive_per_ip vale { $cap }, más que los { $ports } puertos de passive_ports: una dirección puede ocupar todos los puertos pasivos
+cli-banner-limits = límites: { $sessions } sesiones a la vez, { $per_ip } desde una dirección; las sesiones inactivas se cierran tras { $idle } s; descargas { $down }, subidas { $up } (todo el servidor)
+cli-banner-defender = defensor: una dirección que suma { $threshold } puntos en { $window } s queda vetada { $ban } s (un inicio de sesión fallido suma { $login })
+cli-banner-defender-off = defensor: desactivado, ninguna dirección se veta automáticamente
+cli-banner-hooks-none = ganchos de eventos: ninguno
+cli-banner-hook = gancho de eventos: { $hook } ({ $events })
+cli-banner-hook-every = todos los eventos
+cli-banner-xferlog = registro de transferencias: { $file }
+cli-banner-xferlog-off = registro de transferencias: desactivado
+cli-banner-store-user = acceso: usuario { $name } (almacén de cuentas), en { $home }, derechos: { $rights }
+cli-banner-store-user-disabled = acceso: el usuario { $name } (almacén de cuentas) está desactivado
+cli-banner-store-more = acceso: … y { $count } usuarios más en el almacén de cuentas (babelftp user list)
+cli-check-banner = comprobación: no se ha abierto ni iniciado nada; el servidor arrancaría con:
+cli-check-problem = problema: { $problem }
+cli-check-clean = comprobación: ningún problema encontrado
+cli-check-failed = comprobación: problemas encontrados: { $count }
+cli-reload-store = almacén de cuentas { $store }: { $count } usuarios, leídos en cada inicio de sesión (nada que recargar)
+cli-reload-restart = aviso: { $key } ha cambiado en { $file }, pero solo surte efecto tras un reinicio
+cli-check-store-new = almacén de cuentas { $store }: aún no existe; el servidor lo crea, vacío, al arrancar

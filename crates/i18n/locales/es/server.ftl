@@ -159,3 +159,8 @@ web-stalled = La subida dejó de llegar; no se guardó nada.
 # issue 45: server
 reserved-name = Este nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
 web-reserved-name = Ese nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
+
+
+# issue 48 (operate)
+server-full = El servidor tiene abiertas tantas sesiones como permite ({ $max }): inténtelo de nuevo más tarde.
+address-full = Su dirección tiene abiertas tantas sesiones como este servidor permite desde una dirección ({ $max }): cierre una o inténtelo de nuevo más tarde.

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple
 # issue 45: accounts
 cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
 cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = illimité
+cli-banner-passive = ports passifs : { $range }, au plus { $cap } tenus à la fois par une adresse
+cli-banner-passive-any = ports passifs : ceux que donne le système, au plus { $cap } tenus à la fois par une adresse
+cli-banner-passive-over = attention : max_passive_per_ip vaut { $cap }, plus que les { $ports } ports de passive_ports : une adresse peut tenir tous les ports passifs
+cli-banner-limits = limites : { $sessions } sessions à la fois, { $per_ip } par adresse ; les sessions inactives sont fermées après { $idle } s ; téléchargements { $down }, envois { $up } (tout le serveur)
+cli-banner-defender = défenseur : une adresse qui atteint { $threshold } points en { $window } s est bannie { $ban } s (une connexion échouée compte { $login })
+cli-banner-defender-off = défenseur : désactivé, aucune adresse n'est bannie automatiquement
+cli-banner-hooks-none = crochets d'événements : aucun
+cli-banner-hook = crochet d'événements : { $hook } ({ $events })
+cli-banner-hook-every = tous les événements
+cli-banner-xferlog = journal des transferts : { $file }
+cli-banner-xferlog-off = journal des transferts : désactivé
+cli-banner-store-user = accès : utilisateur { $name } (base de comptes), dans { $home }, droits : { $rights }
+cli-banner-store-user-disabled = accès : l'utilisateur { $name } (base de comptes) est désactivé
+cli-banner-store-more = accès : … et { $count } utilisateurs de plus dans la base de comptes (babelftp user list)
+cli-check-banner = vérification : rien n'a été ouvert ni démarré ; le serveur démarrerait ainsi :
+cli-check-problem = problème : { $problem }
+cli-check-clean = vérification : aucun problème trouvé
+cli-check-failed = vérification : problèmes trouvés : { $count }
+cli-reload-store = base de comptes { $store } : { $count } utilisateurs, lus à chaque connexion (rien à recharger)
+cli-reload-restart = attention : { $key } a changé dans { $file } mais ne prend effet qu'après un redémarrage
+cli-check-store-new = base de comptes { $store } : pas encore là ; le serveur la crée, vide, au démarrage

@@ -159,3 +159,8 @@ web-stalled = L’envoi a cessé d’arriver ; rien n’a été enregistré.
 # issue 45: server
 reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
 web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
+
+
+# issue 48 (operate)
+server-full = Le serveur a autant de sessions ouvertes qu'il en permet ({ $max }) : réessayez plus tard.
+address-full = Votre adresse a autant de sessions ouvertes que ce serveur en permet par adresse ({ $max }) : fermez-en une ou réessayez plus tard.

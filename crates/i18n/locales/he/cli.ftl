@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
 cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = ללא הגבלה
+cli-banner-passive = פורטים פסיביים: { $range }, לכל היותר { $cap } בבת אחת לכתובת אחת
+cli-banner-passive-any = פורטים פסיביים: כל מה שהמערכת נותנת, לכל היותר { $cap } בבת אחת לכתובת אחת
+cli-banner-passive-over = אזהרה: max_passive_per_ip הוא { $cap }, יותר מ־{ $ports } הפורטים של passive_ports: כתובת אחת עלולה לתפוס את כל הפורטים הפסיביים
+cli-banner-limits = מגבלות: { $sessions } הפעלות בבת אחת, { $per_ip } מכתובת אחת; הפעלות בטלות נסגרות אחרי { $idle } שניות; הורדות { $down }, העלאות { $up } (כל השרת)
+cli-banner-defender = מגן: כתובת שצוברת { $threshold } נקודות בתוך { $window } שניות נחסמת ל־{ $ban } שניות (כניסה שנכשלה שווה { $login })
+cli-banner-defender-off = מגן: כבוי, שום כתובת אינה נחסמת אוטומטית
+cli-banner-hooks-none = ווי אירועים: אין
+cli-banner-hook = וו אירועים: { $hook } ({ $events })
+cli-banner-hook-every = כל האירועים
+cli-banner-xferlog = יומן העברות: { $file }
+cli-banner-xferlog-off = יומן העברות: כבוי
+cli-banner-store-user = גישה: משתמש { $name } (מאגר החשבונות), ב־{ $home }, הרשאות: { $rights }
+cli-banner-store-user-disabled = גישה: המשתמש { $name } (מאגר החשבונות) מושבת
+cli-banner-store-more = גישה: … ועוד { $count } משתמשים במאגר החשבונות (babelftp user list)
+cli-check-banner = בדיקה: דבר לא נקשר ולא הופעל; השרת היה עולה עם:
+cli-check-problem = בעיה: { $problem }
+cli-check-clean = בדיקה: לא נמצאו בעיות
+cli-check-failed = בדיקה: בעיות שנמצאו: { $count }
+cli-reload-store = מאגר החשבונות { $store }: { $count } משתמשים, נקראים בכל כניסה (אין מה לטעון מחדש)
+cli-reload-restart = אזהרה: { $key } השתנה ב־{ $file } אך ייכנס לתוקף רק אחרי הפעלה מחדש
+cli-check-store-new = מאגר החשבונות { $store }: עדיין לא קיים; השרת ייצור אותו ריק בעת ההפעלה

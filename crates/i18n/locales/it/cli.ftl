@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
 cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = illimitato
+cli-banner-passive = porte passive: { $range }, al massimo { $cap } occupate insieme da un indirizzo
+cli-banner-passive-any = porte passive: quelle date dal sistema, al massimo { $cap } occupate insieme da un indirizzo
+cli-banner-passive-over = attenzione: max_passive_per_ip è { $cap }, più delle { $ports } porte di passive_ports: un indirizzo può occupare tutte le porte passive
+cli-banner-limits = limiti: { $sessions } sessioni insieme, { $per_ip } da un indirizzo; le sessioni inattive si chiudono dopo { $idle } s; download { $down }, upload { $up } (tutto il server)
+cli-banner-defender = difensore: un indirizzo che totalizza { $threshold } punti in { $window } s viene bandito per { $ban } s (un accesso fallito vale { $login })
+cli-banner-defender-off = difensore: disattivato, nessun indirizzo viene bandito automaticamente
+cli-banner-hooks-none = hook di eventi: nessuno
+cli-banner-hook = hook di eventi: { $hook } ({ $events })
+cli-banner-hook-every = ogni evento
+cli-banner-xferlog = registro dei trasferimenti: { $file }
+cli-banner-xferlog-off = registro dei trasferimenti: disattivato
+cli-banner-store-user = accesso: utente { $name } (archivio account), in { $home }, diritti: { $rights }
+cli-banner-store-user-disabled = accesso: l'utente { $name } (archivio account) è disattivato
+cli-banner-store-more = accesso: … e altri { $count } utenti nell'archivio account (babelftp user list)
+cli-check-banner = verifica: nulla è stato aperto o avviato; il server partirebbe con:
+cli-check-problem = problema: { $problem }
+cli-check-clean = verifica: nessun problema trovato
+cli-check-failed = verifica: problemi trovati: { $count }
+cli-reload-store = archivio account { $store }: { $count } utenti, letti a ogni accesso (nulla da ricaricare)
+cli-reload-restart = attenzione: { $key } è cambiato in { $file } ma ha effetto solo dopo un riavvio
+cli-check-store-new = archivio account { $store }: non c'è ancora; il server lo crea, vuoto, all'avvio

@@ -159,3 +159,8 @@ web-stalled = Il caricamento ha smesso di arrivare; non è stato salvato nulla.
 # issue 45: server
 reserved-name = Questo nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
 web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
+
+
+# issue 48 (operate)
+server-full = Il server ha aperte tutte le sessioni che consente ({ $max }): riprovare più tardi.
+address-full = Il vostro indirizzo ha aperte tutte le sessioni che questo server consente da un indirizzo ({ $max }): chiudetene una o riprovate più tardi.

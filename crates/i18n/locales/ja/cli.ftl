@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもあ
 # issue 45: accounts
 cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
 cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください
+
+
+# issue 48 (operate)
+cli-banner-unlimited = 無制限
+cli-banner-passive = パッシブポート: { $range }、1 つのアドレスが同時に使えるのは { $cap } 個まで
+cli-banner-passive-any = パッシブポート: システムが割り当てるもの、1 つのアドレスが同時に使えるのは { $cap } 個まで
+cli-banner-passive-over = 警告: max_passive_per_ip が { $cap } で、passive_ports のポート数 { $ports } を超えています。1 つのアドレスがすべてのパッシブポートを使えてしまいます
+cli-banner-limits = 制限: 同時に { $sessions } セッション、1 アドレスから { $per_ip }。アイドル状態のセッションは { $idle } 秒で閉じます。ダウンロード { $down }、アップロード { $up }（サーバー全体）
+cli-banner-defender = ディフェンダー: { $window } 秒以内に { $threshold } 点に達したアドレスを { $ban } 秒間禁止します（ログイン失敗は { $login } 点）
+cli-banner-defender-off = ディフェンダー: 無効。アドレスは自動では禁止されません
+cli-banner-hooks-none = イベントフック: なし
+cli-banner-hook = イベントフック: { $hook }（{ $events }）
+cli-banner-hook-every = すべてのイベント
+cli-banner-xferlog = 転送ログ: { $file }
+cli-banner-xferlog-off = 転送ログ: 無効
+cli-banner-store-user = アクセス: ユーザー { $name }（アカウントストア）、{ $home }、権限: { $rights }
+cli-banner-store-user-disabled = アクセス: ユーザー { $name }（アカウントストア）は無効です
+cli-banner-store-more = アクセス: … ほかにアカウントストアのユーザー { $count } 人（babelftp user list）
+cli-check-banner = チェック: 何もバインドも起動もしていません。サーバーは次の内容で起動します:
+cli-check-problem = 問題: { $problem }
+cli-check-clean = チェック: 問題は見つかりませんでした
+cli-check-failed = チェック: 見つかった問題: { $count }
+cli-reload-store = アカウントストア { $store }: ユーザー { $count } 人、ログインのたびに読み込み（再読み込みは不要）
+cli-reload-restart = 警告: { $file } で { $key } が変更されましたが、反映されるのは再起動後です
+cli-check-store-new = アカウントストア { $store }: まだありません。サーバーが起動時に空で作成します

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (�
 # issue 45: accounts
 cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
 cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오
+
+
+# issue 48 (operate)
+cli-banner-unlimited = 무제한
+cli-banner-passive = 패시브 포트: { $range }, 한 주소가 동시에 최대 { $cap }개 사용
+cli-banner-passive-any = 패시브 포트: 시스템이 주는 아무 포트, 한 주소가 동시에 최대 { $cap }개 사용
+cli-banner-passive-over = 경고: max_passive_per_ip가 { $cap }(으)로 passive_ports의 포트 { $ports }개보다 많습니다. 한 주소가 모든 패시브 포트를 차지할 수 있습니다
+cli-banner-limits = 제한: 동시에 세션 { $sessions }개, 한 주소에서 { $per_ip }개. 유휴 세션은 { $idle }초 후 닫힘. 다운로드 { $down }, 업로드 { $up } (서버 전체)
+cli-banner-defender = 방어기: { $window }초 안에 { $threshold }점에 이른 주소는 { $ban }초 동안 차단됩니다 (로그인 실패는 { $login }점)
+cli-banner-defender-off = 방어기: 꺼짐, 어떤 주소도 자동으로 차단되지 않습니다
+cli-banner-hooks-none = 이벤트 훅: 없음
+cli-banner-hook = 이벤트 훅: { $hook } ({ $events })
+cli-banner-hook-every = 모든 이벤트
+cli-banner-xferlog = 전송 로그: { $file }
+cli-banner-xferlog-off = 전송 로그: 꺼짐
+cli-banner-store-user = 접근: 사용자 { $name } (계정 저장소), { $home }, 권한: { $rights }
+cli-banner-store-user-disabled = 접근: 사용자 { $name } (계정 저장소)은(는) 비활성화되어 있습니다
+cli-banner-store-more = 접근: … 그리고 계정 저장소의 사용자 { $count }명 더 (babelftp user list)
+cli-check-banner = 검사: 아무것도 바인드하거나 시작하지 않았습니다. 서버는 다음으로 시작됩니다:
+cli-check-problem = 문제: { $problem }
+cli-check-clean = 검사: 문제가 없습니다
+cli-check-failed = 검사: 발견된 문제: { $count }
+cli-reload-store = 계정 저장소 { $store }: 사용자 { $count }명, 로그인할 때마다 읽음 (다시 읽을 것 없음)
+cli-reload-restart = 경고: { $file }에서 { $key }이(가) 바뀌었지만 다시 시작해야 적용됩니다
+cli-check-store-new = 계정 저장소 { $store }: 아직 없습니다. 서버가 시작할 때 빈 저장소로 만듭니다

@@ -159,3 +159,8 @@ web-stalled = 업로드가 더 이상 도착하지 않습니다. 아무것도 �
 # issue 45: server
 reserved-name = 이 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
 web-reserved-name = 그 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
+
+
+# issue 48 (operate)
+server-full = 서버에 허용된 수({ $max })만큼 세션이 이미 열려 있습니다. 나중에 다시 시도하십시오.
+address-full = 이 주소에서 서버가 한 주소에 허용하는 수({ $max })만큼 세션이 이미 열려 있습니다. 하나를 닫거나 나중에 다시 시도하십시오.

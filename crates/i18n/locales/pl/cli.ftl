@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
 cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = bez ograniczeń
+cli-banner-passive = porty pasywne: { $range }, najwyżej { $cap } zajętych naraz przez jeden adres
+cli-banner-passive-any = porty pasywne: dowolne przydzielone przez system, najwyżej { $cap } zajętych naraz przez jeden adres
+cli-banner-passive-over = uwaga: max_passive_per_ip wynosi { $cap }, więcej niż { $ports } portów z passive_ports: jeden adres może zająć wszystkie porty pasywne
+cli-banner-limits = limity: { $sessions } sesji naraz, { $per_ip } z jednego adresu; bezczynne sesje zamykane po { $idle } s; pobieranie { $down }, wysyłanie { $up } (cały serwer)
+cli-banner-defender = obrońca: adres, który zbierze { $threshold } punktów w ciągu { $window } s, jest blokowany na { $ban } s (nieudane logowanie to { $login })
+cli-banner-defender-off = obrońca: wyłączony, żaden adres nie jest blokowany automatycznie
+cli-banner-hooks-none = haki zdarzeń: brak
+cli-banner-hook = hak zdarzeń: { $hook } ({ $events })
+cli-banner-hook-every = każde zdarzenie
+cli-banner-xferlog = dziennik transferów: { $file }
+cli-banner-xferlog-off = dziennik transferów: wyłączony
+cli-banner-store-user = dostęp: użytkownik { $name } (baza kont), w { $home }, uprawnienia: { $rights }
+cli-banner-store-user-disabled = dostęp: użytkownik { $name } (baza kont) jest wyłączony
+cli-banner-store-more = dostęp: … i jeszcze { $count } użytkowników w bazie kont (babelftp user list)
+cli-check-banner = sprawdzenie: niczego nie otwarto ani nie uruchomiono; serwer wystartowałby z:
+cli-check-problem = problem: { $problem }
+cli-check-clean = sprawdzenie: nie znaleziono problemów
+cli-check-failed = sprawdzenie: znalezione problemy: { $count }
+cli-reload-store = baza kont { $store }: { $count } użytkowników, czytanych przy każdym logowaniu (nie ma czego przeładowywać)
+cli-reload-restart = uwaga: { $key } zmieniono w { $file }, ale zadziała dopiero po ponownym uruchomieniu
+cli-check-store-new = baza kont { $store }: jeszcze nie istnieje; serwer utworzy ją, pustą, przy starcie

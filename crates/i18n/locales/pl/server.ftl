@@ -159,3 +159,8 @@ web-stalled = Przesyłanie przestało docierać; nic nie zapisano.
 # issue 45: server
 reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
 web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
+
+
+# issue 48 (operate)
+server-full = Serwer ma otwartych tyle sesji, ile dopuszcza ({ $max }): spróbuj ponownie później.
+address-full = Twój adres ma otwartych tyle sesji, ile ten serwer dopuszcza z jednego adresu ({ $max }): zamknij jedną lub spróbuj ponownie później.

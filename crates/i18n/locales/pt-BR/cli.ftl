@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } não é um endereço IP nem uma rede (por exemplo 20
 # issue 45: accounts
 cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
 cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = ilimitado
+cli-banner-passive = portas passivas: { $range }, no máximo { $cap } ocupadas ao mesmo tempo por um endereço
+cli-banner-passive-any = portas passivas: as que o sistema der, no máximo { $cap } ocupadas ao mesmo tempo por um endereço
+cli-banner-passive-over = aviso: max_passive_per_ip é { $cap }, mais do que as { $ports } portas de passive_ports: um endereço pode ocupar todas as portas passivas
+cli-banner-limits = limites: { $sessions } sessões ao mesmo tempo, { $per_ip } de um endereço; sessões ociosas são fechadas após { $idle } s; downloads { $down }, uploads { $up } (servidor inteiro)
+cli-banner-defender = defensor: um endereço que soma { $threshold } pontos em { $window } s é banido por { $ban } s (um login falho soma { $login })
+cli-banner-defender-off = defensor: desligado, nenhum endereço é banido automaticamente
+cli-banner-hooks-none = ganchos de eventos: nenhum
+cli-banner-hook = gancho de eventos: { $hook } ({ $events })
+cli-banner-hook-every = todos os eventos
+cli-banner-xferlog = registro de transferências: { $file }
+cli-banner-xferlog-off = registro de transferências: desligado
+cli-banner-store-user = acesso: usuário { $name } (banco de contas), em { $home }, direitos: { $rights }
+cli-banner-store-user-disabled = acesso: o usuário { $name } (banco de contas) está desativado
+cli-banner-store-more = acesso: … e mais { $count } usuários no banco de contas (babelftp user list)
+cli-check-banner = verificação: nada foi aberto nem iniciado; o servidor iniciaria com:
+cli-check-problem = problema: { $problem }
+cli-check-clean = verificação: nenhum problema encontrado
+cli-check-failed = verificação: problemas encontrados: { $count }
+cli-reload-store = banco de contas { $store }: { $count } usuários, lidos a cada login (nada a recarregar)
+cli-reload-restart = aviso: { $key } mudou em { $file }, mas só tem efeito após reiniciar
+cli-check-store-new = banco de contas { $store }: ainda não existe; o servidor o cria, vazio, ao iniciar

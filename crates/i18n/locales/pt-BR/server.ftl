@@ -159,3 +159,8 @@ web-stalled = O envio parou de chegar; nada foi salvo.
 # issue 45: server
 reserved-name = Este nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
 web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
+
+
+# issue 48 (operate)
+server-full = O servidor tem abertas tantas sessões quanto permite ({ $max }): tente novamente mais tarde.
+address-full = Seu endereço tem abertas tantas sessões quanto este servidor permite por endereço ({ $max }): feche uma ou tente novamente mais tarde.

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (напри�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
 cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = без ограничений
+cli-banner-passive = пассивные порты: { $range }, не больше { $cap } одновременно на один адрес
+cli-banner-passive-any = пассивные порты: любые, что даст система, не больше { $cap } одновременно на один адрес
+cli-banner-passive-over = внимание: max_passive_per_ip равно { $cap }, больше, чем { $ports } портов в passive_ports: один адрес может занять все пассивные порты
+cli-banner-limits = ограничения: { $sessions } сеансов одновременно, { $per_ip } с одного адреса; неактивные сеансы закрываются через { $idle } с; скачивание { $down }, загрузка { $up } (весь сервер)
+cli-banner-defender = защита: адрес, набравший { $threshold } очков за { $window } с, блокируется на { $ban } с (неудачный вход даёт { $login })
+cli-banner-defender-off = защита: выключена, адреса автоматически не блокируются
+cli-banner-hooks-none = обработчики событий: нет
+cli-banner-hook = обработчик событий: { $hook } ({ $events })
+cli-banner-hook-every = все события
+cli-banner-xferlog = журнал передач: { $file }
+cli-banner-xferlog-off = журнал передач: выключен
+cli-banner-store-user = доступ: пользователь { $name } (хранилище учётных записей), в { $home }, права: { $rights }
+cli-banner-store-user-disabled = доступ: пользователь { $name } (хранилище учётных записей) отключён
+cli-banner-store-more = доступ: … и ещё { $count } пользователей в хранилище учётных записей (babelftp user list)
+cli-check-banner = проверка: ничего не открыто и не запущено; сервер запустился бы так:
+cli-check-problem = проблема: { $problem }
+cli-check-clean = проверка: проблем не найдено
+cli-check-failed = проверка: найдено проблем: { $count }
+cli-reload-store = хранилище учётных записей { $store }: { $count } пользователей, читаются при каждом входе (перечитывать нечего)
+cli-reload-restart = внимание: { $key } изменён в { $file }, но вступит в силу только после перезапуска
+cli-check-store-new = хранилище учётных записей { $store }: ещё не существует; сервер создаст его пустым при запуске

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรื
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
 cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = ไม่จำกัด
+cli-banner-passive = พอร์ตพาสซีฟ: { $range } ที่อยู่หนึ่งใช้พร้อมกันได้ไม่เกิน { $cap } พอร์ต
+cli-banner-passive-any = พอร์ตพาสซีฟ: พอร์ตใดก็ได้ที่ระบบให้ ที่อยู่หนึ่งใช้พร้อมกันได้ไม่เกิน { $cap } พอร์ต
+cli-banner-passive-over = คำเตือน: max_passive_per_ip เป็น { $cap } มากกว่า { $ports } พอร์ตของ passive_ports: ที่อยู่เดียวอาจใช้พอร์ตพาสซีฟทั้งหมด
+cli-banner-limits = ขีดจำกัด: { $sessions } เซสชันพร้อมกัน { $per_ip } จากที่อยู่เดียว; เซสชันที่ไม่ใช้งานปิดหลัง { $idle } วินาที; ดาวน์โหลด { $down } อัปโหลด { $up } (ทั้งเซิร์ฟเวอร์)
+cli-banner-defender = ตัวป้องกัน: ที่อยู่ที่ได้ { $threshold } คะแนนภายใน { $window } วินาทีจะถูกแบน { $ban } วินาที (การเข้าสู่ระบบล้มเหลวได้ { $login } คะแนน)
+cli-banner-defender-off = ตัวป้องกัน: ปิด ไม่มีการแบนที่อยู่อัตโนมัติ
+cli-banner-hooks-none = ฮุกเหตุการณ์: ไม่มี
+cli-banner-hook = ฮุกเหตุการณ์: { $hook } ({ $events })
+cli-banner-hook-every = ทุกเหตุการณ์
+cli-banner-xferlog = บันทึกการถ่ายโอน: { $file }
+cli-banner-xferlog-off = บันทึกการถ่ายโอน: ปิด
+cli-banner-store-user = การเข้าถึง: ผู้ใช้ { $name } (คลังบัญชี) ใน { $home } สิทธิ์: { $rights }
+cli-banner-store-user-disabled = การเข้าถึง: ผู้ใช้ { $name } (คลังบัญชี) ถูกปิดใช้งาน
+cli-banner-store-more = การเข้าถึง: … และผู้ใช้อีก { $count } คนในคลังบัญชี (babelftp user list)
+cli-check-banner = ตรวจสอบ: ไม่ได้ผูกหรือเริ่มสิ่งใด เซิร์ฟเวอร์จะเริ่มด้วย:
+cli-check-problem = ปัญหา: { $problem }
+cli-check-clean = ตรวจสอบ: ไม่พบปัญหา
+cli-check-failed = ตรวจสอบ: ปัญหาที่พบ: { $count }
+cli-reload-store = คลังบัญชี { $store }: ผู้ใช้ { $count } คน อ่านทุกครั้งที่เข้าสู่ระบบ (ไม่ต้องโหลดใหม่)
+cli-reload-restart = คำเตือน: { $key } เปลี่ยนใน { $file } แต่จะมีผลหลังเริ่มใหม่เท่านั้น
+cli-check-store-new = คลังบัญชี { $store }: ยังไม่มี เซิร์ฟเวอร์จะสร้างคลังว่างเมื่อเริ่มทำงาน

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (на�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
 cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)
+
+
+# issue 48 (operate)
+cli-banner-unlimited = без обмежень
+cli-banner-passive = пасивні порти: { $range }, не більше { $cap } одночасно на одну адресу
+cli-banner-passive-any = пасивні порти: будь-які, що дасть система, не більше { $cap } одночасно на одну адресу
+cli-banner-passive-over = увага: max_passive_per_ip дорівнює { $cap }, більше, ніж { $ports } портів у passive_ports: одна адреса може зайняти всі пасивні порти
+cli-banner-limits = обмеження: { $sessions } сеансів одночасно, { $per_ip } з однієї адреси; неактивні сеанси закриваються через { $idle } с; завантаження { $down }, вивантаження { $up } (увесь сервер)
+cli-banner-defender = захист: адресу, що набрала { $threshold } балів за { $window } с, блокують на { $ban } с (невдалий вхід дає { $login })
+cli-banner-defender-off = захист: вимкнено, адреси автоматично не блокуються
+cli-banner-hooks-none = обробники подій: немає
+cli-banner-hook = обробник подій: { $hook } ({ $events })
+cli-banner-hook-every = усі події
+cli-banner-xferlog = журнал передач: { $file }
+cli-banner-xferlog-off = журнал передач: вимкнено
+cli-banner-store-user = доступ: користувач { $name } (сховище облікових записів), у { $home }, права: { $rights }
+cli-banner-store-user-disabled = доступ: користувача { $name } (сховище облікових записів) вимкнено
+cli-banner-store-more = доступ: … і ще { $count } користувачів у сховищі облікових записів (babelftp user list)
+cli-check-banner = перевірка: нічого не відкрито й не запущено; сервер запустився б так:
+cli-check-problem = проблема: { $problem }
+cli-check-clean = перевірка: проблем не знайдено
+cli-check-failed = перевірка: знайдено проблем: { $count }
+cli-reload-store = сховище облікових записів { $store }: { $count } користувачів, читаються під час кожного входу (перечитувати нічого)
+cli-reload-restart = увага: { $key } змінено в { $file }, але це діятиме лише після перезапуску
+cli-check-store-new = сховище облікових записів { $store }: ще не існує; сервер створить його порожнім під час запуску

@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } 不是 IP 地址或网络（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）
+
+
+# issue 48 (operate)
+cli-banner-unlimited = 不限
+cli-banner-passive = 被动端口：{ $range }，每个地址同时最多占用 { $cap } 个
+cli-banner-passive-any = 被动端口：由系统分配，每个地址同时最多占用 { $cap } 个
+cli-banner-passive-over = 警告：max_passive_per_ip 为 { $cap }，超过 passive_ports 的 { $ports } 个端口：一个地址可能占满所有被动端口
+cli-banner-limits = 限制：同时 { $sessions } 个会话，每个地址 { $per_ip } 个；空闲会话 { $idle } 秒后关闭；下载 { $down }，上传 { $up }（整个服务器）
+cli-banner-defender = 防御：在 { $window } 秒内累计 { $threshold } 分的地址将被封禁 { $ban } 秒（一次登录失败计 { $login } 分）
+cli-banner-defender-off = 防御：已关闭，不会自动封禁任何地址
+cli-banner-hooks-none = 事件钩子：无
+cli-banner-hook = 事件钩子：{ $hook }（{ $events }）
+cli-banner-hook-every = 所有事件
+cli-banner-xferlog = 传输日志：{ $file }
+cli-banner-xferlog-off = 传输日志：关闭
+cli-banner-store-user = 访问：用户 { $name }（账户库），位于 { $home }，权限：{ $rights }
+cli-banner-store-user-disabled = 访问：用户 { $name }（账户库）已停用
+cli-banner-store-more = 访问：……以及账户库中另外 { $count } 个用户（babelftp user list）
+cli-check-banner = 检查：未绑定或启动任何东西；服务器将以如下配置启动：
+cli-check-problem = 问题：{ $problem }
+cli-check-clean = 检查：未发现问题
+cli-check-failed = 检查：发现的问题：{ $count }
+cli-reload-store = 账户库 { $store }：{ $count } 个用户，每次登录时读取（无需重新加载）
+cli-reload-restart = 警告：{ $file } 中的 { $key } 已更改，但需重启后才生效
+cli-check-store-new = 账户库 { $store }：尚不存在；服务器启动时会创建一个空库

@@ -159,3 +159,8 @@ web-stalled = 上传已停止传来，未保存任何内容。
 # issue 45: server
 reserved-name = 此名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
 web-reserved-name = 该名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
+
+
+# issue 48 (operate)
+server-full = 服务器已打开其允许的最多会话数（{ $max }）：请稍后重试。
+address-full = 您的地址已打开本服务器允许单个地址的最多会话数（{ $max }）：请关闭一个或稍后重试。

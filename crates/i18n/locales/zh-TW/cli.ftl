@@ -170,3 +170,28 @@ cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
+
+
+# issue 48 (operate)
+cli-banner-unlimited = 不限
+cli-banner-passive = 被動連接埠：{ $range }，每個位址同時最多占用 { $cap } 個
+cli-banner-passive-any = 被動連接埠：由系統分配，每個位址同時最多占用 { $cap } 個
+cli-banner-passive-over = 警告：max_passive_per_ip 為 { $cap }，超過 passive_ports 的 { $ports } 個連接埠：一個位址可能占滿所有被動連接埠
+cli-banner-limits = 限制：同時 { $sessions } 個工作階段，每個位址 { $per_ip } 個；閒置工作階段 { $idle } 秒後關閉；下載 { $down }，上傳 { $up }（整台伺服器）
+cli-banner-defender = 防禦：在 { $window } 秒內累計 { $threshold } 分的位址將被封鎖 { $ban } 秒（一次登入失敗計 { $login } 分）
+cli-banner-defender-off = 防禦：已關閉，不會自動封鎖任何位址
+cli-banner-hooks-none = 事件掛鉤：無
+cli-banner-hook = 事件掛鉤：{ $hook }（{ $events }）
+cli-banner-hook-every = 所有事件
+cli-banner-xferlog = 傳輸記錄：{ $file }
+cli-banner-xferlog-off = 傳輸記錄：關閉
+cli-banner-store-user = 存取：使用者 { $name }（帳戶庫），位於 { $home }，權限：{ $rights }
+cli-banner-store-user-disabled = 存取：使用者 { $name }（帳戶庫）已停用
+cli-banner-store-more = 存取：……以及帳戶庫中另外 { $count } 個使用者（babelftp user list）
+cli-check-banner = 檢查：未繫結或啟動任何東西；伺服器將以如下設定啟動：
+cli-check-problem = 問題：{ $problem }
+cli-check-clean = 檢查：未發現問題
+cli-check-failed = 檢查：發現的問題：{ $count }
+cli-reload-store = 帳戶庫 { $store }：{ $count } 個使用者，每次登入時讀取（無需重新載入）
+cli-reload-restart = 警告：{ $file } 中的 { $key } 已變更，但需重新啟動後才生效
+cli-check-store-new = 帳戶庫 { $store }：尚不存在；伺服器啟動時會建立一個空庫

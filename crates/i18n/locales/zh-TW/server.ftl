@@ -159,3 +159,8 @@ web-stalled = 上傳已停止傳來，未儲存任何內容。
 # issue 45: server
 reserved-name = 此名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
 web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
+
+
+# issue 48 (operate)
+server-full = 伺服器已開啟其允許的最多工作階段數（{ $max }）：請稍後再試。
+address-full = 您的位址已開啟本伺服器允許單一位址的最多工作階段數（{ $max }）：請關閉一個或稍後再試。

@@ -236,9 +236,27 @@ pub(super) async fn accept_tls(
     }
 }
 
-/// Answers a connection over the limits with 421 and closes it.
-pub(crate) async fn refuse(mut stream: TcpStream, catalogs: &Catalogs) {
-    let text = Msg::TooManyConnections.render(catalogs, catalogs.default_lang());
+/// Which limit refuses `peer` (after [`crate::admission::Limits::admit`]
+/// said no), logged, and the reply that names it: its address holds
+/// `max_per_ip` sessions, or the server `max_connections`.
+pub(crate) fn full(limits: &crate::admission::Limits, peer: std::net::SocketAddr, cfg: &crate::Config) -> Msg {
+    match limits.address_full(peer.ip(), cfg) {
+        Some(n) => {
+            tracing::warn!(%peer, max_per_ip = n, "connection refused: this address holds max_per_ip sessions");
+            Msg::AddressFull(n as u64)
+        }
+        None => {
+            tracing::warn!(%peer, max_connections = cfg.max_connections, "connection refused: the server holds max_connections sessions");
+            Msg::ServerFull(cfg.max_connections as u64)
+        }
+    }
+}
+
+/// Answers a connection over the limits with 421 (RFC 959 4.2: a reply
+/// to the connection, in place of the 220 greeting) naming the limit,
+/// and closes it.
+pub(crate) async fn refuse(mut stream: TcpStream, catalogs: &Catalogs, why: Msg) {
+    let text = why.render(catalogs, catalogs.default_lang());
     let r = Reply::new(ReplyCode::UNAVAILABLE, text);
     let _ = tokio::time::timeout(Duration::from_secs(5), stream.write_all(&r.to_bytes())).await;
     let _ = stream.shutdown().await;

@@ -46,7 +46,7 @@ use listings::*;
 use passive::*;
 use transfer::*;
 
-pub(crate) use control::refuse;
+pub(crate) use control::{full, refuse};
 pub(crate) use passive::PassiveHolds;
 
 /// What every FTP session of a server shares: the services of every
