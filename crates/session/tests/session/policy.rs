@@ -121,12 +121,23 @@ fn renaming_onto_a_file_needs_overwrite_at_the_target() {
 }
 
 #[test]
-fn listings_show_only_what_the_account_may_list() {
+fn listings_show_what_the_account_may_use_and_a_drop_box_keeps_its_contents() {
     let mut h = session(account());
+    h.fs.add_file(b"/incoming/theirs.pdf", b"x");
     h.codes(b"PASV");
     assert_eq!(h.codes(b"NLST /"), [150, 226]);
-    let names = String::from_utf8(h.sent.last().unwrap().clone()).unwrap();
-    assert_eq!(names, "pub\r\n", "incoming (no list) is not shown");
+    let mut names: Vec<String> = String::from_utf8(h.sent.last().unwrap().clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["incoming", "pub"], "the drop box shows in /, where carol may list");
+    // Its own entries stay hidden; one goes in there all the same.
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"NLST /incoming"), [550]);
+    assert_eq!(h.codes(b"CWD /incoming"), [250]);
+    assert_eq!(h.codes(b"CWD /"), [250]);
     h.codes(b"PASV");
     assert_eq!(h.codes(b"MLSD /pub"), [150, 226]);
     let lines = String::from_utf8(h.sent.last().unwrap().clone()).unwrap();
