@@ -159,3 +159,6 @@ web-stalled = Der Upload kam nicht mehr an; nichts wurde gespeichert.
 # issue 45: server
 reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
 web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
+
+# issue 48 (access)
+web-drop-box = Sie dürfen hier Dateien ablegen, aber nicht sehen, was dieser Ordner enthält.

@@ -159,3 +159,6 @@ web-stalled = The upload stopped arriving; nothing was stored.
 # issue 45: server
 reserved-name = This name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
 web-reserved-name = That name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
+
+# issue 48 (access)
+web-drop-box = You may put files here, but not see what this folder holds.

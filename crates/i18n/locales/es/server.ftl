@@ -159,3 +159,6 @@ web-stalled = La subida dejó de llegar; no se guardó nada.
 # issue 45: server
 reserved-name = Este nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
 web-reserved-name = Ese nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
+
+# issue 48 (access)
+web-drop-box = Puede dejar archivos aquí, pero no ver lo que contiene esta carpeta.

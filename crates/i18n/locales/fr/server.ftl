@@ -159,3 +159,6 @@ web-stalled = L’envoi a cessé d’arriver ; rien n’a été enregistré.
 # issue 45: server
 reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
 web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
+
+# issue 48 (access)
+web-drop-box = Vous pouvez déposer des fichiers ici, mais pas voir ce que contient ce dossier.

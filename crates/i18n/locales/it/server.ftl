@@ -159,3 +159,6 @@ web-stalled = Il caricamento ha smesso di arrivare; non è stato salvato nulla.
 # issue 45: server
 reserved-name = Questo nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
 web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
+
+# issue 48 (access)
+web-drop-box = Può depositare file qui, ma non vedere il contenuto di questa cartella.

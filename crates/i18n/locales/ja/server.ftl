@@ -159,3 +159,6 @@ web-stalled = アップロードが届かなくなりました。何も保存さ
 # issue 45: server
 reserved-name = この名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。
 web-reserved-name = その名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。
+
+# issue 48 (access)
+web-drop-box = ここにはファイルを置けますが、このフォルダーの中身は見られません。

@@ -159,3 +159,6 @@ web-stalled = 업로드가 더 이상 도착하지 않습니다. 아무것도 �
 # issue 45: server
 reserved-name = 이 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
 web-reserved-name = 그 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
+
+# issue 48 (access)
+web-drop-box = 여기에 파일을 넣을 수 있지만 이 폴더의 내용은 볼 수 없습니다.

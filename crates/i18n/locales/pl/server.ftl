@@ -159,3 +159,6 @@ web-stalled = Przesyłanie przestało docierać; nic nie zapisano.
 # issue 45: server
 reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
 web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
+
+# issue 48 (access)
+web-drop-box = Możesz tu umieszczać pliki, ale nie możesz zobaczyć zawartości tego folderu.

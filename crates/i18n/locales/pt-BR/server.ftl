@@ -159,3 +159,6 @@ web-stalled = O envio parou de chegar; nada foi salvo.
 # issue 45: server
 reserved-name = Este nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
 web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
+
+# issue 48 (access)
+web-drop-box = Você pode enviar arquivos para cá, mas não ver o que esta pasta contém.

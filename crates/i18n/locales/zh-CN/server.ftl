@@ -159,3 +159,6 @@ web-stalled = 上传已停止传来，未保存任何内容。
 # issue 45: server
 reserved-name = 此名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
 web-reserved-name = 该名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
+
+# issue 48 (access)
+web-drop-box = 您可以在此放入文件，但不能查看此文件夹的内容。

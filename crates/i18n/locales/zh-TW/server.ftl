@@ -159,3 +159,6 @@ web-stalled = 上傳已停止傳來，未儲存任何內容。
 # issue 45: server
 reserved-name = 此名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
 web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
+
+# issue 48 (access)
+web-drop-box = 您可以在此放入檔案，但無法檢視此資料夾的內容。
