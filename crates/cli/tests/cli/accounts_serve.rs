@@ -219,18 +219,18 @@ except ftplib.error_perm as e:
         let seen = ftplib(node.addr, probe);
         assert!(seen.contains("STORED"), "{seen}");
     }
-    let (code, out, err) = run(&["user", "passwd", "carol", "--db", &db], "new-pw\n");
+    let (code, out, err) = run(&["user", "passwd", "carol", "--db", &db], "new-secret\n");
     assert_eq!(code, 0, "passwd: {out}{err}");
     for node in [&one, &two] {
         let url = format!("ftp://carol:carol-pw@{}/pub/a.txt", node.addr);
         assert_eq!(curl(&[&url]).0, 67, "the old password is refused");
-        let url = format!("ftp://carol:new-pw@{}/pub/a.txt", node.addr);
+        let url = format!("ftp://carol:new-secret@{}/pub/a.txt", node.addr);
         assert_eq!(curl(&[&url]), (0, b"a".to_vec()));
     }
     // The store gone: a login is 421 (try later), never a 530 that would
     // call the right password wrong.
     drop(pg);
-    let seen = common::serve::ftplib(one.addr, "carol", "new-pw", "utf-8", "print('IN')");
+    let seen = common::serve::ftplib(one.addr, "carol", "new-secret", "utf-8", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 421"), "{seen}");
 }
 

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.1
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
 cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = ليس لدى الخادم فهرس للغة { $value }؛ المتوفر: { $have }
+cli-acct-short-password = كلمة المرور قصيرة جدًا: تحتاج إلى { $min } محارف على الأقل ([accounts] min_password_length).

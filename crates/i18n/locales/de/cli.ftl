@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
 cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = Der Server hat keinen Katalog für die Sprache { $value }; vorhanden sind: { $have }
+cli-acct-short-password = Das Passwort ist zu kurz: Es braucht mindestens { $min } Zeichen ([accounts] min_password_length).

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
 cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = The server has no catalog for the language { $value }; it has: { $have }
+cli-acct-short-password = The password is too short: it needs at least { $min } characters ([accounts] min_password_length).

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
 cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = El servidor no tiene catálogo para el idioma { $value }; tiene: { $have }
+cli-acct-short-password = La contraseña es demasiado corta: necesita al menos { $min } caracteres ([accounts] min_password_length).

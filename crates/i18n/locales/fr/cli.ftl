@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple
 # issue 45: accounts
 cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
 cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = Le serveur n’a pas de catalogue pour la langue { $value } ; il a : { $have }
+cli-acct-short-password = Le mot de passe est trop court : il faut au moins { $min } caractères ([accounts] min_password_length).

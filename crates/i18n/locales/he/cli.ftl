@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
 cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = אין לשרת קטלוג לשפה { $value }; יש לו: { $have }
+cli-acct-short-password = הסיסמה קצרה מדי: נדרשים לפחות { $min } תווים ([accounts] min_password_length).

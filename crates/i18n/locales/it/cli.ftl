@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
 cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = Il server non ha un catalogo per la lingua { $value }; ha: { $have }
+cli-acct-short-password = La password è troppo corta: servono almeno { $min } caratteri ([accounts] min_password_length).

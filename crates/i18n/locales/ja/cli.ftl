@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもあ
 # issue 45: accounts
 cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
 cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください
+
+# issue 48 (access)
+cli-acct-no-catalog = サーバーには言語 { $value } のカタログがありません。あるのは { $have } です
+cli-acct-short-password = パスワードが短すぎます。{ $min } 文字以上必要です（[accounts] min_password_length）。

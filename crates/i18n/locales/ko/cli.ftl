@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (�
 # issue 45: accounts
 cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
 cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오
+
+# issue 48 (access)
+cli-acct-no-catalog = 서버에 { $value } 언어의 카탈로그가 없습니다. 있는 언어: { $have }
+cli-acct-short-password = 비밀번호가 너무 짧습니다. 최소 { $min }자가 필요합니다([accounts] min_password_length).

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
 cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = Serwer nie ma katalogu dla języka { $value }; ma: { $have }
+cli-acct-short-password = Hasło jest za krótkie: musi mieć co najmniej { $min } znaków ([accounts] min_password_length).

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (напри�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
 cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = У сервера нет каталога для языка { $value }; есть: { $have }
+cli-acct-short-password = Пароль слишком короткий: нужно не меньше { $min } символов ([accounts] min_password_length).

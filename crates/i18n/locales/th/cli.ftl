@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรื
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
 cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = เซิร์ฟเวอร์ไม่มีแคตตาล็อกสำหรับภาษา { $value } ที่มีคือ: { $have }
+cli-acct-short-password = รหัสผ่านสั้นเกินไป: ต้องมีอย่างน้อย { $min } ตัวอักษร ([accounts] min_password_length)

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (на�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
 cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)
+
+# issue 48 (access)
+cli-acct-no-catalog = Сервер не має каталогу для мови { $value }; є: { $have }
+cli-acct-short-password = Пароль надто короткий: потрібно щонайменше { $min } символів ([accounts] min_password_length).

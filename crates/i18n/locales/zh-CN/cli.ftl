@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } 不是 IP 地址或网络（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）
+
+# issue 48 (access)
+cli-acct-no-catalog = 服务器没有语言 { $value } 的目录；现有：{ $have }
+cli-acct-short-password = 密码太短：至少需要 { $min } 个字符（[accounts] min_password_length）。

@@ -170,3 +170,7 @@ cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
+
+# issue 48 (access)
+cli-acct-no-catalog = 伺服器沒有語言 { $value } 的目錄；現有：{ $have }
+cli-acct-short-password = 密碼太短：至少需要 { $min } 個字元（[accounts] min_password_length）。
