@@ -1384,3 +1384,51 @@ fn a_web_upload_and_download_reach_the_xferlog_as_ftp_ones_do() {
         assert_eq!(f.last().map(String::as_str), Some("c"), "{text}");
     }
 }
+
+/// Issue 48, item 2: the account's language holds. lftp sends a bare
+/// `LANG` at login: the replies stay in the account's language (French)
+/// and the reply says so; `LANG` with a tag still wins. The web view
+/// without Accept-Language speaks the account's language after login;
+/// the visitor's Accept-Language or menu still wins.
+#[test]
+fn the_accounts_language_survives_a_bare_lang_and_a_browser_without_accept_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "carol", "--home", "/", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    for args in [&["user", "perm", "carol", "/", "read"][..], &["user", "set", "carol", "--lang", "fr"]] {
+        let mut all = args.to_vec();
+        all.extend(["--db", &db]);
+        let (code, out, err) = run(&all, "");
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (srv, base) = start(&root, &["--db", &db]);
+
+    // lftp: its bare LANG at login, then ours.
+    let url = format!("ftp://carol:carol-pw@{}", srv.addr);
+    let (code, out, err) = babelftp_test_support::lftp(&url, "quote NOOP; quote LANG; quote LANG de; quote NOOP");
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first().copied(), Some("200 Commande exécutée."), "{out}");
+    assert!(
+        lines.get(1).is_some_and(|l| l.starts_with("200 ") && l.contains("votre compte") && l.contains("Français")),
+        "a bare LANG returns to the account's language and says so: {out}"
+    );
+    assert!(lines.get(2).is_some_and(|l| l.starts_with("200 ")), "{out}");
+    assert_eq!(lines.get(3).copied(), Some("200 Befehl ausgeführt."), "{out}");
+
+    // The web view: curl sends no Accept-Language.
+    let jar = dir.path().join("jar");
+    let before = curl(&jar, &format!("{base}/?login"), &[]);
+    assert!(before.text().contains("<html lang=\"en\""), "the server's before login");
+    let page = login(&jar, &base, "/", "carol", "carol-pw");
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(page.text().contains("<html lang=\"fr\""), "{}", page.text());
+    let page = curl(&jar, &format!("{base}/"), &[]);
+    assert!(page.text().contains("<html lang=\"fr\""), "{}", page.text());
+    // The visitor's own choice wins.
+    let page = curl(&jar, &format!("{base}/"), &["-H", "Accept-Language: de"]);
+    assert!(page.text().contains("<html lang=\"de\""), "{}", page.text());
+}

@@ -162,3 +162,5 @@ web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers v
 
 # issue 48 (access)
 web-drop-box = Sie dürfen hier Dateien ablegen, aber nicht sehen, was dieser Ordner enthält.
+lang-account = Sprache auf die Sprache Ihres Kontos zurückgesetzt: { $language }.
+lang-default-until-login = Sprache auf die Standardsprache zurückgesetzt: { $language }; ein Konto mit eigener Sprache erhält sie bei der Anmeldung.

@@ -162,3 +162,5 @@ web-reserved-name = Ese nombre está reservado para los archivos temporales de s
 
 # issue 48 (access)
 web-drop-box = Puede dejar archivos aquí, pero no ver lo que contiene esta carpeta.
+lang-account = Idioma restablecido al de su cuenta, { $language }.
+lang-default-until-login = Idioma restablecido al predeterminado, { $language }; una cuenta con idioma propio lo recibe al iniciar sesión.

@@ -162,3 +162,5 @@ web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléverse
 
 # issue 48 (access)
 web-drop-box = Vous pouvez déposer des fichiers ici, mais pas voir ce que contient ce dossier.
+lang-account = Langue réinitialisée à celle de votre compte, { $language }.
+lang-default-until-login = Langue réinitialisée à la langue par défaut, { $language } ; un compte qui a sa propre langue la retrouve à la connexion.

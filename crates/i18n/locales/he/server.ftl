@@ -162,3 +162,5 @@ web-reserved-name = השם הזה שמור לקובצי ההעלאה הזמני�
 
 # issue 48 (access)
 web-drop-box = אפשר להניח כאן קבצים, אך לא לראות את תוכן התיקייה.
+lang-account = השפה אופסה לשפת החשבון שלך: { $language }.
+lang-default-until-login = השפה אופסה לברירת המחדל: { $language }; חשבון עם שפה משלו יקבל אותה בכניסה.

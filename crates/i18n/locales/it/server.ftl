@@ -162,3 +162,5 @@ web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del
 
 # issue 48 (access)
 web-drop-box = Può depositare file qui, ma non vedere il contenuto di questa cartella.
+lang-account = Lingua ripristinata a quella del suo account, { $language }.
+lang-default-until-login = Lingua ripristinata a quella predefinita, { $language }; un account con una lingua propria la riceve all'accesso.

@@ -162,3 +162,5 @@ web-reserved-name = その名前はサーバーのアップロード用一時フ
 
 # issue 48 (access)
 web-drop-box = ここにはファイルを置けますが、このフォルダーの中身は見られません。
+lang-account = 言語をアカウントの { $language } に戻しました。
+lang-default-until-login = 言語を既定の { $language } に戻しました。独自の言語を持つアカウントはログイン時にその言語になります。

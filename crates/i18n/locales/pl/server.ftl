@@ -162,3 +162,5 @@ web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesy�
 
 # issue 48 (access)
 web-drop-box = Możesz tu umieszczać pliki, ale nie możesz zobaczyć zawartości tego folderu.
+lang-account = Przywrócono język Twojego konta: { $language }.
+lang-default-until-login = Przywrócono język domyślny: { $language }; konto z własnym językiem otrzyma go po zalogowaniu.

@@ -162,3 +162,5 @@ web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do
 
 # issue 48 (access)
 web-drop-box = Você pode enviar arquivos para cá, mas não ver o que esta pasta contém.
+lang-account = Idioma redefinido para o da sua conta, { $language }.
+lang-default-until-login = Idioma redefinido para o padrão, { $language }; uma conta com idioma próprio o recebe ao entrar.

@@ -162,3 +162,5 @@ web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp
 
 # issue 48 (access)
 web-drop-box = 您可以在此放入檔案，但無法檢視此資料夾的內容。
+lang-account = 語言已重設為您帳戶的語言 { $language }。
+lang-default-until-login = 語言已重設為預設語言 { $language }；設有自己語言的帳戶會在登入時使用該語言。

@@ -193,3 +193,33 @@ fn the_account_sets_the_reply_language_and_the_legacy_charset_at_login() {
     g.send(b"NOOP");
     assert_eq!(de, text(&g), "LANG de before login wins over the account's fr");
 }
+
+/// Issue 48: a bare LANG (lftp sends one before login) asks for no
+/// language: the account's applies at login, and after login a bare LANG
+/// returns to it, saying so.
+#[test]
+fn a_bare_lang_returns_to_the_accounts_language() {
+    let french_noop = || {
+        let mut fr = Harness::new();
+        fr.take();
+        fr.codes(b"LANG fr");
+        fr.codes(b"NOOP");
+        text(&fr)
+    };
+    let mut a = account();
+    a.lang = Some(LangTag::parse(b"fr").unwrap());
+    let mut h = Harness::new();
+    h.fs.accounts.push((b"dan".to_vec(), b"pw".to_vec(), a));
+    h.take();
+    assert_eq!(h.codes(b"LANG"), [200]);
+    assert!(text(&h).contains("at login"), "{}", text(&h));
+    h.codes(b"USER dan");
+    h.codes(b"PASS pw");
+    h.codes(b"NOOP");
+    assert_eq!(text(&h), french_noop(), "French after login despite the bare LANG");
+    assert_eq!(h.codes(b"LANG de"), [200]);
+    assert_eq!(h.codes(b"LANG"), [200]);
+    assert!(text(&h).contains("votre compte"), "{}", text(&h));
+    h.codes(b"NOOP");
+    assert_eq!(text(&h), french_noop(), "back to the account's French");
+}
