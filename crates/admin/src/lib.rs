@@ -69,7 +69,10 @@ impl AdminState {
     /// which it has).
     pub(crate) fn check_lang(&self, lang: Option<&str>) -> Result<(), ApiError> {
         match lang {
-            Some(tag) => Ok(babelftp_accounts::check_lang_served(tag, &self.shared.session.catalogs)?),
+            Some(tag) => Ok(babelftp_accounts::check_lang_served(
+                tag,
+                &self.shared.session.catalogs,
+            )?),
             None => Ok(()),
         }
     }

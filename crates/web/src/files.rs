@@ -142,7 +142,13 @@ fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io
 pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     // Nothing to see, take or put here: refused before the path is
     // looked up.
-    if let Err(r) = any_right(web, ask, view, &ask.path, &[Perm::List, Perm::Download, Perm::Upload, Perm::Mkdir]) {
+    if let Err(r) = any_right(
+        web,
+        ask,
+        view,
+        &ask.path,
+        &[Perm::List, Perm::Download, Perm::Upload, Perm::Mkdir],
+    ) {
         return r;
     }
     // A place the user may only put things in (a drop box): its page
@@ -151,7 +157,9 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     let here = view.rules.at(ask.path.components());
     if !here.has(Perm::List) && !here.has(Perm::Download) {
         let (st, p) = (view.tree.clone(), ask.path.clone());
-        let dir = blocking(move || Ok(p.is_root() || st.is_dir(&p))).await.unwrap_or(false);
+        let dir = blocking(move || Ok(p.is_root() || st.is_dir(&p)))
+            .await
+            .unwrap_or(false);
         if !dir || ask.param("info").is_some() {
             tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
             return web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]);

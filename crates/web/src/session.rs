@@ -447,10 +447,14 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         csrf,
         limits: checked.limits,
         sid: Some(sid.clone()),
-        lang: checked.account.lang.as_ref().and_then(|t| match web.shared().session.catalogs.negotiate(t) {
-            babelftp_i18n::lang::Negotiated::Lang(l) => Some(l),
-            babelftp_i18n::lang::Negotiated::Unsupported => None,
-        }),
+        lang: checked
+            .account
+            .lang
+            .as_ref()
+            .and_then(|t| match web.shared().session.catalogs.negotiate(t) {
+                babelftp_i18n::lang::Negotiated::Lang(l) => Some(l),
+                babelftp_i18n::lang::Negotiated::Unsupported => None,
+            }),
     });
     // A user with a quota has its usage counted at its first login.
     if let Some(q) = super::files::quota(web, &view) {

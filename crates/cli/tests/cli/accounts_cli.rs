@@ -443,7 +443,10 @@ fn a_language_without_catalog_and_a_short_password_are_refused() {
         let (code, out, err) = run_in(d, args, "enterprise\n");
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(err.contains("no catalog for the language klingon"), "{args:?}: {err}");
-        assert!(err.contains("en, fr, de") && err.contains("pt-BR") && err.contains("th"), "{err}");
+        assert!(
+            err.contains("en, fr, de") && err.contains("pt-BR") && err.contains("th"),
+            "{err}"
+        );
     }
     let listed = ok(d, &["user", "list"]);
     assert!(!listed.contains("kirk"), "{listed}");
@@ -459,16 +462,27 @@ fn a_language_without_catalog_and_a_short_password_are_refused() {
     ] {
         let (code, out, err) = run_in(d, args, pw);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
-        assert!(err.contains("too short") && err.contains("at least 8 characters"), "{err}");
+        assert!(
+            err.contains("too short") && err.contains("at least 8 characters"),
+            "{err}"
+        );
     }
     assert!(!ok(d, &["user", "list"]).contains("dave"));
     let (code, _, err) = run_in(d, &["user", "add", "dave"], "12345678\n");
     assert_eq!(code, 0, "{err}");
     // The configuration's minimum.
     std::fs::write(d.join("strict.toml"), "[accounts]\nmin_password_length = 12\n").unwrap();
-    let (code, _, err) = run_in(d, &["user", "passwd", "dave", "--config", "strict.toml"], "eleven-char\n");
+    let (code, _, err) = run_in(
+        d,
+        &["user", "passwd", "dave", "--config", "strict.toml"],
+        "eleven-char\n",
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("at least 12 characters"), "{err}");
-    let (code, _, err) = run_in(d, &["user", "passwd", "dave", "--config", "strict.toml"], "twelve-chars\n");
+    let (code, _, err) = run_in(
+        d,
+        &["user", "passwd", "dave", "--config", "strict.toml"],
+        "twelve-chars\n",
+    );
     assert_eq!(code, 0, "{err}");
 }

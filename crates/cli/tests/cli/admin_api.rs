@@ -884,7 +884,10 @@ fn the_api_refuses_a_language_without_catalog_and_a_short_password() {
     refused("PATCH", "/users/alice", r#"{"password": "x"}"#, &short);
     let (code, _) = curl("GET", &format!("{api}/users/kirk"), t, None);
     assert_eq!(code, 404, "nothing was created");
-    assert!(logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"), "the old password holds");
+    assert!(
+        logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"),
+        "the old password holds"
+    );
     let (code, body) = curl(
         "POST",
         &format!("{api}/users"),
@@ -906,13 +909,26 @@ fn min_password_length_comes_from_the_configuration() {
     text.push_str("[accounts]\nmin_password_length = 12\n");
     std::fs::write(&conf, text).unwrap();
     let root = dir.path().join("root");
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"]);
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"],
+    );
     let api2 = srv.url_after("admin API: ");
     let t = Some(token.as_str());
-    let (code, body) = curl("PATCH", &format!("{api2}/users/alice"), t, Some(r#"{"password": "eleven-char"}"#));
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api2}/users/alice"),
+        t,
+        Some(r#"{"password": "eleven-char"}"#),
+    );
     assert_eq!(code, 400, "{body}");
     assert!(body.contains("at least 12 characters"), "{body}");
-    let (code, body) = curl("PATCH", &format!("{api2}/users/alice"), t, Some(r#"{"password": "twelve-chars"}"#));
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api2}/users/alice"),
+        t,
+        Some(r#"{"password": "twelve-chars"}"#),
+    );
     assert_eq!(code, 200, "{body}");
     assert!(logs_in(srv.addr, "127.0.0.1", "alice", "twelve-chars"));
 }

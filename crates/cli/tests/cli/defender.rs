@@ -155,7 +155,10 @@ fn without_a_store_the_defender_still_bans_on_its_node_and_allowed_networks_are_
         "login_fail_delay_ms = 10\n[defender]\nthreshold = 5\nallow = [\"127.0.0.5/32\"]\n",
     )
     .unwrap();
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"]);
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"],
+    );
     let seen = hammer(srv.addr, "127.0.0.6", 20);
     assert!(seen.contains("OTHER 421") && seen.contains("CLOSED"), "{seen}");
     assert!(!greeted(srv.addr, "127.0.0.6"));
@@ -213,7 +216,10 @@ fn hostile_commands_ban_the_address_that_sent_them() {
     std::fs::create_dir_all(&root).unwrap();
     let conf = dir.path().join("babelftp.toml");
     std::fs::write(&conf, "[defender]\nthreshold = 15\nallow = []\n").unwrap();
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"]);
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"],
+    );
     let login = ["USER good", "PASS good-secret"];
 
     // Three PORTs to 10.0.0.1 from 127.0.0.1: each refused (504), the

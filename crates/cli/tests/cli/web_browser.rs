@@ -408,7 +408,11 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     );
     let results = r["results"].as_array().unwrap();
     let names = results[5].as_array().unwrap();
-    assert_eq!(names, &[json!("incoming/"), json!("pub/")], "the drop box shows, private does not");
+    assert_eq!(
+        names,
+        &[json!("incoming/"), json!("pub/")],
+        "the drop box shows, private does not"
+    );
     assert_eq!(results[8], 0, "no listing in the drop box");
     assert_eq!(results[9], 2, "its upload and new-folder forms");
     assert!(!results[14].as_str().unwrap().contains("theirs.pdf"));

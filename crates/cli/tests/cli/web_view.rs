@@ -1398,7 +1398,10 @@ fn the_accounts_language_survives_a_bare_lang_and_a_browser_without_accept_langu
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
     let (code, out, err) = run(&["user", "add", "carol", "--home", "/", "--db", &db], "carol-pw\n");
     assert_eq!(code, 0, "{out}{err}");
-    for args in [&["user", "perm", "carol", "/", "read"][..], &["user", "set", "carol", "--lang", "fr"]] {
+    for args in [
+        &["user", "perm", "carol", "/", "read"][..],
+        &["user", "set", "carol", "--lang", "fr"],
+    ] {
         let mut all = args.to_vec();
         all.extend(["--db", &db]);
         let (code, out, err) = run(&all, "");
@@ -1413,7 +1416,9 @@ fn the_accounts_language_survives_a_bare_lang_and_a_browser_without_accept_langu
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.first().copied(), Some("200 Commande exécutée."), "{out}");
     assert!(
-        lines.get(1).is_some_and(|l| l.starts_with("200 ") && l.contains("votre compte") && l.contains("Français")),
+        lines
+            .get(1)
+            .is_some_and(|l| l.starts_with("200 ") && l.contains("votre compte") && l.contains("Français")),
         "a bare LANG returns to the account's language and says so: {out}"
     );
     assert!(lines.get(2).is_some_and(|l| l.starts_with("200 ")), "{out}");

@@ -132,7 +132,11 @@ fn listings_show_what_the_account_may_use_and_a_drop_box_keeps_its_contents() {
         .map(str::to_owned)
         .collect();
     names.sort();
-    assert_eq!(names, ["incoming", "pub"], "the drop box shows in /, where carol may list");
+    assert_eq!(
+        names,
+        ["incoming", "pub"],
+        "the drop box shows in /, where carol may list"
+    );
     // Its own entries stay hidden; one goes in there all the same.
     h.codes(b"PASV");
     assert_eq!(h.codes(b"NLST /incoming"), [550]);
