@@ -233,6 +233,9 @@ pub(crate) struct Row {
     pub(crate) dir: bool,
     pub(crate) size: u64,
     pub(crate) modified: Option<i64>,
+    /// Whether its details page may be seen (`list` at it): not a drop
+    /// box's.
+    pub(crate) info: bool,
 }
 
 /// How a listing is sorted (`?sort=name|size|time`, `&desc`).
@@ -270,6 +273,7 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
         let row = |e: Entry| {
             let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&e.name)));
             Row {
+                info: below.of(&e.name).has(Perm::List),
                 name: e.name,
                 dir,
                 size: e.size,

@@ -389,11 +389,15 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
             time(m, &mut p.out);
             p.out.push_str(" UTC");
         }
-        p.out.push_str("</td><td><a class=\"i\" href=\"");
-        p.out.push_str(&link);
-        p.out.push_str("?info\">");
-        p.out.push_str(&details_esc);
-        p.out.push_str("</a></td></tr>\n");
+        p.out.push_str("</td><td>");
+        if row.info {
+            p.out.push_str("<a class=\"i\" href=\"");
+            p.out.push_str(&link);
+            p.out.push_str("?info\">");
+            p.out.push_str(&details_esc);
+            p.out.push_str("</a>");
+        }
+        p.out.push_str("</td></tr>\n");
     }
     p.out.push_str("</tbody></table>\n");
     if l.rows.is_empty() {

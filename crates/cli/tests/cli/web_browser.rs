@@ -403,6 +403,8 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
                 {"op": "text", "css": "#size"},
                 {"op": "open", "url": format!("{base}/pub/")},                               // 20
                 {"op": "texts", "css": "td.t"},
+                {"op": "open", "url": format!("{base}/")},
+                {"op": "attributes", "css": "a.i", "name": "href"},
             ]
         }),
     );
@@ -426,5 +428,9 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     let times = results[21].as_array().unwrap();
     assert_eq!(times.len(), 2, "{times:?}");
     assert!(times.iter().all(|t| t.as_str().unwrap().ends_with(" UTC")), "{times:?}");
+    // No details link for the drop box (its facts are not carol's to see).
+    let infos = results[23].as_array().unwrap();
+    assert_eq!(infos.len(), 1, "{infos:?}");
+    assert!(infos[0].as_str().unwrap().ends_with("/pub/?info"), "{infos:?}");
     assert_eq!(r["dialogs"], json!([]));
 }
