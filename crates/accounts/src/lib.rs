@@ -120,6 +120,13 @@ pub enum AccountsError {
     /// A stored value that no longer parses (edited by hand?).
     #[error("the store holds a bad value for {what}: {value:?}")]
     Corrupt { what: String, value: String },
+    /// A language the server has no catalog for (issue 48): its replies
+    /// would silently be in the default language.
+    #[error("the server has no catalog for the language {tag:?}; it has: {have}")]
+    NoCatalog { tag: String, have: String },
+    /// A password shorter than `[accounts] min_password_length`.
+    #[error("the password is too short: it needs at least {min} characters ([accounts] min_password_length)")]
+    ShortPassword { min: usize },
 }
 
 impl AccountsError {
@@ -439,6 +446,29 @@ pub fn check_name(name: &str) -> Result<(), AccountsError> {
     } else {
         Err(AccountsError::BadName(name.to_owned()))
     }
+}
+
+/// Refuses a language tag that is not one, or that none of `catalogs`
+/// serves (as LANG would negotiate it): the error lists the tags there
+/// are catalogs for.
+pub fn check_lang_served(tag: &str, catalogs: &babelftp_i18n::lang::Catalogs) -> Result<(), AccountsError> {
+    check_lang(tag)?;
+    if catalogs.serves(tag) {
+        return Ok(());
+    }
+    Err(AccountsError::NoCatalog {
+        tag: tag.to_owned(),
+        have: catalogs.tags().collect::<Vec<_>>().join(", "),
+    })
+}
+
+/// Refuses a password shorter than `min` characters (Unicode scalar
+/// values, as a person counts them).
+pub fn check_password_length(password: &str, min: usize) -> Result<(), AccountsError> {
+    if password.chars().count() < min {
+        return Err(AccountsError::ShortPassword { min });
+    }
+    Ok(())
 }
 
 /// A language tag, BCP 47 in shape: subtags of 1 to 8 letters or digits

@@ -330,6 +330,10 @@ pub(crate) async fn create_user(
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
     let rules = Rules::read(&st.allowed, b.home.as_deref(), &b.permissions, &mounts, &limits)?;
+    st.check_lang(b.lang.as_deref())?;
+    if !b.password.is_empty() {
+        st.check_password(&b.password)?;
+    }
     let password = hash(b.password).await?;
     // Created disabled, then its limits and rules, then enabled when asked:
     // a login never finds it half made. A step that fails removes it again.
@@ -394,10 +398,14 @@ pub(crate) async fn patch_user(
         &p.mounts,
         &p.limits.unwrap_or_default(),
     )?;
+    st.check_lang(p.lang.as_ref().and_then(|l| l.as_deref()))?;
     if st.store.user(&name).await?.is_none() {
         return Err(AccountsError::UnknownUser(name).into());
     }
     if let Some(pw) = p.password {
+        if !pw.is_empty() {
+            st.check_password(&pw)?;
+        }
         let phc = hash(pw).await?;
         st.store.set_password(&name, &phc).await?;
     }

@@ -64,6 +64,29 @@ pub(crate) struct AdminState {
     pub(crate) allowed: Arc<AllowedSources>,
 }
 
+impl AdminState {
+    /// Refuses a language the server has no catalog for (400, saying
+    /// which it has).
+    pub(crate) fn check_lang(&self, lang: Option<&str>) -> Result<(), ApiError> {
+        match lang {
+            Some(tag) => Ok(babelftp_accounts::check_lang_served(
+                tag,
+                &self.shared.session.catalogs,
+            )?),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a password shorter than `[accounts] min_password_length`
+    /// (400).
+    pub(crate) fn check_password(&self, password: &str) -> Result<(), ApiError> {
+        Ok(babelftp_accounts::check_password_length(
+            password,
+            self.shared.cfg.min_password_length,
+        )?)
+    }
+}
+
 /// The name of the token a request came with (for the log of changes).
 #[derive(Clone, Debug)]
 pub(crate) struct Caller(pub(crate) String);

@@ -287,6 +287,12 @@ impl Catalogs {
         }
     }
 
+    /// Whether a language tag (an account's `lang`) is served by one of
+    /// the catalogs, as LANG would negotiate it (`fr-CA` by `fr`).
+    pub fn serves(&self, tag: &str) -> bool {
+        LangTag::parse(tag.as_bytes()).is_ok_and(|t| matches!(self.negotiate(&t), Negotiated::Lang(_)))
+    }
+
     /// A message in `lang`, with arguments. A message missing everywhere
     /// renders as its id, so a reply is never empty.
     pub fn text(&self, lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> String {

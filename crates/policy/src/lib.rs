@@ -99,6 +99,11 @@ impl Perms {
         Perms(self.0 | p.bit())
     }
 
+    /// Whether the set is empty (`none`).
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
     /// The permissions in the set, in [`Perm::ALL`]'s order.
     pub fn iter(self) -> impl Iterator<Item = Perm> {
         Perm::ALL.into_iter().filter(move |p| self.has(*p))
@@ -218,7 +223,8 @@ impl Rules {
     /// have rules of their own below it.
     pub fn below(&self, dir: Components) -> Below {
         let mut named: Vec<(Vec<u8>, Perms)> = Vec::new();
-        for (p, _) in &self.rules {
+        let mut reach: Vec<Vec<u8>> = Vec::new();
+        for (p, perms) in &self.rules {
             if p.len() > dir.len() && p[..dir.len()] == *dir {
                 let name = &p[dir.len()];
                 if !named.iter().any(|(n, _)| n == name) {
@@ -226,11 +232,15 @@ impl Rules {
                     child.push(name.clone());
                     named.push((name.clone(), self.at(&child)));
                 }
+                if p.len() > dir.len() + 1 && !perms.is_empty() && !reach.contains(name) {
+                    reach.push(name.clone());
+                }
             }
         }
         Below {
             here: self.at(dir),
             named,
+            reach,
         }
     }
 
@@ -272,6 +282,8 @@ pub struct Below {
     pub here: Perms,
     /// Entries with rules of their own (at them or deeper).
     pub named: Vec<(Vec<u8>, Perms)>,
+    /// Entries with a rule deeper inside them that gives some permission.
+    pub reach: Vec<Vec<u8>>,
 }
 
 impl Below {
@@ -280,7 +292,17 @@ impl Below {
         Below {
             here: perms,
             named: Vec::new(),
+            reach: Vec::new(),
         }
+    }
+
+    /// Whether the entry `name` shows in the directory's listing: when
+    /// the user may do anything at it or somewhere inside it. A drop box
+    /// (`/incoming upload` under `/ list`) shows in its parent, where
+    /// the user may list; its own entries stay hidden (no `list` in it).
+    /// Only what the user may do nothing with is left out.
+    pub fn shows(&self, name: &[u8]) -> bool {
+        !self.of(name).is_empty() || self.reach.iter().any(|n| n == name)
     }
 
     /// The permissions of the entry `name`.
@@ -396,10 +418,11 @@ pub fn decide<'a>(rules: &'a Rules, op: &Op<'a>) -> Decision<'a> {
     Decision::Allow
 }
 
-/// Whether an entry at `path` shows in a listing of its directory: only
-/// what the user may list.
+/// Whether an entry at `path` shows in a listing of its directory (one
+/// the user may list): when the user may do anything at it or at a path
+/// inside it ([`Below::shows`]).
 pub fn visible(rules: &Rules, path: Components) -> bool {
-    rules.at(path).has(Perm::List)
+    !rules.at(path).is_empty() || rules.inside(path).any(|p| !rules.at(p).is_empty())
 }
 
 #[cfg(test)]

@@ -114,8 +114,18 @@ fn a_drop_box_takes_files_and_shows_nothing() {
             ..
         }
     ));
-    assert!(!visible(&r, &f));
+    // The drop box shows in `/`, where the user may list (issue 48); what
+    // is inside it does not, as `/drop` itself may not be listed.
+    assert!(visible(&r, &path("/drop")));
+    assert!(r.below(&[]).shows(b"drop"));
     assert!(visible(&r, &path("/readme.txt")));
+    // What the user may do nothing with stays out of the listing.
+    let r = rules(&[("/", "read"), ("/secret", "none")]);
+    assert!(!visible(&r, &path("/secret")) && !r.below(&[]).shows(b"secret"));
+    // ... unless a rule inside it gives something: the way there shows.
+    let r = rules(&[("/", "read"), ("/a", "none"), ("/a/b/drop", "upload")]);
+    assert!(visible(&r, &path("/a")) && r.below(&[]).shows(b"a"));
+    assert!(r.below(&path("/a")).shows(b"b") && !r.below(&path("/a")).shows(b"c"));
 }
 
 #[test]
@@ -356,10 +366,15 @@ proptest! {
                     (got, want, inside) => prop_assert!(false, "{:?}: {:?} vs {:?} / {:?}", op, got, want, inside),
                 }
             }
-            prop_assert_eq!(visible(&rules, probe), want.has(Perm::List));
+            // Shown: some permission at it, or at a rule's path inside it.
+            let inside = pairs.iter().any(|(q, _)| {
+                q.len() > probe.len() && q[..probe.len()] == probe[..] && !brute(&pairs, q).is_empty()
+            });
+            prop_assert_eq!(visible(&rules, probe), !want.is_empty() || inside);
             // A listing's view of a directory's entries agrees with `at`.
             if let Some((name, dir)) = probe.split_last() {
                 prop_assert_eq!(rules.below(dir).of(name), want);
+                prop_assert_eq!(rules.below(dir).shows(name), visible(&rules, probe));
             }
         }
     }

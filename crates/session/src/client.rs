@@ -32,6 +32,9 @@ pub(crate) struct Client {
     /// The client chose its language (LANG): an account's does not
     /// override it.
     pub(crate) lang_chosen: bool,
+    /// The account's language, once logged in (issue 48: a bare LANG
+    /// returns to it, not to the server's).
+    pub(crate) account_lang: Option<Lang>,
     /// The legacy client charset layer is on until LANG, HOST or `OPTS UTF8
     /// ON`, or until the client's first non-ASCII pathname turns out to be
     /// UTF-8.
@@ -55,6 +58,7 @@ impl Client {
             server_legacy: legacy,
             said_utf8: false,
             lang_chosen: false,
+            account_lang: None,
             legacy_active: legacy.is_some(),
             charset_settled: false,
             cwd: VPath::root(),
@@ -87,6 +91,7 @@ impl Client {
 
     /// At login: the account's language, unless the client chose one.
     pub(crate) fn account_lang(&mut self, lang: Lang) {
+        self.account_lang = Some(lang);
         if !self.lang_chosen {
             self.lang = lang;
         }

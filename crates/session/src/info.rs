@@ -162,12 +162,24 @@ impl ServerSession {
     pub(crate) fn lang(&mut self, tag: Option<LangTag>) -> Reply {
         // RFC 2640 A.2: a client that sends LANG understands UTF-8.
         self.client.speaks_utf8();
-        self.client.lang_chosen = true;
+        // A bare LANG (lftp sends one at login) asks for no language: the
+        // account's, once logged in (and at login, if sent before), else
+        // the server's (or the host's).
         let Some(tag) = tag else {
+            self.client.lang_chosen = false;
+            if let Some(l) = self.client.account_lang {
+                self.client.lang = l;
+                let name = self.cfg.catalogs.language_name(l);
+                return self.r(ReplyCode::OK, Msg::LangAccount(name));
+            }
             self.client.lang = self.client.default_lang;
             let name = self.cfg.catalogs.language_name(self.client.lang);
+            if !self.login.logged_in() {
+                return self.r(ReplyCode::OK, Msg::LangDefaultUntilLogin(name));
+            }
             return self.r(ReplyCode::OK, Msg::LangDefault(name));
         };
+        self.client.lang_chosen = true;
         match self.cfg.catalogs.negotiate(&tag) {
             Negotiated::Lang(l) => {
                 self.client.lang = l;

@@ -118,7 +118,7 @@ impl Lines {
     /// Appends an NLST line of a name alone (the storage lends names
     /// without an entry): the name in the client's charset, CR LF.
     pub fn name_line(&self, name: &[u8], out: &mut Vec<u8>) {
-        if !self.render.view.of(name).has(Perm::List) {
+        if !self.render.view.shows(name) {
             return;
         }
         match self.render.legacy {
@@ -130,13 +130,14 @@ impl Lines {
 
     /// Appends `e`'s line, CR LF included. `e` is taken as scratch: its
     /// name may be translated and its `perm` set in place.
-    /// An entry the account may not list writes nothing.
+    /// An entry the account may do nothing with writes nothing; one it
+    /// may only upload into (a drop box) shows, with its own permissions.
     pub fn line(&self, e: &mut Entry, out: &mut Vec<u8>) {
         let r = &self.render;
-        let perms = r.view.of(&e.name);
-        if !perms.has(Perm::List) {
+        if !r.view.shows(&e.name) {
             return;
         }
+        let perms = r.view.of(&e.name);
         if let Some(cs) = r.legacy {
             if let std::borrow::Cow::Owned(name) = babelftp_i18n::names::legacy_out(&e.name, cs) {
                 e.name = name;
@@ -217,7 +218,7 @@ mod tests {
     }
 
     #[test]
-    fn entries_the_account_may_not_list_are_left_out() {
+    fn entries_the_account_may_do_nothing_with_are_left_out_and_drop_boxes_show() {
         let rules = babelftp_policy::Rules::new([
             (&b"/"[..], Perms::READ),
             (b"/pub/hidden", Perms::NONE),
@@ -229,12 +230,16 @@ mod tests {
         let lines = ListRender::new(ListFormat::Mlsd(facts), view.clone(), &Capabilities::ALL, None).at(0);
         assert!(line(&lines, file(b"hidden", 0)).is_empty());
         assert!(line(&lines, file(b"seen", 0)).contains("perm=r;"));
+        // A drop box shows in its parent, with its own permissions (issue 48).
+        let mut drop = file(b"drop", 0);
+        drop.kind = EntryKind::Dir;
+        assert!(line(&lines, drop).contains("perm=ce;"));
         let names = ListRender::new(ListFormat::Nlst, view, &Capabilities::ALL, None).at(0);
         let mut out = Vec::new();
         names.name_line(b"hidden", &mut out);
         names.name_line(b"drop", &mut out);
         names.name_line(b"seen", &mut out);
-        assert_eq!(out, b"seen\r\n");
+        assert_eq!(out, b"drop\r\nseen\r\n");
     }
 
     #[test]

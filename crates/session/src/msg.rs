@@ -134,6 +134,11 @@ pub enum Msg {
     LangOk(String),
     /// LANG without argument: the default language's name.
     LangDefault(String),
+    /// LANG without argument after login: the account's language's name.
+    LangAccount(String),
+    /// LANG without argument before login: the default language's name
+    /// (an account's own applies at login).
+    LangDefaultUntilLogin(String),
     /// 421: the account has as many sessions as it may.
     UserSessionsLimit,
     /// 552: an upload would pass the account's quota.
@@ -264,6 +269,8 @@ impl Msg {
             PolicyDeniedInside(p) => ("policy-denied-inside", Some(("perm", Arg::Str(p)))),
             LangOk(l) => ("lang-ok", Some(("language", Arg::Str(l)))),
             LangDefault(l) => ("lang-default", Some(("language", Arg::Str(l)))),
+            LangAccount(l) => ("lang-account", Some(("language", Arg::Str(l)))),
+            LangDefaultUntilLogin(l) => ("lang-default-until-login", Some(("language", Arg::Str(l)))),
             UserSessionsLimit => ("user-sessions-limit", None),
             QuotaExceeded => ("quota-exceeded", None),
             QuotaEntries => ("quota-entries", None),
@@ -412,6 +419,8 @@ mod tests {
             Msg::PolicyDeniedInside("rename"),
             Msg::LangOk("x".into()),
             Msg::LangDefault("x".into()),
+            Msg::LangAccount("x".into()),
+            Msg::LangDefaultUntilLogin("x".into()),
             Msg::UserSessionsLimit,
             Msg::QuotaExceeded,
             Msg::QuotaEntries,

@@ -140,9 +140,34 @@ fn slot(web: &Web, view: &View) -> Result<Option<crate::limits::SessionSlot>, io
 
 /// GET or HEAD of a path: a directory's page, or a file's download.
 pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
-    // Nothing to see or take here: refused before the path is looked up.
-    if let Err(r) = any_right(web, ask, view, &ask.path, &[Perm::List, Perm::Download]) {
+    // Nothing to see, take or put here: refused before the path is
+    // looked up.
+    if let Err(r) = any_right(
+        web,
+        ask,
+        view,
+        &ask.path,
+        &[Perm::List, Perm::Download, Perm::Upload, Perm::Mkdir],
+    ) {
         return r;
+    }
+    // A place the user may only put things in (a drop box): its page
+    // has the forms and no entries; anything else there is refused, the
+    // same whether it exists or not.
+    let here = view.rules.at(ask.path.components());
+    if !here.has(Perm::List) && !here.has(Perm::Download) {
+        let (st, p) = (view.tree.clone(), ask.path.clone());
+        let dir = blocking(move || Ok(p.is_root() || st.is_dir(&p)))
+            .await
+            .unwrap_or(false);
+        if !dir || ask.param("info").is_some() {
+            tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
+            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]);
+        }
+        if !ask.slash {
+            return see_other(&href(&ask.path, true));
+        }
+        return page::drop_box(web, ask, view);
     }
     let (st, p) = (view.tree.clone(), ask.path.clone());
     let found = blocking(move || {
@@ -208,6 +233,9 @@ pub(crate) struct Row {
     pub(crate) dir: bool,
     pub(crate) size: u64,
     pub(crate) modified: Option<i64>,
+    /// Whether its details page may be seen (`list` at it): not a drop
+    /// box's.
+    pub(crate) info: bool,
 }
 
 /// How a listing is sorted (`?sort=name|size|time`, `&desc`).
@@ -245,6 +273,7 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
         let row = |e: Entry| {
             let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&e.name)));
             Row {
+                info: below.of(&e.name).has(Perm::List),
                 name: e.name,
                 dir,
                 size: e.size,
@@ -261,7 +290,7 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
                 }
                 // An entry gone meanwhile is left out.
                 let Ok(e) = e else { continue };
-                if below.of(&e.name).has(Perm::List) {
+                if below.shows(&e.name) {
                     rows.push(row(e));
                 }
             }
@@ -286,7 +315,7 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
         }
         let mut rows = Vec::with_capacity(window.len());
         for name in window {
-            if !below.of(&name).has(Perm::List) {
+            if !below.shows(&name) {
                 continue;
             }
             // An entry gone meanwhile is left out.

@@ -119,6 +119,8 @@ pub(crate) struct Ask {
     pub(crate) query: Vec<(String, String)>,
     pub(crate) headers: HeaderMap,
     pub(crate) peer: SocketAddr,
+    /// Whether the visitor chose `lang` (cookie or Accept-Language).
+    pub(crate) lang_chosen: bool,
     /// The page's language (cookie, then Accept-Language, then the
     /// virtual host's).
     pub(crate) lang: babelftp_i18n::lang::Lang,
@@ -218,7 +220,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let authority = authority(&parts.uri, &parts.headers);
     let host = virtual_host(&web, authority.as_deref());
-    let lang = language(&web, &parts.headers, host);
+    let (lang, lang_chosen) = language(&web, &parts.headers, host);
     let Some((path, slash)) = decode_path(parts.uri.path()) else {
         return web.error(lang, StatusCode::BAD_REQUEST, "web-bad-path", &[]);
     };
@@ -230,7 +232,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
     let kept_csrf = cookie(&parts.headers, "bftp_csrf")
         .filter(|c| c.len() == 64 && c.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(str::to_owned);
-    let ask = Ask {
+    let mut ask = Ask {
         method: parts.method,
         path,
         slash,
@@ -238,13 +240,14 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
         headers: parts.headers,
         peer,
         lang,
+        lang_chosen,
         authority,
         host,
         arrived,
         kept_csrf,
         new_csrf: std::sync::OnceLock::new(),
     };
-    let mut r = route(&web, &ask, body).await;
+    let mut r = route(&web, &mut ask, body).await;
     if ask.method == Method::POST && (r.status().is_client_error() || r.status().is_server_error()) {
         // A refused form, with why (a refused login has its own line).
         let reason = match r.extensions().get::<Refusal>() {
@@ -287,7 +290,7 @@ fn authority(uri: &axum::http::Uri, headers: &HeaderMap) -> Option<String> {
     (!a.is_empty() && a.bytes().all(|b| b.is_ascii_graphic())).then(|| a.to_owned())
 }
 
-async fn route(web: &St, ask: &Ask, body: Body) -> Response {
+async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
     if let Some(name) = ask.param("asset") {
         return page::asset(name);
     }
@@ -319,6 +322,11 @@ async fn route(web: &St, ask: &Ask, body: Body) -> Response {
         Ok(None) => return page::login(web, ask, StatusCode::UNAUTHORIZED, None),
         Err(r) => return r,
     };
+    // The account's language, when the visitor chose none.
+    if let (false, Some(l)) = (ask.lang_chosen, view.lang) {
+        ask.lang = l;
+    }
+    let ask = &*ask;
     if post {
         return match () {
             () if ask.has("logout") => session::logout(web, ask, &view, body).await,
@@ -367,8 +375,9 @@ impl Web {
 
 /// The page's language: the `lang` cookie (the menu), else the first of
 /// Accept-Language's that the catalogs have (by weight), else the
-/// server's default.
-fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> babelftp_i18n::lang::Lang {
+/// server's default; and whether the visitor chose it (cookie or header),
+/// or the account's language may take its place once it is known.
+fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> (babelftp_i18n::lang::Lang, bool) {
     use babelftp_i18n::lang::Negotiated;
     let catalogs = &web.shared.session.catalogs;
     let pick = |tag: &str| match babelftp_proto::lang::LangTag::parse(tag.trim().as_bytes()) {
@@ -379,7 +388,7 @@ fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> babelftp_i18
         Err(_) => None,
     };
     if let Some(l) = cookie(headers, "bftp_lang").and_then(pick) {
-        return l;
+        return (l, true);
     }
     let mut wanted: Vec<(f32, &str)> = headers
         .get_all(header::ACCEPT_LANGUAGE)
@@ -398,11 +407,13 @@ fn language(web: &Web, headers: &HeaderMap, host: Option<usize>) -> babelftp_i18
         .collect();
     // By weight; among equal weights, in the order given.
     wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
-    wanted
-        .iter()
-        .find_map(|(_, t)| pick(t))
-        .or_else(|| host.and_then(|i| web.shared.session.hosts.get(i)).map(|h| h.lang))
-        .unwrap_or_else(|| catalogs.default_lang())
+    if let Some(l) = wanted.iter().find_map(|(_, t)| pick(t)) {
+        return (l, true);
+    }
+    let l = host
+        .and_then(|i| web.shared.session.hosts.get(i))
+        .map_or_else(|| catalogs.default_lang(), |h| h.lang);
+    (l, false)
 }
 
 /// The virtual host (`[[host]]`) the request's authority names (without

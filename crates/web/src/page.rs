@@ -144,14 +144,19 @@ impl<'a> Page<'a> {
             .push_str("<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a>");
         let comps = self.ask.path.components();
         let mut link = String::from("/");
-        for c in comps {
+        for (i, c) in comps.iter().enumerate() {
+            // A file's page (`/pub/a.txt?info`): its name without the
+            // `/` of a folder, linked to the file itself.
+            let folder = i + 1 < comps.len() || self.ask.slash;
             encode_segment(c, &mut link);
-            link.push('/');
+            if folder {
+                link.push('/');
+            }
             self.out.push_str("<a href=\"");
             self.out.push_str(&link);
             self.out.push_str("\">");
             name(c, &mut self.out);
-            self.out.push_str("</a>/");
+            self.out.push_str(if folder { "</a>/" } else { "</a>" });
         }
         self.out.push_str("</nav>\n");
     }
@@ -258,16 +263,20 @@ fn ftp_url(web: &Web, ask: &Ask, view: &View, path: &VPath, dir: bool) -> String
     s
 }
 
-/// A directory's page.
-pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
+/// The title of a directory's page: its path, `/` after each name.
+fn dir_title(ask: &Ask) -> String {
     let mut title = String::from("/");
     for c in ask.path.components() {
         title.push_str(&PlainPath(c).to_string());
         title.push('/');
     }
-    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
-    let rules = &view.rules;
-    let here = rules.at(ask.path.components());
+    title
+}
+
+/// The forms for what the user may do in the directory: upload, new
+/// folder.
+fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
+    let here = view.rules.at(ask.path.components());
     let writable = view.user.is_some() || web.shared().session.anonymous_write;
     if writable && (here.has(Perm::Upload) || here.has(Perm::Mkdir)) {
         p.out.push_str("<section class=\"actions\">\n");
@@ -294,6 +303,26 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         }
         p.out.push_str("</section>\n");
     }
+}
+
+/// The page of a directory the user may put things in but not list (a
+/// drop box): the header and the upload and new-folder forms, no
+/// entries (issue 48; SFTPGo does the same).
+pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
+    let title = dir_title(ask);
+    let mut p = Page::new(web, ask, &title, Some(view), 1024);
+    p.out.push_str("<p class=\"note\" id=\"drop-box\">");
+    p.t("web-drop-box", &[]);
+    p.out.push_str("</p>\n");
+    actions(&mut p, web, ask, view);
+    p.finish(StatusCode::OK)
+}
+
+/// A directory's page.
+pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
+    let title = dir_title(ask);
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
+    actions(&mut p, web, ask, view);
     if l.page > 1 || l.more {
         p.out.push_str("<p class=\"note\" id=\"paged\">");
         let n = super::files::PAGE.to_string();
@@ -358,12 +387,17 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         p.out.push_str("</td><td class=\"t\">");
         if let Some(m) = row.modified {
             time(m, &mut p.out);
+            p.out.push_str(" UTC");
         }
-        p.out.push_str("</td><td><a class=\"i\" href=\"");
-        p.out.push_str(&link);
-        p.out.push_str("?info\">");
-        p.out.push_str(&details_esc);
-        p.out.push_str("</a></td></tr>\n");
+        p.out.push_str("</td><td>");
+        if row.info {
+            p.out.push_str("<a class=\"i\" href=\"");
+            p.out.push_str(&link);
+            p.out.push_str("?info\">");
+            p.out.push_str(&details_esc);
+            p.out.push_str("</a>");
+        }
+        p.out.push_str("</td></tr>\n");
     }
     p.out.push_str("</tbody></table>\n");
     if l.rows.is_empty() {
@@ -413,12 +447,14 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
     if !dir {
         p.out.push_str("<dt>");
         p.t("web-col-size", &[]);
-        let _ = write!(
-            p.out,
-            "</dt><dd id=\"size\">{} ({} B)</dd>",
-            babelftp_i18n::format_size(e.size),
-            e.size
-        );
+        // `1.5 KiB (1536 B)`; `10 B` alone when that is already exact.
+        let human = babelftp_i18n::format_size(e.size);
+        let exact = format!("{} B", e.size);
+        if human == exact {
+            let _ = write!(p.out, "</dt><dd id=\"size\">{human}</dd>");
+        } else {
+            let _ = write!(p.out, "</dt><dd id=\"size\">{human} ({exact})</dd>");
+        }
     }
     if let Some(m) = e.modified {
         p.out.push_str("<dt>");

@@ -50,6 +50,9 @@ pub(crate) struct View {
     pub(crate) limits: Limits,
     /// Its session's cookie value (a logged-in user).
     pub(crate) sid: Option<String>,
+    /// The account's language (issue 48): the pages' when the visitor
+    /// chose none (menu cookie, Accept-Language).
+    pub(crate) lang: Option<babelftp_i18n::lang::Lang>,
 }
 
 impl View {
@@ -280,6 +283,7 @@ impl Web {
             csrf: String::new(),
             limits: Limits::default(),
             sid: None,
+            lang: None,
         })))
     }
 
@@ -446,6 +450,14 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         csrf,
         limits: checked.limits,
         sid: Some(sid.clone()),
+        lang: checked
+            .account
+            .lang
+            .as_ref()
+            .and_then(|t| match web.shared().session.catalogs.negotiate(t) {
+                babelftp_i18n::lang::Negotiated::Lang(l) => Some(l),
+                babelftp_i18n::lang::Negotiated::Unsupported => None,
+            }),
     });
     // A user with a quota has its usage counted at its first login.
     if let Some(q) = super::files::quota(web, &view) {

@@ -91,6 +91,7 @@ pub(crate) async fn create_group(
     let mounts = b.mounts.into_iter().map(|(k, v)| (k, Some(v))).collect();
     let limits = b.limits.map(LimitsPatch::from).unwrap_or_default();
     let rules = Rules::read(&st.allowed, b.home.as_deref(), &b.permissions, &mounts, &limits)?;
+    st.check_lang(b.lang.as_deref())?;
     st.store
         .add_group(&NewGroup {
             name: b.name.clone(),
@@ -132,6 +133,7 @@ pub(crate) async fn patch_group(
         &p.mounts,
         &p.limits.unwrap_or_default(),
     )?;
+    st.check_lang(p.lang.as_ref().and_then(|l| l.as_deref()))?;
     let c = GroupChanges {
         home: p.home,
         lang: p.lang,

@@ -24,6 +24,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
     match cmd {
         GroupCmd::Add { name, settings } => {
             served.check_home(settings.home.as_deref(), db)?;
+            served.check_lang(settings.lang.as_deref(), db)?;
             let g = NewGroup {
                 name,
                 home: settings.home,
@@ -79,6 +80,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             limits,
         } => {
             served.check_home(settings.home.as_deref(), db)?;
+            served.check_lang(settings.lang.as_deref(), db)?;
             let c = GroupChanges {
                 home: change(settings.home, clear.no_home),
                 lang: change(settings.lang, clear.no_lang),

@@ -205,6 +205,27 @@ impl Served {
         }
     }
 
+    /// Refuses a language the server has no catalog for (the shipped
+    /// ones and those of its `catalogs` directory), saying which it has.
+    pub(super) fn check_lang(&self, lang: Option<&str>, db: &str) -> anyhow::Result<()> {
+        let Some(tag) = lang else {
+            return Ok(());
+        };
+        babelftp_accounts::check_lang(tag).map_err(|e| explain(e, db))?;
+        let cats = match &self.config()?.catalogs_dir {
+            Some(d) => babelftp_i18n::lang::Catalogs::with_dir(d),
+            None => babelftp_i18n::lang::Catalogs::builtin(),
+        }
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        babelftp_accounts::check_lang_served(tag, &cats).map_err(|e| explain(e, db))
+    }
+
+    /// Refuses a password shorter than `[accounts] min_password_length`.
+    pub(super) fn check_password(&self, password: &str, db: &str) -> anyhow::Result<()> {
+        let min = self.config()?.min_password_length;
+        babelftp_accounts::check_password_length(password, min).map_err(|e| explain(e, db))
+    }
+
     /// Refuses a home outside the allowed sources (a path inside the
     /// root always is).
     pub(super) fn check_home(&self, home: Option<&str>, db: &str) -> anyhow::Result<()> {

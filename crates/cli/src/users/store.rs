@@ -80,6 +80,8 @@ fn text_of(e: &AccountsError, db: &str) -> String {
         E::TokenExists(n) => ts("cli-admin-token-exists", &[("name", n)]),
         E::UnknownToken(n) => ts("cli-admin-token-unknown", &[("name", n), ("db", db)]),
         E::NoRandom => ts("cli-admin-no-random", &[]),
+        E::NoCatalog { tag, have } => ts("cli-acct-no-catalog", &[("value", tag), ("have", have)]),
+        E::ShortPassword { min } => ts("cli-acct-short-password", &[("min", &min.to_string())]),
     }
 }
 

@@ -48,6 +48,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
                 }
             }
             served.check_home(u.home.as_deref(), db)?;
+            served.check_lang(u.lang.as_deref(), db)?;
             if let Some(g) = &u.group {
                 if s.group(g).await.map_err(ex)?.is_none() {
                     return Err(ex(AccountsError::UnknownGroup(g.clone())));
@@ -56,7 +57,9 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
             if s.user(&u.name).await.map_err(ex)?.is_some() {
                 return Err(ex(AccountsError::UserExists(u.name)));
             }
-            u.password = hash(&read_password()?, db)?;
+            let password = read_password()?;
+            served.check_password(&password, db)?;
+            u.password = hash(&password, db)?;
             s.add_user(&u).await.map_err(ex)?;
             println!("{}", ts("cli-acct-user-added", &[("name", &u.name), ("db", db)]));
         }
@@ -80,7 +83,9 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
             if s.user(&name).await.map_err(ex)?.is_none() {
                 return Err(ex(AccountsError::UnknownUser(name)));
             }
-            let phc = hash(&read_password()?, db)?;
+            let password = read_password()?;
+            served.check_password(&password, db)?;
+            let phc = hash(&password, db)?;
             s.set_password(&name, &phc).await.map_err(ex)?;
             println!("{}", ts("cli-acct-password-changed", &[("name", &name)]));
         }
@@ -95,6 +100,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
             limits,
         } => {
             served.check_home(settings.home.as_deref(), db)?;
+            served.check_lang(settings.lang.as_deref(), db)?;
             let c = UserChanges {
                 home: change(settings.home, clear.no_home),
                 lang: change(settings.lang, clear.no_lang),

@@ -38,7 +38,7 @@ fn ok(dir: &Path, args: &[&str]) -> String {
 }
 
 fn fails(dir: &Path, args: &[&str], code: i32, text: &str) {
-    let (c, out, err) = run_in(dir, args, "s3cret\n");
+    let (c, out, err) = run_in(dir, args, "s3cret-pw\n");
     assert_eq!(c, code, "{args:?}: {out}{err}");
     assert!(err.contains(text), "{args:?}: {err:?} lacks {text:?}");
 }
@@ -52,10 +52,10 @@ fn an_admin_sets_up_users_and_groups() {
         &["group", "add", "staff", "--lang", "fr", "--charset", "windows-1251"],
     );
     // The password: one line on standard input.
-    let (code, out, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
+    let (code, out, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret-pw\n");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("alice") && out.contains("SQLite"), "{out}");
-    let (code, _, err) = run_in(d, &["user", "add", "bob", "--home", "/bob"], "pw\r\n");
+    let (code, _, err) = run_in(d, &["user", "add", "bob", "--home", "/bob"], "a-password\r\n");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         ok(d, &["user", "list"]),
@@ -176,7 +176,7 @@ fn mistakes_are_refused_with_a_reason_and_an_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(d, &["group", "add", "staff"]);
-    let (code, _, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret\n");
+    let (code, _, err) = run_in(d, &["user", "add", "alice", "--group", "staff"], "s3cret-pw\n");
     assert_eq!(code, 0, "{err}");
     // A wrong value: usage (2).
     fails(
@@ -326,7 +326,7 @@ fn a_users_file_is_imported_and_the_db_comes_from_the_environment() {
 fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (code, _, err) = run_in(d, &["user", "add", "alice"], "pw\n");
+    let (code, _, err) = run_in(d, &["user", "add", "alice"], "a-password\n");
     assert_eq!(code, 0, "{err}");
     ok(d, &["group", "add", "staff"]);
     let default_root = std::path::absolute(d.join("ftp-root")).unwrap();
@@ -340,7 +340,7 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
         &["group", "set", "staff", "--home", "file:///etc"],
         &["group", "mount", "staff", "/etc", "/etc"],
     ] {
-        let (code, out, err) = run_in(d, args, "pw\n");
+        let (code, out, err) = run_in(d, args, "a-password\n");
         assert_eq!(code, 1, "{args:?}: {out}{err}");
         assert!(err.contains("allowed_sources"), "{args:?}: {err}");
         assert!(err.contains(&default_root.display().to_string()), "{args:?}: {err}");
@@ -368,7 +368,7 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
             "--root",
             root.to_str().unwrap(),
         ],
-        "pw\n",
+        "a-password\n",
     );
     assert_eq!(code, 0, "{out}{err}");
     // Kept as file://: not a path of the root (item 7).
@@ -419,4 +419,70 @@ fn the_commands_keep_homes_and_mounts_under_the_allowed_sources() {
         1,
         "allowed_sources",
     );
+}
+
+/// Issue 48, items 3 and 4, with the commands: a language the server has
+/// no catalog for is a usage error (2) that names those it has, for
+/// `user add`, `user set`, `group add` and `group set`, and nothing is
+/// stored; a tag a catalog serves (`fr-CA`, by `fr`) is taken. A password
+/// shorter than `[accounts] min_password_length` (8, or the file's) is
+/// refused by `user add` and `user passwd`, saying the minimum.
+#[test]
+fn a_language_without_catalog_and_a_short_password_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["group", "add", "staff"]);
+    let (code, _, err) = run_in(d, &["user", "add", "carol"], "carol-pw\n");
+    assert_eq!(code, 0, "{err}");
+    for args in [
+        &["user", "set", "carol", "--lang", "klingon"][..],
+        &["user", "add", "kirk", "--lang", "klingon"],
+        &["group", "add", "crew", "--lang", "klingon"],
+        &["group", "set", "staff", "--lang", "klingon"],
+    ] {
+        let (code, out, err) = run_in(d, args, "enterprise\n");
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains("no catalog for the language klingon"), "{args:?}: {err}");
+        assert!(
+            err.contains("en, fr, de") && err.contains("pt-BR") && err.contains("th"),
+            "{err}"
+        );
+    }
+    let listed = ok(d, &["user", "list"]);
+    assert!(!listed.contains("kirk"), "{listed}");
+    assert!(ok(d, &["user", "show", "carol"]).contains("lang\t-"), "unchanged");
+    ok(d, &["user", "set", "carol", "--lang", "fr-CA"]);
+    assert!(ok(d, &["user", "show", "carol"]).contains("lang\tfr-CA"));
+
+    // Passwords: 8 characters at least by default.
+    for (args, pw) in [
+        (&["user", "add", "dave"][..], "x\n"),
+        (&["user", "add", "dave"], "1234567\n"),
+        (&["user", "passwd", "carol"], "short\n"),
+    ] {
+        let (code, out, err) = run_in(d, args, pw);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("too short") && err.contains("at least 8 characters"),
+            "{err}"
+        );
+    }
+    assert!(!ok(d, &["user", "list"]).contains("dave"));
+    let (code, _, err) = run_in(d, &["user", "add", "dave"], "12345678\n");
+    assert_eq!(code, 0, "{err}");
+    // The configuration's minimum.
+    std::fs::write(d.join("strict.toml"), "[accounts]\nmin_password_length = 12\n").unwrap();
+    let (code, _, err) = run_in(
+        d,
+        &["user", "passwd", "dave", "--config", "strict.toml"],
+        "eleven-char\n",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at least 12 characters"), "{err}");
+    let (code, _, err) = run_in(
+        d,
+        &["user", "passwd", "dave", "--config", "strict.toml"],
+        "twelve-chars\n",
+    );
+    assert_eq!(code, 0, "{err}");
 }

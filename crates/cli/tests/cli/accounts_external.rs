@@ -306,7 +306,7 @@ fn ldap_another_spelling_of_the_name_is_the_directory_s_account() {
     std::fs::write(root.join("secret.txt"), b"not lbob's").unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
     // lbob: its home /lbob, everything there, one session at a time.
-    let (code, out, err) = common::serve::run(&["user", "add", "lbob", "--home", "/lbob", "--db", &db], "unused\n");
+    let (code, out, err) = common::serve::run(&["user", "add", "lbob", "--home", "/lbob", "--db", &db], "unused-pw\n");
     assert_eq!(code, 0, "{out}{err}");
     admin(&["user", "perm", "lbob", "/", "all", "--db", &db]);
     admin(&["user", "set", "lbob", "--max-sessions", "1", "--db", &db]);

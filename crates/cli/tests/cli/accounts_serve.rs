@@ -81,6 +81,11 @@ fn a_user_made_with_the_commands_sees_exactly_its_permissions_folders_language_a
 # Reply texts are UTF-8 (RFC 2640 3.2); ftplib read them as CP1251.
 print('NOOP', ftp.sendcmd('NOOP').encode('cp1251').decode('utf-8'))
 print('ROOT', sorted(ftp.nlst('/')))
+# The drop box shows in /, where carol may list, in every listing.
+print('MLSD', sorted((n, f.get('type'), f.get('perm')) for n, f in ftp.mlsd('/', ['type', 'perm'])))
+lines = []; ftp.retrlines('LIST /', lines.append)
+print('LIST', sorted(l.split()[-1] for l in lines), lines[0][:1])
+ftp.cwd('/incoming'); print('CWD', ftp.pwd()); ftp.cwd('/')
 print('PUB', sorted(ftp.nlst('/pub')))
 buf = io.BytesIO(); ftp.retrbinary('RETR /pub/Привет.txt', buf.write); print('GOT', buf.getvalue())
 buf = io.BytesIO(); ftp.retrbinary('RETR /archive/2019.txt', buf.write); print('ARCHIVE', buf.getvalue())
@@ -115,9 +120,15 @@ ftp.quit()
         "replies in French: {seen}"
     );
     assert!(
-        seen.contains("ROOT ['archive', 'pub']"),
-        "incoming and private are not listed: {seen}"
+        seen.contains("ROOT ['archive', 'incoming', 'pub']"),
+        "the drop box is listed, private is not: {seen}"
     );
+    assert!(
+        seen.contains("MLSD [('archive', 'dir', 'el'), ('incoming', 'dir', 'cem'), ('pub', 'dir', 'el')]"),
+        "{seen}"
+    );
+    assert!(seen.contains("LIST ['archive', 'incoming', 'pub']"), "{seen}");
+    assert!(seen.contains("CWD /incoming"), "{seen}");
     assert!(
         seen.contains("'Привет.txt'"),
         "CP1251 names read back as Cyrillic: {seen}"
@@ -150,7 +161,11 @@ ftp.quit()
     assert_eq!(code, 0, "{out}{err}");
     let mut names: Vec<&str> = out.lines().map(|l| l.trim_matches('/')).collect();
     names.sort();
-    assert_eq!(names, ["archive", "pub"], "{out}");
+    assert_eq!(names, ["archive", "incoming", "pub"], "{out}");
+    // ... and in the drop box, nothing of what others left there.
+    let (code, out, err) = lftp(&format!("ftp://carol:carol-pw@{}", srv.addr), "cls -1 /incoming/");
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(!out.contains("report.pdf"), "{out}");
     let (code, _, _) = lftp(&format!("ftp://carol:carol-pw@{}", srv.addr), "rm /pub/readme.txt");
     assert_ne!(code, 0);
     assert!(root.join("pub/readme.txt").exists());
@@ -166,7 +181,7 @@ print('ROOT', sorted(ftp.nlst('/')))
 "#,
     );
     assert!(seen.contains("NOOP 200 Command okay."), "English now: {seen}");
-    assert!(seen.contains("ROOT ['archive']"), "/pub is gone: {seen}");
+    assert!(seen.contains("ROOT ['archive', 'incoming']"), "/pub is gone: {seen}");
     // A disabled account is refused, as a wrong password is.
     admin(&db, &["user", "set", "carol", "--disable"]);
     let (code, _) = curl(&[&url("/archive/2019.txt")]);
@@ -204,18 +219,18 @@ except ftplib.error_perm as e:
         let seen = ftplib(node.addr, probe);
         assert!(seen.contains("STORED"), "{seen}");
     }
-    let (code, out, err) = run(&["user", "passwd", "carol", "--db", &db], "new-pw\n");
+    let (code, out, err) = run(&["user", "passwd", "carol", "--db", &db], "new-secret\n");
     assert_eq!(code, 0, "passwd: {out}{err}");
     for node in [&one, &two] {
         let url = format!("ftp://carol:carol-pw@{}/pub/a.txt", node.addr);
         assert_eq!(curl(&[&url]).0, 67, "the old password is refused");
-        let url = format!("ftp://carol:new-pw@{}/pub/a.txt", node.addr);
+        let url = format!("ftp://carol:new-secret@{}/pub/a.txt", node.addr);
         assert_eq!(curl(&[&url]), (0, b"a".to_vec()));
     }
     // The store gone: a login is 421 (try later), never a 530 that would
     // call the right password wrong.
     drop(pg);
-    let seen = common::serve::ftplib(one.addr, "carol", "new-pw", "utf-8", "print('IN')");
+    let seen = common::serve::ftplib(one.addr, "carol", "new-secret", "utf-8", "print('IN')");
     assert!(seen.contains("LOGIN-REFUSED 421"), "{seen}");
 }
 

@@ -194,28 +194,28 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
         &format!("{api}/users"),
         t,
         Some(
-            r#"{"name": "bob", "password": "bob-pw", "home": "/", "permissions": {"/": "all"}, "limits": {"quota_bytes": 1000000}}"#,
+            r#"{"name": "bob", "password": "bob-secret", "home": "/", "permissions": {"/": "all"}, "limits": {"quota_bytes": 1000000}}"#,
         ),
     );
     assert_eq!(code, 201, "{body}");
     let bob = json(&body);
     assert_eq!(bob["permissions"]["/"], "all", "{body}");
     assert_eq!(bob["limits"]["quota_bytes"], 1_000_000, "{body}");
-    assert!(!body.contains("bob-pw"), "{body}");
-    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw"));
+    assert!(!body.contains("bob-secret"), "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-secret"));
     assert!(!logs_in(srv.addr, "127.0.0.1", "bob", "wrong"));
     let (code, body) = curl(
         "POST",
         &format!("{api}/users"),
         t,
-        Some(r#"{"name": "bob", "password": "x"}"#),
+        Some(r#"{"name": "bob", "password": "another-password"}"#),
     );
     assert_eq!(code, 409, "{body}");
     let (code, body) = curl(
         "POST",
         &format!("{api}/users"),
         t,
-        Some(r#"{"name": "b c", "password": "x"}"#),
+        Some(r#"{"name": "b c", "password": "another-password"}"#),
     );
     assert_eq!(code, 400, "{body}");
     let (code, body) = curl("POST", &format!("{api}/users"), t, Some("{not json"));
@@ -255,14 +255,14 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
         "PATCH",
         &format!("{api}/users/bob"),
         t,
-        Some(r#"{"group": "staff", "limits": {"quota_bytes": null, "quota_files": 10}, "password": "bob-pw2"}"#),
+        Some(r#"{"group": "staff", "limits": {"quota_bytes": null, "quota_files": 10}, "password": "bob-secret2"}"#),
     );
     assert_eq!(code, 200, "{body}");
     let bob = json(&body);
     assert_eq!(bob["group"], "staff");
     assert!(bob["limits"]["quota_bytes"].is_null(), "{body}");
     assert_eq!(bob["limits"]["quota_files"], 10);
-    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw2"));
+    assert!(logs_in(srv.addr, "127.0.0.1", "bob", "bob-secret2"));
     let (code, body) = curl("GET", &format!("{api}/groups/staff"), t, None);
     assert_eq!(code, 200, "{body}");
     assert_eq!(json(&body)["members"][0], "bob", "{body}");
@@ -282,7 +282,7 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     assert_eq!(code, 204, "{body}");
     let (code, body) = curl("DELETE", &format!("{api}/users/bob"), t, None);
     assert_eq!(code, 204, "{body}");
-    assert!(!logs_in(srv.addr, "127.0.0.1", "bob", "bob-pw2"));
+    assert!(!logs_in(srv.addr, "127.0.0.1", "bob", "bob-secret2"));
     let (code, _) = curl("GET", &format!("{api}/users/bob"), t, None);
     assert_eq!(code, 404);
 
@@ -369,7 +369,7 @@ fn the_admin_api_lists_and_ends_sessions_and_manages_users_groups_and_bans() {
     }
     assert!(text.contains("admin API: request refused"), "{text}");
     assert!(!text.contains(&token), "the token itself is never logged");
-    assert!(!text.contains("bob-pw"), "nor a password");
+    assert!(!text.contains("bob-secret"), "nor a password");
 
     // A removed token no longer opens anything.
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
@@ -606,7 +606,7 @@ fn admin_tokens_do_what_their_scopes_allow() {
     assert_eq!(code, 2, "an unknown scope is a usage error: {err}");
     assert!(err.contains("root") && err.contains("sessions"), "{err}");
 
-    let new_user = |name: &str| format!(r#"{{"name": "{name}", "password": "pw-{name}", "home": "/"}}"#);
+    let new_user = |name: &str| format!(r#"{{"name": "{name}", "password": "password-{name}", "home": "/"}}"#);
     let ban = r#"{"address": "192.0.2.77", "seconds": 60}"#;
     let u = |p: &str| format!("{api}{p}");
     // read: every GET, no write.
@@ -678,19 +678,19 @@ fn homes_and_mounts_through_the_api_lie_under_the_allowed_sources() {
     for (what, body) in [
         (
             "mount /",
-            r#"{"name": "m1", "password": "pw", "home": "/", "mounts": {"/slash": "/"}}"#.to_owned(),
+            r#"{"name": "m1", "password": "m-password", "home": "/", "mounts": {"/slash": "/"}}"#.to_owned(),
         ),
         (
             "home /etc",
-            r#"{"name": "m2", "password": "pw", "home": "file:///etc"}"#.to_owned(),
+            r#"{"name": "m2", "password": "m-password", "home": "file:///etc"}"#.to_owned(),
         ),
         (
             "sibling",
-            format!(r#"{{"name": "m3", "password": "pw", "home": "/", "mounts": {{"/x": "{sibling}"}}}}"#),
+            format!(r#"{{"name": "m3", "password": "m-password", "home": "/", "mounts": {{"/x": "{sibling}"}}}}"#),
         ),
         (
             "s3",
-            r#"{"name": "m4", "password": "pw", "home": "s3://some-bucket/x"}"#.to_owned(),
+            r#"{"name": "m4", "password": "m-password", "home": "s3://some-bucket/x"}"#.to_owned(),
         ),
     ] {
         let (code, answer) = curl("POST", &format!("{api}/users"), t, Some(&body));
@@ -709,7 +709,7 @@ fn homes_and_mounts_through_the_api_lie_under_the_allowed_sources() {
     );
     // Below the root: accepted.
     let ok = format!(
-        r#"{{"name": "m5", "password": "pw", "home": "file://{}", "mounts": {{"/more": "{}"}}}}"#,
+        r#"{{"name": "m5", "password": "m-password", "home": "file://{}", "mounts": {{"/more": "{}"}}}}"#,
         root.join("shared").display(),
         root.join("shared").display()
     );
@@ -767,7 +767,7 @@ fn allowed_sources_in_the_configuration_widen_the_api() {
     let api = srv.url_after("admin API: ");
     let t = Some(token.as_str());
     let body = format!(
-        r#"{{"name": "arc", "password": "pw", "home": "/", "mounts": {{"/archive": "{}", "/s3": "s3://bucket-a/pre/x"}}}}"#,
+        r#"{{"name": "arc", "password": "m-password", "home": "/", "mounts": {{"/archive": "{}", "/s3": "s3://bucket-a/pre/x"}}}}"#,
         srv_dir.join("archive").display()
     );
     let (code, answer) = curl("POST", &format!("{api}/users"), t, Some(&body));
@@ -792,7 +792,7 @@ fn allowed_sources_in_the_configuration_widen_the_api() {
 fn plain_http_admin_api_off_loopback_needs_admin_insecure_http() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, _, err) = run(&["user", "add", "alice", "--home", "/", "--db", &db], "pw\n");
+    let (code, _, err) = run(&["user", "add", "alice", "--home", "/", "--db", &db], "alice-pw\n");
     assert_eq!(code, 0, "{err}");
     let mut child = Command::new(env!("CARGO_BIN_EXE_babelftp"))
         .args(["serve", "--listen", "127.0.0.1:0", "--db", &db, "--root"])
@@ -985,4 +985,91 @@ fn the_admin_api_bans_and_lifts_an_ipv4_network() {
     );
     assert_eq!(code, 400, "{body}");
     assert!(body.contains("not an IP address or network"), "{body}");
+}
+
+/// Issue 48, items 3 and 4, through the API: a language the server has
+/// no catalog for is refused (400, naming those it has), for users and
+/// groups; a password shorter than `[accounts] min_password_length`
+/// (8 by default) is refused on create and on change, and nothing is
+/// stored; one long enough logs in.
+#[test]
+fn the_api_refuses_a_language_without_catalog_and_a_short_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, api, token, _log) = setup(dir.path(), &[]);
+    let t = Some(token.as_str());
+    let refused = |method: &str, path: &str, body: &str, says: &[&str]| {
+        let (code, answer) = curl(method, &format!("{api}{path}"), t, Some(body));
+        assert_eq!(code, 400, "{method} {path} {body}: {answer}");
+        let error = json(&answer)["error"].as_str().unwrap_or_default().to_owned();
+        for s in says {
+            assert!(error.contains(s), "{error:?} lacks {s:?}");
+        }
+    };
+    let catalogs = ["klingon", "en, fr, de", "pt-BR", "zh-TW", "th"];
+    refused(
+        "POST",
+        "/users",
+        r#"{"name": "kirk", "password": "enterprise", "lang": "klingon"}"#,
+        &catalogs,
+    );
+    refused("PATCH", "/users/alice", r#"{"lang": "klingon"}"#, &catalogs);
+    refused("POST", "/groups", r#"{"name": "crew", "lang": "klingon"}"#, &catalogs);
+    // A tag a catalog serves (fr-CA by fr) is taken.
+    let (code, body) = curl("PATCH", &format!("{api}/users/alice"), t, Some(r#"{"lang": "fr-CA"}"#));
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(json(&body)["lang"], "fr-CA");
+    // Passwords: 8 characters at least by default.
+    let short = ["too short", "at least 8 characters", "min_password_length"];
+    refused("POST", "/users", r#"{"name": "kirk", "password": "x"}"#, &short);
+    refused("POST", "/users", r#"{"name": "kirk", "password": "1234567"}"#, &short);
+    refused("PATCH", "/users/alice", r#"{"password": "x"}"#, &short);
+    let (code, _) = curl("GET", &format!("{api}/users/kirk"), t, None);
+    assert_eq!(code, 404, "nothing was created");
+    assert!(
+        logs_in(srv.addr, "127.0.0.1", "alice", "alice-pw"),
+        "the old password holds"
+    );
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(r#"{"name": "kirk", "password": "12345678", "home": "/", "permissions": {"/": "read"}}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.1", "kirk", "12345678"));
+}
+
+/// `[accounts] min_password_length` in the configuration file.
+#[test]
+fn min_password_length_comes_from_the_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, _, token, _log) = setup(dir.path(), &[]);
+    drop(srv);
+    let conf = dir.path().join("babelftp.toml");
+    let mut text = std::fs::read_to_string(&conf).unwrap();
+    text.push_str("[accounts]\nmin_password_length = 12\n");
+    std::fs::write(&conf, text).unwrap();
+    let root = dir.path().join("root");
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--admin-listen", "127.0.0.1:0"],
+    );
+    let api2 = srv.url_after("admin API: ");
+    let t = Some(token.as_str());
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api2}/users/alice"),
+        t,
+        Some(r#"{"password": "eleven-char"}"#),
+    );
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("at least 12 characters"), "{body}");
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api2}/users/alice"),
+        t,
+        Some(r#"{"password": "twelve-chars"}"#),
+    );
+    assert_eq!(code, 200, "{body}");
+    assert!(logs_in(srv.addr, "127.0.0.1", "alice", "twelve-chars"));
 }

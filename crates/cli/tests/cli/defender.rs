@@ -62,10 +62,10 @@ fn greeted(addr: SocketAddr, source: &str) -> bool {
     hammer(addr, source, 0).contains("BANNER")
 }
 
-/// ftplib logs in as good/good-pw from `source`.
+/// ftplib logs in as good/good-secret from `source`.
 fn logs_in(addr: SocketAddr, source: &str) -> bool {
     let script = format!(
-        "import ftplib\nftp = ftplib.FTP(source_address=({source:?}, 0))\nftp.connect({:?}, {}, timeout=10)\nftp.login('good', 'good-pw')\nprint('IN')\nftp.quit()",
+        "import ftplib\nftp = ftplib.FTP(source_address=({source:?}, 0))\nftp.connect({:?}, {}, timeout=10)\nftp.login('good', 'good-secret')\nprint('IN')\nftp.quit()",
         addr.ip().to_string(),
         addr.port()
     );
@@ -84,7 +84,7 @@ fn wrong_passwords_ban_an_address_on_every_node_and_the_ban_is_listed_expires_an
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
-    let (code, out, err) = run(&["user", "add", "good", "--db", &db], "good-pw\n");
+    let (code, out, err) = run(&["user", "add", "good", "--db", &db], "good-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     let conf = dir.path().join("babelftp.toml");
     std::fs::write(
@@ -155,7 +155,10 @@ fn without_a_store_the_defender_still_bans_on_its_node_and_allowed_networks_are_
         "login_fail_delay_ms = 10\n[defender]\nthreshold = 5\nallow = [\"127.0.0.5/32\"]\n",
     )
     .unwrap();
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--user", "good:good-pw"]);
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"],
+    );
     let seen = hammer(srv.addr, "127.0.0.6", 20);
     assert!(seen.contains("OTHER 421") && seen.contains("CLOSED"), "{seen}");
     assert!(!greeted(srv.addr, "127.0.0.6"));
@@ -213,8 +216,11 @@ fn hostile_commands_ban_the_address_that_sent_them() {
     std::fs::create_dir_all(&root).unwrap();
     let conf = dir.path().join("babelftp.toml");
     std::fs::write(&conf, "[defender]\nthreshold = 15\nallow = []\n").unwrap();
-    let srv = Serve::start(&root, &["--config", conf.to_str().unwrap(), "--user", "good:good-pw"]);
-    let login = ["USER good", "PASS good-pw"];
+    let srv = Serve::start(
+        &root,
+        &["--config", conf.to_str().unwrap(), "--user", "good:good-secret"],
+    );
+    let login = ["USER good", "PASS good-secret"];
 
     // Three PORTs to 10.0.0.1 from 127.0.0.1: each refused (504), the
     // third bans, and its session is closed after the refusal.
@@ -240,7 +246,7 @@ fn hostile_commands_ban_the_address_that_sent_them() {
 import ftplib, socket
 ftp = ftplib.FTP(source_address=('127.0.0.4', 0))
 ftp.connect({ip:?}, {port}, timeout=10)
-ftp.login('good', 'good-pw')
+ftp.login('good', 'good-secret')
 host, port = ftplib.parse227(ftp.sendcmd('PASV'))
 for _ in range(3):
     t = socket.socket()
@@ -277,9 +283,9 @@ fn hostile_commands_from_allowed_addresses_are_never_scored() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
-    let srv = Serve::start(&root, &["--user", "good:good-pw"]);
+    let srv = Serve::start(&root, &["--user", "good:good-secret"]);
     let bounce = "PORT 10,0,0,1,200,10";
-    let mut lines = vec!["USER good", "PASS good-pw"];
+    let mut lines = vec!["USER good", "PASS good-secret"];
     lines.extend([bounce; 10]);
     lines.push("NOOP");
     let seen = converse(srv.addr, "127.0.0.1", &lines);
@@ -301,7 +307,7 @@ fn a_network_banned_with_babelftp_ban_refuses_every_address_in_it_on_ftp_and_the
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "good", "--home", "/", "--db", &db], "good-pw\n");
+    let (code, out, err) = run(&["user", "add", "good", "--home", "/", "--db", &db], "good-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     let conf = dir.path().join("babelftp.toml");
     std::fs::write(

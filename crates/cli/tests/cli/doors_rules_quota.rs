@@ -68,11 +68,11 @@ fn user(db: &str, name: &str, password: &str) {
     assert_eq!(code, 0, "user add: {out}{err}");
 }
 
-/// A store in `dir` with the user `name` (password `NAME-pw`) and its
+/// A store in `dir` with the user `name` (password `NAME-secret`) and its
 /// rules (path, permissions): its URL.
 fn user_with_rules(dir: &Path, name: &str, rules: &[(&str, &str)]) -> String {
     let db = format!("sqlite:{}", dir.join("users.db").display());
-    user(&db, name, &format!("{name}-pw"));
+    user(&db, name, &format!("{name}-secret"));
     for (path, perms) in rules {
         admin(&db, &["user", "perm", name, path, perms]);
     }
@@ -125,7 +125,7 @@ fn a_folder_with_a_stricter_rule_inside_is_neither_moved_nor_removed_on_any_door
     let (srv, base) = start(dir.path(), &root, &db);
 
     // FTP and FTPS: RNTO and RMD refused with 550 naming the folder inside.
-    let script = prelude(srv.addr, "alice", "alice-pw")
+    let script = prelude(srv.addr, "alice", "alice-secret")
         + r#"
 out = {}
 for tls in (False, True):
@@ -173,7 +173,7 @@ print(json.dumps(out))
     // form and the delete button of /projects answer 403 naming the folder.
     for http in ["--http1.1", "--http2"] {
         let jar = dir.path().join(format!("jar{http}"));
-        let token = web_login(&jar, http, &base, "alice", "alice-pw");
+        let token = web_login(&jar, http, &base, "alice", "alice-secret");
         let r = post(&jar, http, &format!("{base}/projects?rename"), &token, &["to=moved"]);
         assert_eq!(r.status, 403, "{http}: {}", r.body);
         assert!(
@@ -237,7 +237,7 @@ fn an_upload_racing_a_rename_of_the_file_it_replaces_never_takes_the_usage_past_
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("F"), vec![b'f'; KIB800]).unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    user(&db, "bob", "bob-pw");
+    user(&db, "bob", "bob-secret");
     admin(
         &db,
         &[
@@ -258,7 +258,7 @@ fn an_upload_racing_a_rename_of_the_file_it_replaces_never_takes_the_usage_past_
     // 2 renames F away. Three rounds, on FTP then FTPS: each STOR replaces
     // nothing when it takes the name, so it would add 800 KiB past the
     // 1 MiB quota: 552, and F is not stored again.
-    let script = prelude(srv.addr, "bob", "bob-pw")
+    let script = prelude(srv.addr, "bob", "bob-secret")
         + r#"
 half = b'u' * (400 << 10)
 out = []
@@ -326,9 +326,9 @@ print(json.dumps(out))
         assert_eq!(code, 0, "{scanned}{err}");
         assert_eq!(usage(&db, "bob"), (KIB800 as u64, 1));
         let jar = dir.path().join(format!("jar{http}"));
-        let token = web_login(&jar, http, &base, "bob", "bob-pw");
+        let token = web_login(&jar, http, &base, "bob", "bob-secret");
         let renamer = {
-            let script = prelude(srv.addr, "bob", "bob-pw")
+            let script = prelude(srv.addr, "bob", "bob-secret")
                 + &format!(
                     "time.sleep(1.0)\nf = session(False)\nprint(answer(f, 'RNFR F'), answer(f, 'RNTO W-{i}'))\n"
                 );
@@ -433,7 +433,7 @@ fn a_symlink_inside_the_root_reaches_nothing_the_rules_refuse_at_its_target() {
     let db = user_with_rules(dir.path(), "dave", &[("/", "all"), ("/private", "none")]);
     let (srv, base) = start(dir.path(), &root, &db);
 
-    let script = prelude(srv.addr, "dave", "dave-pw")
+    let script = prelude(srv.addr, "dave", "dave-secret")
         + r#"
 import io
 def retr(f, path):
@@ -480,7 +480,7 @@ print(json.dumps(out))
     assert!(!root.join("private/new-0.txt").exists() && !root.join("private/new-1.txt").exists());
     for http in ["--http1.1", "--http2"] {
         let jar = dir.path().join(format!("jar{http}"));
-        web_login(&jar, http, &base, "dave", "dave-pw");
+        web_login(&jar, http, &base, "dave", "dave-secret");
         for path in ["/pub/privlink/secret.txt", "/pub/secret-link.txt", "/pub/privlink/"] {
             let r = curl(&jar, http, &format!("{base}{path}"), &[]);
             assert!(

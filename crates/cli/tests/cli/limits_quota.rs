@@ -32,7 +32,7 @@ fn curl_upload(file: &Path, url: &str, extra: &[&str]) -> (i32, String) {
 }
 
 fn ftplib(addr: SocketAddr, script: &str) -> String {
-    common::serve::ftplib(addr, "dora", "dora-pw", "utf-8", script)
+    common::serve::ftplib(addr, "dora", "dora-secret", "utf-8", script)
 }
 
 #[test]
@@ -43,7 +43,7 @@ fn an_upload_past_the_quota_stops_with_552_and_leaves_the_old_file_and_the_usage
     let old: Vec<u8> = (0..100 * 1024u32).map(|i| (i % 251) as u8).collect();
     std::fs::write(root.join("report.bin"), &old).unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-pw\n");
+    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     admin(
         &db,
@@ -75,7 +75,7 @@ fn an_upload_past_the_quota_stops_with_552_and_leaves_the_old_file_and_the_usage
     assert_eq!(usage(&db, "dora"), (100 * 1024, 1));
 
     // STOR over report.bin, 2 MiB: 552 at the limit, the old file intact.
-    let url = format!("ftp://dora:dora-pw@{}/report.bin", srv.addr);
+    let url = format!("ftp://dora:dora-secret@{}/report.bin", srv.addr);
     let (code, talk) = curl_upload(&big, &url, &[]);
     assert_ne!(code, 0, "{talk}");
     assert!(talk.contains("< 552"), "curl saw 552: {talk}");
@@ -94,7 +94,7 @@ fn an_upload_past_the_quota_stops_with_552_and_leaves_the_old_file_and_the_usage
         "nothing appended stays"
     );
     // A new file past the quota: 552, and no partial file.
-    let url_new = format!("ftp://dora:dora-pw@{}/new.bin", srv.addr);
+    let url_new = format!("ftp://dora:dora-secret@{}/new.bin", srv.addr);
     let (code, talk) = curl_upload(&big, &url_new, &[]);
     assert_ne!(code, 0, "{talk}");
     assert!(talk.contains("< 552"), "{talk}");
@@ -167,7 +167,7 @@ fn one_session_more_than_max_sessions_gets_421_and_a_slot_comes_back_when_one_en
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-pw\n");
+    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     admin(&db, &["group", "add", "partners"]);
     admin(&db, &["group", "set", "partners", "--max-sessions", "2"]);
@@ -181,7 +181,7 @@ fn one_session_more_than_max_sessions_gets_421_and_a_slot_comes_back_when_one_en
 def login():
     f = ftplib.FTP(); f.connect({ip:?}, {port}, timeout=20)
     try:
-        f.login('dora', 'dora-pw'); return f
+        f.login('dora', 'dora-secret'); return f
     except (ftplib.error_perm, ftplib.error_temp) as e:
         print('THIRD', e); return None
 second = login()
@@ -217,7 +217,7 @@ fn twenty_concurrent_uploads_on_two_nodes_never_take_the_usage_past_the_quota() 
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     let db = pg.url.clone();
-    let (code, out, err) = run(&["user", "add", "erin", "--db", &db], "erin-pw\n");
+    let (code, out, err) = run(&["user", "add", "erin", "--db", &db], "erin-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     let quota: u64 = 5 << 20;
     admin(&db, &["user", "set", "erin", "--quota-bytes", "5MiB"]);
@@ -234,7 +234,7 @@ fn twenty_concurrent_uploads_on_two_nodes_never_take_the_usage_past_the_quota() 
             Command::new("curl")
                 .args(["-s", "--max-time", "60", "-T"])
                 .arg(&part)
-                .arg(format!("ftp://erin:erin-pw@{}/up-{i}.bin", node.addr))
+                .arg(format!("ftp://erin:erin-secret@{}/up-{i}.bin", node.addr))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
@@ -271,7 +271,7 @@ fn an_undone_upload_gives_the_quota_back() {
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("report.bin"), vec![b'o'; 1000]).unwrap();
     let db = format!("sqlite:{}", dir.path().join("users.db").display());
-    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-pw\n");
+    let (code, out, err) = run(&["user", "add", "dora", "--db", &db], "dora-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     admin(
         &db,

@@ -12,9 +12,9 @@ use common::serve::{admin, run, Serve};
 
 const MIB: usize = 1 << 20;
 
-/// A user `name` (password `name-pw`) who may read and upload anywhere.
+/// A user `name` (password `name-secret`) who may read and upload anywhere.
 fn user(db: &str, name: &str, set: &[&str]) {
-    let (code, out, err) = run(&["user", "add", name, "--db", db], &format!("{name}-pw\n"));
+    let (code, out, err) = run(&["user", "add", name, "--db", db], &format!("{name}-secret\n"));
     assert_eq!(code, 0, "user add: {out}{err}");
     admin(db, &["user", "perm", name, "/", "read,upload"]);
     if !set.is_empty() {
@@ -37,7 +37,7 @@ fn curl(srv: &Serve, name: &str, path: &str, args: &[&str]) -> Child {
             "%{time_pretransfer} %{time_total}",
         ])
         .args(args)
-        .arg(format!("ftp://{name}:{name}-pw@{}{path}", srv.addr))
+        .arg(format!("ftp://{name}:{name}-secret@{}{path}", srv.addr))
         .stdout(Stdio::piped())
         .spawn()
         .expect("curl must be installed (scripts/test.sh installs it)")

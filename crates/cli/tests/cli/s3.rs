@@ -990,9 +990,9 @@ fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
             "--config",
             conf,
         ],
-        "dora-pw\n",
+        "dora-secret\n",
     );
-    admin_in(&["user", "add", "erin", "--db", &db], "erin-pw\n");
+    admin_in(&["user", "add", "erin", "--db", &db], "erin-secret\n");
     admin_in(
         &[
             "user",

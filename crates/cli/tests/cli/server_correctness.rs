@@ -299,7 +299,7 @@ fn failures_on_every_door_from_ipv6_ban_its_64_which_ban_lists_and_lifts() {
     let root = dir.path().join("root");
     std::fs::create_dir_all(&root).unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "good", "--db", &db], "good-pw\n");
+    let (code, out, err) = run(&["user", "add", "good", "--db", &db], "good-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     let conf = dir.path().join("babelftp.toml");
     std::fs::write(
@@ -407,7 +407,7 @@ fn a_rate_limited_download_cut_short_records_the_octets_it_sent() {
     let file: Vec<u8> = (0..4u32 << 20).map(|i| (i % 251) as u8).collect();
     std::fs::write(root.join("big.bin"), &file).unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "slow", "--home", "/", "--db", &db], "slow-pw\n");
+    let (code, out, err) = run(&["user", "add", "slow", "--home", "/", "--db", &db], "slow-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     let (code, out, err) = run(&["user", "set", "slow", "--download-rate", "200KiB/s", "--db", &db], "");
     assert_eq!(code, 0, "{out}{err}");
@@ -441,7 +441,7 @@ fn a_rate_limited_download_cut_short_records_the_octets_it_sent() {
 import ftplib, json, urllib.request
 ftp = ftplib.FTP()
 ftp.connect({ip:?}, {port}, timeout=30)
-ftp.login('slow', 'slow-pw')
+ftp.login('slow', 'slow-secret')
 ftp.voidcmd('TYPE I')
 conn = ftp.transfercmd('RETR big.bin')
 got, live = 0, None

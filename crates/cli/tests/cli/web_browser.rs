@@ -346,3 +346,91 @@ fn every_form_works_in_chromium_over_https_with_http2() {
         "{console:?}"
     );
 }
+
+/// Issue 48: the README's drop box (`/ list`, `/incoming upload,mkdir`)
+/// in Chromium. `incoming` shows in carol's `/`; its page has the upload
+/// form and no listing; an upload there lands; what others left there
+/// stays hidden. A file's details page: no `/` after its name in the
+/// path, `10 B` once (the exact count only when the unit differs), and
+/// listing times say their zone.
+#[test]
+fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("incoming")).unwrap();
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    std::fs::create_dir_all(root.join("private")).unwrap();
+    std::fs::write(root.join("incoming/theirs.pdf"), "someone else's").unwrap();
+    std::fs::write(root.join("pub/ten.txt"), "0123456789").unwrap();
+    std::fs::write(root.join("pub/big.bin"), vec![0u8; 1536]).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    common::serve::admin(&db, &["user", "perm", "carol", "/", "list"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/pub", "read"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/incoming", "upload,mkdir"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/private", "none"]);
+    let srv = Serve::start(&root, &["--http-listen", "127.0.0.1:0", "--db", &db]);
+    let base = srv.url_after("web view: ");
+    let upload = dir.path().join("report.txt");
+    std::fs::write(&upload, "for the drop box\n").unwrap();
+    let r = browse(
+        dir.path(),
+        &json!({
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/")},                                   // 0
+                {"op": "type", "css": "#login-user", "text": "carol"},
+                {"op": "type", "css": "#login-password", "text": "carol-pw"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "carol"},
+                {"op": "texts", "css": "a.n"},                                               // 5
+                {"op": "click", "css": "a.n[href='incoming/']"},
+                {"op": "wait_for", "css": "#drop-box"},
+                {"op": "count", "css": "#listing, a.n"},
+                {"op": "count", "css": "#upload-files, #mkdir-name"},
+                // The page's script: an XHR POST, then a reload (a new body).
+                {"op": "eval", "js": "document.body.setAttribute('data-before', '1'); return 1;"}, // 10
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "body:not([data-before]) #drop-box"},
+                {"op": "source"},
+                // A file's details page, and the listing's times.
+                {"op": "open", "url": format!("{base}/pub/ten.txt?info")},                   // 15
+                {"op": "text", "css": "#crumbs"},
+                {"op": "text", "css": "#size"},
+                {"op": "open", "url": format!("{base}/pub/big.bin?info")},
+                {"op": "text", "css": "#size"},
+                {"op": "open", "url": format!("{base}/pub/")},                               // 20
+                {"op": "texts", "css": "td.t"},
+                {"op": "open", "url": format!("{base}/")},
+                {"op": "attributes", "css": "a.i", "name": "href"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    let names = results[5].as_array().unwrap();
+    assert_eq!(
+        names,
+        &[json!("incoming/"), json!("pub/")],
+        "the drop box shows, private does not"
+    );
+    assert_eq!(results[8], 0, "no listing in the drop box");
+    assert_eq!(results[9], 2, "its upload and new-folder forms");
+    assert!(!results[14].as_str().unwrap().contains("theirs.pdf"));
+    assert_eq!(
+        std::fs::read(root.join("incoming/report.txt")).unwrap(),
+        b"for the drop box\n"
+    );
+    assert_eq!(results[16], "/pub/ten.txt", "no slash after a file's name");
+    assert_eq!(results[17], "10 B");
+    assert_eq!(results[19], "1.5 KiB (1536 B)");
+    let times = results[21].as_array().unwrap();
+    assert_eq!(times.len(), 2, "{times:?}");
+    assert!(times.iter().all(|t| t.as_str().unwrap().ends_with(" UTC")), "{times:?}");
+    // No details link for the drop box (its facts are not carol's to see).
+    let infos = results[23].as_array().unwrap();
+    assert_eq!(infos.len(), 1, "{infos:?}");
+    assert!(infos[0].as_str().unwrap().ends_with("/pub/?info"), "{infos:?}");
+    assert_eq!(r["dialogs"], json!([]));
+}

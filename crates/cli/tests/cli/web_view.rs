@@ -388,7 +388,7 @@ fn permissions_quotas_bans_and_events_hold_on_the_web_door() {
     std::fs::create_dir_all(root.join("ro")).unwrap();
     std::fs::write(root.join("ro/keep.txt"), "keep").unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-pw\n");
+    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     for (path, perms) in [("/", "read"), ("/in", "all")] {
         let (code, out, err) = run(&["user", "perm", "bob", path, perms, "--db", &db], "");
@@ -431,7 +431,7 @@ fn permissions_quotas_bans_and_events_hold_on_the_web_door() {
     let r = curl(&jar, &format!("{base}/"), &[]);
     assert_eq!(r.status, 401);
     assert!(r.text().contains("id=\"login\""));
-    let r = login(&jar, &base, "/in/", "bob", "bob-pw");
+    let r = login(&jar, &base, "/in/", "bob", "bob-secret");
     assert_eq!(r.status, 200, "{}", r.text());
     let token = r.token("upload");
     // Read-only where the rules say so.
@@ -955,7 +955,7 @@ fn what_a_user_may_not_see_answers_alike_whether_it_exists_or_not() {
     std::fs::create_dir_all(root.join("pub")).unwrap();
     std::fs::write(root.join("private/secret.txt"), "secret").unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-pw\n");
+    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-secret\n");
     assert_eq!(code, 0, "{out}{err}");
     for (path, perms) in [("/", "read"), ("/private", "none"), ("/pub", "all")] {
         let (code, out, err) = run(&["user", "perm", "bob", path, perms, "--db", &db], "");
@@ -963,7 +963,7 @@ fn what_a_user_may_not_see_answers_alike_whether_it_exists_or_not() {
     }
     let (_srv, base) = start(&root, &["--db", &db]);
     let jar = dir.path().join("jar");
-    let r = login(&jar, &base, "/pub/", "bob", "bob-pw");
+    let r = login(&jar, &base, "/pub/", "bob", "bob-secret");
     assert_eq!(r.status, 200, "{}", r.text());
     let token = r.token("upload");
     let answer = |path: &str, extra: &[&str]| {
@@ -1126,7 +1126,7 @@ fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api()
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("f.txt"), "file").unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    for (name, pw) in [("bob", "bob-pw"), ("carol", "carol-pw")] {
+    for (name, pw) in [("bob", "bob-secret"), ("carol", "carol-pw")] {
         let (code, out, err) = run(&["user", "add", name, "--home", "/", "--db", &db], &format!("{pw}\n"));
         assert_eq!(code, 0, "{out}{err}");
     }
@@ -1181,7 +1181,7 @@ fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api()
     log_in(&carol, "carol", "carol-pw");
 
     // Listed with its protocol; DELETE ends it.
-    log_in(&bob, "bob", "bob-pw");
+    log_in(&bob, "bob", "bob-secret");
     assert_eq!(download(&bob), 200);
     let shown = listed(&api, "bob");
     assert_eq!(shown.len(), 1, "{shown:?}");
@@ -1200,7 +1200,7 @@ fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api()
     assert_eq!(code, 404);
 
     // Disabled with the CLI: no download, no upload, not listed.
-    let t = log_in(&bob, "bob", "bob-pw");
+    let t = log_in(&bob, "bob", "bob-secret");
     assert_eq!(upload(&bob, &t, "a.txt"), 201);
     cli(&["user", "set", "bob", "--disable"]);
     assert!(
@@ -1212,31 +1212,31 @@ fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api()
     assert!(!root.join("b.txt").exists());
     // Disabled and enabled again before the session's next request.
     cli(&["user", "set", "bob", "--enable"]);
-    log_in(&bob, "bob", "bob-pw");
+    log_in(&bob, "bob", "bob-secret");
     cli(&["user", "set", "bob", "--disable"]);
     cli(&["user", "set", "bob", "--enable"]);
     assert_eq!(download(&bob), 401, "a disable ends the session even when undone");
 
     // A new password with the CLI.
-    let t = log_in(&bob, "bob", "bob-pw");
-    let (code, out, err) = run(&["user", "passwd", "bob", "--db", &db], "bob-pw2\n");
+    let t = log_in(&bob, "bob", "bob-secret");
+    let (code, out, err) = run(&["user", "passwd", "bob", "--db", &db], "bob-secret2\n");
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(download(&bob), 401);
     assert_eq!(upload(&bob, &t, "c.txt"), 401);
     assert!(!root.join("c.txt").exists());
 
     // A new password, and a disable, through the other node's admin API.
-    log_in(&bob, "bob", "bob-pw2");
+    log_in(&bob, "bob", "bob-secret2");
     assert_eq!(listed(&api, "bob").len(), 1);
     let (code, v) = call_api(
         "PATCH",
         &format!("{api_two}/users/bob"),
         &token,
-        Some(r#"{"password": "bob-pw3"}"#),
+        Some(r#"{"password": "bob-secret3"}"#),
     );
     assert_eq!(code, 200, "{v}");
     assert_eq!(download(&bob), 401, "node one sees node two's change");
-    log_in(&bob, "bob", "bob-pw3");
+    log_in(&bob, "bob", "bob-secret3");
     let (code, v) = call_api(
         "PATCH",
         &format!("{api_two}/users/bob"),
@@ -1254,7 +1254,7 @@ fn web_sessions_end_with_their_account_on_every_node_and_through_the_admin_api()
     assert_eq!(code, 200, "{v}");
 
     // Removed.
-    let t = log_in(&bob, "bob", "bob-pw3");
+    let t = log_in(&bob, "bob", "bob-secret3");
     cli(&["user", "rm", "bob"]);
     assert_eq!(download(&bob), 401);
     assert_eq!(upload(&bob, &t, "d.txt"), 401);
@@ -1383,4 +1383,57 @@ fn a_web_upload_and_download_reach_the_xferlog_as_ftp_ones_do() {
         assert_eq!(f[13], "alice", "{text}");
         assert_eq!(f.last().map(String::as_str), Some("c"), "{text}");
     }
+}
+
+/// Issue 48, item 2: the account's language holds. lftp sends a bare
+/// `LANG` at login: the replies stay in the account's language (French)
+/// and the reply says so; `LANG` with a tag still wins. The web view
+/// without Accept-Language speaks the account's language after login;
+/// the visitor's Accept-Language or menu still wins.
+#[test]
+fn the_accounts_language_survives_a_bare_lang_and_a_browser_without_accept_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "carol", "--home", "/", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    for args in [
+        &["user", "perm", "carol", "/", "read"][..],
+        &["user", "set", "carol", "--lang", "fr"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--db", &db]);
+        let (code, out, err) = run(&all, "");
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (srv, base) = start(&root, &["--db", &db]);
+
+    // lftp: its bare LANG at login, then ours.
+    let url = format!("ftp://carol:carol-pw@{}", srv.addr);
+    let (code, out, err) = babelftp_test_support::lftp(&url, "quote NOOP; quote LANG; quote LANG de; quote NOOP");
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first().copied(), Some("200 Commande exécutée."), "{out}");
+    assert!(
+        lines
+            .get(1)
+            .is_some_and(|l| l.starts_with("200 ") && l.contains("votre compte") && l.contains("Français")),
+        "a bare LANG returns to the account's language and says so: {out}"
+    );
+    assert!(lines.get(2).is_some_and(|l| l.starts_with("200 ")), "{out}");
+    assert_eq!(lines.get(3).copied(), Some("200 Befehl ausgeführt."), "{out}");
+
+    // The web view: curl sends no Accept-Language.
+    let jar = dir.path().join("jar");
+    let before = curl(&jar, &format!("{base}/?login"), &[]);
+    assert!(before.text().contains("<html lang=\"en\""), "the server's before login");
+    let page = login(&jar, &base, "/", "carol", "carol-pw");
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(page.text().contains("<html lang=\"fr\""), "{}", page.text());
+    let page = curl(&jar, &format!("{base}/"), &[]);
+    assert!(page.text().contains("<html lang=\"fr\""), "{}", page.text());
+    // The visitor's own choice wins.
+    let page = curl(&jar, &format!("{base}/"), &["-H", "Accept-Language: de"]);
+    assert!(page.text().contains("<html lang=\"de\""), "{}", page.text());
 }

@@ -318,6 +318,9 @@ pub struct Config {
     /// `admin_insecure_http`: serve the admin API over plain HTTP on an
     /// address that is not loopback (else refused at start).
     pub admin_insecure_http: bool,
+    /// `[accounts] min_password_length`: the fewest characters of a
+    /// password set through the `user` commands or the admin API.
+    pub min_password_length: usize,
 }
 
 /// `[events] max_pending` by default.

@@ -176,6 +176,7 @@ impl Settings {
             events_max_pending,
             allowed_sources,
             admin_insecure_http: self.admin_insecure_http,
+            min_password_length: self.accounts.min_password_length,
         })
     }
 }

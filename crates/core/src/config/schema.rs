@@ -165,6 +165,9 @@ pub struct Settings {
     pub hook: Vec<EventHook>,
     /// `[events]`.
     pub events: Events,
+    /// `[accounts]`: rules for what the `user`/`group` commands and the
+    /// admin API store.
+    pub accounts: Accounts,
 
     /// The file these settings were read from (messages name it); not a
     /// key.
@@ -230,6 +233,7 @@ impl Default for Settings {
             node: None,
             hook: Vec::new(),
             events: Events::default(),
+            accounts: Accounts::default(),
             file: None,
         }
     }
@@ -372,6 +376,21 @@ pub struct Defender {
 pub struct Limits {
     pub download_rate: Option<String>,
     pub upload_rate: Option<String>,
+}
+
+/// `[accounts]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Accounts {
+    /// `min_password_length`: the fewest characters a password set by
+    /// `user add`, `user passwd`, an import or the admin API may have.
+    pub min_password_length: usize,
+}
+
+impl Default for Accounts {
+    fn default() -> Accounts {
+        Accounts { min_password_length: 8 }
+    }
 }
 
 /// `[events]`: the outbox.

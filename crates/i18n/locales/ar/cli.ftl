@@ -195,3 +195,6 @@ cli-check-failed = الفحص: المشكلات التي عُثر عليها: { 
 cli-reload-store = مخزن الحسابات { $store }: { $count } مستخدمًا، يُقرؤون عند كل تسجيل دخول (لا شيء لإعادة تحميله)
 cli-reload-restart = تحذير: تغيّر { $key } في { $file } لكنه لا يسري إلا بعد إعادة التشغيل
 cli-check-store-new = مخزن الحسابات { $store }: غير موجود بعد؛ ينشئه الخادم فارغًا عند البدء
+# issue 48 (access)
+cli-acct-no-catalog = ليس لدى الخادم فهرس للغة { $value }؛ المتوفر: { $have }
+cli-acct-short-password = كلمة المرور قصيرة جدًا: تحتاج إلى { $min } محارف على الأقل ([accounts] min_password_length).

@@ -195,3 +195,6 @@ cli-check-failed = Prüfung: gefundene Probleme: { $count }
 cli-reload-store = Kontenspeicher { $store }: { $count } Benutzer, bei jeder Anmeldung gelesen (nichts neu zu laden)
 cli-reload-restart = Warnung: { $key } wurde in { $file } geändert, wirkt aber erst nach einem Neustart
 cli-check-store-new = Kontenspeicher { $store }: existiert noch nicht; der Server legt ihn beim Start leer an
+# issue 48 (access)
+cli-acct-no-catalog = Der Server hat keinen Katalog für die Sprache { $value }; vorhanden sind: { $have }
+cli-acct-short-password = Das Passwort ist zu kurz: Es braucht mindestens { $min } Zeichen ([accounts] min_password_length).

@@ -164,3 +164,7 @@ web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers v
 # issue 48 (operate)
 server-full = Der Server hat so viele Sitzungen offen, wie er erlaubt ({ $max }): bitte später erneut versuchen.
 address-full = Ihre Adresse hat so viele Sitzungen offen, wie dieser Server von einer Adresse erlaubt ({ $max }): schließen Sie eine oder versuchen Sie es später erneut.
+# issue 48 (access)
+web-drop-box = Sie dürfen hier Dateien ablegen, aber nicht sehen, was dieser Ordner enthält.
+lang-account = Sprache auf die Sprache Ihres Kontos zurückgesetzt: { $language }.
+lang-default-until-login = Sprache auf die Standardsprache zurückgesetzt: { $language }; ein Konto mit eigener Sprache erhält sie bei der Anmeldung.

@@ -195,3 +195,6 @@ cli-check-failed = check: problems found: { $count }
 cli-reload-store = accounts store { $store }: { $count } users, read at each login (nothing to reload)
 cli-reload-restart = warning: { $key } changed in { $file } but takes effect only after a restart
 cli-check-store-new = accounts store { $store }: not there yet; the server creates it, empty, at start
+# issue 48 (access)
+cli-acct-no-catalog = The server has no catalog for the language { $value }; it has: { $have }
+cli-acct-short-password = The password is too short: it needs at least { $min } characters ([accounts] min_password_length).

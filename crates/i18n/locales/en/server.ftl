@@ -164,3 +164,7 @@ web-reserved-name = That name is kept for the server's temporary upload files (.
 # issue 48 (operate)
 server-full = The server has as many sessions open as it allows ({ $max }): try again later.
 address-full = Your address has as many sessions open as this server allows from one address ({ $max }): close one or try again later.
+# issue 48 (access)
+web-drop-box = You may put files here, but not see what this folder holds.
+lang-account = Language reset to your account's language, { $language }.
+lang-default-until-login = Language reset to the default, { $language }; an account with a language of its own gets it at login.

@@ -195,3 +195,6 @@ cli-check-failed = comprobación: problemas encontrados: { $count }
 cli-reload-store = almacén de cuentas { $store }: { $count } usuarios, leídos en cada inicio de sesión (nada que recargar)
 cli-reload-restart = aviso: { $key } ha cambiado en { $file }, pero solo surte efecto tras un reinicio
 cli-check-store-new = almacén de cuentas { $store }: aún no existe; el servidor lo crea, vacío, al arrancar
+# issue 48 (access)
+cli-acct-no-catalog = El servidor no tiene catálogo para el idioma { $value }; tiene: { $have }
+cli-acct-short-password = La contraseña es demasiado corta: necesita al menos { $min } caracteres ([accounts] min_password_length).

@@ -164,3 +164,7 @@ web-reserved-name = Ese nombre está reservado para los archivos temporales de s
 # issue 48 (operate)
 server-full = El servidor tiene abiertas tantas sesiones como permite ({ $max }): inténtelo de nuevo más tarde.
 address-full = Su dirección tiene abiertas tantas sesiones como este servidor permite desde una dirección ({ $max }): cierre una o inténtelo de nuevo más tarde.
+# issue 48 (access)
+web-drop-box = Puede dejar archivos aquí, pero no ver lo que contiene esta carpeta.
+lang-account = Idioma restablecido al de su cuenta, { $language }.
+lang-default-until-login = Idioma restablecido al predeterminado, { $language }; una cuenta con idioma propio lo recibe al iniciar sesión.

@@ -195,3 +195,6 @@ cli-check-failed = vérification : problèmes trouvés : { $count }
 cli-reload-store = base de comptes { $store } : { $count } utilisateurs, lus à chaque connexion (rien à recharger)
 cli-reload-restart = attention : { $key } a changé dans { $file } mais ne prend effet qu'après un redémarrage
 cli-check-store-new = base de comptes { $store } : pas encore là ; le serveur la crée, vide, au démarrage
+# issue 48 (access)
+cli-acct-no-catalog = Le serveur n’a pas de catalogue pour la langue { $value } ; il a : { $have }
+cli-acct-short-password = Le mot de passe est trop court : il faut au moins { $min } caractères ([accounts] min_password_length).

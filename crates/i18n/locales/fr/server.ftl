@@ -164,3 +164,7 @@ web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléverse
 # issue 48 (operate)
 server-full = Le serveur a autant de sessions ouvertes qu'il en permet ({ $max }) : réessayez plus tard.
 address-full = Votre adresse a autant de sessions ouvertes que ce serveur en permet par adresse ({ $max }) : fermez-en une ou réessayez plus tard.
+# issue 48 (access)
+web-drop-box = Vous pouvez déposer des fichiers ici, mais pas voir ce que contient ce dossier.
+lang-account = Langue réinitialisée à celle de votre compte, { $language }.
+lang-default-until-login = Langue réinitialisée à la langue par défaut, { $language } ; un compte qui a sa propre langue la retrouve à la connexion.

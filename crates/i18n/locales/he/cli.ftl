@@ -195,3 +195,6 @@ cli-check-failed = בדיקה: בעיות שנמצאו: { $count }
 cli-reload-store = מאגר החשבונות { $store }: { $count } משתמשים, נקראים בכל כניסה (אין מה לטעון מחדש)
 cli-reload-restart = אזהרה: { $key } השתנה ב־{ $file } אך ייכנס לתוקף רק אחרי הפעלה מחדש
 cli-check-store-new = מאגר החשבונות { $store }: עדיין לא קיים; השרת ייצור אותו ריק בעת ההפעלה
+# issue 48 (access)
+cli-acct-no-catalog = אין לשרת קטלוג לשפה { $value }; יש לו: { $have }
+cli-acct-short-password = הסיסמה קצרה מדי: נדרשים לפחות { $min } תווים ([accounts] min_password_length).

@@ -195,3 +195,6 @@ cli-check-failed = verifica: problemi trovati: { $count }
 cli-reload-store = archivio account { $store }: { $count } utenti, letti a ogni accesso (nulla da ricaricare)
 cli-reload-restart = attenzione: { $key } è cambiato in { $file } ma ha effetto solo dopo un riavvio
 cli-check-store-new = archivio account { $store }: non c'è ancora; il server lo crea, vuoto, all'avvio
+# issue 48 (access)
+cli-acct-no-catalog = Il server non ha un catalogo per la lingua { $value }; ha: { $have }
+cli-acct-short-password = La password è troppo corta: servono almeno { $min } caratteri ([accounts] min_password_length).

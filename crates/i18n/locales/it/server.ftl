@@ -164,3 +164,7 @@ web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del
 # issue 48 (operate)
 server-full = Il server ha aperte tutte le sessioni che consente ({ $max }): riprovare più tardi.
 address-full = Il vostro indirizzo ha aperte tutte le sessioni che questo server consente da un indirizzo ({ $max }): chiudetene una o riprovate più tardi.
+# issue 48 (access)
+web-drop-box = Può depositare file qui, ma non vedere il contenuto di questa cartella.
+lang-account = Lingua ripristinata a quella del suo account, { $language }.
+lang-default-until-login = Lingua ripristinata a quella predefinita, { $language }; un account con una lingua propria la riceve all'accesso.

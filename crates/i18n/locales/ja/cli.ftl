@@ -195,3 +195,6 @@ cli-check-failed = チェック: 見つかった問題: { $count }
 cli-reload-store = アカウントストア { $store }: ユーザー { $count } 人、ログインのたびに読み込み（再読み込みは不要）
 cli-reload-restart = 警告: { $file } で { $key } が変更されましたが、反映されるのは再起動後です
 cli-check-store-new = アカウントストア { $store }: まだありません。サーバーが起動時に空で作成します
+# issue 48 (access)
+cli-acct-no-catalog = サーバーには言語 { $value } のカタログがありません。あるのは { $have } です
+cli-acct-short-password = パスワードが短すぎます。{ $min } 文字以上必要です（[accounts] min_password_length）。

@@ -195,3 +195,6 @@ cli-check-failed = 검사: 발견된 문제: { $count }
 cli-reload-store = 계정 저장소 { $store }: 사용자 { $count }명, 로그인할 때마다 읽음 (다시 읽을 것 없음)
 cli-reload-restart = 경고: { $file }에서 { $key }이(가) 바뀌었지만 다시 시작해야 적용됩니다
 cli-check-store-new = 계정 저장소 { $store }: 아직 없습니다. 서버가 시작할 때 빈 저장소로 만듭니다
+# issue 48 (access)
+cli-acct-no-catalog = 서버에 { $value } 언어의 카탈로그가 없습니다. 있는 언어: { $have }
+cli-acct-short-password = 비밀번호가 너무 짧습니다. 최소 { $min }자가 필요합니다([accounts] min_password_length).

@@ -164,3 +164,7 @@ web-reserved-name = 그 이름은 서버의 임시 업로드 파일(.babelftp-*.
 # issue 48 (operate)
 server-full = 서버에 허용된 수({ $max })만큼 세션이 이미 열려 있습니다. 나중에 다시 시도하십시오.
 address-full = 이 주소에서 서버가 한 주소에 허용하는 수({ $max })만큼 세션이 이미 열려 있습니다. 하나를 닫거나 나중에 다시 시도하십시오.
+# issue 48 (access)
+web-drop-box = 여기에 파일을 넣을 수 있지만 이 폴더의 내용은 볼 수 없습니다.
+lang-account = 언어를 계정 언어인 { $language }(으)로 재설정했습니다.
+lang-default-until-login = 언어를 기본값인 { $language }(으)로 재설정했습니다. 자체 언어가 있는 계정은 로그인할 때 그 언어가 적용됩니다.

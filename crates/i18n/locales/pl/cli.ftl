@@ -195,3 +195,6 @@ cli-check-failed = sprawdzenie: znalezione problemy: { $count }
 cli-reload-store = baza kont { $store }: { $count } użytkowników, czytanych przy każdym logowaniu (nie ma czego przeładowywać)
 cli-reload-restart = uwaga: { $key } zmieniono w { $file }, ale zadziała dopiero po ponownym uruchomieniu
 cli-check-store-new = baza kont { $store }: jeszcze nie istnieje; serwer utworzy ją, pustą, przy starcie
+# issue 48 (access)
+cli-acct-no-catalog = Serwer nie ma katalogu dla języka { $value }; ma: { $have }
+cli-acct-short-password = Hasło jest za krótkie: musi mieć co najmniej { $min } znaków ([accounts] min_password_length).

@@ -164,3 +164,7 @@ web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesy�
 # issue 48 (operate)
 server-full = Serwer ma otwartych tyle sesji, ile dopuszcza ({ $max }): spróbuj ponownie później.
 address-full = Twój adres ma otwartych tyle sesji, ile ten serwer dopuszcza z jednego adresu ({ $max }): zamknij jedną lub spróbuj ponownie później.
+# issue 48 (access)
+web-drop-box = Możesz tu umieszczać pliki, ale nie możesz zobaczyć zawartości tego folderu.
+lang-account = Przywrócono język Twojego konta: { $language }.
+lang-default-until-login = Przywrócono język domyślny: { $language }; konto z własnym językiem otrzyma go po zalogowaniu.

@@ -195,3 +195,6 @@ cli-check-failed = verificação: problemas encontrados: { $count }
 cli-reload-store = banco de contas { $store }: { $count } usuários, lidos a cada login (nada a recarregar)
 cli-reload-restart = aviso: { $key } mudou em { $file }, mas só tem efeito após reiniciar
 cli-check-store-new = banco de contas { $store }: ainda não existe; o servidor o cria, vazio, ao iniciar
+# issue 48 (access)
+cli-acct-no-catalog = O servidor não tem catálogo para o idioma { $value }; ele tem: { $have }
+cli-acct-short-password = A senha é curta demais: precisa de pelo menos { $min } caracteres ([accounts] min_password_length).

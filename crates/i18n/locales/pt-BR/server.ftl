@@ -164,3 +164,7 @@ web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do
 # issue 48 (operate)
 server-full = O servidor tem abertas tantas sessões quanto permite ({ $max }): tente novamente mais tarde.
 address-full = Seu endereço tem abertas tantas sessões quanto este servidor permite por endereço ({ $max }): feche uma ou tente novamente mais tarde.
+# issue 48 (access)
+web-drop-box = Você pode enviar arquivos para cá, mas não ver o que esta pasta contém.
+lang-account = Idioma redefinido para o da sua conta, { $language }.
+lang-default-until-login = Idioma redefinido para o padrão, { $language }; uma conta com idioma próprio o recebe ao entrar.

@@ -195,3 +195,6 @@ cli-check-failed = проверка: найдено проблем: { $count }
 cli-reload-store = хранилище учётных записей { $store }: { $count } пользователей, читаются при каждом входе (перечитывать нечего)
 cli-reload-restart = внимание: { $key } изменён в { $file }, но вступит в силу только после перезапуска
 cli-check-store-new = хранилище учётных записей { $store }: ещё не существует; сервер создаст его пустым при запуске
+# issue 48 (access)
+cli-acct-no-catalog = У сервера нет каталога для языка { $value }; есть: { $have }
+cli-acct-short-password = Пароль слишком короткий: нужно не меньше { $min } символов ([accounts] min_password_length).

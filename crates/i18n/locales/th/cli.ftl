@@ -195,3 +195,6 @@ cli-check-failed = ตรวจสอบ: ปัญหาที่พบ: { $cou
 cli-reload-store = คลังบัญชี { $store }: ผู้ใช้ { $count } คน อ่านทุกครั้งที่เข้าสู่ระบบ (ไม่ต้องโหลดใหม่)
 cli-reload-restart = คำเตือน: { $key } เปลี่ยนใน { $file } แต่จะมีผลหลังเริ่มใหม่เท่านั้น
 cli-check-store-new = คลังบัญชี { $store }: ยังไม่มี เซิร์ฟเวอร์จะสร้างคลังว่างเมื่อเริ่มทำงาน
+# issue 48 (access)
+cli-acct-no-catalog = เซิร์ฟเวอร์ไม่มีแคตตาล็อกสำหรับภาษา { $value } ที่มีคือ: { $have }
+cli-acct-short-password = รหัสผ่านสั้นเกินไป: ต้องมีอย่างน้อย { $min } ตัวอักษร ([accounts] min_password_length)

@@ -195,3 +195,6 @@ cli-check-failed = перевірка: знайдено проблем: { $count
 cli-reload-store = сховище облікових записів { $store }: { $count } користувачів, читаються під час кожного входу (перечитувати нічого)
 cli-reload-restart = увага: { $key } змінено в { $file }, але це діятиме лише після перезапуску
 cli-check-store-new = сховище облікових записів { $store }: ще не існує; сервер створить його порожнім під час запуску
+# issue 48 (access)
+cli-acct-no-catalog = Сервер не має каталогу для мови { $value }; є: { $have }
+cli-acct-short-password = Пароль надто короткий: потрібно щонайменше { $min } символів ([accounts] min_password_length).

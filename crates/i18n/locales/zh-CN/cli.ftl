@@ -195,3 +195,6 @@ cli-check-failed = 检查：发现的问题：{ $count }
 cli-reload-store = 账户库 { $store }：{ $count } 个用户，每次登录时读取（无需重新加载）
 cli-reload-restart = 警告：{ $file } 中的 { $key } 已更改，但需重启后才生效
 cli-check-store-new = 账户库 { $store }：尚不存在；服务器启动时会创建一个空库
+# issue 48 (access)
+cli-acct-no-catalog = 服务器没有语言 { $value } 的目录；现有：{ $have }
+cli-acct-short-password = 密码太短：至少需要 { $min } 个字符（[accounts] min_password_length）。

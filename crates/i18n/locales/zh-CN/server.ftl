@@ -164,3 +164,7 @@ web-reserved-name = 该名称保留给服务器的临时上传文件（.babelftp
 # issue 48 (operate)
 server-full = 服务器已打开其允许的最多会话数（{ $max }）：请稍后重试。
 address-full = 您的地址已打开本服务器允许单个地址的最多会话数（{ $max }）：请关闭一个或稍后重试。
+# issue 48 (access)
+web-drop-box = 您可以在此放入文件，但不能查看此文件夹的内容。
+lang-account = 语言已重置为您账户的语言 { $language }。
+lang-default-until-login = 语言已重置为默认语言 { $language }；设有自己语言的账户将在登录时使用该语言。

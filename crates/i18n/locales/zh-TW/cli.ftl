@@ -195,3 +195,6 @@ cli-check-failed = 檢查：發現的問題：{ $count }
 cli-reload-store = 帳戶庫 { $store }：{ $count } 個使用者，每次登入時讀取（無需重新載入）
 cli-reload-restart = 警告：{ $file } 中的 { $key } 已變更，但需重新啟動後才生效
 cli-check-store-new = 帳戶庫 { $store }：尚不存在；伺服器啟動時會建立一個空庫
+# issue 48 (access)
+cli-acct-no-catalog = 伺服器沒有語言 { $value } 的目錄；現有：{ $have }
+cli-acct-short-password = 密碼太短：至少需要 { $min } 個字元（[accounts] min_password_length）。

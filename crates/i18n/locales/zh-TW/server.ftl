@@ -164,3 +164,7 @@ web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp
 # issue 48 (operate)
 server-full = 伺服器已開啟其允許的最多工作階段數（{ $max }）：請稍後再試。
 address-full = 您的位址已開啟本伺服器允許單一位址的最多工作階段數（{ $max }）：請關閉一個或稍後再試。
+# issue 48 (access)
+web-drop-box = 您可以在此放入檔案，但無法檢視此資料夾的內容。
+lang-account = 語言已重設為您帳戶的語言 { $language }。
+lang-default-until-login = 語言已重設為預設語言 { $language }；設有自己語言的帳戶會在登入時使用該語言。

@@ -121,12 +121,27 @@ fn renaming_onto_a_file_needs_overwrite_at_the_target() {
 }
 
 #[test]
-fn listings_show_only_what_the_account_may_list() {
+fn listings_show_what_the_account_may_use_and_a_drop_box_keeps_its_contents() {
     let mut h = session(account());
+    h.fs.add_file(b"/incoming/theirs.pdf", b"x");
     h.codes(b"PASV");
     assert_eq!(h.codes(b"NLST /"), [150, 226]);
-    let names = String::from_utf8(h.sent.last().unwrap().clone()).unwrap();
-    assert_eq!(names, "pub\r\n", "incoming (no list) is not shown");
+    let mut names: Vec<String> = String::from_utf8(h.sent.last().unwrap().clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["incoming", "pub"],
+        "the drop box shows in /, where carol may list"
+    );
+    // Its own entries stay hidden; one goes in there all the same.
+    h.codes(b"PASV");
+    assert_eq!(h.codes(b"NLST /incoming"), [550]);
+    assert_eq!(h.codes(b"CWD /incoming"), [250]);
+    assert_eq!(h.codes(b"CWD /"), [250]);
     h.codes(b"PASV");
     assert_eq!(h.codes(b"MLSD /pub"), [150, 226]);
     let lines = String::from_utf8(h.sent.last().unwrap().clone()).unwrap();
@@ -181,4 +196,34 @@ fn the_account_sets_the_reply_language_and_the_legacy_charset_at_login() {
     g.codes(b"LANG de");
     g.send(b"NOOP");
     assert_eq!(de, text(&g), "LANG de before login wins over the account's fr");
+}
+
+/// Issue 48: a bare LANG (lftp sends one before login) asks for no
+/// language: the account's applies at login, and after login a bare LANG
+/// returns to it, saying so.
+#[test]
+fn a_bare_lang_returns_to_the_accounts_language() {
+    let french_noop = || {
+        let mut fr = Harness::new();
+        fr.take();
+        fr.codes(b"LANG fr");
+        fr.codes(b"NOOP");
+        text(&fr)
+    };
+    let mut a = account();
+    a.lang = Some(LangTag::parse(b"fr").unwrap());
+    let mut h = Harness::new();
+    h.fs.accounts.push((b"dan".to_vec(), b"pw".to_vec(), a));
+    h.take();
+    assert_eq!(h.codes(b"LANG"), [200]);
+    assert!(text(&h).contains("at login"), "{}", text(&h));
+    h.codes(b"USER dan");
+    h.codes(b"PASS pw");
+    h.codes(b"NOOP");
+    assert_eq!(text(&h), french_noop(), "French after login despite the bare LANG");
+    assert_eq!(h.codes(b"LANG de"), [200]);
+    assert_eq!(h.codes(b"LANG"), [200]);
+    assert!(text(&h).contains("votre compte"), "{}", text(&h));
+    h.codes(b"NOOP");
+    assert_eq!(text(&h), french_noop(), "back to the account's French");
 }
