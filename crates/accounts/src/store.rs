@@ -203,6 +203,7 @@ impl Store {
             None => Home::default(),
         };
         let (rules, mounts) = self.rules_and_mounts(name, group.as_deref()).await?;
+        let tls_reuse = self.effective_tls_reuse(name, group.as_deref()).await?;
         Ok(Some(LoginRecord {
             password,
             disabled,
@@ -215,6 +216,7 @@ impl Store {
                 lang,
                 charset,
                 limits,
+                tls_reuse,
             },
         }))
     }
@@ -270,6 +272,7 @@ impl Store {
             None => Home::default(),
         };
         let (rules, mounts) = self.rules_and_mounts("", Some(group)).await?;
+        let tls_reuse = self.own_tls_reuse(Owner::Group(group)).await?;
         Ok(Some((
             Profile {
                 name: name.to_owned(),
@@ -280,6 +283,7 @@ impl Store {
                 lang: opt_text(&row, 1)?,
                 charset: opt_text(&row, 2)?,
                 limits: crate::limits::read(&row, 3, group)?,
+                tls_reuse,
             },
             false,
         )))

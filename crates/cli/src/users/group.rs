@@ -53,6 +53,8 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             println!("home\t{}", dash(g.home.as_deref()));
             println!("lang\t{}", dash(g.lang.as_deref()));
             println!("charset\t{}", dash(g.charset.as_deref()));
+            let rule = s.own_tls_reuse(Owner::Group(&name)).await.map_err(ex)?;
+            println!("tls_reuse\t{}", rule.map_or("-", babelftp_accounts::TlsReuse::as_str));
             let members = g.members.join(",");
             println!("members\t{}", if members.is_empty() { "-" } else { &members });
             let mut rows = Vec::new();
@@ -77,6 +79,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             settings,
             clear,
             limits,
+            tls,
         } => {
             served.check_home(settings.home.as_deref(), db)?;
             let c = GroupChanges {
@@ -86,6 +89,9 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             };
             s.set_group(&name, &c).await.map_err(ex)?;
             s.set_limits(Owner::Group(&name), &limits.changes()).await.map_err(ex)?;
+            if let Some(r) = tls.tls_reuse {
+                s.set_tls_reuse(Owner::Group(&name), r.0).await.map_err(ex)?;
+            }
             println!("{}", ts("cli-acct-group-changed", &[("name", &name)]));
         }
         GroupCmd::Perm { name, vpath, perms } => perm(s, db, Owner::Group(&name), &vpath, &perms).await?,

@@ -165,7 +165,12 @@ impl Driver {
             stall: self.shared.cfg.stall_timeout,
             ascii,
             tls,
-            reuse_required: self.shared.cfg.tls_reuse_required,
+            // Issue 48: the account's rule, known since its login, else
+            // the server's.
+            reuse_required: self.tls_reuse.map_or(
+                self.shared.cfg.tls_reuse_required,
+                babelftp_accounts::TlsReuse::required,
+            ),
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
