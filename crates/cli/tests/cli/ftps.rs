@@ -361,3 +361,71 @@ fn cacert_with_the_servers_own_ca_flagged_certificate_is_trusted() {
     );
     assert!(r.err.contains("not signed by a certificate you trust"), "{}", r.err);
 }
+
+/// Issue 48.13: Python's `ftplib.FTP_TLS` never resumes the control
+/// connection's TLS session on its data connections, so an account under
+/// the default rule gets 522; `user set NAME --tls-reuse optional` (or its
+/// group's) lets that one account through, checked once its login is
+/// known, and the others still get 522.
+#[test]
+fn tls_reuse_optional_for_one_account_lets_ftplib_ftp_tls_transfer() {
+    use crate::common::serve::{admin, python, run, Serve};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), b"hello\n").unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    for name in ["strict", "app", "member"] {
+        let (code, out, err) = run(&["user", "add", name, "--db", &db], "long-password\n");
+        assert_eq!(code, 0, "user add {name}: {out}{err}");
+    }
+    admin(&db, &["user", "set", "app", "--tls-reuse", "optional"]);
+    admin(&db, &["group", "add", "integrations"]);
+    admin(&db, &["group", "set", "integrations", "--tls-reuse", "optional"]);
+    admin(&db, &["user", "set", "member", "--group", "integrations"]);
+    assert!(admin(&db, &["user", "show", "app"]).contains("tls_reuse\toptional\tuser"));
+    assert!(admin(&db, &["user", "show", "member"]).contains("tls_reuse\toptional\tgroup"));
+    assert!(admin(&db, &["user", "show", "strict"]).contains("tls_reuse\t-\tdefault"));
+    let (code, _, err) = run(&["user", "set", "app", "--tls-reuse", "sometimes", "--db", &db], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("sometimes"), "{err}");
+
+    let srv = Serve::start(
+        &root,
+        &[
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let out = python(&format!(
+        r#"
+import ftplib, io, ssl
+ctx = ssl._create_unverified_context()
+for user in ['strict', 'app', 'member']:
+    f = ftplib.FTP_TLS(context=ctx, timeout=20)
+    f.connect('127.0.0.1', {port})
+    f.login(user, 'long-password')
+    f.prot_p()
+    try:
+        got = io.BytesIO()
+        f.retrbinary('RETR hello.txt', got.write)
+        f.storbinary('STOR ' + user + '.txt', io.BytesIO(b'from ' + user.encode()))
+        print(user, 'ok', got.getvalue())
+    except ftplib.all_errors as e:
+        print(user, 'refused', str(e)[:3])
+    f.quit()
+"#,
+        port = srv.addr.port()
+    ));
+    assert!(out.contains("strict refused 522"), "{out}");
+    assert!(out.contains("app ok b'hello\\n'"), "{out}");
+    assert!(out.contains("member ok b'hello\\n'"), "{out}");
+    assert_eq!(std::fs::read(root.join("app.txt")).unwrap(), b"from app");
+    assert_eq!(std::fs::read(root.join("member.txt")).unwrap(), b"from member");
+    assert!(!root.join("strict.txt").exists());
+}

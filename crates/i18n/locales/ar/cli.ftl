@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } ليس عنوان IP ولا شبكة (مثل 203.0.1
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من { $known }
 cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } ليست قاعدة لإعادة الاستخدام: اكتب required أو optional أو default

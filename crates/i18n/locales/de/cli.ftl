@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } ist keine IP-Adresse und kein Netz (etwa 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen von { $known }
 cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } ist keine Wiederverwendungsregel: required, optional oder default angeben

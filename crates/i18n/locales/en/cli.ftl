@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } is not an IP address or network (such as 203.0.113.9
 # issue 45: accounts
 cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
 cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } is not a reuse rule: write required, optional or default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } no es una dirección IP ni una red (por ejemplo 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
 cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } no es una regla de reutilización: escriba required, optional o default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } n’est ni une adresse IP ni un réseau (par exemple
 # issue 45: accounts
 cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de { $known }
 cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } n’est pas une règle de réutilisation : écrivez required, optional ou default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } אינו כתובת IP ואינו רשת (למשל 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד מאלה: { $known }
 cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } אינו כלל שימוש חוזר: כתבו required, optional או default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } non è un indirizzo IP né una rete (ad esempio 203.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
 cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } non è una regola di riuso: scrivi required, optional o default

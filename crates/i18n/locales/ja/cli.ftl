@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } は IP アドレスでもネットワークでもあ
 # issue 45: accounts
 cli-admin-bad-scope = { $value } はスコープではありません: { $known } のいずれかを書いてください
 cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } は再利用の規則ではありません: required、optional、default のいずれかを指定してください

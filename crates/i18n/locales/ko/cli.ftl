@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr }은(는) IP 주소도 네트워크도 아닙니다 (�
 # issue 45: accounts
 cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 하나를 쓰십시오
 cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value }은(는) 재사용 규칙이 아닙니다: required, optional 또는 default를 쓰십시오

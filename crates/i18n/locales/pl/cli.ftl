@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } nie jest adresem IP ani siecią (na przykład 203.0.
 # issue 45: accounts
 cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
 cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } nie jest regułą ponownego użycia: wpisz required, optional lub default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } não é um endereço IP nem uma rede (por exemplo 20
 # issue 45: accounts
 cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
 cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } não é uma regra de reutilização: escreva required, optional ou default

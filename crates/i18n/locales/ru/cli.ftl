@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } — не IP-адрес и не сеть (напри�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область действия: укажите одну из { $known }
 cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } — не правило повторного использования: укажите required, optional или default

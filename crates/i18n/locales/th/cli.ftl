@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } ไม่ใช่ที่อยู่ IP หรื
 # issue 45: accounts
 cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิทธิ์: เขียนหนึ่งใน { $known }
 cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } ไม่ใช่กฎการใช้ซ้ำ: เขียน required, optional หรือ default

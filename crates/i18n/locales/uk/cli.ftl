@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } — не IP-адреса і не мережа (на�
 # issue 45: accounts
 cli-admin-bad-scope = { $value } — не область дії: вкажіть одну з { $known }
 cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } — не правило повторного використання: вкажіть required, optional або default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } 不是 IP 地址或网络（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } 不是复用规则：请写 required、optional 或 default

@@ -170,3 +170,5 @@ cli-ban-bad-net = { $addr } 不是 IP 位址或網路（例如 203.0.113.9 或 2
 # issue 45: accounts
 cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } 不是重用規則：請寫 required、optional 或 default
