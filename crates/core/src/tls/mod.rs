@@ -137,18 +137,9 @@ pub struct SessionStore {
 #[derive(Debug, Default)]
 struct Sessions {
     control: HashMap<Vec<u8>, Vec<u8>>,
-    /// Issued on data connections (TLS 1.3: downloads, and the uploads
-    /// of [`DataSwitch::upload`]), oldest first.
+    /// Issued on data connections (TLS 1.3: downloads only), oldest first.
     data: VecDeque<(Vec<u8>, Vec<u8>)>,
-    /// The TLS sessions data connections have resumed (issue 48): a
-    /// client that resumes one for the first time may be one that uses
-    /// each TLS 1.3 ticket once (OpenSSL: curl), which needs a new one.
-    resumed: std::collections::HashSet<Vec<u8>>,
 }
-
-/// The resumed sessions remembered per FTP session: past it the set
-/// starts again (a forgotten one counts as new once more).
-const RESUMED_KEPT: usize = 64;
 
 impl SessionStore {
     fn new(clients: Arc<Clients>, ip: IpAddr) -> SessionStore {
@@ -181,20 +172,6 @@ impl SessionStore {
             m.data.pop_front();
         }
         m.data.push_back((key, value));
-    }
-
-    /// Notes that a data connection resumed `key`: whether it is the
-    /// first time.
-    fn first_resumption(&self, key: &[u8]) -> bool {
-        let r = &mut self.lock().resumed;
-        if r.contains(key) {
-            return false;
-        }
-        if r.len() >= RESUMED_KEPT {
-            r.clear();
-        }
-        r.insert(key.to_vec());
-        true
     }
 
     /// A TLS session of this FTP session.
@@ -261,11 +238,6 @@ impl StoresServerSessions for ControlStore {
 #[derive(Debug, Default)]
 pub struct DataSwitch {
     download: AtomicBool,
-    /// An upload whose handshake ends before its 150 reply (issue 48):
-    /// it may issue a ticket if it resumed a TLS session for the first
-    /// time (`first`).
-    upload: AtomicBool,
-    first: AtomicBool,
     /// The handshake did not resume: it is refused, and gets nothing to
     /// come back with.
     full: AtomicBool,
@@ -280,25 +252,6 @@ impl DataSwitch {
         self.download.store(true, Ordering::Release);
     }
 
-    /// The connection is an upload's whose handshake is finished before
-    /// the client is told to send (the driver's 150 waits for it), so the
-    /// ticket is at the client before its first byte: a client that
-    /// spends each TLS 1.3 ticket once (curl with OpenSSL) resumes its
-    /// next data connection with it, and reads it before it closes
-    /// (curl reads once before its close_notify), so no reset cuts the
-    /// upload. Only a first resumption of a TLS session gives one: a
-    /// client that offers the same ticket again needs none.
-    pub fn upload(&self) {
-        self.upload.store(true, Ordering::Release);
-    }
-
-    /// Whether this connection may leave the client a new TLS 1.3 ticket.
-    fn may_issue(&self) -> bool {
-        let asked = self.download.load(Ordering::Acquire)
-            || (self.upload.load(Ordering::Acquire) && self.first.load(Ordering::Acquire));
-        asked && !self.full() && self.pending().is_none()
-    }
-
     fn full(&self) -> bool {
         self.full.load(Ordering::Acquire)
     }
@@ -310,8 +263,6 @@ impl DataSwitch {
     /// Looks `key` up for this connection, noting where it came from.
     fn find(&self, store: &SessionStore, key: &[u8]) -> Option<Vec<u8>> {
         let (v, origin) = store.find(key)?;
-        let first = matches!(origin, Origin::Client) && store.first_resumption(key);
-        self.first.store(first, Ordering::Release);
         *self.pending() = match origin {
             Origin::Client => None,
             Origin::Pending(s) => Some(s),
@@ -331,7 +282,7 @@ struct DataStore {
 
 impl StoresServerSessions for DataStore {
     fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
-        if !self.switch.may_issue() {
+        if !self.switch.download.load(Ordering::Acquire) || self.switch.full() || self.switch.pending().is_some() {
             return false;
         }
         self.store.put_data(key, value);
