@@ -43,7 +43,7 @@ pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
 pub use sessions::SessionStamp;
 pub use sources::AllowedSources;
-pub use store::Store;
+pub use store::{sqlite_file, Store};
 pub use tlsreuse::TlsReuse;
 pub use tokens::{hash_token, AdminToken, Scope, Scopes};
 

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } ليس نطاقًا: اكتب واحدًا من
 cli-acct-source-not-allowed = { $source } خارج المصادر المسموح بها ({ $allowed }): أضفه إلى allowed_sources في الإعدادات (--config)، أو حدّد جذر الخادم (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ليست قاعدة لإعادة الاستخدام: اكتب required أو optional أو default
+cli-store-readable = تحذير: مخزن الحسابات { $file } قابل للقراءة من مستخدمين آخرين على هذا الجهاز (الوضع { $mode })، وفيه تجزئات كلمات المرور والرموز: chmod 600 { $file }

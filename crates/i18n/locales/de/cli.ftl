@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } ist kein Geltungsbereich: schreiben Sie einen v
 cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen ({ $allowed }): tragen Sie sie in allowed_sources der Konfiguration ein (--config) oder geben Sie das Wurzelverzeichnis des Servers an (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ist keine Wiederverwendungsregel: required, optional oder default angeben
+cli-store-readable = Warnung: Der Kontenspeicher { $file } ist für andere Benutzer dieses Rechners lesbar (Modus { $mode }) und enthält Passwort- und Token-Hashes: chmod 600 { $file }

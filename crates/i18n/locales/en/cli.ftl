@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } is not a scope: write one of { $known }
 cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $allowed }): add it to allowed_sources in the configuration (--config), or give the server's root (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } is not a reuse rule: write required, optional or default
+cli-store-readable = warning: the accounts store { $file } can be read by other users of this machine (mode { $mode }), and it holds password and token hashes: chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } no es un ámbito: escriba uno de { $known }
 cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitidos ({ $allowed }): añádalo a allowed_sources en la configuración (--config) o indique la raíz del servidor (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } no es una regla de reutilización: escriba required, optional o default
+cli-store-readable = aviso: el almacén de cuentas { $file } lo pueden leer otros usuarios de esta máquina (modo { $mode }) y contiene hashes de contraseñas y de tokens: chmod 600 { $file }

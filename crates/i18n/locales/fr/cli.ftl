@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } n’est pas une portée : écrivez l’une de {
 cli-acct-source-not-allowed = { $source } est hors des sources autorisées ({ $allowed }) : ajoutez-la à allowed_sources dans la configuration (--config), ou indiquez la racine du serveur (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } n’est pas une règle de réutilisation : écrivez required, optional ou default
+cli-store-readable = attention : le magasin de comptes { $file } est lisible par d’autres utilisateurs de cette machine (mode { $mode }) et contient des empreintes de mots de passe et de jetons : chmod 600 { $file }

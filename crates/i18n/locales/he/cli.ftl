@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } אינו תחום הרשאה: כתבו אחד �
 cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים ({ $allowed }): הוסיפו אותו ל־allowed_sources בהגדרות (--config), או ציינו את שורש השרת (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } אינו כלל שימוש חוזר: כתבו required, optional או default
+cli-store-readable = אזהרה: מאגר החשבונות { $file } קריא למשתמשים אחרים במחשב זה (הרשאות { $mode }), והוא מכיל גיבובי סיסמאות ואסימונים: chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } non è un ambito: scrivi uno tra { $known }
 cli-acct-source-not-allowed = { $source } è fuori dalle sorgenti consentite ({ $allowed }): aggiungila ad allowed_sources nella configurazione (--config) o indica la radice del server (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } non è una regola di riuso: scrivi required, optional o default
+cli-store-readable = attenzione: l’archivio degli account { $file } è leggibile da altri utenti di questa macchina (modo { $mode }) e contiene hash di password e token: chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } はスコープではありません: { $known 
 cli-acct-source-not-allowed = { $source } は許可されたソース（{ $allowed }）の外にあります: 設定（--config）の allowed_sources に加えるか、サーバーのルート（--root）を指定してください
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } は再利用の規則ではありません: required、optional、default のいずれかを指定してください
+cli-store-readable = 警告: アカウントストア { $file } はこのマシンの他のユーザーが読めます (モード { $mode })。パスワードとトークンのハッシュを含むため、chmod 600 { $file } を実行してください

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value }은(는) 범위가 아닙니다: { $known } 중 
 cli-acct-source-not-allowed = { $source }은(는) 허용된 소스({ $allowed }) 밖에 있습니다: 설정(--config)의 allowed_sources에 추가하거나 서버의 루트(--root)를 지정하십시오
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value }은(는) 재사용 규칙이 아닙니다: required, optional 또는 default를 쓰십시오
+cli-store-readable = 경고: 계정 저장소 { $file }을(를) 이 컴퓨터의 다른 사용자가 읽을 수 있습니다(모드 { $mode }). 비밀번호와 토큰 해시가 들어 있으니 chmod 600 { $file } 하십시오

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } nie jest zakresem: wpisz jeden z { $known }
 cli-acct-source-not-allowed = { $source } leży poza dozwolonymi źródłami ({ $allowed }): dodaj je do allowed_sources w konfiguracji (--config) lub podaj katalog główny serwera (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } nie jest regułą ponownego użycia: wpisz required, optional lub default
+cli-store-readable = ostrzeżenie: magazyn kont { $file } mogą czytać inni użytkownicy tego komputera (tryb { $mode }), a zawiera skróty haseł i tokenów: chmod 600 { $file }

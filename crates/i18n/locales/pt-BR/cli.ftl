@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } não é um escopo: escreva um de { $known }
 cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $allowed }): adicione-a a allowed_sources na configuração (--config) ou informe a raiz do servidor (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } não é uma regra de reutilização: escreva required, optional ou default
+cli-store-readable = aviso: o armazenamento de contas { $file } pode ser lido por outros usuários desta máquina (modo { $mode }) e contém hashes de senhas e tokens: chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } — не область действия: ук�
 cli-acct-source-not-allowed = { $source } вне разрешённых источников ({ $allowed }): добавьте его в allowed_sources в конфигурации (--config) или укажите корень сервера (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } — не правило повторного использования: укажите required, optional или default
+cli-store-readable = предупреждение: хранилище учётных записей { $file } доступно для чтения другим пользователям этой машины (режим { $mode }), а в нём хеши паролей и токенов: chmod 600 { $file }

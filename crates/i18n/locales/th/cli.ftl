@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } ไม่ใช่ขอบเขตสิท�
 cli-acct-source-not-allowed = { $source } อยู่นอกแหล่งที่อนุญาต ({ $allowed }): เพิ่มลงใน allowed_sources ในการตั้งค่า (--config) หรือระบุรากของเซิร์ฟเวอร์ (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ไม่ใช่กฎการใช้ซ้ำ: เขียน required, optional หรือ default
+cli-store-readable = คำเตือน: ผู้ใช้อื่นบนเครื่องนี้อ่านที่เก็บบัญชี { $file } ได้ (โหมด { $mode }) และในนั้นมีแฮชของรหัสผ่านและโทเค็น: chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } — не область дії: вкажіть 
 cli-acct-source-not-allowed = { $source } поза дозволеними джерелами ({ $allowed }): додайте його до allowed_sources у конфігурації (--config) або вкажіть корінь сервера (--root)
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } — не правило повторного використання: вкажіть required, optional або default
+cli-store-readable = попередження: сховище облікових записів { $file } можуть читати інші користувачі цієї машини (режим { $mode }), а в ньому хеші паролів і токенів: chmod 600 { $file }

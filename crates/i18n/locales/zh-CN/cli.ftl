@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } 不是权限范围：请写 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允许的来源（{ $allowed }）之内：请把它加入配置（--config）的 allowed_sources，或指定服务器的根目录（--root）
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } 不是复用规则：请写 required、optional 或 default
+cli-store-readable = 警告：本机其他用户可以读取账户存储 { $file }（权限 { $mode }），其中有密码和令牌的哈希：chmod 600 { $file }

@@ -172,3 +172,4 @@ cli-admin-bad-scope = { $value } 不是權限範圍：請寫 { $known } 之一
 cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }）之內：請把它加入設定（--config）的 allowed_sources，或指定伺服器的根目錄（--root）
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } 不是重用規則：請寫 required、optional 或 default
+cli-store-readable = 警告：本機其他使用者可以讀取帳號儲存 { $file }（權限 { $mode }），其中有密碼與權杖的雜湊：chmod 600 { $file }
