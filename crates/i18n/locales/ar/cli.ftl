@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } خارج المصادر المسموح
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ليست قاعدة لإعادة الاستخدام: اكتب required أو optional أو default
 cli-store-readable = تحذير: مخزن الحسابات { $file } قابل للقراءة من مستخدمين آخرين على هذا الجهاز (الوضع { $mode })، وفيه تجزئات كلمات المرور والرموز: chmod 600 { $file }
+cli-put-charset = ملاحظة: يُرسل { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه
+cli-put-not-repr = لا يمكن كتابة { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه: غيّر اسمه، أو استخدم --charset utf-8 لإرساله بترميز UTF-8

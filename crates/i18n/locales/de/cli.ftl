@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } liegt außerhalb der erlaubten Quellen
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ist keine Wiederverwendungsregel: required, optional oder default angeben
 cli-store-readable = Warnung: Der Kontenspeicher { $file } ist für andere Benutzer dieses Rechners lesbar (Modus { $mode }) und enthält Passwort- und Token-Hashes: chmod 600 { $file }
+cli-put-charset = Hinweis: { $name } wird in { $charset } gesendet, dem Zeichensatz der Namen im Zielordner
+cli-put-not-repr = { $name } lässt sich nicht in { $charset } schreiben, dem Zeichensatz der Namen im Zielordner: benennen Sie die Datei um oder senden Sie sie mit --charset utf-8 in UTF-8

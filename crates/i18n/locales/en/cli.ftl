@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } is outside the allowed sources ({ $all
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } is not a reuse rule: write required, optional or default
 cli-store-readable = warning: the accounts store { $file } can be read by other users of this machine (mode { $mode }), and it holds password and token hashes: chmod 600 { $file }
+cli-put-charset = note: { $name } is sent in { $charset }, the charset of the names in the folder it goes into
+cli-put-not-repr = { $name } cannot be written in { $charset }, the charset of the names in the folder it goes into: rename it, or give --charset utf-8 to send it in UTF-8

@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } está fuera de los orígenes permitido
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } no es una regla de reutilización: escriba required, optional o default
 cli-store-readable = aviso: el almacén de cuentas { $file } lo pueden leer otros usuarios de esta máquina (modo { $mode }) y contiene hashes de contraseñas y de tokens: chmod 600 { $file }
+cli-put-charset = nota: { $name } se envía en { $charset }, el juego de caracteres de los nombres de la carpeta de destino
+cli-put-not-repr = { $name } no se puede escribir en { $charset }, el juego de caracteres de los nombres de la carpeta de destino: cámbiele el nombre o use --charset utf-8 para enviarlo en UTF-8

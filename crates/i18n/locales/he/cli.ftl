@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } מחוץ למקורות המותרים
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } אינו כלל שימוש חוזר: כתבו required, optional או default
 cli-store-readable = אזהרה: מאגר החשבונות { $file } קריא למשתמשים אחרים במחשב זה (הרשאות { $mode }), והוא מכיל גיבובי סיסמאות ואסימונים: chmod 600 { $file }
+cli-put-charset = הערה: { $name } נשלח בקידוד { $charset }, הקידוד של השמות בתיקיית היעד
+cli-put-not-repr = אי אפשר לכתוב את { $name } בקידוד { $charset }, הקידוד של השמות בתיקיית היעד: שנו את שמו, או תנו --charset utf-8 כדי לשלוח אותו ב-UTF-8

@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } está fora das origens permitidas ({ $
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } não é uma regra de reutilização: escreva required, optional ou default
 cli-store-readable = aviso: o armazenamento de contas { $file } pode ser lido por outros usuários desta máquina (modo { $mode }) e contém hashes de senhas e tokens: chmod 600 { $file }
+cli-put-charset = nota: { $name } é enviado em { $charset }, o conjunto de caracteres dos nomes da pasta de destino
+cli-put-not-repr = { $name } não pode ser escrito em { $charset }, o conjunto de caracteres dos nomes da pasta de destino: renomeie-o ou use --charset utf-8 para enviá-lo em UTF-8

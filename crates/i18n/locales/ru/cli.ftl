@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } вне разрешённых исто
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } — не правило повторного использования: укажите required, optional или default
 cli-store-readable = предупреждение: хранилище учётных записей { $file } доступно для чтения другим пользователям этой машины (режим { $mode }), а в нём хеши паролей и токенов: chmod 600 { $file }
+cli-put-charset = примечание: { $name } отправляется в { $charset } — кодировке имён в папке назначения
+cli-put-not-repr = { $name } нельзя записать в { $charset } — кодировке имён в папке назначения: переименуйте файл или укажите --charset utf-8, чтобы отправить имя в UTF-8

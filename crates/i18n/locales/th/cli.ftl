@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } อยู่นอกแหล่ง�
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } ไม่ใช่กฎการใช้ซ้ำ: เขียน required, optional หรือ default
 cli-store-readable = คำเตือน: ผู้ใช้อื่นบนเครื่องนี้อ่านที่เก็บบัญชี { $file } ได้ (โหมด { $mode }) และในนั้นมีแฮชของรหัสผ่านและโทเค็น: chmod 600 { $file }
+cli-put-charset = หมายเหตุ: ส่ง { $name } ด้วย { $charset } ซึ่งเป็นชุดอักขระของชื่อในโฟลเดอร์ปลายทาง
+cli-put-not-repr = เขียน { $name } ด้วย { $charset } ซึ่งเป็นชุดอักขระของชื่อในโฟลเดอร์ปลายทางไม่ได้: เปลี่ยนชื่อไฟล์ หรือใช้ --charset utf-8 เพื่อส่งเป็น UTF-8

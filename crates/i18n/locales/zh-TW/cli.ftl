@@ -173,3 +173,5 @@ cli-acct-source-not-allowed = { $source } 不在允許的來源（{ $allowed }�
 # issue 48 (ftps)
 cli-acct-bad-tls-reuse = { $value } 不是重用規則：請寫 required、optional 或 default
 cli-store-readable = 警告：本機其他使用者可以讀取帳號儲存 { $file }（權限 { $mode }），其中有密碼與權杖的雜湊：chmod 600 { $file }
+cli-put-charset = 注意：{ $name } 以目標資料夾中名稱的字元集 { $charset } 傳送
+cli-put-not-repr = { $name } 無法以目標資料夾中名稱的字元集 { $charset } 寫出：請改名，或用 --charset utf-8 以 UTF-8 傳送
