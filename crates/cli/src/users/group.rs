@@ -53,8 +53,6 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             println!("home\t{}", dash(g.home.as_deref()));
             println!("lang\t{}", dash(g.lang.as_deref()));
             println!("charset\t{}", dash(g.charset.as_deref()));
-            let rule = s.own_tls_reuse(Owner::Group(&name)).await.map_err(ex)?;
-            println!("tls_reuse\t{}", rule.map_or("-", babelftp_accounts::TlsReuse::as_str));
             let members = g.members.join(",");
             println!("members\t{}", if members.is_empty() { "-" } else { &members });
             let mut rows = Vec::new();
@@ -63,6 +61,8 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
                 r.pop();
                 println!("{}", r.join("\t"));
             }
+            let rule = s.own_tls_reuse(Owner::Group(&name)).await.map_err(ex)?;
+            println!("tls-reuse\t{}", rule.map_or("-", babelftp_accounts::TlsReuse::as_str));
             for (path, perms) in &g.perms {
                 println!("perm\t{path}\t{perms}");
             }

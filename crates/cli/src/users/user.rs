@@ -187,7 +187,7 @@ async fn show_user(s: &Store, db: &str, name: &str) -> anyhow::Result<()> {
         None => None,
     };
     let rule = p.tls_reuse.map_or("-", babelftp_accounts::TlsReuse::as_str);
-    println!("tls_reuse\t{rule}\t{}", origin(own.is_some(), theirs.is_some()));
+    println!("tls-reuse\t{rule}\t{}", origin(own.is_some(), theirs.is_some()));
     if let Some(u) = s.usage(name).await.map_err(ex)? {
         println!("usage\t{}\t{}", u.bytes, u.files);
     }

@@ -109,7 +109,7 @@ fn an_admin_sets_up_users_and_groups() {
          mount\t/archive\t/srv/archive\tuser\n\
          mount\t/shared\ts3://team-bucket/shared\tgroup\n\
          quota-bytes\t-\tdefault\nquota-files\t-\tdefault\ndownload-rate\t-\tdefault\n\
-         upload-rate\t-\tdefault\nmax-sessions\t-\tdefault\n"
+         upload-rate\t-\tdefault\nmax-sessions\t-\tdefault\ntls-reuse\t-\tdefault\n"
     );
 
     ok(

@@ -864,7 +864,7 @@ fn a_users_tls_reuse_rule_is_set_changed_and_cleared_through_the_api() {
     );
     assert_eq!(code, 201, "{body}");
     assert_eq!(json(&body)["tls_reuse"], "optional", "{body}");
-    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls_reuse\toptional\tuser"));
+    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls-reuse\toptional\tuser"));
     let (code, body) = curl(
         "PATCH",
         &format!("{api}/users/etl"),
@@ -883,7 +883,7 @@ fn a_users_tls_reuse_rule_is_set_changed_and_cleared_through_the_api() {
     let (code, body) = curl("PATCH", &format!("{api}/users/etl"), t, Some(r#"{"tls_reuse": null}"#));
     assert_eq!(code, 200, "{body}");
     assert!(json(&body)["tls_reuse"].is_null(), "{body}");
-    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls_reuse\t-\tdefault"));
+    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls-reuse\t-\tdefault"));
     let (code, body) = curl("GET", &format!("{api}/users/alice"), t, None);
     assert_eq!(code, 200, "{body}");
     assert!(json(&body)["tls_reuse"].is_null(), "{body}");

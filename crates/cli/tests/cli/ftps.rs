@@ -384,9 +384,9 @@ fn tls_reuse_optional_for_one_account_lets_ftplib_ftp_tls_transfer() {
     admin(&db, &["group", "add", "integrations"]);
     admin(&db, &["group", "set", "integrations", "--tls-reuse", "optional"]);
     admin(&db, &["user", "set", "member", "--group", "integrations"]);
-    assert!(admin(&db, &["user", "show", "app"]).contains("tls_reuse\toptional\tuser"));
-    assert!(admin(&db, &["user", "show", "member"]).contains("tls_reuse\toptional\tgroup"));
-    assert!(admin(&db, &["user", "show", "strict"]).contains("tls_reuse\t-\tdefault"));
+    assert!(admin(&db, &["user", "show", "app"]).contains("tls-reuse\toptional\tuser"));
+    assert!(admin(&db, &["user", "show", "member"]).contains("tls-reuse\toptional\tgroup"));
+    assert!(admin(&db, &["user", "show", "strict"]).contains("tls-reuse\t-\tdefault"));
     let (code, _, err) = run(&["user", "set", "app", "--tls-reuse", "sometimes", "--db", &db], "");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("sometimes"), "{err}");
