@@ -159,3 +159,5 @@ web-stalled = توقف وصول الرفع؛ لم يُحفظ شيء.
 # issue 45: server
 reserved-name = هذا الاسم محجوز لملفات الرفع المؤقتة الخاصة بالخادم (.babelftp-*.part)؛ اختر اسمًا آخر.
 web-reserved-name = هذا الاسم محجوز لملفات الرفع المؤقتة الخاصة بالخادم (.babelftp-*.part)؛ اختر اسمًا آخر.
+# issue 48 (ftps)
+tls-reuse-required-account = يلزم إعادة استخدام جلسة TLS على اتصال البيانات (العملاء الذين لا يستأنفون الجلسات أبدًا يحتاجون إلى الإعداد tls_reuse_required = false على الخادم أو babelftp user set NAME --tls-reuse optional لحسابهم).

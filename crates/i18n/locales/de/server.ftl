@@ -159,3 +159,5 @@ web-stalled = Der Upload kam nicht mehr an; nichts wurde gespeichert.
 # issue 45: server
 reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
 web-reserved-name = Dieser Name ist den temporären Upload-Dateien des Servers vorbehalten (.babelftp-*.part); wählen Sie einen anderen.
+# issue 48 (ftps)
+tls-reuse-required-account = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich (Clients, die nie eine Sitzung wiederaufnehmen, brauchen tls_reuse_required = false auf dem Server, oder babelftp user set NAME --tls-reuse optional für ihr Konto).

@@ -159,3 +159,5 @@ web-stalled = The upload stopped arriving; nothing was stored.
 # issue 45: server
 reserved-name = This name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
 web-reserved-name = That name is kept for the server's temporary upload files (.babelftp-*.part); choose another.
+# issue 48 (ftps)
+tls-reuse-required-account = TLS session reuse required on the data connection (clients that never resume need tls_reuse_required = false on the server, or babelftp user set NAME --tls-reuse optional for their account).

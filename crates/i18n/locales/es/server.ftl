@@ -159,3 +159,5 @@ web-stalled = La subida dejó de llegar; no se guardó nada.
 # issue 45: server
 reserved-name = Este nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
 web-reserved-name = Ese nombre está reservado para los archivos temporales de subida del servidor (.babelftp-*.part); elija otro.
+# issue 48 (ftps)
+tls-reuse-required-account = Se requiere reutilizar la sesión TLS en la conexión de datos (los clientes que nunca reanudan sesiones necesitan tls_reuse_required = false en el servidor, o babelftp user set NOMBRE --tls-reuse optional para su cuenta).

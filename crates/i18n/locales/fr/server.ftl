@@ -159,3 +159,5 @@ web-stalled = L’envoi a cessé d’arriver ; rien n’a été enregistré.
 # issue 45: server
 reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
 web-reserved-name = Ce nom est réservé aux fichiers temporaires de téléversement du serveur (.babelftp-*.part) ; choisissez-en un autre.
+# issue 48 (ftps)
+tls-reuse-required-account = Réutilisation de la session TLS requise sur la connexion de données (les clients qui ne reprennent jamais de session ont besoin de tls_reuse_required = false sur le serveur, ou babelftp user set NOM --tls-reuse optional pour leur compte).

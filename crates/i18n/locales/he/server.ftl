@@ -159,3 +159,5 @@ web-stalled = ההעלאה הפסיקה להגיע; דבר לא נשמר.
 # issue 45: server
 reserved-name = השם הזה שמור לקובצי ההעלאה הזמניים של השרת (.babelftp-*.part); יש לבחור שם אחר.
 web-reserved-name = השם הזה שמור לקובצי ההעלאה הזמניים של השרת (.babelftp-*.part); יש לבחור שם אחר.
+# issue 48 (ftps)
+tls-reuse-required-account = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים (לקוחות שאף פעם אינם מחדשים הפעלה זקוקים להגדרה tls_reuse_required = false בשרת או babelftp user set NAME --tls-reuse optional לחשבון שלהם).

@@ -159,3 +159,5 @@ web-stalled = Il caricamento ha smesso di arrivare; non è stato salvato nulla.
 # issue 45: server
 reserved-name = Questo nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
 web-reserved-name = Quel nome è riservato ai file temporanei di caricamento del server (.babelftp-*.part); sceglierne un altro.
+# issue 48 (ftps)
+tls-reuse-required-account = Riutilizzo della sessione TLS richiesto sulla connessione dati (i client che non riprendono mai una sessione richiedono tls_reuse_required = false sul server, oppure babelftp user set NOME --tls-reuse optional per il loro account).

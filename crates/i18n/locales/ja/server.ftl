@@ -159,3 +159,5 @@ web-stalled = アップロードが届かなくなりました。何も保存さ
 # issue 45: server
 reserved-name = この名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。
 web-reserved-name = その名前はサーバーのアップロード用一時ファイル (.babelftp-*.part) 用に予約されています。別の名前を選んでください。
+# issue 48 (ftps)
+tls-reuse-required-account = データ接続では TLS セッションの再利用が必要です（セッションを再開しないクライアントには、サーバーで tls_reuse_required = false を設定するか、そのアカウントに babelftp user set NAME --tls-reuse optional を設定してください）。

@@ -159,3 +159,5 @@ web-stalled = 업로드가 더 이상 도착하지 않습니다. 아무것도 �
 # issue 45: server
 reserved-name = 이 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
 web-reserved-name = 그 이름은 서버의 임시 업로드 파일(.babelftp-*.part)용으로 예약되어 있습니다. 다른 이름을 고르십시오.
+# issue 48 (ftps)
+tls-reuse-required-account = 데이터 연결에서 TLS 세션을 재사용해야 합니다(세션을 재개하지 않는 클라이언트에는 서버의 tls_reuse_required = false 설정이나 해당 계정의 babelftp user set NAME --tls-reuse optional 설정이 필요합니다).

@@ -159,3 +159,5 @@ web-stalled = Przesyłanie przestało docierać; nic nie zapisano.
 # issue 45: server
 reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
 web-reserved-name = Ta nazwa jest zarezerwowana dla tymczasowych plików przesyłania serwera (.babelftp-*.part); wybierz inną.
+# issue 48 (ftps)
+tls-reuse-required-account = Połączenie danych wymaga ponownego użycia sesji TLS (klienci, którzy nigdy nie wznawiają sesji, wymagają ustawienia tls_reuse_required = false na serwerze albo babelftp user set NAZWA --tls-reuse optional dla ich konta).

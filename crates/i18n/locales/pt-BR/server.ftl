@@ -159,3 +159,5 @@ web-stalled = O envio parou de chegar; nada foi salvo.
 # issue 45: server
 reserved-name = Este nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
 web-reserved-name = Esse nome é reservado aos arquivos temporários de envio do servidor (.babelftp-*.part); escolha outro.
+# issue 48 (ftps)
+tls-reuse-required-account = É necessário reutilizar a sessão TLS na conexão de dados (clientes que nunca retomam sessões precisam de tls_reuse_required = false no servidor, ou babelftp user set NOME --tls-reuse optional para a conta deles).

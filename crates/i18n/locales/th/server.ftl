@@ -159,3 +159,5 @@ web-stalled = การอัปโหลดหยุดส่งมา ไม�
 # issue 45: server
 reserved-name = ชื่อนี้สงวนไว้สำหรับไฟล์อัปโหลดชั่วคราวของเซิร์ฟเวอร์ (.babelftp-*.part) โปรดเลือกชื่ออื่น
 web-reserved-name = ชื่อนี้สงวนไว้สำหรับไฟล์อัปโหลดชั่วคราวของเซิร์ฟเวอร์ (.babelftp-*.part) โปรดเลือกชื่ออื่น
+# issue 48 (ftps)
+tls-reuse-required-account = ต้องใช้เซสชัน TLS เดิมซ้ำบนการเชื่อมต่อข้อมูล (ไคลเอนต์ที่ไม่เคยใช้เซสชันเดิมต่อ ต้องตั้งค่า tls_reuse_required = false ที่เซิร์ฟเวอร์ หรือ babelftp user set NAME --tls-reuse optional สำหรับบัญชีของไคลเอนต์นั้น)

@@ -159,3 +159,5 @@ web-stalled = 上传已停止传来，未保存任何内容。
 # issue 45: server
 reserved-name = 此名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
 web-reserved-name = 该名称保留给服务器的临时上传文件（.babelftp-*.part），请另选一个。
+# issue 48 (ftps)
+tls-reuse-required-account = 数据连接必须复用 TLS 会话（从不恢复会话的客户端需要在服务器上设置 tls_reuse_required = false，或为其账户执行 babelftp user set NAME --tls-reuse optional）。

@@ -159,3 +159,5 @@ web-stalled = 上傳已停止傳來，未儲存任何內容。
 # issue 45: server
 reserved-name = 此名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
 web-reserved-name = 該名稱保留給伺服器的暫存上傳檔案（.babelftp-*.part），請另選一個。
+# issue 48 (ftps)
+tls-reuse-required-account = 資料連線必須重複使用 TLS 工作階段（從不恢復工作階段的用戶端需要在伺服器上設定 tls_reuse_required = false，或為其帳號執行 babelftp user set NAME --tls-reuse optional）。
