@@ -32,6 +32,7 @@ mod schema;
 mod sessions;
 mod sources;
 mod store;
+mod tlsreuse;
 mod tokens;
 mod users;
 
@@ -42,7 +43,8 @@ pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
 pub use sessions::SessionStamp;
 pub use sources::AllowedSources;
-pub use store::Store;
+pub use store::{sqlite_file, Store};
+pub use tlsreuse::TlsReuse;
 pub use tokens::{hash_token, AdminToken, Scope, Scopes};
 
 /// What can go wrong with the store or with what is asked of it.
@@ -310,6 +312,9 @@ pub struct Profile {
     pub charset: Option<String>,
     /// Quotas, bandwidth and sessions: the user's, else its group's.
     pub limits: Limits,
+    /// FTPS data connections' session-reuse rule: the user's, else its
+    /// group's (`None`: the server's).
+    pub tls_reuse: Option<TlsReuse>,
 }
 
 /// What a login needs.

@@ -129,6 +129,12 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         // tokens made before keep everything).
         "ALTER TABLE admin_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'all'",
     ],
+    &[
+        // Issue 48: a user's or a group's FTPS data-connection reuse rule
+        // ('required' or 'optional'; NULL: the group's, else the server's).
+        "ALTER TABLE users ADD COLUMN tls_reuse TEXT NULL",
+        "ALTER TABLE user_groups ADD COLUMN tls_reuse TEXT NULL",
+    ],
 ];
 
 /// The schema version this build knows.

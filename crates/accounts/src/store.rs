@@ -82,6 +82,37 @@ fn resolve(url: &str) -> Result<(String, String), AccountsError> {
     ))
 }
 
+/// The file of a SQLite store's URL (`None`: PostgreSQL, in memory, or
+/// parameters written by hand).
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return None;
+    }
+    let path = match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        Some(p) => p,
+        None if url.contains("://") => return None,
+        None => url,
+    };
+    if path.is_empty() || path.starts_with(':') || url.starts_with("sqlite:") && path.contains('?') {
+        return None;
+    }
+    Some(std::path::PathBuf::from(path))
+}
+
+/// Issue 48: a new SQLite store holds password and token hashes, so it is
+/// made readable by its owner only (SQLite gives its -wal and -shm files
+/// the database file's mode). An existing file is left as it is.
+fn create_private(path: &std::path::Path) {
+    use std::os::unix::fs::OpenOptionsExt;
+    // An existing file is kept; any other failure (a missing folder) is
+    // SQLite's to report when it opens the file.
+    let _ = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path);
+}
+
 pub(crate) fn opt_text(row: &AnyRow, i: usize) -> Result<Option<String>, AccountsError> {
     Ok(row.try_get::<Option<String>, _>(i)?)
 }
@@ -132,6 +163,9 @@ impl Store {
         sqlx::any::install_default_drivers();
         let (connect, description) = resolve(url)?;
         let sqlite = connect.starts_with("sqlite:");
+        if let Some(file) = sqlite_file(url) {
+            create_private(&file);
+        }
         if !sqlite && !cfg!(feature = "postgres") {
             return Err(AccountsError::NoPostgres(description));
         }
@@ -203,6 +237,7 @@ impl Store {
             None => Home::default(),
         };
         let (rules, mounts) = self.rules_and_mounts(name, group.as_deref()).await?;
+        let tls_reuse = self.effective_tls_reuse(name, group.as_deref()).await?;
         Ok(Some(LoginRecord {
             password,
             disabled,
@@ -215,6 +250,7 @@ impl Store {
                 lang,
                 charset,
                 limits,
+                tls_reuse,
             },
         }))
     }
@@ -270,6 +306,7 @@ impl Store {
             None => Home::default(),
         };
         let (rules, mounts) = self.rules_and_mounts("", Some(group)).await?;
+        let tls_reuse = self.own_tls_reuse(Owner::Group(group)).await?;
         Ok(Some((
             Profile {
                 name: name.to_owned(),
@@ -280,6 +317,7 @@ impl Store {
                 lang: opt_text(&row, 1)?,
                 charset: opt_text(&row, 2)?,
                 limits: crate::limits::read(&row, 3, group)?,
+                tls_reuse,
             },
             false,
         )))

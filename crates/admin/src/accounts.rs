@@ -212,6 +212,10 @@ pub(crate) struct User {
     charset: Option<String>,
     disabled: bool,
     limits: Limits,
+    /// FTPS data connections: `required` (they must resume the control
+    /// connection's TLS session) or `optional`; `null`: the group's, else
+    /// the server's `tls_reuse_required`.
+    tls_reuse: Option<String>,
     /// Permissions by virtual path: `all`, `none`, `read`, or a list of
     /// list, download, upload, overwrite, delete, rename, mkdir, rmdir, chmod.
     permissions: BTreeMap<String, String>,
@@ -233,6 +237,8 @@ pub(crate) struct NewUserBody {
     #[serde(default)]
     disabled: bool,
     limits: Option<Limits>,
+    /// `required` or `optional` (FTPS data connections).
+    tls_reuse: Option<String>,
     #[serde(default)]
     permissions: BTreeMap<String, String>,
     #[serde(default)]
@@ -260,6 +266,10 @@ pub(crate) struct UserPatch {
     charset: Option<Option<String>>,
     disabled: Option<bool>,
     limits: Option<LimitsPatch>,
+    /// `required`, `optional`, or `null` (the group's, else the server's).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    tls_reuse: Option<Option<String>>,
     /// Rules to set by virtual path; `inherit` removes one.
     #[serde(default)]
     permissions: BTreeMap<String, String>,
@@ -280,12 +290,24 @@ async fn hash(password: String) -> Result<String, ApiError> {
     }
 }
 
+/// `required` or `optional` (issue 48).
+fn tls_reuse(v: Option<&str>) -> Result<Option<babelftp_accounts::TlsReuse>, ApiError> {
+    match v {
+        None => Ok(None),
+        Some(v) => babelftp_accounts::TlsReuse::parse(v)
+            .map(Some)
+            .ok_or_else(|| ApiError::bad("tls_reuse must be \"required\", \"optional\" or null")),
+    }
+}
+
 async fn user_json(store: &Store, name: &str) -> Result<User, ApiError> {
     let u = store
         .user(name)
         .await?
         .ok_or_else(|| AccountsError::UnknownUser(name.to_owned()))?;
+    let tls = store.own_tls_reuse(Owner::User(name)).await?;
     Ok(User {
+        tls_reuse: tls.map(|t| t.as_str().to_owned()),
         name: u.name,
         group: u.group,
         home: u.home,
@@ -334,6 +356,7 @@ pub(crate) async fn create_user(
     if !b.password.is_empty() {
         st.check_password(&b.password)?;
     }
+    let tls = tls_reuse(b.tls_reuse.as_deref())?;
     let password = hash(b.password).await?;
     // Created disabled, then its limits and rules, then enabled when asked:
     // a login never finds it half made. A step that fails removes it again.
@@ -351,6 +374,9 @@ pub(crate) async fn create_user(
     let owner = Owner::User(&b.name);
     let rest = async {
         rules.apply(&st.store, owner).await?;
+        if tls.is_some() {
+            st.store.set_tls_reuse(owner, tls).await?;
+        }
         if !b.disabled {
             let c = UserChanges {
                 disabled: Some(false),
@@ -399,6 +425,7 @@ pub(crate) async fn patch_user(
         &p.limits.unwrap_or_default(),
     )?;
     st.check_lang(p.lang.as_ref().and_then(|l| l.as_deref()))?;
+    let tls = p.tls_reuse.as_ref().map(|t| tls_reuse(t.as_deref())).transpose()?;
     if st.store.user(&name).await?.is_none() {
         return Err(AccountsError::UnknownUser(name).into());
     }
@@ -417,6 +444,9 @@ pub(crate) async fn patch_user(
         disabled: p.disabled,
     };
     st.store.set_user(&name, &c).await?;
+    if let Some(t) = tls {
+        st.store.set_tls_reuse(Owner::User(&name), t).await?;
+    }
     rules.apply(&st.store, Owner::User(&name)).await?;
     tracing::info!(token = %caller, user = %name, "admin API: user changed");
     Ok(json(StatusCode::OK, &user_json(&st.store, &name).await?))

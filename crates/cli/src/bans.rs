@@ -84,6 +84,7 @@ pub(crate) fn utc(unix: i64) -> String {
 
 pub async fn ban(a: BanArgs) -> anyhow::Result<()> {
     let url = crate::db::admin_url(a.db, a.config.as_deref())?;
+    crate::db::warn_if_readable(Some(&url));
     let store = match babelftp_accounts::Store::open(&url).await {
         Ok(s) => s,
         Err(e) => bail!("{}: {e}", ts("cli-db-open", &[("url", &crate::exit::redact_url(&url))])),

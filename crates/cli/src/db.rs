@@ -38,3 +38,24 @@ pub fn found_url() -> Option<String> {
             .then(|| DEFAULT_DB.to_owned())
     })
 }
+
+/// Issue 48: a warning (standard error) when a SQLite store's file can be
+/// read by its group or by others: it holds password and token hashes.
+pub fn warn_if_readable(url: Option<&str>) {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(file) = url.and_then(babelftp_accounts::sqlite_file) else {
+        return;
+    };
+    let Ok(meta) = std::fs::metadata(&file) else {
+        return;
+    };
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        let file = file.display().to_string();
+        let mode = format!("{mode:03o}");
+        eprintln!(
+            "{}",
+            crate::msg::ts("cli-store-readable", &[("file", &file), ("mode", &mode)])
+        );
+    }
+}

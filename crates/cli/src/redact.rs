@@ -34,6 +34,17 @@ pub fn prepare(raw: &str) -> std::borrow::Cow<'_, str> {
     if lower.starts_with("ftp://") || lower.starts_with("ftps://") {
         return s;
     }
+    // Another `scheme://` (a typo such as htp://, or http://) is no host
+    // name: the parser says which scheme it does not know (issue 48).
+    if let Some((scheme, _)) = s.split_once("://") {
+        if !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        {
+            return s;
+        }
+    }
     let host = s.split('/').next().unwrap_or_default();
     let hostish = !host.is_empty()
         && host

@@ -185,6 +185,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Kept to read the users again on SIGHUP.
     let reload_args = args.clone();
     let cfg = args.config()?;
+    crate::db::warn_if_readable(cfg.db.as_deref());
     let root_named =
         args.root.is_some() || cfg.root != std::path::Path::new(babelftp_server::config::schema::DEFAULT_ROOT);
     // Only the default root is made when missing: a root that was named

@@ -237,6 +237,8 @@ pub struct Checked {
     /// Its name and limits (quotas, bandwidth, sessions).
     pub name: String,
     pub limits: babelftp_accounts::Limits,
+    /// Its FTPS data-connection reuse rule (`None`: the server's).
+    pub tls_reuse: Option<babelftp_accounts::TlsReuse>,
 }
 
 impl Services {
@@ -271,6 +273,7 @@ impl Services {
                         tree: Some(l.tree),
                         name: l.name,
                         limits: l.limits,
+                        tls_reuse: l.tls_reuse,
                     }
                 }));
             }
@@ -280,6 +283,7 @@ impl Services {
             tree: None,
             name: String::from_utf8_lossy(&u.name).into_owned(),
             limits: babelftp_accounts::Limits::default(),
+            tls_reuse: None,
         };
         let hashed = users.iter().any(|u| u.name == user && u.secret.is_hash());
         // A name that is no account is checked against a decoy as

@@ -261,7 +261,7 @@ impl Msg {
             SiteUnknown => ("site-unknown", None),
             TlsRequired => ("tls-required", None),
             ProtRequired => ("prot-required", None),
-            TlsReuseRequired => ("tls-reuse-required", None),
+            TlsReuseRequired => ("tls-reuse-required-account", None),
             TlsDataFailed => ("tls-data-failed", None),
             RestartPending(n) => ("restart-pending", Some(("offset", Arg::Num(*n)))),
             TypeSet(t) => ("type-set", Some(("type", Arg::Str(t)))),

@@ -264,6 +264,77 @@ impl Session {
         }
     }
 
+    /// Issue 48: the bytes of a new file's path (`path` as the user wrote
+    /// it, UTF-8) and the legacy charset its name was written in. The name
+    /// goes in the charset of the folder it lands in: `--charset`, else
+    /// the charset the folder's names are decided to be in (it is listed
+    /// for that when the name is not ASCII), else the server's remembered
+    /// one; a folder of UTF-8 names, or none that say, keeps it UTF-8.
+    /// `Err`: the name has characters that charset cannot write (the
+    /// charset's name).
+    pub async fn encode_new(&mut self, path: &[u8]) -> Result<(Vec<u8>, Option<Charset>), Charset> {
+        let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
+            Some(i) => (&path[..i + 1], &path[i + 1..]),
+            None => (&path[..0], path),
+        };
+        let Ok(text) = std::str::from_utf8(name) else {
+            return Ok((self.encode(path), None));
+        };
+        if text.is_ascii() {
+            return Ok((self.encode(path), None));
+        }
+        let folder = match self.explicit {
+            Some(c) => Some(c).filter(|c| *c != Charset::utf8()),
+            None => self.folder_charset(dir).await,
+        };
+        let mut out = self.encode(dir);
+        match folder {
+            None => {
+                out.extend_from_slice(name);
+                Ok((out, None))
+            }
+            Some(c) => match c.from_utf8(text) {
+                Some(bytes) => {
+                    out.extend_from_slice(&bytes);
+                    Ok((out, Some(c)))
+                }
+                None => Err(c),
+            },
+        }
+    }
+
+    /// The legacy charset most of a folder's legacy names are decided to
+    /// be in (`None`: its names are UTF-8 or ASCII, or it cannot be
+    /// listed, then the server's remembered charset if any).
+    async fn folder_charset(&mut self, dir: &[u8]) -> Option<Charset> {
+        let trimmed = dir.strip_suffix(b"/").filter(|d| !d.is_empty()).unwrap_or(dir);
+        let listed = if trimmed.is_empty() {
+            self.list(None).await
+        } else {
+            self.list(Some(trimmed)).await
+        };
+        let Ok(entries) = listed else {
+            return self.charset;
+        };
+        let mut counts: Vec<(Charset, usize)> = Vec::new();
+        let mut utf8 = false;
+        for e in &entries {
+            match self.decision(&e.name) {
+                Decision::Decoded { charset, .. } => match counts.iter_mut().find(|(c, _)| *c == charset) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((charset, 1)),
+                },
+                Decision::Utf8 => utf8 = true,
+                Decision::Ascii | Decision::Raw => {}
+            }
+        }
+        match counts.into_iter().max_by_key(|(_, n)| *n) {
+            Some((c, _)) => Some(c),
+            None if utf8 => None,
+            None => self.charset,
+        }
+    }
+
     /// Lists a directory given in the server's own bytes, deciding how
     /// each name is shown and learning from them what the server holds.
     pub async fn list_raw(&mut self, dir: Option<&[u8]>) -> anyhow::Result<Vec<RemoteEntry>> {

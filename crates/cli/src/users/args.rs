@@ -115,6 +115,30 @@ impl LimitArgs {
     }
 }
 
+/// Issue 48: the FTPS data-connection session-reuse rule of a user or a
+/// group.
+#[derive(Args, Debug, Default)]
+pub(super) struct TlsReuseArgs {
+    /// FTPS data connections: required (they must resume the control connection's TLS session),
+    /// optional (for clients that never resume, such as Python's ftplib), or default (the
+    /// group's, else the server's tls_reuse_required).
+    #[arg(long, value_name = "RULE", value_parser = tls_reuse_arg)]
+    pub(super) tls_reuse: Option<TlsReuseChoice>,
+}
+
+/// `--tls-reuse` as typed: a rule, or `default` (none of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TlsReuseChoice(pub(super) Option<babelftp_accounts::TlsReuse>);
+
+fn tls_reuse_arg(v: &str) -> Result<TlsReuseChoice, String> {
+    if v.trim().eq_ignore_ascii_case("default") {
+        return Ok(TlsReuseChoice(None));
+    }
+    babelftp_accounts::TlsReuse::parse(v)
+        .map(|r| TlsReuseChoice(Some(r)))
+        .ok_or_else(|| ts("cli-acct-bad-tls-reuse", &[("value", v)]))
+}
+
 /// Settings cleared (the group's, or the default, applies again).
 #[derive(Args, Debug, Default)]
 pub(super) struct Clear {
@@ -169,6 +193,8 @@ pub(super) enum UserCmd {
         enable: bool,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        tls: TlsReuseArgs,
     },
     /// Count what a user's files take (its home and virtual folders) and make that its quota usage;
     /// the server's root and storage come from --config FILE (else --root DIR).
@@ -211,6 +237,8 @@ pub(super) enum GroupCmd {
         clear: Clear,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        tls: TlsReuseArgs,
     },
     /// Set the group's permissions at VPATH, as for `user perm`.
     Perm { name: String, vpath: String, perms: String },

@@ -62,6 +62,8 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
                 r.pop();
                 println!("{}", r.join("\t"));
             }
+            let rule = s.own_tls_reuse(Owner::Group(&name)).await.map_err(ex)?;
+            println!("tls-reuse\t{}", rule.map_or("-", babelftp_accounts::TlsReuse::as_str));
             for (path, perms) in &g.perms {
                 println!("perm\t{path}\t{perms}");
             }
@@ -78,6 +80,7 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             settings,
             clear,
             limits,
+            tls,
         } => {
             served.check_home(settings.home.as_deref(), db)?;
             served.check_lang(settings.lang.as_deref(), db)?;
@@ -88,6 +91,9 @@ async fn group_cmd(s: &Store, db: &str, cmd: GroupCmd, served: &Served) -> anyho
             };
             s.set_group(&name, &c).await.map_err(ex)?;
             s.set_limits(Owner::Group(&name), &limits.changes()).await.map_err(ex)?;
+            if let Some(r) = tls.tls_reuse {
+                s.set_tls_reuse(Owner::Group(&name), r.0).await.map_err(ex)?;
+            }
             println!("{}", ts("cli-acct-group-changed", &[("name", &name)]));
         }
         GroupCmd::Perm { name, vpath, perms } => perm(s, db, Owner::Group(&name), &vpath, &perms).await?,

@@ -88,6 +88,7 @@ fn text_of(e: &AccountsError, db: &str) -> String {
 /// Opens the store; what to call it in messages (never a password).
 pub(crate) async fn open(flag: Option<String>, config: Option<std::path::PathBuf>) -> anyhow::Result<(Store, String)> {
     let url = crate::db::admin_url(flag, config.as_deref())?;
+    crate::db::warn_if_readable(Some(&url));
     match Store::open(&url).await {
         Ok(s) => {
             let d = s.describe();

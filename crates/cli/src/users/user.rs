@@ -98,6 +98,7 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
             disable,
             enable,
             limits,
+            tls,
         } => {
             served.check_home(settings.home.as_deref(), db)?;
             served.check_lang(settings.lang.as_deref(), db)?;
@@ -110,6 +111,9 @@ async fn user_cmd(s: &Store, db: &str, cmd: UserCmd, served: &Served) -> anyhow:
             };
             s.set_user(&name, &c).await.map_err(ex)?;
             s.set_limits(Owner::User(&name), &limits.changes()).await.map_err(ex)?;
+            if let Some(r) = tls.tls_reuse {
+                s.set_tls_reuse(Owner::User(&name), r.0).await.map_err(ex)?;
+            }
             println!("{}", ts("cli-acct-user-changed", &[("name", &name)]));
         }
         UserCmd::QuotaScan { name } => quota_scan(s, db, &name, served).await?,
@@ -182,6 +186,14 @@ async fn show_user(s: &Store, db: &str, name: &str) -> anyhow::Result<()> {
     for r in rows {
         println!("{}", r.join("\t"));
     }
+    // Issue 48: the data-connection reuse rule, and where it comes from.
+    let own = s.own_tls_reuse(Owner::User(name)).await.map_err(ex)?;
+    let theirs = match &rec.group {
+        Some(g) => s.own_tls_reuse(Owner::Group(g)).await.map_err(ex)?,
+        None => None,
+    };
+    let rule = p.tls_reuse.map_or("-", babelftp_accounts::TlsReuse::as_str);
+    println!("tls-reuse\t{rule}\t{}", origin(own.is_some(), theirs.is_some()));
     if let Some(u) = s.usage(name).await.map_err(ex)? {
         println!("usage\t{}\t{}", u.bytes, u.files);
     }

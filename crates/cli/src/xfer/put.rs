@@ -156,7 +156,21 @@ pub(super) async fn put_one(
         }
         path.extend_from_slice(name.as_encoded_bytes());
     }
-    let remote = s.encode(&path);
+    // Issue 48: a new name goes in the charset of the folder it lands in.
+    let remote = match s.encode_new(&path).await {
+        Ok((remote, Some(c))) => {
+            if !s.quiet() {
+                let name = String::from_utf8_lossy(path.rsplit(|&b| b == b'/').next().unwrap_or(&path));
+                eprintln!("{}", ts("cli-put-charset", &[("name", &name), ("charset", c.name())]));
+            }
+            remote
+        }
+        Ok((remote, None)) => remote,
+        Err(c) => {
+            let name = String::from_utf8_lossy(path.rsplit(|&b| b == b'/').next().unwrap_or(&path)).into_owned();
+            return Err(Usage(ts("cli-put-not-repr", &[("name", &name), ("charset", c.name())])).into());
+        }
+    };
     let remote_shown = shown(s, &remote);
     if a.ascii {
         s.client.set_ascii(true).await?;

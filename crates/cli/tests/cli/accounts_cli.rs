@@ -109,7 +109,7 @@ fn an_admin_sets_up_users_and_groups() {
          mount\t/archive\t/srv/archive\tuser\n\
          mount\t/shared\ts3://team-bucket/shared\tgroup\n\
          quota-bytes\t-\tdefault\nquota-files\t-\tdefault\ndownload-rate\t-\tdefault\n\
-         upload-rate\t-\tdefault\nmax-sessions\t-\tdefault\n"
+         upload-rate\t-\tdefault\nmax-sessions\t-\tdefault\ntls-reuse\t-\tdefault\n"
     );
 
     ok(
@@ -485,4 +485,46 @@ fn a_language_without_catalog_and_a_short_password_are_refused() {
         "twelve-chars\n",
     );
     assert_eq!(code, 0, "{err}");
+}
+
+/// Issue 48.14: `user add` makes a new SQLite store readable by its owner
+/// only (it holds password and token hashes), and SQLite's -wal and -shm
+/// files beside it too; a store others can read makes `user` commands and
+/// `serve` warn, naming the file and `chmod 600`.
+#[test]
+fn a_new_store_is_private_and_a_readable_one_is_warned_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("accounts.db");
+    let db = format!("sqlite:{}", file.display());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let (code, out, err) = crate::common::serve::run(&["user", "add", "carol", "--db", &db], "long-password\n");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(mode(&file), 0o600);
+    assert!(!err.contains("chmod"), "{err}");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let log = dir.path().join("serve.log");
+    {
+        let _srv = crate::common::serve::Serve::start_logged(&root, &["--db", &db], &[], Some(&log));
+        for side in ["accounts.db-wal", "accounts.db-shm"] {
+            let p = dir.path().join(side);
+            if p.exists() {
+                assert_eq!(mode(&p), 0o600, "{side}");
+            }
+        }
+    }
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("chmod"));
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, out, err) = crate::common::serve::run(&["user", "list", "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("carol"), "{out}");
+    let shown = file.display().to_string();
+    assert!(
+        err.contains(&format!("{shown} can be read by other users")) && err.contains(&format!("chmod 600 {shown}")),
+        "{err}"
+    );
+    let _srv = crate::common::serve::Serve::start_logged(&root, &["--db", &db], &[], Some(&log));
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(said.contains(&format!("chmod 600 {shown}")), "{said}");
 }

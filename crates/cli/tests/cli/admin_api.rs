@@ -1073,3 +1073,46 @@ fn min_password_length_comes_from_the_configuration() {
     assert_eq!(code, 200, "{body}");
     assert!(logs_in(srv.addr, "127.0.0.1", "alice", "twelve-chars"));
 }
+
+/// Issue 48.13: a user's FTPS data-connection reuse rule through the API:
+/// set at creation, changed and cleared with PATCH (null: the group's,
+/// else the server's), a value that is no rule refused (400), and the
+/// same rule `babelftp user show` prints.
+#[test]
+fn a_users_tls_reuse_rule_is_set_changed_and_cleared_through_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_srv, api, token, _log) = setup(dir.path(), &[]);
+    let t = Some(token.as_str());
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, body) = curl(
+        "POST",
+        &format!("{api}/users"),
+        t,
+        Some(r#"{"name": "etl", "password": "etl-password", "tls_reuse": "optional"}"#),
+    );
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(json(&body)["tls_reuse"], "optional", "{body}");
+    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls-reuse\toptional\tuser"));
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api}/users/etl"),
+        t,
+        Some(r#"{"tls_reuse": "required"}"#),
+    );
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(json(&body)["tls_reuse"], "required", "{body}");
+    let (code, body) = curl(
+        "PATCH",
+        &format!("{api}/users/etl"),
+        t,
+        Some(r#"{"tls_reuse": "sometimes"}"#),
+    );
+    assert_eq!(code, 400, "{body}");
+    let (code, body) = curl("PATCH", &format!("{api}/users/etl"), t, Some(r#"{"tls_reuse": null}"#));
+    assert_eq!(code, 200, "{body}");
+    assert!(json(&body)["tls_reuse"].is_null(), "{body}");
+    assert!(common::serve::admin(&db, &["user", "show", "etl"]).contains("tls-reuse\t-\tdefault"));
+    let (code, body) = curl("GET", &format!("{api}/users/alice"), t, None);
+    assert_eq!(code, 200, "{body}");
+    assert!(json(&body)["tls_reuse"].is_null(), "{body}");
+}

@@ -223,7 +223,8 @@ fn fill(dir: &Path, n: usize) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn a_mirror_of_many_files_never_runs_out_of_resumable_sessions() {
     // The server sends 4 TLS 1.3 tickets on the control connection, one
-    // on each download's data connection and none on an upload's, and
+    // on each download's data connection and none on an upload's (this
+    // client is not OpenSSL, see issue 48's upload tickets), and
     // requires every data connection to resume: with TLS 1.3 downloads
     // never run out, uploads use the 4 up and the client renews its
     // session; with TLS 1.2 (the default) the one session resumes on all.
@@ -360,4 +361,143 @@ fn cacert_with_the_servers_own_ca_flagged_certificate_is_trusted() {
         r.err
     );
     assert!(r.err.contains("not signed by a certificate you trust"), "{}", r.err);
+}
+
+/// Issue 48.13: Python's `ftplib.FTP_TLS` never resumes the control
+/// connection's TLS session on its data connections, so an account under
+/// the default rule gets 522; `user set NAME --tls-reuse optional` (or its
+/// group's) lets that one account through, checked once its login is
+/// known, and the others still get 522.
+#[test]
+fn tls_reuse_optional_for_one_account_lets_ftplib_ftp_tls_transfer() {
+    use crate::common::serve::{admin, python, run, Serve};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("hello.txt"), b"hello\n").unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    for name in ["strict", "app", "member"] {
+        let (code, out, err) = run(&["user", "add", name, "--db", &db], "long-password\n");
+        assert_eq!(code, 0, "user add {name}: {out}{err}");
+    }
+    admin(&db, &["user", "set", "app", "--tls-reuse", "optional"]);
+    admin(&db, &["group", "add", "integrations"]);
+    admin(&db, &["group", "set", "integrations", "--tls-reuse", "optional"]);
+    admin(&db, &["user", "set", "member", "--group", "integrations"]);
+    assert!(admin(&db, &["user", "show", "app"]).contains("tls-reuse\toptional\tuser"));
+    assert!(admin(&db, &["user", "show", "member"]).contains("tls-reuse\toptional\tgroup"));
+    assert!(admin(&db, &["user", "show", "strict"]).contains("tls-reuse\t-\tdefault"));
+    let (code, _, err) = run(&["user", "set", "app", "--tls-reuse", "sometimes", "--db", &db], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("sometimes"), "{err}");
+
+    let srv = Serve::start(
+        &root,
+        &[
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let out = python(&format!(
+        r#"
+import ftplib, io, ssl
+ctx = ssl._create_unverified_context()
+for user in ['strict', 'app', 'member']:
+    f = ftplib.FTP_TLS(context=ctx, timeout=20)
+    f.connect('127.0.0.1', {port})
+    f.login(user, 'long-password')
+    f.prot_p()
+    try:
+        got = io.BytesIO()
+        f.retrbinary('RETR hello.txt', got.write)
+        f.storbinary('STOR ' + user + '.txt', io.BytesIO(b'from ' + user.encode()))
+        print(user, 'ok', got.getvalue())
+    except ftplib.all_errors as e:
+        print(user, 'refused', str(e)[:3])
+    f.quit()
+"#,
+        port = srv.addr.port()
+    ));
+    assert!(out.contains("strict refused 522"), "{out}");
+    assert!(out.contains("app ok b'hello\\n'"), "{out}");
+    assert!(out.contains("member ok b'hello\\n'"), "{out}");
+    assert_eq!(std::fs::read(root.join("app.txt")).unwrap(), b"from app");
+    assert_eq!(std::fs::read(root.join("member.txt")).unwrap(), b"from member");
+    assert!(!root.join("strict.txt").exists());
+}
+
+/// Issue 48.12: curl (OpenSSL, TLS 1.3) spends each TLS ticket once, so
+/// after an upload whose data connection gave it no new ticket its next
+/// data connection offered nothing to resume and was refused with 522.
+/// An OpenSSL client's upload that resumed a ticket for the first time now
+/// gives one, before the 150 reply; uploads and downloads in one curl run
+/// all resume, under the default reuse rule, against the real binary, on
+/// TLS 1.3 and 1.2.
+#[test]
+fn curl_uploads_and_downloads_several_files_in_one_ftps_run() {
+    use crate::common::serve::Serve;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let local = dir.path().join("local");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&local).unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    // A tiny file, a small one and one larger than the socket buffers.
+    let sizes = [10usize, 1000, 3 << 20];
+    let mut up = Vec::new();
+    for (i, n) in sizes.iter().enumerate() {
+        let p = local.join(format!("u{i}.bin"));
+        up.push(random_file(&p, *n));
+        random_file(&root.join(format!("d{i}.bin")), n + 7);
+    }
+    let srv = Serve::start(
+        &root,
+        &[
+            "--user",
+            "bob:secret",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let url = format!("ftp://bob:secret@127.0.0.1:{}", srv.addr.port());
+    for round in 0..4 {
+        let got: Vec<PathBuf> = (0..3).map(|i| local.join(format!("got-{round}-{i}"))).collect();
+        let version: &[&str] = if round == 3 { &["--tls-max", "1.2"] } else { &[] };
+        let out = Command::new("curl")
+            .args(["-sS", "--ssl-reqd", "-k"])
+            .args(version)
+            .arg("-T")
+            .arg(format!("{}/{{u0.bin,u1.bin,u2.bin}}", local.display()))
+            .arg(format!("{url}/"))
+            .args(["-o", "/dev/null"])
+            .args(got.iter().flat_map(|g| ["-o".to_owned(), g.display().to_string()]))
+            .args((0..3).map(|i| format!("{url}/d{i}.bin")))
+            .output()
+            .expect("curl must be installed");
+        assert!(
+            out.status.success(),
+            "round {round}: curl {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for (i, data) in up.iter().enumerate() {
+            let stored = std::fs::read(root.join(format!("u{i}.bin"))).unwrap();
+            assert!(&stored == data, "round {round}: upload {i} differs");
+            let original = std::fs::read(root.join(format!("d{i}.bin"))).unwrap();
+            assert!(
+                std::fs::read(&got[i]).unwrap() == original,
+                "round {round}: download {i} differs"
+            );
+        }
+        for i in 0..3 {
+            std::fs::remove_file(root.join(format!("u{i}.bin"))).unwrap();
+        }
+    }
 }

@@ -226,3 +226,40 @@ fn an_older_state_file_with_a_charset_label_still_counts() {
     assert!(!err.contains("> LIST"), "{err}");
     assert_eq!(std::fs::read(dest.path().join("Отчёт.doc")).unwrap(), b"otchet");
 }
+
+/// Issue 48.15: `put` into a folder whose names are CP1251 (a babelftp in
+/// mirror mode serving the bytes on disk, no state remembered) writes the
+/// new name in CP1251 and says so; into a folder of UTF-8 names, UTF-8; a
+/// name CP1251 cannot write is refused (exit 2), naming the charset.
+#[test]
+fn put_writes_a_new_name_in_the_charset_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    put(&root, "cyr", b"\xcd\xee\xe2\xe0\xff \xef\xe0\xef\xea\xe0", b""); // Новая папка
+    put(&root, "cyr", b"\xd1\xef\xe8\xf1\xee\xea \xe4\xe5\xeb.txt", b"spisok"); // Список дел.txt
+    put(&root, "utf", "Список.txt".as_bytes(), b"utf8");
+    let src = dir.path().join("Привет.txt");
+    std::fs::write(&src, b"privet").unwrap();
+    let jp = dir.path().join("日本語.txt");
+    std::fs::write(&jp, b"nihongo").unwrap();
+    let srv = common::serve::Serve::start(&root, &["--mirror", "--user", "bob:pw"]);
+    let base = format!("ftp://bob:pw@{}", srv.addr);
+    let state = tempfile::tempdir().unwrap();
+    let (ok, _, err) = babelftp(state.path(), &["put", src.to_str().unwrap(), &format!("{base}/cyr/")]);
+    assert!(ok, "{err}");
+    assert!(err.contains("Привет.txt is sent in windows-1251"), "{err}");
+    // Привет.txt in CP1251.
+    let cp1251 = b"\xcf\xf0\xe8\xe2\xe5\xf2.txt";
+    assert_eq!(
+        std::fs::read(root.join("cyr").join(OsStr::from_bytes(cp1251))).unwrap(),
+        b"privet"
+    );
+    assert!(!root.join("cyr/Привет.txt").exists());
+    let (ok, _, err) = babelftp(state.path(), &["put", src.to_str().unwrap(), &format!("{base}/utf/")]);
+    assert!(ok, "{err}");
+    assert!(!err.contains("is sent in"), "{err}");
+    assert_eq!(std::fs::read(root.join("utf/Привет.txt")).unwrap(), b"privet");
+    let (code, _, err) = common::babelftp_code(state.path(), &["put", jp.to_str().unwrap(), &format!("{base}/cyr/")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("日本語.txt cannot be written in windows-1251"), "{err}");
+}

@@ -98,3 +98,26 @@ fn cli_messages_follow_the_locale() {
         assert!(err.contains(want), "{locale}: {err}");
     }
 }
+
+/// Issue 48: a URL with a scheme that is not ftp:// or ftps:// (a typo) is a
+/// usage error (exit 2) naming that scheme; it was taken for a host name
+/// and `babelftp ls htp://x` tried to connect to htp:21 (exit 7).
+#[test]
+fn an_unknown_scheme_is_a_usage_error_naming_it() {
+    for (url, scheme) in [
+        ("htp://x", "htp"),
+        ("http://example.invalid/a", "http"),
+        ("sftp://h/", "sftp"),
+    ] {
+        let out = babelftp()
+            .args(["ls", url])
+            .env("LC_ALL", "C")
+            .env_remove("LANG")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {err}");
+        assert!(err.contains(&format!("\"{scheme}\"")), "{url}: {err}");
+        assert!(!err.contains("connecting"), "{url}: {err}");
+    }
+}

@@ -205,6 +205,7 @@ fn profile_of(user: &str, a: Answer) -> Result<Profile, String> {
         lang: a.lang,
         charset: a.charset,
         limits: babelftp_accounts::Limits::default(),
+        tls_reuse: None,
     })
 }
 

@@ -74,6 +74,8 @@ pub struct DirectoryLogin {
     /// The account's name and limits (quotas, bandwidth, sessions).
     pub name: String,
     pub limits: babelftp_accounts::Limits,
+    /// Its FTPS data-connection reuse rule (`None`: the server's).
+    pub tls_reuse: Option<babelftp_accounts::TlsReuse>,
 }
 
 /// A user's tree: its home elsewhere (else a path in the host's root) and
@@ -318,6 +320,7 @@ impl Directory {
                 lang: None,
                 charset: None,
                 limits: babelftp_accounts::Limits::default(),
+                tls_reuse: None,
             }))),
         }
     }
@@ -420,6 +423,7 @@ pub fn login_of(p: Profile) -> DirectoryLogin {
         tree: UserTree { home: source, mounts },
         name: p.name,
         limits: p.limits,
+        tls_reuse: p.tls_reuse,
     }
 }
 

@@ -30,10 +30,12 @@
 //!
 //! Others (curl with OpenSSL) use a TLS 1.3 ticket once and then offer the
 //! newest one they were given, so a download's data connection gives one
-//! new ticket. An upload's never does: a client that only writes closes
-//! with the ticket unread, its kernel resets the connection and drops the
-//! tail of the upload (measured on vsftpd and pyftpdlib). Whether a data
-//! connection is a download is
+//! new ticket. An upload's gives one only to an OpenSSL client that
+//! resumed a ticket for the first time, its handshake finished before the
+//! 150 reply ([`DataSwitch::upload`]): a client that only writes and
+//! closes with the ticket unread (Go) has its kernel reset the connection
+//! and drop the tail of the upload (measured on vsftpd and pyftpdlib).
+//! Whether a data connection is a download is
 //! known only at the transfer command, after its handshake was answered
 //! (see the driver's early data connections), so the ticket is gated by a
 //! switch ([`DataSwitch`]) the store reads when rustls issues it, at the
@@ -137,9 +139,18 @@ pub struct SessionStore {
 #[derive(Debug, Default)]
 struct Sessions {
     control: HashMap<Vec<u8>, Vec<u8>>,
-    /// Issued on data connections (TLS 1.3: downloads only), oldest first.
+    /// Issued on data connections (TLS 1.3: downloads, and the uploads
+    /// of [`DataSwitch::upload`]), oldest first.
     data: VecDeque<(Vec<u8>, Vec<u8>)>,
+    /// The TLS sessions data connections have resumed (issue 48): a
+    /// client that resumes one for the first time may be one that uses
+    /// each TLS 1.3 ticket once (OpenSSL: curl), which needs a new one.
+    resumed: std::collections::HashSet<Vec<u8>>,
 }
+
+/// The resumed sessions remembered per FTP session: past it the set
+/// starts again (a forgotten one counts as new once more).
+const RESUMED_KEPT: usize = 64;
 
 impl SessionStore {
     fn new(clients: Arc<Clients>, ip: IpAddr) -> SessionStore {
@@ -172,6 +183,20 @@ impl SessionStore {
             m.data.pop_front();
         }
         m.data.push_back((key, value));
+    }
+
+    /// Notes that a data connection resumed `key`: whether it is the
+    /// first time.
+    fn first_resumption(&self, key: &[u8]) -> bool {
+        let r = &mut self.lock().resumed;
+        if r.contains(key) {
+            return false;
+        }
+        if r.len() >= RESUMED_KEPT {
+            r.clear();
+        }
+        r.insert(key.to_vec());
+        true
     }
 
     /// A TLS session of this FTP session.
@@ -238,6 +263,13 @@ impl StoresServerSessions for ControlStore {
 #[derive(Debug, Default)]
 pub struct DataSwitch {
     download: AtomicBool,
+    /// An upload whose handshake ends before its 150 reply (issue 48):
+    /// it may issue a ticket if it resumed a TLS session for the first
+    /// time (`first`).
+    upload: AtomicBool,
+    first: AtomicBool,
+    /// The ClientHello was OpenSSL's (see [`SeesHello`]).
+    openssl: AtomicBool,
     /// The handshake did not resume: it is refused, and gets nothing to
     /// come back with.
     full: AtomicBool,
@@ -252,6 +284,31 @@ impl DataSwitch {
         self.download.store(true, Ordering::Release);
     }
 
+    /// The connection is an upload's whose handshake is finished before
+    /// the client is told to send (the driver's 150 waits for it), so the
+    /// ticket is at the client before its first byte: a client that
+    /// spends each TLS 1.3 ticket once (curl with OpenSSL) resumes its
+    /// next data connection with it, and reads it before it closes
+    /// (curl reads once before its close_notify), so no reset cuts the
+    /// upload. Only a first resumption of a TLS session gives one: a
+    /// client that offers the same ticket again needs none. And only an
+    /// OpenSSL client's: Go's crypto/tls (jlaffaye/ftp, rclone) offers its
+    /// ticket again, and closes an upload without reading, so a ticket it
+    /// never reads makes its kernel reset the connection and cut the
+    /// upload (426); rustls clients renew their session themselves.
+    pub fn upload(&self) {
+        self.upload.store(true, Ordering::Release);
+    }
+
+    /// Whether this connection may leave the client a new TLS 1.3 ticket.
+    fn may_issue(&self) -> bool {
+        let asked = self.download.load(Ordering::Acquire)
+            || (self.upload.load(Ordering::Acquire)
+                && self.first.load(Ordering::Acquire)
+                && self.openssl.load(Ordering::Acquire));
+        asked && !self.full() && self.pending().is_none()
+    }
+
     fn full(&self) -> bool {
         self.full.load(Ordering::Acquire)
     }
@@ -263,11 +320,35 @@ impl DataSwitch {
     /// Looks `key` up for this connection, noting where it came from.
     fn find(&self, store: &SessionStore, key: &[u8]) -> Option<Vec<u8>> {
         let (v, origin) = store.find(key)?;
+        let first = matches!(origin, Origin::Client) && store.first_resumption(key);
+        self.first.store(first, Ordering::Release);
         *self.pending() = match origin {
             Origin::Client => None,
             Origin::Pending(s) => Some(s),
         };
         Some(v)
+    }
+}
+
+/// A data connection's certificate resolver: the server's, after noting
+/// in the connection's switch whether the ClientHello is OpenSSL's, which
+/// lists TLS_EMPTY_RENEGOTIATION_INFO_SCSV among its cipher suites (RFC
+/// 5746; Go, GnuTLS and rustls send the extension instead, or nothing).
+/// OpenSSL uses each TLS 1.3 ticket once, and its FTP clients (curl,
+/// Python) read what is left before they close a data connection.
+#[derive(Debug)]
+struct SeesHello {
+    inner: Arc<dyn rustls::server::ResolvesServerCert>,
+    switch: Arc<DataSwitch>,
+}
+
+impl rustls::server::ResolvesServerCert for SeesHello {
+    fn resolve(&self, hello: rustls::server::ClientHello<'_>) -> Option<Arc<rustls::sign::CertifiedKey>> {
+        let openssl = hello
+            .cipher_suites()
+            .contains(&rustls::CipherSuite::TLS_EMPTY_RENEGOTIATION_INFO_SCSV);
+        self.switch.openssl.store(openssl, Ordering::Release);
+        self.inner.resolve(hello)
     }
 }
 
@@ -282,7 +363,7 @@ struct DataStore {
 
 impl StoresServerSessions for DataStore {
     fn put(&self, key: Vec<u8>, value: Vec<u8>) -> bool {
-        if !self.switch.download.load(Ordering::Acquire) || self.switch.full() || self.switch.pending().is_some() {
+        if !self.switch.may_issue() {
             return false;
         }
         self.store.put_data(key, value);
@@ -419,6 +500,10 @@ impl DataTls {
         let switch = Arc::new(DataSwitch::default());
         let random = self.base.crypto_provider().secure_random;
         let mut cfg = (*self.base).clone();
+        cfg.cert_resolver = Arc::new(SeesHello {
+            inner: self.base.cert_resolver.clone(),
+            switch: switch.clone(),
+        });
         cfg.session_storage = Arc::new(DataStore {
             store: self.store.clone(),
             switch: switch.clone(),

@@ -198,3 +198,8 @@ cli-check-store-new = مخزن الحسابات { $store }: غير موجود ب
 # issue 48 (access)
 cli-acct-no-catalog = ليس لدى الخادم فهرس للغة { $value }؛ المتوفر: { $have }
 cli-acct-short-password = كلمة المرور قصيرة جدًا: تحتاج إلى { $min } محارف على الأقل ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } ليست قاعدة لإعادة الاستخدام: اكتب required أو optional أو default
+cli-store-readable = تحذير: مخزن الحسابات { $file } قابل للقراءة من مستخدمين آخرين على هذا الجهاز (الوضع { $mode })، وفيه تجزئات كلمات المرور والرموز: chmod 600 { $file }
+cli-put-charset = ملاحظة: يُرسل { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه
+cli-put-not-repr = لا يمكن كتابة { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه: غيّر اسمه، أو استخدم --charset utf-8 لإرساله بترميز UTF-8

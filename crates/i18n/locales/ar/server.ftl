@@ -168,3 +168,5 @@ address-full = لدى عنوانك أقصى عدد يسمح به هذا الخا
 web-drop-box = يمكنك وضع الملفات هنا، لكن لا يمكنك رؤية محتوى هذا المجلد.
 lang-account = تمت إعادة اللغة إلى لغة حسابك: { $language }.
 lang-default-until-login = تمت إعادة اللغة إلى الافتراضية: { $language }؛ الحساب الذي له لغته الخاصة يحصل عليها عند تسجيل الدخول.
+# issue 48 (ftps)
+tls-reuse-required-account = يلزم إعادة استخدام جلسة TLS على اتصال البيانات (العملاء الذين لا يستأنفون الجلسات أبدًا يحتاجون إلى الإعداد tls_reuse_required = false على الخادم أو babelftp user set NAME --tls-reuse optional لحسابهم).

@@ -198,3 +198,8 @@ cli-check-store-new = Kontenspeicher { $store }: existiert noch nicht; der Serve
 # issue 48 (access)
 cli-acct-no-catalog = Der Server hat keinen Katalog für die Sprache { $value }; vorhanden sind: { $have }
 cli-acct-short-password = Das Passwort ist zu kurz: Es braucht mindestens { $min } Zeichen ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } ist keine Wiederverwendungsregel: required, optional oder default angeben
+cli-store-readable = Warnung: Der Kontenspeicher { $file } ist für andere Benutzer dieses Rechners lesbar (Modus { $mode }) und enthält Passwort- und Token-Hashes: chmod 600 { $file }
+cli-put-charset = Hinweis: { $name } wird in { $charset } gesendet, dem Zeichensatz der Namen im Zielordner
+cli-put-not-repr = { $name } lässt sich nicht in { $charset } schreiben, dem Zeichensatz der Namen im Zielordner: benennen Sie die Datei um oder senden Sie sie mit --charset utf-8 in UTF-8

@@ -168,3 +168,5 @@ address-full = Ihre Adresse hat so viele Sitzungen offen, wie dieser Server von 
 web-drop-box = Sie dürfen hier Dateien ablegen, aber nicht sehen, was dieser Ordner enthält.
 lang-account = Sprache auf die Sprache Ihres Kontos zurückgesetzt: { $language }.
 lang-default-until-login = Sprache auf die Standardsprache zurückgesetzt: { $language }; ein Konto mit eigener Sprache erhält sie bei der Anmeldung.
+# issue 48 (ftps)
+tls-reuse-required-account = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich (Clients, die nie eine Sitzung wiederaufnehmen, brauchen tls_reuse_required = false auf dem Server, oder babelftp user set NAME --tls-reuse optional für ihr Konto).

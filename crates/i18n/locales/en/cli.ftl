@@ -198,3 +198,8 @@ cli-check-store-new = accounts store { $store }: not there yet; the server creat
 # issue 48 (access)
 cli-acct-no-catalog = The server has no catalog for the language { $value }; it has: { $have }
 cli-acct-short-password = The password is too short: it needs at least { $min } characters ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } is not a reuse rule: write required, optional or default
+cli-store-readable = warning: the accounts store { $file } can be read by other users of this machine (mode { $mode }), and it holds password and token hashes: chmod 600 { $file }
+cli-put-charset = note: { $name } is sent in { $charset }, the charset of the names in the folder it goes into
+cli-put-not-repr = { $name } cannot be written in { $charset }, the charset of the names in the folder it goes into: rename it, or give --charset utf-8 to send it in UTF-8

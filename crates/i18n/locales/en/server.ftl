@@ -168,3 +168,5 @@ address-full = Your address has as many sessions open as this server allows from
 web-drop-box = You may put files here, but not see what this folder holds.
 lang-account = Language reset to your account's language, { $language }.
 lang-default-until-login = Language reset to the default, { $language }; an account with a language of its own gets it at login.
+# issue 48 (ftps)
+tls-reuse-required-account = TLS session reuse required on the data connection (clients that never resume need tls_reuse_required = false on the server, or babelftp user set NAME --tls-reuse optional for their account).

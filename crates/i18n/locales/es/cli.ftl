@@ -198,3 +198,8 @@ cli-check-store-new = almacén de cuentas { $store }: aún no existe; el servido
 # issue 48 (access)
 cli-acct-no-catalog = El servidor no tiene catálogo para el idioma { $value }; tiene: { $have }
 cli-acct-short-password = La contraseña es demasiado corta: necesita al menos { $min } caracteres ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } no es una regla de reutilización: escriba required, optional o default
+cli-store-readable = aviso: el almacén de cuentas { $file } lo pueden leer otros usuarios de esta máquina (modo { $mode }) y contiene hashes de contraseñas y de tokens: chmod 600 { $file }
+cli-put-charset = nota: { $name } se envía en { $charset }, el juego de caracteres de los nombres de la carpeta de destino
+cli-put-not-repr = { $name } no se puede escribir en { $charset }, el juego de caracteres de los nombres de la carpeta de destino: cámbiele el nombre o use --charset utf-8 para enviarlo en UTF-8

@@ -168,3 +168,5 @@ address-full = Su dirección tiene abiertas tantas sesiones como este servidor p
 web-drop-box = Puede dejar archivos aquí, pero no ver lo que contiene esta carpeta.
 lang-account = Idioma restablecido al de su cuenta, { $language }.
 lang-default-until-login = Idioma restablecido al predeterminado, { $language }; una cuenta con idioma propio lo recibe al iniciar sesión.
+# issue 48 (ftps)
+tls-reuse-required-account = Se requiere reutilizar la sesión TLS en la conexión de datos (los clientes que nunca reanudan sesiones necesitan tls_reuse_required = false en el servidor, o babelftp user set NOMBRE --tls-reuse optional para su cuenta).

@@ -198,3 +198,8 @@ cli-check-store-new = base de comptes { $store } : pas encore là ; le serveur l
 # issue 48 (access)
 cli-acct-no-catalog = Le serveur n’a pas de catalogue pour la langue { $value } ; il a : { $have }
 cli-acct-short-password = Le mot de passe est trop court : il faut au moins { $min } caractères ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } n’est pas une règle de réutilisation : écrivez required, optional ou default
+cli-store-readable = attention : le magasin de comptes { $file } est lisible par d’autres utilisateurs de cette machine (mode { $mode }) et contient des empreintes de mots de passe et de jetons : chmod 600 { $file }
+cli-put-charset = note : { $name } est envoyé en { $charset }, le jeu de caractères des noms du dossier de destination
+cli-put-not-repr = { $name } ne peut pas s’écrire en { $charset }, le jeu de caractères des noms du dossier de destination : renommez-le, ou donnez --charset utf-8 pour l’envoyer en UTF-8

@@ -168,3 +168,5 @@ address-full = Votre adresse a autant de sessions ouvertes que ce serveur en per
 web-drop-box = Vous pouvez déposer des fichiers ici, mais pas voir ce que contient ce dossier.
 lang-account = Langue réinitialisée à celle de votre compte, { $language }.
 lang-default-until-login = Langue réinitialisée à la langue par défaut, { $language } ; un compte qui a sa propre langue la retrouve à la connexion.
+# issue 48 (ftps)
+tls-reuse-required-account = Réutilisation de la session TLS requise sur la connexion de données (les clients qui ne reprennent jamais de session ont besoin de tls_reuse_required = false sur le serveur, ou babelftp user set NOM --tls-reuse optional pour leur compte).

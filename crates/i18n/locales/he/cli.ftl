@@ -198,3 +198,8 @@ cli-check-store-new = מאגר החשבונות { $store }: עדיין לא קי
 # issue 48 (access)
 cli-acct-no-catalog = אין לשרת קטלוג לשפה { $value }; יש לו: { $have }
 cli-acct-short-password = הסיסמה קצרה מדי: נדרשים לפחות { $min } תווים ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } אינו כלל שימוש חוזר: כתבו required, optional או default
+cli-store-readable = אזהרה: מאגר החשבונות { $file } קריא למשתמשים אחרים במחשב זה (הרשאות { $mode }), והוא מכיל גיבובי סיסמאות ואסימונים: chmod 600 { $file }
+cli-put-charset = הערה: { $name } נשלח בקידוד { $charset }, הקידוד של השמות בתיקיית היעד
+cli-put-not-repr = אי אפשר לכתוב את { $name } בקידוד { $charset }, הקידוד של השמות בתיקיית היעד: שנו את שמו, או תנו --charset utf-8 כדי לשלוח אותו ב-UTF-8

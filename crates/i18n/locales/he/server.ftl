@@ -168,3 +168,5 @@ address-full = מהכתובת שלך פתוחות כבר כל ההפעלות ש�
 web-drop-box = אפשר להניח כאן קבצים, אך לא לראות את תוכן התיקייה.
 lang-account = השפה אופסה לשפת החשבון שלך: { $language }.
 lang-default-until-login = השפה אופסה לברירת המחדל: { $language }; חשבון עם שפה משלו יקבל אותה בכניסה.
+# issue 48 (ftps)
+tls-reuse-required-account = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים (לקוחות שאף פעם אינם מחדשים הפעלה זקוקים להגדרה tls_reuse_required = false בשרת או babelftp user set NAME --tls-reuse optional לחשבון שלהם).

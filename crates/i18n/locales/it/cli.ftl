@@ -198,3 +198,8 @@ cli-check-store-new = archivio account { $store }: non c'è ancora; il server lo
 # issue 48 (access)
 cli-acct-no-catalog = Il server non ha un catalogo per la lingua { $value }; ha: { $have }
 cli-acct-short-password = La password è troppo corta: servono almeno { $min } caratteri ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } non è una regola di riuso: scrivi required, optional o default
+cli-store-readable = attenzione: l’archivio degli account { $file } è leggibile da altri utenti di questa macchina (modo { $mode }) e contiene hash di password e token: chmod 600 { $file }
+cli-put-charset = nota: { $name } viene inviato in { $charset }, il set di caratteri dei nomi della cartella di destinazione
+cli-put-not-repr = { $name } non si può scrivere in { $charset }, il set di caratteri dei nomi della cartella di destinazione: rinominalo, oppure usa --charset utf-8 per inviarlo in UTF-8

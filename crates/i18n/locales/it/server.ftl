@@ -168,3 +168,5 @@ address-full = Il vostro indirizzo ha aperte tutte le sessioni che questo server
 web-drop-box = Può depositare file qui, ma non vedere il contenuto di questa cartella.
 lang-account = Lingua ripristinata a quella del suo account, { $language }.
 lang-default-until-login = Lingua ripristinata a quella predefinita, { $language }; un account con una lingua propria la riceve all'accesso.
+# issue 48 (ftps)
+tls-reuse-required-account = Riutilizzo della sessione TLS richiesto sulla connessione dati (i client che non riprendono mai una sessione richiedono tls_reuse_required = false sul server, oppure babelftp user set NOME --tls-reuse optional per il loro account).

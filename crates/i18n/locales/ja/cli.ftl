@@ -198,3 +198,8 @@ cli-check-store-new = アカウントストア { $store }: まだありません
 # issue 48 (access)
 cli-acct-no-catalog = サーバーには言語 { $value } のカタログがありません。あるのは { $have } です
 cli-acct-short-password = パスワードが短すぎます。{ $min } 文字以上必要です（[accounts] min_password_length）。
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } は再利用の規則ではありません: required、optional、default のいずれかを指定してください
+cli-store-readable = 警告: アカウントストア { $file } はこのマシンの他のユーザーが読めます (モード { $mode })。パスワードとトークンのハッシュを含むため、chmod 600 { $file } を実行してください
+cli-put-charset = 注: { $name } は、送り先フォルダーの名前の文字コード { $charset } で送ります
+cli-put-not-repr = { $name } は、送り先フォルダーの名前の文字コード { $charset } では書けません: 名前を変えるか、--charset utf-8 で UTF-8 として送ってください

@@ -168,3 +168,5 @@ address-full = お使いのアドレスは、このサーバーが 1 アドレ�
 web-drop-box = ここにはファイルを置けますが、このフォルダーの中身は見られません。
 lang-account = 言語をアカウントの { $language } に戻しました。
 lang-default-until-login = 言語を既定の { $language } に戻しました。独自の言語を持つアカウントはログイン時にその言語になります。
+# issue 48 (ftps)
+tls-reuse-required-account = データ接続では TLS セッションの再利用が必要です（セッションを再開しないクライアントには、サーバーで tls_reuse_required = false を設定するか、そのアカウントに babelftp user set NAME --tls-reuse optional を設定してください）。

@@ -198,3 +198,8 @@ cli-check-store-new = 계정 저장소 { $store }: 아직 없습니다. 서버�
 # issue 48 (access)
 cli-acct-no-catalog = 서버에 { $value } 언어의 카탈로그가 없습니다. 있는 언어: { $have }
 cli-acct-short-password = 비밀번호가 너무 짧습니다. 최소 { $min }자가 필요합니다([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value }은(는) 재사용 규칙이 아닙니다: required, optional 또는 default를 쓰십시오
+cli-store-readable = 경고: 계정 저장소 { $file }을(를) 이 컴퓨터의 다른 사용자가 읽을 수 있습니다(모드 { $mode }). 비밀번호와 토큰 해시가 들어 있으니 chmod 600 { $file } 하십시오
+cli-put-charset = 참고: { $name }을(를) 대상 폴더 이름의 문자 집합인 { $charset }(으)로 보냅니다
+cli-put-not-repr = { $name }은(는) 대상 폴더 이름의 문자 집합인 { $charset }(으)로 쓸 수 없습니다: 이름을 바꾸거나 --charset utf-8로 UTF-8로 보내십시오

@@ -168,3 +168,5 @@ address-full = 이 주소에서 서버가 한 주소에 허용하는 수({ $max 
 web-drop-box = 여기에 파일을 넣을 수 있지만 이 폴더의 내용은 볼 수 없습니다.
 lang-account = 언어를 계정 언어인 { $language }(으)로 재설정했습니다.
 lang-default-until-login = 언어를 기본값인 { $language }(으)로 재설정했습니다. 자체 언어가 있는 계정은 로그인할 때 그 언어가 적용됩니다.
+# issue 48 (ftps)
+tls-reuse-required-account = 데이터 연결에서 TLS 세션을 재사용해야 합니다(세션을 재개하지 않는 클라이언트에는 서버의 tls_reuse_required = false 설정이나 해당 계정의 babelftp user set NAME --tls-reuse optional 설정이 필요합니다).

@@ -198,3 +198,8 @@ cli-check-store-new = baza kont { $store }: jeszcze nie istnieje; serwer utworzy
 # issue 48 (access)
 cli-acct-no-catalog = Serwer nie ma katalogu dla języka { $value }; ma: { $have }
 cli-acct-short-password = Hasło jest za krótkie: musi mieć co najmniej { $min } znaków ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } nie jest regułą ponownego użycia: wpisz required, optional lub default
+cli-store-readable = ostrzeżenie: magazyn kont { $file } mogą czytać inni użytkownicy tego komputera (tryb { $mode }), a zawiera skróty haseł i tokenów: chmod 600 { $file }
+cli-put-charset = uwaga: { $name } jest wysyłany w { $charset }, kodowaniu nazw w folderze docelowym
+cli-put-not-repr = { $name } nie da się zapisać w { $charset }, kodowaniu nazw w folderze docelowym: zmień nazwę albo podaj --charset utf-8, by wysłać ją w UTF-8

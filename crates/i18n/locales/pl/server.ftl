@@ -168,3 +168,5 @@ address-full = Twój adres ma otwartych tyle sesji, ile ten serwer dopuszcza z j
 web-drop-box = Możesz tu umieszczać pliki, ale nie możesz zobaczyć zawartości tego folderu.
 lang-account = Przywrócono język Twojego konta: { $language }.
 lang-default-until-login = Przywrócono język domyślny: { $language }; konto z własnym językiem otrzyma go po zalogowaniu.
+# issue 48 (ftps)
+tls-reuse-required-account = Połączenie danych wymaga ponownego użycia sesji TLS (klienci, którzy nigdy nie wznawiają sesji, wymagają ustawienia tls_reuse_required = false na serwerze albo babelftp user set NAZWA --tls-reuse optional dla ich konta).

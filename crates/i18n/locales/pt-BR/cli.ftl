@@ -198,3 +198,8 @@ cli-check-store-new = banco de contas { $store }: ainda não existe; o servidor 
 # issue 48 (access)
 cli-acct-no-catalog = O servidor não tem catálogo para o idioma { $value }; ele tem: { $have }
 cli-acct-short-password = A senha é curta demais: precisa de pelo menos { $min } caracteres ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } não é uma regra de reutilização: escreva required, optional ou default
+cli-store-readable = aviso: o armazenamento de contas { $file } pode ser lido por outros usuários desta máquina (modo { $mode }) e contém hashes de senhas e tokens: chmod 600 { $file }
+cli-put-charset = nota: { $name } é enviado em { $charset }, o conjunto de caracteres dos nomes da pasta de destino
+cli-put-not-repr = { $name } não pode ser escrito em { $charset }, o conjunto de caracteres dos nomes da pasta de destino: renomeie-o ou use --charset utf-8 para enviá-lo em UTF-8

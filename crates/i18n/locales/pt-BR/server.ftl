@@ -168,3 +168,5 @@ address-full = Seu endereço tem abertas tantas sessões quanto este servidor pe
 web-drop-box = Você pode enviar arquivos para cá, mas não ver o que esta pasta contém.
 lang-account = Idioma redefinido para o da sua conta, { $language }.
 lang-default-until-login = Idioma redefinido para o padrão, { $language }; uma conta com idioma próprio o recebe ao entrar.
+# issue 48 (ftps)
+tls-reuse-required-account = É necessário reutilizar a sessão TLS na conexão de dados (clientes que nunca retomam sessões precisam de tls_reuse_required = false no servidor, ou babelftp user set NOME --tls-reuse optional para a conta deles).

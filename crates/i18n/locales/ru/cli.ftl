@@ -198,3 +198,8 @@ cli-check-store-new = хранилище учётных записей { $store 
 # issue 48 (access)
 cli-acct-no-catalog = У сервера нет каталога для языка { $value }; есть: { $have }
 cli-acct-short-password = Пароль слишком короткий: нужно не меньше { $min } символов ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } — не правило повторного использования: укажите required, optional или default
+cli-store-readable = предупреждение: хранилище учётных записей { $file } доступно для чтения другим пользователям этой машины (режим { $mode }), а в нём хеши паролей и токенов: chmod 600 { $file }
+cli-put-charset = примечание: { $name } отправляется в { $charset } — кодировке имён в папке назначения
+cli-put-not-repr = { $name } нельзя записать в { $charset } — кодировке имён в папке назначения: переименуйте файл или укажите --charset utf-8, чтобы отправить имя в UTF-8

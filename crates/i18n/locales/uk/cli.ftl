@@ -198,3 +198,8 @@ cli-check-store-new = сховище облікових записів { $store 
 # issue 48 (access)
 cli-acct-no-catalog = Сервер не має каталогу для мови { $value }; є: { $have }
 cli-acct-short-password = Пароль надто короткий: потрібно щонайменше { $min } символів ([accounts] min_password_length).
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } — не правило повторного використання: вкажіть required, optional або default
+cli-store-readable = попередження: сховище облікових записів { $file } можуть читати інші користувачі цієї машини (режим { $mode }), а в ньому хеші паролів і токенів: chmod 600 { $file }
+cli-put-charset = примітка: { $name } надсилається в { $charset } — кодуванні імен у теці призначення
+cli-put-not-repr = { $name } не можна записати в { $charset } — кодуванні імен у теці призначення: перейменуйте файл або вкажіть --charset utf-8, щоб надіслати ім’я в UTF-8

@@ -198,3 +198,8 @@ cli-check-store-new = 账户库 { $store }：尚不存在；服务器启动时�
 # issue 48 (access)
 cli-acct-no-catalog = 服务器没有语言 { $value } 的目录；现有：{ $have }
 cli-acct-short-password = 密码太短：至少需要 { $min } 个字符（[accounts] min_password_length）。
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } 不是复用规则：请写 required、optional 或 default
+cli-store-readable = 警告：本机其他用户可以读取账户存储 { $file }（权限 { $mode }），其中有密码和令牌的哈希：chmod 600 { $file }
+cli-put-charset = 注意：{ $name } 以目标文件夹中名称的字符集 { $charset } 发送
+cli-put-not-repr = { $name } 无法用目标文件夹中名称的字符集 { $charset } 写出：请改名，或用 --charset utf-8 以 UTF-8 发送

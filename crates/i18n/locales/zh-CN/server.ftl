@@ -168,3 +168,5 @@ address-full = 您的地址已打开本服务器允许单个地址的最多会�
 web-drop-box = 您可以在此放入文件，但不能查看此文件夹的内容。
 lang-account = 语言已重置为您账户的语言 { $language }。
 lang-default-until-login = 语言已重置为默认语言 { $language }；设有自己语言的账户将在登录时使用该语言。
+# issue 48 (ftps)
+tls-reuse-required-account = 数据连接必须复用 TLS 会话（从不恢复会话的客户端需要在服务器上设置 tls_reuse_required = false，或为其账户执行 babelftp user set NAME --tls-reuse optional）。

@@ -198,3 +198,8 @@ cli-check-store-new = 帳戶庫 { $store }：尚不存在；伺服器啟動時�
 # issue 48 (access)
 cli-acct-no-catalog = 伺服器沒有語言 { $value } 的目錄；現有：{ $have }
 cli-acct-short-password = 密碼太短：至少需要 { $min } 個字元（[accounts] min_password_length）。
+# issue 48 (ftps)
+cli-acct-bad-tls-reuse = { $value } 不是重用規則：請寫 required、optional 或 default
+cli-store-readable = 警告：本機其他使用者可以讀取帳號儲存 { $file }（權限 { $mode }），其中有密碼與權杖的雜湊：chmod 600 { $file }
+cli-put-charset = 注意：{ $name } 以目標資料夾中名稱的字元集 { $charset } 傳送
+cli-put-not-repr = { $name } 無法以目標資料夾中名稱的字元集 { $charset } 寫出：請改名，或用 --charset utf-8 以 UTF-8 傳送

@@ -168,3 +168,5 @@ address-full = 您的位址已開啟本伺服器允許單一位址的最多工�
 web-drop-box = 您可以在此放入檔案，但無法檢視此資料夾的內容。
 lang-account = 語言已重設為您帳戶的語言 { $language }。
 lang-default-until-login = 語言已重設為預設語言 { $language }；設有自己語言的帳戶會在登入時使用該語言。
+# issue 48 (ftps)
+tls-reuse-required-account = 資料連線必須重複使用 TLS 工作階段（從不恢復工作階段的用戶端需要在伺服器上設定 tls_reuse_required = false，或為其帳號執行 babelftp user set NAME --tls-reuse optional）。

@@ -105,6 +105,9 @@ struct Driver {
     user: Option<UserCtx>,
     /// The logged-in user's place among its sessions, with its limits.
     slot: Option<crate::limits::SessionSlot>,
+    /// The logged-in account's FTPS data-connection reuse rule (issue
+    /// 48; `None`: the server's `tls_reuse_required`).
+    tls_reuse: Option<babelftp_accounts::TlsReuse>,
     /// This session's entry among the live ones (the admin API).
     live: crate::live::Registration,
     /// An upload committed before its client showed it reads its 226
@@ -172,6 +175,7 @@ pub(crate) async fn serve(
         rules: None,
         user: None,
         slot: None,
+        tls_reuse: None,
         live,
         why: None,
         passive: None,

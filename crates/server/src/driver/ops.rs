@@ -95,12 +95,14 @@ impl Driver {
         self.tree = None;
         self.user = None;
         self.slot = None;
+        self.tls_reuse = None;
         let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
         let login = self.shared.login(user, password, self.peer.ip(), protocol).await?;
         Ok(OpOk::Account(login.map(|l| {
             self.tree = l.tree;
             self.rules = Some(l.account.rules.clone());
             self.slot = self.shared.enter_session(&l.name, l.limits).ok();
+            self.tls_reuse = l.tls_reuse;
             l.account
         })))
     }

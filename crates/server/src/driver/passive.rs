@@ -53,6 +53,10 @@ impl Drop for Hold {
 /// each curl FTPS transfer 0.2-1.2 s of waiting for its poll timeout.
 pub(super) struct Passive {
     pub(super) ready: oneshot::Receiver<Early>,
+    /// Under PROT P: the data connection is here and its client has sent
+    /// (its ClientHello) without waiting for a reply to the transfer
+    /// command, so `ready` comes without anything more from us.
+    pub(super) hello: Arc<std::sync::atomic::AtomicBool>,
     /// Aborted, with the listener and any connection it holds, when the
     /// passive setup is replaced or released, or the session ends.
     pub(super) _task: Task,
@@ -66,6 +70,9 @@ pub(super) enum Early {
     Tls(Box<EarlyTls>),
     /// The TLS handshake failed (garbage, a stall, a plaintext client).
     TlsFailed(io::Error),
+    /// An upload's TLS handshake, finished before its 150 reply (see
+    /// [`EarlyTls::finish_upload`]).
+    Finished(Box<(ServerTls, Arc<crate::tls::DataSwitch>)>),
     Failed(io::Error),
 }
 
@@ -79,6 +86,34 @@ pub(super) struct EarlyTls {
 }
 
 impl EarlyTls {
+    /// Whether the handshake is a TLS 1.3 resumption answered up to the
+    /// client's Finished: the client sent its ClientHello before the
+    /// transfer command (curl does), so its Finished needs no reply of
+    /// ours and is on its way.
+    fn awaits_finished(&self) -> bool {
+        self.conn.is_handshaking()
+            && self.conn.protocol_version() == Some(rustls::ProtocolVersion::TLSv1_3)
+            && self.conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed)
+    }
+
+    /// Issue 48: an upload's data connection whose handshake awaits only
+    /// the client's Finished is finished now, before the 150 reply, and
+    /// may leave the client one new TLS 1.3 ticket (see
+    /// [`crate::tls::DataSwitch::upload`]). Anything else is given back
+    /// as it was, for the transfer to take on.
+    pub(super) async fn finish_upload(early: Early, timeout: Duration) -> Early {
+        match early {
+            Early::Tls(t) if t.awaits_finished() => {
+                t.switch.upload();
+                match t.finish(false, timeout).await {
+                    Ok(done) => Early::Finished(Box::new(done)),
+                    Err(e) => Early::TlsFailed(e),
+                }
+            }
+            other => other,
+        }
+    }
+
     pub(super) async fn answer(
         tls: &crate::tls::DataTls,
         stream: TcpStream,
@@ -134,6 +169,8 @@ impl Passive {
         shared: Arc<Shared>,
     ) -> Passive {
         let (tx, ready) = oneshot::channel();
+        let hello = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let heard = hello.clone();
         let task = tokio::spawn(crate::logctx::inherit(async move {
             // A port thief is scored, not the session's client.
             let foreign = |ip| {
@@ -148,9 +185,17 @@ impl Passive {
                         None => Early::Plain(stream),
                         // Boxed: a handshake's future is most of this
                         // task's, and plain connections need none.
-                        Some(tls) => match Box::pin(EarlyTls::answer(&tls, stream, handshake_timeout)).await {
-                            Ok(t) => Early::Tls(Box::new(t)),
-                            Err(e) => Early::TlsFailed(e),
+                        // The first bytes (a ClientHello), peeked, not read.
+                        Some(tls) => match tokio::time::timeout(handshake_timeout, stream.peek(&mut [0u8; 1])).await {
+                            Err(_) => Early::TlsFailed(io::ErrorKind::TimedOut.into()),
+                            Ok(Err(e)) => Early::TlsFailed(e),
+                            Ok(Ok(_)) => {
+                                heard.store(true, std::sync::atomic::Ordering::Release);
+                                match Box::pin(EarlyTls::answer(&tls, stream, handshake_timeout)).await {
+                                    Ok(t) => Early::Tls(Box::new(t)),
+                                    Err(e) => Early::TlsFailed(e),
+                                }
+                            }
                         },
                     }
                 }
@@ -159,6 +204,7 @@ impl Passive {
         }));
         Passive {
             ready,
+            hello,
             _task: Task(Some(task)),
             _hold: hold,
         }

@@ -147,6 +147,39 @@ impl Driver {
             }
         };
         let upload = matches!(payload, Payload::Upload(_));
+        // No passive listener (none bound, or released): 425.
+        let mut source = match source {
+            DataSource::Passive => self.passive.take().map(Source::Passive),
+            DataSource::Active(a) => Some(Source::Active(a)),
+        };
+        // Issue 48: an upload's TLS 1.3 data connection that is already
+        // here, its handshake answered, is finished before the 150 reply,
+        // so the ticket it may give reaches the client before the client
+        // sends (curl spends each ticket once and would have none left
+        // for its next transfer).
+        if upload && tls.is_some() {
+            if let Some(Source::Passive(p)) = &mut source {
+                // Only a client that began its handshake before the
+                // transfer command: one that waits for the 150 first
+                // (ftplib, Go) must not be waited for here.
+                // Its ClientHello left before the command did; each yield
+                // lets the runtime poll for I/O (tokio wakes a yielding
+                // task after that) and run the passive task, which
+                // accepts the connection and sees the bytes.
+                for _ in 0..HELLO_YIELDS {
+                    if p.hello.load(std::sync::atomic::Ordering::Acquire) {
+                        break;
+                    }
+                    tokio::task::yield_now().await;
+                }
+                if p.hello.load(std::sync::atomic::Ordering::Acquire) {
+                    let timeout = self.shared.cfg.data_timeout;
+                    if let Ok(Ok(early)) = tokio::time::timeout(timeout, &mut p.ready).await {
+                        source = Some(Source::Ready(EarlyTls::finish_upload(early, timeout).await));
+                    }
+                }
+            }
+        }
         let holdable = matches!(&payload, Payload::Upload(u) if u.can_hold());
         let (held_tx, held_rx) = oneshot::channel();
         let (decide_tx, decide_rx) = oneshot::channel();
@@ -154,18 +187,19 @@ impl Driver {
         let (events_tx, events) = mpsc::unbounded_channel();
         let job = Job {
             id,
-            // No passive listener (none bound, or released): 425.
-            source: match source {
-                DataSource::Passive => self.passive.take().map(Source::Passive),
-                DataSource::Active(a) => Some(Source::Active(a)),
-            },
+            source,
             peer: self.peer,
             local: self.local,
             data_timeout: self.shared.cfg.data_timeout,
             stall: self.shared.cfg.stall_timeout,
             ascii,
             tls,
-            reuse_required: self.shared.cfg.tls_reuse_required,
+            // Issue 48: the account's rule, known since its login, else
+            // the server's.
+            reuse_required: self.tls_reuse.map_or(
+                self.shared.cfg.tls_reuse_required,
+                babelftp_accounts::TlsReuse::required,
+            ),
             progress: progress.clone(),
             events: events_tx,
             decide: decide_rx,
@@ -189,6 +223,11 @@ impl Driver {
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
     }
 }
+
+/// How many times an upload's transfer command lets the passive task see
+/// a data connection's ClientHello (accept, then read) before it goes on
+/// without (issue 48).
+const HELLO_YIELDS: usize = 64;
 
 /// What the driver tells an upload's task once its data have ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,6 +266,9 @@ pub(super) struct Job {
 pub(super) enum Source {
     Passive(Passive),
     Active(SocketAddr),
+    /// A passive connection taken (and its handshake maybe finished)
+    /// before the transfer started.
+    Ready(Early),
 }
 
 impl Job {
@@ -250,6 +292,7 @@ impl Job {
                 Ok(Ok(e)) => e,
                 Ok(Err(_)) => Early::Failed(io::ErrorKind::Other.into()),
             },
+            Some(Source::Ready(e)) => e,
             None => return (0, Outcome::NoConnection(NoConnection::Failed)),
         };
         match early {
@@ -283,7 +326,8 @@ impl Job {
     /// TLS session of this client, then the bytes.
     async fn transfer_tls(mut self, early: Early, payload: Payload) -> (u64, Outcome) {
         // A download's data connection may give the client a new TLS
-        // ticket; an upload's never does (see crate::tls).
+        // ticket; an upload's here never does (one that may was finished
+        // before its 150: start_transfer, crate::tls::DataSwitch::upload).
         let download = !matches!(payload, Payload::Upload(_));
         let data_tls = self.tls.take();
         let handshake = match (early, data_tls.as_ref()) {
@@ -300,11 +344,14 @@ impl Job {
                 Err(e) => Err(e),
             },
             (Early::Tls(t), Some(_)) => t.finish(download, self.data_timeout).await,
+            (Early::Finished(t), Some(_)) => Ok(*t),
             (Early::TlsFailed(e), _) => Err(e),
             // Not reached: the session refuses a clear transfer on a
             // passive connection set up under PROT P (425 before any
             // transfer starts), and active mode gives a plain stream.
-            (Early::Tls(_), None) => Err(io::Error::other("a TLS data connection for a clear transfer")),
+            (Early::Tls(_) | Early::Finished(_), None) => {
+                Err(io::Error::other("a TLS data connection for a clear transfer"))
+            }
         };
         let (tls, switch) = match handshake {
             Ok(t) => t,
