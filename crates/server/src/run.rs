@@ -255,6 +255,7 @@ impl Server {
         drop(admin_api);
         // fsync = "batch": what was answered 226 in the last second is on
         // disk before the server stops.
+        // An error is logged by flush_pending.
         let _ = tokio::task::spawn_blocking(crate::storage::fs::durable::flush_pending).await;
         Ok(())
     }

@@ -103,7 +103,7 @@ pub(super) fn sync_dir(dir: &Dir) -> io::Result<()> {
 /// directory on it, and when the first was dirtied.
 #[derive(Default)]
 struct Pending {
-    dirs: HashMap<u64, Dir>,
+    dirs: HashMap<u64, cap_std::fs::File>,
     since: Option<Instant>,
 }
 
@@ -139,7 +139,7 @@ pub(super) fn flush_later(dir: &Dir) {
     if p.dirs.contains_key(&m.dev()) {
         return;
     }
-    let Ok(d) = dir.try_clone() else { return };
+    let Ok(d) = syncable(dir) else { return };
     p.dirs.insert(m.dev(), d);
     if p.since.is_none() {
         p.since = Some(Instant::now());
@@ -147,23 +147,33 @@ pub(super) fn flush_later(dir: &Dir) {
     }
 }
 
-/// Flushes at once what `batch` has yet to flush (at shutdown).
-pub fn flush_pending() {
-    let Some(f) = FLUSHER.get() else { return };
+/// Flushes at once what `batch` has yet to flush (at shutdown); an error
+/// is also logged.
+pub fn flush_pending() -> io::Result<()> {
+    let Some(f) = FLUSHER.get() else { return Ok(()) };
     let dirs = {
         let mut p = f.pending.lock().unwrap_or_else(PoisonError::into_inner);
         p.since = None;
         std::mem::take(&mut p.dirs)
     };
-    flush(dirs);
+    flush(dirs)
 }
 
-fn flush(dirs: HashMap<u64, Dir>) {
+/// A handle on `dir` that `syncfs` takes: a [`Dir`] may be an `O_PATH`
+/// descriptor, which `syncfs` refuses (`EBADF`).
+fn syncable(dir: &Dir) -> io::Result<cap_std::fs::File> {
+    dir.open(".")
+}
+
+fn flush(dirs: HashMap<u64, cap_std::fs::File>) -> io::Result<()> {
+    let mut result = Ok(());
     for d in dirs.values() {
         if let Err(e) = rustix::fs::syncfs(d) {
             tracing::warn!(error = %e, "flushing the uploads of the last second to disk failed");
+            result = Err(e.into());
         }
     }
+    result
 }
 
 fn run_flusher() {
@@ -181,7 +191,8 @@ fn run_flusher() {
                 p.since = None;
                 let dirs = std::mem::take(&mut p.dirs);
                 drop(p);
-                flush(dirs);
+                // An error is logged; the next upload asks again.
+                let _ = flush(dirs);
                 p = f.pending.lock().unwrap_or_else(PoisonError::into_inner);
             }
         }
@@ -192,6 +203,17 @@ fn run_flusher() {
 mod tests {
     use super::*;
     use cap_std::ambient_authority;
+
+    /// `batch` flushes the filesystem of a directory opened as the
+    /// server opens its root (an `O_PATH` descriptor, which `syncfs`
+    /// itself refuses).
+    #[test]
+    fn a_batch_flush_syncs_the_filesystem_of_a_root() {
+        let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = Dir::open_ambient_dir(t.path(), ambient_authority()).unwrap_or_else(|e| panic!("{e}"));
+        flush_later(&dir);
+        flush_pending().unwrap_or_else(|e| panic!("the flush failed: {e}"));
+    }
 
     /// Many threads renaming into one directory share its flushes, and
     /// each returns once a flush that began after its call has ended.
