@@ -1020,7 +1020,7 @@ fn a_users_home_and_a_folder_can_live_in_a_bucket_beside_a_local_root() {
     );
     let up = dir.path().join("up.txt");
     std::fs::write(&up, "über").unwrap();
-    let url = |who: &str, p: &str| format!("ftp://{who}:{who}-pw@{}{p}", srv.addr);
+    let url = |who: &str, p: &str| format!("ftp://{who}:{who}-secret@{}{p}", srv.addr);
     let (code, _) = babelftp_test_support::curl(&["-T", up.to_str().unwrap(), &url("dora", "/notes.txt")]);
     assert_eq!(code, 0);
     let (code, _) =

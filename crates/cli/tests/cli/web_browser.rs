@@ -370,13 +370,29 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     common::serve::admin(&db, &["user", "perm", "carol", "/pub", "read"]);
     common::serve::admin(&db, &["user", "perm", "carol", "/incoming", "upload,mkdir"]);
     common::serve::admin(&db, &["user", "perm", "carol", "/private", "none"]);
-    let srv = Serve::start(&root, &["--http-listen", "127.0.0.1:0", "--db", &db]);
+    // Over HTTPS, as browsers meet it: HTTP/2.
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
     let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
     let upload = dir.path().join("report.txt");
     std::fs::write(&upload, "for the drop box\n").unwrap();
     let r = browse(
         dir.path(),
         &json!({
+            "ignore_certificate_errors": true,
             "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
             "steps": [
                 {"op": "open", "url": format!("{base}/")},                                   // 0
@@ -405,6 +421,7 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
                 {"op": "texts", "css": "td.t"},
                 {"op": "open", "url": format!("{base}/")},
                 {"op": "attributes", "css": "a.i", "name": "href"},
+                {"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"},
             ]
         }),
     );
@@ -432,5 +449,6 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     let infos = results[23].as_array().unwrap();
     assert_eq!(infos.len(), 1, "{infos:?}");
     assert!(infos[0].as_str().unwrap().ends_with("/pub/?info"), "{infos:?}");
+    assert_eq!(results[24], "h2");
     assert_eq!(r["dialogs"], json!([]));
 }
