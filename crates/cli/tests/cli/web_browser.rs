@@ -474,8 +474,9 @@ fn the_search_box_finds_names_below_a_folder_decoded_and_only_what_the_user_may_
     std::fs::write(root.join("pub/deep/nested/report-final.pdf"), "f").unwrap();
     // "Отчёт за год.txt" in windows-1251.
     std::fs::write(
-        root.join("pub/cp")
-            .join(std::ffi::OsStr::from_bytes(b"\xCE\xF2\xF7\xB8\xF2 \xE7\xE0 \xE3\xEE\xE4.txt")),
+        root.join("pub/cp").join(std::ffi::OsStr::from_bytes(
+            b"\xCE\xF2\xF7\xB8\xF2 \xE7\xE0 \xE3\xEE\xE4.txt",
+        )),
         "cp1251",
     )
     .unwrap();
@@ -560,7 +561,10 @@ fn the_search_box_finds_names_below_a_folder_decoded_and_only_what_the_user_may_
     );
     let hrefs = results[9].as_array().unwrap();
     assert!(
-        hrefs[1].as_str().unwrap().ends_with("/pub/deep/nested/report-final.pdf"),
+        hrefs[1]
+            .as_str()
+            .unwrap()
+            .ends_with("/pub/deep/nested/report-final.pdf"),
         "{hrefs:?}"
     );
     assert!(hrefs[2].as_str().unwrap().ends_with("/pub/reports-in/"), "{hrefs:?}");
