@@ -151,6 +151,11 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     ) {
         return r;
     }
+    // A search text past the bound: refused before anything is read.
+    if ask.param("q").is_some_and(|q| q.len() > find::MAX_QUERY) {
+        let max = find::MAX_QUERY.to_string();
+        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-find-too-long", &[("max", &max)]);
+    }
     // A place the user may only put things in (a drop box): its page
     // has the forms and no entries; anything else there is refused, the
     // same whether it exists or not.
@@ -204,6 +209,9 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
             }
             if let Err(r) = allowed(web, ask, view, &Op::List(ask.path.components())) {
                 return r;
+            }
+            if let Some(q) = ask.param("q").filter(|q| !q.is_empty()) {
+                return find::find(web, ask, view, q).await;
             }
             listing(web, ask, view).await
         }
@@ -439,6 +447,7 @@ fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, stored: (
 
 mod changes;
 mod download;
+pub(crate) mod find;
 mod upload;
 
 pub(crate) use changes::{delete, mkdir, rename};

@@ -18,6 +18,9 @@ use super::files::{Listing, Sort};
 use super::session::View;
 use super::{encode_segment, href, Ask, Web};
 
+mod find;
+pub(crate) use find::found;
+
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
 
@@ -122,6 +125,7 @@ impl<'a> Page<'a> {
         out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n<header>\n");
         let mut p = Page { web, ask, lang, out };
         p.crumbs();
+        p.search_box(view);
         p.who(view);
         p.language_menu();
         p.out.push_str("</header>\n<main>\n");

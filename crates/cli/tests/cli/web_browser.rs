@@ -452,3 +452,147 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     assert_eq!(results[24], "h2");
     assert_eq!(r["dialogs"], json!([]));
 }
+
+/// Issue 49: find, in Chromium over HTTPS (HTTP/2). carol types in the
+/// search box of `/pub/` and presses Enter: the names below it that
+/// contain the text, case ignored, each linked where the listing links
+/// it; a windows-1251 name is found by its decoded Cyrillic; nothing
+/// from a folder she may not list (a drop box, a `none` folder) nor
+/// through a link out of the root shows.
+#[test]
+fn the_search_box_finds_names_below_a_folder_decoded_and_only_what_the_user_may_list() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let outside = dir.path().join("outside");
+    for d in ["pub/deep/nested", "pub/cp", "pub/reports-in", "pub/secret", "private"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(root.join("pub/Report-2026.txt"), "r").unwrap();
+    std::fs::write(root.join("pub/other.txt"), "o").unwrap();
+    std::fs::write(root.join("pub/deep/nested/report-final.pdf"), "f").unwrap();
+    // "Отчёт за год.txt" in windows-1251.
+    std::fs::write(
+        root.join("pub/cp").join(std::ffi::OsStr::from_bytes(
+            b"\xCE\xF2\xF7\xB8\xF2 \xE7\xE0 \xE3\xEE\xE4.txt",
+        )),
+        "cp1251",
+    )
+    .unwrap();
+    std::fs::write(root.join("pub/reports-in/report-dropped.txt"), "d").unwrap();
+    std::fs::write(root.join("pub/secret/report-secret.txt"), "s").unwrap();
+    std::fs::write(root.join("private/report-private.txt"), "p").unwrap();
+    std::fs::write(outside.join("report-outside.txt"), "x").unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("pub/out")).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    common::serve::admin(&db, &["user", "perm", "carol", "/", "list"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/pub", "read"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/pub/reports-in", "upload"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/pub/secret", "none"]);
+    common::serve::admin(&db, &["user", "perm", "carol", "/private", "none"]);
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--dir-charset",
+            "/pub/cp=windows-1251",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/pub/")},                                // 0
+                {"op": "type", "css": "#login-user", "text": "carol"},
+                {"op": "type", "css": "#login-password", "text": "carol-pw"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "carol"},
+                // The box has its label; typed into, then Enter (the keyboard).
+                {"op": "count", "css": "header form[role='search'] label[for='search-q']"},   // 5
+                {"op": "type", "css": "#search-q", "text": "REPORT\u{E007}"},
+                {"op": "wait_for", "css": "#found-title"},
+                {"op": "texts", "css": "#found a.n"},
+                {"op": "attributes", "css": "#found a.n", "name": "href"},
+                {"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"}, // 10
+                {"op": "attribute", "css": "#search-q", "name": "value"},
+                {"op": "source"},
+                // A legacy name, by its decoded text.
+                {"op": "type", "css": "#search-q", "text": "отчёт ЗА\u{E007}"},
+                {"op": "wait_for", "css": "#found-title", "text": "отчёт ЗА"},
+                {"op": "texts", "css": "#found a.n"},                                          // 15
+                // Its link is its FTP path in UTF-8, and downloads it.
+                {"op": "attribute", "css": "#found a.n", "name": "href"},
+                {"op": "eval", "js": "return fetch(document.querySelector('#found a.n').href).then(r => r.text());"},
+                // Nothing found, and the way back to the listing.
+                {"op": "open", "url": format!("{base}/pub/?q=nothing-like-this")},
+                {"op": "count", "css": "#found-none"},
+                {"op": "click", "css": "#found-back"},                                         // 20
+                {"op": "wait_for", "css": "#listing"},
+                {"op": "url"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results[5], 1, "a labelled search box in the header");
+    let names = results[8].as_array().unwrap();
+    assert_eq!(
+        names,
+        &[
+            json!("Report-2026.txt"),
+            json!("deep/nested/report-final.pdf"),
+            json!("reports-in/")
+        ],
+        "what carol may see, from /pub/"
+    );
+    let hrefs = results[9].as_array().unwrap();
+    assert!(
+        hrefs[1]
+            .as_str()
+            .unwrap()
+            .ends_with("/pub/deep/nested/report-final.pdf"),
+        "{hrefs:?}"
+    );
+    assert!(hrefs[2].as_str().unwrap().ends_with("/pub/reports-in/"), "{hrefs:?}");
+    assert_eq!(results[10], "h2");
+    assert_eq!(results[11], "REPORT");
+    let page = results[12].as_str().unwrap();
+    for hidden in ["report-dropped", "report-secret", "report-private", "report-outside"] {
+        assert!(!page.contains(hidden), "{hidden} must not show:\n{page}");
+    }
+    assert_eq!(results[15], json!(["cp/Отчёт за год.txt"]));
+    assert!(
+        results[16]
+            .as_str()
+            .unwrap()
+            .ends_with("/pub/cp/%D0%9E%D1%82%D1%87%D1%91%D1%82%20%D0%B7%D0%B0%20%D0%B3%D0%BE%D0%B4.txt"),
+        "{}",
+        results[16]
+    );
+    assert_eq!(results[17], "cp1251");
+    assert_eq!(results[19], 1, "nothing found says so");
+    assert!(results[22].as_str().unwrap().ends_with("/pub/"), "{}", results[22]);
+    assert_eq!(r["dialogs"], json!([]));
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+}

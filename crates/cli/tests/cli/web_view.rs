@@ -1437,3 +1437,85 @@ fn the_accounts_language_survives_a_bare_lang_and_a_browser_without_accept_langu
     let page = curl(&jar, &format!("{base}/"), &["-H", "Accept-Language: de"]);
     assert!(page.text().contains("<html lang=\"de\""), "{}", page.text());
 }
+
+/// Issue 49: find's bounds, with curl. 201 names that match in a folder:
+/// 200 shown and the page says the search was cut short; a folder of
+/// more entries than a search reads: cut short too, nothing made up; a
+/// text of 200 octets is searched, one of 201 is a 400 with its page;
+/// an empty `q` is the listing; the text is escaped on the page.
+#[test]
+fn find_is_bounded_in_work_and_results_and_refuses_a_long_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("many/sub")).unwrap();
+    std::fs::create_dir_all(root.join("huge")).unwrap();
+    for i in 0..200 {
+        std::fs::write(root.join(format!("many/hit-{i:03}.txt")), "").unwrap();
+    }
+    std::fs::write(root.join("many/sub/HIT-last.txt"), "").unwrap();
+    for i in 0..20_001 {
+        std::fs::write(root.join(format!("huge/f{i:05}")), "").unwrap();
+    }
+    let (_srv, base) = start(&root, &["--anonymous"]);
+    let jar = dir.path().join("jar");
+
+    // Below the bound: every hit, not cut.
+    let r = curl(&jar, &format!("{base}/many/?q=Last"), &[]);
+    assert_eq!(r.status, 200);
+    let page = r.text();
+    assert!(page.contains("href=\"/many/sub/HIT-last.txt\""), "{page}");
+    assert_eq!(page.matches("class=\"n\"").count(), 1, "{page}");
+    assert!(!page.contains("id=\"found-cut\""), "{page}");
+    assert!(page.contains("id=\"found-back\" href=\"/many/\""), "{page}");
+
+    // 201 matches: 200 shown, and the page says why not more.
+    let r = curl(&jar, &format!("{base}/many/?q=hit"), &[]);
+    assert_eq!(r.status, 200);
+    let page = r.text();
+    assert_eq!(page.matches("<li class=\"f\">").count(), 200, "{page}");
+    assert!(page.contains("id=\"found-cut\""), "{page}");
+    assert!(page.contains("The search stopped early"), "{page}");
+
+    // More entries than a search reads: cut short, and nothing found.
+    let r = curl(&jar, &format!("{base}/huge/?q=zzz"), &[]);
+    assert_eq!(r.status, 200);
+    let page = r.text();
+    assert!(page.contains("id=\"found-cut\""), "{page}");
+    assert!(page.contains("id=\"found-none\""), "{page}");
+    let r = curl(&jar, &format!("{base}/huge/?q=f20000"), &[]);
+    assert!(r.text().contains("id=\"found-cut\""), "{}", r.text());
+
+    // 200 octets: searched; 201: refused, with a page that says why.
+    let ok = "a".repeat(200);
+    let r = curl(&jar, &format!("{base}/many/?q={ok}"), &[]);
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("id=\"found-none\""), "{}", r.text());
+    let long = "a".repeat(201);
+    let r = curl(&jar, &format!("{base}/many/?q={long}"), &[]);
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text().contains("The search text is too long: at most 200 bytes."),
+        "{}",
+        r.text()
+    );
+    // Cyrillic counts in octets: 101 letters are 202.
+    let r = curl(&jar, &format!("{base}/many/?q={}", "%D0%96".repeat(101)), &[]);
+    assert_eq!(r.status, 400);
+
+    // No text, or an empty one: the listing, with the search box.
+    for q in ["", "?q="] {
+        let r = curl(&jar, &format!("{base}/many/{q}"), &[]);
+        assert_eq!(r.status, 200);
+        let page = r.text();
+        assert!(page.contains("id=\"listing\""), "{page}");
+        assert!(!page.contains("id=\"found"), "{page}");
+        assert!(page.contains("<label for=\"search-q\">"), "{page}");
+    }
+
+    // The text searched for is shown escaped.
+    let r = curl(&jar, &format!("{base}/many/?q=%3Cscript%3Ealert(1)%3C/script%3E"), &[]);
+    assert_eq!(r.status, 200);
+    let page = r.text();
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(1)"), "{page}");
+}

@@ -170,3 +170,11 @@ lang-account = تمت إعادة اللغة إلى لغة حسابك: { $languag
 lang-default-until-login = تمت إعادة اللغة إلى الافتراضية: { $language }؛ الحساب الذي له لغته الخاصة يحصل عليها عند تسجيل الدخول.
 # issue 48 (ftps)
 tls-reuse-required-account = يلزم إعادة استخدام جلسة TLS على اتصال البيانات (العملاء الذين لا يستأنفون الجلسات أبدًا يحتاجون إلى الإعداد tls_reuse_required = false على الخادم أو babelftp user set NAME --tls-reuse optional لحسابهم).
+# issue 49 (find)
+web-find-label = البحث في هذا المجلد:
+web-find = بحث
+web-found = «{ $text }» في { $path }: { $count } نتيجة
+web-found-none = لا يحتوي أي اسم هنا أو في ما تحته على «{ $text }».
+web-found-cut = توقف البحث قبل اكتماله (بحد أقصى { $results } نتيجة و{ $entries } عنصرًا مفحوصًا): ضيّق البحث أو ابحث في مجلد أعمق.
+web-found-back = العودة إلى المجلد
+web-find-too-long = نص البحث طويل جدًا: { $max } بايت على الأكثر.

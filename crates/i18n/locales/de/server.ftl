@@ -170,3 +170,11 @@ lang-account = Sprache auf die Sprache Ihres Kontos zurückgesetzt: { $language 
 lang-default-until-login = Sprache auf die Standardsprache zurückgesetzt: { $language }; ein Konto mit eigener Sprache erhält sie bei der Anmeldung.
 # issue 48 (ftps)
 tls-reuse-required-account = Wiederverwendung der TLS-Sitzung auf der Datenverbindung erforderlich (Clients, die nie eine Sitzung wiederaufnehmen, brauchen tls_reuse_required = false auf dem Server, oder babelftp user set NAME --tls-reuse optional für ihr Konto).
+# issue 49 (find)
+web-find-label = In diesem Ordner suchen:
+web-find = Suchen
+web-found = „{ $text }“ in { $path }: { $count } gefunden
+web-found-none = Kein Name hier oder darunter enthält „{ $text }“.
+web-found-cut = Die Suche wurde vorzeitig beendet (höchstens { $results } Treffer und { $entries } geprüfte Einträge): grenzen Sie sie ein oder suchen Sie in einem tieferen Ordner.
+web-found-back = Zurück zum Ordner
+web-find-too-long = Der Suchtext ist zu lang: höchstens { $max } Bytes.

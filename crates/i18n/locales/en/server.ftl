@@ -170,3 +170,11 @@ lang-account = Language reset to your account's language, { $language }.
 lang-default-until-login = Language reset to the default, { $language }; an account with a language of its own gets it at login.
 # issue 48 (ftps)
 tls-reuse-required-account = TLS session reuse required on the data connection (clients that never resume need tls_reuse_required = false on the server, or babelftp user set NAME --tls-reuse optional for their account).
+# issue 49 (find)
+web-find-label = Find in this folder:
+web-find = Find
+web-found = “{ $text }” in { $path }: { $count } found
+web-found-none = No name here or below contains “{ $text }”.
+web-found-cut = The search stopped early (at most { $results } results and { $entries } entries looked at): narrow it down, or search a folder further down.
+web-found-back = Back to the folder
+web-find-too-long = The search text is too long: at most { $max } bytes.

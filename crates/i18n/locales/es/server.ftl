@@ -170,3 +170,11 @@ lang-account = Idioma restablecido al de su cuenta, { $language }.
 lang-default-until-login = Idioma restablecido al predeterminado, { $language }; una cuenta con idioma propio lo recibe al iniciar sesión.
 # issue 48 (ftps)
 tls-reuse-required-account = Se requiere reutilizar la sesión TLS en la conexión de datos (los clientes que nunca reanudan sesiones necesitan tls_reuse_required = false en el servidor, o babelftp user set NOMBRE --tls-reuse optional para su cuenta).
+# issue 49 (find)
+web-find-label = Buscar en esta carpeta:
+web-find = Buscar
+web-found = «{ $text }» en { $path }: { $count } encontrados
+web-found-none = Ningún nombre aquí ni debajo contiene «{ $text }».
+web-found-cut = La búsqueda se detuvo antes de terminar (como máximo { $results } resultados y { $entries } entradas examinadas): acótela o busque en una carpeta más abajo.
+web-found-back = Volver a la carpeta
+web-find-too-long = El texto de búsqueda es demasiado largo: como máximo { $max } bytes.

@@ -170,3 +170,11 @@ lang-account = Langue réinitialisée à celle de votre compte, { $language }.
 lang-default-until-login = Langue réinitialisée à la langue par défaut, { $language } ; un compte qui a sa propre langue la retrouve à la connexion.
 # issue 48 (ftps)
 tls-reuse-required-account = Réutilisation de la session TLS requise sur la connexion de données (les clients qui ne reprennent jamais de session ont besoin de tls_reuse_required = false sur le serveur, ou babelftp user set NOM --tls-reuse optional pour leur compte).
+# issue 49 (find)
+web-find-label = Rechercher dans ce dossier :
+web-find = Rechercher
+web-found = « { $text } » dans { $path } : { $count } trouvé(s)
+web-found-none = Aucun nom ici ou en dessous ne contient « { $text } ».
+web-found-cut = La recherche s'est arrêtée avant la fin (au plus { $results } résultats et { $entries } entrées examinées) : précisez-la, ou cherchez dans un dossier plus bas.
+web-found-back = Retour au dossier
+web-find-too-long = Le texte recherché est trop long : { $max } octets au plus.

@@ -170,3 +170,11 @@ lang-account = השפה אופסה לשפת החשבון שלך: { $language }.
 lang-default-until-login = השפה אופסה לברירת המחדל: { $language }; חשבון עם שפה משלו יקבל אותה בכניסה.
 # issue 48 (ftps)
 tls-reuse-required-account = נדרש שימוש חוזר בהפעלת TLS בחיבור הנתונים (לקוחות שאף פעם אינם מחדשים הפעלה זקוקים להגדרה tls_reuse_required = false בשרת או babelftp user set NAME --tls-reuse optional לחשבון שלהם).
+# issue 49 (find)
+web-find-label = חיפוש בתיקייה זו:
+web-find = חיפוש
+web-found = „{ $text }” ב־{ $path }: נמצאו { $count }
+web-found-none = אין כאן או מתחת שם שמכיל „{ $text }”.
+web-found-cut = החיפוש נעצר לפני סופו (לכל היותר { $results } תוצאות ו־{ $entries } פריטים שנבדקו): צמצמו אותו או חפשו בתיקייה עמוקה יותר.
+web-found-back = חזרה לתיקייה
+web-find-too-long = טקסט החיפוש ארוך מדי: לכל היותר { $max } בתים.

@@ -170,3 +170,11 @@ lang-account = Lingua ripristinata a quella del suo account, { $language }.
 lang-default-until-login = Lingua ripristinata a quella predefinita, { $language }; un account con una lingua propria la riceve all'accesso.
 # issue 48 (ftps)
 tls-reuse-required-account = Riutilizzo della sessione TLS richiesto sulla connessione dati (i client che non riprendono mai una sessione richiedono tls_reuse_required = false sul server, oppure babelftp user set NOME --tls-reuse optional per il loro account).
+# issue 49 (find)
+web-find-label = Cerca in questa cartella:
+web-find = Cerca
+web-found = «{ $text }» in { $path }: { $count } trovati
+web-found-none = Nessun nome qui o nelle sottocartelle contiene «{ $text }».
+web-found-cut = La ricerca si è fermata prima della fine (al massimo { $results } risultati e { $entries } voci esaminate): restringila o cerca in una cartella più in basso.
+web-found-back = Torna alla cartella
+web-find-too-long = Il testo da cercare è troppo lungo: al massimo { $max } byte.

@@ -170,3 +170,11 @@ lang-account = 言語をアカウントの { $language } に戻しました。
 lang-default-until-login = 言語を既定の { $language } に戻しました。独自の言語を持つアカウントはログイン時にその言語になります。
 # issue 48 (ftps)
 tls-reuse-required-account = データ接続では TLS セッションの再利用が必要です（セッションを再開しないクライアントには、サーバーで tls_reuse_required = false を設定するか、そのアカウントに babelftp user set NAME --tls-reuse optional を設定してください）。
+# issue 49 (find)
+web-find-label = このフォルダー内を検索:
+web-find = 検索
+web-found = { $path } 内の「{ $text }」: { $count } 件
+web-found-none = ここにもその下にも「{ $text }」を含む名前はありません。
+web-found-cut = 検索は途中で打ち切られました(結果は最大 { $results } 件、調べる項目は最大 { $entries } 件): 条件を絞るか、下の階層のフォルダーで検索してください。
+web-found-back = フォルダーに戻る
+web-find-too-long = 検索文字列が長すぎます: 最大 { $max } バイトです。

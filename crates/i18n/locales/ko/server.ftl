@@ -170,3 +170,11 @@ lang-account = 언어를 계정 언어인 { $language }(으)로 재설정했습�
 lang-default-until-login = 언어를 기본값인 { $language }(으)로 재설정했습니다. 자체 언어가 있는 계정은 로그인할 때 그 언어가 적용됩니다.
 # issue 48 (ftps)
 tls-reuse-required-account = 데이터 연결에서 TLS 세션을 재사용해야 합니다(세션을 재개하지 않는 클라이언트에는 서버의 tls_reuse_required = false 설정이나 해당 계정의 babelftp user set NAME --tls-reuse optional 설정이 필요합니다).
+# issue 49 (find)
+web-find-label = 이 폴더에서 찾기:
+web-find = 찾기
+web-found = { $path }에서 “{ $text }”: { $count }개 찾음
+web-found-none = 여기와 그 아래에 “{ $text }”을(를) 포함하는 이름이 없습니다.
+web-found-cut = 검색이 끝나기 전에 멈췄습니다(결과 최대 { $results }개, 살펴본 항목 최대 { $entries }개): 검색어를 좁히거나 더 아래 폴더에서 찾으세요.
+web-found-back = 폴더로 돌아가기
+web-find-too-long = 검색어가 너무 깁니다: 최대 { $max }바이트입니다.

@@ -170,3 +170,11 @@ lang-account = Przywrócono język Twojego konta: { $language }.
 lang-default-until-login = Przywrócono język domyślny: { $language }; konto z własnym językiem otrzyma go po zalogowaniu.
 # issue 48 (ftps)
 tls-reuse-required-account = Połączenie danych wymaga ponownego użycia sesji TLS (klienci, którzy nigdy nie wznawiają sesji, wymagają ustawienia tls_reuse_required = false na serwerze albo babelftp user set NAZWA --tls-reuse optional dla ich konta).
+# issue 49 (find)
+web-find-label = Szukaj w tym folderze:
+web-find = Szukaj
+web-found = „{ $text }” w { $path }: znaleziono { $count }
+web-found-none = Żadna nazwa tutaj ani niżej nie zawiera „{ $text }”.
+web-found-cut = Wyszukiwanie przerwano przed końcem (najwyżej { $results } wyników i { $entries } przejrzanych pozycji): zawęź je albo szukaj w folderze niżej.
+web-found-back = Wróć do folderu
+web-find-too-long = Szukany tekst jest za długi: najwyżej { $max } bajtów.

@@ -170,3 +170,11 @@ lang-account = Idioma redefinido para o da sua conta, { $language }.
 lang-default-until-login = Idioma redefinido para o padrão, { $language }; uma conta com idioma próprio o recebe ao entrar.
 # issue 48 (ftps)
 tls-reuse-required-account = É necessário reutilizar a sessão TLS na conexão de dados (clientes que nunca retomam sessões precisam de tls_reuse_required = false no servidor, ou babelftp user set NOME --tls-reuse optional para a conta deles).
+# issue 49 (find)
+web-find-label = Procurar nesta pasta:
+web-find = Procurar
+web-found = “{ $text }” em { $path }: { $count } encontrados
+web-found-none = Nenhum nome aqui ou abaixo contém “{ $text }”.
+web-found-cut = A busca parou antes do fim (no máximo { $results } resultados e { $entries } entradas examinadas): refine-a ou procure em uma pasta mais abaixo.
+web-found-back = Voltar à pasta
+web-find-too-long = O texto da busca é longo demais: no máximo { $max } bytes.

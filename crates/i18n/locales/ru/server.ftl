@@ -170,3 +170,11 @@ lang-account = Восстановлен язык вашей учётной за�
 lang-default-until-login = Восстановлен язык по умолчанию: { $language }; учётная запись со своим языком получит его при входе.
 # issue 48 (ftps)
 tls-reuse-required-account = В соединении для передачи данных требуется повторное использование сеанса TLS (клиентам, которые никогда не возобновляют сеанс, нужен tls_reuse_required = false на сервере или babelftp user set ИМЯ --tls-reuse optional для их учётной записи).
+# issue 49 (find)
+web-find-label = Искать в этой папке:
+web-find = Найти
+web-found = «{ $text }» в { $path }: найдено { $count }
+web-found-none = Ни одно имя здесь и глубже не содержит «{ $text }».
+web-found-cut = Поиск остановлен досрочно (не более { $results } результатов и { $entries } просмотренных записей): уточните запрос или ищите в папке глубже.
+web-found-back = Назад к папке
+web-find-too-long = Слишком длинный текст поиска: не более { $max } байт.

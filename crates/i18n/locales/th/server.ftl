@@ -170,3 +170,11 @@ lang-account = รีเซ็ตภาษากลับเป็นภาษ�
 lang-default-until-login = รีเซ็ตภาษากลับเป็นค่าเริ่มต้น { $language } แล้ว บัญชีที่มีภาษาของตนเองจะได้ภาษานั้นเมื่อเข้าสู่ระบบ
 # issue 48 (ftps)
 tls-reuse-required-account = ต้องใช้เซสชัน TLS เดิมซ้ำบนการเชื่อมต่อข้อมูล (ไคลเอนต์ที่ไม่เคยใช้เซสชันเดิมต่อ ต้องตั้งค่า tls_reuse_required = false ที่เซิร์ฟเวอร์ หรือ babelftp user set NAME --tls-reuse optional สำหรับบัญชีของไคลเอนต์นั้น)
+# issue 49 (find)
+web-find-label = ค้นหาในโฟลเดอร์นี้:
+web-find = ค้นหา
+web-found = “{ $text }” ใน { $path }: พบ { $count } รายการ
+web-found-none = ไม่มีชื่อใดที่นี่หรือในโฟลเดอร์ย่อยที่มี “{ $text }”
+web-found-cut = การค้นหาหยุดก่อนเสร็จ (ผลลัพธ์ไม่เกิน { $results } รายการ และตรวจดูไม่เกิน { $entries } รายการ): ระบุให้แคบลง หรือค้นหาในโฟลเดอร์ที่ลึกลงไป
+web-found-back = กลับไปที่โฟลเดอร์
+web-find-too-long = ข้อความค้นหายาวเกินไป: ไม่เกิน { $max } ไบต์

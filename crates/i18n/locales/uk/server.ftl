@@ -170,3 +170,11 @@ lang-account = Відновлено мову вашого облікового �
 lang-default-until-login = Відновлено типову мову: { $language }; обліковий запис із власною мовою отримає її під час входу.
 # issue 48 (ftps)
 tls-reuse-required-account = У з’єднанні для передавання даних потрібне повторне використання сеансу TLS (клієнтам, які ніколи не відновлюють сеанс, потрібен tls_reuse_required = false на сервері або babelftp user set ІМ’Я --tls-reuse optional для їхнього облікового запису).
+# issue 49 (find)
+web-find-label = Шукати в цій теці:
+web-find = Знайти
+web-found = «{ $text }» у { $path }: знайдено { $count }
+web-found-none = Жодна назва тут і глибше не містить «{ $text }».
+web-found-cut = Пошук зупинено достроково (не більше { $results } результатів і { $entries } переглянутих записів): уточніть запит або шукайте в теці глибше.
+web-found-back = Назад до теки
+web-find-too-long = Текст пошуку задовгий: не більше { $max } байтів.

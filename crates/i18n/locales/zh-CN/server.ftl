@@ -170,3 +170,11 @@ lang-account = 语言已重置为您账户的语言 { $language }。
 lang-default-until-login = 语言已重置为默认语言 { $language }；设有自己语言的账户将在登录时使用该语言。
 # issue 48 (ftps)
 tls-reuse-required-account = 数据连接必须复用 TLS 会话（从不恢复会话的客户端需要在服务器上设置 tls_reuse_required = false，或为其账户执行 babelftp user set NAME --tls-reuse optional）。
+# issue 49 (find)
+web-find-label = 在此文件夹中查找:
+web-find = 查找
+web-found = { $path } 中的“{ $text }”:找到 { $count } 个
+web-found-none = 此处及其下级没有名称包含“{ $text }”。
+web-found-cut = 搜索提前停止(最多 { $results } 个结果,最多查看 { $entries } 个条目):请缩小范围,或在更下层的文件夹中查找。
+web-found-back = 返回文件夹
+web-find-too-long = 搜索文字太长:最多 { $max } 字节。

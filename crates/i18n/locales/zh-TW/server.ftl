@@ -170,3 +170,11 @@ lang-account = 語言已重設為您帳戶的語言 { $language }。
 lang-default-until-login = 語言已重設為預設語言 { $language }；設有自己語言的帳戶會在登入時使用該語言。
 # issue 48 (ftps)
 tls-reuse-required-account = 資料連線必須重複使用 TLS 工作階段（從不恢復工作階段的用戶端需要在伺服器上設定 tls_reuse_required = false，或為其帳號執行 babelftp user set NAME --tls-reuse optional）。
+# issue 49 (find)
+web-find-label = 在此資料夾中尋找:
+web-find = 尋找
+web-found = { $path } 中的「{ $text }」:找到 { $count } 個
+web-found-none = 此處及其下層沒有名稱包含「{ $text }」。
+web-found-cut = 搜尋提前停止(最多 { $results } 個結果,最多檢視 { $entries } 個項目):請縮小範圍,或在更下層的資料夾中尋找。
+web-found-back = 返回資料夾
+web-find-too-long = 搜尋文字太長:最多 { $max } 位元組。
