@@ -58,7 +58,7 @@ fn storage_error(web: &Web, ask: &Ask, e: &io::Error) -> Response {
             (StatusCode::SERVICE_UNAVAILABLE, "web-unavailable")
         }
     };
-    web.error(ask.lang, status, id, &[])
+    web.refuse(ask, status, id, &[])
 }
 
 /// Whether the rules allow `op` (the core's check, as for every
@@ -77,7 +77,7 @@ fn any_right(web: &Web, ask: &Ask, view: &View, path: &VPath, perms: &[Perm]) ->
         return Ok(());
     }
     tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&path.to_bytes()), "web: refused by the permissions");
-    Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]))
+    Err(web.refuse(ask, StatusCode::FORBIDDEN, "web-denied", &[]))
 }
 
 /// The user's context: its operations, as every door runs them.
@@ -110,13 +110,13 @@ fn service_error(web: &Web, ask: &Ask, e: ServiceError) -> Response {
     match e {
         ServiceError::Denied { perm } => {
             tracing::info!(peer = %ask.peer, missing = %perm, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
-            web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[])
+            web.refuse(ask, StatusCode::FORBIDDEN, "web-denied", &[])
         }
         ServiceError::DeniedInside { perm, at } => {
             let shown = babelftp_proto::display::PlainPath(&at.to_bytes()).to_string();
             tracing::info!(peer = %ask.peer, missing = %perm, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), inside = %shown, "web: refused by the permissions of a folder inside");
-            web.error(
-                ask.lang,
+            web.refuse(
+                ask,
                 StatusCode::FORBIDDEN,
                 "web-denied-inside",
                 &[("path", &shown), ("perm", perm.name())],
@@ -154,7 +154,7 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
     // A search text past the bound: refused before anything is read.
     if ask.param("q").is_some_and(|q| q.len() > find::MAX_QUERY) {
         let max = find::MAX_QUERY.to_string();
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-find-too-long", &[("max", &max)]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-find-too-long", &[("max", &max)]);
     }
     // A place the user may only put things in (a drop box): its page
     // has the forms and no entries; anything else there is refused, the
@@ -167,7 +167,7 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
             .unwrap_or(false);
         if !dir || ask.param("info").is_some() {
             tracing::info!(peer = %ask.peer, path = %babelftp_proto::display::PlainPath(&ask.path.to_bytes()), "web: refused by the permissions");
-            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-denied", &[]);
+            return web.refuse(ask, StatusCode::FORBIDDEN, "web-denied", &[]);
         }
         if !ask.slash {
             return see_other(&href(&ask.path, true));
@@ -383,7 +383,7 @@ fn not_reserved(web: &Web, ask: &Ask, name: &[u8]) -> Result<(), Response> {
         return Ok(());
     }
     tracing::info!(peer = %ask.peer, name = %babelftp_proto::display::PlainPath(name), "web: name refused: the server's temporary-name pattern");
-    Err(web.error(ask.lang, StatusCode::BAD_REQUEST, "web-reserved-name", &[]))
+    Err(web.refuse(ask, StatusCode::BAD_REQUEST, "web-reserved-name", &[]))
 }
 
 /// The last component of an uploaded file's name (browsers on Windows
@@ -399,7 +399,7 @@ fn base_name(name: &[u8]) -> &[u8] {
 async fn checked_form(web: &St, ask: &Ask, view: &View, body: Body) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Response> {
     let f = read_form(web, ask, body).await?;
     if !csrf_ok(&f, view.expected_token(ask)) {
-        return Err(web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]));
+        return Err(web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]));
     }
     Ok(f)
 }

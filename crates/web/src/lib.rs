@@ -297,12 +297,12 @@ async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
     let post = ask.method == Method::POST;
     let read = matches!(ask.method, Method::GET | Method::HEAD);
     if !post && !read {
-        return web.error(ask.lang, StatusCode::METHOD_NOT_ALLOWED, "web-bad-method", &[]);
+        return web.refuse(ask, StatusCode::METHOD_NOT_ALLOWED, "web-bad-method", &[]);
     }
     if post {
         // A form of another site is refused before anything is read.
         if !same_origin(&ask.headers, ask.authority.as_deref()) {
-            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+            return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
         }
         if ask.has("login") {
             return session::login(web, ask, body).await;
@@ -334,7 +334,7 @@ async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
             () if ask.has("mkdir") => files::mkdir(web, ask, &view, body).await,
             () if ask.has("rename") => files::rename(web, ask, &view, body).await,
             () if ask.has("delete") => files::delete(web, ask, &view, body).await,
-            () => web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
+            () => web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         };
     }
     files::get(web, ask, &view).await
@@ -367,7 +367,15 @@ impl Web {
         id: &'static str,
         args: &[(&str, &str)],
     ) -> Response {
-        let mut r = page::error(self, lang, status, &self.text(lang, id, args));
+        let mut r = page::error(self, lang, None, status, &self.text(lang, id, args));
+        r.extensions_mut().insert(Refusal(id));
+        r
+    }
+
+    /// An error page for the request `ask`: its header and the way back.
+    pub(crate) fn refuse(&self, ask: &Ask, status: StatusCode, id: &'static str, args: &[(&str, &str)]) -> Response {
+        let text = self.text(ask.lang, id, args);
+        let mut r = page::error(self, ask.lang, Some(ask), status, &text);
         r.extensions_mut().insert(Refusal(id));
         r
     }

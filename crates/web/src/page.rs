@@ -21,6 +21,9 @@ use super::{encode_segment, href, Ask, Web};
 mod find;
 pub(crate) use find::found;
 
+/// The product's name, on the login page (a name: not translated).
+const PRODUCT: &str = "babelftp";
+
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
 
@@ -112,6 +115,13 @@ struct Page<'a> {
 
 impl<'a> Page<'a> {
     fn new(web: &'a Web, ask: &'a Ask, title: &str, view: Option<&View>, capacity: usize) -> Page<'a> {
+        Page::open(web, ask, title, view, capacity, true)
+    }
+
+    /// The shell; `who`: whether the header says who is logged in (or
+    /// links to the login page: not on that page itself, nor on an
+    /// error page, where the visitor is not known).
+    fn open(web: &'a Web, ask: &'a Ask, title: &str, view: Option<&View>, capacity: usize, who: bool) -> Page<'a> {
         let lang = ask.lang;
         let catalogs = &web.shared().session.catalogs;
         let tag = catalogs.tag(lang);
@@ -126,7 +136,9 @@ impl<'a> Page<'a> {
         let mut p = Page { web, ask, lang, out };
         p.crumbs();
         p.search_box(view);
-        p.who(view);
+        if who {
+            p.who(view);
+        }
         p.language_menu();
         p.out.push_str("</header>\n<main>\n");
         p
@@ -516,8 +528,11 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
 
 /// The login form (with why the last attempt failed).
 pub(crate) fn login(web: &Web, ask: &Ask, status: StatusCode, error: Option<&str>) -> Response {
-    let title = web.text(ask.lang, "web-login", &[]);
-    let mut p = Page::new(web, ask, &title, None, 1024);
+    let title = web.text(ask.lang, "web-login-title", &[("product", PRODUCT)]);
+    let mut p = Page::open(web, ask, &title, None, 1024, false);
+    p.out.push_str("<h1 id=\"login-title\">");
+    esc(&title, &mut p.out);
+    p.out.push_str("</h1>\n");
     p.out
         .push_str("<form id=\"login\" method=\"post\" action=\"?login\">\n");
     let csrf = ask.csrf().to_owned();
@@ -537,8 +552,34 @@ pub(crate) fn login(web: &Web, ask: &Ask, status: StatusCode, error: Option<&str
     p.finish(status)
 }
 
-/// An error page.
-pub(crate) fn error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response {
+/// An error page: the page's header (the path as links, the language
+/// menu), the text, and the way back: a link to the folder above the
+/// path (`/` at the top). Without the request (a path that could not be
+/// decoded), a header with `/` alone.
+pub(crate) fn error(web: &Web, lang: Lang, ask: Option<&Ask>, status: StatusCode, text: &str) -> Response {
+    let Some(ask) = ask else {
+        return bare_error(web, lang, status, text);
+    };
+    let title = format!("{} {text}", status.as_u16());
+    let mut p = Page::open(web, ask, &title, None, 512, false);
+    p.out.push_str("<p class=\"error\" id=\"error\">");
+    esc(text, &mut p.out);
+    p.out.push_str("</p>\n<p><a href=\"");
+    let comps = ask.path.components();
+    let mut up = String::from("/");
+    for c in comps.iter().take(comps.len().saturating_sub(1)) {
+        encode_segment(c, &mut up);
+        up.push('/');
+    }
+    p.out.push_str(&up);
+    p.out.push_str("\" id=\"home\">");
+    p.t("web-found-back", &[]);
+    p.out.push_str("</a></p>\n");
+    p.finish(status)
+}
+
+/// An error page without the request: `/` in the header and as the way back.
+fn bare_error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response {
     let mut out = String::with_capacity(512);
     let catalogs = &web.shared().session.catalogs;
     let tag = catalogs.tag(lang);
@@ -548,9 +589,11 @@ pub(crate) fn error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Re
     out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
     out.push_str("\">\n<head><meta charset=\"utf-8\"><title>");
     let _ = write!(out, "{}", status.as_u16());
-    out.push_str("</title><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<main>\n<p class=\"error\" id=\"error\">");
+    out.push_str("</title><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<header>\n<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a></nav>\n</header>\n<main>\n<p class=\"error\" id=\"error\">");
     esc(text, &mut out);
-    out.push_str("</p>\n<p><a href=\"/\" id=\"home\">/</a></p>\n</main>\n</body>\n</html>\n");
+    out.push_str("</p>\n<p><a href=\"/\" id=\"home\">");
+    esc(&web.text(lang, "web-found-back", &[]), &mut out);
+    out.push_str("</a></p>\n</main>\n</body>\n</html>\n");
     let mut r = (status, out).into_response();
     r.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -268,7 +268,7 @@ impl Web {
                 }
                 Err(err) => {
                     tracing::warn!(peer = %ask.peer, error = %err, "web: the accounts could not be read");
-                    return Err(self.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]));
+                    return Err(self.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]));
                 }
             }
         }
@@ -351,8 +351,8 @@ pub(crate) fn field<'a>(form: &'a [(Vec<u8>, Vec<u8>)], key: &str) -> Option<&'a
 pub(crate) async fn read_form(web: &St, ask: &Ask, body: Body) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Response> {
     match tokio::time::timeout(web.shared().cfg.stall_timeout, axum::body::to_bytes(body, FORM_LIMIT)).await {
         Ok(Ok(bytes)) => Ok(form(&bytes)),
-        Ok(Err(_)) => Err(web.error(ask.lang, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[])),
-        Err(_) => Err(web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[])),
+        Ok(Err(_)) => Err(web.refuse(ask, StatusCode::PAYLOAD_TOO_LARGE, "web-bad-form", &[])),
+        Err(_) => Err(web.refuse(ask, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[])),
     }
 }
 
@@ -374,7 +374,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
     };
     // The login form's token is the double-submit cookie's.
     if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
-        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     let user = field(&f, "user").unwrap_or_default().to_vec();
     let password = field(&f, "password").unwrap_or_default().to_vec();
@@ -391,7 +391,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         Ok(s) => s,
         Err(e) => {
             tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
-            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+            return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
         }
     };
     // The login as every door asks for it: the ban, the password, the
@@ -403,7 +403,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         }
         Err(e) => {
             tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
-            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+            return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
         }
     };
     let shown = babelftp_proto::display::PlainPath(&user).to_string();
@@ -420,11 +420,11 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         Ok(t) => t,
         Err(e) => {
             tracing::warn!(peer = %ask.peer, user = %shown, error = ?e, "web login: the home cannot be opened");
-            return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+            return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
         }
     };
     let (Some(sid), Some(csrf)) = (token(), token()) else {
-        return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+        return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     };
     // The directory may know the account by another spelling than the
     // one typed: its stamp is then read under its own name.
@@ -437,7 +437,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
                 Ok(s) => (name, s),
                 Err(e) => {
                     tracing::warn!(peer = %ask.peer, error = ?e, "web login: the accounts could not be read");
-                    return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+                    return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
                 }
             }
         }
@@ -487,7 +487,7 @@ pub(crate) async fn login(web: &St, ask: &Ask, body: Body) -> Response {
         _live: live,
     };
     if !web.sessions.insert(sid.clone(), entry) {
-        return web.error(ask.lang, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
+        return web.refuse(ask, StatusCode::SERVICE_UNAVAILABLE, "web-unavailable", &[]);
     }
     tracing::info!(peer = %ask.peer, user = %checked.name, session = id, "web login");
     // The request's next lines name the user in their tag (the login
@@ -522,7 +522,7 @@ pub(crate) async fn logout(web: &St, ask: &Ask, view: &View, body: Body) -> Resp
         Err(r) => return r,
     };
     if !csrf_ok(&f, view.expected_token(ask)) {
-        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     if let Some(sid) = &view.sid {
         web.sessions.remove(sid);
@@ -541,7 +541,7 @@ pub(crate) async fn set_language(web: &St, ask: &Ask, body: Body) -> Response {
         Err(r) => return r,
     };
     if !csrf_ok(&f, ask.kept_csrf.as_deref().unwrap_or("")) {
-        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     let catalogs = &web.shared().session.catalogs;
     let chosen = field(&f, "lang")
@@ -551,7 +551,7 @@ pub(crate) async fn set_language(web: &St, ask: &Ask, body: Body) -> Response {
             babelftp_i18n::lang::Negotiated::Unsupported => None,
         });
     let Some(tag) = chosen else {
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
     };
     let mut r = see_other(&super::href(&ask.path, ask.slash));
     r.headers_mut()

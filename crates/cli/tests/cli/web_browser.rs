@@ -596,3 +596,132 @@ fn the_search_box_finds_names_below_a_folder_decoded_and_only_what_the_user_may_
         "{console:?}"
     );
 }
+
+/// Issue 49, "a page that holds up", in Chromium over HTTPS with HTTP/2:
+/// the login page is titled with the product's name and does not link to
+/// itself; a 404 has the page's header and a way back to the folder
+/// above; at 390 px a folder of long names in several scripts does not
+/// scroll sideways and a Cyrillic name wraps between its words, never
+/// inside one; the dark scheme follows `prefers-color-scheme`.
+#[test]
+fn login_errors_phone_width_and_dark_scheme_hold_up_in_chromium_over_https_with_http2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let long = root.join("long");
+    let words = "Документы бухгалтерии за второй квартал две тысячи двадцать шестого года";
+    std::fs::create_dir_all(long.join(words)).unwrap();
+    for n in [
+        "非常に長い日本語のファイル名の例としての報告書と議事録と見積書と請求書の控え.txt".to_owned(),
+        "تقرير الحسابات السنوية للشركة عن السنة المالية الماضية مع الملاحق.pdf".to_owned(),
+        "รายงานการประชุมคณะกรรมการประจำไตรมาสที่สองของปีสองพันยี่สิบหก.docx".to_owned(),
+        format!("{}.bin", "x".repeat(120)),
+    ] {
+        std::fs::write(long.join(n), "x\n").unwrap();
+    }
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    // Each word of the Cyrillic name on one line; how many lines the name takes.
+    let wrap = format!(
+        "const a = [...document.querySelectorAll('a.n')].find(x => x.textContent.startsWith({words:?}));
+         const t = a.querySelector('bdi').firstChild; const cut = []; let i = 0;
+         for (const w of t.data.split(' ')) {{
+           const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + w.length);
+           if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) cut.push(w);
+           i += w.length + 1;
+         }}
+         return [new Set([...a.getClientRects()].map(x => Math.round(x.top))).size, cut];"
+    );
+    let bg = json!({"op": "eval", "js": "return getComputedStyle(document.body).backgroundColor;"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/long/")},                          // 0
+                {"op": "title"},
+                {"op": "text", "css": "h1"},
+                {"op": "count", "css": "#login-link"},
+                h2,
+                {"op": "type", "css": "#login-user", "text": "alice"},                   // 5
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                // A 404: the header, and the way back to the folder above.
+                {"op": "open", "url": format!("{base}/long/nothing-here.txt")},
+                {"op": "count", "css": "header #crumbs a[href='/long/']"},               // 10
+                {"op": "attribute", "css": "main a#home", "name": "href"},
+                {"op": "count", "css": "#error"},
+                h2,
+                // A phone.
+                {"op": "viewport", "width": 390},
+                {"op": "open", "url": format!("{base}/long/")},                          // 15
+                {"op": "wait_for", "css": "#listing"},
+                {"op": "eval", "js": "return [document.documentElement.scrollWidth, window.innerWidth];"},
+                {"op": "eval", "js": wrap},
+                // Light, then dark.
+                {"op": "color_scheme", "scheme": "light"},
+                bg,                                                                        // 20
+                {"op": "color_scheme", "scheme": "dark"},
+                bg,
+                h2,
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    for i in [4, 13, 23] {
+        assert_eq!(results[i], "h2", "step {i} came over {}", results[i]);
+    }
+    let title = results[1].as_str().unwrap();
+    assert!(title.contains("babelftp"), "the login page's title: {title}");
+    let h1 = results[2].as_str().unwrap();
+    assert!(h1.contains("babelftp"), "the login page's heading: {h1}");
+    assert_eq!(results[3], 0, "no link to the login page on the login page");
+    assert_eq!(results[10], 1, "the 404 page has the header with the path");
+    assert_eq!(results[11], format!("{base}/long/"), "the way back: the folder above");
+    assert_eq!(results[12], 1);
+    let (scroll, inner) = (results[17][0].as_i64().unwrap(), results[17][1].as_i64().unwrap());
+    assert_eq!(inner, 390);
+    assert!(scroll <= inner, "a horizontal scroll at 390 px: {scroll} > {inner}");
+    assert!(
+        results[18][0].as_i64().unwrap() > 1,
+        "the long name wraps: {:?}",
+        results[18]
+    );
+    assert_eq!(results[18][1], json!([]), "words cut across lines");
+    let rgb = |v: &Value| -> Vec<u32> {
+        let s = v.as_str().unwrap();
+        s.trim_start_matches("rgba(")
+            .trim_start_matches("rgb(")
+            .trim_end_matches(')')
+            .split(',')
+            .take(3)
+            .map(|c| c.trim().parse().unwrap())
+            .collect()
+    };
+    assert!(rgb(&results[20]).iter().all(|&c| c > 200), "light: {}", results[20]);
+    assert!(rgb(&results[22]).iter().all(|&c| c < 60), "dark: {}", results[22]);
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+}

@@ -48,6 +48,8 @@ Three ways to use it:
      eval js                      -> execute_script(js)'s value ("return ..." to get one)
      back                         -> null
      sleep seconds                -> null
+     viewport width [height=844] [mobile=true] -> null (CDP: a phone's viewport, in CSS px)
+     color_scheme scheme          -> null (CDP: prefers-color-scheme 'dark'/'light', '' resets)
      screenshot path [full=false] -> path (PNG; full: the whole page, up to 16384 px high)
      wait_for_download [timeout=30] -> {"path", "name", "size", "sha256"} of the next
                                      download finished in download_dir
@@ -383,6 +385,17 @@ def _step(b, s):
         return b.eval(s['js'])
     if op == 'sleep':
         return time.sleep(float(s['seconds']))
+    if op == 'viewport':
+        # A phone's viewport (CSS pixels), whatever the window's size.
+        b.driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {
+            'width': int(s['width']), 'height': int(s.get('height', 844)),
+            'deviceScaleFactor': 1, 'mobile': bool(s.get('mobile', True))})
+        return None
+    if op == 'color_scheme':
+        # prefers-color-scheme: 'dark' or 'light' ('' for the system's).
+        b.driver.execute_cdp_cmd('Emulation.setEmulatedMedia', {
+            'features': [{'name': 'prefers-color-scheme', 'value': s.get('scheme', '')}]})
+        return None
     if op == 'screenshot':
         return b.screenshot(s['path'], s.get('full', False))
     if op == 'wait_for_download':

@@ -178,3 +178,5 @@ web-found-none = لا يحتوي أي اسم هنا أو في ما تحته عل
 web-found-cut = توقف البحث قبل اكتماله (بحد أقصى { $results } نتيجة و{ $entries } عنصرًا مفحوصًا): ضيّق البحث أو ابحث في مجلد أعمق.
 web-found-back = العودة إلى المجلد
 web-find-too-long = نص البحث طويل جدًا: { $max } بايت على الأكثر.
+# issue 49 (page)
+web-login-title = تسجيل الدخول إلى { $product }

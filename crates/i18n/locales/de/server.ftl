@@ -178,3 +178,5 @@ web-found-none = Kein Name hier oder darunter enthält „{ $text }“.
 web-found-cut = Die Suche wurde vorzeitig beendet (höchstens { $results } Treffer und { $entries } geprüfte Einträge): grenzen Sie sie ein oder suchen Sie in einem tieferen Ordner.
 web-found-back = Zurück zum Ordner
 web-find-too-long = Der Suchtext ist zu lang: höchstens { $max } Bytes.
+# issue 49 (page)
+web-login-title = Bei { $product } anmelden

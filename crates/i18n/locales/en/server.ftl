@@ -178,3 +178,5 @@ web-found-none = No name here or below contains “{ $text }”.
 web-found-cut = The search stopped early (at most { $results } results and { $entries } entries looked at): narrow it down, or search a folder further down.
 web-found-back = Back to the folder
 web-find-too-long = The search text is too long: at most { $max } bytes.
+# issue 49 (page)
+web-login-title = Log in to { $product }

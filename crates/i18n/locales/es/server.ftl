@@ -178,3 +178,5 @@ web-found-none = Ningún nombre aquí ni debajo contiene «{ $text }».
 web-found-cut = La búsqueda se detuvo antes de terminar (como máximo { $results } resultados y { $entries } entradas examinadas): acótela o busque en una carpeta más abajo.
 web-found-back = Volver a la carpeta
 web-find-too-long = El texto de búsqueda es demasiado largo: como máximo { $max } bytes.
+# issue 49 (page)
+web-login-title = Iniciar sesión en { $product }

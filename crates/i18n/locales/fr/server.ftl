@@ -178,3 +178,5 @@ web-found-none = Aucun nom ici ou en dessous ne contient « { $text } ».
 web-found-cut = La recherche s'est arrêtée avant la fin (au plus { $results } résultats et { $entries } entrées examinées) : précisez-la, ou cherchez dans un dossier plus bas.
 web-found-back = Retour au dossier
 web-find-too-long = Le texte recherché est trop long : { $max } octets au plus.
+# issue 49 (page)
+web-login-title = Se connecter à { $product }

@@ -178,3 +178,5 @@ web-found-none = אין כאן או מתחת שם שמכיל „{ $text }”.
 web-found-cut = החיפוש נעצר לפני סופו (לכל היותר { $results } תוצאות ו־{ $entries } פריטים שנבדקו): צמצמו אותו או חפשו בתיקייה עמוקה יותר.
 web-found-back = חזרה לתיקייה
 web-find-too-long = טקסט החיפוש ארוך מדי: לכל היותר { $max } בתים.
+# issue 49 (page)
+web-login-title = כניסה ל־{ $product }

@@ -178,3 +178,5 @@ web-found-none = Nessun nome qui o nelle sottocartelle contiene «{ $text }».
 web-found-cut = La ricerca si è fermata prima della fine (al massimo { $results } risultati e { $entries } voci esaminate): restringila o cerca in una cartella più in basso.
 web-found-back = Torna alla cartella
 web-find-too-long = Il testo da cercare è troppo lungo: al massimo { $max } byte.
+# issue 49 (page)
+web-login-title = Accedi a { $product }

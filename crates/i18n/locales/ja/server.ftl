@@ -178,3 +178,5 @@ web-found-none = ここにもその下にも「{ $text }」を含む名前はあ
 web-found-cut = 検索は途中で打ち切られました(結果は最大 { $results } 件、調べる項目は最大 { $entries } 件): 条件を絞るか、下の階層のフォルダーで検索してください。
 web-found-back = フォルダーに戻る
 web-find-too-long = 検索文字列が長すぎます: 最大 { $max } バイトです。
+# issue 49 (page)
+web-login-title = { $product } にログイン

@@ -178,3 +178,5 @@ web-found-none = 여기와 그 아래에 “{ $text }”을(를) 포함하는 �
 web-found-cut = 검색이 끝나기 전에 멈췄습니다(결과 최대 { $results }개, 살펴본 항목 최대 { $entries }개): 검색어를 좁히거나 더 아래 폴더에서 찾으세요.
 web-found-back = 폴더로 돌아가기
 web-find-too-long = 검색어가 너무 깁니다: 최대 { $max }바이트입니다.
+# issue 49 (page)
+web-login-title = { $product }에 로그인

@@ -178,3 +178,5 @@ web-found-none = Żadna nazwa tutaj ani niżej nie zawiera „{ $text }”.
 web-found-cut = Wyszukiwanie przerwano przed końcem (najwyżej { $results } wyników i { $entries } przejrzanych pozycji): zawęź je albo szukaj w folderze niżej.
 web-found-back = Wróć do folderu
 web-find-too-long = Szukany tekst jest za długi: najwyżej { $max } bajtów.
+# issue 49 (page)
+web-login-title = Zaloguj się do { $product }

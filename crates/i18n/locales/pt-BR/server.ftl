@@ -178,3 +178,5 @@ web-found-none = Nenhum nome aqui ou abaixo contém “{ $text }”.
 web-found-cut = A busca parou antes do fim (no máximo { $results } resultados e { $entries } entradas examinadas): refine-a ou procure em uma pasta mais abaixo.
 web-found-back = Voltar à pasta
 web-find-too-long = O texto da busca é longo demais: no máximo { $max } bytes.
+# issue 49 (page)
+web-login-title = Entrar no { $product }

@@ -178,3 +178,5 @@ web-found-none = 此处及其下级没有名称包含“{ $text }”。
 web-found-cut = 搜索提前停止(最多 { $results } 个结果,最多查看 { $entries } 个条目):请缩小范围,或在更下层的文件夹中查找。
 web-found-back = 返回文件夹
 web-find-too-long = 搜索文字太长:最多 { $max } 字节。
+# issue 49 (page)
+web-login-title = 登录 { $product }

@@ -178,3 +178,5 @@ web-found-none = 此處及其下層沒有名稱包含「{ $text }」。
 web-found-cut = 搜尋提前停止(最多 { $results } 個結果,最多檢視 { $entries } 個項目):請縮小範圍,或在更下層的資料夾中尋找。
 web-found-back = 返回資料夾
 web-find-too-long = 搜尋文字太長:最多 { $max } 位元組。
+# issue 49 (page)
+web-login-title = 登入 { $product }

@@ -11,7 +11,7 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
     };
     let name = field(&f, "name").unwrap_or_default().to_vec();
     if !valid_name(&name) {
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
     if let Err(r) = not_reserved(web, ask, &name) {
         return r;
@@ -24,7 +24,7 @@ pub(crate) async fn mkdir(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> 
             changed(web, ask, view, Kind::Mkdir, &path, names);
             see_other(&href(&ask.path, true))
         }
-        Err(ServiceError::QuotaExceeded) => web.error(ask.lang, StatusCode::INSUFFICIENT_STORAGE, "quota-entries", &[]),
+        Err(ServiceError::QuotaExceeded) => web.refuse(ask, StatusCode::INSUFFICIENT_STORAGE, "quota-entries", &[]),
         Err(e) => service_error(web, ask, e),
     }
 }
@@ -37,7 +37,7 @@ pub(crate) async fn rename(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
     };
     let to_name = field(&f, "to").unwrap_or_default().to_vec();
     if !valid_name(&to_name) || ask.path.is_root() {
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
     if let Err(r) = not_reserved(web, ask, &to_name) {
         return r;
@@ -62,7 +62,7 @@ pub(crate) async fn delete(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         return r;
     }
     if ask.path.is_root() {
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-name", &[]);
     }
     if let Err(r) = any_right(web, ask, view, &ask.path, &[Perm::Delete, Perm::Rmdir]) {
         return r;

@@ -143,7 +143,7 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
             .unwrap_or("");
         let expected = view.expected_token(ask);
         if expected.is_empty() || !crate::session::same_token(token, expected) {
-            return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+            return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
         }
         let (dir, name) = (ask.path.parent(), ask.path.file_name().unwrap_or_default().to_vec());
         return match store(web, ask, view, &dir, &name, body.into_data_stream()).await {
@@ -153,7 +153,7 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         };
     }
     let Ok(boundary) = multer::parse_boundary(ctype) else {
-        return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
+        return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-form", &[]);
     };
     // The token is read whole: it may not be large (a file streams, and
     // anything else is skipped as it comes).
@@ -166,22 +166,22 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         let field = match tokio::time::timeout(stall, mp.next_field()).await {
             Ok(Ok(Some(f))) => f,
             Ok(Ok(None)) => break,
-            Ok(Err(_)) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
-            Err(_) => return web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
+            Ok(Err(_)) => return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+            Err(_) => return web.refuse(ask, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
         };
         match field.name() {
             Some("csrf") => {
                 let got = match tokio::time::timeout(stall, field.text()).await {
                     Ok(Ok(got)) => got,
-                    Ok(Err(_)) => return web.error(ask.lang, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
-                    Err(_) => return web.error(ask.lang, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
+                    Ok(Err(_)) => return web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-form", &[]),
+                    Err(_) => return web.refuse(ask, StatusCode::REQUEST_TIMEOUT, "web-stalled", &[]),
                 };
                 let expected = view.expected_token(ask);
                 csrf = !expected.is_empty() && crate::session::same_token(&got, expected);
             }
             Some("file") => {
                 if !csrf {
-                    return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+                    return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
                 }
                 let Some(name) = field.file_name().map(|n| base_name(n.as_bytes()).to_vec()) else {
                     continue;
@@ -200,7 +200,7 @@ pub(crate) async fn upload(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         }
     }
     if !csrf {
-        return web.error(ask.lang, StatusCode::FORBIDDEN, "web-csrf", &[]);
+        return web.refuse(ask, StatusCode::FORBIDDEN, "web-csrf", &[]);
     }
     tracing::debug!(peer = %ask.peer, files = stored, "web upload form done");
     see_other(&href(&ask.path, true))
