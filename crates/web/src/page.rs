@@ -407,11 +407,7 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         }
         p.out.push_str("</td><td>");
         if row.info {
-            p.out.push_str("<a class=\"i\" href=\"");
-            p.out.push_str(&link);
-            p.out.push_str("?info\">");
-            p.out.push_str(&details_esc);
-            p.out.push_str("</a>");
+            details_link(&link, &details_esc, &mut p.out);
         }
         p.out.push_str("</td></tr>\n");
     }
@@ -602,6 +598,15 @@ fn bare_error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
+}
+
+/// The "details" link of an entry at `link` (listings and search hits).
+pub(crate) fn details_link(link: &str, text: &str, out: &mut String) {
+    out.push_str("<a class=\"i\" href=\"");
+    out.push_str(link);
+    out.push_str("?info\">");
+    out.push_str(text);
+    out.push_str("</a>");
 }
 
 #[cfg(test)]

@@ -77,11 +77,8 @@ pub(crate) fn found(web: &Web, ask: &Ask, view: &View, q: &str, f: &Found) -> Re
             }
             p.out.push_str("</a>");
             if hit.info {
-                p.out.push_str(" <a class=\"i\" href=\"");
-                p.out.push_str(&link);
-                p.out.push_str("?info\">");
-                p.out.push_str(&details_esc);
-                p.out.push_str("</a>");
+                p.out.push(' ');
+                super::details_link(&link, &details_esc, &mut p.out);
             }
             p.out.push_str("</li>\n");
         }
