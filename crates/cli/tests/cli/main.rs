@@ -40,6 +40,7 @@ mod serve_ops;
 mod serve_startup;
 mod server_correctness;
 mod web_browser;
+mod web_preview;
 mod web_view;
 mod web_zip;
 
