@@ -745,7 +745,8 @@ fn ticked_entries_download_as_one_zip_in_chromium_over_https_with_http2() {
     std::fs::write(root.join("docs/other.txt"), "not ticked\n").unwrap();
     // "Счёт №7.txt" in windows-1251, in a folder of windows-1251 names.
     std::fs::write(
-        root.join("docs/cp").join(std::ffi::OsStr::from_bytes(b"\xD1\xF7\xB8\xF2 \xB97.txt")),
+        root.join("docs/cp")
+            .join(std::ffi::OsStr::from_bytes(b"\xD1\xF7\xB8\xF2 \xB97.txt")),
         "cp1251 bytes\n",
     )
     .unwrap();

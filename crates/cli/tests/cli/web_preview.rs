@@ -67,23 +67,36 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     }
     // The details page too.
     let r = curl(&jar, &format!("{base}/p/pic.png?info"), &[]);
-    assert!(r.body.contains("id=\"preview\" href=\"/p/pic.png?preview\""), "{}", r.body);
+    assert!(
+        r.body.contains("id=\"preview\" href=\"/p/pic.png?preview\""),
+        "{}",
+        r.body
+    );
 
     // A text holding a script: escaped, inside <pre>, with its charset.
     let r = curl(&jar, &format!("{base}/p/evil.txt?preview"), &[]);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("content-type").as_deref(), Some("text/html; charset=utf-8"));
     assert!(
-        r.body.contains("before &lt;script&gt;document.title=&#39;ran&#39;;alert(1)&lt;/script&gt; after &amp; &quot;quoted&quot;"),
+        r.body.contains(
+            "before &lt;script&gt;document.title=&#39;ran&#39;;alert(1)&lt;/script&gt; after &amp; &quot;quoted&quot;"
+        ),
         "{}",
         r.body
     );
     assert!(!r.body.contains("<script>document"), "{}", r.body);
     assert!(r.body.contains("<pre id=\"preview-text\">"), "{}", r.body);
     assert!(r.body.contains("UTF-8"), "{}", r.body);
-    assert!(r.body.contains("<nav class=\"crumbs\""), "the page's header: {}", r.body);
+    assert!(
+        r.body.contains("<nav class=\"crumbs\""),
+        "the page's header: {}",
+        r.body
+    );
     let csp = r.header("content-security-policy").unwrap();
-    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
 
     // windows-1251: Cyrillic, and the charset named.
     let r = curl(&jar, &format!("{base}/p/cp/ru.txt?preview"), &[]);
@@ -100,16 +113,27 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     // An image: a page with an <img> of its inline URL...
     let r = curl(&jar, &format!("{base}/p/pic.png?preview"), &[]);
     assert_eq!(r.status, 200);
-    assert!(r.body.contains("<img id=\"preview-image\" src=\"/p/pic.png?inline\""), "{}", r.body);
+    assert!(
+        r.body.contains("<img id=\"preview-image\" src=\"/p/pic.png?inline\""),
+        "{}",
+        r.body
+    );
     // ... which is the image, shown in place, sandboxed, never sniffed.
     let r = curl(&jar, &format!("{base}/p/pic.png?inline"), &[]);
     assert_eq!(r.status, 200);
     assert_eq!(r.bytes, PNG);
     assert_eq!(r.header("content-type").as_deref(), Some("image/png"));
     assert_eq!(r.header("x-content-type-options").as_deref(), Some("nosniff"));
-    assert!(r.header("content-disposition").unwrap().starts_with("inline; "), "{}", r.headers);
+    assert!(
+        r.header("content-disposition").unwrap().starts_with("inline; "),
+        "{}",
+        r.headers
+    );
     let csp = r.header("content-security-policy").unwrap();
-    assert!(csp.starts_with("sandbox") && csp.contains("default-src 'none'"), "{csp}");
+    assert!(
+        csp.starts_with("sandbox") && csp.contains("default-src 'none'"),
+        "{csp}"
+    );
     assert!(!csp.contains("script-src"), "{csp}");
 
     // Nothing a preview shows: the download.
@@ -118,7 +142,11 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     assert_eq!(r.header("location").as_deref(), Some("/p/data.bin"));
     let r = curl(&jar, &format!("{base}/p/data.bin?preview"), &["-L"]);
     assert_eq!(r.bytes, [0u8, 1, 2, 3, 0, 0xFF]);
-    assert!(r.header("content-disposition").unwrap().starts_with("attachment; "), "{}", r.headers);
+    assert!(
+        r.header("content-disposition").unwrap().starts_with("attachment; "),
+        "{}",
+        r.headers
+    );
 
     // What the user may not read: refused, text and image, page and bytes.
     for path in ["/p/secret.txt?preview", "/p/secret.png?preview", "/p/secret.png?inline"] {

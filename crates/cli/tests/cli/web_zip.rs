@@ -20,7 +20,14 @@ fn pick_values(page: &str) -> Vec<(String, String)> {
         .skip(1)
         .map(|s| {
             let value = s.split('"').next().unwrap().to_owned();
-            let label = s.split("aria-label=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+            let label = s
+                .split("aria-label=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .to_owned();
             (value, label)
         })
         .collect()
@@ -67,7 +74,9 @@ fn a_zip_of_several_entries_streams_utf8_names_and_leaves_out_what_the_user_may_
     // "Отчёт за год.txt" in windows-1251, in a folder the server is told
     // holds windows-1251 names.
     std::fs::write(
-        docs.join("cp").join(std::ffi::OsStr::from_bytes(b"\xCE\xF2\xF7\xB8\xF2 \xE7\xE0 \xE3\xEE\xE4.txt")),
+        docs.join("cp").join(std::ffi::OsStr::from_bytes(
+            b"\xCE\xF2\xF7\xB8\xF2 \xE7\xE0 \xE3\xEE\xE4.txt",
+        )),
         "cp1251\n",
     )
     .unwrap();
