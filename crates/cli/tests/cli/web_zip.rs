@@ -8,6 +8,7 @@
 
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::common;
 use common::serve::{admin, python, run, Serve};
@@ -96,11 +97,31 @@ fn a_zip_of_several_entries_streams_utf8_names_and_leaves_out_what_the_user_may_
     admin(&db, &["user", "perm", "bob", "/docs/secret.txt", "list"]);
     admin(&db, &["user", "perm", "bob", "/docs/sub/hidden.txt", "list"]);
     admin(&db, &["user", "perm", "bob", "/docs/private", "none"]);
+    // Each file of a zip is a download, with its event.
+    let events = dir.path().join("events.jsonl");
+    let hook = dir.path().join("hook.sh");
+    std::fs::write(
+        &hook,
+        format!("#!/bin/sh\ncat >> '{0}'\necho >> '{0}'\n", events.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let conf = dir.path().join("babelftp.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[hook]]\ncommand = {:?}\nevents = [\"download\"]\n",
+            hook.display().to_string()
+        ),
+    )
+    .unwrap();
     let srv = Serve::start(
         &root,
         &[
             "--http-listen",
             "127.0.0.1:0",
+            "--config",
+            conf.to_str().unwrap(),
             "--db",
             &db,
             "--dir-charset",
@@ -170,6 +191,21 @@ fn a_zip_of_several_entries_streams_utf8_names_and_leaves_out_what_the_user_may_
         docs.join("sub/deeper/big.bin").to_str().unwrap()
     ));
     assert_eq!(got, want);
+    // One download event per file put in, complete; none for what was left out.
+    let read = || std::fs::read_to_string(&events).unwrap_or_default();
+    // (Hooks run side by side: two events may share a line.)
+    let five = |t: &str| t.matches("\"event\":\"download\"").count() == 5;
+    babelftp_test_support::poll(Duration::from_secs(20), || five(&read()).then_some(()));
+    let text = read();
+    assert!(five(&text), "five download events:\n{text}");
+    for want in ["/docs/sub/a.txt", "/docs/sub/deeper/big.bin", "/docs/Отчёт.txt"] {
+        let line = text
+            .split("{\"id\"")
+            .find(|l| l.contains(want))
+            .unwrap_or_else(|| panic!("{want}: {text}"));
+        assert!(line.contains("\"complete\""), "{line}");
+    }
+    assert!(!text.contains("secret") && !text.contains("hidden"), "{text}");
 
     // Only what the user may not read: the whole zip is a 404.
     let r = post_zip(&jar, &format!("{base}/docs/?zip"), Some(&token), &["private"]);
