@@ -34,6 +34,9 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     std::fs::write(root.join("p/README"), "plain words\n").unwrap();
     std::fs::write(root.join("p/long.txt"), "x".repeat(300 << 10)).unwrap();
     std::fs::write(root.join("p/secret.txt"), "secret words\n").unwrap();
+    std::fs::write(root.join("p/doc.pdf"), "%PDF-1.4\n%%EOF\n").unwrap();
+    std::fs::write(root.join("p/song.mp3"), [0xFFu8, 0xFB, 0x90, 0x00]).unwrap();
+    std::fs::write(root.join("p/clip.webm"), [0x1Au8, 0x45, 0xDF, 0xA3]).unwrap();
     std::fs::write(root.join("p/secret.png"), PNG).unwrap();
     let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
     let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-secret\n");
@@ -135,6 +138,46 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
         "{csp}"
     );
     assert!(!csp.contains("script-src"), "{csp}");
+
+    // PDF in a frame (the browser's viewer), audio and video in players;
+    // the page lets exactly those load from this site.
+    for (path, tag) in [
+        ("doc.pdf", "<iframe id=\"preview-pdf\" src=\"/p/doc.pdf?inline\""),
+        (
+            "song.mp3",
+            "<audio id=\"preview-audio\" controls src=\"/p/song.mp3?inline\"",
+        ),
+        (
+            "clip.webm",
+            "<video id=\"preview-video\" controls src=\"/p/clip.webm?inline\"",
+        ),
+    ] {
+        let r = curl(&jar, &format!("{base}/p/{path}?preview"), &[]);
+        assert!(r.body.contains(tag), "{path}: {}", r.body);
+        let csp = r.header("content-security-policy").unwrap();
+        assert!(
+            csp.contains("media-src 'self'") && csp.contains("frame-src 'self'"),
+            "{csp}"
+        );
+    }
+    let r = curl(&jar, &format!("{base}/p/doc.pdf?inline"), &[]);
+    assert_eq!(r.header("content-type").as_deref(), Some("application/pdf"));
+    assert_eq!(
+        r.header("x-frame-options").as_deref(),
+        Some("SAMEORIGIN"),
+        "framed by the preview"
+    );
+    assert!(r
+        .header("content-security-policy")
+        .unwrap()
+        .contains("frame-ancestors 'self'"));
+    let r = curl(&jar, &format!("{base}/p/clip.webm?inline"), &["-r", "1-2"]);
+    assert_eq!(
+        (r.status, r.bytes.as_slice()),
+        (206, &[0x45u8, 0xDF][..]),
+        "players seek"
+    );
+    assert_eq!(r.header("content-type").as_deref(), Some("video/webm"));
 
     // Nothing a preview shows: the download.
     let r = curl(&jar, &format!("{base}/p/data.bin?preview"), &[]);

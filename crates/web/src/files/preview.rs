@@ -42,8 +42,15 @@ pub(crate) enum Shown {
 /// What a name's extension says it is (ASCII case ignored).
 pub(crate) fn by_name(name: &[u8]) -> Option<Shown> {
     let dot = name.iter().rposition(|&b| b == b'.')?;
-    let ext = std::str::from_utf8(&name[dot + 1..]).ok()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
+    // Lower case in a small buffer: a listing asks this of every file.
+    let ext = &name[dot + 1..];
+    let mut buf = [0u8; 8];
+    let lower = buf.get_mut(..ext.len())?;
+    for (l, &b) in lower.iter_mut().zip(ext) {
+        *l = b.to_ascii_lowercase();
+    }
+    let ext = std::str::from_utf8(lower).ok()?;
+    Some(match ext {
         "png" => Shown::Image("image/png"),
         "jpg" | "jpeg" | "jpe" => Shown::Image("image/jpeg"),
         "gif" => Shown::Image("image/gif"),

@@ -3,7 +3,7 @@
 //! it (`form="zip-form"`), named after its row for screen readers. It
 //! works without JavaScript: ticking and the button are plain HTML.
 
-use super::{esc, Page, PlainPath, View};
+use super::{name_text, Page, View};
 
 /// The form: the token and the button (above the table).
 pub(super) fn form(p: &mut Page<'_>, view: &View) {
@@ -30,6 +30,6 @@ pub(super) fn pick(name: &[u8], link: &str, out: &mut String) {
     // The link without a folder's final `/`: unreserved octets and `%HH`.
     out.push_str(link.strip_suffix('/').unwrap_or(link));
     out.push_str("\" aria-label=\"");
-    esc(&PlainPath(name).to_string(), out);
+    name_text(name, out);
     out.push_str("\"></td>");
 }
