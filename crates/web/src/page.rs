@@ -344,7 +344,7 @@ pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
 /// A directory's page.
 pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
     let title = dir_title(ask);
-    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 320);
     actions(&mut p, web, ask, view);
     if l.page > 1 || l.more {
         p.out.push_str("<p class=\"note\" id=\"paged\">");
