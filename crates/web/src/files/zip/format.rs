@@ -432,6 +432,38 @@ print(json.dumps([[i.filename, i.flag_bits, i.compress_type, i.is_dir(), hashlib
         assert_eq!(got.trim(), want);
     }
 
+    /// A real reader takes the ZIP64 forms: an entry announced at 4 GiB
+    /// (ZIP64 header, 8-octet descriptor, ZIP64 extra in the central
+    /// directory) and more than 65,535 entries (the ZIP64 end record and
+    /// its locator).
+    #[test]
+    fn pythons_zipfile_reads_the_zip64_forms() {
+        let mut z = Zip::default();
+        let mut out = z.begin_file(b"announced-big.bin".to_vec(), None, 5 << 30);
+        out.extend_from_slice(b"abc");
+        let mut c = Crc32::new();
+        c.update(b"abc");
+        out.extend(z.end_file(c.value(), 3));
+        let empty = Crc32::new().value();
+        for i in 0..70_000u32 {
+            out.extend(z.begin_file(format!("many/{i}").into_bytes(), None, 0));
+            out.extend(z.end_file(empty, 0));
+        }
+        out.extend(z.finish());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z64.zip");
+        std::fs::write(&path, &out).unwrap();
+        let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nn = z.infolist()\nprint(len(n), z.read('announced-big.bin').decode(), n[-1].filename, z.read(n[-1]) == b'')";
+        let got = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(got.status.success(), "{}", String::from_utf8_lossy(&got.stderr));
+        assert_eq!(String::from_utf8_lossy(&got.stdout).trim(), "70001 abc many/69999 True");
+    }
+
     /// Past 4 GiB of offsets (faked: the writer is told the data went by)
     /// the central directory carries ZIP64 fields, and an entry announced
     /// at 4 GiB or more has a ZIP64 header and descriptor.
