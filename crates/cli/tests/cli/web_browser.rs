@@ -827,6 +827,13 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
     let root = dir.path().join("root");
     std::fs::create_dir_all(root.join("p")).unwrap();
     std::fs::write(root.join("p/pic.png"), crate::web_preview::PNG).unwrap();
+    // An SVG holding a script: an image in its preview, and opened on its
+    // own (its inline URL), a document whose script never runs.
+    std::fs::write(
+        root.join("p/evil.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"3\" height=\"2\"><script>alert('svg')</script><rect width=\"3\" height=\"2\" fill=\"red\"/></svg>",
+    )
+    .unwrap();
     std::fs::write(
         root.join("p/evil.txt"),
         "<script>window.x = 1; document.title = 'ran'; alert('ran')</script>\n<img src=x onerror=\"window.y = 1\">\n",
@@ -869,6 +876,10 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
                 {"op": "text", "css": "#preview-text"},                                   // 10
                 {"op": "eval", "js": "return [document.title, typeof window.x, typeof window.y, document.querySelectorAll('main script, main img').length];"},
                 {"op": "text", "css": "#preview-charset"},
+                {"op": "open", "url": format!("{base}/p/evil.svg?preview")},
+                {"op": "eval", "js": "const i = document.getElementById('preview-image'); return i.decode().then(() => [i.naturalWidth, i.naturalHeight]);"}, // 14
+                {"op": "open", "url": format!("{base}/p/evil.svg?inline")},
+                {"op": "dialogs"},
             ]
         }),
     );
@@ -882,6 +893,8 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
     );
     assert_eq!(results[11], json!(["evil.txt", "undefined", "undefined", 0]));
     assert!(results[12].as_str().unwrap().contains("UTF-8"), "{}", results[12]);
+    assert_eq!(results[14], json!([3, 2]), "the SVG shown as an image");
+    assert_eq!(results[16], json!([]), "the SVG's script never ran");
     // No dialog opened (browse checks it), no CSP report from our pages.
     let console = r["console"].as_array().unwrap();
     assert!(
