@@ -229,7 +229,14 @@ pub(crate) async fn get(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
             if let Err(r) = allowed(web, ask, view, &Op::Download(ask.path.components())) {
                 return r;
             }
-            download(web, ask, view, e).await
+            // A preview (issue 49): a page, or the bytes it shows.
+            if ask.param("preview").is_some() {
+                return preview::preview(web, ask, view, e).await;
+            }
+            if ask.param("inline").is_some() {
+                return preview::inline(web, ask, view, e).await;
+            }
+            download(web, ask, view, e, None).await
         }
         Err(e) => storage_error(web, ask, &e),
     }
@@ -448,11 +455,14 @@ fn changed(web: &St, ask: &Ask, view: &View, kind: Kind, path: &VPath, stored: (
 mod changes;
 mod download;
 pub(crate) mod find;
+pub(crate) mod preview;
 mod upload;
+mod zip;
 
 pub(crate) use changes::{delete, mkdir, rename};
 use download::download;
 pub(crate) use upload::upload;
+pub(crate) use zip::zip;
 
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,8 @@
 //!                                                                ├─ GET file        files::download (Range, ETag, attachment)
 //!                                                                ├─ GET ?asset=…    the page's CSS and JavaScript
 //!                                                                ├─ POST ?login / ?logout / ?lang   session
+//!                                                                ├─ GET file?preview / ?inline   files::preview (issue 49)
+//!                                                                ├─ POST dir/?zip   files::zip  (several entries, streamed)
 //!                                                                └─ POST ?upload / ?mkdir / ?rename / ?delete   files
 //! ```
 //!
@@ -255,7 +257,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
             None if r.status() == StatusCode::UNAUTHORIZED => "not logged in, or a wrong password",
             None => "refused",
         };
-        let action = ["upload", "mkdir", "rename", "delete", "logout", "login", "lang"]
+        let action = ["upload", "mkdir", "rename", "delete", "zip", "logout", "login", "lang"]
             .into_iter()
             .find(|a| ask.has(a))
             .unwrap_or("-");
@@ -334,6 +336,7 @@ async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
             () if ask.has("mkdir") => files::mkdir(web, ask, &view, body).await,
             () if ask.has("rename") => files::rename(web, ask, &view, body).await,
             () if ask.has("delete") => files::delete(web, ask, &view, body).await,
+            () if ask.has("zip") => files::zip(web, ask, &view, body).await,
             () => web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         };
     }

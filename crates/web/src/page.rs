@@ -19,6 +19,8 @@ use super::session::View;
 use super::{encode_segment, href, Ask, Web};
 
 mod find;
+pub(crate) mod preview;
+mod zip;
 pub(crate) use find::found;
 
 /// The product's name, on the login page (a name: not translated).
@@ -63,6 +65,12 @@ pub(crate) fn esc(s: &str, out: &mut String) {
 /// bidi overrides), escaped, isolated.
 fn name(n: &[u8], out: &mut String) {
     out.push_str("<bdi>");
+    name_text(n, out);
+    out.push_str("</bdi>");
+}
+
+/// A name as [`name`] shows it, without the isolation: for attributes.
+fn name_text(n: &[u8], out: &mut String) {
     // As display::PlainPath writes it, escaped on the way, in one pass.
     for chunk in n.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -86,7 +94,6 @@ fn name(n: &[u8], out: &mut String) {
             out.push_str(percent_encoding::percent_encode_byte(b));
         }
     }
-    out.push_str("</bdi>");
 }
 
 /// Whether a language is written right to left.
@@ -337,7 +344,7 @@ pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
 /// A directory's page.
 pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
     let title = dir_title(ask);
-    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 320);
     actions(&mut p, web, ask, view);
     if l.page > 1 || l.more {
         p.out.push_str("<p class=\"note\" id=\"paged\">");
@@ -360,6 +367,12 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         }
         p.out.push_str("</a></th>");
     };
+    // Several entries as one zip (issue 49): the rows' checkboxes belong
+    // to this form (`form=`), which works without JavaScript.
+    let zip = !l.rows.is_empty();
+    if zip {
+        zip::form(&mut p, view);
+    }
     p.out.push_str("<table id=\"listing\" data-ftp=\"");
     let ftp = ftp_url(web, ask, view, &ask.path, true);
     esc(&ftp, &mut p.out);
@@ -368,17 +381,26 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     p.out.push_str("\" data-copied=\"");
     p.t("web-copied", &[]);
     p.out.push_str("\">\n<thead><tr>");
+    if zip {
+        zip::head(&mut p);
+    }
     sort_link(&mut p, Sort::Name, "name", "web-col-name");
     sort_link(&mut p, Sort::Size, "size", "web-col-size");
     sort_link(&mut p, Sort::Time, "time", "web-col-time");
     p.out.push_str("<th></th></tr></thead>\n<tbody>\n");
     if !ask.path.is_root() {
+        p.out.push_str(if zip {
+            "<tr class=\"up\"><td></td>"
+        } else {
+            "<tr class=\"up\">"
+        });
         p.out
-            .push_str("<tr class=\"up\"><td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
+            .push_str("<td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
     }
     let details = p.text("web-details", &[]);
     let mut details_esc = String::new();
     esc(&details, &mut details_esc);
+    let mut previews = preview::Links::new(&p);
     for row in &l.rows {
         let mut link = String::with_capacity(row.name.len() * 3 + 1);
         encode_segment(&row.name, &mut link);
@@ -386,10 +408,14 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
             link.push('/');
         }
         p.out.push_str(if row.dir {
-            "<tr class=\"d\"><td><a class=\"n\" href=\""
+            "<tr class=\"d\">"
         } else {
-            "<tr class=\"f\"><td><a class=\"n\" href=\""
+            "<tr class=\"f\">"
         });
+        if zip {
+            zip::pick(&row.name, &link, &mut p.out);
+        }
+        p.out.push_str("<td><a class=\"n\" href=\"");
         p.out.push_str(&link);
         p.out.push_str("\">");
         name(&row.name, &mut p.out);
@@ -408,6 +434,9 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         p.out.push_str("</td><td>");
         if row.info {
             details_link(&link, &details_esc, &mut p.out);
+        }
+        if !row.dir {
+            preview::link(&row.name, &link, &mut previews, &mut p.out);
         }
         p.out.push_str("</td></tr>\n");
     }
@@ -493,7 +522,15 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         p.out.push_str(&href(&ask.path, false));
         p.out.push_str("\">");
         p.t("web-download", &[]);
-        p.out.push_str("</a></p>\n");
+        p.out.push_str("</a>");
+        if crate::files::preview::by_name(ask.path.file_name().unwrap_or_default()).is_some() {
+            p.out.push_str(" <a id=\"preview\" href=\"");
+            p.out.push_str(&href(&ask.path, false));
+            p.out.push_str("?preview\">");
+            p.t("web-preview", &[]);
+            p.out.push_str("</a>");
+        }
+        p.out.push_str("</p>\n");
     }
     let at = view.rules.at(ask.path.components());
     let writable = view.user.is_some() || web.shared().session.anonymous_write;

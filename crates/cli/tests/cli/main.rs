@@ -40,7 +40,9 @@ mod serve_ops;
 mod serve_startup;
 mod server_correctness;
 mod web_browser;
+mod web_preview;
 mod web_view;
+mod web_zip;
 
 // Accounts (`babelftp user|group`, the store, LDAP and the auth hook).
 mod accounts_cli;

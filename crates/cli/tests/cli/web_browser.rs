@@ -725,3 +725,183 @@ fn login_errors_phone_width_and_dark_scheme_hold_up_in_chromium_over_https_with_
         "{console:?}"
     );
 }
+
+/// The names and contents (as UTF-8 text) of a zip's entries, through
+/// Python's zipfile (every CRC checked), and each entry's UTF-8 flag.
+fn zip_entries(path: &str) -> Vec<(String, bool, String)> {
+    let out = common::serve::python(&format!(
+        "import json, zipfile\nz = zipfile.ZipFile({path:?})\nassert z.testzip() is None\nprint(json.dumps([[i.filename, bool(i.flag_bits & 0x800), z.read(i).decode('utf-8')] for i in z.infolist()]))"
+    ));
+    serde_json::from_str(out.trim()).unwrap()
+}
+
+#[test]
+fn ticked_entries_download_as_one_zip_in_chromium_over_https_with_http2() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("docs/cp")).unwrap();
+    std::fs::write(root.join("docs/Отчёт.txt"), "отчёт за год\n").unwrap();
+    std::fs::write(root.join("docs/other.txt"), "not ticked\n").unwrap();
+    // "Счёт №7.txt" in windows-1251, in a folder of windows-1251 names.
+    std::fs::write(
+        root.join("docs/cp")
+            .join(std::ffi::OsStr::from_bytes(b"\xD1\xF7\xB8\xF2 \xB97.txt")),
+        "cp1251 bytes\n",
+    )
+    .unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--dir-charset",
+            "/docs/cp=windows-1251",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "download_dir": downloads.to_str().unwrap(),
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/docs/cp/")},                       // 0
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                // The legacy name, decoded, with its checkbox.
+                {"op": "attributes", "css": "#listing input[type=checkbox]", "name": "aria-label"}, // 5
+                {"op": "click", "css": "#listing input[type=checkbox]"},
+                {"op": "click", "css": "#zip-submit"},
+                {"op": "wait_for_download"},
+                // The Cyrillic file and the legacy one's folder, one zip.
+                {"op": "open", "url": format!("{base}/docs/")},
+                {"op": "click", "css": "input[aria-label='Отчёт.txt']"},                 // 10
+                {"op": "click", "css": "input[aria-label='cp']"},
+                h2,
+                {"op": "click", "css": "#zip-submit"},
+                {"op": "wait_for_download"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results[12], "h2");
+    assert_eq!(results[5], json!(["Счёт №7.txt"]));
+    let first = results[8]["path"].as_str().unwrap();
+    assert_eq!(results[8]["name"], "cp.zip");
+    assert_eq!(
+        zip_entries(first),
+        vec![("Счёт №7.txt".to_owned(), true, "cp1251 bytes\n".to_owned())]
+    );
+    let second = results[14]["path"].as_str().unwrap();
+    assert_eq!(results[14]["name"], "docs.zip");
+    let mut got = zip_entries(second);
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("cp/".to_owned(), true, String::new()),
+            ("cp/Счёт №7.txt".to_owned(), true, "cp1251 bytes\n".to_owned()),
+            ("Отчёт.txt".to_owned(), true, "отчёт за год\n".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("p")).unwrap();
+    std::fs::write(root.join("p/pic.png"), crate::web_preview::PNG).unwrap();
+    // An SVG holding a script: an image in its preview, and opened on its
+    // own (its inline URL), a document whose script never runs.
+    std::fs::write(
+        root.join("p/evil.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"3\" height=\"2\"><script>alert('svg')</script><rect width=\"3\" height=\"2\" fill=\"red\"/></svg>",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("p/evil.txt"),
+        "<script>window.x = 1; document.title = 'ran'; alert('ran')</script>\n<img src=x onerror=\"window.y = 1\">\n",
+    )
+    .unwrap();
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--user",
+            "alice:secret",
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/p/")},                             // 0
+                {"op": "type", "css": "#login-user", "text": "alice"},
+                {"op": "type", "css": "#login-password", "text": "secret"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "alice"},
+                // From the listing's link to the image's preview.
+                {"op": "click", "css": "a.pv[href='pic.png?preview']"},                  // 5
+                {"op": "wait_for", "css": "#preview-image"},
+                {"op": "eval", "js": "const i = document.getElementById('preview-image'); return i.decode().then(() => [i.naturalWidth, i.naturalHeight]);"},
+                h2,
+                // The text: shown, and its script never ran.
+                {"op": "open", "url": format!("{base}/p/evil.txt?preview")},
+                {"op": "text", "css": "#preview-text"},                                   // 10
+                {"op": "eval", "js": "return [document.title, typeof window.x, typeof window.y, document.querySelectorAll('main script, main img').length];"},
+                {"op": "text", "css": "#preview-charset"},
+                {"op": "open", "url": format!("{base}/p/evil.svg?preview")},
+                {"op": "eval", "js": "const i = document.getElementById('preview-image'); return i.decode().then(() => [i.naturalWidth, i.naturalHeight]);"}, // 14
+                {"op": "open", "url": format!("{base}/p/evil.svg?inline")},
+                {"op": "dialogs"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results[8], "h2");
+    assert_eq!(results[7], json!([1, 1]), "the image loaded in the browser");
+    let text = results[10].as_str().unwrap();
+    assert!(
+        text.contains("<script>window.x = 1; document.title = 'ran'; alert('ran')</script>"),
+        "{text}"
+    );
+    assert_eq!(results[11], json!(["evil.txt", "undefined", "undefined", 0]));
+    assert!(results[12].as_str().unwrap().contains("UTF-8"), "{}", results[12]);
+    assert_eq!(results[14], json!([3, 2]), "the SVG shown as an image");
+    assert_eq!(results[16], json!([]), "the SVG's script never ran");
+    // No dialog opened (browse checks it), no CSP report from our pages.
+    let console = r["console"].as_array().unwrap();
+    assert!(
+        !console.iter().any(|c| {
+            let m = c["message"].as_str().unwrap_or("");
+            m.contains("Content Security Policy") || m.contains("Uncaught")
+        }),
+        "{console:?}"
+    );
+}

@@ -180,3 +180,10 @@ web-found-back = العودة إلى المجلد
 web-find-too-long = نص البحث طويل جدًا: { $max } بايت على الأكثر.
 # issue 49 (page)
 web-login-title = تسجيل الدخول إلى { $product }
+# issue 49 (zip)
+web-zip-download = تنزيل المحدد كملف zip
+web-zip-select = تحديد
+web-zip-none = حدّد عنصرًا واحدًا على الأقل لتنزيله كملف zip.
+web-preview = معاينة
+web-preview-charset = مجموعة المحارف: { $charset }
+web-preview-cut = تُعرض أول { $size } فقط.

@@ -180,3 +180,10 @@ web-found-back = Zurück zum Ordner
 web-find-too-long = Der Suchtext ist zu lang: höchstens { $max } Bytes.
 # issue 49 (page)
 web-login-title = Bei { $product } anmelden
+# issue 49 (zip)
+web-zip-download = Auswahl als ZIP herunterladen
+web-zip-select = Auswahl
+web-zip-none = Wählen Sie mindestens einen Eintrag, der als ZIP heruntergeladen werden soll.
+web-preview = Vorschau
+web-preview-charset = Zeichensatz: { $charset }
+web-preview-cut = Nur die ersten { $size } werden angezeigt.

@@ -180,3 +180,10 @@ web-found-back = Back to the folder
 web-find-too-long = The search text is too long: at most { $max } bytes.
 # issue 49 (page)
 web-login-title = Log in to { $product }
+# issue 49 (zip)
+web-zip-download = Download selected as zip
+web-zip-select = Select
+web-zip-none = Tick at least one entry to download as a zip.
+web-preview = Preview
+web-preview-charset = Character set: { $charset }
+web-preview-cut = Only the first { $size } are shown.

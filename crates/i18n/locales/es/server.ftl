@@ -180,3 +180,10 @@ web-found-back = Volver a la carpeta
 web-find-too-long = El texto de búsqueda es demasiado largo: como máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Iniciar sesión en { $product }
+# issue 49 (zip)
+web-zip-download = Descargar la selección como zip
+web-zip-select = Seleccionar
+web-zip-none = Marque al menos una entrada para descargarla como zip.
+web-preview = Vista previa
+web-preview-charset = Juego de caracteres: { $charset }
+web-preview-cut = Solo se muestran los primeros { $size }.

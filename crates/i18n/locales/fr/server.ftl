@@ -180,3 +180,10 @@ web-found-back = Retour au dossier
 web-find-too-long = Le texte recherché est trop long : { $max } octets au plus.
 # issue 49 (page)
 web-login-title = Se connecter à { $product }
+# issue 49 (zip)
+web-zip-download = Télécharger la sélection en zip
+web-zip-select = Sélection
+web-zip-none = Cochez au moins une entrée à télécharger en zip.
+web-preview = Aperçu
+web-preview-charset = Jeu de caractères : { $charset }
+web-preview-cut = Seuls les premiers { $size } sont affichés.

@@ -180,3 +180,10 @@ web-found-back = חזרה לתיקייה
 web-find-too-long = טקסט החיפוש ארוך מדי: לכל היותר { $max } בתים.
 # issue 49 (page)
 web-login-title = כניסה ל־{ $product }
+# issue 49 (zip)
+web-zip-download = הורדת הפריטים שנבחרו כקובץ zip
+web-zip-select = בחירה
+web-zip-none = יש לסמן לפחות פריט אחד להורדה כקובץ zip.
+web-preview = תצוגה מקדימה
+web-preview-charset = קידוד תווים: { $charset }
+web-preview-cut = מוצגים רק { $size } הראשונים.

@@ -180,3 +180,10 @@ web-found-back = Torna alla cartella
 web-find-too-long = Il testo da cercare è troppo lungo: al massimo { $max } byte.
 # issue 49 (page)
 web-login-title = Accedi a { $product }
+# issue 49 (zip)
+web-zip-download = Scarica la selezione come zip
+web-zip-select = Seleziona
+web-zip-none = Spunta almeno una voce da scaricare come zip.
+web-preview = Anteprima
+web-preview-charset = Set di caratteri: { $charset }
+web-preview-cut = Sono mostrati solo i primi { $size }.

@@ -180,3 +180,10 @@ web-found-back = フォルダーに戻る
 web-find-too-long = 検索文字列が長すぎます: 最大 { $max } バイトです。
 # issue 49 (page)
 web-login-title = { $product } にログイン
+# issue 49 (zip)
+web-zip-download = 選択した項目を zip でダウンロード
+web-zip-select = 選択
+web-zip-none = zip でダウンロードする項目を 1 つ以上選んでください。
+web-preview = プレビュー
+web-preview-charset = 文字コード: { $charset }
+web-preview-cut = 最初の { $size } だけを表示しています。

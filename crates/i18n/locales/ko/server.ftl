@@ -180,3 +180,10 @@ web-found-back = 폴더로 돌아가기
 web-find-too-long = 검색어가 너무 깁니다: 최대 { $max }바이트입니다.
 # issue 49 (page)
 web-login-title = { $product }에 로그인
+# issue 49 (zip)
+web-zip-download = 선택한 항목을 zip으로 다운로드
+web-zip-select = 선택
+web-zip-none = zip으로 다운로드할 항목을 하나 이상 선택하세요.
+web-preview = 미리 보기
+web-preview-charset = 문자 집합: { $charset }
+web-preview-cut = 처음 { $size }만 표시합니다.

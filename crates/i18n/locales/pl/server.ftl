@@ -180,3 +180,10 @@ web-found-back = Wróć do folderu
 web-find-too-long = Szukany tekst jest za długi: najwyżej { $max } bajtów.
 # issue 49 (page)
 web-login-title = Zaloguj się do { $product }
+# issue 49 (zip)
+web-zip-download = Pobierz zaznaczone jako zip
+web-zip-select = Zaznacz
+web-zip-none = Zaznacz co najmniej jedną pozycję do pobrania jako zip.
+web-preview = Podgląd
+web-preview-charset = Kodowanie znaków: { $charset }
+web-preview-cut = Pokazano tylko pierwsze { $size }.

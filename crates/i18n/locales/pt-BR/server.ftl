@@ -180,3 +180,10 @@ web-found-back = Voltar à pasta
 web-find-too-long = O texto da busca é longo demais: no máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Entrar no { $product }
+# issue 49 (zip)
+web-zip-download = Baixar a seleção como zip
+web-zip-select = Selecionar
+web-zip-none = Marque pelo menos um item para baixar como zip.
+web-preview = Pré-visualizar
+web-preview-charset = Conjunto de caracteres: { $charset }
+web-preview-cut = Somente os primeiros { $size } são mostrados.

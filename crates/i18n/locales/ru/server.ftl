@@ -180,3 +180,10 @@ web-found-back = Назад к папке
 web-find-too-long = Слишком длинный текст поиска: не более { $max } байт.
 # issue 49 (page)
 web-login-title = Вход в { $product }
+# issue 49 (zip)
+web-zip-download = Скачать выбранное одним zip
+web-zip-select = Выбрать
+web-zip-none = Отметьте хотя бы одну запись, чтобы скачать zip.
+web-preview = Просмотр
+web-preview-charset = Кодировка: { $charset }
+web-preview-cut = Показаны только первые { $size }.

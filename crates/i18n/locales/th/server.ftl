@@ -180,3 +180,10 @@ web-found-back = กลับไปที่โฟลเดอร์
 web-find-too-long = ข้อความค้นหายาวเกินไป: ไม่เกิน { $max } ไบต์
 # issue 49 (page)
 web-login-title = เข้าสู่ระบบ { $product }
+# issue 49 (zip)
+web-zip-download = ดาวน์โหลดรายการที่เลือกเป็นไฟล์ zip
+web-zip-select = เลือก
+web-zip-none = เลือกอย่างน้อยหนึ่งรายการเพื่อดาวน์โหลดเป็นไฟล์ zip
+web-preview = ดูตัวอย่าง
+web-preview-charset = ชุดอักขระ: { $charset }
+web-preview-cut = แสดงเฉพาะ { $size } แรกเท่านั้น

@@ -180,3 +180,10 @@ web-found-back = Назад до теки
 web-find-too-long = Текст пошуку задовгий: не більше { $max } байтів.
 # issue 49 (page)
 web-login-title = Вхід до { $product }
+# issue 49 (zip)
+web-zip-download = Завантажити вибране одним zip
+web-zip-select = Вибрати
+web-zip-none = Позначте хоча б один запис, щоб завантажити zip.
+web-preview = Перегляд
+web-preview-charset = Кодування: { $charset }
+web-preview-cut = Показано лише перші { $size }.

@@ -180,3 +180,10 @@ web-found-back = 返回文件夹
 web-find-too-long = 搜索文字太长:最多 { $max } 字节。
 # issue 49 (page)
 web-login-title = 登录 { $product }
+# issue 49 (zip)
+web-zip-download = 将所选项目下载为 zip
+web-zip-select = 选择
+web-zip-none = 请至少勾选一项以下载为 zip。
+web-preview = 预览
+web-preview-charset = 字符集：{ $charset }
+web-preview-cut = 仅显示前 { $size }。

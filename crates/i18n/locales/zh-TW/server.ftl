@@ -180,3 +180,10 @@ web-found-back = 返回資料夾
 web-find-too-long = 搜尋文字太長:最多 { $max } 位元組。
 # issue 49 (page)
 web-login-title = 登入 { $product }
+# issue 49 (zip)
+web-zip-download = 將所選項目下載為 zip
+web-zip-select = 選取
+web-zip-none = 請至少勾選一個項目以下載為 zip。
+web-preview = 預覽
+web-preview-charset = 字元集：{ $charset }
+web-preview-cut = 僅顯示前 { $size }。

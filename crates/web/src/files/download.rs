@@ -81,20 +81,20 @@ pub(super) fn range(value: Option<&str>, size: u64) -> Result<Option<(u64, u64)>
 
 /// When the download's body is gone (sent, or the client left): its
 /// event, metrics and log line.
-struct Sent {
-    web: St,
-    ev: Option<crate::events::Event>,
-    path: Vec<u8>,
+pub(super) struct Sent {
+    pub(super) web: St,
+    pub(super) ev: Option<crate::events::Event>,
+    pub(super) path: Vec<u8>,
     /// The path as stored, for the event.
-    stored: Vec<u8>,
-    want: u64,
-    sent: Arc<AtomicU64>,
-    started: Instant,
+    pub(super) stored: Vec<u8>,
+    pub(super) want: u64,
+    pub(super) sent: Arc<AtomicU64>,
+    pub(super) started: Instant,
     /// Who, and over which door (the xferlog's).
-    user: Vec<u8>,
-    anonymous: bool,
-    door: babelftp_core::transfer::Door,
-    _slot: Option<crate::limits::SessionSlot>,
+    pub(super) user: Vec<u8>,
+    pub(super) anonymous: bool,
+    pub(super) door: babelftp_core::transfer::Door,
+    pub(super) _slot: Option<crate::limits::SessionSlot>,
 }
 
 impl Drop for Sent {
@@ -130,7 +130,25 @@ impl Drop for Sent {
     }
 }
 
-pub(super) async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
+/// How an inline answer (a preview's `?inline`, issue 49) may be used:
+/// shown by this site's preview page (`frame-ancestors 'self'`), never
+/// run as a page of it (`sandbox`, nothing loaded but itself).
+const INLINE_CSP: &str =
+    "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'";
+/// A PDF inline: Chromium's viewer shows nothing in a sandboxed document,
+/// so no `sandbox` (its scripts run in the viewer's own limited engine,
+/// never as this site's page).
+const PDF_CSP: &str = "default-src 'none'; frame-ancestors 'self'";
+
+/// A file's bytes: a download (`inline: None`), or shown inline with the
+/// media type `inline` names (a preview's `?inline`).
+pub(super) async fn download(
+    web: &St,
+    ask: &Ask,
+    view: &Arc<View>,
+    e: Entry,
+    inline: Option<&'static str>,
+) -> Response {
     let tag = etag(&e);
     let modified = e
         .modified
@@ -157,9 +175,26 @@ pub(super) async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) ->
         .header(header::ETAG, &tag)
         .header(header::ACCEPT_RANGES, "bytes")
         .header(header::CACHE_CONTROL, "private, no-cache")
-        .header(header::CONTENT_DISPOSITION, disposition(&name))
+        .header(
+            header::CONTENT_DISPOSITION,
+            match inline {
+                None => disposition(&name),
+                Some(_) => disposition(&name).replacen("attachment", "inline", 1),
+            },
+        )
         // A file is never a page of this site.
-        .header(header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'");
+        .header(
+            header::CONTENT_SECURITY_POLICY,
+            match inline {
+                None => "sandbox; default-src 'none'",
+                Some("application/pdf") => PDF_CSP,
+                Some(_) => INLINE_CSP,
+            },
+        );
+    if inline.is_some() {
+        // Shown in this site's preview page only.
+        r = r.header(header::X_FRAME_OPTIONS, "SAMEORIGIN");
+    }
     if let Some(lm) = &last_modified {
         r = r.header(header::LAST_MODIFIED, lm);
     }
@@ -194,7 +229,7 @@ pub(super) async fn download(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) ->
     }
     r = r
         .status(status)
-        .header(header::CONTENT_TYPE, "application/octet-stream")
+        .header(header::CONTENT_TYPE, inline.unwrap_or("application/octet-stream"))
         .header(header::CONTENT_LENGTH, len);
     if ask.method == axum::http::Method::HEAD {
         return r
