@@ -260,65 +260,22 @@ impl Zip {
 }
 
 /// CRC-32 (ISO-HDLC, the polynomial 0xEDB88320 reflected, APPNOTE
-/// 4.4.7), eight octets a step (slicing-by-8).
-pub(crate) struct Crc32(u32);
+/// 4.4.7), by the `crc` crate (already in the tree under sqlx).
+pub(crate) struct Crc32(crc::Digest<'static, u32>);
 
-const fn tables() -> [[u32; 256]; 8] {
-    let mut t = [[0u32; 256]; 8];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            k += 1;
-        }
-        t[0][i] = c;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 256 {
-        let mut s = 1;
-        while s < 8 {
-            let prev = t[s - 1][i];
-            t[s][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
-            s += 1;
-        }
-        i += 1;
-    }
-    t
-}
-
-static TABLES: [[u32; 256]; 8] = tables();
+static CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
 impl Crc32 {
     pub(crate) fn new() -> Crc32 {
-        Crc32(!0)
+        Crc32(CRC32.digest())
     }
 
     pub(crate) fn update(&mut self, data: &[u8]) {
-        let t = &TABLES;
-        let mut c = self.0;
-        let mut chunks = data.chunks_exact(8);
-        for b in &mut chunks {
-            let lo = c ^ u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            c = t[7][(lo & 0xFF) as usize]
-                ^ t[6][((lo >> 8) & 0xFF) as usize]
-                ^ t[5][((lo >> 16) & 0xFF) as usize]
-                ^ t[4][(lo >> 24) as usize]
-                ^ t[3][usize::from(b[4])]
-                ^ t[2][usize::from(b[5])]
-                ^ t[1][usize::from(b[6])]
-                ^ t[0][usize::from(b[7])];
-        }
-        for &b in chunks.remainder() {
-            c = (c >> 8) ^ t[0][((c ^ u32::from(b)) & 0xFF) as usize];
-        }
-        self.0 = c;
+        self.0.update(data);
     }
 
     pub(crate) fn value(&self) -> u32 {
-        !self.0
+        self.0.clone().finalize()
     }
 }
 
