@@ -19,6 +19,7 @@ use super::session::View;
 use super::{encode_segment, href, Ask, Web};
 
 mod find;
+mod rows;
 pub(crate) use find::found;
 
 /// The product's name, on the login page (a name: not translated).
@@ -132,15 +133,19 @@ impl<'a> Page<'a> {
         out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
         out.push_str("\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
         esc(title, &mut out);
-        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n<header>\n");
+        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n");
         let mut p = Page { web, ask, lang, out };
+        // A way past the header for keyboard users (issue 49).
+        p.out.push_str("<a class=\"skip\" href=\"#main\">");
+        p.t("web-skip", &[]);
+        p.out.push_str("</a>\n<header>\n");
         p.crumbs();
         p.search_box(view);
         if who {
             p.who(view);
         }
         p.language_menu();
-        p.out.push_str("</header>\n<main>\n");
+        p.out.push_str("</header>\n<main id=\"main\" tabindex=\"-1\">\n");
         p
     }
 
@@ -305,7 +310,8 @@ fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
             p.t("web-upload-label", &[]);
             p.out.push_str("</label> <input type=\"file\" name=\"file\" id=\"upload-files\" multiple> <button type=\"submit\" id=\"upload-submit\">");
             p.t("web-upload", &[]);
-            p.out.push_str("</button> <progress id=\"upload-progress\" max=\"100\" value=\"0\" hidden></progress> <span id=\"upload-status\"></span></form>\n");
+            p.out.push_str("</button></form>\n");
+            upload_list(p);
         }
         if here.has(Perm::Mkdir) {
             p.out.push_str("<form id=\"mkdir\" method=\"post\" action=\"?mkdir\">");
@@ -319,6 +325,26 @@ fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
         }
         p.out.push_str("</section>\n");
     }
+}
+
+/// The list the page's script fills with one row per file sent (issue
+/// 49), and its texts: every word the script shows comes from here.
+fn upload_list(p: &mut Page<'_>) {
+    p.out.push_str("<ul id=\"uploads\" hidden");
+    for (attr, id) in [
+        ("label", "web-uploads"),
+        ("waiting", "web-upload-waiting"),
+        ("sending", "web-upload-sending"),
+        ("done", "web-upload-done"),
+        ("cancel", "web-upload-cancel"),
+        ("cancelled", "web-upload-cancelled"),
+        ("failed", "web-upload-failed"),
+    ] {
+        let _ = write!(p.out, " data-{attr}=\"");
+        p.t(id, &[]);
+        p.out.push('"');
+    }
+    p.out.push_str("></ul>\n");
 }
 
 /// The page of a directory the user may put things in but not list (a
@@ -371,45 +397,21 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     sort_link(&mut p, Sort::Name, "name", "web-col-name");
     sort_link(&mut p, Sort::Size, "size", "web-col-size");
     sort_link(&mut p, Sort::Time, "time", "web-col-time");
-    p.out.push_str("<th></th></tr></thead>\n<tbody>\n");
+    p.out.push_str("<th><span class=\"vh\">");
+    p.t("web-col-actions", &[]);
+    p.out.push_str("</span></th></tr></thead>\n<tbody>\n");
     if !ask.path.is_root() {
         p.out
             .push_str("<tr class=\"up\"><td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
     }
-    let details = p.text("web-details", &[]);
-    let mut details_esc = String::new();
-    esc(&details, &mut details_esc);
+    let texts = rows::RowTexts::new(&p, &ftp);
     for row in &l.rows {
         let mut link = String::with_capacity(row.name.len() * 3 + 1);
         encode_segment(&row.name, &mut link);
         if row.dir {
             link.push('/');
         }
-        p.out.push_str(if row.dir {
-            "<tr class=\"d\"><td><a class=\"n\" href=\""
-        } else {
-            "<tr class=\"f\"><td><a class=\"n\" href=\""
-        });
-        p.out.push_str(&link);
-        p.out.push_str("\">");
-        name(&row.name, &mut p.out);
-        if row.dir {
-            p.out.push('/');
-        }
-        p.out.push_str("</a></td><td class=\"s\">");
-        if !row.dir {
-            p.out.push_str(&babelftp_i18n::format_size(row.size));
-        }
-        p.out.push_str("</td><td class=\"t\">");
-        if let Some(m) = row.modified {
-            time(m, &mut p.out);
-            p.out.push_str(" UTC");
-        }
-        p.out.push_str("</td><td>");
-        if row.info {
-            details_link(&link, &details_esc, &mut p.out);
-        }
-        p.out.push_str("</td></tr>\n");
+        rows::row(row, &link, &texts, &mut p.out);
     }
     p.out.push_str("</tbody></table>\n");
     if l.rows.is_empty() {
@@ -471,9 +473,9 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
     if let Some(m) = e.modified {
         p.out.push_str("<dt>");
         p.t("web-col-time", &[]);
-        p.out.push_str("</dt><dd>");
-        time(m, &mut p.out);
-        p.out.push_str(" UTC</dd>");
+        p.out.push_str("</dt><dd id=\"time\">");
+        rows::time_utc(m, &mut p.out);
+        p.out.push_str("</dd>");
     }
     let scheme = if web.tls { "https" } else { "http" };
     let web_url = format!("{scheme}://{}{}", host(ask), href(&ask.path, dir));
@@ -585,7 +587,7 @@ fn bare_error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response
     out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
     out.push_str("\">\n<head><meta charset=\"utf-8\"><title>");
     let _ = write!(out, "{}", status.as_u16());
-    out.push_str("</title><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<header>\n<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a></nav>\n</header>\n<main>\n<p class=\"error\" id=\"error\">");
+    out.push_str("</title><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<header>\n<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a></nav>\n</header>\n<main id=\"main\">\n<p class=\"error\" id=\"error\">");
     esc(text, &mut out);
     out.push_str("</p>\n<p><a href=\"/\" id=\"home\">");
     esc(&web.text(lang, "web-found-back", &[]), &mut out);

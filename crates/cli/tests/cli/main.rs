@@ -40,6 +40,7 @@ mod serve_ops;
 mod serve_startup;
 mod server_correctness;
 mod web_browser;
+mod web_upload;
 mod web_view;
 
 // Accounts (`babelftp user|group`, the store, LDAP and the auth hook).

@@ -18,7 +18,7 @@ use crate::common;
 use common::serve::{ftplib, Serve};
 
 /// Runs a browser script; its JSON report.
-fn browse(dir: &Path, script: &Value) -> Value {
+pub(crate) fn browse(dir: &Path, script: &Value) -> Value {
     let file = dir.join("script.json");
     std::fs::write(&file, serde_json::to_vec(script).unwrap()).unwrap();
     let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/browser.py");
@@ -43,7 +43,7 @@ fn browse(dir: &Path, script: &Value) -> Value {
     report
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new("sha256sum")
         .stdin(std::process::Stdio::piped())

@@ -180,3 +180,16 @@ web-found-back = العودة إلى المجلد
 web-find-too-long = نص البحث طويل جدًا: { $max } بايت على الأكثر.
 # issue 49 (page)
 web-login-title = تسجيل الدخول إلى { $product }
+
+# issue 49 (upload)
+web-skip = انتقل إلى المحتوى
+web-col-actions = إجراءات
+web-size-exact = { $bytes } بايت
+web-row-menu = إجراءات لـ { $name }
+web-uploads = عمليات الرفع
+web-upload-waiting = في الانتظار
+web-upload-sending = جارٍ الإرسال
+web-upload-done = تم
+web-upload-cancel = إلغاء
+web-upload-cancelled = أُلغي
+web-upload-failed = فشل: انقطع الاتصال.

@@ -180,3 +180,16 @@ web-found-back = Zurück zum Ordner
 web-find-too-long = Der Suchtext ist zu lang: höchstens { $max } Bytes.
 # issue 49 (page)
 web-login-title = Bei { $product } anmelden
+
+# issue 49 (upload)
+web-skip = Zum Inhalt springen
+web-col-actions = Aktionen
+web-size-exact = { $bytes } Bytes
+web-row-menu = Aktionen für { $name }
+web-uploads = Uploads
+web-upload-waiting = Wartet
+web-upload-sending = Wird gesendet
+web-upload-done = Fertig
+web-upload-cancel = Abbrechen
+web-upload-cancelled = Abgebrochen
+web-upload-failed = Fehlgeschlagen: die Verbindung ist abgebrochen.

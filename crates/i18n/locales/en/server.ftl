@@ -180,3 +180,16 @@ web-found-back = Back to the folder
 web-find-too-long = The search text is too long: at most { $max } bytes.
 # issue 49 (page)
 web-login-title = Log in to { $product }
+
+# issue 49 (upload)
+web-skip = Skip to the content
+web-col-actions = Actions
+web-size-exact = { $bytes } bytes
+web-row-menu = Actions for { $name }
+web-uploads = Uploads
+web-upload-waiting = Waiting
+web-upload-sending = Sending
+web-upload-done = Done
+web-upload-cancel = Cancel
+web-upload-cancelled = Cancelled
+web-upload-failed = Failed: the connection was lost.

@@ -180,3 +180,16 @@ web-found-back = Volver a la carpeta
 web-find-too-long = El texto de búsqueda es demasiado largo: como máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Iniciar sesión en { $product }
+
+# issue 49 (upload)
+web-skip = Saltar al contenido
+web-col-actions = Acciones
+web-size-exact = { $bytes } bytes
+web-row-menu = Acciones para { $name }
+web-uploads = Subidas
+web-upload-waiting = En espera
+web-upload-sending = Enviando
+web-upload-done = Hecho
+web-upload-cancel = Cancelar
+web-upload-cancelled = Cancelado
+web-upload-failed = Error: se perdió la conexión.

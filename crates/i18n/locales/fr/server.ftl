@@ -180,3 +180,16 @@ web-found-back = Retour au dossier
 web-find-too-long = Le texte recherché est trop long : { $max } octets au plus.
 # issue 49 (page)
 web-login-title = Se connecter à { $product }
+
+# issue 49 (upload)
+web-skip = Aller au contenu
+web-col-actions = Actions
+web-size-exact = { $bytes } octets
+web-row-menu = Actions pour { $name }
+web-uploads = Envois
+web-upload-waiting = En attente
+web-upload-sending = Envoi en cours
+web-upload-done = Terminé
+web-upload-cancel = Annuler
+web-upload-cancelled = Annulé
+web-upload-failed = Échec : la connexion a été perdue.

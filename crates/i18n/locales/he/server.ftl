@@ -180,3 +180,16 @@ web-found-back = חזרה לתיקייה
 web-find-too-long = טקסט החיפוש ארוך מדי: לכל היותר { $max } בתים.
 # issue 49 (page)
 web-login-title = כניסה ל־{ $product }
+
+# issue 49 (upload)
+web-skip = דלג לתוכן
+web-col-actions = פעולות
+web-size-exact = { $bytes } בתים
+web-row-menu = פעולות עבור { $name }
+web-uploads = העלאות
+web-upload-waiting = ממתין
+web-upload-sending = נשלח
+web-upload-done = הושלם
+web-upload-cancel = ביטול
+web-upload-cancelled = בוטל
+web-upload-failed = נכשל: החיבור נותק.

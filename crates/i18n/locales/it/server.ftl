@@ -180,3 +180,16 @@ web-found-back = Torna alla cartella
 web-find-too-long = Il testo da cercare è troppo lungo: al massimo { $max } byte.
 # issue 49 (page)
 web-login-title = Accedi a { $product }
+
+# issue 49 (upload)
+web-skip = Vai al contenuto
+web-col-actions = Azioni
+web-size-exact = { $bytes } byte
+web-row-menu = Azioni per { $name }
+web-uploads = Caricamenti
+web-upload-waiting = In attesa
+web-upload-sending = Invio in corso
+web-upload-done = Fatto
+web-upload-cancel = Annulla
+web-upload-cancelled = Annullato
+web-upload-failed = Non riuscito: la connessione si è interrotta.

@@ -180,3 +180,16 @@ web-found-back = フォルダーに戻る
 web-find-too-long = 検索文字列が長すぎます: 最大 { $max } バイトです。
 # issue 49 (page)
 web-login-title = { $product } にログイン
+
+# issue 49 (upload)
+web-skip = 本文へ移動
+web-col-actions = 操作
+web-size-exact = { $bytes } バイト
+web-row-menu = { $name } の操作
+web-uploads = アップロード
+web-upload-waiting = 待機中
+web-upload-sending = 送信中
+web-upload-done = 完了
+web-upload-cancel = キャンセル
+web-upload-cancelled = キャンセルしました
+web-upload-failed = 失敗: 接続が切れました。

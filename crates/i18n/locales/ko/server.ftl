@@ -180,3 +180,16 @@ web-found-back = 폴더로 돌아가기
 web-find-too-long = 검색어가 너무 깁니다: 최대 { $max }바이트입니다.
 # issue 49 (page)
 web-login-title = { $product }에 로그인
+
+# issue 49 (upload)
+web-skip = 본문으로 건너뛰기
+web-col-actions = 작업
+web-size-exact = { $bytes }바이트
+web-row-menu = { $name } 작업
+web-uploads = 업로드
+web-upload-waiting = 대기 중
+web-upload-sending = 보내는 중
+web-upload-done = 완료
+web-upload-cancel = 취소
+web-upload-cancelled = 취소됨
+web-upload-failed = 실패: 연결이 끊어졌습니다.

@@ -180,3 +180,16 @@ web-found-back = Wróć do folderu
 web-find-too-long = Szukany tekst jest za długi: najwyżej { $max } bajtów.
 # issue 49 (page)
 web-login-title = Zaloguj się do { $product }
+
+# issue 49 (upload)
+web-skip = Przejdź do treści
+web-col-actions = Działania
+web-size-exact = { $bytes } bajtów
+web-row-menu = Działania dla { $name }
+web-uploads = Przesyłane pliki
+web-upload-waiting = Oczekuje
+web-upload-sending = Wysyłanie
+web-upload-done = Gotowe
+web-upload-cancel = Anuluj
+web-upload-cancelled = Anulowano
+web-upload-failed = Niepowodzenie: połączenie zostało przerwane.

@@ -180,3 +180,16 @@ web-found-back = Voltar à pasta
 web-find-too-long = O texto da busca é longo demais: no máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Entrar no { $product }
+
+# issue 49 (upload)
+web-skip = Pular para o conteúdo
+web-col-actions = Ações
+web-size-exact = { $bytes } bytes
+web-row-menu = Ações para { $name }
+web-uploads = Envios
+web-upload-waiting = Aguardando
+web-upload-sending = Enviando
+web-upload-done = Concluído
+web-upload-cancel = Cancelar
+web-upload-cancelled = Cancelado
+web-upload-failed = Falhou: a conexão foi perdida.

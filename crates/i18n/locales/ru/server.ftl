@@ -180,3 +180,16 @@ web-found-back = Назад к папке
 web-find-too-long = Слишком длинный текст поиска: не более { $max } байт.
 # issue 49 (page)
 web-login-title = Вход в { $product }
+
+# issue 49 (upload)
+web-skip = Перейти к содержимому
+web-col-actions = Действия
+web-size-exact = { $bytes } байт
+web-row-menu = Действия для { $name }
+web-uploads = Загрузки
+web-upload-waiting = Ожидает
+web-upload-sending = Отправляется
+web-upload-done = Готово
+web-upload-cancel = Отменить
+web-upload-cancelled = Отменено
+web-upload-failed = Ошибка: соединение прервано.

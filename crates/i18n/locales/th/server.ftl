@@ -180,3 +180,16 @@ web-found-back = กลับไปที่โฟลเดอร์
 web-find-too-long = ข้อความค้นหายาวเกินไป: ไม่เกิน { $max } ไบต์
 # issue 49 (page)
 web-login-title = เข้าสู่ระบบ { $product }
+
+# issue 49 (upload)
+web-skip = ข้ามไปยังเนื้อหา
+web-col-actions = การดำเนินการ
+web-size-exact = { $bytes } ไบต์
+web-row-menu = การดำเนินการสำหรับ { $name }
+web-uploads = การอัปโหลด
+web-upload-waiting = กำลังรอ
+web-upload-sending = กำลังส่ง
+web-upload-done = เสร็จแล้ว
+web-upload-cancel = ยกเลิก
+web-upload-cancelled = ยกเลิกแล้ว
+web-upload-failed = ล้มเหลว: การเชื่อมต่อขาดหาย

@@ -180,3 +180,16 @@ web-found-back = Назад до теки
 web-find-too-long = Текст пошуку задовгий: не більше { $max } байтів.
 # issue 49 (page)
 web-login-title = Вхід до { $product }
+
+# issue 49 (upload)
+web-skip = Перейти до вмісту
+web-col-actions = Дії
+web-size-exact = { $bytes } байтів
+web-row-menu = Дії для { $name }
+web-uploads = Завантаження
+web-upload-waiting = Очікує
+web-upload-sending = Надсилається
+web-upload-done = Готово
+web-upload-cancel = Скасувати
+web-upload-cancelled = Скасовано
+web-upload-failed = Помилка: з'єднання перервано.

@@ -180,3 +180,16 @@ web-found-back = 返回文件夹
 web-find-too-long = 搜索文字太长:最多 { $max } 字节。
 # issue 49 (page)
 web-login-title = 登录 { $product }
+
+# issue 49 (upload)
+web-skip = 跳到内容
+web-col-actions = 操作
+web-size-exact = { $bytes } 字节
+web-row-menu = { $name } 的操作
+web-uploads = 上传
+web-upload-waiting = 等待中
+web-upload-sending = 正在发送
+web-upload-done = 完成
+web-upload-cancel = 取消
+web-upload-cancelled = 已取消
+web-upload-failed = 失败：连接已断开。

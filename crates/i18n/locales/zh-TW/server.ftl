@@ -180,3 +180,16 @@ web-found-back = 返回資料夾
 web-find-too-long = 搜尋文字太長:最多 { $max } 位元組。
 # issue 49 (page)
 web-login-title = 登入 { $product }
+
+# issue 49 (upload)
+web-skip = 跳至內容
+web-col-actions = 操作
+web-size-exact = { $bytes } 位元組
+web-row-menu = { $name } 的操作
+web-uploads = 上傳
+web-upload-waiting = 等待中
+web-upload-sending = 傳送中
+web-upload-done = 完成
+web-upload-cancel = 取消
+web-upload-cancelled = 已取消
+web-upload-failed = 失敗：連線已中斷。

@@ -1,0 +1,129 @@
+//! A listing's rows (issue 49): the name, the size in human units with
+//! the exact count of octets on hover (`title`) and for keyboard and
+//! screen-reader users (a visually hidden text read with the cell), the
+//! time as `<time>` with its zone, and a row menu (`<details>`: the
+//! entry's details, its FTP link, its download) instead of a button per
+//! row. The menu works without script (the FTP link is a plain link);
+//! the page's script adds "copy" to it and keyboard closing.
+
+use super::*;
+use crate::files::Row;
+
+/// What every row repeats, translated and escaped once per page.
+pub(super) struct RowTexts {
+    /// "{ $bytes } bytes" around the count.
+    exact: (String, String),
+    /// "Actions for { $name }" around the name.
+    menu: (String, String),
+    details: String,
+    ftp: String,
+    download: String,
+    /// The folder's `ftp://` URL (escaped), each row's link after it.
+    ftp_base: String,
+}
+
+/// A message with one argument, split around it and escaped: the texts
+/// before and after (catalogs place it anywhere).
+fn around(p: &Page<'_>, id: &str, arg: &str) -> (String, String) {
+    let whole = p.text(id, &[(arg, "\u{1}")]);
+    let (a, b) = whole.split_once('\u{1}').unwrap_or((whole.as_str(), ""));
+    let (mut x, mut y) = (String::new(), String::new());
+    esc(a, &mut x);
+    esc(b, &mut y);
+    (x, y)
+}
+
+impl RowTexts {
+    pub(super) fn new(p: &Page<'_>, ftp_dir: &str) -> RowTexts {
+        let one = |id: &str| {
+            let mut s = String::new();
+            esc(&p.text(id, &[]), &mut s);
+            s
+        };
+        let mut ftp_base = String::new();
+        esc(ftp_dir, &mut ftp_base);
+        RowTexts {
+            exact: around(p, "web-size-exact", "bytes"),
+            menu: around(p, "web-row-menu", "name"),
+            details: one("web-details"),
+            ftp: one("web-link-ftp"),
+            download: one("web-download"),
+            ftp_base,
+        }
+    }
+}
+
+/// `2026-11-26T01:01:00Z` of Unix seconds (a `<time>`'s `datetime`).
+fn iso(secs: i64, out: &mut String) {
+    let c = babelftp_proto::listing::Civil::from_unix(secs);
+    let _ = write!(
+        out,
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        c.year, c.month, c.day, c.hour, c.minute, c.second
+    );
+}
+
+/// A time with its zone: `<time datetime="…Z">YYYY-MM-DD HH:MM UTC</time>`.
+pub(super) fn time_utc(secs: i64, out: &mut String) {
+    out.push_str("<time datetime=\"");
+    iso(secs, out);
+    out.push_str("\">");
+    time(secs, out);
+    out.push_str(" UTC</time>");
+}
+
+/// A size: human units shown, the exact count on hover and read with it.
+pub(super) fn size(n: u64, t: &RowTexts, out: &mut String) {
+    let human = babelftp_i18n::format_size(n);
+    let _ = write!(out, "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>", t.exact.0, t.exact.1);
+    if human != format!("{n} B") {
+        let _ = write!(out, "<span class=\"vh\"> ({}{n}{})</span>", t.exact.0, t.exact.1);
+    }
+}
+
+/// One row: `link` is the entry's percent-encoded name (`/` after a folder's).
+pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
+    out.push_str(if r.dir {
+        "<tr class=\"d\"><td><a class=\"n\" href=\""
+    } else {
+        "<tr class=\"f\"><td><a class=\"n\" href=\""
+    });
+    out.push_str(link);
+    out.push_str("\">");
+    name(&r.name, out);
+    if r.dir {
+        out.push('/');
+    }
+    out.push_str("</a></td><td class=\"s\">");
+    if !r.dir {
+        size(r.size, t, out);
+    }
+    out.push_str("</td><td class=\"t\">");
+    if let Some(m) = r.modified {
+        time_utc(m, out);
+    }
+    out.push_str("</td><td class=\"m\"><details class=\"menu\"><summary aria-label=\"");
+    out.push_str(&t.menu.0);
+    esc(&PlainPath(&r.name).to_string(), out);
+    out.push_str(&t.menu.1);
+    out.push_str("\">⋯</summary><ul>");
+    if r.info {
+        out.push_str("<li>");
+        details_link(link, &t.details, out);
+        out.push_str("</li>");
+    }
+    out.push_str("<li><a class=\"ftp\" href=\"");
+    out.push_str(&t.ftp_base);
+    out.push_str(link);
+    out.push_str("\">");
+    out.push_str(&t.ftp);
+    out.push_str("</a></li>");
+    if !r.dir {
+        out.push_str("<li><a class=\"dl\" href=\"");
+        out.push_str(link);
+        out.push_str("\">");
+        out.push_str(&t.download);
+        out.push_str("</a></li>");
+    }
+    out.push_str("</ul></details></td></tr>\n");
+}
