@@ -353,7 +353,9 @@ fn upload_list(p: &mut Page<'_>) {
 pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
     let title = dir_title(ask);
     let mut p = Page::new(web, ask, &title, Some(view), 1024);
-    p.out.push_str("<p class=\"note\" id=\"drop-box\">");
+    p.out.push_str("<h1 class=\"vh\">");
+    esc(&title, &mut p.out);
+    p.out.push_str("</h1>\n<p class=\"note\" id=\"drop-box\">");
     p.t("web-drop-box", &[]);
     p.out.push_str("</p>\n");
     actions(&mut p, web, ask, view);
@@ -363,7 +365,11 @@ pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
 /// A directory's page.
 pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
     let title = dir_title(ask);
-    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 160);
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 400);
+    // The page's heading, for screen readers (the path shows in the header).
+    p.out.push_str("<h1 class=\"vh\">");
+    esc(&title, &mut p.out);
+    p.out.push_str("</h1>\n");
     actions(&mut p, web, ask, view);
     if l.page > 1 || l.more {
         p.out.push_str("<p class=\"note\" id=\"paged\">");

@@ -138,7 +138,12 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
     };
     // Each of the three: its row says done, its bytes landed.
     for (n, bytes) in &three {
-        assert_eq!(state(&results[8], n), ("done".to_owned(), "Done".to_owned()), "{}", results[8]);
+        assert_eq!(
+            state(&results[8], n),
+            ("done".to_owned(), "Done".to_owned()),
+            "{}",
+            results[8]
+        );
         let got = std::fs::read(inbox.join(n)).unwrap();
         assert_eq!(sha256_hex(&got), sha256_hex(bytes), "{n}");
     }
@@ -146,12 +151,18 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
     for (n, _) in &three {
         // `%` shows as `%25`, as FTP shows it.
         let shown = n.replace('%', "%25");
-        assert!(names.iter().any(|x| *x == shown), "{shown} not in the refreshed listing: {names:?}");
+        assert!(
+            names.iter().any(|x| *x == shown),
+            "{shown} not in the refreshed listing: {names:?}"
+        );
     }
     // The dropped file.
     assert_eq!(results[11], 1);
     assert_eq!(state(&results[12], "перетащено.txt").0, "done", "{}", results[12]);
-    assert_eq!(std::fs::read(inbox.join("перетащено.txt")).unwrap(), "dropped ✓\n".as_bytes());
+    assert_eq!(
+        std::fs::read(inbox.join("перетащено.txt")).unwrap(),
+        "dropped ✓\n".as_bytes()
+    );
     // Progress seen strictly between 0 and the size, labelled with the name.
     let (v, max) = (results[17][0].as_f64().unwrap(), results[17][1].as_f64().unwrap());
     assert!(v > 0.0 && v < max, "{}", results[17]);
