@@ -82,6 +82,21 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
         return dt.items.length;";
     let sending = "const p = document.querySelector('#uploads li[data-state=sending] progress');
         return p && p.value > 0 && p.value < p.max ? [p.value, p.max, p.getAttribute('aria-label')] : null;";
+    // A dropped folder, as Chromium hands it over (webkitGetAsEntry: a
+    // directory entry whose reader gives its entries in batches, then
+    // none); a test cannot put a real folder into a DataTransfer.
+    let folder = "const file = (name, text) => ({isFile: true, isDirectory: false, name,
+            file: ok => ok(new File([text], name))});
+        const dir = (name, kids) => ({isFile: false, isDirectory: true, name, createReader: () => {
+            let batches = [kids.slice(0, 1), kids.slice(1), []];
+            return {readEntries: ok => setTimeout(() => ok(batches.shift() || []), 10)};
+        }});
+        const top = dir('Папка', [file('один.txt', 'один\\n'), dir('вложенная', [file('глубоко.txt', 'глубоко\\n')]), dir('пустая', [])]);
+        const ev = new Event('drop', {bubbles: true, cancelable: true});
+        Object.defineProperty(ev, 'dataTransfer', {value: {types: ['Files'], files: [],
+            items: [{kind: 'file', webkitGetAsEntry: () => top, getAsFile: () => null}]}});
+        document.getElementById('listing').dispatchEvent(ev);
+        return 1;";
     let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
     let r = browse(
         dir.path(),
@@ -120,6 +135,10 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
                 {"op": "click", "css": "#upload-submit"},
                 {"op": "wait_js", "js": rows_when(6)},
                 h2,
+                // A folder by a drop: its folders made, its files in them.
+                {"op": "eval", "js": folder},                                               // 25
+                {"op": "wait_js", "js": rows_when(8)},
+                {"op": "wait_for", "css": "#listing", "text": "Папка/"},
             ]
         }),
     );
@@ -192,6 +211,23 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
     assert_eq!(left, Vec::<String>::new(), "temporary files left");
     assert!(!inbox.join("big.bin").exists());
     assert!(!inbox.join("huge.bin").exists());
+    // The dropped folder.
+    assert_eq!(state(&results[26], "Папка/один.txt").0, "done", "{}", results[26]);
+    assert_eq!(
+        state(&results[26], "Папка/вложенная/глубоко.txt").0,
+        "done",
+        "{}",
+        results[26]
+    );
+    assert_eq!(
+        std::fs::read(inbox.join("Папка/один.txt")).unwrap(),
+        "один\n".as_bytes()
+    );
+    assert_eq!(
+        std::fs::read(inbox.join("Папка/вложенная/глубоко.txt")).unwrap(),
+        "глубоко\n".as_bytes()
+    );
+    assert!(inbox.join("Папка/пустая").is_dir(), "an empty folder is made too");
     let console = r["console"].as_array().unwrap();
     assert!(
         !console.iter().any(|c| {

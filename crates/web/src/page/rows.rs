@@ -75,7 +75,11 @@ pub(super) fn time_utc(secs: i64, out: &mut String) {
 /// A size: human units shown, the exact count on hover and read with it.
 pub(super) fn size(n: u64, t: &RowTexts, out: &mut String) {
     let human = babelftp_i18n::format_size(n);
-    let _ = write!(out, "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>", t.exact.0, t.exact.1);
+    let _ = write!(
+        out,
+        "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>",
+        t.exact.0, t.exact.1
+    );
     if human != format!("{n} B") {
         let _ = write!(out, "<span class=\"vh\"> ({}{n}{})</span>", t.exact.0, t.exact.1);
     }
