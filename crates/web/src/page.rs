@@ -330,7 +330,7 @@ fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
 /// The list the page's script fills with one row per file sent (issue
 /// 49), and its texts: every word the script shows comes from here.
 fn upload_list(p: &mut Page<'_>) {
-    p.out.push_str("<ul id=\"uploads\" hidden");
+    p.out.push_str("<ul id=\"uploads\" aria-live=\"polite\" hidden");
     for (attr, id) in [
         ("label", "web-uploads"),
         ("waiting", "web-upload-waiting"),
