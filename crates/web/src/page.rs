@@ -399,6 +399,8 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     p.t("web-copy-ftp", &[]);
     p.out.push_str("\" data-copied=\"");
     p.t("web-copied", &[]);
+    p.out.push_str("\" data-download=\"");
+    p.t("web-download", &[]);
     p.out.push_str("\">\n<thead><tr>");
     sort_link(&mut p, Sort::Name, "name", "web-col-name");
     sort_link(&mut p, Sort::Size, "size", "web-col-size");

@@ -99,13 +99,13 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
                 // The row menu of the PDF, by keyboard: open, into it, Escape.
                 {"op": "eval", "js": format!("document.querySelector(\"a.n[href='{pdf}']\").focus(); return 1;")}, // 15
                 {"op": "keys", "keys": ["TAB", "ENTER"]},
-                {"op": "count", "css": "details.menu[open]"},
+                {"op": "count", "css": "td.m details[open]"},
                 {"op": "keys", "keys": ["TAB"]},
                 {"op": "focused"},
-                {"op": "attributes", "css": "details.menu[open] a", "name": "href"},          // 20
-                {"op": "texts", "css": "details.menu[open] li"},
+                {"op": "attributes", "css": "td.m details[open] a", "name": "href"},          // 20
+                {"op": "texts", "css": "td.m details[open] a, td.m details[open] button"},
                 {"op": "keys", "keys": ["ESCAPE"]},
-                {"op": "count", "css": "details.menu[open]"},
+                {"op": "count", "css": "td.m details[open]"},
                 {"op": "focused"},
                 // Sizes and times.
                 {"op": "eval", "js": format!("const d = document.querySelector(\"a.n[href='{pdf}']\").closest('tr').querySelector('td.s'); return [d.querySelector('data').textContent, d.querySelector('data').getAttribute('value'), d.querySelector('data').title, d.textContent];")}, // 25
@@ -213,9 +213,15 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
     assert!(ftp.starts_with("ftp://alice@127.0.0.1") && ftp.ends_with(pdf), "{ftp}");
     assert!(hrefs[2].as_str().unwrap().ends_with(pdf), "{hrefs:?}");
     let entries = results[21].as_array().unwrap();
-    assert!(
-        entries.iter().any(|e| e == "Copy FTP link"),
-        "the script's copy button: {entries:?}"
+    assert_eq!(
+        entries,
+        &[
+            json!("details"),
+            json!("FTP link"),
+            json!("Copy FTP link"),
+            json!("Download")
+        ],
+        "the server's details and FTP link, the script's copy and download"
     );
     // Escape closes it and gives the focus back to its button.
     assert_eq!(results[23], 0);

@@ -1,7 +1,8 @@
 // babelftp web view: what JavaScript adds to pages that work without it.
 // - the language menu applies on change;
-// - row menus (<details class="menu">): a "copy FTP link" button beside
-//   the plain ftp:// link, Escape closes, one menu open at a time;
+// - row menus (<details> in td.m): "Copy FTP link" beside the plain
+//   ftp:// link and, for a file, "Download"; Escape closes; one menu
+//   open at a time;
 // - uploads (issue 49): several files at once, from the file input or
 //   dropped on the page (folders too, where the browser gives them: each
 //   folder made with the page's "new folder" action, POST DIR/?mkdir),
@@ -22,38 +23,52 @@
   }
 
   // ---------------------------------------------------------- row menus
+  // Each row's <details> (td.m): its details link and plain ftp:// link
+  // come from the server; the rest is added when it first opens (a
+  // listing may have 10,000 rows).
   function menus() {
     var table = document.getElementById('listing');
-    return table ? table.querySelectorAll('details.menu') : [];
+    return table ? table.querySelectorAll('td.m details') : [];
   }
-  // The copy button, made when a menu first opens (a listing may have
-  // thousands of rows).
+  function fill(d, table) {
+    var box = d.querySelector('div');
+    var ftp = box.querySelector('a[href^="ftp:"]');
+    var name = d.closest('tr').querySelector('a.n');
+    if (ftp && navigator.clipboard) {
+      var label = table.getAttribute('data-copy') || '';
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'copy';
+      b.textContent = label;
+      b.addEventListener('click', function () {
+        navigator.clipboard.writeText(ftp.href).then(function () {
+          b.textContent = table.getAttribute('data-copied') || label;
+        });
+      });
+      box.insertBefore(b, ftp.nextSibling);
+    }
+    if (name && d.closest('tr').classList.contains('f')) {
+      var a = document.createElement('a');
+      a.className = 'dl';
+      a.href = name.href;
+      a.textContent = table.getAttribute('data-download') || '';
+      box.appendChild(a);
+    }
+    d.setAttribute('data-filled', '');
+  }
   document.addEventListener('toggle', function (e) {
     var d = e.target;
-    if (!d.classList || !d.classList.contains('menu') || !d.open) { return; }
+    if (!d.closest || !d.closest('td.m') || !d.open) { return; }
     var all = menus();
     for (var i = 0; i < all.length; i++) {
       if (all[i] !== d && all[i].open) { all[i].open = false; }
     }
     var table = document.getElementById('listing');
-    var link = d.querySelector('a.ftp');
-    if (!table || !link || !navigator.clipboard || d.querySelector('button.copy')) { return; }
-    var label = table.getAttribute('data-copy') || '';
-    var done = table.getAttribute('data-copied') || label;
-    var b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'copy';
-    b.textContent = label;
-    b.addEventListener('click', function () {
-      navigator.clipboard.writeText(link.href).then(function () { b.textContent = done; });
-    });
-    var li = document.createElement('li');
-    li.appendChild(b);
-    link.parentNode.parentNode.insertBefore(li, link.parentNode.nextSibling);
+    if (table && !d.hasAttribute('data-filled')) { fill(d, table); }
   }, true);
   document.addEventListener('keydown', function (e) {
     if (e.key !== 'Escape') { return; }
-    var open = document.querySelector('details.menu[open]');
+    var open = document.querySelector('td.m details[open]');
     if (open) {
       open.open = false;
       open.querySelector('summary').focus();
