@@ -1,4 +1,5 @@
-//! Issue 49, uploads in Chromium over HTTPS with HTTP/2: several files at
+//! Issue 49, uploads in Chromium over HTTPS with HTTP/2 (and plain
+//! HTTP/1.1): several files at
 //! once, one by a drop, progress on a throttled upload and its cancel
 //! (nothing left on disk, not even the temporary file), and an upload
 //! past the account's quota refused with the server's reason in its row.
@@ -31,6 +32,17 @@ fn parts(dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_over_https_with_http2() {
+    uploads(true);
+}
+
+/// The same over plain HTTP/1.1, where a refusal comes before the body
+/// is all sent and a cancel closes the connection.
+#[test]
+fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_over_http1() {
+    uploads(false);
+}
+
+fn uploads(tls: bool) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     let inbox = root.join("in");
@@ -41,21 +53,14 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
     common::serve::admin(&db, &["user", "perm", "dave", "/", "all"]);
     common::serve::admin(&db, &["user", "set", "dave", "--quota-bytes", "2MiB"]);
     let (cert, key) = babelftp_test_support::certificate(dir.path());
-    let srv = Serve::start(
-        &root,
-        &[
-            "--http-listen",
-            "127.0.0.1:0",
-            "--db",
-            &db,
-            "--tls-cert",
-            cert.to_str().unwrap(),
-            "--tls-key",
-            key.to_str().unwrap(),
-        ],
-    );
+    let mut args = vec!["--http-listen", "127.0.0.1:0", "--db", &db];
+    if tls {
+        args.extend(["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()]);
+    }
+    let srv = Serve::start(&root, &args);
     let base = srv.url_after("web view: ");
-    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let (scheme, protocol) = if tls { ("https", "h2") } else { ("http", "http/1.1") };
+    assert!(base.starts_with(&format!("{scheme}://127.0.0.1:")), "{base}");
     // Three files chosen at once: names in three scripts, one with `%` and `#`.
     let local = dir.path().join("local");
     std::fs::create_dir_all(&local).unwrap();
@@ -144,7 +149,7 @@ fn uploads_several_at_once_by_drop_with_progress_cancel_and_quota_in_chromium_ov
     );
     let results = r["results"].as_array().unwrap();
     for i in [5, 24] {
-        assert_eq!(results[i], "h2", "step {i} came over {}", results[i]);
+        assert_eq!(results[i], protocol, "step {i} came over {}", results[i]);
     }
     let state = |rows: &Value, name: &str| -> (String, String) {
         let row = rows
