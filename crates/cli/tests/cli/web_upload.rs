@@ -1,8 +1,8 @@
-//! Issue 49, uploads in Chromium over HTTPS with HTTP/2 (and plain
-//! HTTP/1.1): several files at
-//! once, one by a drop, progress on a throttled upload and its cancel
-//! (nothing left on disk, not even the temporary file), and an upload
-//! past the account's quota refused with the server's reason in its row.
+//! Issue 49, uploads in Chromium over HTTPS with HTTP/2 (and over plain
+//! HTTP/1.1): several files at once, one by a drop, a folder by a drop,
+//! progress on a throttled upload and its cancel (nothing left on disk,
+//! not even the temporary file), and an upload past the account's quota
+//! refused with the server's reason in its row.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{json, Value};
