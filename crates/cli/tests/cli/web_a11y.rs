@@ -147,7 +147,14 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
                 {"op": "wait_for", "css": "#listing", "text": "Протокол собрания.txt"},
                 {"op": "click", "css": format!("tr:has(a.n[href='{pdf}']) summary")},
                 axe(None),
-                shot("web-desktop.png"),
+                shot("web-desktop.png"),                                                     // 59
+                // The language menu from the keyboard: an arrow chooses,
+                // Apply applies (no reload at the first arrow).
+                {"op": "eval", "js": "document.body.setAttribute('data-mark', '1'); document.getElementById('lang-select').focus(); return 1;"},
+                {"op": "keys", "keys": ["DOWN", "TAB"]},
+                {"op": "eval", "js": "return [document.body.getAttribute('data-mark'), document.documentElement.lang, document.getElementById('lang-select').value, document.activeElement.id];"},
+                {"op": "keys", "keys": ["ENTER"]},
+                {"op": "wait_for", "css": "html[lang='fr'] #listing"},
     ]);
     steps
         .as_array_mut()
@@ -251,6 +258,11 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
     let (scroll, inner) = (results[48][0].as_i64().unwrap(), results[48][1].as_i64().unwrap());
     assert!(scroll <= inner, "{scroll} > {inner}");
     assert_eq!(results[50], "h2");
+    assert_eq!(
+        results[62],
+        json!(["1", "en", "fr", "lang-submit"]),
+        "an arrow key does not reload the page"
+    );
     let console = r["console"].as_array().unwrap();
     assert!(
         !console.iter().any(|c| {

@@ -1,5 +1,6 @@
 // babelftp web view: what JavaScript adds to pages that work without it.
-// - the language menu applies on change;
+// - the language menu applies on change (with a pointer; from the
+//   keyboard, its Apply button does);
 // - row menus (<details> in td.m): "Copy FTP link" beside the plain
 //   ftp:// link and, for a file, "Download"; Escape closes; one menu
 //   open at a time;
@@ -19,7 +20,14 @@
 
   var lang = document.getElementById('lang-select');
   if (lang) {
-    lang.addEventListener('change', function () { lang.form.submit(); });
+    // Chosen with a pointer: applied at once. From the keyboard (arrow
+    // keys change a closed select), the Apply button does it, so the page
+    // does not reload under the reader at the first arrow (WCAG 3.2.2).
+    lang.addEventListener('change', function () {
+      var keyboard = false;
+      try { keyboard = lang.matches(':focus-visible'); } catch (e) { keyboard = false; }
+      if (!keyboard) { lang.form.submit(); }
+    });
   }
 
   // ---------------------------------------------------------- row menus
