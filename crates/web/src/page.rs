@@ -64,6 +64,12 @@ pub(crate) fn esc(s: &str, out: &mut String) {
 /// bidi overrides), escaped, isolated.
 fn name(n: &[u8], out: &mut String) {
     out.push_str("<bdi>");
+    name_text(n, out);
+    out.push_str("</bdi>");
+}
+
+/// A name as FTP shows it, escaped (for an attribute), without `<bdi>`.
+fn name_text(n: &[u8], out: &mut String) {
     // As display::PlainPath writes it, escaped on the way, in one pass.
     for chunk in n.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -87,7 +93,6 @@ fn name(n: &[u8], out: &mut String) {
             out.push_str(percent_encoding::percent_encode_byte(b));
         }
     }
-    out.push_str("</bdi>");
 }
 
 /// Whether a language is written right to left.

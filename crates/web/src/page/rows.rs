@@ -79,7 +79,8 @@ pub(super) fn size(n: u64, t: &RowTexts, out: &mut String) {
         "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>",
         t.exact.0, t.exact.1
     );
-    if human != format!("{n} B") {
+    // Under 1 KiB the units are the exact count already.
+    if n >= 1024 {
         let _ = write!(out, "<span class=\"vh\"> ({}{n}{})</span>", t.exact.0, t.exact.1);
     }
 }
@@ -110,7 +111,7 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     // first opens.
     out.push_str("</td><td class=\"m\"><details><summary aria-label=\"");
     out.push_str(&t.menu.0);
-    esc(&PlainPath(&r.name).to_string(), out);
+    name_text(&r.name, out);
     out.push_str(&t.menu.1);
     out.push_str("\">⋯</summary><div>");
     if r.info {
@@ -122,4 +123,53 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     out.push_str("\">");
     out.push_str(&t.ftp);
     out.push_str("</a></div></details></td></tr>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts() -> RowTexts {
+        RowTexts {
+            exact: (String::new(), " bytes".into()),
+            menu: ("Actions for ".into(), String::new()),
+            details: "details".into(),
+            ftp: "FTP link".into(),
+            ftp_base: "ftp://h/d/".into(),
+        }
+    }
+
+    #[test]
+    fn a_hostile_name_stays_text_in_the_menus_label() {
+        let r = Row {
+            name: b"\"><img src=x onerror=alert(1)>\xE9".to_vec(),
+            dir: false,
+            size: 1_234_567,
+            modified: Some(0),
+            info: true,
+        };
+        let mut out = String::new();
+        row(&r, "%22%3E%3Cimg", &texts(), &mut out);
+        assert!(!out.contains("<img"), "{out}");
+        assert!(
+            out.contains("aria-label=\"Actions for &quot;&gt;&lt;img src=x onerror=alert(1)&gt;%E9\""),
+            "{out}"
+        );
+        assert!(out.contains("<a href=\"ftp://h/d/%22%3E%3Cimg\">FTP link</a>"), "{out}");
+        assert!(
+            out.contains("<data value=\"1234567\" title=\"1234567 bytes\">1.1 MiB</data><span class=\"vh\"> (1234567 bytes)</span>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<time datetime=\"1970-01-01T00:00:00Z\">1970-01-01 00:00 UTC</time>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_small_size_is_exact_already() {
+        let mut out = String::new();
+        size(1023, &texts(), &mut out);
+        assert_eq!(out, "<data value=\"1023\" title=\"1023 bytes\">1023 B</data>");
+    }
 }
