@@ -7,8 +7,9 @@
 # tests, rclone and a Go client (golang-go and Debian's
 # golang-github-jlaffaye-ftp-dev, built offline in GOPATH mode) for the
 # FTPS session-reuse tests; chromium, chromium-driver and python3-selenium
-# for the web view's browser tests (crates/cli/tests/web/browser.py); moto,
-# an S3 server from PyPI, into target/moto), and
+# for the web view's browser tests (crates/cli/tests/web/browser.py); npm
+# for axe-core, the accessibility checker those tests inject, into
+# target/axe; moto, an S3 server from PyPI, into target/moto), and
 # nothing else: it never removes, upgrades or reconfigures a package already
 # there (apt's plan is checked first). Then it checks formatting and lints,
 # unpacks the peer servers into target/peers (scripts/peers.sh, which
@@ -33,6 +34,8 @@ command -v go >/dev/null 2>&1 || need+=(golang-go)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || need+=(python3-selenium)
+# npm, for axe-core (scripts/axe.sh), only when there is none.
+command -v npm >/dev/null 2>&1 || need+=(npm)
 # pip, for moto (scripts/moto.sh); Debian's python3 comes without it.
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   need+=(python3-pip)
@@ -59,6 +62,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo check -p babelftp --no-default-features --locked
 bash scripts/docs.sh  # the user guide (mdBook into target/book) and a check of every relative link
 bash scripts/peers.sh # vsftpd, ProFTPD, Pure-FTPd (unpacked) for crates/cli/tests/cli/peers.rs
+bash scripts/axe.sh   # axe-core (npm --prefix target/axe) for crates/cli/tests/cli/web_a11y.rs
 bash scripts/moto.sh  # moto's S3 server (pip --target target/moto) for crates/cli/tests/cli/s3.rs
 bash scripts/slapd.sh # OpenLDAP's slapd and ldap-utils (unpacked) for babelftp_test_support::slapd
 bash scripts/postgres.sh # PostgreSQL 15 (unpacked) for crates/accounts/tests/store/postgres.rs

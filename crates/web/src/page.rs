@@ -20,6 +20,7 @@ use super::{encode_segment, href, Ask, Web};
 
 mod find;
 pub(crate) mod preview;
+mod rows;
 mod zip;
 pub(crate) use find::found;
 
@@ -69,7 +70,7 @@ fn name(n: &[u8], out: &mut String) {
     out.push_str("</bdi>");
 }
 
-/// A name as [`name`] shows it, without the isolation: for attributes.
+/// A name as FTP shows it, escaped (for an attribute), without `<bdi>`.
 fn name_text(n: &[u8], out: &mut String) {
     // As display::PlainPath writes it, escaped on the way, in one pass.
     for chunk in n.utf8_chunks() {
@@ -139,15 +140,19 @@ impl<'a> Page<'a> {
         out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
         out.push_str("\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
         esc(title, &mut out);
-        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n<header>\n");
+        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n");
         let mut p = Page { web, ask, lang, out };
+        // A way past the header for keyboard users (issue 49).
+        p.out.push_str("<a class=\"skip\" href=\"#main\">");
+        p.t("web-skip", &[]);
+        p.out.push_str("</a>\n<header>\n");
         p.crumbs();
         p.search_box(view);
         if who {
             p.who(view);
         }
         p.language_menu();
-        p.out.push_str("</header>\n<main>\n");
+        p.out.push_str("</header>\n<main id=\"main\" tabindex=\"-1\">\n");
         p
     }
 
@@ -312,7 +317,8 @@ fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
             p.t("web-upload-label", &[]);
             p.out.push_str("</label> <input type=\"file\" name=\"file\" id=\"upload-files\" multiple> <button type=\"submit\" id=\"upload-submit\">");
             p.t("web-upload", &[]);
-            p.out.push_str("</button> <progress id=\"upload-progress\" max=\"100\" value=\"0\" hidden></progress> <span id=\"upload-status\"></span></form>\n");
+            p.out.push_str("</button></form>\n");
+            upload_list(p);
         }
         if here.has(Perm::Mkdir) {
             p.out.push_str("<form id=\"mkdir\" method=\"post\" action=\"?mkdir\">");
@@ -328,13 +334,35 @@ fn actions(p: &mut Page<'_>, web: &Web, ask: &Ask, view: &View) {
     }
 }
 
+/// The list the page's script fills with one row per file sent (issue
+/// 49), and its texts: every word the script shows comes from here.
+fn upload_list(p: &mut Page<'_>) {
+    p.out.push_str("<ul id=\"uploads\" aria-live=\"polite\" hidden");
+    for (attr, id) in [
+        ("label", "web-uploads"),
+        ("waiting", "web-upload-waiting"),
+        ("sending", "web-upload-sending"),
+        ("done", "web-upload-done"),
+        ("cancel", "web-upload-cancel"),
+        ("cancelled", "web-upload-cancelled"),
+        ("failed", "web-upload-failed"),
+    ] {
+        let _ = write!(p.out, " data-{attr}=\"");
+        p.t(id, &[]);
+        p.out.push('"');
+    }
+    p.out.push_str("></ul>\n");
+}
+
 /// The page of a directory the user may put things in but not list (a
 /// drop box): the header and the upload and new-folder forms, no
 /// entries (issue 48; SFTPGo does the same).
 pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
     let title = dir_title(ask);
     let mut p = Page::new(web, ask, &title, Some(view), 1024);
-    p.out.push_str("<p class=\"note\" id=\"drop-box\">");
+    p.out.push_str("<h1 class=\"vh\">");
+    esc(&title, &mut p.out);
+    p.out.push_str("</h1>\n<p class=\"note\" id=\"drop-box\">");
     p.t("web-drop-box", &[]);
     p.out.push_str("</p>\n");
     actions(&mut p, web, ask, view);
@@ -344,7 +372,11 @@ pub(crate) fn drop_box(web: &Web, ask: &Ask, view: &View) -> Response {
 /// A directory's page.
 pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Response {
     let title = dir_title(ask);
-    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 320);
+    let mut p = Page::new(web, ask, &title, Some(view), l.rows.len() * 430);
+    // The page's heading, for screen readers (the path shows in the header).
+    p.out.push_str("<h1 class=\"vh\">");
+    esc(&title, &mut p.out);
+    p.out.push_str("</h1>\n");
     actions(&mut p, web, ask, view);
     if l.page > 1 || l.more {
         p.out.push_str("<p class=\"note\" id=\"paged\">");
@@ -380,6 +412,8 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     p.t("web-copy-ftp", &[]);
     p.out.push_str("\" data-copied=\"");
     p.t("web-copied", &[]);
+    p.out.push_str("\" data-download=\"");
+    p.t("web-download", &[]);
     p.out.push_str("\">\n<thead><tr>");
     if zip {
         zip::head(&mut p);
@@ -387,7 +421,9 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     sort_link(&mut p, Sort::Name, "name", "web-col-name");
     sort_link(&mut p, Sort::Size, "size", "web-col-size");
     sort_link(&mut p, Sort::Time, "time", "web-col-time");
-    p.out.push_str("<th></th></tr></thead>\n<tbody>\n");
+    p.out.push_str("<th><span class=\"vh\">");
+    p.t("web-col-actions", &[]);
+    p.out.push_str("</span></th></tr></thead>\n<tbody>\n");
     if !ask.path.is_root() {
         p.out.push_str(if zip {
             "<tr class=\"up\"><td></td>"
@@ -397,48 +433,14 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         p.out
             .push_str("<td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
     }
-    let details = p.text("web-details", &[]);
-    let mut details_esc = String::new();
-    esc(&details, &mut details_esc);
-    let mut previews = preview::Links::new(&p);
+    let texts = rows::RowTexts::new(&p, &ftp, zip);
     for row in &l.rows {
         let mut link = String::with_capacity(row.name.len() * 3 + 1);
         encode_segment(&row.name, &mut link);
         if row.dir {
             link.push('/');
         }
-        p.out.push_str(if row.dir {
-            "<tr class=\"d\">"
-        } else {
-            "<tr class=\"f\">"
-        });
-        if zip {
-            zip::pick(&row.name, &link, &mut p.out);
-        }
-        p.out.push_str("<td><a class=\"n\" href=\"");
-        p.out.push_str(&link);
-        p.out.push_str("\">");
-        name(&row.name, &mut p.out);
-        if row.dir {
-            p.out.push('/');
-        }
-        p.out.push_str("</a></td><td class=\"s\">");
-        if !row.dir {
-            p.out.push_str(&babelftp_i18n::format_size(row.size));
-        }
-        p.out.push_str("</td><td class=\"t\">");
-        if let Some(m) = row.modified {
-            time(m, &mut p.out);
-            p.out.push_str(" UTC");
-        }
-        p.out.push_str("</td><td>");
-        if row.info {
-            details_link(&link, &details_esc, &mut p.out);
-        }
-        if !row.dir {
-            preview::link(&row.name, &link, &mut previews, &mut p.out);
-        }
-        p.out.push_str("</td></tr>\n");
+        rows::row(row, &link, &texts, &mut p.out);
     }
     p.out.push_str("</tbody></table>\n");
     if l.rows.is_empty() {
@@ -500,9 +502,9 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
     if let Some(m) = e.modified {
         p.out.push_str("<dt>");
         p.t("web-col-time", &[]);
-        p.out.push_str("</dt><dd>");
-        time(m, &mut p.out);
-        p.out.push_str(" UTC</dd>");
+        p.out.push_str("</dt><dd id=\"time\">");
+        rows::time_utc(m, &mut p.out);
+        p.out.push_str("</dd>");
     }
     let scheme = if web.tls { "https" } else { "http" };
     let web_url = format!("{scheme}://{}{}", host(ask), href(&ask.path, dir));
@@ -622,7 +624,7 @@ fn bare_error(web: &Web, lang: Lang, status: StatusCode, text: &str) -> Response
     out.push_str(if rtl(tag) { "rtl" } else { "ltr" });
     out.push_str("\">\n<head><meta charset=\"utf-8\"><title>");
     let _ = write!(out, "{}", status.as_u16());
-    out.push_str("</title><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<header>\n<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a></nav>\n</header>\n<main>\n<p class=\"error\" id=\"error\">");
+    out.push_str("</title><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"stylesheet\" href=\"/?asset=style.css\"></head>\n<body>\n<header>\n<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a></nav>\n</header>\n<main id=\"main\">\n<p class=\"error\" id=\"error\">");
     esc(text, &mut out);
     out.push_str("</p>\n<p><a href=\"/\" id=\"home\">");
     esc(&web.text(lang, "web-found-back", &[]), &mut out);

@@ -39,8 +39,10 @@ mod serve_operate;
 mod serve_ops;
 mod serve_startup;
 mod server_correctness;
+mod web_a11y;
 mod web_browser;
 mod web_preview;
+mod web_upload;
 mod web_view;
 mod web_zip;
 

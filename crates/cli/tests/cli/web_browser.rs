@@ -5,8 +5,9 @@
 //! see the page right to left, open a folder of hostile names and see no
 //! script run (no dialog ever opens, no CSP violation from our pages).
 //!
-//! `BABELFTP_SCREENSHOTS=docs/guide/src/img cargo test -p babelftp --test cli -- web_browser::`
-//! writes the guide's screenshots (the listing in three scripts) there.
+//! `BABELFTP_SCREENSHOTS=1 cargo test -p babelftp --test cli -- web_browser:: web_a11y::`
+//! writes the guide's screenshots (the listing in three scripts; and
+//! desktop, phone, right to left, dark) into docs/guide/src/img.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
@@ -18,7 +19,7 @@ use crate::common;
 use common::serve::{ftplib, Serve};
 
 /// Runs a browser script; its JSON report.
-fn browse(dir: &Path, script: &Value) -> Value {
+pub(crate) fn browse(dir: &Path, script: &Value) -> Value {
     let file = dir.join("script.json");
     std::fs::write(&file, serde_json::to_vec(script).unwrap()).unwrap();
     let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/browser.py");
@@ -43,7 +44,7 @@ fn browse(dir: &Path, script: &Value) -> Value {
     report
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new("sha256sum")
         .stdin(std::process::Stdio::piped())
@@ -115,9 +116,9 @@ fn a_browser_logs_in_downloads_uploads_switches_to_arabic_and_runs_no_hostile_sc
     std::fs::create_dir_all(&downloads).unwrap();
     let upload = dir.path().join("تقرير الربع الثالث.txt");
     std::fs::write(&upload, "تقرير: كل شيء على ما يرام\n").unwrap();
-    let shots = std::env::var("BABELFTP_SCREENSHOTS").ok();
+    let shots = crate::web_a11y::shots_dir();
     let shot = |name: &str| match &shots {
-        Some(d) => json!({"op": "screenshot", "path": format!("{d}/{name}")}),
+        Some(d) => json!({"op": "screenshot", "path": d.join(name).to_str().unwrap()}),
         None => json!({"op": "screenshot", "path": dir.path().join(name).to_str().unwrap()}),
     };
     let ja = "/%E8%B3%87%E6%96%99/";
@@ -405,11 +406,11 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
                 {"op": "wait_for", "css": "#drop-box"},
                 {"op": "count", "css": "#listing, a.n"},
                 {"op": "count", "css": "#upload-files, #mkdir-name"},
-                // The page's script: an XHR POST, then a reload (a new body).
+                // The page's script: an XHR POST; its row says done (issue 49).
                 {"op": "eval", "js": "document.body.setAttribute('data-before', '1'); return 1;"}, // 10
                 {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},
                 {"op": "click", "css": "#upload-submit"},
-                {"op": "wait_for", "css": "body:not([data-before]) #drop-box"},
+                {"op": "wait_for", "css": "body[data-before] #uploads li[data-state=done]", "text": "report.txt"},
                 {"op": "source"},
                 // A file's details page, and the listing's times.
                 {"op": "open", "url": format!("{base}/pub/ten.txt?info")},                   // 15
@@ -435,6 +436,7 @@ fn a_drop_box_shows_in_its_parent_and_takes_uploads_in_chromium_and_details_read
     assert_eq!(results[8], 0, "no listing in the drop box");
     assert_eq!(results[9], 2, "its upload and new-folder forms");
     assert!(!results[14].as_str().unwrap().contains("theirs.pdf"));
+    assert!(results[14].as_str().unwrap().contains("id=\"drop-box\""));
     assert_eq!(
         std::fs::read(root.join("incoming/report.txt")).unwrap(),
         b"for the drop box\n"

@@ -54,6 +54,19 @@ Three ways to use it:
      wait_for_download [timeout=30] -> {"path", "name", "size", "sha256"} of the next
                                      download finished in download_dir
      dialogs                      -> every dialog seen so far
+     wait_js js [timeout]         -> the first truthy value of execute_script(js), polled
+                                     (a step fails when it stays falsy until the timeout)
+     throttle [upload] [download] [latency] -> null (CDP Network.emulateNetworkConditions:
+                                     octets per second, -1 or absent: not limited; no
+                                     argument at all: back to no limit)
+     keys keys [css]              -> null (keys sent to the focused element, or to css;
+                                     names such as "TAB", "ENTER", "ESCAPE", "SPACE" are
+                                     Selenium's Keys; a list is sent in order)
+     focused                      -> {"tag", "id", "text", "outline"} of the focused element
+     axe [url] [impacts]          -> the axe-core violations of the page (after opening url):
+                                     [{"id", "impact", "help", "targets"}], only the impacts
+                                     listed when given (e.g. ["serious", "critical"]); axe-core
+                                     comes from target/axe (scripts/test.sh), or $AXE_JS
    The output: {"ok", "results", "dialogs": [{"type", "message", "url"}],
    "console": [{"level", "message"}] (the browser console: JS errors, CSP
    violations, failed loads; a missing /favicon.ico shows up here as a
@@ -312,6 +325,39 @@ class Browser:
     def back(self):
         self.driver.back()
 
+    def wait_js(self, js, timeout=None):
+        t = self.timeout if timeout is None else timeout
+        return WebDriverWait(self.driver, t, poll_frequency=0.05).until(
+            lambda d: d.execute_script(js), message=f'never true: {js}')
+
+    def throttle(self, upload=-1, download=-1, latency=0):
+        """DevTools network throttling (octets per second; -1: no limit)."""
+        self.driver.execute_cdp_cmd('Network.enable', {})
+        self.driver.execute_cdp_cmd('Network.emulateNetworkConditions', {
+            'offline': False, 'latency': latency, 'downloadThroughput': download, 'uploadThroughput': upload})
+
+    def axe(self, impacts=None):
+        """axe-core's violations on the current page. WebDriver's scripts
+        are not the page's: the page's CSP does not stop them."""
+        path = os.environ.get('AXE_JS') or os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'target', 'axe', 'node_modules',
+            'axe-core', 'axe.min.js')
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f'{path}: axe-core is installed by scripts/test.sh '
+                                    '(npm install --prefix target/axe axe-core@4.10.3), or set AXE_JS')
+        with open(path, encoding='utf-8') as f:
+            self.driver.execute_script(f.read() + '\n;window.__axe = axe;')
+        self.driver.set_script_timeout(60)
+        found = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            window.__axe.run(document, {resultTypes: ['violations']}).then(
+              r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.map(n => [n.target.join(' '), n.failureSummary])}))),
+              e => done({error: String(e)}));""")
+        if isinstance(found, dict):
+            raise RuntimeError(f'axe-core failed: {found.get("error")}')
+        return [v for v in found if not impacts or v.get('impact') in impacts]
+
     def screenshot(self, path, full=False):
         path = os.path.abspath(path)
         if not full:
@@ -383,6 +429,29 @@ def _step(b, s):
         return getattr(b, op)()
     if op == 'eval':
         return b.eval(s['js'])
+    if op == 'wait_js':
+        return b.wait_js(s['js'], s.get('timeout'))
+    if op == 'throttle':
+        return b.throttle(int(s.get('upload', -1)), int(s.get('download', -1)), int(s.get('latency', 0)))
+    if op == 'keys':
+        from selenium.webdriver.common.keys import Keys
+        keys = s['keys'] if isinstance(s['keys'], list) else [s['keys']]
+        keys = [getattr(Keys, k) if isinstance(k, str) and k.isupper() and hasattr(Keys, k) else k for k in keys]
+        if s.get('css'):
+            b._find(s['css']).send_keys(*keys)
+        else:
+            from selenium.webdriver.common.action_chains import ActionChains
+            for k in keys:
+                ActionChains(b.driver).send_keys(k).perform()
+        return None
+    if op == 'focused':
+        return b.eval("""const e = document.activeElement; const c = getComputedStyle(e);
+            return {tag: e.tagName.toLowerCase(), id: e.id, text: (e.textContent || '').trim().slice(0, 80),
+                    label: e.getAttribute('aria-label'), outline: c.outlineStyle + ' ' + c.outlineWidth};""")
+    if op == 'axe':
+        if s.get('url'):
+            b.open(s['url'])
+        return b.axe(s.get('impacts'))
     if op == 'sleep':
         return time.sleep(float(s['seconds']))
     if op == 'viewport':

@@ -187,3 +187,16 @@ web-zip-none = حدّد عنصرًا واحدًا على الأقل لتنزيل
 web-preview = معاينة
 web-preview-charset = مجموعة المحارف: { $charset }
 web-preview-cut = تُعرض أول { $size } فقط.
+
+# issue 49 (upload)
+web-skip = انتقل إلى المحتوى
+web-col-actions = إجراءات
+web-size-exact = { $bytes } بايت
+web-row-menu = إجراءات لـ { $name }
+web-uploads = عمليات الرفع
+web-upload-waiting = في الانتظار
+web-upload-sending = جارٍ الإرسال
+web-upload-done = تم
+web-upload-cancel = إلغاء
+web-upload-cancelled = أُلغي
+web-upload-failed = فشل: انقطع الاتصال.

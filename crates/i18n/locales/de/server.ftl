@@ -187,3 +187,16 @@ web-zip-none = Wählen Sie mindestens einen Eintrag, der als ZIP heruntergeladen
 web-preview = Vorschau
 web-preview-charset = Zeichensatz: { $charset }
 web-preview-cut = Nur die ersten { $size } werden angezeigt.
+
+# issue 49 (upload)
+web-skip = Zum Inhalt springen
+web-col-actions = Aktionen
+web-size-exact = { $bytes } Bytes
+web-row-menu = Aktionen für { $name }
+web-uploads = Uploads
+web-upload-waiting = Wartet
+web-upload-sending = Wird gesendet
+web-upload-done = Fertig
+web-upload-cancel = Abbrechen
+web-upload-cancelled = Abgebrochen
+web-upload-failed = Fehlgeschlagen: die Verbindung ist abgebrochen.

@@ -187,3 +187,16 @@ web-zip-none = Tick at least one entry to download as a zip.
 web-preview = Preview
 web-preview-charset = Character set: { $charset }
 web-preview-cut = Only the first { $size } are shown.
+
+# issue 49 (upload)
+web-skip = Skip to the content
+web-col-actions = Actions
+web-size-exact = { $bytes } bytes
+web-row-menu = Actions for { $name }
+web-uploads = Uploads
+web-upload-waiting = Waiting
+web-upload-sending = Sending
+web-upload-done = Done
+web-upload-cancel = Cancel
+web-upload-cancelled = Cancelled
+web-upload-failed = Failed: the connection was lost.

@@ -187,3 +187,16 @@ web-zip-none = Marque al menos una entrada para descargarla como zip.
 web-preview = Vista previa
 web-preview-charset = Juego de caracteres: { $charset }
 web-preview-cut = Solo se muestran los primeros { $size }.
+
+# issue 49 (upload)
+web-skip = Saltar al contenido
+web-col-actions = Acciones
+web-size-exact = { $bytes } bytes
+web-row-menu = Acciones para { $name }
+web-uploads = Subidas
+web-upload-waiting = En espera
+web-upload-sending = Enviando
+web-upload-done = Hecho
+web-upload-cancel = Cancelar
+web-upload-cancelled = Cancelado
+web-upload-failed = Error: se perdió la conexión.

@@ -187,3 +187,16 @@ web-zip-none = Cochez au moins une entrée à télécharger en zip.
 web-preview = Aperçu
 web-preview-charset = Jeu de caractères : { $charset }
 web-preview-cut = Seuls les premiers { $size } sont affichés.
+
+# issue 49 (upload)
+web-skip = Aller au contenu
+web-col-actions = Actions
+web-size-exact = { $bytes } octets
+web-row-menu = Actions pour { $name }
+web-uploads = Envois
+web-upload-waiting = En attente
+web-upload-sending = Envoi en cours
+web-upload-done = Terminé
+web-upload-cancel = Annuler
+web-upload-cancelled = Annulé
+web-upload-failed = Échec : la connexion a été perdue.

@@ -187,3 +187,16 @@ web-zip-none = יש לסמן לפחות פריט אחד להורדה כקובץ 
 web-preview = תצוגה מקדימה
 web-preview-charset = קידוד תווים: { $charset }
 web-preview-cut = מוצגים רק { $size } הראשונים.
+
+# issue 49 (upload)
+web-skip = דלג לתוכן
+web-col-actions = פעולות
+web-size-exact = { $bytes } בתים
+web-row-menu = פעולות עבור { $name }
+web-uploads = העלאות
+web-upload-waiting = ממתין
+web-upload-sending = נשלח
+web-upload-done = הושלם
+web-upload-cancel = ביטול
+web-upload-cancelled = בוטל
+web-upload-failed = נכשל: החיבור נותק.

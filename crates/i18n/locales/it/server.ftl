@@ -187,3 +187,16 @@ web-zip-none = Spunta almeno una voce da scaricare come zip.
 web-preview = Anteprima
 web-preview-charset = Set di caratteri: { $charset }
 web-preview-cut = Sono mostrati solo i primi { $size }.
+
+# issue 49 (upload)
+web-skip = Vai al contenuto
+web-col-actions = Azioni
+web-size-exact = { $bytes } byte
+web-row-menu = Azioni per { $name }
+web-uploads = Caricamenti
+web-upload-waiting = In attesa
+web-upload-sending = Invio in corso
+web-upload-done = Fatto
+web-upload-cancel = Annulla
+web-upload-cancelled = Annullato
+web-upload-failed = Non riuscito: la connessione si è interrotta.

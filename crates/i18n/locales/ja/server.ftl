@@ -187,3 +187,16 @@ web-zip-none = zip でダウンロードする項目を 1 つ以上選んでく�
 web-preview = プレビュー
 web-preview-charset = 文字コード: { $charset }
 web-preview-cut = 最初の { $size } だけを表示しています。
+
+# issue 49 (upload)
+web-skip = 本文へ移動
+web-col-actions = 操作
+web-size-exact = { $bytes } バイト
+web-row-menu = { $name } の操作
+web-uploads = アップロード
+web-upload-waiting = 待機中
+web-upload-sending = 送信中
+web-upload-done = 完了
+web-upload-cancel = キャンセル
+web-upload-cancelled = キャンセルしました
+web-upload-failed = 失敗: 接続が切れました。

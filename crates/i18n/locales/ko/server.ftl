@@ -187,3 +187,16 @@ web-zip-none = zip으로 다운로드할 항목을 하나 이상 선택하세요
 web-preview = 미리 보기
 web-preview-charset = 문자 집합: { $charset }
 web-preview-cut = 처음 { $size }만 표시합니다.
+
+# issue 49 (upload)
+web-skip = 본문으로 건너뛰기
+web-col-actions = 작업
+web-size-exact = { $bytes }바이트
+web-row-menu = { $name } 작업
+web-uploads = 업로드
+web-upload-waiting = 대기 중
+web-upload-sending = 보내는 중
+web-upload-done = 완료
+web-upload-cancel = 취소
+web-upload-cancelled = 취소됨
+web-upload-failed = 실패: 연결이 끊어졌습니다.

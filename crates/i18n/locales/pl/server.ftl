@@ -187,3 +187,16 @@ web-zip-none = Zaznacz co najmniej jedną pozycję do pobrania jako zip.
 web-preview = Podgląd
 web-preview-charset = Kodowanie znaków: { $charset }
 web-preview-cut = Pokazano tylko pierwsze { $size }.
+
+# issue 49 (upload)
+web-skip = Przejdź do treści
+web-col-actions = Działania
+web-size-exact = { $bytes } bajtów
+web-row-menu = Działania dla { $name }
+web-uploads = Przesyłane pliki
+web-upload-waiting = Oczekuje
+web-upload-sending = Wysyłanie
+web-upload-done = Gotowe
+web-upload-cancel = Anuluj
+web-upload-cancelled = Anulowano
+web-upload-failed = Niepowodzenie: połączenie zostało przerwane.

@@ -187,3 +187,16 @@ web-zip-none = Marque pelo menos um item para baixar como zip.
 web-preview = Pré-visualizar
 web-preview-charset = Conjunto de caracteres: { $charset }
 web-preview-cut = Somente os primeiros { $size } são mostrados.
+
+# issue 49 (upload)
+web-skip = Pular para o conteúdo
+web-col-actions = Ações
+web-size-exact = { $bytes } bytes
+web-row-menu = Ações para { $name }
+web-uploads = Envios
+web-upload-waiting = Aguardando
+web-upload-sending = Enviando
+web-upload-done = Concluído
+web-upload-cancel = Cancelar
+web-upload-cancelled = Cancelado
+web-upload-failed = Falhou: a conexão foi perdida.

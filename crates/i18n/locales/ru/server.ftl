@@ -187,3 +187,16 @@ web-zip-none = Отметьте хотя бы одну запись, чтобы 
 web-preview = Просмотр
 web-preview-charset = Кодировка: { $charset }
 web-preview-cut = Показаны только первые { $size }.
+
+# issue 49 (upload)
+web-skip = Перейти к содержимому
+web-col-actions = Действия
+web-size-exact = { $bytes } байт
+web-row-menu = Действия для { $name }
+web-uploads = Загрузки
+web-upload-waiting = Ожидает
+web-upload-sending = Отправляется
+web-upload-done = Готово
+web-upload-cancel = Отменить
+web-upload-cancelled = Отменено
+web-upload-failed = Ошибка: соединение прервано.

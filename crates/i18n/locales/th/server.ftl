@@ -187,3 +187,16 @@ web-zip-none = เลือกอย่างน้อยหนึ่งรา�
 web-preview = ดูตัวอย่าง
 web-preview-charset = ชุดอักขระ: { $charset }
 web-preview-cut = แสดงเฉพาะ { $size } แรกเท่านั้น
+
+# issue 49 (upload)
+web-skip = ข้ามไปยังเนื้อหา
+web-col-actions = การดำเนินการ
+web-size-exact = { $bytes } ไบต์
+web-row-menu = การดำเนินการสำหรับ { $name }
+web-uploads = การอัปโหลด
+web-upload-waiting = กำลังรอ
+web-upload-sending = กำลังส่ง
+web-upload-done = เสร็จแล้ว
+web-upload-cancel = ยกเลิก
+web-upload-cancelled = ยกเลิกแล้ว
+web-upload-failed = ล้มเหลว: การเชื่อมต่อขาดหาย

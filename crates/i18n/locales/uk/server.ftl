@@ -187,3 +187,16 @@ web-zip-none = Позначте хоча б один запис, щоб зава
 web-preview = Перегляд
 web-preview-charset = Кодування: { $charset }
 web-preview-cut = Показано лише перші { $size }.
+
+# issue 49 (upload)
+web-skip = Перейти до вмісту
+web-col-actions = Дії
+web-size-exact = { $bytes } байтів
+web-row-menu = Дії для { $name }
+web-uploads = Завантаження
+web-upload-waiting = Очікує
+web-upload-sending = Надсилається
+web-upload-done = Готово
+web-upload-cancel = Скасувати
+web-upload-cancelled = Скасовано
+web-upload-failed = Помилка: з'єднання перервано.

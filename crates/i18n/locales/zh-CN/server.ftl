@@ -187,3 +187,16 @@ web-zip-none = 请至少勾选一项以下载为 zip。
 web-preview = 预览
 web-preview-charset = 字符集：{ $charset }
 web-preview-cut = 仅显示前 { $size }。
+
+# issue 49 (upload)
+web-skip = 跳到内容
+web-col-actions = 操作
+web-size-exact = { $bytes } 字节
+web-row-menu = { $name } 的操作
+web-uploads = 上传
+web-upload-waiting = 等待中
+web-upload-sending = 正在发送
+web-upload-done = 完成
+web-upload-cancel = 取消
+web-upload-cancelled = 已取消
+web-upload-failed = 失败：连接已断开。

@@ -187,3 +187,16 @@ web-zip-none = 請至少勾選一個項目以下載為 zip。
 web-preview = 預覽
 web-preview-charset = 字元集：{ $charset }
 web-preview-cut = 僅顯示前 { $size }。
+
+# issue 49 (upload)
+web-skip = 跳至內容
+web-col-actions = 操作
+web-size-exact = { $bytes } 位元組
+web-row-menu = { $name } 的操作
+web-uploads = 上傳
+web-upload-waiting = 等待中
+web-upload-sending = 傳送中
+web-upload-done = 完成
+web-upload-cancel = 取消
+web-upload-cancelled = 已取消
+web-upload-failed = 失敗：連線已中斷。

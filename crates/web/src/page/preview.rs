@@ -21,10 +21,15 @@ impl Links {
         esc(&p.text("web-preview", &[]), &mut s);
         Links(s)
     }
+
+    #[cfg(test)]
+    pub(super) fn for_tests() -> Links {
+        Links("Preview".into())
+    }
 }
 
 /// A row's "Preview" link, when its name says a preview shows it.
-pub(super) fn link(name: &[u8], href: &str, links: &mut Links, out: &mut String) {
+pub(super) fn link(name: &[u8], href: &str, links: &Links, out: &mut String) {
     if crate::files::preview::by_name(name).is_none() {
         return;
     }

@@ -1,0 +1,187 @@
+//! A listing's rows (issue 49): the name, the size in human units with
+//! the exact count of octets on hover (`title`) and for keyboard and
+//! screen-reader users (a visually hidden text read with the cell), the
+//! time as `<time>` with its zone, and a row menu (`<details>`: the
+//! entry's details and its FTP link) instead of a button per row. The
+//! menu works without script (the FTP link is a plain link); the page's
+//! script adds "Copy FTP link" and "Download" (a file's name is its
+//! download link already) to it, and closing by Escape.
+
+use super::*;
+use crate::files::Row;
+
+/// What every row repeats, translated and escaped once per page.
+pub(super) struct RowTexts {
+    /// "{ $bytes } bytes" around the count.
+    exact: (String, String),
+    /// "Actions for { $name }" around the name.
+    menu: (String, String),
+    details: String,
+    ftp: String,
+    /// The folder's `ftp://` URL (escaped), each row's link after it.
+    ftp_base: String,
+    /// Rows carry a checkbox of the zip form.
+    zip: bool,
+    /// "Preview", for files a preview shows.
+    preview: super::preview::Links,
+}
+
+/// A message with one argument, split around it and escaped: the texts
+/// before and after (catalogs place it anywhere).
+fn around(p: &Page<'_>, id: &str, arg: &str) -> (String, String) {
+    let whole = p.text(id, &[(arg, "\u{1}")]);
+    let (a, b) = whole.split_once('\u{1}').unwrap_or((whole.as_str(), ""));
+    let (mut x, mut y) = (String::new(), String::new());
+    esc(a, &mut x);
+    esc(b, &mut y);
+    (x, y)
+}
+
+impl RowTexts {
+    pub(super) fn new(p: &Page<'_>, ftp_dir: &str, zip: bool) -> RowTexts {
+        let one = |id: &str| {
+            let mut s = String::new();
+            esc(&p.text(id, &[]), &mut s);
+            s
+        };
+        let mut ftp_base = String::new();
+        esc(ftp_dir, &mut ftp_base);
+        RowTexts {
+            exact: around(p, "web-size-exact", "bytes"),
+            menu: around(p, "web-row-menu", "name"),
+            details: one("web-details"),
+            ftp: one("web-link-ftp"),
+            ftp_base,
+            zip,
+            preview: super::preview::Links::new(p),
+        }
+    }
+}
+
+/// `2026-11-26T01:01:00Z` of Unix seconds (a `<time>`'s `datetime`).
+fn iso(secs: i64, out: &mut String) {
+    let c = babelftp_proto::listing::Civil::from_unix(secs);
+    let _ = write!(
+        out,
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        c.year, c.month, c.day, c.hour, c.minute, c.second
+    );
+}
+
+/// A time with its zone: `<time datetime="…Z">YYYY-MM-DD HH:MM UTC</time>`.
+pub(super) fn time_utc(secs: i64, out: &mut String) {
+    out.push_str("<time datetime=\"");
+    iso(secs, out);
+    out.push_str("\">");
+    time(secs, out);
+    out.push_str(" UTC</time>");
+}
+
+/// A size: human units shown, the exact count on hover and read with it.
+pub(super) fn size(n: u64, t: &RowTexts, out: &mut String) {
+    let human = babelftp_i18n::format_size(n);
+    let _ = write!(
+        out,
+        "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>",
+        t.exact.0, t.exact.1
+    );
+    // Under 1 KiB the units are the exact count already.
+    if n >= 1024 {
+        let _ = write!(out, "<span class=\"vh\"> ({}{n}{})</span>", t.exact.0, t.exact.1);
+    }
+}
+
+/// One row: `link` is the entry's percent-encoded name (`/` after a folder's).
+pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
+    out.push_str(if r.dir { "<tr class=\"d\">" } else { "<tr class=\"f\">" });
+    if t.zip {
+        super::zip::pick(&r.name, link, out);
+    }
+    out.push_str("<td><a class=\"n\" href=\"");
+    out.push_str(link);
+    out.push_str("\">");
+    name(&r.name, out);
+    if r.dir {
+        out.push('/');
+    }
+    out.push_str("</a>");
+    if !r.dir {
+        super::preview::link(&r.name, link, &t.preview, out);
+    }
+    out.push_str("</td><td class=\"s\">");
+    if !r.dir {
+        size(r.size, t, out);
+    }
+    out.push_str("</td><td class=\"t\">");
+    if let Some(m) = r.modified {
+        time_utc(m, out);
+    }
+    // Lean: a listing may have 10,000 rows. The script adds "Copy FTP
+    // link" and, for a file, "Download" (its name's link) when the menu
+    // first opens.
+    out.push_str("</td><td class=\"m\"><details><summary aria-label=\"");
+    out.push_str(&t.menu.0);
+    name_text(&r.name, out);
+    out.push_str(&t.menu.1);
+    out.push_str("\">⋯</summary><div>");
+    if r.info {
+        details_link(link, &t.details, out);
+    }
+    out.push_str("<a href=\"");
+    out.push_str(&t.ftp_base);
+    out.push_str(link);
+    out.push_str("\">");
+    out.push_str(&t.ftp);
+    out.push_str("</a></div></details></td></tr>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts() -> RowTexts {
+        RowTexts {
+            exact: (String::new(), " bytes".into()),
+            menu: ("Actions for ".into(), String::new()),
+            details: "details".into(),
+            ftp: "FTP link".into(),
+            ftp_base: "ftp://h/d/".into(),
+            zip: false,
+            preview: super::super::preview::Links::for_tests(),
+        }
+    }
+
+    #[test]
+    fn a_hostile_name_stays_text_in_the_menus_label() {
+        let r = Row {
+            name: b"\"><img src=x onerror=alert(1)>\xE9".to_vec(),
+            dir: false,
+            size: 1_234_567,
+            modified: Some(0),
+            info: true,
+        };
+        let mut out = String::new();
+        row(&r, "%22%3E%3Cimg", &texts(), &mut out);
+        assert!(!out.contains("<img"), "{out}");
+        assert!(
+            out.contains("aria-label=\"Actions for &quot;&gt;&lt;img src=x onerror=alert(1)&gt;%E9\""),
+            "{out}"
+        );
+        assert!(out.contains("<a href=\"ftp://h/d/%22%3E%3Cimg\">FTP link</a>"), "{out}");
+        assert!(
+            out.contains("<data value=\"1234567\" title=\"1234567 bytes\">1.1 MiB</data><span class=\"vh\"> (1234567 bytes)</span>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<time datetime=\"1970-01-01T00:00:00Z\">1970-01-01 00:00 UTC</time>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_small_size_is_exact_already() {
+        let mut out = String::new();
+        size(1023, &texts(), &mut out);
+        assert_eq!(out, "<data value=\"1023\" title=\"1023 bytes\">1023 B</data>");
+    }
+}
