@@ -94,6 +94,8 @@ impl Store {
             "DELETE FROM perms WHERE kind = 'user' AND owner = $1",
             "DELETE FROM mounts WHERE kind = 'user' AND owner = $1",
             "DELETE FROM quota_usage WHERE name = $1",
+            // Issue 49: its share links end with it.
+            "DELETE FROM shares WHERE owner = $1",
         ] {
             sqlx::query(sql).bind(name).execute(&mut *tx).await?;
         }
