@@ -62,6 +62,7 @@ use babelftp_core::{events, http, limits, linkrules, live, quota, storage, throt
 mod files;
 mod page;
 mod session;
+mod share;
 
 /// What the handlers share.
 pub(crate) struct Web {
@@ -140,6 +141,9 @@ pub(crate) struct Ask {
     /// A new token, made when a page needs one and the visitor has none
     /// (it goes out as a cookie with the answer).
     new_csrf: std::sync::OnceLock<String>,
+    /// Issue 49: the share link the request came through (its pages'
+    /// links stay under it).
+    pub(crate) share: Option<share::ShareAt>,
 }
 
 impl Ask {
@@ -246,6 +250,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
         arrived,
         kept_csrf,
         new_csrf: std::sync::OnceLock::new(),
+        share: None,
     };
     let mut r = route(&web, &mut ask, body).await;
     if ask.method == Method::POST && (r.status().is_client_error() || r.status().is_server_error()) {
@@ -255,7 +260,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
             None if r.status() == StatusCode::UNAUTHORIZED => "not logged in, or a wrong password",
             None => "refused",
         };
-        let action = ["upload", "mkdir", "rename", "delete", "logout", "login", "lang"]
+        let action = ["upload", "mkdir", "rename", "delete", "share", "logout", "login", "lang"]
             .into_iter()
             .find(|a| ask.has(a))
             .unwrap_or("-");
@@ -293,6 +298,9 @@ fn authority(uri: &axum::http::Uri, headers: &HeaderMap) -> Option<String> {
 async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
     if let Some(name) = ask.param("asset") {
         return page::asset(name);
+    }
+    if let Some(token) = share::token_of(&ask.path) {
+        return share::serve(web, ask, token, body).await;
     }
     let post = ask.method == Method::POST;
     let read = matches!(ask.method, Method::GET | Method::HEAD);
@@ -334,6 +342,7 @@ async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
             () if ask.has("mkdir") => files::mkdir(web, ask, &view, body).await,
             () if ask.has("rename") => files::rename(web, ask, &view, body).await,
             () if ask.has("delete") => files::delete(web, ask, &view, body).await,
+            () if ask.has("share") => share::create(web, ask, &view, body).await,
             () => web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         };
     }

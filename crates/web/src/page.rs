@@ -19,7 +19,9 @@ use super::session::View;
 use super::{encode_segment, href, Ask, Web};
 
 mod find;
+mod share;
 pub(crate) use find::found;
+pub(crate) use share::{share_created, share_password};
 
 /// The product's name, on the login page (a name: not translated).
 const PRODUCT: &str = "babelftp";
@@ -135,9 +137,13 @@ impl<'a> Page<'a> {
         out.push_str("</title>\n<link rel=\"stylesheet\" href=\"/?asset=style.css\"><script src=\"/?asset=app.js\" defer></script></head>\n<body>\n<header>\n");
         let mut p = Page { web, ask, lang, out };
         p.crumbs();
-        p.search_box(view);
-        if who {
-            p.who(view);
+        // A share link's page (issue 49): nobody is logged in, nothing
+        // outside the share is searched.
+        if ask.share.is_none() {
+            p.search_box(view);
+            if who {
+                p.who(view);
+            }
         }
         p.language_menu();
         p.out.push_str("</header>\n<main>\n");
@@ -156,10 +162,13 @@ impl<'a> Page<'a> {
 
     /// The path as links, `/` first.
     fn crumbs(&mut self) {
-        self.out
-            .push_str("<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a>");
+        let base = self.ask.share.as_ref().map_or("", |s| s.prefix.as_str());
+        let _ = write!(
+            self.out,
+            "<nav class=\"crumbs\" id=\"crumbs\"><a href=\"{base}/\">/</a>"
+        );
         let comps = self.ask.path.components();
-        let mut link = String::from("/");
+        let mut link = format!("{base}/");
         for (i, c) in comps.iter().enumerate() {
             // A file's page (`/pub/a.txt?info`): its name without the
             // `/` of a folder, linked to the file itself.
@@ -260,6 +269,10 @@ fn host(ask: &Ask) -> String {
 /// The `ftp://` URL of `path` (the FTP server's port, the host the
 /// browser used; the user's name when logged in).
 fn ftp_url(web: &Web, ask: &Ask, view: &View, path: &VPath, dir: bool) -> String {
+    if ask.share.is_some() {
+        // A share's visitor has no FTP account.
+        return String::new();
+    }
     let h = host(ask);
     // `host:port` or `[v6]:port`: the port is the web's; drop it.
     let bare = match h.rfind(':') {
@@ -519,6 +532,7 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         p.t("web-delete", &[]);
         p.out.push_str("</button></form>\n");
     }
+    p.share_form(view, dir);
     p.finish(StatusCode::OK)
 }
 
@@ -562,7 +576,10 @@ pub(crate) fn error(web: &Web, lang: Lang, ask: Option<&Ask>, status: StatusCode
     esc(text, &mut p.out);
     p.out.push_str("</p>\n<p><a href=\"");
     let comps = ask.path.components();
-    let mut up = String::from("/");
+    let mut up = match &ask.share {
+        Some(s) => format!("{}/", s.prefix),
+        None => String::from("/"),
+    };
     for c in comps.iter().take(comps.len().saturating_sub(1)) {
         encode_segment(c, &mut up);
         up.push('/');
