@@ -180,3 +180,22 @@ web-found-back = العودة إلى المجلد
 web-find-too-long = نص البحث طويل جدًا: { $max } بايت على الأكثر.
 # issue 49 (page)
 web-login-title = تسجيل الدخول إلى { $product }
+# issue 49 (share)
+web-share-gone = رابط المشاركة هذا لم يعد يعمل: انتهت صلاحيته أو استُنفد أو أُزيل.
+web-share-network = لا يمكن استخدام رابط المشاركة هذا من شبكتك.
+web-share-unavailable = تحتاج روابط المشاركة إلى حساب في مخزن الحسابات.
+web-share-title = رابط مشاركة
+web-share-expires = تنتهي الصلاحية بعد
+web-share-never = أبدًا
+web-share-hour = ساعة واحدة
+web-share-day = يوم واحد
+web-share-week = 7 أيام
+web-share-month = 30 يومًا
+web-share-password = كلمة المرور (اختيارية)
+web-share-max = حد التنزيلات (اختياري)
+web-share-upload = رابط رفع: يضع الآخرون ملفات في هذا المجلد
+web-share-create = إنشاء الرابط
+web-share-created = أُنشئ رابط المشاركة { $id }. انسخه الآن: لا يظهر إلا مرة واحدة.
+web-share-locked = يحتاج رابط المشاركة هذا إلى كلمة مرور
+web-share-wrong = كلمة مرور خاطئة.
+web-share-open = فتح

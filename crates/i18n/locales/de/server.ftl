@@ -180,3 +180,22 @@ web-found-back = Zurück zum Ordner
 web-find-too-long = Der Suchtext ist zu lang: höchstens { $max } Bytes.
 # issue 49 (page)
 web-login-title = Bei { $product } anmelden
+# issue 49 (share)
+web-share-gone = Dieser Freigabelink funktioniert nicht mehr: Er ist abgelaufen, aufgebraucht oder wurde entfernt.
+web-share-network = Dieser Freigabelink kann aus Ihrem Netzwerk nicht verwendet werden.
+web-share-unavailable = Freigabelinks brauchen ein Konto im Kontenspeicher.
+web-share-title = Freigabelink
+web-share-expires = Läuft ab nach
+web-share-never = nie
+web-share-hour = 1 Stunde
+web-share-day = 1 Tag
+web-share-week = 7 Tagen
+web-share-month = 30 Tagen
+web-share-password = Passwort (optional)
+web-share-max = Höchstzahl an Downloads (optional)
+web-share-upload = Ein Upload-Link: Andere legen Dateien in diesen Ordner
+web-share-create = Link erstellen
+web-share-created = Freigabelink { $id } erstellt. Kopieren Sie ihn jetzt: Er wird nur einmal angezeigt.
+web-share-locked = Dieser Freigabelink braucht ein Passwort
+web-share-wrong = Falsches Passwort.
+web-share-open = Öffnen

@@ -180,3 +180,22 @@ web-found-back = Back to the folder
 web-find-too-long = The search text is too long: at most { $max } bytes.
 # issue 49 (page)
 web-login-title = Log in to { $product }
+# issue 49 (share)
+web-share-gone = This share link no longer works: it expired, was used up or was removed.
+web-share-network = This share link cannot be used from your network.
+web-share-unavailable = Share links need an account of the accounts store.
+web-share-title = Share link
+web-share-expires = Expires after
+web-share-never = never
+web-share-hour = 1 hour
+web-share-day = 1 day
+web-share-week = 7 days
+web-share-month = 30 days
+web-share-password = Password (optional)
+web-share-max = Download limit (optional)
+web-share-upload = An upload link: people put files into this folder
+web-share-create = Create link
+web-share-created = Share link { $id } created. Copy it now: it is shown only once.
+web-share-locked = This share link needs a password
+web-share-wrong = Wrong password.
+web-share-open = Open

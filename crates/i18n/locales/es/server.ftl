@@ -180,3 +180,22 @@ web-found-back = Volver a la carpeta
 web-find-too-long = El texto de búsqueda es demasiado largo: como máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Iniciar sesión en { $product }
+# issue 49 (share)
+web-share-gone = Este enlace compartido ya no funciona: caducó, se agotó o se eliminó.
+web-share-network = Este enlace compartido no se puede usar desde su red.
+web-share-unavailable = Los enlaces compartidos necesitan una cuenta del almacén de cuentas.
+web-share-title = Enlace compartido
+web-share-expires = Caduca tras
+web-share-never = nunca
+web-share-hour = 1 hora
+web-share-day = 1 día
+web-share-week = 7 días
+web-share-month = 30 días
+web-share-password = Contraseña (opcional)
+web-share-max = Límite de descargas (opcional)
+web-share-upload = Un enlace de subida: otros dejan archivos en esta carpeta
+web-share-create = Crear enlace
+web-share-created = Enlace compartido { $id } creado. Cópielo ahora: solo se muestra una vez.
+web-share-locked = Este enlace compartido necesita una contraseña
+web-share-wrong = Contraseña incorrecta.
+web-share-open = Abrir

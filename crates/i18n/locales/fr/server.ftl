@@ -180,3 +180,22 @@ web-found-back = Retour au dossier
 web-find-too-long = Le texte recherché est trop long : { $max } octets au plus.
 # issue 49 (page)
 web-login-title = Se connecter à { $product }
+# issue 49 (share)
+web-share-gone = Ce lien de partage ne fonctionne plus : il a expiré, a été épuisé ou a été supprimé.
+web-share-network = Ce lien de partage ne peut pas être utilisé depuis votre réseau.
+web-share-unavailable = Les liens de partage demandent un compte du magasin de comptes.
+web-share-title = Lien de partage
+web-share-expires = Expire après
+web-share-never = jamais
+web-share-hour = 1 heure
+web-share-day = 1 jour
+web-share-week = 7 jours
+web-share-month = 30 jours
+web-share-password = Mot de passe (facultatif)
+web-share-max = Nombre maximal de téléchargements (facultatif)
+web-share-upload = Un lien de dépôt : d’autres déposent des fichiers dans ce dossier
+web-share-create = Créer le lien
+web-share-created = Lien de partage { $id } créé. Copiez-le maintenant : il n’est affiché qu’une fois.
+web-share-locked = Ce lien de partage demande un mot de passe
+web-share-wrong = Mot de passe incorrect.
+web-share-open = Ouvrir

@@ -180,3 +180,22 @@ web-found-back = חזרה לתיקייה
 web-find-too-long = טקסט החיפוש ארוך מדי: לכל היותר { $max } בתים.
 # issue 49 (page)
 web-login-title = כניסה ל־{ $product }
+# issue 49 (share)
+web-share-gone = קישור השיתוף הזה כבר לא עובד: פג תוקפו, נוצל עד הסוף או הוסר.
+web-share-network = אי אפשר להשתמש בקישור השיתוף הזה מהרשת שלך.
+web-share-unavailable = קישורי שיתוף דורשים חשבון במאגר החשבונות.
+web-share-title = קישור שיתוף
+web-share-expires = תוקף
+web-share-never = ללא הגבלה
+web-share-hour = שעה אחת
+web-share-day = יום אחד
+web-share-week = 7 ימים
+web-share-month = 30 ימים
+web-share-password = סיסמה (רשות)
+web-share-max = מגבלת הורדות (רשות)
+web-share-upload = קישור העלאה: אחרים מניחים קבצים בתיקייה הזו
+web-share-create = יצירת קישור
+web-share-created = קישור השיתוף { $id } נוצר. העתיקו אותו עכשיו: הוא מוצג פעם אחת בלבד.
+web-share-locked = קישור השיתוף הזה דורש סיסמה
+web-share-wrong = סיסמה שגויה.
+web-share-open = פתיחה

@@ -180,3 +180,22 @@ web-found-back = Torna alla cartella
 web-find-too-long = Il testo da cercare è troppo lungo: al massimo { $max } byte.
 # issue 49 (page)
 web-login-title = Accedi a { $product }
+# issue 49 (share)
+web-share-gone = Questo link di condivisione non funziona più: è scaduto, esaurito o è stato rimosso.
+web-share-network = Questo link di condivisione non può essere usato dalla tua rete.
+web-share-unavailable = I link di condivisione richiedono un account dell’archivio account.
+web-share-title = Link di condivisione
+web-share-expires = Scade dopo
+web-share-never = mai
+web-share-hour = 1 ora
+web-share-day = 1 giorno
+web-share-week = 7 giorni
+web-share-month = 30 giorni
+web-share-password = Password (facoltativa)
+web-share-max = Limite di download (facoltativo)
+web-share-upload = Un link di caricamento: altri mettono file in questa cartella
+web-share-create = Crea link
+web-share-created = Link di condivisione { $id } creato. Copialo ora: viene mostrato una sola volta.
+web-share-locked = Questo link di condivisione richiede una password
+web-share-wrong = Password errata.
+web-share-open = Apri

@@ -180,3 +180,22 @@ web-found-back = フォルダーに戻る
 web-find-too-long = 検索文字列が長すぎます: 最大 { $max } バイトです。
 # issue 49 (page)
 web-login-title = { $product } にログイン
+# issue 49 (share)
+web-share-gone = この共有リンクは使えなくなりました（期限切れ、回数の上限、または削除）。
+web-share-network = この共有リンクはお使いのネットワークからは使えません。
+web-share-unavailable = 共有リンクにはアカウントストアのアカウントが必要です。
+web-share-title = 共有リンク
+web-share-expires = 有効期限
+web-share-never = 無期限
+web-share-hour = 1 時間
+web-share-day = 1 日
+web-share-week = 7 日
+web-share-month = 30 日
+web-share-password = パスワード（任意）
+web-share-max = ダウンロード回数の上限（任意）
+web-share-upload = アップロード用リンク：他の人がこのフォルダーにファイルを置けます
+web-share-create = リンクを作成
+web-share-created = 共有リンク { $id } を作成しました。今コピーしてください。表示は一度だけです。
+web-share-locked = この共有リンクにはパスワードが必要です
+web-share-wrong = パスワードが違います。
+web-share-open = 開く

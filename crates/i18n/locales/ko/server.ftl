@@ -180,3 +180,22 @@ web-found-back = 폴더로 돌아가기
 web-find-too-long = 검색어가 너무 깁니다: 최대 { $max }바이트입니다.
 # issue 49 (page)
 web-login-title = { $product }에 로그인
+# issue 49 (share)
+web-share-gone = 이 공유 링크는 더 이상 작동하지 않습니다. 만료되었거나, 횟수를 다 썼거나, 삭제되었습니다.
+web-share-network = 이 공유 링크는 현재 네트워크에서 사용할 수 없습니다.
+web-share-unavailable = 공유 링크에는 계정 저장소의 계정이 필요합니다.
+web-share-title = 공유 링크
+web-share-expires = 만료
+web-share-never = 없음
+web-share-hour = 1시간
+web-share-day = 1일
+web-share-week = 7일
+web-share-month = 30일
+web-share-password = 비밀번호(선택)
+web-share-max = 다운로드 횟수 제한(선택)
+web-share-upload = 업로드 링크: 다른 사람이 이 폴더에 파일을 올립니다
+web-share-create = 링크 만들기
+web-share-created = 공유 링크 { $id }을(를) 만들었습니다. 지금 복사하세요. 한 번만 표시됩니다.
+web-share-locked = 이 공유 링크에는 비밀번호가 필요합니다
+web-share-wrong = 비밀번호가 틀렸습니다.
+web-share-open = 열기

@@ -180,3 +180,22 @@ web-found-back = Wróć do folderu
 web-find-too-long = Szukany tekst jest za długi: najwyżej { $max } bajtów.
 # issue 49 (page)
 web-login-title = Zaloguj się do { $product }
+# issue 49 (share)
+web-share-gone = Ten link udostępniania już nie działa: wygasł, został wykorzystany lub usunięty.
+web-share-network = Tego linku udostępniania nie można użyć z Twojej sieci.
+web-share-unavailable = Linki udostępniania wymagają konta w magazynie kont.
+web-share-title = Link udostępniania
+web-share-expires = Wygasa po
+web-share-never = nigdy
+web-share-hour = 1 godzinie
+web-share-day = 1 dniu
+web-share-week = 7 dniach
+web-share-month = 30 dniach
+web-share-password = Hasło (opcjonalne)
+web-share-max = Limit pobrań (opcjonalny)
+web-share-upload = Link do przesyłania: inni wrzucają pliki do tego folderu
+web-share-create = Utwórz link
+web-share-created = Utworzono link udostępniania { $id }. Skopiuj go teraz: jest pokazywany tylko raz.
+web-share-locked = Ten link udostępniania wymaga hasła
+web-share-wrong = Błędne hasło.
+web-share-open = Otwórz

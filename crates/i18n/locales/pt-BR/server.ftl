@@ -180,3 +180,22 @@ web-found-back = Voltar à pasta
 web-find-too-long = O texto da busca é longo demais: no máximo { $max } bytes.
 # issue 49 (page)
 web-login-title = Entrar no { $product }
+# issue 49 (share)
+web-share-gone = Este link de compartilhamento não funciona mais: expirou, esgotou ou foi removido.
+web-share-network = Este link de compartilhamento não pode ser usado a partir da sua rede.
+web-share-unavailable = Links de compartilhamento precisam de uma conta do armazenamento de contas.
+web-share-title = Link de compartilhamento
+web-share-expires = Expira após
+web-share-never = nunca
+web-share-hour = 1 hora
+web-share-day = 1 dia
+web-share-week = 7 dias
+web-share-month = 30 dias
+web-share-password = Senha (opcional)
+web-share-max = Limite de downloads (opcional)
+web-share-upload = Um link de envio: outras pessoas colocam arquivos nesta pasta
+web-share-create = Criar link
+web-share-created = Link de compartilhamento { $id } criado. Copie-o agora: ele é mostrado apenas uma vez.
+web-share-locked = Este link de compartilhamento precisa de uma senha
+web-share-wrong = Senha incorreta.
+web-share-open = Abrir

@@ -180,3 +180,22 @@ web-found-back = Назад к папке
 web-find-too-long = Слишком длинный текст поиска: не более { $max } байт.
 # issue 49 (page)
 web-login-title = Вход в { $product }
+# issue 49 (share)
+web-share-gone = Эта ссылка больше не работает: срок истёк, лимит исчерпан или её удалили.
+web-share-network = Эту ссылку нельзя использовать из вашей сети.
+web-share-unavailable = Для ссылок нужен пользователь хранилища учётных записей.
+web-share-title = Ссылка для доступа
+web-share-expires = Срок действия
+web-share-never = бессрочно
+web-share-hour = 1 час
+web-share-day = 1 день
+web-share-week = 7 дней
+web-share-month = 30 дней
+web-share-password = Пароль (необязательно)
+web-share-max = Лимит скачиваний (необязательно)
+web-share-upload = Ссылка для загрузки: другие кладут файлы в эту папку
+web-share-create = Создать ссылку
+web-share-created = Ссылка { $id } создана. Скопируйте её сейчас: она показывается только один раз.
+web-share-locked = Для этой ссылки нужен пароль
+web-share-wrong = Неверный пароль.
+web-share-open = Открыть

@@ -180,3 +180,22 @@ web-found-back = กลับไปที่โฟลเดอร์
 web-find-too-long = ข้อความค้นหายาวเกินไป: ไม่เกิน { $max } ไบต์
 # issue 49 (page)
 web-login-title = เข้าสู่ระบบ { $product }
+# issue 49 (share)
+web-share-gone = ลิงก์แชร์นี้ใช้ไม่ได้แล้ว: หมดอายุ ใช้ครบจำนวน หรือถูกลบ
+web-share-network = ใช้ลิงก์แชร์นี้จากเครือข่ายของคุณไม่ได้
+web-share-unavailable = ลิงก์แชร์ต้องใช้บัญชีในที่เก็บบัญชี
+web-share-title = ลิงก์แชร์
+web-share-expires = หมดอายุหลังจาก
+web-share-never = ไม่หมดอายุ
+web-share-hour = 1 ชั่วโมง
+web-share-day = 1 วัน
+web-share-week = 7 วัน
+web-share-month = 30 วัน
+web-share-password = รหัสผ่าน (ไม่บังคับ)
+web-share-max = จำนวนดาวน์โหลดสูงสุด (ไม่บังคับ)
+web-share-upload = ลิงก์อัปโหลด: ผู้อื่นวางไฟล์ลงในโฟลเดอร์นี้
+web-share-create = สร้างลิงก์
+web-share-created = สร้างลิงก์แชร์ { $id } แล้ว คัดลอกตอนนี้: จะแสดงเพียงครั้งเดียว
+web-share-locked = ลิงก์แชร์นี้ต้องใช้รหัสผ่าน
+web-share-wrong = รหัสผ่านไม่ถูกต้อง
+web-share-open = เปิด

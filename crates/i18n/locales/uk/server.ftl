@@ -180,3 +180,22 @@ web-found-back = Назад до теки
 web-find-too-long = Текст пошуку задовгий: не більше { $max } байтів.
 # issue 49 (page)
 web-login-title = Вхід до { $product }
+# issue 49 (share)
+web-share-gone = Це посилання більше не працює: строк минув, ліміт вичерпано або його видалено.
+web-share-network = Цим посиланням не можна скористатися з вашої мережі.
+web-share-unavailable = Для посилань потрібен користувач сховища облікових записів.
+web-share-title = Посилання для доступу
+web-share-expires = Строк дії
+web-share-never = безстроково
+web-share-hour = 1 година
+web-share-day = 1 день
+web-share-week = 7 днів
+web-share-month = 30 днів
+web-share-password = Пароль (необов’язково)
+web-share-max = Ліміт завантажень (необов’язково)
+web-share-upload = Посилання для вивантаження: інші кладуть файли в цю теку
+web-share-create = Створити посилання
+web-share-created = Посилання { $id } створено. Скопіюйте його зараз: воно показується лише один раз.
+web-share-locked = Для цього посилання потрібен пароль
+web-share-wrong = Неправильний пароль.
+web-share-open = Відкрити

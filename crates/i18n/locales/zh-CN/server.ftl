@@ -180,3 +180,22 @@ web-found-back = 返回文件夹
 web-find-too-long = 搜索文字太长:最多 { $max } 字节。
 # issue 49 (page)
 web-login-title = 登录 { $product }
+# issue 49 (share)
+web-share-gone = 此共享链接已失效：已过期、次数已用完或已被删除。
+web-share-network = 无法从您的网络使用此共享链接。
+web-share-unavailable = 共享链接需要账户库中的账户。
+web-share-title = 共享链接
+web-share-expires = 有效期
+web-share-never = 永久
+web-share-hour = 1 小时
+web-share-day = 1 天
+web-share-week = 7 天
+web-share-month = 30 天
+web-share-password = 密码（可选）
+web-share-max = 下载次数上限（可选）
+web-share-upload = 上传链接：其他人可以把文件放进此文件夹
+web-share-create = 创建链接
+web-share-created = 已创建共享链接 { $id }。请现在复制：它只显示一次。
+web-share-locked = 此共享链接需要密码
+web-share-wrong = 密码错误。
+web-share-open = 打开

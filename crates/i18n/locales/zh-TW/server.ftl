@@ -180,3 +180,22 @@ web-found-back = 返回資料夾
 web-find-too-long = 搜尋文字太長:最多 { $max } 位元組。
 # issue 49 (page)
 web-login-title = 登入 { $product }
+# issue 49 (share)
+web-share-gone = 此分享連結已失效：已過期、次數已用完或已被移除。
+web-share-network = 無法從您的網路使用此分享連結。
+web-share-unavailable = 分享連結需要帳戶庫中的帳戶。
+web-share-title = 分享連結
+web-share-expires = 有效期限
+web-share-never = 永久
+web-share-hour = 1 小時
+web-share-day = 1 天
+web-share-week = 7 天
+web-share-month = 30 天
+web-share-password = 密碼（選填）
+web-share-max = 下載次數上限（選填）
+web-share-upload = 上傳連結：其他人可以把檔案放進此資料夾
+web-share-create = 建立連結
+web-share-created = 已建立分享連結 { $id }。請現在複製：它只會顯示一次。
+web-share-locked = 此分享連結需要密碼
+web-share-wrong = 密碼錯誤。
+web-share-open = 開啟
