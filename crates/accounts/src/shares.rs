@@ -161,8 +161,7 @@ pub(crate) fn path_bytes(s: &str) -> Vec<u8> {
     out
 }
 
-const COLUMNS: &str =
-    "id, owner, path, kind, created_unix, expires_unix, password, max_uses, uses, nets, removed_unix";
+const COLUMNS: &str = "id, owner, path, kind, created_unix, expires_unix, password, max_uses, uses, nets, removed_unix";
 
 fn share_of(row: &AnyRow) -> Result<Share, AccountsError> {
     let kind: String = row.try_get(3)?;
@@ -334,6 +333,16 @@ impl Store {
         .await?
         .rows_affected();
         Ok(n == 1)
+    }
+
+    /// Gives back a use [`Store::use_share`] took for what then failed
+    /// (an upload refused).
+    pub async fn give_back_share_use(&self, id: &str) -> Result<(), AccountsError> {
+        sqlx::query("UPDATE shares SET uses = uses - 1 WHERE id = $1 AND uses > 0")
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
     }
 }
 

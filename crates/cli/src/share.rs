@@ -146,7 +146,10 @@ pub async fn share(a: ShareArgs) -> anyhow::Result<()> {
             let shown = babelftp_proto::display::PlainPath(&made.path).to_string();
             eprintln!(
                 "{}",
-                ts("cli-share-created", &[("id", &made.id), ("user", &made.owner), ("path", &shown)])
+                ts(
+                    "cli-share-created",
+                    &[("id", &made.id), ("user", &made.owner), ("path", &shown)]
+                )
             );
             match base {
                 Some(b) => println!("{b}/s/{token}"),
@@ -176,7 +179,11 @@ pub async fn share(a: ShareArgs) -> anyhow::Result<()> {
                     s.expires_unix.map_or_else(|| "-".to_owned(), crate::bans::utc),
                     uses,
                     if s.password.is_some() { "password" } else { "-" },
-                    if s.nets.is_empty() { "-".to_owned() } else { s.nets.join(",") },
+                    if s.nets.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        s.nets.join(",")
+                    },
                 );
             }
         }

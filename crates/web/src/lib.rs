@@ -260,10 +260,12 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
             None if r.status() == StatusCode::UNAUTHORIZED => "not logged in, or a wrong password",
             None => "refused",
         };
-        let action = ["upload", "mkdir", "rename", "delete", "share", "logout", "login", "lang"]
-            .into_iter()
-            .find(|a| ask.has(a))
-            .unwrap_or("-");
+        let action = [
+            "upload", "mkdir", "rename", "delete", "share", "logout", "login", "lang",
+        ]
+        .into_iter()
+        .find(|a| ask.has(a))
+        .unwrap_or("-");
         tracing::info!(
             status = r.status().as_u16(),
             action,

@@ -95,9 +95,7 @@ fn finish(web: &Web, inner: &Ask, prefix: &str, mut r: Response) -> Response {
 pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) -> Response {
     let prefix = format!("/s/{token}");
     // The path below the share's: what its pages' links are made of.
-    ask.path = ask.path.components()[2..]
-        .iter()
-        .fold(VPath::root(), |p, c| p.join(c));
+    ask.path = ask.path.components()[2..].iter().fold(VPath::root(), |p, c| p.join(c));
     ask.share = Some(ShareAt {
         prefix: prefix.clone(),
         id: String::new(),
@@ -166,7 +164,12 @@ pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) ->
         method: ask.method.clone(),
         path,
         slash: ask.slash && file.is_none(),
-        query: ask.query.iter().filter(|(k, _)| keep.contains(&k.as_str())).cloned().collect(),
+        query: ask
+            .query
+            .iter()
+            .filter(|(k, _)| keep.contains(&k.as_str()))
+            .cloned()
+            .collect(),
         headers: ask.headers.clone(),
         peer: ask.peer,
         lang_chosen: ask.lang_chosen,
@@ -187,7 +190,16 @@ pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) ->
                 }
             }
             match take_use(web, &store, &share, &inner).await {
-                Ok(true) => files::upload(web, &inner, &view, body).await,
+                Ok(true) => {
+                    let r = files::upload(web, &inner, &view, body).await;
+                    // A refused upload takes no use.
+                    if share.max_uses.is_some() && (r.status().is_client_error() || r.status().is_server_error()) {
+                        if let Err(e) = store.give_back_share_use(&share.id).await {
+                            tracing::warn!(peer = %ask.peer, error = %e, "web share: a use could not be given back");
+                        }
+                    }
+                    r
+                }
                 Ok(false) => gone(web, &inner),
                 Err(r) => r,
             }
@@ -211,8 +223,7 @@ pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) ->
 
 /// Whether `ip` is inside the CIDR text `net`.
 fn net_has(net: &str, ip: std::net::IpAddr) -> bool {
-    net.parse::<babelftp_core::config::Cidr>()
-        .is_ok_and(|c| c.contains(ip))
+    net.parse::<babelftp_core::config::Cidr>().is_ok_and(|c| c.contains(ip))
 }
 
 /// An unknown token: 404, scored by the defender (guessing tokens gets
@@ -330,12 +341,12 @@ async fn owner_view(
         Err(e) => return Err(unavailable(&e)),
     };
     let rebased = Arc::new(rules.rebased(root.components(), mask));
-    let csrf = ask.csrf().to_owned();
     let view = View {
         user: Some(share.owner.clone()),
         tree: crate::linkrules::LinkRules::wrap(sub, rebased.clone()),
         rules: rebased,
-        csrf,
+        // Its forms carry the visitor's double-submit token (no session).
+        csrf: String::new(),
         limits: login.limits,
         sid: None,
         lang: None,
@@ -362,7 +373,10 @@ fn counts(inner: &Ask) -> bool {
     }
     match inner.headers.get(header::RANGE).and_then(|v| v.to_str().ok()) {
         None => true,
-        Some(r) => r.trim().strip_prefix("bytes=").is_some_and(|r| r.trim_start().starts_with("0-")),
+        Some(r) => r
+            .trim()
+            .strip_prefix("bytes=")
+            .is_some_and(|r| r.trim_start().starts_with("0-")),
     }
 }
 

@@ -30,10 +30,17 @@ pub async fn round_trip(s: &Store) {
     assert_eq!(found.path, new.path);
     assert_eq!(found.nets, new.nets);
     assert!(!disabled);
-    assert!(s.share_by_token(&format!("bfs_{}", "0".repeat(64))).await.unwrap().is_none());
+    assert!(s
+        .share_by_token(&format!("bfs_{}", "0".repeat(64)))
+        .await
+        .unwrap()
+        .is_none());
     assert!(s.use_share(&share.id).await.unwrap());
     assert!(s.use_share(&share.id).await.unwrap());
     assert!(!s.use_share(&share.id).await.unwrap(), "the limit holds");
+    s.give_back_share_use(&share.id).await.unwrap();
+    assert!(s.use_share(&share.id).await.unwrap(), "a use given back is there again");
+    assert!(!s.use_share(&share.id).await.unwrap());
     let (used, _) = s.share_by_token(&token).await.unwrap().unwrap();
     assert_eq!(used.uses, 2);
     assert_eq!(used.ended(0, false), Some(Ended::UsedUp));

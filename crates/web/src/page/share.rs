@@ -17,7 +17,8 @@ impl Page<'_> {
         if !read && !upload {
             return;
         }
-        self.out.push_str("<section class=\"share\" aria-labelledby=\"share-title\"><h2 id=\"share-title\">");
+        self.out
+            .push_str("<section class=\"share\" aria-labelledby=\"share-title\"><h2 id=\"share-title\">");
         self.t("web-share-title", &[]);
         self.out.push_str("</h2>\n<form id=\"share\" method=\"post\" action=\"");
         self.out.push_str(&href(&self.ask.path, dir));
@@ -26,7 +27,8 @@ impl Page<'_> {
         self.csrf_field(&csrf);
         self.out.push_str("<label for=\"share-expires\">");
         self.t("web-share-expires", &[]);
-        self.out.push_str("</label> <select name=\"expires\" id=\"share-expires\">");
+        self.out
+            .push_str("</label> <select name=\"expires\" id=\"share-expires\">");
         for (value, id) in [
             ("", "web-share-never"),
             ("1h", "web-share-hour"),
@@ -34,7 +36,11 @@ impl Page<'_> {
             ("7d", "web-share-week"),
             ("30d", "web-share-month"),
         ] {
-            let _ = write!(self.out, "<option value=\"{value}\"{}>", if value == "7d" { " selected" } else { "" });
+            let _ = write!(
+                self.out,
+                "<option value=\"{value}\"{}>",
+                if value == "7d" { " selected" } else { "" }
+            );
             self.t(id, &[]);
             self.out.push_str("</option>");
         }
@@ -42,9 +48,12 @@ impl Page<'_> {
         self.t("web-share-password", &[]);
         self.out.push_str("</label> <input type=\"password\" name=\"password\" id=\"share-password\" autocomplete=\"new-password\">\n<label for=\"share-max\">");
         self.t("web-share-max", &[]);
-        self.out.push_str("</label> <input type=\"number\" name=\"max\" id=\"share-max\" min=\"1\" inputmode=\"numeric\">\n");
+        self.out.push_str(
+            "</label> <input type=\"number\" name=\"max\" id=\"share-max\" min=\"1\" inputmode=\"numeric\">\n",
+        );
         if upload {
-            self.out.push_str("<input type=\"checkbox\" name=\"upload\" id=\"share-upload\" value=\"1\"");
+            self.out
+                .push_str("<input type=\"checkbox\" name=\"upload\" id=\"share-upload\" value=\"1\"");
             if !read {
                 self.out.push_str(" checked disabled");
             }

@@ -47,7 +47,11 @@ pub(crate) async fn create(web: &St, ask: &Ask, view: &Arc<View>, body: Body) ->
         Ok(Ok(d)) => d,
         _ => return web.refuse(ask, StatusCode::NOT_FOUND, "web-not-found", &[]),
     };
-    let text = |k: &str| String::from_utf8_lossy(field(&f, k).unwrap_or_default()).trim().to_owned();
+    let text = |k: &str| {
+        String::from_utf8_lossy(field(&f, k).unwrap_or_default())
+            .trim()
+            .to_owned()
+    };
     let upload = dir && text("upload") == "1";
     // What the owner may do there, as for every request.
     let need = match (dir, upload) {
