@@ -725,3 +725,107 @@ fn login_errors_phone_width_and_dark_scheme_hold_up_in_chromium_over_https_with_
         "{console:?}"
     );
 }
+
+/// Issue 49: a share link made from the page and used by someone without
+/// an account, in Chromium over HTTPS (HTTP/2). carol makes a link of a
+/// file from its details page with a password and a download limit of
+/// one; a fresh browser (no login cookie) opens the link, is asked for
+/// the password in a form, types it, downloads the file (its bytes and
+/// its Cyrillic name), and opening the link again says it is gone (410).
+#[test]
+fn a_share_link_made_on_the_page_asks_its_password_downloads_once_then_is_gone_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    let bytes: Vec<u8> = (0..50_000u32).flat_map(|i| i.to_be_bytes()).collect();
+    std::fs::write(root.join("pub/Отчёт.bin"), &bytes).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let made = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/pub/")},                               // 0
+                {"op": "type", "css": "#login-user", "text": "carol"},
+                {"op": "type", "css": "#login-password", "text": "carol-pw"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "carol"},
+                {"op": "open", "url": format!("{base}/pub/%D0%9E%D1%82%D1%87%D1%91%D1%82.bin?info")}, // 5
+                {"op": "wait_for", "css": "#share"},
+                {"op": "eval", "js": "document.getElementById('share-expires').value = '1d'; return 1;"},
+                {"op": "type", "css": "#share-password", "text": "пароль 7"},
+                {"op": "type", "css": "#share-max", "text": "1"},
+                {"op": "click", "css": "#share-submit"},                                     // 10
+                {"op": "wait_for", "css": "#share-url"},
+                {"op": "attribute", "css": "#share-url", "name": "href"},
+                h2,
+            ]
+        }),
+    );
+    let results = made["results"].as_array().unwrap();
+    let link = results[12].as_str().unwrap().to_owned();
+    assert!(link.starts_with(&format!("{base}/s/bfs_")), "{link}");
+    assert_eq!(results[13], "h2");
+    let listed = common::serve::admin(&db, &["share", "list", "--user", "carol"]);
+    assert!(listed.contains("\tcarol\tdownload\t/pub/Отчёт.bin\t"), "{listed}");
+    assert!(listed.contains("\t0/1\tpassword\t"), "{listed}");
+
+    // Someone else: a fresh browser, no cookie of carol's.
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let used = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "download_dir": downloads.to_str().unwrap(),
+            "failure_screenshot": dir.path().join("failure2.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": link},                                                 // 0
+                {"op": "wait_for", "css": "#share-locked"},
+                {"op": "count", "css": "#user, #login-link, #search"},
+                {"op": "type", "css": "#share-unlock-password", "text": "wrong"},
+                {"op": "click", "css": "#share-unlock-submit"},
+                {"op": "wait_for", "css": "#share-wrong"},                                   // 5
+                {"op": "type", "css": "#share-unlock-password", "text": "пароль 7"},
+                {"op": "click", "css": "#share-unlock-submit"},
+                {"op": "wait_for_download"},
+                {"op": "open", "url": link},
+                {"op": "text", "css": "#error"},                                             // 10
+                h2,
+            ]
+        }),
+    );
+    let results = used["results"].as_array().unwrap();
+    assert_eq!(results[2], 0, "no login, user or search on a share's page");
+    let got = &results[8];
+    assert_eq!(got["name"], "Отчёт.bin", "{got}");
+    assert_eq!(got["sha256"], sha256_hex(&bytes));
+    assert!(
+        results[10].as_str().unwrap().contains("no longer works"),
+        "{}",
+        results[10]
+    );
+    assert_eq!(results[11], "h2");
+    assert!(common::serve::admin(&db, &["share", "list"]).contains("\t1/1\tpassword\t"));
+    assert_eq!(used["dialogs"], json!([]));
+}
