@@ -420,3 +420,57 @@ fn the_admin_api_makes_lists_and_removes_shares() {
     // Without a token: refused.
     assert_eq!(curl(&jar, &format!("{api}/shares"), &[]).status, 401);
 }
+
+#[test]
+fn the_page_makes_links_only_of_what_the_user_may_read_or_write() {
+    let (dir, root, db) = setup();
+    admin(&db, &["user", "perm", "alice", "/", "list"]);
+    admin(&db, &["user", "perm", "alice", "/pub", "read"]);
+    admin(&db, &["user", "perm", "alice", "/in", "upload"]);
+    admin(&db, &["user", "perm", "alice", "/private", "none"]);
+    let (_srv, web) = serve(dir.path(), &root, &db, "");
+    let jar = dir.path().join("alice-jar");
+    let logged = common::web::login_from("127.0.0.1", &jar, &web, "/pub/", "alice", "alice-secret", &[]);
+    assert_eq!(logged.status, 200, "{}", logged.body);
+    let info = curl(&jar, &format!("{web}/pub/a.txt?info"), &[]);
+    assert_eq!(info.status, 200, "{}", info.body);
+    let token = info.token("share");
+    let ok = common::web::post(
+        &jar,
+        &format!("{web}/pub/a.txt?share"),
+        &token,
+        &["expires=1h", "max=2"],
+        &[],
+    );
+    assert_eq!(ok.status, 201, "{}", ok.body);
+    assert!(ok.body.contains(&format!("{web}/s/bfs_")), "{}", ok.body);
+    // The link works for someone else.
+    let link = ok
+        .body
+        .split("id=\"share-url\" href=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(get(dir.path(), &link).bytes, b"file a\n");
+    // Not readable, not writable: refused, nothing made.
+    for (path, fields) in [
+        ("/private/secret.txt", vec![]),
+        ("/pub/", vec!["upload=1"]),
+        ("/in/", vec![]),
+    ] {
+        let r = common::web::post(&jar, &format!("{web}{path}?share"), &token, &fields, &[]);
+        assert_eq!(r.status, 403, "{path}: {}", r.body);
+    }
+    // A drop box may have an upload link.
+    let up = common::web::post(&jar, &format!("{web}/in/?share"), &token, &["upload=1"], &[]);
+    assert_eq!(up.status, 201, "{}", up.body);
+    // Without the form's token: refused.
+    let forged = common::web::post(&jar, &format!("{web}/pub/a.txt?share"), "x", &[], &[]);
+    assert_eq!(forged.status, 403);
+    let listed = admin(&db, &["share", "list"]);
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert!(listed.contains("\tupload\t/in\t"), "{listed}");
+}
