@@ -213,6 +213,9 @@ fn refusal_reason(id: &str) -> &'static str {
         "web-stalled" => "client stalled",
         "web-unavailable" => "accounts or storage unavailable",
         "web-unsupported" => "not supported by the storage",
+        "web-share-gone" => "share link ended (expired, used up, removed, or its owner disabled)",
+        "web-share-network" => "outside the share link's networks",
+        "web-share-unavailable" => "share links need an account of the accounts store",
         _ => "refused",
     }
 }

@@ -419,7 +419,8 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
             p.out.push_str(" UTC");
         }
         p.out.push_str("</td><td>");
-        if row.info {
+        // (a share link's visitor has no details page)
+        if row.info && ask.share.is_none() {
             details_link(&link, &details_esc, &mut p.out);
         }
         p.out.push_str("</td></tr>\n");
