@@ -365,19 +365,10 @@ async fn wants_file(inner: &Ask, view: &View) -> bool {
         .unwrap_or(false)
 }
 
-/// Whether a download takes a use: a GET from the start (a HEAD, or a
-/// range that resumes one, does not).
+/// Whether a download takes a use: every GET, a range too (else ranges
+/// would fetch a file any number of times); a HEAD does not.
 fn counts(inner: &Ask) -> bool {
-    if inner.method != Method::GET {
-        return false;
-    }
-    match inner.headers.get(header::RANGE).and_then(|v| v.to_str().ok()) {
-        None => true,
-        Some(r) => r
-            .trim()
-            .strip_prefix("bytes=")
-            .is_some_and(|r| r.trim_start().starts_with("0-")),
-    }
+    inner.method == Method::GET
 }
 
 /// Takes one of the share's uses (in the store: every node counts in the

@@ -100,6 +100,9 @@ fn a_file_share_made_with_the_cli_downloads_its_bytes_and_name_once_then_answers
         "{cd}"
     );
     assert!(admin(&db, &["share", "list", "--user", "alice"]).contains("\t1/1\t"));
+    // A range is a download too: the limit holds for it.
+    let range = curl(&dir.path().join("r"), &url, &["-r", "1-"]);
+    assert_eq!(range.status, 410, "{}", range.body);
     let again = get(dir.path(), &url);
     assert_eq!(again.status, 410, "the one download is used: {}", again.body);
     assert!(again.body.contains("no longer works"), "{}", again.body);
@@ -144,6 +147,13 @@ fn a_folder_share_lists_and_downloads_inside_it_and_nothing_outside() {
     assert_eq!(bare.header("location").unwrap(), format!("{token_path}/"));
     let b = get(dir.path(), &format!("{url}/sub/b.txt"));
     assert_eq!((b.status, b.bytes.as_slice()), (200, &b"file b\n"[..]), "{}", b.body);
+    let part = curl(&dir.path().join("anon-jar"), &format!("{url}/sub/b.txt"), &["-r", "5-"]);
+    assert_eq!(
+        (part.status, part.bytes.as_slice()),
+        (206, &b"b\n"[..]),
+        "{}",
+        part.body
+    );
     // Every way up or out stays out of /private.
     for escape in [
         format!("{url}/../../private/secret.txt"),
