@@ -10,10 +10,11 @@
 //! number of uses (downloads or uploads, counted in the store by one
 //! `UPDATE`, so every node honours the limit) and client networks.
 //!
-//! A share ends with its owner: removing the user removes its shares
-//! (`remove_user`), and a disabled owner's shares answer 410.
-//! `share rm` keeps the row, marked removed, so that its link answers
-//! "gone" rather than "never was".
+//! A share ends with its owner: removing the user marks its shares
+//! removed (`remove_user`), and a disabled owner's shares answer 410.
+//! `share rm` keeps the row too, marked removed, so that its link answers
+//! "gone" rather than "never was" (and its visitors are not scored as
+//! guessers).
 
 use ring::rand::SecureRandom;
 use sqlx::any::AnyRow;
@@ -300,14 +301,14 @@ impl Store {
     }
 
     /// The share whose token is `token`, and whether its owner is
-    /// disabled; `None`: no such token (or its owner is gone).
+    /// disabled (or gone); `None`: no such token.
     pub async fn share_by_token(&self, token: &str) -> Result<Option<(Share, bool)>, AccountsError> {
         if !is_share_token(token) {
             return Ok(None);
         }
         let cols: Vec<String> = COLUMNS.split(", ").map(|c| format!("s.{c}")).collect();
         let row = sqlx::query(&format!(
-            "SELECT {}, u.disabled FROM shares s JOIN users u ON u.name = s.owner WHERE s.hash = $1",
+            "SELECT {}, COALESCE(u.disabled, 1) FROM shares s LEFT JOIN users u ON u.name = s.owner WHERE s.hash = $1",
             cols.join(", ")
         ))
         .bind(hash_token(token))

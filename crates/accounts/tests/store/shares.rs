@@ -5,7 +5,8 @@ use babelftp_accounts::*;
 
 /// A share is found by its token (only its hash is stored), its uses are
 /// counted up to its limit by one statement, `rm` leaves it gone (410, not
-/// unknown), a disabled owner is told, and removing the owner removes it.
+/// unknown), a disabled owner is told, and removing the owner ends its
+/// shares (gone, not listed, not given to a new user of the same name).
 pub async fn round_trip(s: &Store) {
     s.add_user(&NewUser {
         name: "alice".into(),
@@ -82,6 +83,17 @@ pub async fn round_trip(s: &Store) {
     .unwrap();
     assert!(s.share_by_token(&up_token).await.unwrap().unwrap().1);
     s.remove_user("alice").await.unwrap();
-    assert!(s.share_by_token(&up_token).await.unwrap().is_none());
+    let (ended, _) = s.share_by_token(&up_token).await.unwrap().unwrap();
+    assert_eq!(ended.ended(0, false), Some(Ended::Removed));
     assert!(s.shares(None).await.unwrap().is_empty());
+    s.add_user(&NewUser {
+        name: "alice".into(),
+        password: hash_password(b"other").unwrap(),
+        ..NewUser::default()
+    })
+    .await
+    .unwrap();
+    let (again, disabled) = s.share_by_token(&up_token).await.unwrap().unwrap();
+    assert_eq!((again.ended(0, disabled)), Some(Ended::Removed));
+    assert!(s.shares(Some("alice")).await.unwrap().is_empty());
 }
