@@ -488,3 +488,31 @@ fn the_page_makes_links_only_of_what_the_user_may_read_or_write() {
     assert_eq!(listed.lines().count(), 2, "{listed}");
     assert!(listed.contains("\tupload\t/in\t"), "{listed}");
 }
+
+#[test]
+fn share_create_refuses_what_it_cannot_make() {
+    let (_dir, _root, db) = setup();
+    for (args, code, says) in [
+        (vec!["docs/x", "--user", "alice"], 2, "is not an absolute path"),
+        (vec!["/docs", "--user", "alice", "--expires", "soon"], 2, "is not a duration"),
+        (vec!["/docs", "--user", "alice", "--allow", "10.0.0.0/33"], 2, "is not a network"),
+        (vec!["/docs", "--user", "nobody"], 1, "nobody"),
+        (vec!["/docs", "--user", "alice", "--max-uploads", "3"], 2, "--upload"),
+        (vec!["/docs", "--user", "alice", "--upload", "--max-downloads", "3"], 2, "--max-downloads"),
+    ] {
+        let mut all = vec!["share", "create"];
+        all.extend_from_slice(&args);
+        all.extend(["--db", &db]);
+        let (c, out, err) = run(&all, "");
+        assert_eq!(c, code, "{all:?}: {out}{err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+    // Without --url or a configuration naming the web view: the link's path, and a note.
+    let (c, out, err) = run(&["share", "create", "/docs", "--user", "alice", "--db", &db], "");
+    assert_eq!(c, 0, "{out}{err}");
+    assert!(out.trim().starts_with("/s/bfs_"), "{out}");
+    assert!(err.contains("--url"), "{err}");
+    let (c, _, err) = run(&["share", "list", "--user", "nobody", "--db", &db], "");
+    assert_eq!(c, 0, "{err}");
+    assert!(err.contains("no share links"), "{err}");
+}
