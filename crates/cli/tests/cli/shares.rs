@@ -494,11 +494,23 @@ fn share_create_refuses_what_it_cannot_make() {
     let (_dir, _root, db) = setup();
     for (args, code, says) in [
         (vec!["docs/x", "--user", "alice"], 2, "is not an absolute path"),
-        (vec!["/docs", "--user", "alice", "--expires", "soon"], 2, "is not a duration"),
-        (vec!["/docs", "--user", "alice", "--allow", "10.0.0.0/33"], 2, "is not a network"),
+        (
+            vec!["/docs", "--user", "alice", "--expires", "soon"],
+            2,
+            "is not a duration",
+        ),
+        (
+            vec!["/docs", "--user", "alice", "--allow", "10.0.0.0/33"],
+            2,
+            "is not a network",
+        ),
         (vec!["/docs", "--user", "nobody"], 1, "nobody"),
         (vec!["/docs", "--user", "alice", "--max-uploads", "3"], 2, "--upload"),
-        (vec!["/docs", "--user", "alice", "--upload", "--max-downloads", "3"], 2, "--max-downloads"),
+        (
+            vec!["/docs", "--user", "alice", "--upload", "--max-downloads", "3"],
+            2,
+            "--max-downloads",
+        ),
     ] {
         let mut all = vec!["share", "create"];
         all.extend_from_slice(&args);

@@ -829,3 +829,79 @@ fn a_share_link_made_on_the_page_asks_its_password_downloads_once_then_is_gone_i
     assert!(common::serve::admin(&db, &["share", "list"]).contains("\t1/1\tpassword\t"));
     assert_eq!(used["dialogs"], json!([]));
 }
+
+/// Issue 49: an upload link (a drop link for people without an account)
+/// in Chromium over HTTPS (HTTP/2): the page shows the upload form and
+/// nothing of the folder; the page's script sends the file, which lands
+/// in the owner's folder.
+#[test]
+fn an_upload_link_takes_a_file_from_a_browser_without_an_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("incoming")).unwrap();
+    std::fs::write(root.join("incoming/theirs.txt"), "not for visitors").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    let (code, link, err) = common::serve::run(
+        &[
+            "share",
+            "create",
+            "/incoming",
+            "--user",
+            "carol",
+            "--upload",
+            "--url",
+            &base,
+            "--db",
+            &db,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{link}{err}");
+    let link = link.trim().to_owned();
+    let upload = dir.path().join("وثيقة.txt");
+    std::fs::write(&upload, "from a visitor\n").unwrap();
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{link}/")},                                   // 0
+                {"op": "wait_for", "css": "#drop-box"},
+                {"op": "count", "css": "#listing, a.n, #user, #login-link"},
+                {"op": "source"},
+                {"op": "eval", "js": "document.body.setAttribute('data-before', '1'); return 1;"},
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},   // 5
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "body:not([data-before]) #drop-box"},
+                {"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results[2], 0, "no listing and nobody logged in");
+    assert!(!results[3].as_str().unwrap().contains("theirs.txt"));
+    assert_eq!(
+        std::fs::read(root.join("incoming/وثيقة.txt")).unwrap(),
+        b"from a visitor\n"
+    );
+    assert_eq!(results[8], "h2");
+    assert_eq!(r["dialogs"], json!([]));
+}
