@@ -192,12 +192,7 @@ pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) ->
             match take_use(web, &store, &share, &inner).await {
                 Ok(true) => {
                     let r = files::upload(web, &inner, &view, body).await;
-                    // A refused upload takes no use.
-                    if share.max_uses.is_some() && (r.status().is_client_error() || r.status().is_server_error()) {
-                        if let Err(e) = store.give_back_share_use(&share.id).await {
-                            tracing::warn!(peer = %ask.peer, error = %e, "web share: a use could not be given back");
-                        }
-                    }
+                    give_back_if_refused(&store, &share, &inner, r.status()).await;
                     r
                 }
                 Ok(false) => gone(web, &inner),
@@ -206,19 +201,36 @@ pub(crate) async fn serve(web: &St, ask: &mut Ask, token: String, body: Body) ->
         }
         (ShareKind::Upload, false) if inner.path.is_root() => files::get(web, &inner, &view).await,
         (ShareKind::Download, false) => {
-            if wants_file(&inner, &view).await && counts(&inner) {
+            let counted = wants_file(&inner, &view).await && counts(&inner);
+            if counted {
                 match take_use(web, &store, &share, &inner).await {
                     Ok(true) => {}
                     Ok(false) => return finish(web, &inner, &prefix, gone(web, &inner)),
                     Err(r) => return r,
                 }
             }
-            files::get(web, &inner, &view).await
+            let r = files::get(web, &inner, &view).await;
+            if counted {
+                give_back_if_refused(&store, &share, &inner, r.status()).await;
+            }
+            r
         }
         (_, true) => web.refuse(&inner, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         _ => web.refuse(&inner, StatusCode::NOT_FOUND, "web-not-found", &[]),
     };
     finish(web, &inner, &prefix, r)
+}
+
+/// A use taken for a request that was then refused (an upload over
+/// quota, a download the owner may no longer make) is given back.
+async fn give_back_if_refused(store: &Store, share: &Share, ask: &Ask, status: StatusCode) {
+    let refused = status.is_client_error() || status.is_server_error();
+    if share.max_uses.is_none() || !refused {
+        return;
+    }
+    if let Err(e) = store.give_back_share_use(&share.id).await {
+        tracing::warn!(peer = %ask.peer, error = %e, "web share: a use could not be given back");
+    }
 }
 
 /// Whether `ip` is inside the CIDR text `net`.

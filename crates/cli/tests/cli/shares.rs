@@ -528,3 +528,22 @@ fn share_create_refuses_what_it_cannot_make() {
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("no share links"), "{err}");
 }
+
+#[test]
+fn a_folder_share_holds_to_the_owners_permissions_now_and_a_refusal_takes_no_download() {
+    let (dir, root, db) = setup();
+    let (_srv, web) = serve(dir.path(), &root, &db, "");
+    let (_, url) = create(&db, &web, &["/pub", "--user", "alice", "--max-downloads", "1"], "");
+    // The owner may no longer read /pub/sub: refused there, and the
+    // refusal takes none of the link's downloads.
+    admin(&db, &["user", "perm", "alice", "/", "all"]);
+    admin(&db, &["user", "perm", "alice", "/pub/sub", "none"]);
+    let b = get(dir.path(), &format!("{url}/sub/b.txt"));
+    assert_eq!(b.status, 403, "{}", b.body);
+    assert!(!b.body.contains("file b"));
+    let page = get(dir.path(), &format!("{url}/"));
+    assert!(!page.body.contains("href=\"sub/\""), "{}", page.body);
+    let a = get(dir.path(), &format!("{url}/a.txt"));
+    assert_eq!((a.status, a.bytes.as_slice()), (200, &b"file a\n"[..]), "{}", a.body);
+    assert_eq!(get(dir.path(), &format!("{url}/a.txt")).status, 410);
+}
