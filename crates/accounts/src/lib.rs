@@ -30,6 +30,7 @@ mod outbox;
 mod rules;
 mod schema;
 mod sessions;
+mod shares;
 mod sources;
 mod store;
 mod tlsreuse;
@@ -42,6 +43,7 @@ pub use import::{read_users_file, ImportReport, ImportedUser};
 pub use limits::{parse_rate, parse_size, BadSize, LimitChanges, Limits, Usage};
 pub use outbox::OutboxEntry;
 pub use sessions::SessionStamp;
+pub use shares::{is_share_token, Ended, NewShare, Share, ShareKind, SHARE_PREFIX};
 pub use sources::AllowedSources;
 pub use store::{sqlite_file, Store};
 pub use tlsreuse::TlsReuse;
@@ -115,6 +117,8 @@ pub enum AccountsError {
     TokenExists(String),
     #[error("no admin token {0:?}")]
     UnknownToken(String),
+    #[error("no share {0:?}")]
+    UnknownShare(String),
     #[error("no random numbers from the system")]
     NoRandom,
     #[error("hashing the password: {0}")]

@@ -135,6 +135,31 @@ pub(crate) const MIGRATIONS: &[&[&str]] = &[
         "ALTER TABLE users ADD COLUMN tls_reuse TEXT NULL",
         "ALTER TABLE user_groups ADD COLUMN tls_reuse TEXT NULL",
     ],
+    &[
+        // Issue 49: share links (see shares.rs). id: short, printable, for
+        // `share list` and `share rm`; hash: the SHA-256 of the secret
+        // token (hex; the token is shown once); owner: a user (its shares
+        // go with it); path: hex of the path's octets; kind: 'download' or
+        // 'upload'; password: an argon2 PHC string or NULL; max_uses and
+        // uses: downloads or uploads; nets: CIDRs, comma-separated, or
+        // NULL; removed_unix: `share rm` keeps a row that answers 410.
+        "CREATE TABLE shares (
+        id TEXT NOT NULL PRIMARY KEY,
+        hash TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        created_unix BIGINT NOT NULL,
+        expires_unix BIGINT NULL,
+        password TEXT NULL,
+        max_uses BIGINT NULL,
+        uses BIGINT NOT NULL DEFAULT 0,
+        nets TEXT NULL,
+        removed_unix BIGINT NULL
+    )",
+        "CREATE UNIQUE INDEX shares_hash ON shares (hash)",
+        "CREATE INDEX shares_owner ON shares (owner)",
+    ],
 ];
 
 /// The schema version this build knows.

@@ -97,6 +97,13 @@ impl Store {
         ] {
             sqlx::query(sql).bind(name).execute(&mut *tx).await?;
         }
+        // Issue 49: its share links end with it (kept as removed: their
+        // links answer 410, and a later user of the same name gets none).
+        sqlx::query("UPDATE shares SET removed_unix = $1 WHERE owner = $2 AND removed_unix IS NULL")
+            .bind(crate::tokens::unix_now())
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

@@ -504,6 +504,8 @@ pub(crate) async fn user_quota(State(st): State<AdminState>, Path(name): Path<St
 
 mod bans;
 mod groups;
+mod shares;
 
 pub(crate) use bans::*;
 pub(crate) use groups::*;
+pub(crate) use shares::*;

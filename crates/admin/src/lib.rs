@@ -135,6 +135,7 @@ impl From<AccountsError> for ApiError {
             E::UnknownUser(_)
             | E::UnknownGroup(_)
             | E::UnknownToken(_)
+            | E::UnknownShare(_)
             | E::NoSuchRule { .. }
             | E::NoSuchMount { .. } => StatusCode::NOT_FOUND,
             E::UserExists(_) | E::GroupExists(_) | E::GroupInUse { .. } | E::TokenExists(_) => StatusCode::CONFLICT,
@@ -240,7 +241,8 @@ async fn check_token(st: AdminState, mut req: Request, next: Next) -> Response {
 fn area_of(path: &str) -> Option<Scope> {
     let first = path.trim_start_matches('/').split('/').next().unwrap_or_default();
     match first {
-        "users" | "groups" => Some(Scope::Users),
+        // A share link is its owner's (issue 49).
+        "users" | "groups" | "shares" => Some(Scope::Users),
         "bans" => Some(Scope::Bans),
         "sessions" => Some(Scope::Sessions),
         _ => None,
@@ -405,6 +407,7 @@ async fn openapi() -> Response {
         accounts::user_quota,
         accounts::list_groups, accounts::create_group, accounts::get_group, accounts::patch_group, accounts::delete_group,
         accounts::list_bans, accounts::add_ban, accounts::delete_ban,
+        accounts::list_shares, accounts::create_share, accounts::delete_share,
     ),
     components(schemas(ErrorBody)),
     modifiers(&Bearer),
@@ -450,7 +453,9 @@ fn router(st: AdminState) -> Router {
                 .delete(accounts::delete_group),
         )
         .route("/bans", get(accounts::list_bans).post(accounts::add_ban))
-        .route("/bans/{address}", delete(accounts::delete_ban));
+        .route("/bans/{address}", delete(accounts::delete_ban))
+        .route("/shares", get(accounts::list_shares).post(accounts::create_share))
+        .route("/shares/{id}", delete(accounts::delete_share));
     Router::new()
         .nest("/api/v1", api)
         .fallback(|| async { ApiError::not_found("no such resource") })
@@ -516,6 +521,8 @@ mod tests {
             "/api/v1/groups/{name}",
             "/api/v1/bans",
             "/api/v1/bans/{address}",
+            "/api/v1/shares",
+            "/api/v1/shares/{id}",
             "/api/v1/openapi.json",
         ] {
             assert!(doc.paths.paths.contains_key(path), "{path} missing");

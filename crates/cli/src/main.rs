@@ -23,6 +23,7 @@ mod msg;
 mod redact;
 mod remote;
 mod serve;
+mod share;
 mod shell;
 mod users;
 mod xfer;
@@ -81,6 +82,10 @@ enum Cmd {
     /// The admin API (serve --admin-listen): its bearer tokens (token create [--name N], list,
     /// rm NAME).
     Admin(admin::AdminArgs),
+    /// Share links of the web view (/s/TOKEN, in the accounts store): create PATH --user NAME
+    /// [--expires D] [--password] [--max-downloads N | --upload [--max-uploads N]] [--allow CIDR]…,
+    /// list [--user NAME], rm ID.
+    Share(share::ShareArgs),
     /// Convert ftp:// URLs and paths between raw UTF-8 and %HH forms.
     Url {
         #[command(subcommand)]
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Cmd::Group(a) => block_on(users::group(a)),
         Cmd::Ban(a) => block_on(bans::ban(a)),
         Cmd::Admin(a) => block_on(admin::admin(a)),
+        Cmd::Share(a) => block_on(share::share(a)),
         Cmd::Ls(a) => block_on(remote::ls(a)),
         Cmd::Get(a) => block_on(xfer::get(a)),
         Cmd::Put(a) => block_on(xfer::put(a)),

@@ -24,5 +24,6 @@ mod user;
 
 pub use args::{GroupArgs, UserArgs};
 pub use group::group;
+pub(crate) use shared::read_password;
 pub(crate) use store::{explain, open};
 pub use user::user;

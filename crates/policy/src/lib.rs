@@ -99,6 +99,11 @@ impl Perms {
         Perms(self.0 | p.bit())
     }
 
+    /// The permissions in both sets.
+    pub fn and(self, other: Perms) -> Perms {
+        Perms(self.0 & other.0)
+    }
+
     /// Whether the set is empty (`none`).
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -257,6 +262,20 @@ impl Rules {
             .iter()
             .filter(move |(p, _)| p.len() > dir.len() && p[..dir.len()] == *dir)
             .map(|(p, _)| p.as_slice())
+    }
+
+    /// The rules seen from `dir`, which becomes `/` (a share link's
+    /// folder, issue 49), each cut to `mask`: what is at `dir` holds at
+    /// `/`, what is below it holds at the same place below `/`.
+    pub fn rebased(&self, dir: Components, mask: Perms) -> Rules {
+        let mut rules = vec![(Vec::new(), self.at(dir).and(mask))];
+        for (p, perms) in &self.rules {
+            if p.len() > dir.len() && p[..dir.len()] == *dir {
+                rules.push((p[dir.len()..].to_vec(), perms.and(mask)));
+            }
+        }
+        rules.sort_by_key(|r| std::cmp::Reverse(r.0.len()));
+        Rules { rules }
     }
 
     /// The rules as (path, permissions), longest path first.

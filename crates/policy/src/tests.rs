@@ -379,3 +379,28 @@ proptest! {
         }
     }
 }
+
+/// Issue 49: a share link's folder becomes `/`: the rules at and below
+/// it keep their places, cut to what the share gives.
+#[test]
+fn rules_rebased_at_a_shared_folder() {
+    let r = rules(&[
+        ("/", "list"),
+        ("/pub", "all"),
+        ("/pub/in", "upload"),
+        ("/pub/no", "none"),
+        ("/other", "all"),
+    ]);
+    let shared = r.rebased(&path("/pub"), Perms::READ);
+    assert_eq!(shared.at(&path("/")), Perms::READ);
+    assert_eq!(shared.at(&path("/x/y")), Perms::READ);
+    assert_eq!(shared.at(&path("/in")), Perms::NONE, "upload, cut to read");
+    assert_eq!(shared.at(&path("/no/z")), Perms::NONE);
+    assert_eq!(
+        shared.at(&path("/other")),
+        Perms::READ,
+        "the folder's /other, not the root's"
+    );
+    let up = r.rebased(&path("/pub/in"), Perms::NONE.with(Perm::Upload));
+    assert!(up.at(&path("/")).has(Perm::Upload) && !up.at(&path("/")).has(Perm::List));
+}

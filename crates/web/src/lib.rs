@@ -64,6 +64,7 @@ use babelftp_core::{events, http, limits, linkrules, live, quota, storage, throt
 mod files;
 mod page;
 mod session;
+mod share;
 
 /// What the handlers share.
 pub(crate) struct Web {
@@ -142,6 +143,9 @@ pub(crate) struct Ask {
     /// A new token, made when a page needs one and the visitor has none
     /// (it goes out as a cookie with the answer).
     new_csrf: std::sync::OnceLock<String>,
+    /// Issue 49: the share link the request came through (its pages'
+    /// links stay under it).
+    pub(crate) share: Option<share::ShareAt>,
 }
 
 impl Ask {
@@ -211,6 +215,9 @@ fn refusal_reason(id: &str) -> &'static str {
         "web-stalled" => "client stalled",
         "web-unavailable" => "accounts or storage unavailable",
         "web-unsupported" => "not supported by the storage",
+        "web-share-gone" => "share link ended (expired, used up, removed, or its owner disabled)",
+        "web-share-network" => "outside the share link's networks",
+        "web-share-unavailable" => "share links need an account of the accounts store",
         _ => "refused",
     }
 }
@@ -248,6 +255,7 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
         arrived,
         kept_csrf,
         new_csrf: std::sync::OnceLock::new(),
+        share: None,
     };
     let mut r = route(&web, &mut ask, body).await;
     if ask.method == Method::POST && (r.status().is_client_error() || r.status().is_server_error()) {
@@ -257,10 +265,12 @@ async fn handle_tagged(web: St, peer: SocketAddr, req: Request) -> Response {
             None if r.status() == StatusCode::UNAUTHORIZED => "not logged in, or a wrong password",
             None => "refused",
         };
-        let action = ["upload", "mkdir", "rename", "delete", "zip", "logout", "login", "lang"]
-            .into_iter()
-            .find(|a| ask.has(a))
-            .unwrap_or("-");
+        let action = [
+            "upload", "mkdir", "rename", "delete", "zip", "share", "logout", "login", "lang",
+        ]
+        .into_iter()
+        .find(|a| ask.has(a))
+        .unwrap_or("-");
         tracing::info!(
             status = r.status().as_u16(),
             action,
@@ -295,6 +305,9 @@ fn authority(uri: &axum::http::Uri, headers: &HeaderMap) -> Option<String> {
 async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
     if let Some(name) = ask.param("asset") {
         return page::asset(name);
+    }
+    if let Some(token) = share::token_of(&ask.path) {
+        return share::serve(web, ask, token, body).await;
     }
     let post = ask.method == Method::POST;
     let read = matches!(ask.method, Method::GET | Method::HEAD);
@@ -337,6 +350,7 @@ async fn route(web: &St, ask: &mut Ask, body: Body) -> Response {
             () if ask.has("rename") => files::rename(web, ask, &view, body).await,
             () if ask.has("delete") => files::delete(web, ask, &view, body).await,
             () if ask.has("zip") => files::zip(web, ask, &view, body).await,
+            () if ask.has("share") => share::create(web, ask, &view, body).await,
             () => web.refuse(ask, StatusCode::BAD_REQUEST, "web-bad-action", &[]),
         };
     }

@@ -21,8 +21,10 @@ use super::{encode_segment, href, Ask, Web};
 mod find;
 pub(crate) mod preview;
 mod rows;
+mod share;
 mod zip;
 pub(crate) use find::found;
+pub(crate) use share::{share_created, share_password};
 
 /// The product's name, on the login page (a name: not translated).
 const PRODUCT: &str = "babelftp";
@@ -147,9 +149,13 @@ impl<'a> Page<'a> {
         p.t("web-skip", &[]);
         p.out.push_str("</a>\n<header>\n");
         p.crumbs();
-        p.search_box(view);
-        if who {
-            p.who(view);
+        // A share link's page (issue 49): nobody is logged in, nothing
+        // outside the share is searched.
+        if ask.share.is_none() {
+            p.search_box(view);
+            if who {
+                p.who(view);
+            }
         }
         p.language_menu();
         p.out.push_str("</header>\n<main id=\"main\" tabindex=\"-1\">\n");
@@ -168,10 +174,13 @@ impl<'a> Page<'a> {
 
     /// The path as links, `/` first.
     fn crumbs(&mut self) {
-        self.out
-            .push_str("<nav class=\"crumbs\" id=\"crumbs\"><a href=\"/\">/</a>");
+        let base = self.ask.share.as_ref().map_or("", |s| s.prefix.as_str());
+        let _ = write!(
+            self.out,
+            "<nav class=\"crumbs\" id=\"crumbs\"><a href=\"{base}/\">/</a>"
+        );
         let comps = self.ask.path.components();
-        let mut link = String::from("/");
+        let mut link = format!("{base}/");
         for (i, c) in comps.iter().enumerate() {
             // A file's page (`/pub/a.txt?info`): its name without the
             // `/` of a folder, linked to the file itself.
@@ -272,6 +281,10 @@ fn host(ask: &Ask) -> String {
 /// The `ftp://` URL of `path` (the FTP server's port, the host the
 /// browser used; the user's name when logged in).
 fn ftp_url(web: &Web, ask: &Ask, view: &View, path: &VPath, dir: bool) -> String {
+    if ask.share.is_some() {
+        // A share's visitor has no FTP account.
+        return String::new();
+    }
     let h = host(ask);
     // `host:port` or `[v6]:port`: the port is the web's; drop it.
     let bare = match h.rfind(':') {
@@ -401,7 +414,8 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     };
     // Several entries as one zip (issue 49): the rows' checkboxes belong
     // to this form (`form=`), which works without JavaScript.
-    let zip = !l.rows.is_empty();
+    // A share link's visitor gets neither (its queries are dropped).
+    let zip = !l.rows.is_empty() && ask.share.is_none();
     if zip {
         zip::form(&mut p, view);
     }
@@ -433,7 +447,7 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         p.out
             .push_str("<td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
     }
-    let texts = rows::RowTexts::new(&p, &ftp, zip);
+    let texts = rows::RowTexts::new(&p, &ftp, zip, ask.share.is_none());
     for row in &l.rows {
         let mut link = String::with_capacity(row.name.len() * 3 + 1);
         encode_segment(&row.name, &mut link);
@@ -558,6 +572,7 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         p.t("web-delete", &[]);
         p.out.push_str("</button></form>\n");
     }
+    p.share_form(view, dir);
     p.finish(StatusCode::OK)
 }
 
@@ -601,7 +616,10 @@ pub(crate) fn error(web: &Web, lang: Lang, ask: Option<&Ask>, status: StatusCode
     esc(text, &mut p.out);
     p.out.push_str("</p>\n<p><a href=\"");
     let comps = ask.path.components();
-    let mut up = String::from("/");
+    let mut up = match &ask.share {
+        Some(s) => format!("{}/", s.prefix),
+        None => String::from("/"),
+    };
     for c in comps.iter().take(comps.len().saturating_sub(1)) {
         encode_segment(c, &mut up);
         up.push('/');

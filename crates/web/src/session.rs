@@ -305,7 +305,12 @@ impl Web {
         if !events.wants(kind) {
             return None;
         }
-        let session = format!("{}w", events.session_id(self.next_id()));
+        let mut session = format!("{}w", events.session_id(self.next_id()));
+        // Issue 49: through a share link, the owner's event says which.
+        if let Some(id) = ask.share.as_ref().map(|s| &s.id).filter(|id| !id.is_empty()) {
+            session.push_str("-share-");
+            session.push_str(id);
+        }
         let door = babelftp_core::transfer::Door {
             protocol: if self.tls { "https" } else { "http" },
             peer: ask.peer.ip(),

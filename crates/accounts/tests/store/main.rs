@@ -5,4 +5,5 @@
 
 mod outbox;
 mod postgres;
+mod shares;
 mod sqlite;

@@ -172,14 +172,17 @@ async fn admin_tokens_made_before_scopes_keep_all_on_postgresql() {
     let store = Store::open(&pg.url).await.unwrap();
     store.close().await;
     // Back to the schema before scopes (and the migrations after it: the
-    // tls_reuse columns of issue 48), with a token made then.
+    // tls_reuse columns of issue 48, the shares of issue 49), with a
+    // token made then.
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(&pg.url).await.unwrap();
     for q in [
         "ALTER TABLE admin_tokens DROP COLUMN scopes",
         "ALTER TABLE users DROP COLUMN tls_reuse",
         "ALTER TABLE user_groups DROP COLUMN tls_reuse",
-        "DELETE FROM schema_version WHERE version >= (SELECT MAX(version) - 1 FROM schema_version)",
+        "DROP TABLE shares",
+        // Version 8 brought the scopes.
+        "DELETE FROM schema_version WHERE version >= 8",
         "INSERT INTO admin_tokens (name, hash, created_unix) VALUES ('old', 'x', 0)",
     ] {
         sqlx::query(q).execute(&pool).await.unwrap();
@@ -202,4 +205,12 @@ async fn admin_tokens_made_before_scopes_keep_all_on_postgresql() {
     let (name, s) = store.check_admin_token(&ro).await.unwrap().unwrap();
     assert_eq!(name, "ro");
     assert!(s.has(Scope::Bans) && !s.has(Scope::Users) && s.may_read(Scope::Users));
+}
+
+/// Issue 49: share links on PostgreSQL (the same checks as on SQLite).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn share_links_on_postgresql() {
+    let pg = babelftp_test_support::postgres::start();
+    let s = Store::open(&pg.url).await.unwrap();
+    crate::shares::round_trip(&s).await;
 }

@@ -511,3 +511,10 @@ async fn the_session_stamp_moves_when_sessions_must_end() {
     s.remove_user("alice").await.unwrap();
     assert_eq!(s.session_stamp("alice").await.unwrap(), None);
 }
+
+/// Issue 49: share links on SQLite.
+#[tokio::test]
+async fn share_links_are_found_by_token_counted_and_end_with_their_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::shares::round_trip(&store(&dir).await).await;
+}

@@ -74,7 +74,7 @@ pub(super) fn origin(own: bool, group: bool) -> &'static str {
 
 /// A new password: asked twice without echo on a terminal, else the first
 /// line of standard input; never empty.
-pub(super) fn read_password() -> anyhow::Result<String> {
+pub(crate) fn read_password() -> anyhow::Result<String> {
     use std::io::{BufRead, IsTerminal};
     let unread = || ts("cli-x3-password-unread", &[]);
     let pw = if std::io::stdin().is_terminal() {

@@ -24,6 +24,7 @@ pub(crate) fn explain(e: AccountsError, db: &str) -> anyhow::Error {
                 | E::Hash(_)
                 | E::TokenExists(_)
                 | E::UnknownToken(_)
+                | E::UnknownShare(_)
                 | E::SourceNotAllowed { .. }
         );
     let text = text_of(&e, db);
@@ -80,6 +81,7 @@ fn text_of(e: &AccountsError, db: &str) -> String {
         E::TokenExists(n) => ts("cli-admin-token-exists", &[("name", n)]),
         E::UnknownToken(n) => ts("cli-admin-token-unknown", &[("name", n), ("db", db)]),
         E::NoRandom => ts("cli-admin-no-random", &[]),
+        E::UnknownShare(id) => ts("cli-share-unknown", &[("id", id), ("db", db)]),
         E::NoCatalog { tag, have } => ts("cli-acct-no-catalog", &[("value", tag), ("have", have)]),
         E::ShortPassword { min } => ts("cli-acct-short-password", &[("min", &min.to_string())]),
     }

@@ -39,6 +39,7 @@ mod serve_operate;
 mod serve_ops;
 mod serve_startup;
 mod server_correctness;
+mod shares;
 mod web_a11y;
 mod web_browser;
 mod web_preview;

@@ -907,3 +907,183 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
         "{console:?}"
     );
 }
+
+/// Issue 49: a share link made from the page and used by someone without
+/// an account, in Chromium over HTTPS (HTTP/2). carol makes a link of a
+/// file from its details page with a password and a download limit of
+/// one; a fresh browser (no login cookie) opens the link, is asked for
+/// the password in a form, types it, downloads the file (its bytes and
+/// its Cyrillic name), and opening the link again says it is gone (410).
+#[test]
+fn a_share_link_made_on_the_page_asks_its_password_downloads_once_then_is_gone_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("pub")).unwrap();
+    let bytes: Vec<u8> = (0..50_000u32).flat_map(|i| i.to_be_bytes()).collect();
+    std::fs::write(root.join("pub/Отчёт.bin"), &bytes).unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let made = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{base}/pub/")},                               // 0
+                {"op": "type", "css": "#login-user", "text": "carol"},
+                {"op": "type", "css": "#login-password", "text": "carol-pw"},
+                {"op": "click", "css": "#login-submit"},
+                {"op": "wait_for", "css": "#user", "text": "carol"},
+                {"op": "open", "url": format!("{base}/pub/%D0%9E%D1%82%D1%87%D1%91%D1%82.bin?info")}, // 5
+                {"op": "wait_for", "css": "#share"},
+                {"op": "eval", "js": "document.getElementById('share-expires').value = '1d'; return 1;"},
+                {"op": "type", "css": "#share-password", "text": "пароль 7"},
+                {"op": "type", "css": "#share-max", "text": "1"},
+                {"op": "click", "css": "#share-submit"},                                     // 10
+                {"op": "wait_for", "css": "#share-url"},
+                {"op": "attribute", "css": "#share-url", "name": "href"},
+                h2,
+            ]
+        }),
+    );
+    let results = made["results"].as_array().unwrap();
+    let link = results[12].as_str().unwrap().to_owned();
+    assert!(link.starts_with(&format!("{base}/s/bfs_")), "{link}");
+    assert_eq!(results[13], "h2");
+    let listed = common::serve::admin(&db, &["share", "list", "--user", "carol"]);
+    assert!(listed.contains("\tcarol\tdownload\t/pub/Отчёт.bin\t"), "{listed}");
+    assert!(listed.contains("\t0/1\tpassword\t"), "{listed}");
+
+    // Someone else: a fresh browser, no cookie of carol's.
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let used = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "download_dir": downloads.to_str().unwrap(),
+            "failure_screenshot": dir.path().join("failure2.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": link},                                                 // 0
+                {"op": "wait_for", "css": "#share-locked"},
+                {"op": "count", "css": "#user, #login-link, #search"},
+                {"op": "type", "css": "#share-unlock-password", "text": "wrong"},
+                {"op": "click", "css": "#share-unlock-submit"},
+                {"op": "wait_for", "css": "#share-wrong"},                                   // 5
+                {"op": "type", "css": "#share-unlock-password", "text": "пароль 7"},
+                {"op": "click", "css": "#share-unlock-submit"},
+                {"op": "wait_for_download"},
+                {"op": "open", "url": link},
+                {"op": "text", "css": "#error"},                                             // 10
+                h2,
+            ]
+        }),
+    );
+    let results = used["results"].as_array().unwrap();
+    assert_eq!(results[2], 0, "no login, user or search on a share's page");
+    let got = &results[8];
+    assert_eq!(got["name"], "Отчёт.bin", "{got}");
+    assert_eq!(got["sha256"], sha256_hex(&bytes));
+    assert!(
+        results[10].as_str().unwrap().contains("no longer works"),
+        "{}",
+        results[10]
+    );
+    assert_eq!(results[11], "h2");
+    assert!(common::serve::admin(&db, &["share", "list"]).contains("\t1/1\tpassword\t"));
+    assert_eq!(used["dialogs"], json!([]));
+}
+
+/// Issue 49: an upload link (a drop link for people without an account)
+/// in Chromium over HTTPS (HTTP/2): the page shows the upload form and
+/// nothing of the folder; the page's script sends the file, which lands
+/// in the owner's folder.
+#[test]
+fn an_upload_link_takes_a_file_from_a_browser_without_an_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("incoming")).unwrap();
+    std::fs::write(root.join("incoming/theirs.txt"), "not for visitors").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    let (code, link, err) = common::serve::run(
+        &[
+            "share",
+            "create",
+            "/incoming",
+            "--user",
+            "carol",
+            "--upload",
+            "--url",
+            &base,
+            "--db",
+            &db,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{link}{err}");
+    let link = link.trim().to_owned();
+    let upload = dir.path().join("وثيقة.txt");
+    std::fs::write(&upload, "from a visitor\n").unwrap();
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": format!("{link}/")},                                   // 0
+                {"op": "wait_for", "css": "#drop-box"},
+                {"op": "count", "css": "#listing, a.n, #user, #login-link"},
+                {"op": "source"},
+                {"op": "eval", "js": "document.body.setAttribute('data-before', '1'); return 1;"},
+                {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},   // 5
+                {"op": "click", "css": "#upload-submit"},
+                {"op": "wait_for", "css": "body:not([data-before]) #drop-box"},
+                {"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results[2], 0, "no listing and nobody logged in");
+    assert!(!results[3].as_str().unwrap().contains("theirs.txt"));
+    assert_eq!(
+        std::fs::read(root.join("incoming/وثيقة.txt")).unwrap(),
+        b"from a visitor\n"
+    );
+    assert_eq!(results[8], "h2");
+    assert_eq!(r["dialogs"], json!([]));
+}

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } ليست قاعدة لإعادة الاست�
 cli-store-readable = تحذير: مخزن الحسابات { $file } قابل للقراءة من مستخدمين آخرين على هذا الجهاز (الوضع { $mode })، وفيه تجزئات كلمات المرور والرموز: chmod 600 { $file }
 cli-put-charset = ملاحظة: يُرسل { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه
 cli-put-not-repr = لا يمكن كتابة { $name } بترميز { $charset }، ترميز الأسماء في المجلد الذي يذهب إليه: غيّر اسمه، أو استخدم --charset utf-8 لإرساله بترميز UTF-8
+# issue 49 (share)
+cli-share-created = المشاركة { $id } للمستخدم { $user }: { $path }
+cli-share-none = لا توجد روابط مشاركة
+cli-share-removed = أُزيلت المشاركة { $id }: يجيب رابطها بالرمز 410 من الآن
+cli-share-unknown = لا توجد مشاركة { $id } في { $db }
+cli-share-bad-duration = { $value } ليست مدة: اكتب 90s أو 15m أو 2h أو 7d
+cli-share-bad-net = { $value } ليست شبكة: اكتب 192.0.2.0/24 أو 2001:db8::/32 أو عنوانًا
+cli-share-bad-path = { $value } ليس مسارًا مطلقًا (/docs/report.pdf)
+cli-share-no-url = ملاحظة: عنوان الويب غير معروف (أعطِ --url https://HOST:PORT أو --config مع http_listen): يلي مسار الرابط

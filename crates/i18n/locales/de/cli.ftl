@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } ist keine Wiederverwendungsregel: required, 
 cli-store-readable = Warnung: Der Kontenspeicher { $file } ist für andere Benutzer dieses Rechners lesbar (Modus { $mode }) und enthält Passwort- und Token-Hashes: chmod 600 { $file }
 cli-put-charset = Hinweis: { $name } wird in { $charset } gesendet, dem Zeichensatz der Namen im Zielordner
 cli-put-not-repr = { $name } lässt sich nicht in { $charset } schreiben, dem Zeichensatz der Namen im Zielordner: benennen Sie die Datei um oder senden Sie sie mit --charset utf-8 in UTF-8
+# issue 49 (share)
+cli-share-created = Freigabe { $id } von { $user }: { $path }
+cli-share-none = keine Freigabelinks
+cli-share-removed = Freigabe { $id } entfernt: Ihr Link antwortet ab jetzt mit 410
+cli-share-unknown = keine Freigabe { $id } in { $db }
+cli-share-bad-duration = { $value } ist keine Dauer: schreiben Sie 90s, 15m, 2h oder 7d
+cli-share-bad-net = { $value } ist kein Netzwerk: schreiben Sie 192.0.2.0/24, 2001:db8::/32 oder eine Adresse
+cli-share-bad-path = { $value } ist kein absoluter Pfad (/docs/bericht.pdf)
+cli-share-no-url = Hinweis: keine Webadresse bekannt (--url https://HOST:PORT oder --config mit http_listen angeben): es folgt der Pfad des Links

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } is not a reuse rule: write required, optiona
 cli-store-readable = warning: the accounts store { $file } can be read by other users of this machine (mode { $mode }), and it holds password and token hashes: chmod 600 { $file }
 cli-put-charset = note: { $name } is sent in { $charset }, the charset of the names in the folder it goes into
 cli-put-not-repr = { $name } cannot be written in { $charset }, the charset of the names in the folder it goes into: rename it, or give --charset utf-8 to send it in UTF-8
+# issue 49 (share)
+cli-share-created = share { $id } of { $user }: { $path }
+cli-share-none = no share links
+cli-share-removed = share { $id } removed: its link answers 410 from now on
+cli-share-unknown = no share { $id } in { $db }
+cli-share-bad-duration = { $value } is not a duration: write 90s, 15m, 2h or 7d
+cli-share-bad-net = { $value } is not a network: write 192.0.2.0/24, 2001:db8::/32 or an address
+cli-share-bad-path = { $value } is not an absolute path (/docs/report.pdf)
+cli-share-no-url = note: no web address known (give --url https://HOST:PORT, or --config with http_listen): the link's path follows

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } no es una regla de reutilización: escriba r
 cli-store-readable = aviso: el almacén de cuentas { $file } lo pueden leer otros usuarios de esta máquina (modo { $mode }) y contiene hashes de contraseñas y de tokens: chmod 600 { $file }
 cli-put-charset = nota: { $name } se envía en { $charset }, el juego de caracteres de los nombres de la carpeta de destino
 cli-put-not-repr = { $name } no se puede escribir en { $charset }, el juego de caracteres de los nombres de la carpeta de destino: cámbiele el nombre o use --charset utf-8 para enviarlo en UTF-8
+# issue 49 (share)
+cli-share-created = compartido { $id } de { $user }: { $path }
+cli-share-none = no hay enlaces compartidos
+cli-share-removed = compartido { $id } eliminado: su enlace responde 410 a partir de ahora
+cli-share-unknown = no hay ningún compartido { $id } en { $db }
+cli-share-bad-duration = { $value } no es una duración: escriba 90s, 15m, 2h o 7d
+cli-share-bad-net = { $value } no es una red: escriba 192.0.2.0/24, 2001:db8::/32 o una dirección
+cli-share-bad-path = { $value } no es una ruta absoluta (/docs/informe.pdf)
+cli-share-no-url = nota: no se conoce la dirección web (indique --url https://HOST:PUERTO, o --config con http_listen): sigue la ruta del enlace

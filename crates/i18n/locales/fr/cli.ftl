@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } n’est pas une règle de réutilisation : �
 cli-store-readable = attention : le magasin de comptes { $file } est lisible par d’autres utilisateurs de cette machine (mode { $mode }) et contient des empreintes de mots de passe et de jetons : chmod 600 { $file }
 cli-put-charset = note : { $name } est envoyé en { $charset }, le jeu de caractères des noms du dossier de destination
 cli-put-not-repr = { $name } ne peut pas s’écrire en { $charset }, le jeu de caractères des noms du dossier de destination : renommez-le, ou donnez --charset utf-8 pour l’envoyer en UTF-8
+# issue 49 (share)
+cli-share-created = partage { $id } de { $user } : { $path }
+cli-share-none = aucun lien de partage
+cli-share-removed = partage { $id } supprimé : son lien répond 410 désormais
+cli-share-unknown = aucun partage { $id } dans { $db }
+cli-share-bad-duration = { $value } n’est pas une durée : écrivez 90s, 15m, 2h ou 7d
+cli-share-bad-net = { $value } n’est pas un réseau : écrivez 192.0.2.0/24, 2001:db8::/32 ou une adresse
+cli-share-bad-path = { $value } n’est pas un chemin absolu (/docs/rapport.pdf)
+cli-share-no-url = remarque : aucune adresse web connue (donnez --url https://HÔTE:PORT, ou --config avec http_listen) : voici le chemin du lien

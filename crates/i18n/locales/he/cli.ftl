@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } אינו כלל שימוש חוזר: כתב�
 cli-store-readable = אזהרה: מאגר החשבונות { $file } קריא למשתמשים אחרים במחשב זה (הרשאות { $mode }), והוא מכיל גיבובי סיסמאות ואסימונים: chmod 600 { $file }
 cli-put-charset = הערה: { $name } נשלח בקידוד { $charset }, הקידוד של השמות בתיקיית היעד
 cli-put-not-repr = אי אפשר לכתוב את { $name } בקידוד { $charset }, הקידוד של השמות בתיקיית היעד: שנו את שמו, או תנו --charset utf-8 כדי לשלוח אותו ב-UTF-8
+# issue 49 (share)
+cli-share-created = שיתוף { $id } של { $user }: { $path }
+cli-share-none = אין קישורי שיתוף
+cli-share-removed = השיתוף { $id } הוסר: מעכשיו הקישור שלו עונה 410
+cli-share-unknown = אין שיתוף { $id } ב־{ $db }
+cli-share-bad-duration = { $value } אינו משך זמן: כתבו 90s, 15m, 2h או 7d
+cli-share-bad-net = { $value } אינו רשת: כתבו 192.0.2.0/24, 2001:db8::/32 או כתובת
+cli-share-bad-path = { $value } אינו נתיב מוחלט (/docs/report.pdf)
+cli-share-no-url = הערה: כתובת האתר אינה ידועה (ציינו --url https://HOST:PORT או --config עם http_listen): להלן נתיב הקישור

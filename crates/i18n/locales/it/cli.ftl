@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } non è una regola di riuso: scrivi required,
 cli-store-readable = attenzione: l’archivio degli account { $file } è leggibile da altri utenti di questa macchina (modo { $mode }) e contiene hash di password e token: chmod 600 { $file }
 cli-put-charset = nota: { $name } viene inviato in { $charset }, il set di caratteri dei nomi della cartella di destinazione
 cli-put-not-repr = { $name } non si può scrivere in { $charset }, il set di caratteri dei nomi della cartella di destinazione: rinominalo, oppure usa --charset utf-8 per inviarlo in UTF-8
+# issue 49 (share)
+cli-share-created = condivisione { $id } di { $user }: { $path }
+cli-share-none = nessun link di condivisione
+cli-share-removed = condivisione { $id } rimossa: il suo link risponde 410 da ora in poi
+cli-share-unknown = nessuna condivisione { $id } in { $db }
+cli-share-bad-duration = { $value } non è una durata: scrivi 90s, 15m, 2h o 7d
+cli-share-bad-net = { $value } non è una rete: scrivi 192.0.2.0/24, 2001:db8::/32 o un indirizzo
+cli-share-bad-path = { $value } non è un percorso assoluto (/docs/relazione.pdf)
+cli-share-no-url = nota: nessun indirizzo web noto (indica --url https://HOST:PORTA, o --config con http_listen): segue il percorso del link

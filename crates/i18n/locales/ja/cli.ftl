@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } は再利用の規則ではありません: 
 cli-store-readable = 警告: アカウントストア { $file } はこのマシンの他のユーザーが読めます (モード { $mode })。パスワードとトークンのハッシュを含むため、chmod 600 { $file } を実行してください
 cli-put-charset = 注: { $name } は、送り先フォルダーの名前の文字コード { $charset } で送ります
 cli-put-not-repr = { $name } は、送り先フォルダーの名前の文字コード { $charset } では書けません: 名前を変えるか、--charset utf-8 で UTF-8 として送ってください
+# issue 49 (share)
+cli-share-created = { $user } の共有 { $id }: { $path }
+cli-share-none = 共有リンクはありません
+cli-share-removed = 共有 { $id } を削除しました。以後このリンクは 410 を返します
+cli-share-unknown = { $db } に共有 { $id } はありません
+cli-share-bad-duration = { $value } は期間ではありません。90s、15m、2h、7d のように書いてください
+cli-share-bad-net = { $value } はネットワークではありません。192.0.2.0/24、2001:db8::/32 またはアドレスを書いてください
+cli-share-bad-path = { $value } は絶対パスではありません (/docs/report.pdf)
+cli-share-no-url = 注意: Web のアドレスが不明です (--url https://HOST:PORT か、http_listen のある --config を指定してください)。リンクのパスを出力します

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value }은(는) 재사용 규칙이 아닙니다: re
 cli-store-readable = 경고: 계정 저장소 { $file }을(를) 이 컴퓨터의 다른 사용자가 읽을 수 있습니다(모드 { $mode }). 비밀번호와 토큰 해시가 들어 있으니 chmod 600 { $file } 하십시오
 cli-put-charset = 참고: { $name }을(를) 대상 폴더 이름의 문자 집합인 { $charset }(으)로 보냅니다
 cli-put-not-repr = { $name }은(는) 대상 폴더 이름의 문자 집합인 { $charset }(으)로 쓸 수 없습니다: 이름을 바꾸거나 --charset utf-8로 UTF-8로 보내십시오
+# issue 49 (share)
+cli-share-created = { $user }의 공유 { $id }: { $path }
+cli-share-none = 공유 링크가 없습니다
+cli-share-removed = 공유 { $id }을(를) 삭제했습니다. 이제 이 링크는 410으로 응답합니다
+cli-share-unknown = { $db }에 공유 { $id }이(가) 없습니다
+cli-share-bad-duration = { $value }은(는) 기간이 아닙니다. 90s, 15m, 2h, 7d처럼 쓰세요
+cli-share-bad-net = { $value }은(는) 네트워크가 아닙니다. 192.0.2.0/24, 2001:db8::/32 또는 주소를 쓰세요
+cli-share-bad-path = { $value }은(는) 절대 경로가 아닙니다 (/docs/report.pdf)
+cli-share-no-url = 참고: 웹 주소를 알 수 없습니다(--url https://HOST:PORT 또는 http_listen이 있는 --config를 지정하세요). 링크의 경로를 출력합니다

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } nie jest regułą ponownego użycia: wpisz r
 cli-store-readable = ostrzeżenie: magazyn kont { $file } mogą czytać inni użytkownicy tego komputera (tryb { $mode }), a zawiera skróty haseł i tokenów: chmod 600 { $file }
 cli-put-charset = uwaga: { $name } jest wysyłany w { $charset }, kodowaniu nazw w folderze docelowym
 cli-put-not-repr = { $name } nie da się zapisać w { $charset }, kodowaniu nazw w folderze docelowym: zmień nazwę albo podaj --charset utf-8, by wysłać ją w UTF-8
+# issue 49 (share)
+cli-share-created = udostępnienie { $id } użytkownika { $user }: { $path }
+cli-share-none = brak linków udostępniania
+cli-share-removed = usunięto udostępnienie { $id }: jego link odpowiada odtąd 410
+cli-share-unknown = brak udostępnienia { $id } w { $db }
+cli-share-bad-duration = { $value } to nie czas trwania: napisz 90s, 15m, 2h lub 7d
+cli-share-bad-net = { $value } to nie sieć: napisz 192.0.2.0/24, 2001:db8::/32 lub adres
+cli-share-bad-path = { $value } to nie ścieżka bezwzględna (/docs/raport.pdf)
+cli-share-no-url = uwaga: nieznany adres WWW (podaj --url https://HOST:PORT lub --config z http_listen): poniżej ścieżka linku

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } não é uma regra de reutilização: escreva
 cli-store-readable = aviso: o armazenamento de contas { $file } pode ser lido por outros usuários desta máquina (modo { $mode }) e contém hashes de senhas e tokens: chmod 600 { $file }
 cli-put-charset = nota: { $name } é enviado em { $charset }, o conjunto de caracteres dos nomes da pasta de destino
 cli-put-not-repr = { $name } não pode ser escrito em { $charset }, o conjunto de caracteres dos nomes da pasta de destino: renomeie-o ou use --charset utf-8 para enviá-lo em UTF-8
+# issue 49 (share)
+cli-share-created = compartilhamento { $id } de { $user }: { $path }
+cli-share-none = nenhum link de compartilhamento
+cli-share-removed = compartilhamento { $id } removido: o link responde 410 a partir de agora
+cli-share-unknown = nenhum compartilhamento { $id } em { $db }
+cli-share-bad-duration = { $value } não é uma duração: escreva 90s, 15m, 2h ou 7d
+cli-share-bad-net = { $value } não é uma rede: escreva 192.0.2.0/24, 2001:db8::/32 ou um endereço
+cli-share-bad-path = { $value } não é um caminho absoluto (/docs/relatorio.pdf)
+cli-share-no-url = nota: nenhum endereço web conhecido (informe --url https://HOST:PORTA, ou --config com http_listen): segue o caminho do link

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } — не правило повторного
 cli-store-readable = предупреждение: хранилище учётных записей { $file } доступно для чтения другим пользователям этой машины (режим { $mode }), а в нём хеши паролей и токенов: chmod 600 { $file }
 cli-put-charset = примечание: { $name } отправляется в { $charset } — кодировке имён в папке назначения
 cli-put-not-repr = { $name } нельзя записать в { $charset } — кодировке имён в папке назначения: переименуйте файл или укажите --charset utf-8, чтобы отправить имя в UTF-8
+# issue 49 (share)
+cli-share-created = ссылка { $id } пользователя { $user }: { $path }
+cli-share-none = ссылок нет
+cli-share-removed = ссылка { $id } удалена: теперь она отвечает 410
+cli-share-unknown = ссылки { $id } нет в { $db }
+cli-share-bad-duration = { $value } — не длительность: пишите 90s, 15m, 2h или 7d
+cli-share-bad-net = { $value } — не сеть: пишите 192.0.2.0/24, 2001:db8::/32 или адрес
+cli-share-bad-path = { $value } — не абсолютный путь (/docs/отчёт.pdf)
+cli-share-no-url = примечание: веб-адрес неизвестен (укажите --url https://ХОСТ:ПОРТ или --config с http_listen); ниже путь ссылки

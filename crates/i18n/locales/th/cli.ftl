@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } ไม่ใช่กฎการใช้�
 cli-store-readable = คำเตือน: ผู้ใช้อื่นบนเครื่องนี้อ่านที่เก็บบัญชี { $file } ได้ (โหมด { $mode }) และในนั้นมีแฮชของรหัสผ่านและโทเค็น: chmod 600 { $file }
 cli-put-charset = หมายเหตุ: ส่ง { $name } ด้วย { $charset } ซึ่งเป็นชุดอักขระของชื่อในโฟลเดอร์ปลายทาง
 cli-put-not-repr = เขียน { $name } ด้วย { $charset } ซึ่งเป็นชุดอักขระของชื่อในโฟลเดอร์ปลายทางไม่ได้: เปลี่ยนชื่อไฟล์ หรือใช้ --charset utf-8 เพื่อส่งเป็น UTF-8
+# issue 49 (share)
+cli-share-created = การแชร์ { $id } ของ { $user }: { $path }
+cli-share-none = ไม่มีลิงก์แชร์
+cli-share-removed = ลบการแชร์ { $id } แล้ว: ลิงก์จะตอบ 410 ตั้งแต่นี้
+cli-share-unknown = ไม่มีการแชร์ { $id } ใน { $db }
+cli-share-bad-duration = { $value } ไม่ใช่ระยะเวลา: เขียน 90s, 15m, 2h หรือ 7d
+cli-share-bad-net = { $value } ไม่ใช่เครือข่าย: เขียน 192.0.2.0/24, 2001:db8::/32 หรือที่อยู่
+cli-share-bad-path = { $value } ไม่ใช่พาธแบบสัมบูรณ์ (/docs/report.pdf)
+cli-share-no-url = หมายเหตุ: ไม่ทราบที่อยู่เว็บ (ระบุ --url https://HOST:PORT หรือ --config ที่มี http_listen): ต่อไปนี้คือพาธของลิงก์

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } — не правило повторного
 cli-store-readable = попередження: сховище облікових записів { $file } можуть читати інші користувачі цієї машини (режим { $mode }), а в ньому хеші паролів і токенів: chmod 600 { $file }
 cli-put-charset = примітка: { $name } надсилається в { $charset } — кодуванні імен у теці призначення
 cli-put-not-repr = { $name } не можна записати в { $charset } — кодуванні імен у теці призначення: перейменуйте файл або вкажіть --charset utf-8, щоб надіслати ім’я в UTF-8
+# issue 49 (share)
+cli-share-created = посилання { $id } користувача { $user }: { $path }
+cli-share-none = посилань немає
+cli-share-removed = посилання { $id } видалено: тепер воно відповідає 410
+cli-share-unknown = посилання { $id } немає в { $db }
+cli-share-bad-duration = { $value } — не тривалість: пишіть 90s, 15m, 2h або 7d
+cli-share-bad-net = { $value } — не мережа: пишіть 192.0.2.0/24, 2001:db8::/32 або адресу
+cli-share-bad-path = { $value } — не абсолютний шлях (/docs/звіт.pdf)
+cli-share-no-url = примітка: вебадреса невідома (вкажіть --url https://ХОСТ:ПОРТ або --config з http_listen); нижче шлях посилання

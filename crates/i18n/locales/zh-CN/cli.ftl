@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } 不是复用规则：请写 required、optio
 cli-store-readable = 警告：本机其他用户可以读取账户存储 { $file }（权限 { $mode }），其中有密码和令牌的哈希：chmod 600 { $file }
 cli-put-charset = 注意：{ $name } 以目标文件夹中名称的字符集 { $charset } 发送
 cli-put-not-repr = { $name } 无法用目标文件夹中名称的字符集 { $charset } 写出：请改名，或用 --charset utf-8 以 UTF-8 发送
+# issue 49 (share)
+cli-share-created = { $user } 的共享 { $id }：{ $path }
+cli-share-none = 没有共享链接
+cli-share-removed = 已删除共享 { $id }：此后其链接返回 410
+cli-share-unknown = { $db } 中没有共享 { $id }
+cli-share-bad-duration = { $value } 不是时长：请写 90s、15m、2h 或 7d
+cli-share-bad-net = { $value } 不是网络：请写 192.0.2.0/24、2001:db8::/32 或一个地址
+cli-share-bad-path = { $value } 不是绝对路径（/docs/report.pdf）
+cli-share-no-url = 注意：不知道网页地址（请给出 --url https://主机:端口，或带 http_listen 的 --config）：下面是链接的路径

@@ -203,3 +203,12 @@ cli-acct-bad-tls-reuse = { $value } 不是重用規則：請寫 required、optio
 cli-store-readable = 警告：本機其他使用者可以讀取帳號儲存 { $file }（權限 { $mode }），其中有密碼與權杖的雜湊：chmod 600 { $file }
 cli-put-charset = 注意：{ $name } 以目標資料夾中名稱的字元集 { $charset } 傳送
 cli-put-not-repr = { $name } 無法以目標資料夾中名稱的字元集 { $charset } 寫出：請改名，或用 --charset utf-8 以 UTF-8 傳送
+# issue 49 (share)
+cli-share-created = { $user } 的分享 { $id }：{ $path }
+cli-share-none = 沒有分享連結
+cli-share-removed = 已移除分享 { $id }：此後其連結回應 410
+cli-share-unknown = { $db } 中沒有分享 { $id }
+cli-share-bad-duration = { $value } 不是時間長度：請寫 90s、15m、2h 或 7d
+cli-share-bad-net = { $value } 不是網路：請寫 192.0.2.0/24、2001:db8::/32 或一個位址
+cli-share-bad-path = { $value } 不是絕對路徑（/docs/report.pdf）
+cli-share-no-url = 注意：不知道網頁位址（請提供 --url https://主機:連接埠，或含 http_listen 的 --config）：以下是連結的路徑

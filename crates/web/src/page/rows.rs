@@ -22,6 +22,9 @@ pub(super) struct RowTexts {
     ftp_base: String,
     /// Rows carry a checkbox of the zip form.
     zip: bool,
+    /// The row menu and previews: not on a share link's pages, which have
+    /// no details page, FTP link or preview.
+    menus: bool,
     /// "Preview", for files a preview shows.
     preview: super::preview::Links,
 }
@@ -38,7 +41,7 @@ fn around(p: &Page<'_>, id: &str, arg: &str) -> (String, String) {
 }
 
 impl RowTexts {
-    pub(super) fn new(p: &Page<'_>, ftp_dir: &str, zip: bool) -> RowTexts {
+    pub(super) fn new(p: &Page<'_>, ftp_dir: &str, zip: bool, menus: bool) -> RowTexts {
         let one = |id: &str| {
             let mut s = String::new();
             esc(&p.text(id, &[]), &mut s);
@@ -53,6 +56,7 @@ impl RowTexts {
             ftp: one("web-link-ftp"),
             ftp_base,
             zip,
+            menus,
             preview: super::preview::Links::new(p),
         }
     }
@@ -105,7 +109,7 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
         out.push('/');
     }
     out.push_str("</a>");
-    if !r.dir {
+    if !r.dir && t.menus {
         super::preview::link(&r.name, link, &t.preview, out);
     }
     out.push_str("</td><td class=\"s\">");
@@ -119,6 +123,10 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     // Lean: a listing may have 10,000 rows. The script adds "Copy FTP
     // link" and, for a file, "Download" (its name's link) when the menu
     // first opens.
+    if !t.menus {
+        out.push_str("</td><td class=\"m\"></td></tr>\n");
+        return;
+    }
     out.push_str("</td><td class=\"m\"><details><summary aria-label=\"");
     out.push_str(&t.menu.0);
     name_text(&r.name, out);
@@ -147,6 +155,7 @@ mod tests {
             ftp: "FTP link".into(),
             ftp_base: "ftp://h/d/".into(),
             zip: false,
+            menus: true,
             preview: super::super::preview::Links::for_tests(),
         }
     }
