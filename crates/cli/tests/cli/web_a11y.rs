@@ -211,19 +211,25 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
         results[19]
     );
     let hrefs = results[20].as_array().unwrap();
-    assert_eq!(hrefs.len(), 3, "{hrefs:?}");
+    assert_eq!(hrefs.len(), 4, "{hrefs:?}");
     assert!(
         hrefs[0].as_str().unwrap().ends_with(&format!("{pdf}?info")),
         "{hrefs:?}"
     );
-    let ftp = hrefs[1].as_str().unwrap();
+    // A PDF previews: its link is in the menu too.
+    assert!(
+        hrefs[1].as_str().unwrap().ends_with(&format!("{pdf}?preview")),
+        "{hrefs:?}"
+    );
+    let ftp = hrefs[2].as_str().unwrap();
     assert!(ftp.starts_with("ftp://alice@127.0.0.1") && ftp.ends_with(pdf), "{ftp}");
-    assert!(hrefs[2].as_str().unwrap().ends_with(pdf), "{hrefs:?}");
+    assert!(hrefs[3].as_str().unwrap().ends_with(pdf), "{hrefs:?}");
     let entries = results[21].as_array().unwrap();
     assert_eq!(
         entries,
         &[
             json!("details"),
+            json!("Preview"),
             json!("FTP link"),
             json!("Copy FTP link"),
             json!("Download")

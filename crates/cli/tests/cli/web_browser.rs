@@ -869,7 +869,9 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
                 {"op": "click", "css": "#login-submit"},
                 {"op": "wait_for", "css": "#user", "text": "alice"},
                 // From the listing's link to the image's preview.
-                {"op": "click", "css": "a.pv[href='pic.png?preview']"},                  // 5
+                // The row menu holds the preview link.
+                {"op": "click", "css": "tr:has(a.n[href='pic.png']) summary"},             // 5
+                {"op": "click", "css": "a.pv[href='pic.png?preview']"},
                 {"op": "wait_for", "css": "#preview-image"},
                 {"op": "eval", "js": "const i = document.getElementById('preview-image'); return i.decode().then(() => [i.naturalWidth, i.naturalHeight]);"},
                 h2,
@@ -886,17 +888,17 @@ fn an_image_and_a_text_holding_a_script_preview_in_chromium_and_no_script_runs()
         }),
     );
     let results = r["results"].as_array().unwrap();
-    assert_eq!(results[8], "h2");
-    assert_eq!(results[7], json!([1, 1]), "the image loaded in the browser");
-    let text = results[10].as_str().unwrap();
+    assert_eq!(results[9], "h2");
+    assert_eq!(results[8], json!([1, 1]), "the image loaded in the browser");
+    let text = results[11].as_str().unwrap();
     assert!(
         text.contains("<script>window.x = 1; document.title = 'ran'; alert('ran')</script>"),
         "{text}"
     );
-    assert_eq!(results[11], json!(["evil.txt", "undefined", "undefined", 0]));
-    assert!(results[12].as_str().unwrap().contains("UTF-8"), "{}", results[12]);
-    assert_eq!(results[14], json!([3, 2]), "the SVG shown as an image");
-    assert_eq!(results[16], json!([]), "the SVG's script never ran");
+    assert_eq!(results[12], json!(["evil.txt", "undefined", "undefined", 0]));
+    assert!(results[13].as_str().unwrap().contains("UTF-8"), "{}", results[13]);
+    assert_eq!(results[15], json!([3, 2]), "the SVG shown as an image");
+    assert_eq!(results[17], json!([]), "the SVG's script never ran");
     // No dialog opened (browse checks it), no CSP report from our pages.
     let console = r["console"].as_array().unwrap();
     assert!(
@@ -1072,7 +1074,8 @@ fn an_upload_link_takes_a_file_from_a_browser_without_an_account() {
                 {"op": "eval", "js": "document.body.setAttribute('data-before', '1'); return 1;"},
                 {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},   // 5
                 {"op": "click", "css": "#upload-submit"},
-                {"op": "wait_for", "css": "body:not([data-before]) #drop-box"},
+                // The page's script sends it; its row says done (issue 49).
+                {"op": "wait_for", "css": "body[data-before] #uploads li[data-state=done]", "text": "وثيقة.txt"},
                 {"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"},
             ]
         }),

@@ -108,11 +108,7 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     if r.dir {
         out.push('/');
     }
-    out.push_str("</a>");
-    if !r.dir && t.menus {
-        super::preview::link(&r.name, link, &t.preview, out);
-    }
-    out.push_str("</td><td class=\"s\">");
+    out.push_str("</a></td><td class=\"s\">");
     if !r.dir {
         size(r.size, t, out);
     }
@@ -134,6 +130,9 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     out.push_str("\">⋯</summary><div>");
     if r.info {
         details_link(link, &t.details, out);
+    }
+    if !r.dir {
+        super::preview::link(&r.name, link, &t.preview, out);
     }
     out.push_str("<a href=\"");
     out.push_str(&t.ftp_base);
