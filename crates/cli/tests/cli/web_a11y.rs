@@ -3,7 +3,8 @@
 //! hover and for screen readers, times with their zone, a skip link and
 //! visible focus; and axe-core on the login page, a listing (Cyrillic
 //! names; English, then Arabic right to left; light and dark) and a
-//! details page: no serious or critical violation.
+//! details page, and the pages of share links: no serious or critical
+//! violation.
 //!
 //! `BABELFTP_SCREENSHOTS=1 cargo test -p babelftp --test cli -- web_a11y::`
 //! also writes the guide's screenshots of a listing (desktop, phone,
@@ -277,4 +278,142 @@ fn row_menu_sizes_times_keyboard_and_axe_core_hold_in_chromium_over_https_with_h
         }),
         "{console:?}"
     );
+}
+
+/// Issue 49: the pages someone without an account sees through share
+/// links, in Chromium over HTTPS (HTTP/2): a folder link's password form
+/// and its read-only listing, an upload link's page, a preview page and
+/// the page of a link that is gone pass axe-core (no serious or critical
+/// violation, light and dark); a link that expired and one that was
+/// removed (`babelftp share rm`) say so in the browser.
+#[test]
+fn share_pages_pass_axe_core_and_expired_or_removed_links_say_they_are_gone_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("Фото/Лето")).unwrap();
+    std::fs::create_dir_all(root.join("incoming")).unwrap();
+    std::fs::write(root.join("Фото/Отчёт.txt"), "отчёт\n").unwrap();
+    std::fs::write(root.join("Фото/Лето/море.txt"), "море\n").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("users.db").display());
+    let (code, out, err) = common::serve::run(&["user", "add", "carol", "--db", &db], "carol-pw\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let (cert, key) = babelftp_test_support::certificate(dir.path());
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    let create = |args: &[&str], stdin: &str| {
+        let mut all = vec!["share", "create"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--user", "carol", "--url", &base, "--db", &db]);
+        let (code, link, err) = common::serve::run(&all, stdin);
+        assert_eq!(code, 0, "{link}{err}");
+        link.trim().to_owned()
+    };
+    let folder = create(&["/Фото", "--password"], "пароль 7\n");
+    let upload = create(&["/incoming", "--upload"], "");
+    let removed = create(&["/Фото/Отчёт.txt"], "");
+    let expiring = create(&["/Фото/Отчёт.txt", "--expires", "1s"], "");
+    let listed = common::serve::admin(&db, &["share", "list"]);
+    // ID, owner, kind, path, created, expires ("-": never), …
+    let removed_id = listed
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f.get(3) == Some(&"/Фото/Отчёт.txt") && f.get(5) == Some(&"-"))
+        .map(|f| f[0].to_owned())
+        .unwrap();
+    let h2 = json!({"op": "eval", "js": "return performance.getEntriesByType('navigation')[0].nextHopProtocol;"});
+    let dark = json!({"op": "color_scheme", "scheme": "dark"});
+    let light = json!({"op": "color_scheme", "scheme": "light"});
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": folder},                                               // 0
+                {"op": "wait_for", "css": "#share-locked"},
+                axe(None),
+                dark, axe(None), light,                                                      // 3
+                {"op": "type", "css": "#share-unlock-password", "text": "пароль 7"},          // 6
+                {"op": "click", "css": "#share-unlock-submit"},
+                {"op": "wait_for", "css": "#listing", "text": "Отчёт.txt"},
+                axe(None),                                                                   // 9
+                dark, axe(None), light,
+                {"op": "texts", "css": "#listing a.n"},                                      // 13
+                {"op": "count", "css": "#listing input[type=checkbox], #listing details, #user, #search"},
+                {"op": "click", "css": "a.n[href='%D0%9B%D0%B5%D1%82%D0%BE/']"},               // 15
+                {"op": "wait_for", "css": "#listing", "text": "море.txt"},
+                axe(None),
+                {"op": "open", "url": upload},                                               // 18
+                {"op": "wait_for", "css": "#upload-files"},
+                axe(None),                                                                   // 20
+                dark, axe(None), light,
+                h2,                                                                          // 24
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    let mut bad = Vec::new();
+    for (i, what) in [
+        (2, "a share's password form"),
+        (4, "a share's password form, dark"),
+        (9, "a shared folder"),
+        (11, "a shared folder, dark"),
+        (17, "a shared folder's subfolder"),
+        (20, "an upload link's page"),
+        (22, "an upload link's page, dark"),
+    ] {
+        if results[i] != json!([]) {
+            bad.push(format!(
+                "{what}: {}",
+                serde_json::to_string_pretty(&results[i]).unwrap()
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "axe-core violations:\n{}", bad.join("\n"));
+    assert_eq!(results[13], json!(["Лето/", "Отчёт.txt"]));
+    assert_eq!(results[14], 0, "read only: no checkboxes, menus, user or search");
+    assert_eq!(results[24], "h2");
+
+    // A removed link and one whose second has passed.
+    let (code, out, err) = common::serve::run(&["share", "rm", &removed_id, "--db", &db], "");
+    assert_eq!(code, 0, "{out}{err}");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let r = browse(
+        dir.path(),
+        &json!({
+            "ignore_certificate_errors": true,
+            "failure_screenshot": dir.path().join("failure2.png").to_str().unwrap(),
+            "steps": [
+                {"op": "open", "url": removed},                                              // 0
+                {"op": "text", "css": "#error"},
+                axe(None),
+                {"op": "open", "url": expiring},                                             // 3
+                {"op": "text", "css": "#error"},
+                {"op": "open", "url": upload},                                               // 5
+                {"op": "count", "css": "#upload-files"},
+            ]
+        }),
+    );
+    let results = r["results"].as_array().unwrap();
+    for i in [1, 4] {
+        assert!(
+            results[i].as_str().unwrap().contains("no longer works"),
+            "{}",
+            results[i]
+        );
+    }
+    assert_eq!(results[2], json!([]), "the page of a link that is gone");
+    assert_eq!(results[6], 1, "the other links still work");
 }
