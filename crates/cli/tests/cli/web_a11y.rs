@@ -9,7 +9,11 @@
 //! `BABELFTP_SCREENSHOTS=1 cargo test -p babelftp --test cli -- web_a11y::`
 //! also writes the guide's screenshots of a listing (desktop, phone,
 //! right to left, dark) into docs/guide/src/img (a directory instead of
-//! `1`: there).
+//! `1`: there). web_browser's first test writes the Japanese, Arabic and
+//! KOI8-R ones; Japanese names need a CJK font, which can be unpacked
+//! without installing anything: `apt-get download fonts-noto-cjk`,
+//! `dpkg-deb -x` it into a directory D, and point `FONTCONFIG_FILE` at a
+//! fonts.conf that includes /etc/fonts/fonts.conf and `<dir>D</dir>`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
