@@ -9,8 +9,8 @@
 //!   first [`TEXT_MAX`] octets decoded and escaped inside `<pre>`, with
 //!   the charset used: UTF-8 when they are UTF-8, else the charset the
 //!   server is told its names are in there (`fs_charset`,
-//!   `dir_charsets`), else windows-1252. The server has no content
-//!   detection (babelftp-i18n's `detect` is the client's).
+//!   `dir_charsets`), else the one chardetng (Firefox's detector)
+//!   finds in the text.
 //! - PDF: an `<iframe>` of `FILE?inline` (the browser's viewer, where it
 //!   has one); audio and video: `<audio controls>`, `<video controls>`.
 //! - Anything else: 303 to the file itself, a download.
@@ -88,8 +88,9 @@ pub(super) async fn inline(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> R
 }
 
 /// A text's octets decoded: (text, charset name). UTF-8 when they are
-/// (a character cut at the end is left out), else `legacy`, else
-/// windows-1252.
+/// (a character cut at the end is left out), else `legacy` (the charset
+/// of the folder's names, when the configuration names one), else the
+/// charset chardetng detects.
 pub(crate) fn decode(bytes: &[u8], cut: bool, legacy: Option<babelftp_i18n::Charset>) -> (String, &'static str) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
@@ -101,9 +102,7 @@ pub(crate) fn decode(bytes: &[u8], cut: bool, legacy: Option<babelftp_i18n::Char
         }
         Err(_) => {}
     }
-    let cs = legacy
-        .filter(|c| c.name() != "UTF-8")
-        .or_else(|| babelftp_i18n::Charset::for_label("windows-1252"));
+    let cs = legacy.filter(|c| c.name() != "UTF-8").or_else(|| detected(bytes));
     match cs {
         Some(cs) => match cs.encoding() {
             Some(enc) => (enc.decode_without_bom_handling(bytes).0.into_owned(), cs.name()),
@@ -112,6 +111,16 @@ pub(crate) fn decode(bytes: &[u8], cut: bool, legacy: Option<babelftp_i18n::Char
         },
         None => (String::from_utf8_lossy(bytes).into_owned(), "UTF-8"),
     }
+}
+
+/// The charset of a text that is not UTF-8, guessed from its octets by
+/// chardetng (Firefox's detector); windows-1252 when the guess cannot
+/// hold text (UTF-16 and the like).
+fn detected(bytes: &[u8]) -> Option<babelftp_i18n::Charset> {
+    let mut d = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    d.feed(bytes, true);
+    let enc = d.guess(None, chardetng::Utf8Detection::Deny);
+    babelftp_i18n::Charset::from_encoding(enc).or_else(|| babelftp_i18n::Charset::for_label("windows-1252"))
 }
 
 /// The charset the server is told names are in at `dir` (the
@@ -196,13 +205,29 @@ mod tests {
     }
 
     #[test]
-    fn texts_decode_as_utf8_else_the_configured_charset_else_windows_1252() {
+    fn texts_decode_as_utf8_else_the_configured_charset_else_the_detected_one() {
         let cp1251 = babelftp_i18n::Charset::for_label("windows-1251");
         assert_eq!(decode("Привет".as_bytes(), false, cp1251), ("Привет".into(), "UTF-8"));
         // "Привет" in windows-1251.
         let b = b"\xCF\xF0\xE8\xE2\xE5\xF2";
         assert_eq!(decode(b, false, cp1251), ("Привет".into(), "windows-1251"));
         assert_eq!(decode(b"caf\xE9", false, None), ("café".into(), "windows-1252"));
+        // No charset configured: found in the text. A KOI8-R sentence and
+        // a Shift_JIS one.
+        let enc = |label: &str, text: &str| {
+            let e = babelftp_i18n::Charset::for_label(label).unwrap().encoding().unwrap();
+            e.encode(text).0.into_owned()
+        };
+        let koi = enc("KOI8-R", "Отчёт о работе отдела за второй квартал года");
+        // (chardetng names KOI8-U, KOI8-R's superset: the same letters here.)
+        let (text, cs) = decode(&koi, false, None);
+        assert_eq!(text, "Отчёт о работе отдела за второй квартал года");
+        assert!(cs.starts_with("KOI8"), "{cs}");
+        let sjis = enc("Shift_JIS", "議事録：第二四半期の会議の記録です。");
+        assert_eq!(
+            decode(&sjis, false, None),
+            ("議事録：第二四半期の会議の記録です。".into(), "Shift_JIS")
+        );
         // A character cut by the limit is left out; UTF-8 all the same.
         let s = "añ".as_bytes();
         assert_eq!(decode(&s[..2], true, None), ("a".into(), "UTF-8"));
