@@ -52,6 +52,11 @@ const CHUNK: usize = 256 << 10;
 const QUEUE: usize = 4;
 /// Entries of a folder read at once.
 const BATCH: usize = 256;
+/// Entries in one archive at most: each keeps a record of its name for
+/// the central directory (about 100 octets), so memory stays bounded
+/// (~10 MB) whatever the tree. The archive then ends, whole and valid,
+/// with what it holds, and the log says so.
+const MAX_ENTRIES: usize = 100_000;
 
 /// A name as the archive carries it: as the listing shows it (`%HH` for
 /// what is not UTF-8 or not displayable), `\` as `%5C`.
@@ -151,6 +156,7 @@ pub(crate) async fn zip(web: &St, ask: &Ask, view: &Arc<View>, body: Body) -> Re
         zip: Zip::default(),
         files: 0,
         left_out: 0,
+        capped: false,
         _slot: slot,
     };
     tracing::info!(
@@ -196,6 +202,8 @@ struct Job {
     zip: Zip,
     files: u64,
     left_out: u64,
+    /// [`MAX_ENTRIES`] reached: nothing more goes in.
+    capped: bool,
     _slot: Option<crate::limits::SessionSlot>,
 }
 
@@ -211,6 +219,7 @@ impl Job {
             path = %babelftp_proto::display::PlainPath(&self.dir.to_bytes()),
             files = self.files,
             left_out = self.left_out,
+            capped = self.capped,
             bytes = self.zip.written(),
             millis = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX),
             outcome,
@@ -232,6 +241,19 @@ impl Job {
         self.send(end).await
     }
 
+    /// Whether the archive is full ([`MAX_ENTRIES`]); logged once.
+    fn full(&mut self) -> bool {
+        if !self.capped && self.zip.entries() >= MAX_ENTRIES {
+            self.capped = true;
+            tracing::warn!(
+                path = %babelftp_proto::display::PlainPath(&self.dir.to_bytes()),
+                max = MAX_ENTRIES,
+                "web zip: the archive holds the most entries it may; the rest is left out"
+            );
+        }
+        self.capped
+    }
+
     async fn send(&mut self, b: Vec<u8>) -> Result<(), Stop> {
         self.tx.send(Ok(Bytes::from(b))).await.map_err(|_| Stop)
     }
@@ -249,6 +271,9 @@ impl Job {
         };
         let mut stack = vec![frame];
         while let Some(mut frame) = stack.pop() {
+            if self.full() {
+                return Ok(());
+            }
             if let Some(it) = frame.entries.take() {
                 let read = blocking(move || {
                     let mut it = it;
@@ -307,6 +332,9 @@ impl Job {
 
     /// A folder's entry and its listing, when the user may list it.
     async fn enter(&mut self, path: VPath, prefix: String, modified: Option<i64>) -> Result<Option<Frame>, Stop> {
+        if self.full() {
+            return Ok(None);
+        }
         if self.ctx().permit(&Op::List(path.components())).is_err() {
             self.leave_out(&path, "the rules (list)");
             return Ok(None);
@@ -347,6 +375,9 @@ impl Job {
     /// A file: opened as a download is (the rules at it and at a link's
     /// target), its header, its data, its descriptor.
     async fn file(&mut self, path: &VPath, name: String, modified: Option<i64>, size: u64) -> Result<(), Stop> {
+        if self.full() {
+            return Ok(());
+        }
         let handle = match self.ctx().open_download(path, 0).await {
             Ok(h) => h,
             Err(e) => {

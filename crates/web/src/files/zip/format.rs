@@ -82,6 +82,12 @@ fn dos_time(secs: Option<i64>) -> (u16, u16) {
 
 impl Zip {
     /// Octets written so far.
+    /// Entries written so far (each keeps a record for the central
+    /// directory).
+    pub(crate) fn entries(&self) -> usize {
+        self.records.len()
+    }
+
     pub(crate) fn written(&self) -> u64 {
         self.offset
     }
