@@ -16,7 +16,7 @@ use babelftp_session::VPath;
 
 use super::files::{Listing, Sort};
 use super::session::View;
-use super::{encode_segment, href, Ask, Web};
+use super::{encode_segment, href, iri_segment, Ask, Web};
 
 mod find;
 pub(crate) mod preview;
@@ -428,6 +428,8 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
     p.t("web-copied", &[]);
     p.out.push_str("\" data-download=\"");
     p.t("web-download", &[]);
+    p.out.push_str("\" data-ftp-link=\"");
+    p.t("web-link-ftp", &[]);
     p.out.push_str("\">\n<thead><tr>");
     if zip {
         zip::head(&mut p);
@@ -447,16 +449,19 @@ pub(crate) fn listing(web: &Web, ask: &Ask, view: &View, l: &Listing) -> Respons
         p.out
             .push_str("<td><a href=\"../\">..</a></td><td></td><td></td><td></td></tr>\n");
     }
-    let texts = rows::RowTexts::new(&p, &ftp, zip, ask.share.is_none());
+    let texts = rows::RowTexts::new(&p, zip, ask.share.is_none());
     for row in &l.rows {
-        let mut link = String::with_capacity(row.name.len() * 3 + 1);
-        encode_segment(&row.name, &mut link);
+        let mut link = String::with_capacity(row.name.len() + 8);
+        iri_segment(&row.name, &mut link);
         if row.dir {
             link.push('/');
         }
         rows::row(row, &link, &texts, &mut p.out);
     }
     p.out.push_str("</tbody></table>\n");
+    if zip {
+        p.out.push_str("</form>\n");
+    }
     if l.rows.is_empty() {
         p.out.push_str("<p class=\"note\" id=\"empty\">");
         p.t("web-empty", &[]);

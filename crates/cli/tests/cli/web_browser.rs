@@ -139,7 +139,7 @@ fn a_browser_logs_in_downloads_uploads_switches_to_arabic_and_runs_no_hostile_sc
                 {"op": "attribute", "css": "html", "name": "lang"},
                 shot("web-ja.png"),
                 // Download by clicking the name.
-                {"op": "click", "css": "a.n[href='%E5%A0%B1%E5%91%8A%E6%9B%B8.bin']"},
+                {"op": "click", "css": "a.n[href='報告書.bin']"},
                 {"op": "wait_for_download", "timeout": 30},
                 // Upload a file with an Arabic name (the page's script: XHR, then reload).
                 {"op": "upload", "css": "#upload-files", "path": upload.to_str().unwrap()},

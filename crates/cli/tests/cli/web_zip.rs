@@ -17,7 +17,7 @@ use common::web::{curl, login_from, Answer};
 /// The `value` of every checkbox of the zip form on a page (as the
 /// browser would send them).
 fn pick_values(page: &str) -> Vec<(String, String)> {
-    page.split("<input type=\"checkbox\" name=\"name\" form=\"zip-form\" value=\"")
+    page.split("<input type=\"checkbox\" name=\"name\" value=\"")
         .skip(1)
         .map(|s| {
             let value = s.split('"').next().unwrap().to_owned();

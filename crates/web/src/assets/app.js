@@ -1,9 +1,10 @@
 // babelftp web view: what JavaScript adds to pages that work without it.
 // - the language menu applies on change (with a pointer; from the
 //   keyboard, its Apply button does);
-// - row menus (<details> in td.m): "Copy FTP link" beside the plain
-//   ftp:// link and, for a file, "Download"; Escape closes; one menu
-//   open at a time;
+// - row menus (<details> in td.m): the entry's ftp:// link, "Copy FTP
+//   link" and, for a file, "Download", added when a menu first opens
+//   (the server writes the details and preview links); Escape closes;
+//   one menu open at a time;
 // - uploads (issue 49): several files at once, from the file input or
 //   dropped on the page (folders too, where the browser gives them: each
 //   folder made with the page's "new folder" action, POST DIR/?mkdir),
@@ -31,17 +32,28 @@
   }
 
   // ---------------------------------------------------------- row menus
-  // Each row's <details> (td.m): its details link and plain ftp:// link
-  // come from the server; the rest is added when it first opens (a
-  // listing may have 10,000 rows).
+  // Each row's <details> (td.m): its details (and preview) links come
+  // from the server; the ftp:// link and the rest are added when it
+  // first opens (a listing may have 10,000 rows).
   function menus() {
     var table = document.getElementById('listing');
     return table ? table.querySelectorAll('td.m details') : [];
   }
   function fill(d, table) {
     var box = d.querySelector('div');
-    var ftp = box.querySelector('a[href^="ftp:"]');
     var name = d.closest('tr').querySelector('a.n');
+    var base = table.getAttribute('data-ftp');
+    var ftp = null;
+    if (name && base) {
+      // The entry's ftp:// URL: the folder's and the name's link (an IRI;
+      // URL() writes it %HH-encoded, as FTP clients want it).
+      ftp = document.createElement('a');
+      try { ftp.href = new URL(name.getAttribute('href'), base).href; } catch (e) { ftp = null; }
+      if (ftp) {
+        ftp.textContent = table.getAttribute('data-ftp-link') || 'FTP';
+        box.appendChild(ftp);
+      }
+    }
     if (ftp && navigator.clipboard) {
       var label = table.getAttribute('data-copy') || '';
       var b = document.createElement('button');

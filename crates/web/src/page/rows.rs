@@ -1,11 +1,12 @@
 //! A listing's rows (issue 49): the name, the size in human units with
-//! the exact count of octets on hover (`title`) and for keyboard and
-//! screen-reader users (a visually hidden text read with the cell), the
-//! time as `<time>` with its zone, and a row menu (`<details>`: the
-//! entry's details and its FTP link) instead of a button per row. The
-//! menu works without script (the FTP link is a plain link); the page's
-//! script adds "Copy FTP link" and "Download" (a file's name is its
-//! download link already) to it, and closing by Escape.
+//! the exact count of octets in its `title` (on hover, and the cell's
+//! description for screen readers), the time as `<time>` with its zone,
+//! and a row menu (`<details>`) instead of a button per row. Lean, as a
+//! listing may have 10,000 rows: links are IRIs ([`crate::iri_segment`]),
+//! and the menu holds what the server alone can say (the details page,
+//! a preview); the page's script adds the FTP link, "Copy FTP link" and
+//! "Download" when it first opens, and closing by Escape. Without
+//! script, the FTP link is on the details page.
 
 use super::*;
 use crate::files::Row;
@@ -17,9 +18,6 @@ pub(super) struct RowTexts {
     /// "Actions for { $name }" around the name.
     menu: (String, String),
     details: String,
-    ftp: String,
-    /// The folder's `ftp://` URL (escaped), each row's link after it.
-    ftp_base: String,
     /// Rows carry a checkbox of the zip form.
     zip: bool,
     /// The row menu and previews: not on a share link's pages, which have
@@ -41,20 +39,16 @@ fn around(p: &Page<'_>, id: &str, arg: &str) -> (String, String) {
 }
 
 impl RowTexts {
-    pub(super) fn new(p: &Page<'_>, ftp_dir: &str, zip: bool, menus: bool) -> RowTexts {
+    pub(super) fn new(p: &Page<'_>, zip: bool, menus: bool) -> RowTexts {
         let one = |id: &str| {
             let mut s = String::new();
             esc(&p.text(id, &[]), &mut s);
             s
         };
-        let mut ftp_base = String::new();
-        esc(ftp_dir, &mut ftp_base);
         RowTexts {
             exact: around(p, "web-size-exact", "bytes"),
             menu: around(p, "web-row-menu", "name"),
             details: one("web-details"),
-            ftp: one("web-link-ftp"),
-            ftp_base,
             zip,
             menus,
             preview: super::preview::Links::new(p),
@@ -89,10 +83,6 @@ pub(super) fn size(n: u64, t: &RowTexts, out: &mut String) {
         "<data value=\"{n}\" title=\"{}{n}{}\">{human}</data>",
         t.exact.0, t.exact.1
     );
-    // Under 1 KiB the units are the exact count already.
-    if n >= 1024 {
-        let _ = write!(out, "<span class=\"vh\"> ({}{n}{})</span>", t.exact.0, t.exact.1);
-    }
 }
 
 /// One row: `link` is the entry's percent-encoded name (`/` after a folder's).
@@ -134,12 +124,7 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     if !r.dir {
         super::preview::link(&r.name, link, &t.preview, out);
     }
-    out.push_str("<a href=\"");
-    out.push_str(&t.ftp_base);
-    out.push_str(link);
-    out.push_str("\">");
-    out.push_str(&t.ftp);
-    out.push_str("</a></div></details></td></tr>\n");
+    out.push_str("</div></details></td></tr>\n");
 }
 
 #[cfg(test)]
@@ -151,8 +136,6 @@ mod tests {
             exact: (String::new(), " bytes".into()),
             menu: ("Actions for ".into(), String::new()),
             details: "details".into(),
-            ftp: "FTP link".into(),
-            ftp_base: "ftp://h/d/".into(),
             zip: false,
             menus: true,
             preview: super::super::preview::Links::for_tests(),
@@ -175,9 +158,8 @@ mod tests {
             out.contains("aria-label=\"Actions for &quot;&gt;&lt;img src=x onerror=alert(1)&gt;%E9\""),
             "{out}"
         );
-        assert!(out.contains("<a href=\"ftp://h/d/%22%3E%3Cimg\">FTP link</a>"), "{out}");
         assert!(
-            out.contains("<data value=\"1234567\" title=\"1234567 bytes\">1.1 MiB</data><span class=\"vh\"> (1234567 bytes)</span>"),
+            out.contains("<data value=\"1234567\" title=\"1234567 bytes\">1.1 MiB</data></td>"),
             "{out}"
         );
         assert!(
