@@ -144,22 +144,7 @@ pub(crate) fn path_text(p: &[u8]) -> String {
 
 /// [`path_text`] read back.
 pub(crate) fn path_bytes(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let digit = |j: usize| b.get(j).and_then(|&c| char::from(c).to_digit(16));
-        if b[i] == b'%' {
-            if let (Some(h), Some(l)) = (digit(i + 1), digit(i + 2)) {
-                out.push(u8::try_from(h * 16 + l).unwrap_or(0));
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
+    percent_encoding::percent_decode_str(s).collect()
 }
 
 const COLUMNS: &str = "id, owner, path, kind, created_unix, expires_unix, password, max_uses, uses, nets, removed_unix";
