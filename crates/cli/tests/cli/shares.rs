@@ -547,3 +547,39 @@ fn a_folder_share_holds_to_the_owners_permissions_now_and_a_refusal_takes_no_dow
     assert_eq!((a.status, a.bytes.as_slice()), (200, &b"file a\n"[..]), "{}", a.body);
     assert_eq!(get(dir.path(), &format!("{url}/a.txt")).status, 410);
 }
+
+/// Visitors racing for the last downloads of a link: eight curl clients
+/// at once on a link of three downloads get three files and five 410s,
+/// and the store counts 3/3 (the use is taken in one statement, so no
+/// two requests take the same one).
+#[test]
+fn visitors_racing_for_a_links_downloads_get_exactly_its_limit() {
+    let (dir, root, db) = setup();
+    let (_srv, web) = serve(dir.path(), &root, &db, "");
+    let (id, url) = create(
+        &db,
+        &web,
+        &["/pub/a.txt", "--user", "alice", "--max-downloads", "3"],
+        "",
+    );
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let racers: Vec<_> = (0..8)
+        .map(|i| {
+            let (barrier, url) = (barrier.clone(), url.clone());
+            let jar = dir.path().join(format!("race-{i}"));
+            std::thread::spawn(move || {
+                barrier.wait();
+                let a = curl(&jar, &url, &[]);
+                (a.status, a.bytes)
+            })
+        })
+        .collect();
+    let mut got: Vec<(u16, Vec<u8>)> = racers.into_iter().map(|t| t.join().unwrap()).collect();
+    got.sort();
+    let statuses: Vec<u16> = got.iter().map(|(s, _)| *s).collect();
+    assert_eq!(statuses, [200, 200, 200, 410, 410, 410, 410, 410], "{got:?}");
+    assert!(got[..3].iter().all(|(_, b)| b == b"file a\n"));
+    let listed = admin(&db, &["share", "list"]);
+    let line = listed.lines().find(|l| l.starts_with(&id)).unwrap();
+    assert!(line.contains("\t3/3\t"), "{line}");
+}
