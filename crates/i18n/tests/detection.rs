@@ -316,6 +316,15 @@ const SMALL: &str = "3 directories of 1-3 names";
 const INVALID: &str = "4 invalid names shown as %HH";
 const ALL: &str = "5 all names";
 const AS_UTF8: &str = "6 legacy name shown as its UTF-8 reading";
+/// Issue 50: legacy names on a server that announces UTF8 (vsftpd or
+/// Pure-FTPd with `utf8` on over an old disk): directories of 1, 2, 3, 5
+/// and 10 names of one charset, every other one with 1-2 UTF-8 names
+/// beside them, decided with FEAT UTF8. Counted in this row only (and
+/// per charset and language in the FEAT tables); a legacy name whose
+/// bytes are valid UTF-8 is shown as UTF-8 there by design.
+const FEAT_LEGACY: &str = "7 legacy names, server announcing UTF8";
+/// ... its one-name directories.
+const FEAT_ONE: &str = "7a ... alone in its directory";
 
 #[derive(Default)]
 struct Report {
@@ -323,6 +332,10 @@ struct Report {
     rows: BTreeMap<(&'static str, Part), Tally>,
     /// (charset, part) -> tally over rows 1-4
     per_charset: BTreeMap<(String, Part), Tally>,
+    /// (language, part) -> tally over rows 1-3
+    per_lang: BTreeMap<(String, Part), Tally>,
+    /// (charset or language, part) -> tally of row 7 (FEAT UTF8)
+    feat: BTreeMap<(String, Part), Tally>,
     failures: Vec<String>,
 }
 
@@ -344,6 +357,26 @@ impl Report {
                 continue;
             }
             let ok = got == s.expected;
+            if case == FEAT_LEGACY {
+                self.rows.entry((case, s.part)).or_default().add(ok);
+                if dir.iter().filter(|x| x.label != "UTF-8").count() == 1 {
+                    self.rows.entry((FEAT_ONE, s.part)).or_default().add(ok);
+                }
+                self.feat.entry((s.label.clone(), s.part)).or_default().add(ok);
+                self.feat.entry((s.lang.clone(), s.part)).or_default().add(ok);
+                if !ok && s.part < Part::Held && std::env::var_os("DETECT_FEAT").is_some() {
+                    self.failures.push(format!(
+                        "{:?} [{case}] {} {}: expected {:?}, shown {:?} ({d:?}) in a directory of {}",
+                        s.part,
+                        s.label,
+                        s.lang,
+                        s.expected,
+                        got,
+                        dir.len()
+                    ));
+                }
+                continue;
+            }
             if case == MIXED_LATIN || case == MIXED_EXTRA {
                 if s.label != "invalid" {
                     self.rows.entry((case, s.part)).or_default().add(ok);
@@ -398,6 +431,9 @@ impl Report {
                 }
             }
             self.rows.entry((ALL, s.part)).or_default().add(ok);
+            if s.label != "invalid" && case != INVALID {
+                self.per_lang.entry((s.lang.clone(), s.part)).or_default().add(ok);
+            }
             self.per_charset.entry((s.label.clone(), s.part)).or_default().add(ok);
             if s.label != "invalid" {
                 // a "success" here is a legacy name NOT shown as its UTF-8 reading
@@ -547,6 +583,52 @@ fn measure() -> Report {
                 }
             }
         }
+        // 7: the same charsets' names on a server announcing UTF8.
+        let utf8_names: Vec<Sample> = entries
+            .iter()
+            .filter(|e| e.part == part && !e.text.is_ascii())
+            .map(|e| Sample {
+                bytes: e.text.as_bytes().to_vec(),
+                expected: e.text.clone(),
+                label: "UTF-8".into(),
+                lang: e.lang.clone(),
+                part,
+                short: e.short,
+            })
+            .collect();
+        let mut frng = Lcg(match part {
+            Part::Dev => 50,
+            Part::Val => 5050,
+            Part::Held => 505_050,
+            Part::Fresh => 50_505_050,
+            Part::Added => 5_050_505_050,
+        });
+        for label in by_charset.keys() {
+            let samples = mine(label);
+            let mut by_lang: BTreeMap<&str, Vec<Sample>> = BTreeMap::new();
+            for s in &samples {
+                by_lang.entry(s.lang.as_str()).or_default().push(s.clone());
+            }
+            for v in by_lang.values() {
+                let mut i = 0;
+                let mut k = 0;
+                while i < v.len() {
+                    let end = (i + [1, 2, 3, 5, 10][k % 5]).min(v.len());
+                    let mut dir = v[i..end].to_vec();
+                    if k % 2 == 1 && !utf8_names.is_empty() {
+                        for _ in 0..1 + frng.below(2) {
+                            let u = utf8_names[frng.below(utf8_names.len())].clone();
+                            if !dir.iter().any(|d| d.expected == u.expected) {
+                                dir.insert(frng.below(dir.len() + 1), u);
+                            }
+                        }
+                    }
+                    r.run_dir(FEAT_LEGACY, &dir, true);
+                    i = end;
+                    k += 1;
+                }
+            }
+        }
         // 4: every invalid name alone (no FEAT UTF8), and among 2-5 UTF-8
         // names of a UTF-8 server, with FEAT UTF8 and without.
         let utf8: Vec<Sample> = entries
@@ -603,6 +685,8 @@ fn measure() -> Report {
         INVALID,
         ALL,
         AS_UTF8,
+        FEAT_LEGACY,
+        FEAT_ONE,
     ] {
         if row == MIXED_EXTRA && r.rows.keys().all(|(k, _)| *k != MIXED_EXTRA) {
             continue;
@@ -626,6 +710,28 @@ fn measure() -> Report {
         let cells: Vec<String> = shown_parts
             .iter()
             .map(|&p| r.per_charset.get(&(l.clone(), p)).copied().unwrap_or_default().cell())
+            .collect();
+        println!("| {l} | {} |", cells.join(" | "));
+    }
+    header("row 7 (FEAT UTF8) by charset");
+    let keys: std::collections::BTreeSet<&String> = r.feat.keys().map(|(l, _)| l).collect();
+    for l in keys.iter().filter(|l| l.len() > 3) {
+        let cells: Vec<String> = shown_parts
+            .iter()
+            .map(|&p| r.feat.get(&((*l).clone(), p)).copied().unwrap_or_default().cell())
+            .collect();
+        println!("| {l} | {} |", cells.join(" | "));
+    }
+    header("language (rows 1-3) / row 7 (FEAT UTF8)");
+    let langs: std::collections::BTreeSet<&String> = r.per_lang.keys().map(|(l, _)| l).collect();
+    for l in langs {
+        let cells: Vec<String> = shown_parts
+            .iter()
+            .map(|&p| {
+                let a = r.per_lang.get(&(l.clone(), p)).copied().unwrap_or_default();
+                let b = r.feat.get(&(l.clone(), p)).copied().unwrap_or_default();
+                format!("{:.1} / {:.1} % ({})", a.pct(), b.pct(), a.n)
+            })
             .collect();
         println!("| {l} | {} |", cells.join(" | "));
     }
