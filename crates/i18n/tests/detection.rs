@@ -715,7 +715,7 @@ fn measure() -> Report {
     }
     header("row 7 (FEAT UTF8) by charset");
     let keys: std::collections::BTreeSet<&String> = r.feat.keys().map(|(l, _)| l).collect();
-    for l in keys.iter().filter(|l| l.len() > 3) {
+    for l in keys.iter().filter(|l| l.len() > 2) {
         let cells: Vec<String> = shown_parts
             .iter()
             .map(|&p| r.feat.get(&((*l).clone(), p)).copied().unwrap_or_default().cell())
@@ -769,17 +769,24 @@ fn measure() -> Report {
 /// the held-out part won 20 names in all (rows 1 and 5 met) and the added
 /// languages 4; and at the eleventh stop (acronyms: `КНР`, `ОТП`) the second
 /// sample lost 2 invalid names in row 4 (and so row 5), while the held-out
-/// part won 2 names and the added languages 2. A floor went down seven
-/// times.
-const ROWS: [(&str, f64, [f64; 3]); 6] = [
+/// part won 2 names and the added languages 2; and in issue 50 (FEAT
+/// UTF8 no longer makes a non-UTF-8 name `%HH` unless it is "clearly
+/// legacy") row 4 lost 2 invalid names of the held-out part and 1 of the
+/// second sample, random bytes among UTF-8 names of a server announcing
+/// UTF8 now read as text as they are without it, while row 7 went from
+/// 28.1, 41.8 and 0.7 % to 98.5, 99.0 and 99.3 %. A floor went down eight
+/// times. Row 7's floors are the measured values less about 0.3 points.
+const ROWS: [(&str, f64, [f64; 3]); 7] = [
     // (row, target, floors: held-out, second sample, added languages)
     (SINGLE, 99.5, [99.68, 99.76, 99.85]),
     (MIXED, 98.0, [97.67, 97.69, 96.06]),
     (SMALL, 95.0, [95.75, 98.05, 98.01]),
-    (INVALID, 95.0, [95.83, 93.83, 96.54]),
-    (ALL, 98.0, [98.12, 98.29, 97.92]),
+    (INVALID, 95.0, [95.61, 93.68, 96.54]),
+    (ALL, 98.0, [98.10, 98.28, 97.92]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0]),
+    // issue 50's target for legacy names on a server announcing UTF8
+    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0]),
 ];
 
 #[test]

@@ -251,8 +251,11 @@ fn c1_byte_is_server_byte_not_c2() {
             evidence: &ev,
         },
     );
-    assert_eq!(d, Decision::Raw);
-    assert_eq!(shown(name, &d), "a%8Db");
+    // FEAT UTF8 decides a non-UTF-8 name as a listing without it does
+    // (issue 50): macintosh `açb` here ...
+    assert_eq!(d, decide_name(name, &cx(&ev)));
+    // ... and shown raw, the C1 byte is the server's byte, not U+008D.
+    assert_eq!(shown(name, &Decision::Raw), "a%8Db");
     assert_eq!(shown(b"100%\xFF", &Decision::Raw), "100%25%FF");
 }
 
@@ -348,4 +351,42 @@ proptest::proptest! {
             proptest::prop_assert_eq!(typed.as_deref(), Some(*n));
         }
     }
+}
+
+#[test]
+fn feat_utf8_over_an_old_disk() {
+    // Issue 50: vsftpd with `utf8` on over a disk of windows-1250 and
+    // macintosh names. Each listing is decided as without FEAT UTF8 (these
+    // names were `%HH`: too few non-ASCII characters to be "clearly
+    // legacy"), and a valid UTF-8 name beside them stays UTF-8.
+    let ev = Evidence::default();
+    let feat = Context {
+        explicit: None,
+        feat_utf8: true,
+        evidence: &ev,
+    };
+    let cz = [
+        enc("windows-1250", "inč.docx"),
+        enc("windows-1250", "Výkaz práce.xls"),
+        "Отчёт.txt".as_bytes().to_vec(),
+    ];
+    let fr = [enc("macintosh", "nommé"), enc("macintosh", "Café crème.txt")];
+    for (names, texts) in [
+        (&cz[..], &["inč.docx", "Výkaz práce.xls", "Отчёт.txt"][..]),
+        (&fr[..], &["nommé", "Café crème.txt"][..]),
+    ] {
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let with = decide_listing(&refs, &feat);
+        assert_eq!(with, decide_listing(&refs, &cx(&ev)));
+        for ((n, d), t) in refs.iter().zip(&with).zip(texts) {
+            assert_eq!(shown(n, d), *t, "{d:?}");
+        }
+    }
+    // A short valid UTF-8 name that GBK also reads (`通知` is U+0368 U+05AA
+    // in UTF-8) stays UTF-8 under FEAT UTF8, whatever its neighbours.
+    let gbk = [enc("gbk", "通知"), enc("gbk", "会议记录.doc"), enc("gbk", "照片文件夹")];
+    let refs: Vec<&[u8]> = gbk.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &feat);
+    assert_eq!(ds.first(), Some(&Decision::Utf8));
+    assert_eq!(shown(refs[1], &ds[1]), "会议记录.doc");
 }
