@@ -6,7 +6,9 @@
 //! model's tables were not derived from; every word is in one of three
 //! parts: development, whose words the tables hold; validation, whose
 //! words the tables never saw, for tuning; held-out, never for tuning) and
-//! `tests/corpus/names.txt` (written for this project, development part).
+//! `tests/corpus/names.txt` (written for this project, development part);
+//! two more held-out samples of other sources: `corpus/fresh.txt`
+//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
@@ -40,6 +42,10 @@ enum Part {
     /// The same source's languages that the model was not built for at
     /// first (added after this sample's first measurement).
     Added,
+    /// A third held-out sample (`corpus/pdfjs.txt`, issue 50): the words
+    /// of pdf.js's translated viewer in 16 languages of the Latin-script
+    /// charsets.
+    Pdfjs,
 }
 
 struct Entry {
@@ -65,6 +71,7 @@ fn corpus() -> Vec<Entry> {
                         "val" => Part::Val,
                         "fresh" => Part::Fresh,
                         "added" => Part::Added,
+                        "pdfjs" => Part::Pdfjs,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -75,6 +82,7 @@ fn corpus() -> Vec<Entry> {
     };
     let mut out = read(include_str!("corpus/generated.txt"), true);
     out.extend(read(include_str!("corpus/fresh.txt"), true));
+    out.extend(read(include_str!("corpus/pdfjs.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
 }
@@ -218,6 +226,7 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
         Part::Held => 0xfeed_2640,
         Part::Fresh => 0x6266_f7e5,
         Part::Added => 0x6266_f0f0,
+        Part::Pdfjs => 0x5050_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -474,7 +483,7 @@ fn parts() -> &'static [Part] {
     if std::env::var_os("DETECT_TUNING").is_some() {
         &[Part::Dev, Part::Val]
     } else {
-        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added]
+        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
     }
 }
 
@@ -538,6 +547,7 @@ fn measure() -> Report {
             Part::Held => 26_2640,
             Part::Fresh => 6266,
             Part::Added => 62_660,
+            Part::Pdfjs => 50_660,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -602,6 +612,7 @@ fn measure() -> Report {
             Part::Held => 505_050,
             Part::Fresh => 50_505_050,
             Part::Added => 5_050_505_050,
+            Part::Pdfjs => 5_050_660,
         });
         for label in by_charset.keys() {
             let samples = mine(label);
@@ -664,6 +675,7 @@ fn measure() -> Report {
                 Part::Held => "held-out part",
                 Part::Fresh => "second held-out sample",
                 Part::Added => "second sample, added languages",
+                Part::Pdfjs => "third sample (pdf.js)",
             })
             .collect();
         println!(
@@ -775,18 +787,20 @@ fn measure() -> Report {
 /// second sample, random bytes among UTF-8 names of a server announcing
 /// UTF8 now read as text as they are without it, while row 7 went from
 /// 28.1, 41.8 and 0.7 % to 98.5, 99.0 and 99.3 %. A floor went down eight
-/// times. Row 7's floors are the measured values less about 0.3 points.
-const ROWS: [(&str, f64, [f64; 3]); 7] = [
-    // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.68, 99.76, 99.85]),
-    (MIXED, 98.0, [97.67, 97.69, 96.06]),
-    (SMALL, 95.0, [95.75, 98.05, 98.01]),
-    (INVALID, 95.0, [95.61, 93.68, 96.54]),
-    (ALL, 98.0, [98.10, 98.28, 97.92]),
+/// times. Row 7's floors, and the third sample's (pdf.js, issue 50), are
+/// the measured values less 0.2-0.3 points.
+const ROWS: [(&str, f64, [f64; 4]); 7] = [
+    // (row, target, floors: held-out, second sample, added languages,
+    // third sample)
+    (SINGLE, 99.5, [99.68, 99.76, 99.85, 98.9]),
+    (MIXED, 98.0, [97.67, 97.69, 96.06, 95.3]),
+    (SMALL, 95.0, [95.75, 98.05, 98.01, 96.1]),
+    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
+    (ALL, 98.0, [98.10, 98.28, 97.92, 97.4]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0]),
+    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0, 97.5]),
 ];
 
 #[test]
@@ -796,7 +810,10 @@ fn detection_accuracy() {
         return;
     }
     let mut failed = Vec::new();
-    for (k, part) in [Part::Held, Part::Fresh, Part::Added].into_iter().enumerate() {
+    for (k, part) in [Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
+        .into_iter()
+        .enumerate()
+    {
         println!("\n| row ({part:?}) | measured | target | floor |\n|---|---|---|---|");
         for (row, target, floors) in ROWS {
             let floor = floors[k];
