@@ -147,10 +147,21 @@ fn encoded(entries: &[Entry]) -> BTreeMap<String, Vec<Sample>> {
     for e in entries.iter().filter(|e| !e.text.is_ascii()) {
         for label in charsets_for(&e.lang) {
             let cs = Charset::for_label(label).unwrap();
-            let Some(bytes) = cs.from_utf8(&e.text) else { continue };
+            // Romanian's comma-below `ș` `ț` are in no legacy charset:
+            // legacy systems wrote the cedilla `ş` `ţ` (issue 50).
+            let text = if e.lang == "ro" {
+                e.text
+                    .replace('ș', "ş")
+                    .replace('ț', "ţ")
+                    .replace('Ș', "Ş")
+                    .replace('Ț', "Ţ")
+            } else {
+                e.text.clone()
+            };
+            let Some(bytes) = cs.from_utf8(&text) else { continue };
             out.entry(label.to_string()).or_default().push(Sample {
                 bytes,
-                expected: e.text.clone(),
+                expected: text,
                 label: label.to_string(),
                 lang: e.lang.clone(),
                 part: e.part,
@@ -787,20 +798,25 @@ fn measure() -> Report {
 /// second sample, random bytes among UTF-8 names of a server announcing
 /// UTF8 now read as text as they are without it, while row 7 went from
 /// 28.1, 41.8 and 0.7 % to 98.5, 99.0 and 99.3 %. A floor went down eight
-/// times. Row 7's floors, and the third sample's (pdf.js, issue 50), are
+/// times. Then (issue 50 too) Romanian names with `ș` `ț` are written
+/// with the cedilla `ş` `ţ` as legacy systems wrote them, instead of
+/// being left out: the held-out part holds 143 more Romanian names, and
+/// its rows 1, 3 and 5 were set anew on them (Romanian is priced with
+/// cedillas since: validation 61.8 -> 100 % of Romanian names; on the
+/// old names rows 1, 3 and 5 of the held-out part moved by 0, -1 and -1). Row 7's floors, and the third sample's (pdf.js, issue 50), are
 /// the measured values less 0.2-0.3 points.
 const ROWS: [(&str, f64, [f64; 4]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample)
-    (SINGLE, 99.5, [99.68, 99.76, 99.85, 98.9]),
-    (MIXED, 98.0, [97.67, 97.69, 96.06, 95.3]),
-    (SMALL, 95.0, [95.75, 98.05, 98.01, 96.1]),
+    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.7]),
+    (MIXED, 98.0, [97.76, 97.69, 96.06, 95.6]),
+    (SMALL, 95.0, [95.56, 98.05, 98.01, 97.9]),
     (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
-    (ALL, 98.0, [98.10, 98.28, 97.92, 97.4]),
+    (ALL, 98.0, [97.99, 98.28, 97.92, 98.2]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0, 97.5]),
+    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0, 98.7]),
 ];
 
 #[test]
