@@ -390,3 +390,27 @@ fn feat_utf8_over_an_old_disk() {
     assert_eq!(ds.first(), Some(&Decision::Utf8));
     assert_eq!(shown(refs[1], &ds[1]), "会议记录.doc");
 }
+
+#[test]
+fn romanian_with_cedillas_is_windows_1250() {
+    // Issue 50: windows-1250 and ISO-8859-2 hold Romanian's `ş` `ţ` with a
+    // cedilla (`BA`, `FE`), not the comma-below `ș` `ț` of today's text;
+    // `ţ` (`FE`) is windows-1254's Turkish `ş`.
+    let ev = Evidence::default();
+    let names = [
+        enc("windows-1250", "Timişoara"),
+        enc("windows-1250", "Piaţa Unirii.jpg"),
+        enc("windows-1250", "preţuri_2019.xls"),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    for ((n, d), t) in refs
+        .iter()
+        .zip(&ds)
+        .zip(["Timişoara", "Piaţa Unirii.jpg", "preţuri_2019.xls"])
+    {
+        assert_eq!(shown(n, d), t, "{d:?}");
+    }
+    let one = enc("windows-1250", "Constanţa");
+    assert_eq!(shown(&one, &decide_name(&one, &cx(&ev))), "Constanţa");
+}
