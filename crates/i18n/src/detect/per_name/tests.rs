@@ -414,3 +414,31 @@ fn romanian_with_cedillas_is_windows_1250() {
     let one = enc("windows-1250", "Constanţa");
     assert_eq!(shown(&one, &decide_name(&one, &cx(&ev))), "Constanţa");
 }
+
+#[test]
+fn an_apostrophe_joins_one_script() {
+    // Issue 50: windows-1252 `com’è` (`92 E8`) was windows-1251 `com’и`,
+    // a Latin word and a Cyrillic letter joined by an apostrophe. Alone
+    // it is `%HH` now (nothing says which Latin charset), and beside
+    // Italian names it is Italian, confidently.
+    let ev = Evidence::default();
+    let name = enc("windows-1252", "com’è");
+    let d = decide_name(&name, &cx(&ev));
+    assert!(
+        !matches!(d, Decision::Decoded { charset, .. } if charset == Charset::for_label("windows-1251").unwrap()),
+        "{d:?}"
+    );
+    let names = [
+        enc("windows-1252", "com’è.txt"),
+        enc("windows-1252", "perché no.doc"),
+        enc("windows-1252", "città_2019.jpg"),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    assert_eq!(shown(refs[0], &ds[0]), "com’è.txt");
+    assert!(
+        matches!(ds[0], Decision::Decoded { confident: true, .. }),
+        "{:?}",
+        ds[0]
+    );
+}
