@@ -333,6 +333,9 @@ const LATIN: [&str; 8] = [
     "windows-1258",
 ];
 const SMALL: &str = "3 directories of 1-3 names";
+/// ... its one-name directories (issue 50's "one-name folders"; measured,
+/// no floor).
+const SMALL_ONE: &str = "3a ... one-name directories";
 const INVALID: &str = "4 invalid names shown as %HH";
 const ALL: &str = "5 all names";
 const AS_UTF8: &str = "6 legacy name shown as its UTF-8 reading";
@@ -427,6 +430,9 @@ impl Report {
             }
             let listed = (case, dir.len(), feat_utf8);
             let case = if s.label == "invalid" { INVALID } else { case };
+            if case == SMALL && dir.len() == 1 {
+                self.rows.entry((SMALL_ONE, s.part)).or_default().add(ok);
+            }
             self.rows.entry((case, s.part)).or_default().add(ok);
             if case == MIXED {
                 // Where row 2 fails: a name whose one non-ASCII character
@@ -705,6 +711,7 @@ fn measure() -> Report {
         MIXED_LATIN,
         MIXED_EXTRA,
         SMALL,
+        SMALL_ONE,
         INVALID,
         ALL,
         AS_UTF8,
