@@ -420,7 +420,36 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     if greek {
         extra += greek_penalty(chars, cl);
     }
+    if dos_short_name(chars) {
+        // A DOS short name (`ΜΕΤΟΝΟ~1.RAR`) is all capitals: a small
+        // letter in it is another charset's capital read as one (KOI8-R
+        // `летомо~1.RAR`; issue 50).
+        let small = chars.iter().zip(cl).filter(|(c, k)| !c.is_ascii() && k.lower).count();
+        extra += SHORT_NAME_SMALL * small as f64;
+    }
     f64::from(p) + extra + noise_penalty(chars, cl)
+}
+
+/// Bits for each small non-ASCII letter of a DOS short name (no corpus
+/// name is one: not tuned; what a capital inside a word costs, twice).
+const SHORT_NAME_SMALL: f64 = 6.0;
+
+/// A DOS 8.3 short name with a numeric tail: at most 6 characters, `~`
+/// and digits, and an extension of at most 3 characters with no ASCII
+/// small letter (`ΜΕΤΟΝΟ~1.RAR`, `PROGRA~1`).
+fn dos_short_name(chars: &[char]) -> bool {
+    let Some(tilde) = chars.iter().position(|&c| c == '~') else {
+        return false;
+    };
+    let (stem, rest) = chars.split_at(tilde);
+    let rest = rest.get(1..).unwrap_or_default();
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    let ext = rest.get(digits..).unwrap_or_default();
+    !stem.is_empty()
+        && stem.len() + 1 + digits <= 8
+        && digits > 0
+        && (ext.is_empty() || (ext.first() == Some(&'.') && ext.len() <= 4))
+        && !chars.iter().any(char::is_ascii_lowercase)
 }
 
 /// Bits for letters of two alphabets touching (see `penalty`), and for

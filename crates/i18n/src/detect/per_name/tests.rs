@@ -442,3 +442,19 @@ fn an_apostrophe_joins_one_script() {
         ds[0]
     );
 }
+
+#[test]
+fn dos_short_names_are_capitals() {
+    // Issue 50: a DOS short name is all capitals; windows-1253
+    // `ΜΕΤΟΝΟ~1.RAR` was KOI8-R `летомо~1.RAR`, its capitals read as
+    // small letters.
+    let ev = Evidence::default();
+    for (label, text) in [
+        ("windows-1253", "ΜΕΤΟΝΟ~1.RAR"),
+        ("windows-1251", "ДОКУМЕ~1.DOC"),
+        ("koi8-r", "ДОКУМЕ~1.DOC"),
+    ] {
+        let name = enc(label, text);
+        assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), text, "{label}");
+    }
+}
