@@ -6,7 +6,9 @@
 //! model's tables were not derived from; every word is in one of three
 //! parts: development, whose words the tables hold; validation, whose
 //! words the tables never saw, for tuning; held-out, never for tuning) and
-//! `tests/corpus/names.txt` (written for this project, development part).
+//! `tests/corpus/names.txt` (written for this project, development part);
+//! two more held-out samples of other sources: `corpus/fresh.txt`
+//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
@@ -40,6 +42,10 @@ enum Part {
     /// The same source's languages that the model was not built for at
     /// first (added after this sample's first measurement).
     Added,
+    /// A third held-out sample (`corpus/pdfjs.txt`, issue 50): the words
+    /// of pdf.js's translated viewer in 16 languages of the Latin-script
+    /// charsets.
+    Pdfjs,
 }
 
 struct Entry {
@@ -65,6 +71,7 @@ fn corpus() -> Vec<Entry> {
                         "val" => Part::Val,
                         "fresh" => Part::Fresh,
                         "added" => Part::Added,
+                        "pdfjs" => Part::Pdfjs,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -75,6 +82,7 @@ fn corpus() -> Vec<Entry> {
     };
     let mut out = read(include_str!("corpus/generated.txt"), true);
     out.extend(read(include_str!("corpus/fresh.txt"), true));
+    out.extend(read(include_str!("corpus/pdfjs.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
 }
@@ -139,10 +147,21 @@ fn encoded(entries: &[Entry]) -> BTreeMap<String, Vec<Sample>> {
     for e in entries.iter().filter(|e| !e.text.is_ascii()) {
         for label in charsets_for(&e.lang) {
             let cs = Charset::for_label(label).unwrap();
-            let Some(bytes) = cs.from_utf8(&e.text) else { continue };
+            // Romanian's comma-below `ș` `ț` are in no legacy charset:
+            // legacy systems wrote the cedilla `ş` `ţ` (issue 50).
+            let text = if e.lang == "ro" {
+                e.text
+                    .replace('ș', "ş")
+                    .replace('ț', "ţ")
+                    .replace('Ș', "Ş")
+                    .replace('Ț', "Ţ")
+            } else {
+                e.text.clone()
+            };
+            let Some(bytes) = cs.from_utf8(&text) else { continue };
             out.entry(label.to_string()).or_default().push(Sample {
                 bytes,
-                expected: e.text.clone(),
+                expected: text,
                 label: label.to_string(),
                 lang: e.lang.clone(),
                 part: e.part,
@@ -218,6 +237,7 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
         Part::Held => 0xfeed_2640,
         Part::Fresh => 0x6266_f7e5,
         Part::Added => 0x6266_f0f0,
+        Part::Pdfjs => 0x5050_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -313,9 +333,21 @@ const LATIN: [&str; 8] = [
     "windows-1258",
 ];
 const SMALL: &str = "3 directories of 1-3 names";
+/// ... its one-name directories (issue 50's "one-name folders"; measured,
+/// no floor).
+const SMALL_ONE: &str = "3a ... one-name directories";
 const INVALID: &str = "4 invalid names shown as %HH";
 const ALL: &str = "5 all names";
 const AS_UTF8: &str = "6 legacy name shown as its UTF-8 reading";
+/// Issue 50: legacy names on a server that announces UTF8 (vsftpd or
+/// Pure-FTPd with `utf8` on over an old disk): directories of 1, 2, 3, 5
+/// and 10 names of one charset, every other one with 1-2 UTF-8 names
+/// beside them, decided with FEAT UTF8. Counted in this row only (and
+/// per charset and language in the FEAT tables); a legacy name whose
+/// bytes are valid UTF-8 is shown as UTF-8 there by design.
+const FEAT_LEGACY: &str = "7 legacy names, server announcing UTF8";
+/// ... its one-name directories.
+const FEAT_ONE: &str = "7a ... alone in its directory";
 
 #[derive(Default)]
 struct Report {
@@ -323,6 +355,10 @@ struct Report {
     rows: BTreeMap<(&'static str, Part), Tally>,
     /// (charset, part) -> tally over rows 1-4
     per_charset: BTreeMap<(String, Part), Tally>,
+    /// (language, part) -> tally over rows 1-3
+    per_lang: BTreeMap<(String, Part), Tally>,
+    /// (charset or language, part) -> tally of row 7 (FEAT UTF8)
+    feat: BTreeMap<(String, Part), Tally>,
     failures: Vec<String>,
 }
 
@@ -344,6 +380,26 @@ impl Report {
                 continue;
             }
             let ok = got == s.expected;
+            if case == FEAT_LEGACY {
+                self.rows.entry((case, s.part)).or_default().add(ok);
+                if dir.iter().filter(|x| x.label != "UTF-8").count() == 1 {
+                    self.rows.entry((FEAT_ONE, s.part)).or_default().add(ok);
+                }
+                self.feat.entry((s.label.clone(), s.part)).or_default().add(ok);
+                self.feat.entry((s.lang.clone(), s.part)).or_default().add(ok);
+                if !ok && s.part < Part::Held && std::env::var_os("DETECT_FEAT").is_some() {
+                    self.failures.push(format!(
+                        "{:?} [{case}] {} {}: expected {:?}, shown {:?} ({d:?}) in a directory of {}",
+                        s.part,
+                        s.label,
+                        s.lang,
+                        s.expected,
+                        got,
+                        dir.len()
+                    ));
+                }
+                continue;
+            }
             if case == MIXED_LATIN || case == MIXED_EXTRA {
                 if s.label != "invalid" {
                     self.rows.entry((case, s.part)).or_default().add(ok);
@@ -374,6 +430,9 @@ impl Report {
             }
             let listed = (case, dir.len(), feat_utf8);
             let case = if s.label == "invalid" { INVALID } else { case };
+            if case == SMALL && dir.len() == 1 {
+                self.rows.entry((SMALL_ONE, s.part)).or_default().add(ok);
+            }
             self.rows.entry((case, s.part)).or_default().add(ok);
             if case == MIXED {
                 // Where row 2 fails: a name whose one non-ASCII character
@@ -398,6 +457,9 @@ impl Report {
                 }
             }
             self.rows.entry((ALL, s.part)).or_default().add(ok);
+            if s.label != "invalid" && case != INVALID {
+                self.per_lang.entry((s.lang.clone(), s.part)).or_default().add(ok);
+            }
             self.per_charset.entry((s.label.clone(), s.part)).or_default().add(ok);
             if s.label != "invalid" {
                 // a "success" here is a legacy name NOT shown as its UTF-8 reading
@@ -438,7 +500,7 @@ fn parts() -> &'static [Part] {
     if std::env::var_os("DETECT_TUNING").is_some() {
         &[Part::Dev, Part::Val]
     } else {
-        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added]
+        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
     }
 }
 
@@ -502,6 +564,7 @@ fn measure() -> Report {
             Part::Held => 26_2640,
             Part::Fresh => 6266,
             Part::Added => 62_660,
+            Part::Pdfjs => 50_660,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -547,6 +610,53 @@ fn measure() -> Report {
                 }
             }
         }
+        // 7: the same charsets' names on a server announcing UTF8.
+        let utf8_names: Vec<Sample> = entries
+            .iter()
+            .filter(|e| e.part == part && !e.text.is_ascii())
+            .map(|e| Sample {
+                bytes: e.text.as_bytes().to_vec(),
+                expected: e.text.clone(),
+                label: "UTF-8".into(),
+                lang: e.lang.clone(),
+                part,
+                short: e.short,
+            })
+            .collect();
+        let mut frng = Lcg(match part {
+            Part::Dev => 50,
+            Part::Val => 5050,
+            Part::Held => 505_050,
+            Part::Fresh => 50_505_050,
+            Part::Added => 5_050_505_050,
+            Part::Pdfjs => 5_050_660,
+        });
+        for label in by_charset.keys() {
+            let samples = mine(label);
+            let mut by_lang: BTreeMap<&str, Vec<Sample>> = BTreeMap::new();
+            for s in &samples {
+                by_lang.entry(s.lang.as_str()).or_default().push(s.clone());
+            }
+            for v in by_lang.values() {
+                let mut i = 0;
+                let mut k = 0;
+                while i < v.len() {
+                    let end = (i + [1, 2, 3, 5, 10][k % 5]).min(v.len());
+                    let mut dir = v[i..end].to_vec();
+                    if k % 2 == 1 && !utf8_names.is_empty() {
+                        for _ in 0..1 + frng.below(2) {
+                            let u = utf8_names[frng.below(utf8_names.len())].clone();
+                            if !dir.iter().any(|d| d.expected == u.expected) {
+                                dir.insert(frng.below(dir.len() + 1), u);
+                            }
+                        }
+                    }
+                    r.run_dir(FEAT_LEGACY, &dir, true);
+                    i = end;
+                    k += 1;
+                }
+            }
+        }
         // 4: every invalid name alone (no FEAT UTF8), and among 2-5 UTF-8
         // names of a UTF-8 server, with FEAT UTF8 and without.
         let utf8: Vec<Sample> = entries
@@ -582,6 +692,7 @@ fn measure() -> Report {
                 Part::Held => "held-out part",
                 Part::Fresh => "second held-out sample",
                 Part::Added => "second sample, added languages",
+                Part::Pdfjs => "third sample (pdf.js)",
             })
             .collect();
         println!(
@@ -600,9 +711,12 @@ fn measure() -> Report {
         MIXED_LATIN,
         MIXED_EXTRA,
         SMALL,
+        SMALL_ONE,
         INVALID,
         ALL,
         AS_UTF8,
+        FEAT_LEGACY,
+        FEAT_ONE,
     ] {
         if row == MIXED_EXTRA && r.rows.keys().all(|(k, _)| *k != MIXED_EXTRA) {
             continue;
@@ -626,6 +740,28 @@ fn measure() -> Report {
         let cells: Vec<String> = shown_parts
             .iter()
             .map(|&p| r.per_charset.get(&(l.clone(), p)).copied().unwrap_or_default().cell())
+            .collect();
+        println!("| {l} | {} |", cells.join(" | "));
+    }
+    header("row 7 (FEAT UTF8) by charset");
+    let keys: std::collections::BTreeSet<&String> = r.feat.keys().map(|(l, _)| l).collect();
+    for l in keys.iter().filter(|l| l.len() > 2) {
+        let cells: Vec<String> = shown_parts
+            .iter()
+            .map(|&p| r.feat.get(&((*l).clone(), p)).copied().unwrap_or_default().cell())
+            .collect();
+        println!("| {l} | {} |", cells.join(" | "));
+    }
+    header("language (rows 1-3) / row 7 (FEAT UTF8)");
+    let langs: std::collections::BTreeSet<&String> = r.per_lang.keys().map(|(l, _)| l).collect();
+    for l in langs {
+        let cells: Vec<String> = shown_parts
+            .iter()
+            .map(|&p| {
+                let a = r.per_lang.get(&(l.clone(), p)).copied().unwrap_or_default();
+                let b = r.feat.get(&(l.clone(), p)).copied().unwrap_or_default();
+                format!("{:.1} / {:.1} % ({})", a.pct(), b.pct(), a.n)
+            })
             .collect();
         println!("| {l} | {} |", cells.join(" | "));
     }
@@ -663,17 +799,31 @@ fn measure() -> Report {
 /// the held-out part won 20 names in all (rows 1 and 5 met) and the added
 /// languages 4; and at the eleventh stop (acronyms: `КНР`, `ОТП`) the second
 /// sample lost 2 invalid names in row 4 (and so row 5), while the held-out
-/// part won 2 names and the added languages 2. A floor went down seven
-/// times.
-const ROWS: [(&str, f64, [f64; 3]); 6] = [
-    // (row, target, floors: held-out, second sample, added languages)
-    (SINGLE, 99.5, [99.68, 99.76, 99.85]),
-    (MIXED, 98.0, [97.67, 97.69, 96.06]),
-    (SMALL, 95.0, [95.75, 98.05, 98.01]),
-    (INVALID, 95.0, [95.83, 93.83, 96.54]),
-    (ALL, 98.0, [98.12, 98.29, 97.92]),
+/// part won 2 names and the added languages 2; and in issue 50 (FEAT
+/// UTF8 no longer makes a non-UTF-8 name `%HH` unless it is "clearly
+/// legacy") row 4 lost 2 invalid names of the held-out part and 1 of the
+/// second sample, random bytes among UTF-8 names of a server announcing
+/// UTF8 now read as text as they are without it, while row 7 went from
+/// 28.1, 41.8 and 0.7 % to 98.5, 99.0 and 99.3 %. A floor went down eight
+/// times. Then (issue 50 too) Romanian names with `ș` `ț` are written
+/// with the cedilla `ş` `ţ` as legacy systems wrote them, instead of
+/// being left out: the held-out part holds 143 more Romanian names, and
+/// its rows 1, 3 and 5 were set anew on them (Romanian is priced with
+/// cedillas since: validation 61.8 -> 100 % of Romanian names; on the
+/// old names rows 1, 3 and 5 of the held-out part moved by 0, -1 and -1). Row 7's floors, and the third sample's (pdf.js, issue 50), are
+/// the measured values less 0.2-0.3 points.
+const ROWS: [(&str, f64, [f64; 4]); 7] = [
+    // (row, target, floors: held-out, second sample, added languages,
+    // third sample)
+    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.7]),
+    (MIXED, 98.0, [97.76, 97.69, 96.06, 95.6]),
+    (SMALL, 95.0, [95.56, 98.05, 98.01, 97.9]),
+    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
+    (ALL, 98.0, [97.98, 98.28, 97.92, 98.2]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
+    // issue 50's target for legacy names on a server announcing UTF8
+    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0, 98.7]),
 ];
 
 #[test]
@@ -683,7 +833,10 @@ fn detection_accuracy() {
         return;
     }
     let mut failed = Vec::new();
-    for (k, part) in [Part::Held, Part::Fresh, Part::Added].into_iter().enumerate() {
+    for (k, part) in [Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
+        .into_iter()
+        .enumerate()
+    {
         println!("\n| row ({part:?}) | measured | target | floor |\n|---|---|---|---|");
         for (row, target, floors) in ROWS {
             let floor = floors[k];

@@ -19,7 +19,8 @@
 //! 5. Each name takes its cheapest plausible reading in the directory's
 //!    charsets; failing that, a lenient reading in an established one, or
 //!    (in a legacy directory) its own reading if clearly not random bytes;
-//!    else Raw. With FEAT UTF8 only clearly legacy text is decoded.
+//!    else Raw. FEAT UTF8 only keeps every valid UTF-8 name UTF-8: the
+//!    other names are decided as without it (issue 50).
 //!
 //! docs/dev/charset-detection.md has the details and the measurements.
 
@@ -33,9 +34,9 @@ mod readings;
 use big_listing::{in_threads, quick_contest, MAX_THREADS, PARALLEL_MIN};
 use decision::percent;
 use directory::{directory_charsets, evidence_weights, Chosen, SWITCH};
-use readings::{broken_utf8, contest, full_contest, readings_in, structural, Contest, Reading};
+use readings::{broken_utf8, contest, full_contest, readings_in, structural, Contest};
 
-use super::candidates::{candidates, prior, utf8_index, DOUBLE_BYTE};
+use super::candidates::{candidates, prior, utf8_index};
 use super::model;
 use super::rough::Ranker;
 use crate::Charset;
@@ -92,7 +93,7 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: Option<usize>) -> Vec<Decis
     }
     // Names decided by their structure alone, and the others.
     let pre: Vec<Option<Decision>> = names.iter().map(|n| structural(n, cx.feat_utf8)).collect();
-    let utf8_seen = cx.feat_utf8 || pre.contains(&Some(Decision::Utf8));
+    let utf8_seen = pre.contains(&Some(Decision::Utf8));
     let open: Vec<usize> = (0..names.len())
         .filter(|&i| pre.get(i).is_some_and(Option::is_none))
         .collect();
@@ -102,7 +103,7 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: Option<usize>) -> Vec<Decis
     let mut full: Vec<Option<Result<Contest, Decision>>> = (0..names.len()).map(|_| None).collect();
     for &i in open.iter().step_by(step) {
         if let (Some(slot), Some(name)) = (full.get_mut(i), names.get(i)) {
-            *slot = Some(full_contest(name, cx.feat_utf8));
+            *slot = Some(full_contest(name));
         }
     }
     evidence_weights(names, &mut full);
@@ -111,7 +112,7 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: Option<usize>) -> Vec<Decis
     // A name judged Raw by its shape alone may still be read in a charset
     // the directory's other names established: in a legacy directory,
     // when the name is not UTF-8 (`choose_broken`, never confident).
-    let legacy_dir = !cx.feat_utf8 && !chosen.utf8;
+    let legacy_dir = !chosen.utf8;
     let broken = |name: &[u8]| choose_broken(name, &chosen, cx.evidence.likely());
     let one = |((p, f), name): Item<'_>, memo: &mut Ranker| {
         let not_utf8 = || std::str::from_utf8(name).is_err();
@@ -125,10 +126,10 @@ fn decide_in(names: &[&[u8]], cx: &Context, threads: Option<usize>) -> Vec<Decis
         let k = match f {
             Some(k) => k,
             // Outside the sample: the directory's charsets first.
-            None => quick_contest(name, &chosen, cx.feat_utf8, memo),
+            None => quick_contest(name, &chosen, memo),
         };
         match k {
-            Ok(k) => choose(&k, &chosen, cx.feat_utf8),
+            Ok(k) => choose(&k, &chosen),
             // Shaped like a double-byte name cut inside its last
             // character (`truncated_double_byte`, judged on the name
             // alone): Thai `ตราชู` is GBK `得要` + `D9`.
@@ -183,7 +184,7 @@ fn choose_broken(name: &[u8], chosen: &Chosen, server: Option<Charset>) -> Decis
     if established.is_empty() || dots_or_slashes(name) {
         return Decision::Raw;
     }
-    let mut k = contest(name, readings_in(name, Some(&established), None), false, false);
+    let mut k = contest(name, readings_in(name, Some(&established), None), false);
     // Only a plausible reading in an established charset (no lenient one,
     // no charset outside the directory).
     for (c, slot) in k.cost.iter_mut().enumerate() {
@@ -196,7 +197,7 @@ fn choose_broken(name: &[u8], chosen: &Chosen, server: Option<Charset>) -> Decis
     for slot in &mut k.lenient {
         slot.0 = f64::INFINITY;
     }
-    match choose(&k, chosen, false) {
+    match choose(&k, chosen) {
         Decision::Decoded { charset, text, .. } => Decision::Decoded {
             charset,
             text,
@@ -295,7 +296,7 @@ fn explicit(name: &[u8], charset: Charset) -> Decision {
     }
 }
 
-fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
+fn choose(k: &Contest, chosen: &Chosen) -> Decision {
     // The cheapest reading in one of the directory's charsets ...
     let mut best: Option<(f64, usize, usize)> = None; // (bits, reading, candidate)
     for (j, &(c, share, _)) in chosen.members.iter().enumerate() {
@@ -324,6 +325,9 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     }
     // A name that none of the directory's charsets reads at all leaves it
     // for its own best reading, if that is clearly not random bytes.
+    // (Not in a UTF-8 directory: leaving one for clear text of the
+    // charset's languages 8 bits from random bytes was tried for issue 50,
+    // +8 legacy names and -5 invalid ones on the validation part.)
     if best.is_none() && !chosen.utf8 {
         for (c, &(b, ri)) in k.cost.iter().enumerate() {
             let total = b + SWITCH + prior(c);
@@ -368,9 +372,6 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
     if charset_idx == utf8_index() {
         return Decision::Utf8;
     }
-    if feat_utf8 && !clearly_legacy(reading, confident) {
-        return Decision::Raw;
-    }
     match candidates().get(charset_idx).map(|c| c.charset) {
         Some(charset) => Decision::Decoded {
             charset,
@@ -379,15 +380,6 @@ fn choose(k: &Contest, chosen: &Chosen, feat_utf8: bool) -> Decision {
         },
         None => Decision::Raw,
     }
-}
-
-/// With FEAT UTF8 (vsftpd announces it over any disk) a non-UTF-8 name is
-/// decoded only when it is clearly legacy text: confident, and either two
-/// or more characters of a double-byte charset or four or more non-ASCII
-/// characters of a single-byte one.
-fn clearly_legacy(r: &Reading, confident: bool) -> bool {
-    let double_byte = r.charsets.iter().any(|&c| c < DOUBLE_BYTE);
-    confident && r.score.non_ascii >= if double_byte { 2 } else { 4 }
 }
 
 #[cfg(test)]

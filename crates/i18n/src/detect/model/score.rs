@@ -381,7 +381,7 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
             p += if matches!(sa, Script::Cjk | Script::Thai) || matches!(sb, Script::Cjk | Script::Thai) {
                 GLUED
             } else {
-                20
+                SCRIPTS_TOUCHING
             };
         }
         let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
@@ -392,6 +392,12 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
         // letter of the word: d’images.)
         if kx.alpha && ka.sym && kb.alpha {
             p += match a {
+                // An apostrophe joins a word: two scripts joined by one
+                // are two scripts touching (`com’и`: windows-1251's `и`
+                // for windows-1252's `è`; issue 50). No change on the
+                // development and validation parts, which hold no such
+                // name.
+                '’' | 'ʼ' if kx.script != kb.script => SCRIPTS_TOUCHING,
                 '’' | 'ʼ' if apostrophe(chars, cl, i - 1) => 0,
                 '’' | 'ʼ' => ODD_APOSTROPHE,
                 _ => 10,
@@ -414,8 +420,41 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     if greek {
         extra += greek_penalty(chars, cl);
     }
+    if dos_short_name(chars) {
+        // A DOS short name (`ΜΕΤΟΝΟ~1.RAR`) is all capitals: a small
+        // letter in it is another charset's capital read as one (KOI8-R
+        // `летомо~1.RAR`; issue 50).
+        let small = chars.iter().zip(cl).filter(|(c, k)| !c.is_ascii() && k.lower).count();
+        extra += SHORT_NAME_SMALL * small as f64;
+    }
     f64::from(p) + extra + noise_penalty(chars, cl)
 }
+
+/// Bits for each small non-ASCII letter of a DOS short name (no corpus
+/// name is one: not tuned; what a capital inside a word costs, twice).
+const SHORT_NAME_SMALL: f64 = 6.0;
+
+/// A DOS 8.3 short name with a numeric tail: at most 6 characters, `~`
+/// and digits, and an extension of at most 3 characters with no ASCII
+/// small letter (`ΜΕΤΟΝΟ~1.RAR`, `PROGRA~1`).
+fn dos_short_name(chars: &[char]) -> bool {
+    let Some(tilde) = chars.iter().position(|&c| c == '~') else {
+        return false;
+    };
+    let (stem, rest) = chars.split_at(tilde);
+    let rest = rest.get(1..).unwrap_or_default();
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    let ext = rest.get(digits..).unwrap_or_default();
+    !stem.is_empty()
+        && stem.len() + 1 + digits <= 8
+        && digits > 0
+        && (ext.is_empty() || (ext.first() == Some(&'.') && ext.len() <= 4))
+        && !chars.iter().any(char::is_ascii_lowercase)
+}
+
+/// Bits for letters of two alphabets touching (see `penalty`), and for
+/// two joined by an apostrophe.
+const SCRIPTS_TOUCHING: u32 = 20;
 
 /// Bits for an apostrophe inside a Latin word that is no elision or
 /// contraction (`R’os`: macintosh's `í` read in windows-125x). Chosen on
@@ -456,6 +495,9 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
         "l", "d", "j", "s", "n", "c", "m", "t", "o", "qu", "un", "dell", "nell", "all", "sull", "dall", "coll",
         "quell", "bell", "lorsqu", "puisqu", "jusqu",
     ];
+    // Italian's elided `come`, `cosa`, `dove`, `quando`, `questo`,
+    // `tutto` (`com’è`, `dov’è`; issue 50).
+    const ELIDED_IT: &[&str] = &["com", "cos", "dov", "quand", "quest", "tutt"];
     let vowel = after
         .chars()
         .next()
@@ -463,6 +505,7 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
     (before == "o" && capital)
         || (vowel && ELIDED.contains(&before.as_str()))
+        || (vowel && ELIDED_IT.contains(&before.as_str()))
         || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
 }
 

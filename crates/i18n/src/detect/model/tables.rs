@@ -99,6 +99,42 @@ pub(super) fn tables() -> &'static Tables {
                 }
             }
         }
+        legacy_romanian(&mut t);
         t
     })
+}
+
+/// Romanian's `ș` `ț` (comma below, what CLDR and today's text use) are in
+/// no legacy charset: windows-1250 and ISO-8859-2 wrote the cedilla `ş`
+/// `ţ` (`BA`, `FE`) in their place. Romanian prices a cedilla letter as
+/// its comma-below letter, alone and in every pair (issue 50: they cost
+/// 14 bits and had no pairs, so `ţ` was read as windows-1254's Turkish
+/// `ş`).
+fn legacy_romanian(t: &mut Tables) {
+    let Some(ro) = lang_index("ro") else {
+        return;
+    };
+    let swap = |c: char| match c {
+        'ș' => 'ş',
+        'ț' => 'ţ',
+        'Ș' => 'Ş',
+        'Ț' => 'Ţ',
+        other => other,
+    };
+    fn alias<K: Copy + Eq + std::hash::Hash>(map: &mut Map<K>, ro: usize, key: impl Fn(K) -> K) {
+        let from: Vec<(K, u8)> = map
+            .iter()
+            .filter_map(|(k, row)| row.get(ro).filter(|&&c| c != ABSENT).map(|&c| (*k, c)))
+            .filter(|(k, _)| key(*k) != *k)
+            .collect();
+        for (k, cost) in from {
+            let row = map.entry(key(k)).or_insert([ABSENT; N]);
+            if let Some(slot) = row.get_mut(ro) {
+                *slot = (*slot).min(cost);
+            }
+        }
+    }
+    alias(&mut t.unigram, ro, swap);
+    alias(&mut t.escape, ro, swap);
+    alias(&mut t.bigram, ro, |(a, b)| (swap(a), swap(b)));
 }

@@ -79,12 +79,7 @@ where
 /// in full in the [`ROUGH_TOP`] charsets whose rough rank (unigram bits,
 /// plus what the charset costs in this directory) is best, not in all 27:
 /// a mixed listing of many charsets stays fast.
-pub(super) fn quick_contest(
-    name: &[u8],
-    chosen: &Chosen,
-    feat_utf8: bool,
-    memo: &mut Ranker,
-) -> Result<Contest, Decision> {
+pub(super) fn quick_contest(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Result<Contest, Decision> {
     // A UTF-8 directory: its short UTF-8 names are UTF-8.
     if chosen.members.len() == 1 && chosen.utf8 && std::str::from_utf8(name).is_ok() {
         return Err(Decision::Utf8);
@@ -92,10 +87,8 @@ pub(super) fn quick_contest(
     // The charset that explains most of the sample reads the name as clear
     // text, and no other charset of the directory reads it as clear text
     // otherwise: that reading, without scoring.
-    if !feat_utf8 {
-        if let Some(d) = clear_in_top(name, chosen, memo) {
-            return Err(d);
-        }
+    if let Some(d) = clear_in_top(name, chosen, memo) {
+        return Err(d);
     }
     // Each charset's rough rank plus what it costs in this directory, in
     // order (a stable insertion sort of at most 27: ties keep the order of
@@ -122,7 +115,7 @@ pub(super) fn quick_contest(
     let first = ranked.first().map_or(0.0, |x| x.0);
     // Far ahead of every other text in the rough rank, and clear text in
     // its charset's languages: that reading, without scoring.
-    if let (false, Some(&(_, best))) = (feat_utf8 || std::str::from_utf8(name).is_ok(), ranked.first()) {
+    if let (false, Some(&(_, best))) = (std::str::from_utf8(name).is_ok(), ranked.first()) {
         let lead = ranked
             .iter()
             .skip(1)
@@ -150,7 +143,7 @@ pub(super) fn quick_contest(
     let top = top.get(..ntop).unwrap_or_default();
     let rs = readings_in(name, Some(top), Some(memo));
     let utf8 = std::str::from_utf8(name).is_ok_and(|s| !model::absurd(s));
-    Ok(contest(name, rs, feat_utf8, utf8))
+    Ok(contest(name, rs, utf8))
 }
 
 /// Room for the candidates' ranks of one name.

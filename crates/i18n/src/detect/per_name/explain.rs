@@ -15,7 +15,7 @@ use crate::Charset;
 pub fn explain_listing(names: &[&[u8]]) -> String {
     let mut full: Vec<Option<Result<Contest, Decision>>> = names
         .iter()
-        .map(|n| structural(n, false).is_none().then(|| full_contest(n, false)))
+        .map(|n| structural(n, false).is_none().then(|| full_contest(n)))
         .collect();
     evidence_weights(names, &mut full);
     let chosen = directory_charsets(full.iter().flatten(), false, &Evidence::default());
@@ -59,7 +59,7 @@ pub fn explain_listing(names: &[&[u8]]) -> String {
 /// a plausible decoding on its own (what any directory may choose it as).
 #[doc(hidden)]
 pub fn plausible_in(name: &[u8], charset: Charset) -> Option<String> {
-    let k = contest(name, readings(name), false, false);
+    let k = contest(name, readings(name), false);
     let c = candidates().iter().position(|x| x.charset == charset)?;
     let &(b, ri) = k.cost.get(c)?;
     if b.is_finite() {
@@ -74,7 +74,7 @@ pub fn plausible_in(name: &[u8], charset: Charset) -> Option<String> {
 pub fn explain(name: &[u8]) -> String {
     let mut out = String::new();
     let rs = readings(name);
-    let k = contest(name, rs.clone(), false, std::str::from_utf8(name).is_ok());
+    let k = contest(name, rs.clone(), std::str::from_utf8(name).is_ok());
     out.push_str(&format!("garbage {:.1}\n", k.garbage));
     let mut memo = Ranker::default();
     let rough = memo.rough_all(name);
@@ -96,7 +96,7 @@ pub fn explain(name: &[u8]) -> String {
             r.score.excess,
             r.score.non_ascii_bits,
             cs.join(" "),
-            plausible(r, name.len(), in_word(name), false)
+            plausible(r, name.len(), in_word(name))
         ));
     }
     out

@@ -31,9 +31,6 @@ const LENIENT_EXCESS: f64 = 6.0;
 const LENIENT_PENALTY: f64 = 10.0;
 /// The prior a reading pays in the "is it a decoding at all" test.
 const PLAUSIBLE_PRIOR: f64 = 1.0;
-/// With FEAT UTF8 a non-UTF-8 name must be this much more plausible (bits
-/// per non-ASCII character below the script's limit) to be decoded.
-const FEAT_STRICTER: f64 = 2.5;
 
 /// One text a name can be read as, and the candidate charsets that read it.
 #[derive(Debug, Clone)]
@@ -59,7 +56,7 @@ enum Shape {
     WeakUtf8(Vec<Reading>, bool),
 }
 
-fn shape(name: &[u8], feat_utf8: bool) -> Shape {
+fn shape(name: &[u8]) -> Shape {
     if name.is_ascii() {
         return if name.iter().all(|b| (0x20..0x7F).contains(b)) {
             Shape::Ascii
@@ -82,7 +79,7 @@ fn shape(name: &[u8], feat_utf8: bool) -> Shape {
         // more candidate: the directory decides.
         let absurd = model::absurd(s);
         let high = name.iter().filter(|b| **b >= 0x80).count();
-        if feat_utf8 || (!absurd && high > WEAK_UTF8_BYTES) {
+        if !absurd && high > WEAK_UTF8_BYTES {
             return Shape::Utf8;
         }
         let rs = readings(name);
@@ -259,7 +256,7 @@ pub(super) struct Contest {
     pub(super) weight: f64,
 }
 
-pub(super) fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, utf8: bool) -> Contest {
+pub(super) fn contest(name: &[u8], mut readings: Vec<Reading>, utf8: bool) -> Contest {
     let ncand = candidates().len() + 1;
     // The UTF-8 reading of a short valid UTF-8 name, as one more candidate.
     if let (true, Ok(text)) = (utf8, std::str::from_utf8(name)) {
@@ -280,11 +277,9 @@ pub(super) fn contest(name: &[u8], mut readings: Vec<Reading>, feat_utf8: bool, 
     let mut cost = vec![(f64::INFINITY, 0); ncand];
     let mut lenient = vec![(f64::INFINITY, 0); ncand];
     for (ri, r) in readings.iter().enumerate() {
-        let table = if plausible(r, name.len(), in_word, feat_utf8) {
+        let table = if plausible(r, name.len(), in_word) {
             &mut cost
-        } else if r.score.excess <= if feat_utf8 { 0.0 } else { LENIENT_EXCESS } && r.score.penalty <= LENIENT_PENALTY {
-            // Under FEAT UTF8: what would be plausible without it, for a
-            // directory whose other names establish the charset.
+        } else if r.score.excess <= LENIENT_EXCESS && r.score.penalty <= LENIENT_PENALTY {
             &mut lenient
         } else {
             continue;
@@ -345,23 +340,23 @@ pub(super) fn structural(name: &[u8], feat_utf8: bool) -> Option<Decision> {
     broken_utf8(name).then_some(Decision::Raw)
 }
 
-pub(super) fn full_contest(name: &[u8], feat_utf8: bool) -> Result<Contest, Decision> {
-    match shape(name, feat_utf8) {
+pub(super) fn full_contest(name: &[u8]) -> Result<Contest, Decision> {
+    match shape(name) {
         Shape::Ascii => Err(Decision::Ascii),
         Shape::Utf8 => Err(Decision::Utf8),
         Shape::BrokenUtf8 => Err(Decision::Raw),
-        Shape::Legacy(rs) => Ok(contest(name, rs, feat_utf8, false)),
-        Shape::WeakUtf8(rs, reading) => Ok(contest(name, rs, feat_utf8, reading)),
+        Shape::Legacy(rs) => Ok(contest(name, rs, false)),
+        Shape::WeakUtf8(rs, reading) => Ok(contest(name, rs, reading)),
     }
 }
 
 /// Whether a reading is a decoding at all: its non-ASCII part within its
-/// script's limit (stricter under FEAT UTF8), and cheaper than the
+/// script's limit, and cheaper than the
 /// hypothesis "random bytes": 8 bits for every byte not read as ASCII, plus
 /// what a garbage name costs a priori.
-pub(super) fn plausible(r: &Reading, name_len: usize, in_word: usize, feat_utf8: bool) -> bool {
+pub(super) fn plausible(r: &Reading, name_len: usize, in_word: usize) -> bool {
     let ascii_chars = r.text.chars().filter(char::is_ascii).count();
     let bytes = name_len.saturating_sub(ascii_chars);
     let random = GARBAGE_BITS_PER_BYTE * bytes as f64 + GARBAGE_PRIOR + GARBAGE_IN_WORD * in_word as f64;
-    r.score.excess <= if feat_utf8 { -FEAT_STRICTER } else { 0.0 } && r.score.non_ascii_bits + PLAUSIBLE_PRIOR < random
+    r.score.excess <= 0.0 && r.score.non_ascii_bits + PLAUSIBLE_PRIOR < random
 }

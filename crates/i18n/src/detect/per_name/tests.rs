@@ -251,8 +251,11 @@ fn c1_byte_is_server_byte_not_c2() {
             evidence: &ev,
         },
     );
-    assert_eq!(d, Decision::Raw);
-    assert_eq!(shown(name, &d), "a%8Db");
+    // FEAT UTF8 decides a non-UTF-8 name as a listing without it does
+    // (issue 50): macintosh `açb` here ...
+    assert_eq!(d, decide_name(name, &cx(&ev)));
+    // ... and shown raw, the C1 byte is the server's byte, not U+008D.
+    assert_eq!(shown(name, &Decision::Raw), "a%8Db");
     assert_eq!(shown(b"100%\xFF", &Decision::Raw), "100%25%FF");
 }
 
@@ -347,5 +350,111 @@ proptest::proptest! {
             let typed = typed_to_name(&s, &refs, &ds);
             proptest::prop_assert_eq!(typed.as_deref(), Some(*n));
         }
+    }
+}
+
+#[test]
+fn feat_utf8_over_an_old_disk() {
+    // Issue 50: vsftpd with `utf8` on over a disk of windows-1250 and
+    // macintosh names. Each listing is decided as without FEAT UTF8 (these
+    // names were `%HH`: too few non-ASCII characters to be "clearly
+    // legacy"), and a valid UTF-8 name beside them stays UTF-8.
+    let ev = Evidence::default();
+    let feat = Context {
+        explicit: None,
+        feat_utf8: true,
+        evidence: &ev,
+    };
+    let cz = [
+        enc("windows-1250", "inč.docx"),
+        enc("windows-1250", "Výkaz práce.xls"),
+        "Отчёт.txt".as_bytes().to_vec(),
+    ];
+    let fr = [enc("macintosh", "nommé"), enc("macintosh", "Café crème.txt")];
+    for (names, texts) in [
+        (&cz[..], &["inč.docx", "Výkaz práce.xls", "Отчёт.txt"][..]),
+        (&fr[..], &["nommé", "Café crème.txt"][..]),
+    ] {
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let with = decide_listing(&refs, &feat);
+        assert_eq!(with, decide_listing(&refs, &cx(&ev)));
+        for ((n, d), t) in refs.iter().zip(&with).zip(texts) {
+            assert_eq!(shown(n, d), *t, "{d:?}");
+        }
+    }
+    // A short valid UTF-8 name that GBK also reads (`通知` is U+0368 U+05AA
+    // in UTF-8) stays UTF-8 under FEAT UTF8, whatever its neighbours.
+    let gbk = [enc("gbk", "通知"), enc("gbk", "会议记录.doc"), enc("gbk", "照片文件夹")];
+    let refs: Vec<&[u8]> = gbk.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &feat);
+    assert_eq!(ds.first(), Some(&Decision::Utf8));
+    assert_eq!(shown(refs[1], &ds[1]), "会议记录.doc");
+}
+
+#[test]
+fn romanian_with_cedillas_is_windows_1250() {
+    // Issue 50: windows-1250 and ISO-8859-2 hold Romanian's `ş` `ţ` with a
+    // cedilla (`BA`, `FE`), not the comma-below `ș` `ț` of today's text;
+    // `ţ` (`FE`) is windows-1254's Turkish `ş`.
+    let ev = Evidence::default();
+    let names = [
+        enc("windows-1250", "Timişoara"),
+        enc("windows-1250", "Piaţa Unirii.jpg"),
+        enc("windows-1250", "preţuri_2019.xls"),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    for ((n, d), t) in refs
+        .iter()
+        .zip(&ds)
+        .zip(["Timişoara", "Piaţa Unirii.jpg", "preţuri_2019.xls"])
+    {
+        assert_eq!(shown(n, d), t, "{d:?}");
+    }
+    let one = enc("windows-1250", "Constanţa");
+    assert_eq!(shown(&one, &decide_name(&one, &cx(&ev))), "Constanţa");
+}
+
+#[test]
+fn an_apostrophe_joins_one_script() {
+    // Issue 50: windows-1252 `com’è` (`92 E8`) was windows-1251 `com’и`,
+    // a Latin word and a Cyrillic letter joined by an apostrophe. Alone
+    // it is `%HH` now (nothing says which Latin charset), and beside
+    // Italian names it is Italian, confidently.
+    let ev = Evidence::default();
+    let name = enc("windows-1252", "com’è");
+    let d = decide_name(&name, &cx(&ev));
+    assert!(
+        !matches!(d, Decision::Decoded { charset, .. } if charset == Charset::for_label("windows-1251").unwrap()),
+        "{d:?}"
+    );
+    let names = [
+        enc("windows-1252", "com’è.txt"),
+        enc("windows-1252", "perché no.doc"),
+        enc("windows-1252", "città_2019.jpg"),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    assert_eq!(shown(refs[0], &ds[0]), "com’è.txt");
+    assert!(
+        matches!(ds[0], Decision::Decoded { confident: true, .. }),
+        "{:?}",
+        ds[0]
+    );
+}
+
+#[test]
+fn dos_short_names_are_capitals() {
+    // Issue 50: a DOS short name is all capitals; windows-1253
+    // `ΜΕΤΟΝΟ~1.RAR` was KOI8-R `летомо~1.RAR`, its capitals read as
+    // small letters.
+    let ev = Evidence::default();
+    for (label, text) in [
+        ("windows-1253", "ΜΕΤΟΝΟ~1.RAR"),
+        ("windows-1251", "ДОКУМЕ~1.DOC"),
+        ("koi8-r", "ДОКУМЕ~1.DOC"),
+    ] {
+        let name = enc(label, text);
+        assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), text, "{label}");
     }
 }
