@@ -811,19 +811,26 @@ fn measure() -> Report {
 /// its rows 1, 3 and 5 were set anew on them (Romanian is priced with
 /// cedillas since: validation 61.8 -> 100 % of Romanian names; on the
 /// old names rows 1, 3 and 5 of the held-out part moved by 0, -1 and -1). Row 7's floors, and the third sample's (pdf.js, issue 50), are
-/// the measured values less 0.2-0.3 points.
+/// the measured values less 0.2-0.3 points. Then (issue 50, second pass)
+/// macintosh's prior went from 5 to 3 bits, chosen on the validation part
+/// (rows 3 and 5 +6 names, 3a +5, nothing lost): the held-out part won 7
+/// names in rows 3 and 5, the second sample 2 and the added languages 1 in
+/// row 3, while the third sample lost 10 names in row 1 (windows-1252
+/// directories of pdf.js's words read as macintosh; 99.95 -> 99.68 %,
+/// still over the target) and 8 in row 5, and the added languages 1 in
+/// row 2: those three floors went down (the ninth time).
 const ROWS: [(&str, f64, [f64; 4]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample)
-    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.7]),
-    (MIXED, 98.0, [97.76, 97.69, 96.06, 95.6]),
-    (SMALL, 95.0, [95.56, 98.05, 98.01, 97.9]),
+    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.5]),
+    (MIXED, 98.0, [97.76, 97.69, 95.97, 95.8]),
+    (SMALL, 95.0, [95.88, 98.22, 98.17, 97.9]),
     (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
-    (ALL, 98.0, [97.98, 98.28, 97.92, 98.2]),
+    (ALL, 98.0, [98.06, 98.31, 97.92, 98.1]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.2, 98.6, 99.0, 98.7]),
+    (FEAT_LEGACY, 97.0, [98.3, 98.8, 99.2, 98.7]),
 ];
 
 #[test]
