@@ -306,9 +306,16 @@ class Browser:
         t = self.timeout if timeout is None else timeout
         if text is None:
             return self._find(css, timeout=t).text
-        WebDriverWait(self.driver, t).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text),
-                                            message=f'{css!r} never contained {text!r}')
-        return self._find(css, timeout=0).text
+        # The page may be between two documents (a form's navigation) or
+        # have its element swapped (the upload list's refresh of #listing)
+        # while it is looked at: Chromium then answers "node does not
+        # belong to the document", which is asked again until the timeout.
+        WebDriverWait(self.driver, t, ignored_exceptions=(WebDriverException,)).until(
+            EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text),
+            message=f'{css!r} never contained {text!r}')
+        # (a one-element list: an empty text is an answer too)
+        return WebDriverWait(self.driver, t, ignored_exceptions=(WebDriverException,)).until(
+            lambda d: [d.find_element(By.CSS_SELECTOR, css).text], message=f'{css!r} went away')[0]
 
     def url(self):
         return self.driver.current_url
