@@ -381,6 +381,36 @@ fn millis(t: std::time::Instant) -> u64 {
     u64::try_from(t.saturating_duration_since(clock_base()).as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The largest replaced file [`HeldUpload::keep`] unlinks on the worker.
+const QUICK_UNLINK: u64 = 1 << 20;
+
+/// Runs `f`, a call on a local disk that is quick as a rule (a rename, an
+/// unlink of a small file), right here on the worker, as a local upload's
+/// writes are made ([`write_now`]); a call that waited starts a slow
+/// spell as a write that waited does. The caller checked
+/// [`slow_storage`].
+fn quick_local<T>(f: impl FnOnce() -> T) -> T {
+    let watch = Waited::start();
+    let r = f();
+    if watch.waited() {
+        slow_storage_seen(watch.at);
+    }
+    r
+}
+
+/// Runs `f` with [`quick_local`] unless the local disk is in a slow
+/// spell; then on the blocking pool.
+async fn on_local_disk<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StorageError> + Send + 'static,
+) -> Result<T, StorageError> {
+    if !slow_storage(std::time::Instant::now()) {
+        return quick_local(f);
+    }
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))))
+}
+
 /// Whether a write at `now` is in a slow spell.
 fn slow_storage(now: std::time::Instant) -> bool {
     millis(now) < SLOW_UNTIL.load(Ordering::Relaxed)
@@ -600,6 +630,18 @@ impl Upload {
         let Some(mut up) = self.inner.take() else {
             return Err(StorageError::Io(io::Error::other("the upload was lost")));
         };
+        if up.writes_locally() && up.commits_quickly() && self.quota.is_none() {
+            // A local file whose commit is a rename: its last bytes and
+            // the rename right here, as its writes were (no hand-off to
+            // the blocking pool and back: a small file's upload is made
+            // of little else).
+            let done = on_local_disk(move || {
+                up.write_all(&tail)?;
+                up.commit_held()
+            })
+            .await;
+            return done.map(|(_, held)| held.map(|h| HeldUpload::new(h, None)));
+        }
         let written = tokio::task::spawn_blocking(move || up.write_all(&tail).map(|()| up)).await;
         let up = match written {
             Ok(Ok(up)) => up,
@@ -636,6 +678,14 @@ impl Upload {
             return Err(StorageError::Io(io::Error::other("the upload was lost")));
         };
         let Some(q) = self.quota.take() else {
+            if up.writes_locally() && up.commits_quickly() {
+                // As in commit_held: a local rename, right here.
+                return on_local_disk(move || {
+                    up.write_all(&tail)?;
+                    up.commit().map(drop)
+                })
+                .await;
+            }
             return tokio::task::spawn_blocking(move || {
                 up.write_all(&tail)?;
                 up.commit().map(drop)
@@ -673,21 +723,28 @@ impl HeldUpload {
         HeldUpload { held, quota }
     }
 
-    /// The upload stands: what it replaced is removed, off the caller's
-    /// path (the unlink of a large file takes time).
-    pub fn keep(self) {
+    /// The upload stands: what it replaced is removed. A small file's
+    /// unlink (microseconds) is made right here, so it is gone before the
+    /// session's next reply; a large one's (an ext4 unlink frees every
+    /// extent, milliseconds a GiB) off the caller's path, on the blocking
+    /// pool: the handle returned is what a session waits for before it
+    /// ends, so that no replaced file outlives the session's last reply.
+    pub fn keep(self) -> Option<tokio::task::JoinHandle<()>> {
         let held = self.held;
-        if held.replaced().is_none() {
-            // A new name: nothing to remove, no thread to wake.
-            return;
-        }
-        // Off the session's path: the next command goes on while a
-        // thread of the blocking pool unlinks (a large file takes time).
-        tokio::task::spawn_blocking(move || {
+        let unlink = move |held: Box<dyn Held>| {
             if let Err(e) = held.keep() {
                 tracing::warn!(error = %e, "the replaced file could not be removed");
             }
-        });
+        };
+        match held.replaced() {
+            // A new name: nothing to remove, no thread to wake.
+            None => None,
+            Some(size) if size <= QUICK_UNLINK && !slow_storage(std::time::Instant::now()) => {
+                quick_local(|| unlink(held));
+                None
+            }
+            Some(_) => Some(tokio::task::spawn_blocking(move || unlink(held))),
+        }
     }
 
     /// The upload is undone: the name holds again what it held, unless it

@@ -252,6 +252,12 @@ pub trait Upload: Send {
     fn writes_locally(&self) -> bool {
         false
     }
+    /// Whether [`Upload::commit`] is a local rename with no flush to wait
+    /// for (microseconds), quick enough for an async worker. `false` (the
+    /// default): a commit may wait on a disk flush or a network.
+    fn commits_quickly(&self) -> bool {
+        false
+    }
 }
 
 /// A committed upload whose name can still be given back what it held

@@ -108,6 +108,26 @@ impl Driver {
         self.end_hold(keep).await;
     }
 
+    /// Removes what the kept uploads replaced: a small file right here,
+    /// a large one on the blocking pool ([`HeldUpload::keep`]).
+    pub(super) fn remove_replaced(&mut self) {
+        for held in std::mem::take(&mut self.kept) {
+            if let Some(unlink) = held.keep() {
+                self.unlinking.retain(|u| !u.is_finished());
+                self.unlinking.push(unlink);
+            }
+        }
+    }
+
+    /// Removes what the kept uploads replaced and waits until every
+    /// replaced file is gone.
+    pub(super) async fn unlinked(&mut self) {
+        self.remove_replaced();
+        for u in std::mem::take(&mut self.unlinking) {
+            let _ = u.await;
+        }
+    }
+
     /// Ends the hold: the upload stands (`keep`) or is undone; then its
     /// record.
     pub(super) async fn end_hold(&mut self, keep: bool) {
@@ -118,7 +138,9 @@ impl Driver {
         let Holding { held, record, .. } = *h;
         let path = record.as_ref().map(|r| String::from_utf8_lossy(&r.path).into_owned());
         let undone = if keep {
-            held.keep();
+            // What it replaced goes once the reply now due is out
+            // ([`Driver::remove_replaced`]): off the client's wait.
+            self.kept.push(held);
             false
         } else {
             match held.undo().await {

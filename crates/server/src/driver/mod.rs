@@ -114,6 +114,13 @@ struct Driver {
     /// ([`hold`]), and the verdict the control connection gave on it.
     held: Option<Box<Holding>>,
     verdict: Option<bool>,
+    /// Large replaced files being unlinked off the session's path (see
+    /// [`HeldUpload::keep`](babelftp_core::transfer::HeldUpload::keep)):
+    /// done before the session's last reply.
+    unlinking: Vec<tokio::task::JoinHandle<()>>,
+    /// Uploads kept whose replaced files are still to be removed, after
+    /// the reply going out (see [`hold`]).
+    kept: Vec<babelftp_core::transfer::HeldUpload>,
     /// The reply going out answers PASV or EPSV (see [`Driver::flush`]).
     passive_reply: bool,
     /// The client's control connection ended (FIN, reset or a failed
@@ -182,6 +189,8 @@ pub(crate) async fn serve(
         transfer: None,
         held: None,
         verdict: None,
+        unlinking: Vec::new(),
+        kept: Vec::new(),
         passive_reply: false,
         client_closed: false,
     };
@@ -220,10 +229,20 @@ pub(crate) async fn serve(
             // Replies are going out: what the session did is in the metrics.
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
+            if sess.is_closed() && !(d.kept.is_empty() && d.unlinking.is_empty()) {
+                // The last reply (QUIT's 221): every file an upload
+                // replaced is gone first.
+                Box::pin(d.unlinked()).await;
+            }
             d.flush(&mut sess).await;
             if d.held.is_some() {
                 // Boxed: only a session with a held upload settles one.
                 Box::pin(d.settle_hold(false)).await;
+            }
+            if !d.kept.is_empty() {
+                // What kept uploads replaced goes now that the reply is
+                // out, while the client reads it.
+                d.remove_replaced();
             }
             if !d.deferred.is_empty() && d.held.is_none() {
                 // Boxed too: only a session with a hook has events to wait.
@@ -252,6 +271,7 @@ pub(crate) async fn serve(
             // Boxed: only a session holding an upload waits on this timer.
             () = async { match hold_until { Some(t) => Box::pin(tokio::time::sleep_until(t)).await, None => std::future::pending().await } } => {
                 Box::pin(d.end_hold(true)).await;
+                d.remove_replaced();
             }
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
                 d.data_event(&mut sess, ev).await;
@@ -282,6 +302,7 @@ pub(crate) async fn serve(
         }
     };
     Box::pin(d.settle_hold(true)).await;
+    Box::pin(d.unlinked()).await;
     Box::pin(d.emit_deferred()).await;
     d.logged_out();
     Box::pin(d.close()).await;

@@ -330,3 +330,47 @@ print('noop', cmd(b, bf, b'NOOP')[:3])
     });
     assert_eq!(std::fs::read(srv.path("race.txt")).unwrap(), b"from B");
 }
+
+/// Issue 47: what an overwrite replaced is removed once the client shows
+/// it read the 226, after the reply to its next command, and in any case
+/// before QUIT's 221: a script that looks at the disk as soon as it has
+/// its 221 finds no temporary file, a small replaced file or a large one
+/// (unlinked on the blocking pool) alike.
+#[test]
+fn what_an_overwrite_replaced_is_gone_when_quit_is_answered() {
+    let srv = start(|_| {});
+    std::fs::write(srv.path("small.txt"), vec![b's'; 1024]).unwrap();
+    std::fs::write(srv.path("big.bin"), vec![b'b'; 32 << 20]).unwrap();
+    std::fs::write(srv.path("next.txt"), b"old next").unwrap();
+    let root = srv.root.path().display().to_string();
+    let out = py(
+        &srv,
+        &format!(
+            r#"
+import os
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+    assert reply(f).startswith(b'226')
+
+def temps():
+    return sorted(n for n in os.listdir({root:?}) if n.endswith('.part'))
+
+s, f = bob()
+upload(s, f, b'next.txt', b'new next')
+print('noop', cmd(s, f, b'NOOP')[:3])
+upload(s, f, b'small.txt', b'new small')
+upload(s, f, b'big.bin', b'new big')
+print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps())
+"#
+        ),
+    );
+    assert!(out.contains("noop b'200'"), "{out}");
+    assert!(out.contains("quit b'221' temps []"), "{out}");
+    assert_eq!(std::fs::read(srv.path("small.txt")).unwrap(), b"new small");
+    assert_eq!(std::fs::read(srv.path("big.bin")).unwrap(), b"new big");
+    assert_eq!(std::fs::read(srv.path("next.txt")).unwrap(), b"new next");
+}

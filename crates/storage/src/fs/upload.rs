@@ -59,6 +59,11 @@ impl Upload for FsUpload {
         true
     }
 
+    fn commits_quickly(&self) -> bool {
+        // `always` flushes the file and its directory before the reply.
+        self.fsync != Fsync::Always
+    }
+
     fn discard(mut self: Box<Self>) -> Result<()> {
         if let Some(created) = self.created.take() {
             // A file this upload made: gone with it.
