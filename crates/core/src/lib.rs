@@ -218,6 +218,23 @@ pub fn file_size(st: &dyn Storage, p: &VPath) -> Option<u64> {
     st.stat(p).ok().filter(|e| e.kind == EntryKind::File).map(|e| e.size)
 }
 
+/// Runs a storage call that is quick as a rule on a local disk (a stat,
+/// an open, a mkdir): right here on the worker when `st` is a local disk
+/// ([`Storage::quick`]) outside a slow spell, as a local upload's writes
+/// are made (a hand-off to the blocking pool and back cost more than the
+/// call, and under many sessions grew the pool by a thread, its stack and
+/// its malloc cache for each call under way; issue 47); else on the
+/// blocking pool.
+pub async fn on_disk<T: Send + 'static>(
+    st: &dyn Storage,
+    f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
+) -> Result<T, io::ErrorKind> {
+    if st.quick() && !transfer::slow_storage(std::time::Instant::now()) {
+        return transfer::quick_local(f);
+    }
+    blocking(f).await
+}
+
 /// Runs a storage call on the blocking pool.
 pub async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
@@ -328,7 +345,9 @@ impl Services {
         tree: Option<directory::UserTree>,
     ) -> Result<Arc<dyn Storage>, io::ErrorKind> {
         let dir = self.directory.clone();
-        blocking(move || {
+        let plain = tree.as_ref().is_none_or(|t| t.is_plain()) || dir.is_none();
+        let quick = base.clone();
+        let open = move || {
             if let (Some(tree), Some(dir)) = (tree, dir) {
                 if !tree.is_plain() {
                     return dir.build_tree(base, &home, &tree).map_err(|e| e.kind());
@@ -339,8 +358,13 @@ impl Services {
                 return Ok(base);
             }
             base.subdir(&home).map_err(|e| e.kind())
-        })
-        .await
+        };
+        if plain {
+            // A home in the base: one open, on the worker for a local
+            // disk.
+            return on_disk(&*quick, open).await;
+        }
+        blocking(open).await
     }
 }
 

@@ -70,6 +70,10 @@ impl LinkRules {
 }
 
 impl Storage for LinkRules {
+    fn quick(&self) -> bool {
+        self.inner.quick()
+    }
+
     fn stat(&self, p: &VPath) -> Result<Entry> {
         self.content(p, Perm::List)?;
         self.inner.stat(p)

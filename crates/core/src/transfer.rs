@@ -366,6 +366,14 @@ fn thread_sleeps() -> Option<i64> {
 
 /// How long a local write may take before it may count as a wait.
 const QUICK_WRITE: Duration = Duration::from_millis(2);
+/// A wait this long starts a slow spell at once.
+const LONG_WAIT: Duration = Duration::from_millis(20);
+/// Waits within a second that start a slow spell.
+const SHORT_WAITS: u64 = 4;
+/// When the current second of short waits began ([`millis`]), and how
+/// many it has seen.
+static WAITS_SINCE: AtomicU64 = AtomicU64::new(0);
+static WAITS: AtomicU64 = AtomicU64::new(0);
 /// How long upload writes go through block_in_place after a slow one.
 const SLOW_SPELL: Duration = Duration::from_secs(10);
 /// Until when (milliseconds after [`clock_base`]) upload writes go
@@ -389,7 +397,7 @@ const QUICK_UNLINK: u64 = 1 << 20;
 /// writes are made ([`write_now`]); a call that waited starts a slow
 /// spell as a write that waited does. The caller checked
 /// [`slow_storage`].
-fn quick_local<T>(f: impl FnOnce() -> T) -> T {
+pub(crate) fn quick_local<T>(f: impl FnOnce() -> T) -> T {
     let watch = Waited::start();
     let r = f();
     if watch.waited() {
@@ -412,14 +420,41 @@ async fn on_local_disk<T: Send + 'static>(
 }
 
 /// Whether a write at `now` is in a slow spell.
-fn slow_storage(now: std::time::Instant) -> bool {
+pub(crate) fn slow_storage(now: std::time::Instant) -> bool {
     millis(now) < SLOW_UNTIL.load(Ordering::Relaxed)
 }
 
 /// A write that began at `start` was slow: a spell begins.
+/// A call that began at `start` waited on the disk: a spell begins when it
+/// waited [`LONG_WAIT`] (a disk that holds writers back: dirty-page
+/// throttling sleeps tens of milliseconds), or at the [`SHORT_WAITS`]th
+/// shorter wait within a second. One short wait is no sign: under a
+/// thousand sessions on two cores a write waits a few milliseconds on a
+/// lock now and then, and sending every disk call to the blocking pool
+/// for 10 s over it grew the pool to 20 threads and the server's peak by
+/// 5-8 MiB (bench/busy.py, issue 47).
 fn slow_storage_seen(start: std::time::Instant) {
+    let now = millis(std::time::Instant::now());
+    if start.elapsed() < LONG_WAIT {
+        let window = WAITS_SINCE.load(Ordering::Relaxed);
+        if now.saturating_sub(window) >= 1000 {
+            WAITS_SINCE.store(now, Ordering::Relaxed);
+            WAITS.store(1, Ordering::Relaxed);
+            return;
+        }
+        if WAITS.fetch_add(1, Ordering::Relaxed) + 1 < SHORT_WAITS {
+            return;
+        }
+    }
     let until = millis(start).saturating_add(SLOW_SPELL.as_millis() as u64);
-    SLOW_UNTIL.fetch_max(until, Ordering::Relaxed);
+    let before = SLOW_UNTIL.fetch_max(until, Ordering::Relaxed);
+    if before <= millis(start) {
+        tracing::info!(
+            took_ms = start.elapsed().as_millis() as u64,
+            "a local disk call waited: disk calls go to the blocking pool for {} s",
+            SLOW_SPELL.as_secs()
+        );
+    }
 }
 
 /// Receives an upload on a current-thread runtime: through a buffer of

@@ -13,7 +13,7 @@ use crate::error::ServiceError;
 use crate::quota::Quota;
 use crate::storage::Storage;
 use crate::transfer::{QuotaJob, Upload};
-use crate::{blocking, file_size, Services};
+use crate::{blocking, file_size, on_disk, Services};
 
 /// A logged-in user: what a door needs for every operation it asks for.
 #[derive(Clone)]
@@ -89,7 +89,7 @@ impl UserCtx {
             q.reserve_dir().await?;
         }
         let (st, p) = (self.tree.clone(), p.clone());
-        let r = blocking(move || st.mkdir(&p).map_err(|e| e.kind())).await;
+        let r = on_disk(&*self.tree, move || st.mkdir(&p).map_err(|e| e.kind())).await;
         if let (Some(q), Err(_)) = (&quota, &r) {
             q.dir_gone().await;
         }
@@ -154,14 +154,17 @@ impl UserCtx {
     pub async fn chmod(&self, p: &VPath, mode: u32) -> Result<(), ServiceError> {
         self.permit(&Op::Chmod(p.components()))?;
         let (st, p) = (self.tree.clone(), p.clone());
-        Ok(blocking(move || st.chmod(&p, mode).map_err(|e| e.kind())).await?)
+        Ok(on_disk(&*self.tree, move || st.chmod(&p, mode).map_err(|e| e.kind())).await?)
     }
 
     /// MFMT.
     pub async fn set_times(&self, p: &VPath, unix_secs: i64) -> Result<(), ServiceError> {
         self.permit(&Op::Chmod(p.components()))?;
         let (st, p) = (self.tree.clone(), p.clone());
-        Ok(blocking(move || st.set_modified(&p, unix_secs).map_err(|e| e.kind())).await?)
+        Ok(on_disk(&*self.tree, move || {
+            st.set_modified(&p, unix_secs).map_err(|e| e.kind())
+        })
+        .await?)
     }
 
     /// RETR, the web's download: the right to download at `p`, then the
@@ -169,7 +172,7 @@ impl UserCtx {
     pub async fn open_download(&self, p: &VPath, offset: u64) -> Result<crate::storage::ReadHandle, ServiceError> {
         self.permit(&Op::Download(p.components()))?;
         let (st, p) = (self.tree.clone(), p.clone());
-        Ok(blocking(move || st.open_read(&p, offset).map_err(|e| e.kind())).await?)
+        Ok(on_disk(&*self.tree, move || st.open_read(&p, offset).map_err(|e| e.kind())).await?)
     }
 
     /// Opens an upload to `path`: the right to write there (to overwrite,
@@ -188,9 +191,10 @@ impl UserCtx {
         let both = here.has(babelftp_policy::Perm::Upload) && here.has(babelftp_policy::Perm::Overwrite);
         let look = (quota.is_some() || !both) && !matches!(mode, WriteMode::Unique | WriteMode::New);
         // Without a quota, the look, the check and the open are one call
-        // on the blocking pool (a small file's upload pays one hand-off).
+        // (on the worker for a local disk: [`on_disk`]).
         let open_now = quota.is_none();
-        let opened = blocking(move || {
+        let quick = st.clone();
+        let opened = on_disk(&*quick, move || {
             let old = if look { file_size(&*st, &p) } else { None };
             let store = Op::Store {
                 path: p.components(),
@@ -237,7 +241,8 @@ impl UserCtx {
             None => None,
         };
         let (st, p) = (self.tree.clone(), path.clone());
-        let opened = blocking(move || open_upload(&*st, p, mode)).await;
+        let quick = st.clone();
+        let opened = on_disk(&*quick, move || open_upload(&*st, p, mode)).await;
         let (inner, chosen) = match opened {
             Ok(o) => o,
             Err(e) => {

@@ -290,6 +290,13 @@ pub trait Storage: Send + Sync + 'static {
     fn link_target(&self, _p: &VPath) -> Option<VPath> {
         None
     }
+    /// Whether a call on this storage is, as a rule, a local disk's
+    /// (microseconds when the disk keeps up: a stat, an open, a mkdir),
+    /// quick enough to be made on an async worker. `false` (the default):
+    /// a call may wait on a network.
+    fn quick(&self) -> bool {
+        false
+    }
     /// Whether a path is a directory one can enter.
     fn is_dir(&self, p: &VPath) -> bool;
     /// The entries of a directory, sorted by name bytes.

@@ -139,6 +139,10 @@ impl NameBatches for MountedNames {
 }
 
 impl Storage for Mounted {
+    fn quick(&self) -> bool {
+        self.root.quick() && self.mounts.iter().all(|(_, st)| st.quick())
+    }
+
     fn stat(&self, p: &VPath) -> Result<Entry> {
         let (st, rest, _) = self.route(p);
         let mut e = st.stat(&rest)?;

@@ -33,7 +33,8 @@ impl Driver {
     /// a hook finds the file.
     pub(super) async fn stored(&self, p: &[u8]) -> Vec<u8> {
         let (st, vp) = (self.storage.clone(), VPath::root().join(p));
-        blocking(move || Ok(st.stored_path(&vp)))
+        let quick = st.clone();
+        on_disk(&*quick, move || Ok(st.stored_path(&vp)))
             .await
             .unwrap_or_else(|_| p.to_vec())
     }
@@ -102,7 +103,10 @@ impl Driver {
         for (mut ev, sized) in std::mem::take(&mut self.deferred) {
             if let Some(p) = sized {
                 let st = self.storage.clone();
-                ev.size = blocking(move || Ok(file_size(&*st, &p))).await.ok().flatten();
+                ev.size = on_disk(&*self.storage, move || Ok(file_size(&*st, &p)))
+                    .await
+                    .ok()
+                    .flatten();
             }
             self.emit(&ev);
         }

@@ -45,6 +45,15 @@ pub(super) struct Holding {
     record: Option<TransferRecord>,
 }
 
+/// Uploads kept whose replaced files are still to be removed, after the
+/// reply going out, and the large ones being unlinked off the session's
+/// path: all done before the session's last reply.
+#[derive(Default)]
+pub(super) struct Replaced {
+    pub(super) kept: Vec<HeldUpload>,
+    unlinking: Vec<tokio::task::JoinHandle<()>>,
+}
+
 impl Driver {
     /// At the end of an upload's transfer: its held commit, if any, waits
     /// for a verdict, unless the control connection has already given one.
@@ -111,11 +120,17 @@ impl Driver {
     /// Removes what the kept uploads replaced: a small file right here,
     /// a large one on the blocking pool ([`HeldUpload::keep`]).
     pub(super) fn remove_replaced(&mut self) {
-        for held in std::mem::take(&mut self.kept) {
+        let Some(r) = self.replaced.as_mut() else {
+            return;
+        };
+        for held in std::mem::take(&mut r.kept) {
             if let Some(unlink) = held.keep() {
-                self.unlinking.retain(|u| !u.is_finished());
-                self.unlinking.push(unlink);
+                r.unlinking.retain(|u| !u.is_finished());
+                r.unlinking.push(unlink);
             }
+        }
+        if r.unlinking.is_empty() {
+            self.replaced = None;
         }
     }
 
@@ -123,8 +138,10 @@ impl Driver {
     /// replaced file is gone.
     pub(super) async fn unlinked(&mut self) {
         self.remove_replaced();
-        for u in std::mem::take(&mut self.unlinking) {
-            let _ = u.await;
+        if let Some(r) = self.replaced.take() {
+            for u in r.unlinking {
+                let _ = u.await;
+            }
         }
     }
 
@@ -140,7 +157,7 @@ impl Driver {
         let undone = if keep {
             // What it replaced goes once the reply now due is out
             // ([`Driver::remove_replaced`]): off the client's wait.
-            self.kept.push(held);
+            self.replaced.get_or_insert_with(Default::default).kept.push(held);
             false
         } else {
             match held.undo().await {

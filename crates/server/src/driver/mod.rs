@@ -114,13 +114,9 @@ struct Driver {
     /// ([`hold`]), and the verdict the control connection gave on it.
     held: Option<Box<Holding>>,
     verdict: Option<bool>,
-    /// Large replaced files being unlinked off the session's path (see
-    /// [`HeldUpload::keep`](babelftp_core::transfer::HeldUpload::keep)):
-    /// done before the session's last reply.
-    unlinking: Vec<tokio::task::JoinHandle<()>>,
-    /// Uploads kept whose replaced files are still to be removed, after
-    /// the reply going out (see [`hold`]).
-    kept: Vec<babelftp_core::transfer::HeldUpload>,
+    /// What kept uploads replaced, still to be removed ([`hold`]); boxed:
+    /// most sessions never overwrite a file.
+    replaced: Option<Box<hold::Replaced>>,
     /// The reply going out answers PASV or EPSV (see [`Driver::flush`]).
     passive_reply: bool,
     /// The client's control connection ended (FIN, reset or a failed
@@ -189,8 +185,7 @@ pub(crate) async fn serve(
         transfer: None,
         held: None,
         verdict: None,
-        unlinking: Vec::new(),
-        kept: Vec::new(),
+        replaced: None,
         passive_reply: false,
         client_closed: false,
     };
@@ -229,7 +224,7 @@ pub(crate) async fn serve(
             // Replies are going out: what the session did is in the metrics.
             gauge.metrics().tally(&sess.take_tally());
             gauge.update(sess.language(), sess.client_charset());
-            if sess.is_closed() && !(d.kept.is_empty() && d.unlinking.is_empty()) {
+            if sess.is_closed() && d.replaced.is_some() {
                 // The last reply (QUIT's 221): every file an upload
                 // replaced is gone first.
                 Box::pin(d.unlinked()).await;
@@ -239,7 +234,7 @@ pub(crate) async fn serve(
                 // Boxed: only a session with a held upload settles one.
                 Box::pin(d.settle_hold(false)).await;
             }
-            if !d.kept.is_empty() {
+            if d.replaced.as_ref().is_some_and(|r| !r.kept.is_empty()) {
                 // What kept uploads replaced goes now that the reply is
                 // out, while the client reads it.
                 d.remove_replaced();
@@ -610,4 +605,4 @@ impl Driver {
     }
 }
 
-use babelftp_core::blocking;
+use babelftp_core::{blocking, on_disk};

@@ -60,8 +60,14 @@ impl Driver {
                 Ok(r)
             }
             Op::EnterHome(home) => self.enter_home(home).await,
-            Op::Stat(p) => Ok(blocking(move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await?),
-            Op::IsDir(p) => Ok(blocking(move || Ok(OpOk::IsDir(st.is_dir(&p)))).await?),
+            Op::Stat(p) => {
+                let quick = st.clone();
+                Ok(on_disk(&*quick, move || st.stat(&p).map(OpOk::Entry).map_err(|e| e.kind())).await?)
+            }
+            Op::IsDir(p) => {
+                let quick = st.clone();
+                Ok(on_disk(&*quick, move || Ok(OpOk::IsDir(st.is_dir(&p)))).await?)
+            }
             Op::Entries(p) => Ok(blocking(move || {
                 let now = unix_now();
                 entries(&*st, &p)

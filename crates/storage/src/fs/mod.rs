@@ -206,6 +206,10 @@ impl FsStorage {
 }
 
 impl Storage for FsStorage {
+    fn quick(&self) -> bool {
+        true
+    }
+
     fn subdir(&self, p: &VPath) -> Result<Arc<dyn Storage>> {
         let mut base = self.base.clone();
         base.extend_from_slice(p.components());
