@@ -90,8 +90,9 @@ struct Driver {
     /// The current host's root; `storage` is narrowed to a home at login.
     base: Arc<dyn Storage>,
     storage: Arc<dyn Storage>,
-    passive: Option<Passive>,
-    transfer: Option<Running>,
+    /// Boxed, as `transfer`: an idle session holds neither (issue 47).
+    passive: Option<Box<Passive>>,
+    transfer: Option<Box<Running>>,
     /// This FTP session's TLS for data connections (its own session store).
     data_tls: Option<crate::tls::DataTls>,
     /// The tree of the account whose password was just checked (its home

@@ -22,7 +22,7 @@ impl Driver {
                     Ok(l) => {
                         let port = l.local_addr().map_err(|e| OpError::from(e.kind()))?.port();
                         let tls = if tls { self.data_tls.clone() } else { None };
-                        self.passive = Some(Passive::start(
+                        self.passive = Some(Box::new(Passive::start(
                             l,
                             self.peer.ip(),
                             self.shared.cfg.proxy_protocol_from.clone(),
@@ -30,7 +30,7 @@ impl Driver {
                             self.shared.cfg.data_timeout,
                             hold,
                             self.shared.clone(),
-                        ));
+                        )));
                         self.passive_reply = true;
                         Ok(OpOk::Port(port))
                     }

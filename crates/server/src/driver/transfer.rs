@@ -149,7 +149,7 @@ impl Driver {
         let upload = matches!(payload, Payload::Upload(_));
         // No passive listener (none bound, or released): 425.
         let mut source = match source {
-            DataSource::Passive => self.passive.take().map(Source::Passive),
+            DataSource::Passive => self.passive.take().map(|p| Source::Passive(*p)),
             DataSource::Active(a) => Some(Source::Active(a)),
         };
         // Issue 48: an upload's TLS 1.3 data connection that is already
@@ -207,7 +207,7 @@ impl Driver {
             throttle: crate::throttle::Throttle::for_transfer(upload, self.slot.as_ref(), &self.shared.bandwidth),
         };
         let task = Task(Some(tokio::spawn(crate::logctx::inherit(job.run(payload)))));
-        self.transfer = Some(Running {
+        self.transfer = Some(Box::new(Running {
             id,
             task,
             _shown: self.live.transfer(direction, shown_path, progress.clone()),
@@ -219,7 +219,7 @@ impl Driver {
             events,
             heard: false,
             _counted: self.shared.transfers.start(),
-        });
+        }));
         sess.handle_data(Instant::now(), DataEvent::Opened { id, path: chosen });
     }
 }
