@@ -97,7 +97,7 @@ struct Driver {
     data_tls: Option<crate::tls::DataTls>,
     /// The tree of the account whose password was just checked (its home
     /// elsewhere, its virtual folders), built at EnterHome.
-    tree: Option<crate::directory::UserTree>,
+    tree: Option<Box<crate::directory::UserTree>>,
     /// The rules of the account whose password was just checked: its tree
     /// holds links to them ([`crate::linkrules`]).
     rules: Option<Arc<babelftp_policy::Rules>>,

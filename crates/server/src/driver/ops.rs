@@ -105,7 +105,7 @@ impl Driver {
         let protocol = if self.control.is_tls() { "ftps" } else { "ftp" };
         let login = self.shared.login(user, password, self.peer.ip(), protocol).await?;
         Ok(OpOk::Account(login.map(|l| {
-            self.tree = l.tree;
+            self.tree = l.tree.map(Box::new);
             self.rules = Some(l.account.rules.clone());
             self.slot = self.shared.enter_session(&l.name, l.limits).ok();
             self.tls_reuse = l.tls_reuse;
@@ -148,7 +148,7 @@ impl Driver {
     /// The account's home, or the tree the directory built for it, as
     /// every door opens it.
     async fn open_home(&mut self, home: VPath) -> Result<Arc<dyn Storage>, OpError> {
-        let tree = self.tree.take();
+        let tree = self.tree.take().map(|t| *t);
         Ok(self.shared.open_tree(self.base.clone(), home, tree).await?)
     }
 
