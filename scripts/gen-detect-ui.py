@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""User-interface text of gettext catalogues (issue 50, third pass): a new
+training source for the detector's tables, and two held-out samples for
+crates/i18n/tests/detection.rs.
+
+- Django 5.2.8 (PyPI `django`, BSD-3-Clause, LICENSES/BSD-3-Clause-Django.txt):
+  the translated strings (`msgstr`) of every `django.po` in the wheel
+  (django/conf/locale and the contrib apps). Every distinct word of a
+  language goes by a SHA-256 of the word to the held-out part (4
+  words in 20: held-out, never in the tables, never for tuning: the
+  `django` column of the detection test, corpus/django.txt), the
+  validation part (3 in 20: never in the tables, for tuning: `djval`) or
+  the training part (the rest; scripts/gen-charfreq.py adds its text to
+  the tables).
+- Sphinx 8.2.3 (PyPI `sphinx`, BSD-2-Clause, LICENSES/BSD-2-Clause-Sphinx.txt):
+  the translated strings of `sphinx/locale/*/LC_MESSAGES/sphinx.po`. Never
+  used for the tables or for tuning: the `sphinx` column (corpus/sphinx.txt),
+  a held-out sample from a source nothing else uses.
+
+Names are made as scripts/gen-detect-corpus.py makes them (its `name` and
+`make`, 96 ordinary and 16 short names a language), each sample with its
+own seed. Romanian `ș` `ț` are written `ş` `ţ` (legacy systems). Deterministic.
+
+Usage:
+
+    pip download --no-deps django==5.2.8 sphinx==8.2.3
+    python3 scripts/gen-detect-ui.py django django-5.2.8-py3-none-any.whl \\
+        > crates/i18n/tests/corpus/django.txt
+    python3 scripts/gen-detect-ui.py sphinx sphinx-8.2.3-py3-none-any.whl \\
+        > crates/i18n/tests/corpus/sphinx.txt
+"""
+import ast
+import hashlib
+import importlib.util
+import os
+import random
+import re
+import sys
+import unicodedata
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("gen", os.path.join(HERE, "gen-detect-corpus.py"))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+SEED = {"django": 5280, "sphinx": 8230}
+# The model's language -> the catalogue's locale directory
+DJANGO = {
+    "ru": "ru", "uk": "uk", "bg": "bg", "mk": "mk", "el": "el", "ar": "ar", "fa": "fa",
+    "he": "he", "tr": "tr", "vi": "vi", "pl": "pl", "cs": "cs", "sk": "sk", "sl": "sl",
+    "hu": "hu", "ro": "ro", "de": "de", "fr": "fr", "es": "es", "pt": "pt", "it": "it",
+    "nl": "nl", "ca": "ca", "sv": "sv", "da": "da", "nb": "nb", "fi": "fi", "lt": "lt",
+    "lv": "lv", "is": "is", "et": "et", "hr": "hr", "th": "th",
+}
+SPHINX = {"pt": "pt_PT"}
+# The languages of the held-out samples: pdf.js's (Central European,
+# Baltic, Italian and a few more of the same charsets)
+SAMPLE = ["cs", "sk", "pl", "hu", "ro", "hr", "sl", "it", "lt", "lv", "de", "fr", "es",
+          "pt", "tr", "et"]
+
+
+def msgstrs(text):
+    """The non-empty translated strings of a .po file."""
+    out = []
+    cur = None
+    for line in text.splitlines():
+        if line.startswith("msgstr"):
+            cur = [re.sub(r"^msgstr(\[\d+\])?\s*", "", line)]
+            out.append(cur)
+        elif line.startswith('"') and cur is not None:
+            cur.append(line)
+        else:
+            cur = None
+    res = []
+    for parts in out:
+        s = "".join(ast.literal_eval(p) for p in parts if p.startswith('"'))
+        if s and not s.startswith("Project-Id-Version"):
+            res.append(s)
+    return res
+
+
+def catalogue(wheel, kind, lang):
+    """Every translated string of the language in the wheel, in a fixed order."""
+    loc = DJANGO.get(lang) if kind == "django" else SPHINX.get(lang, lang)
+    if not loc:
+        return []
+    with zipfile.ZipFile(wheel) as z:
+        names = sorted(n for n in z.namelist()
+                       if n.endswith(f"/locale/{loc}/LC_MESSAGES/{kind}.po"))
+        out = []
+        for n in names:
+            out += msgstrs(z.read(n).decode("utf-8"))
+    return out
+
+
+def clean(s, lang):
+    s = unicodedata.normalize("NFC", s)
+    # python-format, brace and HTML placeholders out
+    s = re.sub(r"%(\([^)]*\))?[-#0 +]*\d*(\.\d+)?[sdifrxX%]", " ", s)
+    s = re.sub(r"\{[^}]*\}|<[^>]*>|&[a-z]+;", " ", s)
+    if lang == "ro":
+        s = s.translate(str.maketrans("șțȘȚ", "şţŞŢ"))
+    return s
+
+
+def part(lang, w):
+    """Django's words: "held" (a fifth: held-out, never for tuning), "val"
+    (15 %: validation, for tuning) or "train" (the rest: the tables)."""
+    d = hashlib.sha256(f"django:{lang}:{w.lower()}".encode()).digest()
+    return "held" if d[0] < 51 else "val" if d[0] < 90 else "train"
+
+
+def train_text(wheel, lang):
+    """The training part's text of Django's catalogue: each string with the
+    held-out part's words left out (scripts/gen-charfreq.py splits it)."""
+    out = []
+    for s in catalogue(wheel, "django", lang):
+        kept = [t for t in clean(s, lang).split()
+                if all(part(lang, w) == "train" for w in pieces(t))]
+        out.append(" ".join(kept))
+    return out
+
+
+def pieces(s):
+    """The words of a string, as the held-out samples cut them."""
+    for w in re.split(r"[\s,;()\"«»„“”:!?¿¡…]+", s):
+        w = w.strip(".-'’")
+        if w:
+            yield w
+
+
+def pool(wheel, kind, lang, want="held"):
+    seen = set()
+    out = []
+    for s in catalogue(wheel, kind, lang):
+        for w in pieces(clean(s, lang)):
+            if re.search(r"[{}%#@\\/*<>|\t=$_]", w):
+                continue
+            if len(w) > 14 or not any(c.isalpha() for c in w):
+                continue
+            if kind == "django" and part(lang, w) != want:
+                continue
+            if w in seen:
+                continue
+            seen.add(w)
+            out.append(w)
+    return out
+
+
+def main():
+    kind, wheel = sys.argv[1], sys.argv[2]
+    gen.PER_LANG = 96
+    src = {"django": "Django 5.2.8 (BSD-3-Clause; LICENSES/BSD-3-Clause-Django.txt): the held-out fifth\n# of its words (part django) and its validation part (djval, for tuning)",
+           "sphinx": "Sphinx 8.2.3 (BSD-2-Clause; LICENSES/BSD-2-Clause-Sphinx.txt): a source used nowhere else"}[kind]
+    print(f"# A held-out sample for crates/i18n/tests/detection.rs (issue 50).")
+    print(f"# GENERATED by scripts/gen-detect-ui.py (seed {SEED[kind]}) from the translations of")
+    print(f"# {src}.")
+    print(f"# Format: <lang> TAB <part> TAB <kind> TAB <name>; kind n = ordinary, s = short.")
+    print("# Never for tuning.")
+    for lang in SAMPLE:
+        for want, name in [("held", kind), ("val", "djval")] if kind == "django" else [("held", kind)]:
+            words = pool(wheel, kind, lang, want)
+            seed = f"{SEED[kind]}:{lang}" + (f":{want}" if kind == "django" else "")
+            ordinary, short = gen.make(random.Random(seed), lang, words)
+            for n in ordinary:
+                print(f"{lang}\t{name}\tn\t{n}")
+            for n in short:
+                print(f"{lang}\t{name}\ts\t{n}")
+
+
+if __name__ == "__main__":
+    main()
