@@ -73,6 +73,14 @@ MAX_COST = 22
 BIGRAMS = 4000
 # Most bits the escape to an unseen follower costs
 ESCAPE_MAX = 12
+# Frequent words (issue 50, third pass): at most WORDS per Latin-script
+# language, each seen WORD_MIN times or more and WORD_MINLEN letters or
+# more long (chosen on the validation parts: 400 / 800 / 1500 / 4000
+# words, 2 / 3 times, 1 / 2 / 3 letters; one-letter words won names of
+# directories of 1-3 names but lost invalid names, read as `à` or `ø`)
+WORDS = 1500
+WORD_MIN = 2
+WORD_MINLEN = 2
 CJK = {"ja", "zh", "ko", "zt"}
 NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "th"}
 PLACEHOLDER = re.compile(r"\{[0-9]+\}")
@@ -251,7 +259,16 @@ def tables(base, lang):
     bi = {ab: min(MAX_COST, max(0, round(-math.log2(w / seen(ab[0]))))) for ab, w in top}
     escape = {a: min(ESCAPE_MAX, max(1, round(-math.log2(len(t) / seen(a)))))
               for a, t in followers.items() if a not in "$"}
-    return uni, bi, ascii_pairs, escape
+    # Frequent words with a non-ASCII letter (issue 50, third pass): the
+    # WORDS most frequent seen WORD_MIN times or more; the scorer takes
+    # bits off a reading for each of its words that is one of them.
+    counts = {}
+    if lang not in CJK | NONLATIN:
+        for w in words(base, lang):
+            if not w.isascii() and all(is_letter(c) for c in w) and WORD_MINLEN <= len(w) <= 24:
+                counts[w] = counts.get(w, 0) + 1
+    frequent = sorted((w for w, n in counts.items() if n >= WORD_MIN), key=lambda w: (-counts[w], w))[:WORDS]
+    return uni, bi, ascii_pairs, escape, frequent
 
 
 # Han characters of Japanese and Chinese by how many words of a dictionary
@@ -367,12 +384,16 @@ def main():
     print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")
     print("# each, no separator); <lang>3 the same for ASCII letter pairs of")
     print("# the Latin-script languages (all words); <lang>4 <cost> <letters>: the")
-    print("# escape after a letter (or ^) to a follower never seen (Witten-Bell)")
+    print("# escape after a letter (or ^) to a follower never seen (Witten-Bell);")
+    print("# <lang>7 0 <words...>: frequent words with a non-ASCII letter")
     bigrams = {}
     escapes = {}
+    word_lists = {}
     asciis = {}
     for lang in LANGS:
-        uni, bi, asc, esc = tables(base, lang)
+        uni, bi, asc, esc, frequent = tables(base, lang)
+        if frequent:
+            word_lists[lang] = frequent
         if asc:
             asciis[lang] = asc
         if lang != "ko":
@@ -410,6 +431,8 @@ def main():
             by_cost.setdefault(cost, []).append(a)
         for cost in sorted(by_cost):
             print(f"{lang}4 {cost} {''.join(sorted(by_cost[cost]))}")
+    for lang, ws in word_lists.items():
+        print(f"{lang}7 0 {' '.join(sorted(ws))}")
 
 
 if __name__ == "__main__":
