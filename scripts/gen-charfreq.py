@@ -74,13 +74,11 @@ BIGRAMS = 4000
 # Most bits the escape to an unseen follower costs
 ESCAPE_MAX = 12
 # Frequent words (issue 50, third pass): at most WORDS per Latin-script
-# language, each seen WORD_MIN times or more and WORD_MINLEN letters or
-# more long (chosen on the validation parts: 400 / 800 / 1500 / 4000
-# words, 2 / 3 times, 1 / 2 / 3 letters; one-letter words won names of
-# directories of 1-3 names but lost invalid names, read as `à` or `ø`)
+# language, each seen WORD_MIN times or more (chosen on the validation
+# parts: 400 / 800 / 1500 / 4000 words, 2 / 3 times; words of one letter
+# are kept, and the scorer counts them only beside an ASCII word)
 WORDS = 1500
 WORD_MIN = 2
-WORD_MINLEN = 2
 CJK = {"ja", "zh", "ko", "zt"}
 NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "th"}
 PLACEHOLDER = re.compile(r"\{[0-9]+\}")
@@ -265,7 +263,8 @@ def tables(base, lang):
     counts = {}
     if lang not in CJK | NONLATIN:
         for w in words(base, lang):
-            if not w.isascii() and all(is_letter(c) for c in w) and WORD_MINLEN <= len(w) <= 24:
+            latin = all(ord(c) < 0x250 or 0x1E00 <= ord(c) < 0x1F00 or unicodedata.category(c) == "Mn" for c in w)
+            if not w.isascii() and latin and all(is_letter(c) for c in w) and len(w) <= 24:
                 counts[w] = counts.get(w, 0) + 1
     frequent = sorted((w for w, n in counts.items() if n >= WORD_MIN), key=lambda w: (-counts[w], w))[:WORDS]
     return uni, bi, ascii_pairs, escape, frequent

@@ -14,6 +14,8 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
     if t.words.is_empty() {
         return known;
     }
+    let mut single = [0u8; N];
+    let mut ascii_word = false;
     let mut i = 0;
     while i < chars.len() {
         if !cl.get(i).is_some_and(|k| k.letterlike) {
@@ -26,16 +28,26 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
         }
         let run = chars.get(start..i).unwrap_or(&[]);
         if run.iter().all(char::is_ascii) {
+            ascii_word |= run.len() >= 2 && run.iter().any(char::is_ascii_alphabetic);
             continue;
         }
         word.clear();
         word.extend(run.iter().map(|&c| fold(c)));
         if let Some(&mask) = t.words.get(word.as_str()) {
-            for (lang, k) in known.iter_mut().enumerate() {
+            let into = if run.len() == 1 { &mut single } else { &mut known };
+            for (lang, k) in into.iter_mut().enumerate() {
                 if mask & (1u64 << lang) != 0 {
                     *k = k.saturating_add(1);
                 }
             }
+        }
+    }
+    // A word of one letter (`è`, `à`, `ä`) counts only beside an ASCII word
+    // of two letters or more: alone, or among high bytes, it is what
+    // random bytes read as.
+    if ascii_word {
+        for (k, s) in known.iter_mut().zip(single) {
+            *k = k.saturating_add(s);
         }
     }
     known
@@ -72,5 +84,9 @@ mod tests {
         assert_eq!(known("Açıklama")[tr], 1);
         // ASCII words are never looked up
         assert_eq!(known("bella vista"), [0u8; N]);
+        // a word of one letter counts beside an ASCII word only
+        let Some(fr) = lang_index("fr") else { panic!("fr") };
+        assert_eq!(known("Paris à Lyon.txt")[fr], 1);
+        assert_eq!(known("à")[fr], 0);
     }
 }
