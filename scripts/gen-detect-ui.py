@@ -134,9 +134,16 @@ def train_text(wheel, lang):
     out = []
     for s in catalogue(wheel, "django", lang):
         kept = [t for t in clean(s, lang).split()
-                if all(part(lang, w) == "train" for w in pieces(t))]
+                if all(part(lang, w) == "train" for w in pieces(t))
+                and all(part(lang, w) == "train" for w in TABLE_SPLIT.split(t) if w)]
         out.append(" ".join(kept))
     return out
+
+
+# How scripts/gen-charfreq.py cuts text into words: a token whose pieces
+# are training words can still hold a validation or held-out word there
+# (`l'année`, `jean-luc`), so both cuts must be training words.
+TABLE_SPLIT = re.compile(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`'’]+")
 
 
 def pieces(s):
