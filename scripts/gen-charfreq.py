@@ -75,10 +75,11 @@ BIGRAMS = 4000
 ESCAPE_MAX = 12
 # Frequent words (issue 50, third pass): at most WORDS per Latin-script
 # language, each seen WORD_MIN times or more (chosen on the validation
-# parts: 400 / 800 / 1500 / 4000 words, 2 / 3 times; words of one letter
-# are kept, and the scorer counts them only beside an ASCII word)
-WORDS = 1500
-WORD_MIN = 2
+# parts among 400 / 800 / 1000 / 1500 / 4000 words seen 1 / 2 / 3 times;
+# words of one letter are kept, and the scorer counts them only beside an
+# ASCII word)
+WORDS = 1000
+WORD_MIN = 1
 CJK = {"ja", "zh", "ko", "zt"}
 NONLATIN = {"ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "th"}
 PLACEHOLDER = re.compile(r"\{[0-9]+\}")
