@@ -128,11 +128,47 @@ def part(lang, w):
     return "held" if d[0] < 51 else "val" if d[0] < 90 else "train"
 
 
-def train_text(wheel, lang):
+EXCALIDRAW = {
+    "cs": "cs-CZ", "sk": "sk-SK", "pl": "pl-PL", "hu": "hu-HU", "ro": "ro-RO", "sl": "sl-SI",
+    "lt": "lt-LT", "lv": "lv-LV", "it": "it-IT", "de": "de-DE", "fr": "fr-FR", "es": "es-ES",
+    "pt": "pt-PT", "tr": "tr-TR", "nl": "nl-NL", "ca": "ca-ES", "sv": "sv-SE", "da": "da-DK",
+    "nb": "nb-NO", "fi": "fi-FI", "ru": "ru-RU", "uk": "uk-UA", "bg": "bg-BG", "el": "el-GR",
+    "ar": "ar-SA", "fa": "fa-IR", "he": "he-IL", "th": "th-TH", "vi": "vi-VN",
+}
+
+
+def excalidraw_strings(tgz, lang):
+    """Every string of Excalidraw's locale file (npm @excalidraw/excalidraw,
+    its source maps' sourcesContent), in a fixed order."""
+    import json
+    import tarfile
+    loc = EXCALIDRAW.get(lang)
+    if not loc:
+        return []
+    out = []
+    with tarfile.open(tgz) as tar:
+        for m in sorted(tar.getmembers(), key=lambda m: m.name):
+            base = os.path.basename(m.name)
+            if "/dist/dev/locales/" in m.name and base.startswith(loc + "-") and base.endswith(".js.map"):
+                data = json.load(tar.extractfile(m))
+                for src in data.get("sourcesContent") or []:
+                    stack = [json.loads(src)]
+                    while stack:
+                        v = stack.pop()
+                        if isinstance(v, dict):
+                            stack.extend(v[k] for k in sorted(v, reverse=True))
+                        elif isinstance(v, list):
+                            stack.extend(reversed(v))
+                        elif isinstance(v, str) and v:
+                            out.append(v)
+    return out
+
+
+def train_text(wheel, lang, strings=None):
     """The training part's text of Django's catalogue: each string with the
     held-out part's words left out (scripts/gen-charfreq.py splits it)."""
     out = []
-    for s in catalogue(wheel, "django", lang):
+    for s in catalogue(wheel, "django", lang) if strings is None else strings:
         kept = [t for t in clean(s, lang).split()
                 if all(part(lang, w) == "train" for w in pieces(t))
                 and all(part(lang, w) == "train" for w in TABLE_SPLIT.split(t) if w)]
