@@ -880,19 +880,22 @@ fn measure() -> Report {
 /// parts: +9, +2 and +8 names in row 5, invalid names unchanged): the
 /// second sample lost 2 names in row 3 and 4 in row 7, the fifth (Sphinx)
 /// 16 in row 1 and 7 in row 7, while Django's held-out part won 23 in
-/// row 5: those four floors went down (the twelfth time).
+/// row 5: those four floors went down (the twelfth time). At the end of
+/// that pass (Excalidraw's text too, a word list of 1,000 words seen once
+/// or more) every floor was set anew: the measured value less a name or
+/// two (most went up).
 const ROWS: [(&str, f64, [f64; 6]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx))
-    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.5, 99.75, 97.0]),
-    (MIXED, 98.0, [97.76, 97.69, 95.85, 95.8, 94.0, 94.2]),
-    (SMALL, 95.0, [95.88, 97.9, 98.17, 97.9, 97.5, 96.5]),
-    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4, 94.0, 96.0]),
-    (ALL, 98.0, [98.06, 98.31, 97.92, 98.1, 97.8, 96.5]),
+    (SINGLE, 99.5, [99.7, 99.8, 99.95, 99.95, 99.95, 99.7]),
+    (MIXED, 98.0, [98.35, 98.0, 96.9, 97.6, 96.3, 96.3]),
+    (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0]),
+    (INVALID, 95.0, [95.55, 93.8, 96.5, 95.6, 94.1, 96.1]),
+    (ALL, 98.0, [98.4, 98.35, 98.4, 98.85, 98.45, 98.45]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.3, 98.75, 99.15, 98.7, 98.7, 95.3]),
+    (FEAT_LEGACY, 97.0, [98.6, 99.0, 99.4, 99.45, 99.3, 98.4]),
 ];
 
 #[test]
