@@ -8,7 +8,11 @@
 //! words the tables never saw, for tuning; held-out, never for tuning) and
 //! `tests/corpus/names.txt` (written for this project, development part);
 //! two more held-out samples of other sources: `corpus/fresh.txt`
-//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50).
+//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50);
+//! since issue 50's third pass `corpus/django.txt` (Django's translations:
+//! a validation part whose words the tables never hold, and a held-out
+//! part), `corpus/sphinx.txt` (Sphinx's translations, held-out) and
+//! `corpus/wagtail.txt` (Wagtail's translations, a third validation part).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
