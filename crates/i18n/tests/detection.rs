@@ -8,7 +8,11 @@
 //! words the tables never saw, for tuning; held-out, never for tuning) and
 //! `tests/corpus/names.txt` (written for this project, development part);
 //! two more held-out samples of other sources: `corpus/fresh.txt`
-//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50).
+//! (Mimesis) and `corpus/pdfjs.txt` (pdf.js's translations, issue 50);
+//! since issue 50's third pass `corpus/django.txt` (Django's translations:
+//! a validation part whose words the tables never hold, and a held-out
+//! part), `corpus/sphinx.txt` (Sphinx's translations, held-out) and
+//! `corpus/wagtail.txt` (Wagtail's translations, a third validation part).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
@@ -35,6 +39,12 @@ use babelftp_i18n::Charset;
 enum Part {
     Dev,
     Val,
+    /// The validation part of Django's translations (`corpus/django.txt`,
+    /// issue 50's third pass): words the tables never hold, for tuning.
+    DjVal,
+    /// A validation sample of Wagtail's translations (`corpus/wagtail.txt`),
+    /// a source the tables never use: for tuning.
+    WtVal,
     Held,
     /// A second held-out sample, of another source (`corpus/fresh.txt`):
     /// the languages the model has tables for.
@@ -46,6 +56,13 @@ enum Part {
     /// of pdf.js's translated viewer in 16 languages of the Latin-script
     /// charsets.
     Pdfjs,
+    /// A fourth held-out sample (`corpus/django.txt`, issue 50's third
+    /// pass): the quarter of the words of Django's translations that the
+    /// tables never hold (the other three quarters are in them).
+    Django,
+    /// A fifth held-out sample (`corpus/sphinx.txt`): the words of Sphinx's
+    /// translations, a source used nowhere else.
+    Sphinx,
 }
 
 struct Entry {
@@ -69,9 +86,13 @@ fn corpus() -> Vec<Entry> {
                     part: match part {
                         "held" => Part::Held,
                         "val" => Part::Val,
+                        "djval" => Part::DjVal,
+                        "wtval" => Part::WtVal,
                         "fresh" => Part::Fresh,
                         "added" => Part::Added,
                         "pdfjs" => Part::Pdfjs,
+                        "django" => Part::Django,
+                        "sphinx" => Part::Sphinx,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -83,6 +104,9 @@ fn corpus() -> Vec<Entry> {
     let mut out = read(include_str!("corpus/generated.txt"), true);
     out.extend(read(include_str!("corpus/fresh.txt"), true));
     out.extend(read(include_str!("corpus/pdfjs.txt"), true));
+    out.extend(read(include_str!("corpus/django.txt"), true));
+    out.extend(read(include_str!("corpus/sphinx.txt"), true));
+    out.extend(read(include_str!("corpus/wagtail.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
 }
@@ -234,10 +258,14 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
     let mut rng = Lcg(match part {
         Part::Dev => 0x5eed,
         Part::Val => 0x0007_a11d,
+        Part::DjVal => 0x5280_0a1d,
+        Part::WtVal => 0x8010_0a1d,
         Part::Held => 0xfeed_2640,
         Part::Fresh => 0x6266_f7e5,
         Part::Added => 0x6266_f0f0,
         Part::Pdfjs => 0x5050_f0f0,
+        Part::Django => 0x5280_f0f0,
+        Part::Sphinx => 0x8230_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -498,9 +526,20 @@ impl Report {
 /// tuning (`DETECT_TUNING=1`).
 fn parts() -> &'static [Part] {
     if std::env::var_os("DETECT_TUNING").is_some() {
-        &[Part::Dev, Part::Val]
+        &[Part::Dev, Part::Val, Part::DjVal, Part::WtVal]
     } else {
-        &[Part::Dev, Part::Val, Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
+        &[
+            Part::Dev,
+            Part::Val,
+            Part::DjVal,
+            Part::WtVal,
+            Part::Held,
+            Part::Fresh,
+            Part::Added,
+            Part::Pdfjs,
+            Part::Django,
+            Part::Sphinx,
+        ]
     }
 }
 
@@ -561,10 +600,14 @@ fn measure() -> Report {
         let mut rng = Lcg(match part {
             Part::Dev => 2640,
             Part::Val => 26_407,
+            Part::DjVal => 52_807,
+            Part::WtVal => 80_107,
             Part::Held => 26_2640,
             Part::Fresh => 6266,
             Part::Added => 62_660,
             Part::Pdfjs => 50_660,
+            Part::Django => 52_880,
+            Part::Sphinx => 82_330,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -626,10 +669,14 @@ fn measure() -> Report {
         let mut frng = Lcg(match part {
             Part::Dev => 50,
             Part::Val => 5050,
+            Part::DjVal => 5280,
+            Part::WtVal => 8010,
             Part::Held => 505_050,
             Part::Fresh => 50_505_050,
             Part::Added => 5_050_505_050,
             Part::Pdfjs => 5_050_660,
+            Part::Django => 5_280_660,
+            Part::Sphinx => 8_230_660,
         });
         for label in by_charset.keys() {
             let samples = mine(label);
@@ -689,10 +736,14 @@ fn measure() -> Report {
             .map(|p| match p {
                 Part::Dev => "development part",
                 Part::Val => "validation part",
+                Part::DjVal => "validation (Django)",
+                Part::WtVal => "validation (Wagtail)",
                 Part::Held => "held-out part",
                 Part::Fresh => "second held-out sample",
                 Part::Added => "second sample, added languages",
                 Part::Pdfjs => "third sample (pdf.js)",
+                Part::Django => "fourth (Django, held quarter)",
+                Part::Sphinx => "fifth (Sphinx)",
             })
             .collect();
         println!(
@@ -818,19 +869,37 @@ fn measure() -> Report {
 /// row 3, while the third sample lost 10 names in row 1 (windows-1252
 /// directories of pdf.js's words read as macintosh; 99.95 -> 99.68 %,
 /// still over the target) and 8 in row 5, and the added languages 1 in
-/// row 2: those three floors went down (the ninth time).
-const ROWS: [(&str, f64, [f64; 4]); 7] = [
+/// row 2: those three floors went down (the ninth time). Then (issue 50,
+/// third pass) the tables took the training part of Django's translations
+/// (chosen on the two validation parts): row 5 went up on every held-out
+/// column, but the second sample lost 1 name in row 3 and the added
+/// languages 1 in row 2 and 1 in row 7: those three floors went down (the
+/// tenth time). The fourth and fifth columns (Django's held-out part,
+/// Sphinx) were added then; their floors are the measured values less
+/// 0.1-0.2 points. Then frequent words (chosen on the three validation
+/// parts) moved row 5 up on every held-out column but the second sample
+/// (unchanged), while Django's held-out part lost 2 names in row 3: that
+/// floor went down (the eleventh time). Then words of one letter (`è`,
+/// `à`, `č`) were counted beside an ASCII word (chosen on the validation
+/// parts: +9, +2 and +8 names in row 5, invalid names unchanged): the
+/// second sample lost 2 names in row 3 and 4 in row 7, the fifth (Sphinx)
+/// 16 in row 1 and 7 in row 7, while Django's held-out part won 23 in
+/// row 5: those four floors went down (the twelfth time). At the end of
+/// that pass (Excalidraw's text too, a word list of 1,000 words seen once
+/// or more) every floor was set anew: the measured value less a name or
+/// two (most went up).
+const ROWS: [(&str, f64, [f64; 6]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
-    // third sample)
-    (SINGLE, 99.5, [99.53, 99.76, 99.85, 99.5]),
-    (MIXED, 98.0, [97.76, 97.69, 95.97, 95.8]),
-    (SMALL, 95.0, [95.88, 98.22, 98.17, 97.9]),
-    (INVALID, 95.0, [95.61, 93.68, 96.54, 95.4]),
-    (ALL, 98.0, [98.06, 98.31, 97.92, 98.1]),
+    // third sample, fourth (Django's held quarter), fifth (Sphinx))
+    (SINGLE, 99.5, [99.7, 99.8, 99.95, 99.95, 99.95, 99.7]),
+    (MIXED, 98.0, [98.35, 98.0, 96.9, 97.6, 96.3, 96.3]),
+    (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0]),
+    (INVALID, 95.0, [95.55, 93.8, 96.5, 95.6, 94.1, 96.1]),
+    (ALL, 98.0, [98.4, 98.35, 98.4, 98.85, 98.45, 98.45]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.3, 98.8, 99.2, 98.7]),
+    (FEAT_LEGACY, 97.0, [98.6, 99.0, 99.4, 99.45, 99.3, 98.4]),
 ];
 
 #[test]
@@ -840,9 +909,16 @@ fn detection_accuracy() {
         return;
     }
     let mut failed = Vec::new();
-    for (k, part) in [Part::Held, Part::Fresh, Part::Added, Part::Pdfjs]
-        .into_iter()
-        .enumerate()
+    for (k, part) in [
+        Part::Held,
+        Part::Fresh,
+        Part::Added,
+        Part::Pdfjs,
+        Part::Django,
+        Part::Sphinx,
+    ]
+    .into_iter()
+    .enumerate()
     {
         println!("\n| row ({part:?}) | measured | target | floor |\n|---|---|---|---|");
         for (row, target, floors) in ROWS {

@@ -18,6 +18,7 @@ mod cost;
 mod langs;
 mod score;
 mod tables;
+mod words;
 
 use chars::{alpha, class, escape_row, fold, is_letterlike, is_mark, mark_fits, unigram_row};
 use cost::{char_cost, escape, ALIEN, GLUED, OOV_CJK};

@@ -5,6 +5,7 @@ use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigr
 use super::cost::{char_cost, escape, GLUED};
 use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
+use super::words::{known_words, WORD_BONUS};
 
 /// Thai spelling no word has: a vowel or tone mark above or below that is
 /// not on a consonant (or on a vowel mark, for a tone), a leading vowel
@@ -106,6 +107,8 @@ struct Scratch {
     slots: Vec<Slot>,
     /// Per character: a letter of an acronym ([`acronyms`]).
     acr: Vec<bool>,
+    /// A word being looked up in the frequent words.
+    word: String,
 }
 
 thread_local! {
@@ -119,7 +122,13 @@ fn score_with(
     compat: impl Fn(usize) -> f64,
     mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
-    let Scratch { chars, cl, slots, acr } = scratch;
+    let Scratch {
+        chars,
+        cl,
+        slots,
+        acr,
+        word,
+    } = scratch;
     chars.clear();
     chars.extend(text.chars());
     if chars.iter().any(|&c| impossible(c)) {
@@ -188,6 +197,7 @@ fn score_with(
         .map(|(_, k)| k.script)
         .filter(|&s| s != Script::Other)
         .fold(0, |m, s| m | 1 << (s as u16));
+    let known = known_words(chars, cl, word);
     let mut best: Option<Score> = None;
     for lang in 0..N {
         if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
@@ -234,11 +244,12 @@ fn score_with(
             };
             bits += cost;
         }
-        let total = f64::from(bits) + penalty + compat(lang);
+        let bonus = f64::from(WORD_BONUS) * f64::from(known.get(lang).copied().unwrap_or(0));
+        let total = f64::from(bits) + penalty + compat(lang) - bonus;
         if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
             *slot = total;
         }
-        let na = f64::from(na) + penalty;
+        let na = f64::from(na) + penalty - bonus;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
             Script::Thai => 6.5,

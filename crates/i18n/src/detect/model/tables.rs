@@ -47,6 +47,9 @@ pub(super) struct Tables {
     /// Per letter (and `^`), what a follower never seen after it costs
     /// over its unigram (Witten-Bell escape).
     pub(super) escape: Map<char>,
+    /// Frequent words with a non-ASCII letter (lowercase), with a bit for
+    /// each language that writes them often (issue 50, third pass).
+    pub(super) words: HashMap<String, u64, BuildHasherDefault<FastHasher>>,
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -57,6 +60,7 @@ pub(super) fn tables() -> &'static Tables {
             bigram: Map::default(),
             ascii: Map::default(),
             escape: Map::default(),
+            words: HashMap::default(),
         };
         for line in include_str!("../charfreq.txt").lines() {
             if line.starts_with('#') {
@@ -67,7 +71,11 @@ pub(super) fn tables() -> &'static Tables {
                 continue;
             };
             let Ok(cost) = cost.parse::<u8>() else { continue };
-            if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
+            if let Some(lang) = lang.strip_suffix('7').and_then(lang_index) {
+                for w in chars.split(' ').filter(|w| !w.is_empty()) {
+                    *t.words.entry(w.to_string()).or_insert(0) |= 1u64 << lang;
+                }
+            } else if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
                 for c in chars.chars() {
                     let row = t.escape.entry(c).or_insert([ABSENT; N]);
                     if let Some(slot) = row.get_mut(lang) {
