@@ -6,7 +6,9 @@
 //! brings past what the upload has reserved (and past the size of the file
 //! it replaces, which it frees) are added to the usage by one conditional
 //! `UPDATE` ([`babelftp_accounts::Store::reserve`]), in steps of a
-//! quarter of what it holds ([`STEP`] to [`MAX_STEP`]); when that would pass the quota, the upload stops there with
+//! quarter of what it holds ([`STEP`] to [`MAX_STEP`]) while that leaves a
+//! step free for the account's other uploads, else exactly what is
+//! missing; when that would pass the quota, the upload stops there with
 //! 552 and is discarded. When it ends, the file's real size settles the
 //! account: what was reserved and not used is given back. So the usage
 //! never passes the quota, whatever runs at once on however many nodes.
@@ -185,12 +187,14 @@ impl Meter {
         // store some 30 times, not 1,000), else exactly what is missing
         // (the last bytes of a quota).
         let step = (total / 4).clamp(STEP, MAX_STEP);
-        for amount in [missing.max(step), missing] {
-            if q.store
-                .reserve(&q.name, amount, 0, &q.limits)
-                .await
-                .map_err(store_error)?
-            {
+        // A step ahead leaves a step free: the account's other uploads
+        // under way (on any node) must not find the quota taken by what
+        // this one reserved and has yet to use (three small files sent
+        // at once under a 2 MiB quota: the third was refused).
+        let mut ahead = q.limits;
+        ahead.quota_bytes = ahead.quota_bytes.map(|b| b.saturating_sub(step));
+        for (amount, limits) in [(missing.max(step), &ahead), (missing, &q.limits)] {
+            if q.store.reserve(&q.name, amount, 0, limits).await.map_err(store_error)? {
                 self.reserved += amount;
                 return Ok(());
             }
@@ -375,4 +379,56 @@ pub async fn scan_user(cfg: &Config, dir: &Arc<Directory>, profile: Profile) -> 
     })
     .await
     .map_err(io::Error::other)?
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// Three small uploads of one account at once under a 2 MiB quota:
+    /// each step ahead used to take 1 MiB, so the third found the quota
+    /// taken by reservations the other two never used, and was refused.
+    /// A step ahead now leaves a step free; the exact need always fits.
+    #[tokio::test]
+    async fn an_uploads_step_ahead_never_refuses_the_accounts_other_uploads() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("q.db").to_str().unwrap()).await.unwrap();
+        let limits = Limits {
+            quota_bytes: Some(2 << 20),
+            ..Limits::default()
+        };
+        let q = Quota {
+            store,
+            name: "u".to_owned(),
+            limits,
+        };
+        let mut meters = Vec::new();
+        for _ in 0..3 {
+            meters.push(q.meter(None, 0).await.unwrap());
+        }
+        for (i, m) in meters.iter_mut().enumerate() {
+            m.admit(1500).await.unwrap_or_else(|e| panic!("upload {i}: {e}"));
+        }
+        // Past the quota is still refused, and the usage never passes it.
+        let mut big = q.meter(None, 0).await.unwrap();
+        assert_eq!(
+            big.admit(3 << 20).await.unwrap_err().kind(),
+            io::ErrorKind::QuotaExceeded
+        );
+        let used = q.store.usage("u").await.unwrap().unwrap_or_default();
+        assert!(used.bytes <= 2 << 20, "{used:?}");
+        // Each upload settles with its real size: what was reserved ahead
+        // goes back.
+        for m in meters {
+            m.settle_committed(babelftp_storage::Committed {
+                replaced: babelftp_storage::Replaced::Nothing,
+                size: 1500,
+            })
+            .await;
+        }
+        big.settle_unchanged().await;
+        let used = q.store.usage("u").await.unwrap().unwrap_or_default();
+        assert_eq!((used.bytes, used.files), (4500, 3));
+    }
 }
