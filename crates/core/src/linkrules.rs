@@ -108,16 +108,18 @@ impl Storage for LinkRules {
     }
 
     fn open_write(&self, p: &VPath, mode: WriteMode) -> Result<Box<dyn Upload>> {
-        match mode {
-            // Written in the file itself: through every link.
-            WriteMode::Append | WriteMode::At(_) => self.content(p, Perm::Overwrite)?,
-            // Written beside the name, then takes it.
-            WriteMode::Replace | WriteMode::New | WriteMode::Unique => {
-                let exists = self.inner.stat(p).is_ok();
-                self.name(p, if exists { Perm::Overwrite } else { Perm::Upload })?;
-            }
-        }
+        self.may_write(p, mode)?;
         self.inner.open_write(p, mode)
+    }
+
+    fn open_write_reusing(
+        &self,
+        p: &VPath,
+        mode: WriteMode,
+        spare: Box<dyn babelftp_storage::Held>,
+    ) -> Result<Box<dyn Upload>> {
+        self.may_write(p, mode)?;
+        self.inner.open_write_reusing(p, mode, spare)
     }
 
     fn mkdir(&self, p: &VPath) -> Result<()> {
@@ -185,5 +187,21 @@ impl Storage for LinkRules {
 
     fn probe(&self) -> Result<()> {
         self.inner.probe()
+    }
+}
+
+impl LinkRules {
+    /// The rules a write at `p` must pass at link targets.
+    fn may_write(&self, p: &VPath, mode: WriteMode) -> Result<()> {
+        match mode {
+            // Written in the file itself: through every link.
+            WriteMode::Append | WriteMode::At(_) => self.content(p, Perm::Overwrite)?,
+            // Written beside the name, then takes it.
+            WriteMode::Replace | WriteMode::New | WriteMode::Unique => {
+                let exists = self.inner.stat(p).is_ok();
+                self.name(p, if exists { Perm::Overwrite } else { Perm::Upload })?;
+            }
+        }
+        Ok(())
     }
 }

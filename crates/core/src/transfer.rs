@@ -782,6 +782,17 @@ impl HeldUpload {
         }
     }
 
+    /// The replaced file's size, when one waits to be removed.
+    pub fn replaced(&self) -> Option<u64> {
+        self.held.replaced()
+    }
+
+    /// The upload stands; what it replaced is handed over to be written
+    /// over by the next upload ([`crate::UserCtx::begin_upload_reusing`]).
+    pub(crate) fn into_spare(self) -> Box<dyn Held> {
+        self.held
+    }
+
     /// The upload is undone: the name holds again what it held, unless it
     /// was changed since (then `false`, and nothing moves).
     pub async fn undo(self) -> io::Result<bool> {

@@ -181,6 +181,21 @@ impl UserCtx {
     /// the file. STOU (`Unique`) takes the first free name of `path`,
     /// `path.1`, … ([`Upload::chosen`]).
     pub async fn begin_upload(&self, path: &VPath, mode: WriteMode) -> Result<Upload, ServiceError> {
+        self.begin_upload_reusing(path, mode, None).await
+    }
+
+    /// [`UserCtx::begin_upload`], given the session's last kept upload
+    /// whose replaced file is still there (`spare`): without a quota, a
+    /// replacing or new upload into the same folder is written into that
+    /// file rather than a new one ([`crate::storage::Storage::open_write_reusing`]);
+    /// otherwise the file goes.
+    pub async fn begin_upload_reusing(
+        &self,
+        path: &VPath,
+        mode: WriteMode,
+        spare: Option<crate::transfer::HeldUpload>,
+    ) -> Result<Upload, ServiceError> {
+        let spare = spare.map(crate::transfer::HeldUpload::into_spare);
         let quota = self.quota();
         let (st, p, rules) = (self.tree.clone(), path.clone(), self.rules.clone());
         // The file there now, when something turns on it: the quota's
@@ -204,7 +219,7 @@ impl UserCtx {
                 return Ok(Err(old));
             }
             let file = match open_now {
-                true => Some(open_upload(&*st, p.clone(), mode)),
+                true => Some(open_upload(&*st, p.clone(), mode, spare)),
                 false => None,
             };
             Ok(Ok((old, file)))
@@ -242,7 +257,7 @@ impl UserCtx {
         };
         let (st, p) = (self.tree.clone(), path.clone());
         let quick = st.clone();
-        let opened = on_disk(&*quick, move || open_upload(&*st, p, mode)).await;
+        let opened = on_disk(&*quick, move || open_upload(&*st, p, mode, None)).await;
         let (inner, chosen) = match opened {
             Ok(o) => o,
             Err(e) => {
@@ -273,9 +288,14 @@ fn open_upload(
     st: &dyn Storage,
     path: VPath,
     mode: WriteMode,
+    spare: Option<Box<dyn crate::storage::Held>>,
 ) -> Result<(Box<dyn crate::storage::Upload>, Option<VPath>), std::io::ErrorKind> {
     if mode != WriteMode::Unique {
-        return st.open_write(&path, mode).map(|u| (u, None)).map_err(|e| e.kind());
+        let opened = match spare {
+            Some(spare) => st.open_write_reusing(&path, mode, spare),
+            None => st.open_write(&path, mode),
+        };
+        return opened.map(|u| (u, None)).map_err(|e| e.kind());
     }
     for candidate in UniqueNames::new(&path) {
         match st.open_write(&candidate, mode) {

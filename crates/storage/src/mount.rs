@@ -209,6 +209,11 @@ impl Storage for Mounted {
         st.open_write(&rest, mode)
     }
 
+    fn open_write_reusing(&self, p: &VPath, mode: WriteMode, spare: Box<dyn crate::Held>) -> Result<Box<dyn Upload>> {
+        let (st, rest, _) = self.route(p);
+        st.open_write_reusing(&rest, mode, spare)
+    }
+
     fn mkdir(&self, p: &VPath) -> Result<()> {
         if self.is_point(p) {
             return Err(StorageError::AlreadyExists);

@@ -52,7 +52,40 @@ pub(super) struct Holding {
 pub(super) struct Replaced {
     pub(super) kept: Vec<HeldUpload>,
     unlinking: Vec<tokio::task::JoinHandle<()>>,
+    /// A small replaced file kept for the next upload to write into, and
+    /// until when.
+    spare: Option<HeldUpload>,
+    spare_until: Option<tokio::time::Instant>,
 }
+
+impl Replaced {
+    /// Removes what `held` replaced, off the session's path when large.
+    fn unlink(&mut self, held: HeldUpload) {
+        if let Some(unlink) = held.keep() {
+            self.unlinking.retain(|u| !u.is_finished());
+            self.unlinking.push(unlink);
+        }
+    }
+}
+
+/// Whether a spare may stay through `op`: a step of a transfer (SIZE,
+/// MDTM, CWD's look, MFMT, PASV), not a command that reads or changes a
+/// folder.
+pub(super) fn keeps_spare(op: &babelftp_session::Op) -> bool {
+    use babelftp_session::Op;
+    matches!(
+        op,
+        Op::Stat(_) | Op::IsDir(_) | Op::SetModified { .. } | Op::BindPassive { .. } | Op::Quota
+    )
+}
+
+/// The largest replaced file kept as a spare.
+const SPARE_MAX: u64 = 1 << 20;
+/// How long a spare waits for the next upload. A spare is a hidden file
+/// in its folder: it is removed before any command but a transfer's own
+/// (PASV, PORT, TYPE, SIZE, MDTM, MFMT, STOR, RETR), so that a listing's
+/// count or an RMD never meets it, and at the latest after this.
+pub(super) const SPARE_FOR: Duration = Duration::from_secs(1);
 
 impl Driver {
     /// At the end of an upload's transfer: its held commit, if any, waits
@@ -118,26 +151,50 @@ impl Driver {
     }
 
     /// Removes what the kept uploads replaced: a small file right here,
-    /// a large one on the blocking pool ([`HeldUpload::keep`]).
-    pub(super) fn remove_replaced(&mut self) {
+    /// a large one on the blocking pool ([`HeldUpload::keep`]). With
+    /// `spare`, the last one, when small, stays for [`SPARE_FOR`] as the
+    /// session's spare: the next upload into its folder is written into
+    /// it ([`Driver::take_spare`]), so a run of overwrites neither makes
+    /// nor frees a file each (on ext4, 200 µs an overwrite).
+    pub(super) fn remove_replaced(&mut self, spare: bool) {
         let Some(r) = self.replaced.as_mut() else {
             return;
         };
-        for held in std::mem::take(&mut r.kept) {
-            if let Some(unlink) = held.keep() {
-                r.unlinking.retain(|u| !u.is_finished());
-                r.unlinking.push(unlink);
+        let mut kept = std::mem::take(&mut r.kept);
+        let last = kept.pop();
+        for held in kept.into_iter().chain(r.spare.take()) {
+            r.unlink(held);
+        }
+        if let Some(held) = last {
+            if spare && held.replaced().is_some_and(|n| n <= SPARE_MAX) {
+                r.spare = Some(held);
+                r.spare_until = Some(tokio::time::Instant::now() + SPARE_FOR);
+            } else {
+                r.unlink(held);
             }
         }
-        if r.unlinking.is_empty() {
+        if r.unlinking.is_empty() && r.spare.is_none() {
             self.replaced = None;
         }
+    }
+
+    /// The spare an upload may write into ([`Driver::remove_replaced`]).
+    pub(super) fn take_spare(&mut self) -> Option<HeldUpload> {
+        self.replaced.as_mut().and_then(|r| r.spare.take())
+    }
+
+    /// When the spare, unused, is removed.
+    pub(super) fn spare_until(&self) -> Option<tokio::time::Instant> {
+        self.replaced
+            .as_ref()
+            .filter(|r| r.spare.is_some())
+            .and_then(|r| r.spare_until)
     }
 
     /// Removes what the kept uploads replaced and waits until every
     /// replaced file is gone.
     pub(super) async fn unlinked(&mut self) {
-        self.remove_replaced();
+        self.remove_replaced(false);
         if let Some(r) = self.replaced.take() {
             for u in r.unlinking {
                 let _ = u.await;

@@ -237,8 +237,9 @@ pub(crate) async fn serve(
             }
             if d.replaced.as_ref().is_some_and(|r| !r.kept.is_empty()) {
                 // What kept uploads replaced goes now that the reply is
-                // out, while the client reads it.
-                d.remove_replaced();
+                // out, while the client reads it (the last one may stay
+                // as the next upload's spare).
+                d.remove_replaced(true);
             }
             if !d.deferred.is_empty() && d.held.is_none() {
                 // Boxed too: only a session with a hook has events to wait.
@@ -257,6 +258,7 @@ pub(crate) async fn serve(
         }
         let reading = sess.wants_input();
         let hold_until = d.held.as_ref().map(|h| h.until);
+        let spare_until = d.spare_until();
         tokio::select! {
             r = d.control.read(), if reading => {
                 d.control_read(&mut sess, r);
@@ -267,7 +269,11 @@ pub(crate) async fn serve(
             // Boxed: only a session holding an upload waits on this timer.
             () = async { match hold_until { Some(t) => Box::pin(tokio::time::sleep_until(t)).await, None => std::future::pending().await } } => {
                 Box::pin(d.end_hold(true)).await;
-                d.remove_replaced();
+                d.remove_replaced(true);
+            }
+            // Only a session with a spare waits on this timer.
+            () = async { match spare_until { Some(t) => Box::pin(tokio::time::sleep_until(t)).await, None => std::future::pending().await } } => {
+                d.remove_replaced(false);
             }
             Some(ev) = async { match d.transfer.as_mut() { Some(t) => t.events.recv().await, None => std::future::pending().await } } => {
                 d.data_event(&mut sess, ev).await;
@@ -498,6 +504,11 @@ impl Driver {
                 // (its record and event go first).
                 if self.held.is_some() {
                     Box::pin(self.settle_hold(true)).await;
+                }
+                // A spare file is only for the next upload: a command
+                // that is not part of one sees its folder without it.
+                if self.replaced.is_some() && !hold::keeps_spare(&op) {
+                    self.remove_replaced(false);
                 }
                 // An upload's event, pipelined ahead, goes first.
                 if !self.deferred.is_empty() {

@@ -374,3 +374,62 @@ print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps())
     assert_eq!(std::fs::read(srv.path("big.bin")).unwrap(), b"new big");
     assert_eq!(std::fs::read(srv.path("next.txt")).unwrap(), b"new next");
 }
+
+/// Issue 47: a run of overwrites in one folder reuses what the previous
+/// one replaced as its temporary file (the replaced file's inode takes
+/// the next upload, instead of a file made and another freed each time),
+/// and that spare file is never in the way: a DELE then RMD of the
+/// folder works at once, an unused spare is gone within seconds, and
+/// none is left after QUIT. The old file survives a killed upload as
+/// before (the faults suite's kill test).
+#[test]
+fn overwrites_in_a_row_reuse_the_replaced_file_and_leave_nothing_behind() {
+    use std::os::unix::fs::MetadataExt;
+    let srv = start(|_| {});
+    std::fs::create_dir(srv.path("d")).unwrap();
+    std::fs::create_dir(srv.path("e")).unwrap();
+    for n in ["d/a.txt", "d/b.txt", "e/c.txt"] {
+        std::fs::write(srv.path(n), format!("old {n}")).unwrap();
+    }
+    let old_a = std::fs::metadata(srv.path("d/a.txt")).unwrap().ino();
+    let root = srv.root.path().display().to_string();
+    let out = py(
+        &srv,
+        &format!(
+            r#"
+import os
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+    assert reply(f).startswith(b'226')
+
+def temps(d):
+    return sorted(n for n in os.listdir(os.path.join({root:?}, d)) if n.endswith('.part'))
+
+s, f = bob()
+upload(s, f, b'd/a.txt', b'new a')
+upload(s, f, b'd/b.txt', b'new b')
+print('b', os.stat(os.path.join({root:?}, 'd/b.txt')).st_ino)
+upload(s, f, b'e/c.txt', b'new c')
+print('dele', cmd(s, f, b'DELE e/c.txt')[:3], 'rmd', cmd(s, f, b'RMD e')[:3])
+upload(s, f, b'd/a.txt', b'newer a')
+print('type', cmd(s, f, b'TYPE I')[:3])
+time.sleep(2.5)
+print('idle temps', temps('d'))
+upload(s, f, b'd/b.txt', b'newer b')
+print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('d'))
+"#
+        ),
+    );
+    // b's upload was written into the file a's upload replaced.
+    assert!(out.contains(&format!("b {old_a}\n")), "old a.txt inode {old_a}: {out}");
+    assert!(out.contains("dele b'250' rmd b'250'"), "{out}");
+    assert!(out.contains("idle temps []"), "{out}");
+    assert!(out.contains("quit b'221' temps []"), "{out}");
+    assert_eq!(std::fs::read(srv.path("d/a.txt")).unwrap(), b"newer a");
+    assert_eq!(std::fs::read(srv.path("d/b.txt")).unwrap(), b"newer b");
+    assert!(!srv.path("e").exists());
+}

@@ -356,61 +356,11 @@ impl Storage for FsStorage {
 
     /// Opens a file for an upload.
     fn open_write(&self, p: &VPath, mode: WriteMode) -> Result<Box<dyn Upload>> {
-        if p.is_root() {
-            return Err(StorageError::Invalid("no file name"));
-        }
-        let rel = self.resolve(p, true)?;
-        let dir = self.open_dir(&p.parent())?;
-        let target = PathBuf::from(rel.file_name().unwrap_or_default());
-        if let Ok(md) = dir.symlink_metadata(&target) {
-            if md.is_dir() {
-                return Err(StorageError::IsADirectory);
-            }
-        }
-        let existed = dir.symlink_metadata(&target).is_ok();
-        let mut opts = OpenOptions::new();
-        opts.write(true);
-        let mut truncate_at = None;
-        let mut restore_len = None;
-        let (file, temp) = match mode {
-            WriteMode::Replace => {
-                let (file, temp) = create_temp(&dir)?;
-                (file, Some(temp))
-            }
-            WriteMode::New if existed => return Err(StorageError::AlreadyExists),
-            WriteMode::New => {
-                let (file, temp) = create_temp(&dir)?;
-                (file, Some(temp))
-            }
-            WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
-            WriteMode::Append => {
-                let f = dir.open_with(&target, opts.append(true).create(true))?;
-                restore_len = Some(f.metadata()?.len());
-                (f, None)
-            }
-            WriteMode::At(offset) => {
-                let f = dir.open_with(&target, opts.create(true))?;
-                // REST beyond the end continues from the end, as
-                // ProFTPD does, rather than leaving a hole.
-                let len = f.metadata()?.len();
-                truncate_at = Some(offset.min(len));
-                restore_len = Some(len);
-                (f, None)
-            }
-        };
-        let created = (!existed && temp.is_none()).then(|| target.clone());
-        Ok(Box::new(FsUpload {
-            file,
-            dir,
-            temp,
-            target,
-            fsync: self.fsync,
-            no_replace: mode == WriteMode::New,
-            truncate_at,
-            created,
-            written: 0,
-            restore_len,
-        }))
+        self.open_upload(p, mode, None)
+    }
+
+    fn open_write_reusing(&self, p: &VPath, mode: WriteMode, spare: Box<dyn crate::Held>) -> Result<Box<dyn Upload>> {
+        self.open_upload(p, mode, Some(spare.into_any()))
     }
 
     /// MKD.
@@ -563,6 +513,81 @@ impl Storage for FsStorage {
         }
         let (from, to) = (self.resolve(from, false)?, self.resolve(to, true)?);
         Ok(self.root.rename(from, &self.root, to)?)
+    }
+}
+
+impl FsStorage {
+    /// STOR, APPE, REST+STOR, STOU (and the web's uploads): a replacing
+    /// or new file is written under a temporary name beside its target
+    /// (the file a kept upload replaced, `spare`, when it can be reused:
+    /// [`upload::reuse_temp`]), the others in place.
+    fn open_upload(
+        &self,
+        p: &VPath,
+        mode: WriteMode,
+        mut spare: Option<Box<dyn std::any::Any + Send>>,
+    ) -> Result<Box<dyn Upload>> {
+        if p.is_root() {
+            return Err(StorageError::Invalid("no file name"));
+        }
+        let rel = self.resolve(p, true)?;
+        let dir = self.open_dir(&p.parent())?;
+        let target = PathBuf::from(rel.file_name().unwrap_or_default());
+        if let Ok(md) = dir.symlink_metadata(&target) {
+            if md.is_dir() {
+                return Err(StorageError::IsADirectory);
+            }
+        }
+        let existed = dir.symlink_metadata(&target).is_ok();
+        let mut opts = OpenOptions::new();
+        opts.write(true);
+        let mut truncate_at = None;
+        let mut restore_len = None;
+        let (file, temp) = match mode {
+            WriteMode::Replace => {
+                let (file, temp) = match spare.take() {
+                    Some(spare) => upload::reuse_temp(&dir, spare)?,
+                    None => create_temp(&dir)?,
+                };
+                (file, Some(temp))
+            }
+            WriteMode::New if existed => return Err(StorageError::AlreadyExists),
+            WriteMode::New => {
+                let (file, temp) = match spare.take() {
+                    Some(spare) => upload::reuse_temp(&dir, spare)?,
+                    None => create_temp(&dir)?,
+                };
+                (file, Some(temp))
+            }
+            WriteMode::Unique => (dir.open_with(&target, opts.create_new(true))?, None),
+            WriteMode::Append => {
+                let f = dir.open_with(&target, opts.append(true).create(true))?;
+                restore_len = Some(f.metadata()?.len());
+                (f, None)
+            }
+            WriteMode::At(offset) => {
+                let f = dir.open_with(&target, opts.create(true))?;
+                // REST beyond the end continues from the end, as
+                // ProFTPD does, rather than leaving a hole.
+                let len = f.metadata()?.len();
+                truncate_at = Some(offset.min(len));
+                restore_len = Some(len);
+                (f, None)
+            }
+        };
+        let created = (!existed && temp.is_none()).then(|| target.clone());
+        Ok(Box::new(FsUpload {
+            file,
+            dir,
+            temp,
+            target,
+            fsync: self.fsync,
+            no_replace: mode == WriteMode::New,
+            truncate_at,
+            created,
+            written: 0,
+            restore_len,
+        }))
     }
 }
 

@@ -193,6 +193,10 @@ impl Held for FsHeld {
         self.old.as_ref().map(|_| self.old_size)
     }
 
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any + Send> {
+        self
+    }
+
     fn keep(mut self: Box<Self>) -> Result<()> {
         match self.old.take() {
             Some(old) => Ok(self.dir.remove_file(old)?),
@@ -305,6 +309,56 @@ impl Drop for FsUpload {
 
 /// Creates `.babelftp-<pid>-<n>.part` beside the target with
 /// `create_new` (see [`TEMP_PREFIX`]).
+/// The largest replaced file kept to be written over by the next upload
+/// into its folder ([`reuse_temp`]).
+const SPARE_MAX: u64 = 1 << 20;
+
+/// A temporary file for an upload into `dir`: the file a kept upload
+/// (`spare`) replaced, cut to nothing, when it is small, in this very
+/// folder and still only under its temporary name; else a new one
+/// ([`create_temp`]), and the spare goes (as when a held upload is kept).
+pub(super) fn reuse_temp(dir: &Dir, spare: Box<dyn std::any::Any + Send>) -> io::Result<(File, PathBuf)> {
+    if let Ok(mut held) = spare.downcast::<FsHeld>() {
+        if let Some(reused) = held.reuse_in(dir) {
+            return Ok(reused);
+        }
+        // Dropped: its replaced file is removed.
+    }
+    create_temp(dir)
+}
+
+impl FsHeld {
+    /// The replaced file, opened cut to nothing, if it is small, in the
+    /// folder `dir` is (the same inode: a folder renamed since is
+    /// another), a plain file with no other name (nothing can have linked
+    /// it: the temporary names are reserved), owned as a file this server
+    /// makes is (a file someone else owned must not give its owner to
+    /// the next upload), and its name.
+    fn reuse_in(&mut self, dir: &Dir) -> Option<(File, PathBuf)> {
+        if self.old_size > SPARE_MAX {
+            return None;
+        }
+        let here = dir.dir_metadata().ok()?;
+        let there = self.dir.dir_metadata().ok()?;
+        if (here.dev(), here.ino()) != (there.dev(), there.ino()) {
+            return None;
+        }
+        let old = self.old.as_ref()?;
+        let mut opts = OpenOptions::new();
+        opts.write(true);
+        let file = self.dir.open_with(old, &opts).ok()?;
+        let meta = file.metadata().ok()?;
+        let ours =
+            meta.uid() == rustix::process::geteuid().as_raw() && meta.gid() == rustix::process::getegid().as_raw();
+        if !meta.is_file() || meta.nlink() != 1 || !ours {
+            return None;
+        }
+        file.set_len(0).ok()?;
+        // Taken: no longer removed when this is dropped.
+        self.old.take().map(|name| (file, name))
+    }
+}
+
 pub(super) fn create_temp(dir: &Dir) -> io::Result<(File, PathBuf)> {
     // Each upload of the process starts at a number of its own: 1,000
     // uploads into one folder at once each tried every taken name from 0.
