@@ -183,6 +183,16 @@ impl Driver {
         self.replaced.as_mut().and_then(|r| r.spare.take())
     }
 
+    /// Opens an upload as every door does, given the session's spare.
+    pub(super) async fn begin_upload(
+        &mut self,
+        path: &VPath,
+        mode: babelftp_storage::WriteMode,
+    ) -> Result<babelftp_core::transfer::Upload, babelftp_core::ServiceError> {
+        let spare = self.take_spare();
+        self.user().begin_upload_reusing(path, mode, spare).await
+    }
+
     /// When the spare, unused, is removed.
     pub(super) fn spare_until(&self) -> Option<tokio::time::Instant> {
         self.replaced

@@ -117,10 +117,8 @@ impl Driver {
             },
             // The user's upload, as every door opens it: rights, quota
             // meter, the file (babelftp_core::UserCtx::begin_upload).
-            TransferKind::Stor { path, mode } => match {
-                let spare = self.take_spare();
-                self.user().begin_upload_reusing(&path, mode, spare).await
-            } {
+            // (The session's spare file, if any, is written into.)
+            TransferKind::Stor { path, mode } => match self.begin_upload(&path, mode).await {
                 Ok(up) => {
                     let chosen = up.chosen.clone();
                     Ok((Payload::Upload(Box::new(up)), chosen))
