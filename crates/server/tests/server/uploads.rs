@@ -20,6 +20,23 @@ def bob():
     return s, f
 "#;
 
+/// Python for the tests of issue 47: `upload` (a STOR whose 226 is read)
+/// and `temps(d)`, the temporary files in the folder `d` of the root
+/// `ROOT`.
+const STORE_AND_LOOK: &str = r#"
+import os
+def upload(s, f, name, data):
+    d = pasv(s, f)
+    r = cmd(s, f, b'STOR ' + name)
+    assert r.startswith(b'150'), r
+    d.sendall(data)
+    d.close()
+    assert reply(f).startswith(b'226')
+
+def temps(d):
+    return sorted(n for n in os.listdir(os.path.join(ROOT, d)) if n.endswith('.part'))
+"#;
+
 fn py(srv: &TestServer, body: &str) -> String {
     python(srv, &format!("{PY_RAW_FTP}\n{LOGIN}\n{body}"))
 }
@@ -346,25 +363,14 @@ fn what_an_overwrite_replaced_is_gone_when_quit_is_answered() {
     let out = py(
         &srv,
         &format!(
-            r#"
-import os
-def upload(s, f, name, data):
-    d = pasv(s, f)
-    r = cmd(s, f, b'STOR ' + name)
-    assert r.startswith(b'150'), r
-    d.sendall(data)
-    d.close()
-    assert reply(f).startswith(b'226')
-
-def temps():
-    return sorted(n for n in os.listdir({root:?}) if n.endswith('.part'))
-
+            r#"{STORE_AND_LOOK}
+ROOT = {root:?}
 s, f = bob()
 upload(s, f, b'next.txt', b'new next')
 print('noop', cmd(s, f, b'NOOP')[:3])
 upload(s, f, b'small.txt', b'new small')
 upload(s, f, b'big.bin', b'new big')
-print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps())
+print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('.'))
 "#
         ),
     );
@@ -396,23 +402,12 @@ fn overwrites_in_a_row_reuse_the_replaced_file_and_leave_nothing_behind() {
     let out = py(
         &srv,
         &format!(
-            r#"
-import os
-def upload(s, f, name, data):
-    d = pasv(s, f)
-    r = cmd(s, f, b'STOR ' + name)
-    assert r.startswith(b'150'), r
-    d.sendall(data)
-    d.close()
-    assert reply(f).startswith(b'226')
-
-def temps(d):
-    return sorted(n for n in os.listdir(os.path.join({root:?}, d)) if n.endswith('.part'))
-
+            r#"{STORE_AND_LOOK}
+ROOT = {root:?}
 s, f = bob()
 upload(s, f, b'd/a.txt', b'new a')
 upload(s, f, b'd/b.txt', b'new b')
-print('b', os.stat(os.path.join({root:?}, 'd/b.txt')).st_ino)
+print('b', os.stat(os.path.join(ROOT, 'd/b.txt')).st_ino)
 upload(s, f, b'e/c.txt', b'new c')
 print('dele', cmd(s, f, b'DELE e/c.txt')[:3], 'rmd', cmd(s, f, b'RMD e')[:3])
 upload(s, f, b'd/a.txt', b'newer a')

@@ -187,6 +187,22 @@ pub(super) fn is_letterlike(c: char) -> bool {
     alnum(c) || is_mark(c)
 }
 
+/// The words of a text: the ranges of its runs of letter-like
+/// characters (by `cl`, one class a character), in order.
+pub(super) fn words(cl: &[Class]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while cl.get(i).is_some_and(|k| !k.letterlike) {
+            i += 1;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.letterlike) {
+            i += 1;
+        }
+        (i > start).then_some(start..i)
+    })
+}
+
 /// What [`structure_penalty`] asks of each character, asked once.
 #[derive(Clone, Copy)]
 pub(super) struct Class {

@@ -302,16 +302,7 @@ fn acronyms(chars: &[char], cl: &[Class], acr: &mut Vec<bool>) -> usize {
     acr.clear();
     acr.resize(chars.len(), false);
     let mut words = 0;
-    let mut i = 0;
-    while i < chars.len() {
-        if !cl.get(i).is_some_and(|k| k.letterlike) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while cl.get(i).is_some_and(|k| k.letterlike) {
-            i += 1;
-        }
+    for std::ops::Range { start, end: i } in super::chars::words(cl.get(..chars.len()).unwrap_or(cl)) {
         let caps = (start..i)
             .all(|j| chars.get(j).is_some_and(|c| !c.is_ascii()) && cl.get(j).is_some_and(|k| k.alpha && k.upper));
         if caps && (2..=ACRONYM_MAX).contains(&(i - start)) {

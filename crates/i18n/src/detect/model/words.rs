@@ -16,17 +16,8 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
     }
     let mut single = [0u8; N];
     let mut ascii_word = false;
-    let mut i = 0;
-    while i < chars.len() {
-        if !cl.get(i).is_some_and(|k| k.letterlike) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while cl.get(i).is_some_and(|k| k.letterlike) {
-            i += 1;
-        }
-        let run = chars.get(start..i).unwrap_or(&[]);
+    for w in super::chars::words(cl.get(..chars.len()).unwrap_or(cl)) {
+        let run = chars.get(w).unwrap_or(&[]);
         if run.iter().all(char::is_ascii) {
             ascii_word |= run.len() >= 2 && run.iter().any(char::is_ascii_alphabetic);
             continue;
