@@ -229,10 +229,9 @@ pub async fn on_disk<T: Send + 'static>(
     st: &dyn Storage,
     f: impl FnOnce() -> Result<T, io::ErrorKind> + Send + 'static,
 ) -> Result<T, io::ErrorKind> {
-    if st.quick() && !transfer::slow_storage(std::time::Instant::now()) {
-        return transfer::quick_local(f);
-    }
-    blocking(f).await
+    transfer::quick_or_pool(st.quick(), f)
+        .await
+        .unwrap_or(Err(io::ErrorKind::Other))
 }
 
 /// Runs a storage call on the blocking pool.

@@ -397,7 +397,7 @@ const QUICK_UNLINK: u64 = 1 << 20;
 /// writes are made ([`write_now`]); a call that waited starts a slow
 /// spell as a write that waited does. The caller checked
 /// [`slow_storage`].
-pub(crate) fn quick_local<T>(f: impl FnOnce() -> T) -> T {
+fn quick_local<T>(f: impl FnOnce() -> T) -> T {
     let watch = Waited::start();
     let r = f();
     if watch.waited() {
@@ -406,25 +406,33 @@ pub(crate) fn quick_local<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
-/// Runs `f` with [`quick_local`] unless the local disk is in a slow
-/// spell; then on the blocking pool.
+/// Runs `f` with [`quick_local`] when `quick` (a local disk's call) and
+/// the disk is not in a slow spell; else on the blocking pool (`Err`: the
+/// pool lost it).
+pub(crate) async fn quick_or_pool<T: Send + 'static>(
+    quick: bool,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::task::JoinError> {
+    if quick && !slow_storage(std::time::Instant::now()) {
+        return Ok(quick_local(f));
+    }
+    tokio::task::spawn_blocking(f).await
+}
+
+/// A local upload's last bytes and commit ([`quick_or_pool`]).
 async fn on_local_disk<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, StorageError> + Send + 'static,
 ) -> Result<T, StorageError> {
-    if !slow_storage(std::time::Instant::now()) {
-        return quick_local(f);
-    }
-    tokio::task::spawn_blocking(f)
+    quick_or_pool(true, f)
         .await
         .unwrap_or_else(|e| Err(StorageError::Io(io::Error::other(e.to_string()))))
 }
 
 /// Whether a write at `now` is in a slow spell.
-pub(crate) fn slow_storage(now: std::time::Instant) -> bool {
+fn slow_storage(now: std::time::Instant) -> bool {
     millis(now) < SLOW_UNTIL.load(Ordering::Relaxed)
 }
 
-/// A write that began at `start` was slow: a spell begins.
 /// A call that began at `start` waited on the disk: a spell begins when it
 /// waited [`LONG_WAIT`] (a disk that holds writers back: dirty-page
 /// throttling sleeps tens of milliseconds), or at the [`SHORT_WAITS`]th
