@@ -16,6 +16,7 @@ use cap_std::fs::MetadataExt;
 use babelftp_i18n::names::local_to_wire;
 use babelftp_i18n::Charset;
 
+use super::lookahead::{Lookahead, Next, QUEUED_LOW};
 use crate::Result;
 
 /// A local directory being read: `getdents64` in batches, then one
@@ -24,8 +25,8 @@ use crate::Result;
 /// from `getdents64` is one component, and the stat does not follow a
 /// symlink, so nothing outside the directory is looked at.
 pub(super) struct FsDirEntries {
-    /// The directory, open for reading.
-    pub(super) dir: Dir,
+    /// What looks at the names: the open directory and where it is.
+    pub(super) look: Arc<Looker>,
     /// What one getdents64 reads into: 64 KiB, about 1,500 entries a call.
     /// rustix's `Dir` starts at 768 bytes and grows by as much per call, and
     /// on tmpfs every call pays a walk to its offset: a 10,000-name NLST
@@ -34,6 +35,18 @@ pub(super) struct FsDirEntries {
     /// The names of the last read, in the directory's order.
     pub(super) pending: std::collections::VecDeque<std::ffi::CString>,
     pub(super) done: bool,
+    pub(super) names_only: bool,
+    /// Entries looked at ahead, in the directory's order.
+    pub(super) ready: std::collections::VecDeque<Result<Entry>>,
+    /// A large directory's names, looked at by two threads
+    /// ([`Lookahead`]); started by its first large read.
+    pub(super) ahead: Option<Lookahead>,
+}
+
+/// An open directory and where it is: looks at its names.
+pub(super) struct Looker {
+    /// The directory, open for reading.
+    pub(super) dir: Dir,
     /// The storage's root and this directory's path in it: symlinks are
     /// followed from there, so a link to anywhere inside the root (not
     /// only inside this directory) shows as what it links to.
@@ -41,14 +54,10 @@ pub(super) struct FsDirEntries {
     pub(super) rel: PathBuf,
     /// The charset of the names on disk (a translating server).
     pub(super) charset: Option<Charset>,
-    pub(super) names_only: bool,
-    /// Entries of a large batch, looked at ahead by two threads
-    /// ([`FsDirEntries::stat_batch`]), in the directory's order.
-    pub(super) ready: std::collections::VecDeque<Result<Entry>>,
 }
 
-/// A batch of at least this many names is looked at (`fstatat`) by two
-/// threads at once: a listing's time is mostly the kernel's lookups
+/// A directory whose first read holds at least this many names is looked
+/// at (`fstatat`) by two threads ([`Lookahead`]): a listing's time is mostly the kernel's lookups
 /// (an MLSD of 10,000 names: `__d_lookup_rcu`, `shmem_getattr`,
 /// `link_path_walk`, ... 85 % of it; perf).
 const PARALLEL_STAT_FROM: usize = 512;
@@ -112,11 +121,47 @@ impl FsDirEntries {
     /// The names of one more getdents64, queued; `Ok(false)` at the end.
     fn refill(&mut self) -> Result<bool> {
         let pending = &mut self.pending;
-        read_batch(&self.dir, &mut self.buf.0, &mut |name| {
+        read_batch(&self.look.dir, &mut self.buf.0, &mut |name| {
             pending.push_back(name.to_owned())
         })
     }
 
+    /// Reads the directory further into the helper's queue.
+    fn refill_ahead(&mut self) {
+        let more = self.refill();
+        let Some(ahead) = self.ahead.as_mut() else {
+            return;
+        };
+        ahead.queue(&mut self.pending);
+        match more {
+            Ok(more) => self.done = !more,
+            Err(e) => {
+                self.done = true;
+                ahead.queue_error(e);
+            }
+        }
+    }
+
+    /// The next entries from the helper's queue, in order; `None` when the
+    /// directory is read and every entry handed out.
+    fn next_ahead(&mut self) -> Option<Vec<Result<Entry>>> {
+        loop {
+            let ahead = self.ahead.as_mut()?;
+            if !self.done && ahead.queued() < QUEUED_LOW {
+                self.refill_ahead();
+                continue;
+            }
+            let ahead = self.ahead.as_mut()?;
+            match ahead.next(&self.look, !self.done) {
+                Next::Entries(entries) => return Some(entries),
+                Next::Empty if self.done => return None,
+                Next::Empty => self.refill_ahead(),
+            }
+        }
+    }
+}
+
+impl Looker {
     /// The entry of `name` (`None`: it vanished meanwhile).
     fn stat_one(&self, name: std::ffi::CString) -> Option<Result<Entry>> {
         let wire = |name: std::ffi::CString, charset| match local_to_wire(name.as_bytes(), charset) {
@@ -136,40 +181,9 @@ impl FsDirEntries {
         }))
     }
 
-    /// Looks at a large batch of pending names on two threads (this one
-    /// and a scoped one), into `ready`, in order. A machine with one CPU,
-    /// or a thread that cannot be started, looks at them here.
-    fn stat_batch(&mut self) {
-        let mut names: Vec<std::ffi::CString> = self.pending.drain(..).collect();
-        let half = names.len() / 2;
-        let (first, second) = names.split_at_mut(half);
-        let this = &*self;
-        // Each name is moved into its entry (taken, not cloned).
-        let stat_all = |names: &mut [std::ffi::CString]| -> Vec<Result<Entry>> {
-            names
-                .iter_mut()
-                .filter_map(|n| this.stat_one(std::mem::take(n)))
-                .collect()
-        };
-        let (a, b) = std::thread::scope(|s| {
-            let other = std::thread::Builder::new()
-                .stack_size(256 << 10)
-                .spawn_scoped(s, || stat_all(&mut *second));
-            let a = stat_all(first);
-            // A thread that could not start left its half untouched.
-            let b = match other {
-                Ok(h) => h.join().unwrap_or_default(),
-                Err(_) => Vec::new(),
-            };
-            (a, b)
-        });
-        let b = if b.is_empty() && !names[half..].iter().all(|n| n.as_bytes().is_empty()) {
-            stat_all(&mut names[half..])
-        } else {
-            b
-        };
-        self.ready.extend(a);
-        self.ready.extend(b);
+    /// The entries of `names`, in order (those that vanished left out).
+    pub(super) fn stat_all(&self, names: Vec<std::ffi::CString>) -> Vec<Result<Entry>> {
+        names.into_iter().filter_map(|n| self.stat_one(n)).collect()
     }
 }
 
@@ -205,6 +219,11 @@ impl Iterator for FsDirEntries {
             if let Some(e) = self.ready.pop_front() {
                 return Some(e);
             }
+            if self.ahead.is_some() {
+                let entries = self.next_ahead()?;
+                self.ready.extend(entries);
+                continue;
+            }
             let Some(name) = self.pending.pop_front() else {
                 if self.done {
                     return None;
@@ -217,12 +236,15 @@ impl Iterator for FsDirEntries {
                     }
                 }
                 if !self.names_only && self.pending.len() >= PARALLEL_STAT_FROM && two_cpus() {
-                    self.stat_batch();
+                    self.ahead = Lookahead::start(self.look.clone());
+                    if let Some(ahead) = self.ahead.as_mut() {
+                        ahead.queue(&mut self.pending);
+                    }
                 }
                 continue;
             };
             if self.names_only {
-                let name = match local_to_wire(name.as_bytes(), self.charset) {
+                let name = match local_to_wire(name.as_bytes(), self.look.charset) {
                     std::borrow::Cow::Borrowed(_) => name.into_bytes(),
                     std::borrow::Cow::Owned(w) => w,
                 };
@@ -237,7 +259,7 @@ impl Iterator for FsDirEntries {
                     perm: String::new(),
                 }));
             }
-            match self.stat_one(name) {
+            match self.look.stat_one(name) {
                 Some(e) => return Some(e),
                 None => continue, // vanished meanwhile
             }

@@ -21,9 +21,10 @@ use super::{Capabilities, DirEntries, ReadHandle, Result, Storage, StorageError,
 
 mod dir;
 pub mod durable;
+mod lookahead;
 mod upload;
 
-use dir::{entry, DirBuf, FsDirEntries, FsNames};
+use dir::{entry, DirBuf, FsDirEntries, FsNames, Looker};
 use upload::create_temp;
 pub use upload::FsUpload;
 
@@ -324,15 +325,18 @@ impl Storage for FsStorage {
         };
         let dir = self.open_for_reading(p)?;
         Ok(Box::new(FsDirEntries {
-            root: self.root.clone(),
-            rel,
-            dir,
+            look: Arc::new(Looker {
+                dir,
+                root: self.root.clone(),
+                rel,
+                charset: self.charset_of(p.components()),
+            }),
             buf: DirBuf::take(),
             pending: std::collections::VecDeque::new(),
             done: false,
-            charset: self.charset_of(p.components()),
             names_only,
             ready: std::collections::VecDeque::new(),
+            ahead: None,
         }))
     }
 
