@@ -309,11 +309,20 @@ pub(super) fn contest(name: &[u8], mut readings: Vec<Reading>, utf8: bool) -> Co
         utf8: std::str::from_utf8(name).is_ok(),
         cut_utf8: high == 1 && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b)),
         // (Cut inside a Latin word: the lead byte of a Latin letter,
-        // U+00C0..U+027F; not D2, a Vietnamese tone mark in windows-1258.)
+        // U+00C0..U+027F; not D2, a Vietnamese tone mark in windows-1258.
+        // Or C3, the lead byte of U+00C0..U+00FF, alone as the last word:
+        // read alone it is `Ã`, `Ă`, `Ć`, `Г`, `Γ`, no word of any
+        // language; issue 50, fourth pass: +3 invalid names on the
+        // validation parts, no other name lost. Every lead byte alone as a
+        // word, C2..DF, lost 31 valid names (`Ø`, `Ä`, `É`, `Ю`) to win 9.)
         cut_in_word: high == 1
-            && name.len() >= 2
             && name.last().is_some_and(|b| (0xC3..=0xC9).contains(b))
-            && name.get(name.len() - 2).is_some_and(u8::is_ascii_alphabetic),
+            && match name.len().checked_sub(2).and_then(|i| name.get(i)) {
+                Some(prev) => {
+                    prev.is_ascii_alphabetic() || (name.last() == Some(&0xC3) && !prev.is_ascii_alphanumeric())
+                }
+                None => name.last() == Some(&0xC3),
+            },
         readings,
         cost,
         lenient,
