@@ -17,6 +17,7 @@ mod chars;
 mod cost;
 mod langs;
 mod score;
+mod spelling;
 mod tables;
 mod words;
 
