@@ -17,7 +17,6 @@ mod chars;
 mod cost;
 mod langs;
 mod score;
-mod spelling;
 mod tables;
 mod words;
 

@@ -4,7 +4,6 @@
 use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigram_row, Class};
 use super::cost::{char_cost, escape, GLUED};
 use super::langs::{lang_script, Script, N};
-use super::spelling::{cyrillic_penalty, greek_penalty};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::words::{known_words, WORD_BONUS};
 
@@ -277,6 +276,16 @@ fn score_with(
     best
 }
 
+/// Bits for a lowercase Greek word of four letters or more with no accent.
+const GREEK_UNACCENTED: f64 = 8.0;
+
+fn greek_accented(c: char) -> bool {
+    matches!(
+        c,
+        'ά' | 'έ' | 'ή' | 'ί' | 'ό' | 'ύ' | 'ώ' | 'ΐ' | 'ΰ' | 'Ά' | 'Έ' | 'Ή' | 'Ί' | 'Ό' | 'Ύ' | 'Ώ'
+    )
+}
+
 /// What an acronym costs besides its letters (each priced as a word's
 /// first letter; chosen on the validation part: 4, 5, 7, 9 and 10 bits
 /// tried; 9 and more lost development names, 4 read random bytes as
@@ -315,11 +324,10 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     let mut p = 0u32;
     let mut caps_run = 0;
     let mut alternations = 0u32;
-    let (mut thai, mut greek, mut cyrillic) = (false, false, false);
+    let (mut thai, mut greek) = (false, false);
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
-        cyrillic |= kb.script == Script::Cyrillic;
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         // Capitals inside a non-ASCII word: all-caps words are rare in
         // names, a capital run that turns lowercase ("ВЛГк") rarer still.
@@ -414,9 +422,6 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     if greek {
         extra += greek_penalty(chars, cl);
     }
-    if cyrillic {
-        extra += cyrillic_penalty(chars, cl);
-    }
     if dos_short_name(chars) {
         // A DOS short name (`ΜΕΤΟΝΟ~1.RAR`) is all capitals: a small
         // letter in it is another charset's capital read as one (KOI8-R
@@ -504,6 +509,41 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
         || (vowel && ELIDED.contains(&before.as_str()))
         || (vowel && ELIDED_IT.contains(&before.as_str()))
         || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+}
+
+/// Modern Greek puts at most one accent on a word, and one on every word
+/// of two syllables or more: a lowercase word of four letters without one
+/// is not Greek (it is bytes of another alphabet).
+fn greek_penalty(chars: &[char], cl: &[Class]) -> f64 {
+    let mut p = 0.0;
+    let mut i = 0;
+    while i < chars.len() {
+        if !cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Greek) {
+            i += 1;
+        }
+        let word = chars.get(start..i).unwrap_or_default();
+        let lowercase = cl.get(start..i).is_some_and(|ks| ks.iter().any(|k| k.lower));
+        if word.len() >= 4 && lowercase && !word.iter().any(|&c| greek_accented(c)) {
+            p += GREEK_UNACCENTED;
+        }
+    }
+    let mut accents = 0;
+    for (&c, k) in chars.iter().zip(cl) {
+        if greek_accented(c) {
+            accents += 1;
+            if accents > 1 {
+                p += 10.0;
+            }
+        } else if !k.alpha {
+            accents = 0;
+        }
+    }
+    p
 }
 
 /// A run of one or two non-ASCII letters repeated ("яяяя", "юяюя",
