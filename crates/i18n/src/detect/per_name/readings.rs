@@ -249,14 +249,17 @@ pub(super) struct Contest {
     /// Per candidate: (bits, index into `readings`).
     pub(super) cost: Vec<(f64, usize)>,
     /// Per candidate, readings that are no decoding alone but would be in a
-    /// directory of that charset (within [`LENIENT_EXCESS`]).
+    /// directory of that charset (within [`LENIENT_EXCESS`], or
+    /// [`LENIENT_EXCESS_ALPHABET`] for a single-byte charset).
     pub(super) lenient: Vec<(f64, usize)>,
     pub(super) garbage: f64,
     /// The name is valid UTF-8: shown as UTF-8 when nothing else fits.
     pub(super) utf8: bool,
     /// The name's only high byte is its last, `C2..DF`: perhaps UTF-8 cut.
     pub(super) cut_utf8: bool,
-    /// ... and it follows an ASCII letter: UTF-8 cut inside a word.
+    /// ... and it follows an ASCII letter: UTF-8 cut inside a word (or it
+    /// is `C3` after a non-letter or alone: UTF-8 cut, whatever the
+    /// directory).
     pub(super) cut_in_word: bool,
     /// How much the name weighs in choosing the directory's charsets: 1,
     /// shared with the other names of its words (`evidence_weights`).
