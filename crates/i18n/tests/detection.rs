@@ -893,19 +893,27 @@ fn measure() -> Report {
 /// row 5: those four floors went down (the twelfth time). At the end of
 /// that pass (Excalidraw's text too, a word list of 1,000 words seen once
 /// or more) every floor was set anew: the measured value less a name or
-/// two (most went up).
+/// two (most went up). Then (issue 50, fourth pass) a single-byte
+/// charset's lenient reading was held to 4 bits a character over the
+/// limit and a lone C3 ending a name after a non-letter became UTF-8 cut
+/// short (chosen on the three validation parts: +12 invalid names, no
+/// other name lost): every column won 3-13 invalid names in row 4 (floors
+/// raised), while the added languages lost 2 names in row 1 (100 ->
+/// 99.85 %) and 2 in row 7 (99.42 -> 99.27 %), Swedish names in
+/// windows-1252 and ISO-8859-15: those two floors went down (the
+/// thirteenth time).
 const ROWS: [(&str, f64, [f64; 6]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx))
-    (SINGLE, 99.5, [99.7, 99.8, 99.95, 99.95, 99.95, 99.7]),
+    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.95, 99.7]),
     (MIXED, 98.0, [98.35, 98.0, 96.9, 97.6, 96.3, 96.3]),
     (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0]),
-    (INVALID, 95.0, [95.55, 93.8, 96.5, 95.6, 94.1, 96.1]),
-    (ALL, 98.0, [98.4, 98.35, 98.4, 98.85, 98.45, 98.45]),
+    (INVALID, 95.0, [95.9, 94.3, 97.2, 96.5, 96.0, 97.1]),
+    (ALL, 98.0, [98.4, 98.4, 98.45, 98.95, 98.65, 98.55]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.6, 99.0, 99.4, 99.45, 99.3, 98.4]),
+    (FEAT_LEGACY, 97.0, [98.6, 99.0, 99.25, 99.45, 99.3, 98.4]),
 ];
 
 #[test]

@@ -458,3 +458,30 @@ fn dos_short_names_are_capitals() {
         assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), text, "{label}");
     }
 }
+
+#[test]
+fn random_bytes_and_a_lone_c3_beside_legacy_names_stay_raw() {
+    // (Issue 50, fourth pass.) Beside Czech and German names, random bytes
+    // that windows-1250 reads only far over its limit (`ýź°`) are not
+    // carried by the directory, and a name that ends in a lone C3 after a
+    // space is UTF-8 cut short, not `Ã` or `Ă`; the legacy names stay read.
+    let ev = Evidence::default();
+    let czech = ["Přehled účtů.xlsx", "Smlouva o dílo", "Fotky z dovolené", "Žádost.docx"];
+    let german = ["Übersicht März.pdf", "Größen.txt", "Bücher"];
+    let mut names: Vec<Vec<u8>> = czech.iter().map(|t| enc("windows-1250", t)).collect();
+    names.extend(german.iter().map(|t| enc("windows-1252", t)));
+    names.push(b"\xFD\x9F\xB0".to_vec());
+    names.push(b"2007 entfernen \xC3".to_vec());
+    names.push(b"\xC3".to_vec());
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    for (name, d) in refs.iter().zip(&ds).skip(czech.len() + german.len()) {
+        assert_eq!(*d, Decision::Raw, "{name:?}");
+    }
+    for (text, d) in czech.iter().chain(&german).zip(&ds) {
+        assert!(
+            matches!(d, Decision::Decoded { text: t, .. } if t == text),
+            "{text}: {d:?}"
+        );
+    }
+}
