@@ -428,3 +428,43 @@ print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('d'))
     assert_eq!(std::fs::read(srv.path("d/b.txt")).unwrap(), b"newer b");
     assert!(!srv.path("e").exists());
 }
+
+/// A spare that is not the server's own (here, given to uid and gid 65534
+/// after the overwrite that left it) is never written into: the next
+/// upload gets a file of its own, owned by the server, and the foreign
+/// one is removed. (The tests run as root, as CI does: the server's own
+/// files are root's.)
+#[test]
+fn a_spare_owned_by_someone_else_is_not_reused() {
+    use std::os::unix::fs::MetadataExt;
+    let srv = start(|_| {});
+    std::fs::create_dir(srv.path("d")).unwrap();
+    for n in ["d/a.txt", "d/b.txt"] {
+        std::fs::write(srv.path(n), format!("old {n}")).unwrap();
+    }
+    let root = srv.root.path().display().to_string();
+    let out = py(
+        &srv,
+        &format!(
+            r#"{STORE_AND_LOOK}
+ROOT = {root:?}
+s, f = bob()
+upload(s, f, b'd/a.txt', b'new a')
+spares = temps('d')
+for n in spares:
+    os.chown(os.path.join(ROOT, 'd', n), 65534, 65534)
+print('spares', len(spares))
+upload(s, f, b'd/b.txt', b'new b')
+st = os.stat(os.path.join(ROOT, 'd/b.txt'))
+print('b', st.st_ino, st.st_uid, st.st_gid)
+print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('d'))
+"#
+        ),
+    );
+    assert!(out.contains("spares 1\n"), "{out}");
+    let me = std::fs::metadata(srv.root.path()).unwrap();
+    // Written into, b.txt would be 65534's.
+    assert!(out.contains(&format!(" {} {}\n", me.uid(), me.gid())), "{out}");
+    assert!(out.contains("quit b'221' temps []"), "{out}");
+    assert_eq!(std::fs::read(srv.path("d/b.txt")).unwrap(), b"new b");
+}
