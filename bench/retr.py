@@ -21,7 +21,8 @@ server's receive path and the kernel's), timed from STOR to the 226.
 Per server and client it prints the median MiB/s, the server's CPU seconds
 per GiB (utime + stime of the server and its children) and the client's CPU
 seconds per GiB; client CPU close to the wall time means the client is the
-bottleneck. Needs root (the peers' chroots and users).
+bottleneck. Each transfer is made with the BENCH_PAUSE processes stopped
+(bench/benchlib.py). Needs root (the peers' chroots and users).
 Usage: bench/retr.py [RUNS] [MiB]      SERVERS=babelftp,vsftpd,pure-ftpd,pyftpdlib KINDS=RETR,STOR
 """
 import os, pwd, resource, socket, statistics, subprocess, sys, tempfile, time
@@ -156,23 +157,24 @@ def main():
                 port, user, password, proc = servers[name]
                 url = f'ftp://{user}:{password}@127.0.0.1:{port}/pub/'
                 for kind, client in clients:
-                    c0 = ticks(proc.pid); r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    u0 = resource.getrusage(resource.RUSAGE_SELF)
-                    t0 = time.perf_counter()
-                    if client == 'curl':
-                        args = ['-o', '/dev/null', url + 'big.bin'] if kind == 'RETR' else ['-T', big, url + 'up.bin']
-                        subprocess.run(['curl', '-s', '-S', *args], check=True)
-                        secs = time.perf_counter() - t0
-                        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-                        client_cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
-                    else:
-                        if client == 'discard':
-                            secs = discard_retr(port, user, password, 'pub/big.bin')
+                    with B.measuring():
+                        c0 = ticks(proc.pid); r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                        u0 = resource.getrusage(resource.RUSAGE_SELF)
+                        t0 = time.perf_counter()
+                        if client == 'curl':
+                            args = ['-o', '/dev/null', url + 'big.bin'] if kind == 'RETR' else ['-T', big, url + 'up.bin']
+                            subprocess.run(['curl', '-s', '-S', *args], check=True)
+                            secs = time.perf_counter() - t0
+                            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                            client_cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
                         else:
-                            secs = sendfile_stor(port, user, password, 'pub/up.bin', big)
-                        u1 = resource.getrusage(resource.RUSAGE_SELF)
-                        client_cpu = u1.ru_utime + u1.ru_stime - u0.ru_utime - u0.ru_stime
-                    c1 = ticks(proc.pid)
+                            if client == 'discard':
+                                secs = discard_retr(port, user, password, 'pub/big.bin')
+                            else:
+                                secs = sendfile_stor(port, user, password, 'pub/up.bin', big)
+                            u1 = resource.getrusage(resource.RUSAGE_SELF)
+                            client_cpu = u1.ru_utime + u1.ru_stime - u0.ru_utime - u0.ru_stime
+                        c1 = ticks(proc.pid)
                     if kind == 'STOR':
                         up = os.path.join(base, name, 'root', 'pub', 'up.bin')
                         if os.path.getsize(up) != MIB << 20:

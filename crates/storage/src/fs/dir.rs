@@ -26,7 +26,7 @@ use crate::Result;
 /// symlink, so nothing outside the directory is looked at.
 pub(super) struct FsDirEntries {
     /// What looks at the names: the open directory and where it is.
-    pub(super) look: Arc<Looker>,
+    pub(super) look: Looker,
     /// What one getdents64 reads into: 64 KiB, about 1,500 entries a call.
     /// rustix's `Dir` starts at 768 bytes and grows by as much per call, and
     /// on tmpfs every call pays a walk to its offset: a 10,000-name NLST
@@ -162,6 +162,23 @@ impl FsDirEntries {
 }
 
 impl Looker {
+    /// The same directory through a descriptor of its own.
+    pub(super) fn reopen(&self) -> Option<Looker> {
+        let fd = rustix::fs::openat(
+            &self.dir,
+            c".",
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .ok()?;
+        Some(Looker {
+            dir: Dir::from_std_file(std::fs::File::from(fd)),
+            root: self.root.clone(),
+            rel: self.rel.clone(),
+            charset: self.charset,
+        })
+    }
+
     /// The entry of `name` (`None`: it vanished meanwhile).
     fn stat_one(&self, name: std::ffi::CString) -> Option<Result<Entry>> {
         let wire = |name: std::ffi::CString, charset| match local_to_wire(name.as_bytes(), charset) {
@@ -236,7 +253,7 @@ impl Iterator for FsDirEntries {
                     }
                 }
                 if !self.names_only && self.pending.len() >= PARALLEL_STAT_FROM && two_cpus() {
-                    self.ahead = Lookahead::start(self.look.clone());
+                    self.ahead = Lookahead::start(&self.look);
                     if let Some(ahead) = self.ahead.as_mut() {
                         ahead.queue(&mut self.pending);
                     }

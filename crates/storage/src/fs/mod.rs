@@ -325,12 +325,12 @@ impl Storage for FsStorage {
         };
         let dir = self.open_for_reading(p)?;
         Ok(Box::new(FsDirEntries {
-            look: Arc::new(Looker {
+            look: Looker {
                 dir,
                 root: self.root.clone(),
                 rel,
                 charset: self.charset_of(p.components()),
-            }),
+            },
             buf: DirBuf::take(),
             pending: std::collections::VecDeque::new(),
             done: false,
