@@ -55,6 +55,14 @@ if [ "${#need[@]}" -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+# What the programs the tests run keep in a home (Chromium's profile and
+# cache, dconf, lftp's history, rclone's settings, pip's and Go's caches)
+# goes under target/home, not into the user's: nothing outside target/ is
+# written (npm's cache: scripts/axe.sh).
+home="$PWD/target/home"
+mkdir -p "$home/config" "$home/cache" "$home/data" "$home/state"
+export XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state"
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
