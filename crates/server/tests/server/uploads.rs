@@ -41,6 +41,13 @@ fn py(srv: &TestServer, body: &str) -> String {
     python(srv, &format!("{PY_RAW_FTP}\n{LOGIN}\n{body}"))
 }
 
+/// Runs `body` with [`STORE_AND_LOOK`], `ROOT` (the server's root on disk)
+/// and bob's session `s, f`.
+fn store_and_look(srv: &TestServer, body: &str) -> String {
+    let root = srv.root.path().display().to_string();
+    py(srv, &format!("{STORE_AND_LOOK}\nROOT = {root:?}\ns, f = bob()\n{body}"))
+}
+
 fn names(dir: &std::path::Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -359,20 +366,15 @@ fn what_an_overwrite_replaced_is_gone_when_quit_is_answered() {
     std::fs::write(srv.path("small.txt"), vec![b's'; 1024]).unwrap();
     std::fs::write(srv.path("big.bin"), vec![b'b'; 32 << 20]).unwrap();
     std::fs::write(srv.path("next.txt"), b"old next").unwrap();
-    let root = srv.root.path().display().to_string();
-    let out = py(
+    let out = store_and_look(
         &srv,
-        &format!(
-            r#"{STORE_AND_LOOK}
-ROOT = {root:?}
-s, f = bob()
+        r#"
 upload(s, f, b'next.txt', b'new next')
 print('noop', cmd(s, f, b'NOOP')[:3])
 upload(s, f, b'small.txt', b'new small')
 upload(s, f, b'big.bin', b'new big')
 print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('.'))
-"#
-        ),
+"#,
     );
     assert!(out.contains("noop b'200'"), "{out}");
     assert!(out.contains("quit b'221' temps []"), "{out}");
@@ -398,13 +400,9 @@ fn overwrites_in_a_row_reuse_the_replaced_file_and_leave_nothing_behind() {
         std::fs::write(srv.path(n), format!("old {n}")).unwrap();
     }
     let old_a = std::fs::metadata(srv.path("d/a.txt")).unwrap().ino();
-    let root = srv.root.path().display().to_string();
-    let out = py(
+    let out = store_and_look(
         &srv,
-        &format!(
-            r#"{STORE_AND_LOOK}
-ROOT = {root:?}
-s, f = bob()
+        r#"
 upload(s, f, b'd/a.txt', b'new a')
 upload(s, f, b'd/b.txt', b'new b')
 print('b', os.stat(os.path.join(ROOT, 'd/b.txt')).st_ino)
@@ -416,8 +414,7 @@ time.sleep(2.5)
 print('idle temps', temps('d'))
 upload(s, f, b'd/b.txt', b'newer b')
 print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('d'))
-"#
-        ),
+"#,
     );
     // b's upload was written into the file a's upload replaced.
     assert!(out.contains(&format!("b {old_a}\n")), "old a.txt inode {old_a}: {out}");
@@ -442,13 +439,9 @@ fn a_spare_owned_by_someone_else_is_not_reused() {
     for n in ["d/a.txt", "d/b.txt"] {
         std::fs::write(srv.path(n), format!("old {n}")).unwrap();
     }
-    let root = srv.root.path().display().to_string();
-    let out = py(
+    let out = store_and_look(
         &srv,
-        &format!(
-            r#"{STORE_AND_LOOK}
-ROOT = {root:?}
-s, f = bob()
+        r#"
 upload(s, f, b'd/a.txt', b'new a')
 spares = temps('d')
 for n in spares:
@@ -458,8 +451,7 @@ upload(s, f, b'd/b.txt', b'new b')
 st = os.stat(os.path.join(ROOT, 'd/b.txt'))
 print('b', st.st_ino, st.st_uid, st.st_gid)
 print('quit', cmd(s, f, b'QUIT')[:3], 'temps', temps('d'))
-"#
-        ),
+"#,
     );
     assert!(out.contains("spares 1\n"), "{out}");
     let me = std::fs::metadata(srv.root.path()).unwrap();
