@@ -57,9 +57,9 @@ pub(super) struct Looker {
 }
 
 /// A directory whose first read holds at least this many names is looked
-/// at (`fstatat`) by two threads ([`Lookahead`]): a listing's time is mostly the kernel's lookups
-/// (an MLSD of 10,000 names: `__d_lookup_rcu`, `shmem_getattr`,
-/// `link_path_walk`, ... 85 % of it; perf).
+/// at (`fstatat`) by two threads ([`Lookahead`]): a listing's time is
+/// mostly the kernel's lookups (an MLSD of 10,000 names: `__d_lookup_rcu`,
+/// `shmem_getattr`, `link_path_walk`, ... 85 % of it; perf).
 const PARALLEL_STAT_FROM: usize = 512;
 
 /// The size of one directory read.
