@@ -5,7 +5,7 @@ use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigr
 use super::cost::{char_cost, escape, GLUED};
 use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
-use super::words::{known_words, WORD_BONUS};
+use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
 
 /// Thai spelling no word has: a vowel or tone mark above or below that is
 /// not on a consonant (or on a vowel mark, for a tone), a leading vowel
@@ -198,6 +198,11 @@ fn score_with(
         .filter(|&s| s != Script::Other)
         .fold(0, |m, s| m | 1 << (s as u16));
     let known = known_words(chars, cl, word);
+    let unpaired = if scripts & (1 << (Script::Cjk as u16)) != 0 {
+        unpaired_cjk_runs(chars, cl)
+    } else {
+        [0u8; N]
+    };
     let mut best: Option<Score> = None;
     for lang in 0..N {
         if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
@@ -244,7 +249,8 @@ fn score_with(
             };
             bits += cost;
         }
-        let bonus = f64::from(WORD_BONUS) * f64::from(known.get(lang).copied().unwrap_or(0));
+        let bonus = f64::from(WORD_BONUS) * f64::from(known.get(lang).copied().unwrap_or(0))
+            - f64::from(UNPAIRED_CJK_RUN) * f64::from(unpaired.get(lang).copied().unwrap_or(0));
         let total = f64::from(bits) + penalty + compat(lang) - bonus;
         if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
             *slot = total;
