@@ -155,10 +155,13 @@ fn no_two_names_shown_alike() {
 #[test]
 fn a_name_shaped_like_a_cut_double_byte_name_in_its_directory() {
     // Thai ตราชู in windows-874 is B5 C3 D2 AA D9: GBK 得要 and a lead
-    // byte cut off. Alone it is `%HH`; among Thai names it is Thai.
+    // byte cut off. Alone it was `%HH` until issue 50's fifth pass; 得要
+    // holds no pair of jieba's words, so the GBK reading is no longer
+    // clear enough to call the name cut, and alone it is Thai too. Among
+    // Thai names it is Thai.
     let ev = Evidence::default();
     let name = enc("windows-874", "ตราชู");
-    assert_eq!(decide_name(&name, &cx(&ev)), Decision::Raw);
+    assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), "ตราชู");
     let names = [enc("windows-874", "จัต"), enc("windows-874", "ฟารินี"), name.clone()];
     let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
     let ds = decide_listing(&refs, &cx(&ev));
