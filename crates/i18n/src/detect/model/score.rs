@@ -50,6 +50,9 @@ pub(crate) struct Score {
     pub excess: f64,
     /// The structure penalties (no unigram sees them) in those bits.
     pub penalty: f64,
+    /// Frequent words of a language it was scored in that the text holds
+    /// (the most in any one language; issue 50, fifth pass).
+    pub words: u8,
 }
 
 /// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
@@ -270,12 +273,14 @@ fn score_with(
                     non_ascii_bits: na,
                     excess,
                     penalty,
+                    words: known.get(lang).copied().unwrap_or(0),
                 })
             }
             Some(b) => {
                 b.bits = b.bits.min(total);
                 b.non_ascii_bits = b.non_ascii_bits.min(na);
                 b.excess = b.excess.min(excess);
+                b.words = b.words.max(known.get(lang).copied().unwrap_or(0));
             }
         }
     }
