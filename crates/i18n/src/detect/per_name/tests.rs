@@ -488,3 +488,34 @@ fn random_bytes_and_a_lone_c3_beside_legacy_names_stay_raw() {
         );
     }
 }
+
+#[test]
+fn a_frequent_word_pays_for_its_charset_in_a_directory() {
+    // A mixed directory of Wagtail's validation part: Italian `sarà`
+    // (ISO-8859-15 E0) beside French names in macintosh and Lithuanian ones
+    // in windows-1257, where E0 is `ą`. The two Italian names' word bonus
+    // did not pay for a third charset, and they were read `sarą` (issue
+    // 50, fifth pass).
+    let ev = Evidence::default();
+    let names = [
+        enc("macintosh", "demandée programmation entourés"),
+        enc("macintosh", "créé-effectuer-520.tif"),
+        enc("macintosh", "sì (9).7z"),
+        enc("windows-1257", "tõttu 978"),
+        enc("windows-1257", "27.06.2007 zoną formos"),
+        enc("windows-1257", "lokalę"),
+        enc("ISO-8859-15", "Värskendati ülevaade"),
+        enc("ISO-8859-15", "sarà.zip"),
+        enc("ISO-8859-15", "20260606 raccolta sarà"),
+        b"Tambi\xC3".to_vec(),
+    ];
+    let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let ds = decide_listing(&refs, &cx(&ev));
+    let shown_all: Vec<String> = refs.iter().zip(&ds).map(|(n, d)| shown(n, d)).collect();
+    assert_eq!(shown_all.get(7).map(String::as_str), Some("sarà.zip"), "{shown_all:?}");
+    assert_eq!(
+        shown_all.get(8).map(String::as_str),
+        Some("20260606 raccolta sarà"),
+        "{shown_all:?}"
+    );
+}
