@@ -519,3 +519,14 @@ fn a_frequent_word_pays_for_its_charset_in_a_directory() {
         "{shown_all:?}"
     );
 }
+
+#[test]
+fn random_bytes_read_as_two_hanzi_stay_raw() {
+    // D7 D5 B8 B8 is GBK `渍父`, two frequent hanzi that no word holds side
+    // by side: random bytes of the validation parts, `%HH` since issue
+    // 50's fifth pass. A word (`北京`) is still read alone.
+    let ev = Evidence::default();
+    assert_eq!(decide_name(b"\xD7\xD5\xB8\xB8", &cx(&ev)), Decision::Raw);
+    let name = enc("GBK", "北京");
+    assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), "北京");
+}
