@@ -18,6 +18,7 @@ mod cost;
 mod langs;
 mod score;
 mod tables;
+mod thai;
 mod words;
 
 use chars::{alpha, class, escape_row, fold, is_letterlike, is_mark, mark_fits, unigram_row};

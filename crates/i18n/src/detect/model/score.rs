@@ -5,37 +5,8 @@ use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigr
 use super::cost::{char_cost, escape, GLUED};
 use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
-use super::words::{known_words, WORD_BONUS};
-
-/// Thai spelling no word has: a vowel or tone mark above or below that is
-/// not on a consonant (or on a vowel mark, for a tone), a leading vowel
-/// (เ แ โ ใ ไ) not followed by a consonant, a following vowel (ะ า ำ)
-/// after no consonant or mark.
-fn thai_penalty(chars: &[char]) -> f64 {
-    let consonant = |c: char| ('\u{E01}'..='\u{E2E}').contains(&c);
-    let above_below = |c: char| matches!(c, '\u{E31}' | '\u{E34}'..='\u{E3A}' | '\u{E47}');
-    let tone = |c: char| matches!(c, '\u{E48}'..='\u{E4E}');
-    let mut p = 0.0;
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
-        let next = chars.get(i + 1).copied();
-        let ok = if above_below(c) {
-            prev.is_some_and(consonant)
-        } else if tone(c) {
-            prev.is_some_and(|p| consonant(p) || above_below(p))
-        } else if matches!(c, '\u{E40}'..='\u{E44}') {
-            next.is_some_and(consonant)
-        } else if matches!(c, '\u{E30}' | '\u{E32}' | '\u{E33}') {
-            prev.is_some_and(|p| consonant(p) || above_below(p) || tone(p))
-        } else {
-            true
-        };
-        if !ok {
-            p += 10.0;
-        }
-    }
-    p
-}
+use super::thai::thai_penalty;
+use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
 
 /// The best explanation of a text: total bits and the bits
 /// spent on non-ASCII characters (for the "is this a decoding at all" test).
@@ -50,6 +21,9 @@ pub(crate) struct Score {
     pub excess: f64,
     /// The structure penalties (no unigram sees them) in those bits.
     pub penalty: f64,
+    /// Frequent words of a language it was scored in that the text holds
+    /// (the most in any one language; issue 50, fifth pass).
+    pub words: u8,
 }
 
 /// Scores a candidate decoding; `compat(lang)` is the extra cost of reading
@@ -198,6 +172,11 @@ fn score_with(
         .filter(|&s| s != Script::Other)
         .fold(0, |m, s| m | 1 << (s as u16));
     let known = known_words(chars, cl, word);
+    let unpaired = if scripts & (1 << (Script::Cjk as u16)) != 0 {
+        unpaired_cjk_runs(chars, cl)
+    } else {
+        [0u8; N]
+    };
     let mut best: Option<Score> = None;
     for lang in 0..N {
         if scripts != 0 && scripts & (1 << (lang_script(lang) as u16)) == 0 {
@@ -244,7 +223,8 @@ fn score_with(
             };
             bits += cost;
         }
-        let bonus = f64::from(WORD_BONUS) * f64::from(known.get(lang).copied().unwrap_or(0));
+        let bonus = f64::from(WORD_BONUS) * f64::from(known.get(lang).copied().unwrap_or(0))
+            - f64::from(UNPAIRED_CJK_RUN) * f64::from(unpaired.get(lang).copied().unwrap_or(0));
         let total = f64::from(bits) + penalty + compat(lang) - bonus;
         if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
             *slot = total;
@@ -264,12 +244,14 @@ fn score_with(
                     non_ascii_bits: na,
                     excess,
                     penalty,
+                    words: known.get(lang).copied().unwrap_or(0),
                 })
             }
             Some(b) => {
                 b.bits = b.bits.min(total);
                 b.non_ascii_bits = b.non_ascii_bits.min(na);
                 b.excess = b.excess.min(excess);
+                b.words = b.words.max(known.get(lang).copied().unwrap_or(0));
             }
         }
     }

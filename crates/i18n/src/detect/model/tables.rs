@@ -50,6 +50,10 @@ pub(super) struct Tables {
     /// Frequent words with a non-ASCII letter (lowercase), with a bit for
     /// each language that writes them often (issue 50, third pass).
     pub(super) words: HashMap<String, u64, BuildHasherDefault<FastHasher>>,
+    /// Pairs of adjacent CJK characters that a language's dictionary words
+    /// hold often (`cjkpairs.txt`), with a bit per language (issue 50,
+    /// fifth pass).
+    pub(super) cjk_pairs: HashMap<(char, char), u64, BuildHasherDefault<FastHasher>>,
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -61,7 +65,21 @@ pub(super) fn tables() -> &'static Tables {
             ascii: Map::default(),
             escape: Map::default(),
             words: HashMap::default(),
+            cjk_pairs: HashMap::default(),
         };
+        for line in include_str!("../cjkpairs.txt").lines() {
+            let mut parts = line.splitn(3, ' ');
+            let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
+                continue;
+            };
+            let Some(lang) = lang.strip_suffix('8').and_then(lang_index) else {
+                continue;
+            };
+            let cs: Vec<char> = chars.chars().collect();
+            for pair in cs.chunks_exact(2) {
+                *t.cjk_pairs.entry((pair[0], pair[1])).or_insert(0) |= 1u64 << lang;
+            }
+        }
         for line in include_str!("../charfreq.txt").lines() {
             if line.starts_with('#') {
                 continue;

@@ -3,7 +3,7 @@
 //! pairs alone say (`più`, `città` beside `piů`, `cittŕ`).
 
 use super::chars::{fold, Class};
-use super::langs::N;
+use super::langs::{lang_script, Script, N};
 use super::tables::tables;
 
 /// Per language, how many words of the text with a non-ASCII letter are
@@ -44,6 +44,49 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
     known
 }
 
+/// Per CJK language, how many runs of two CJK letters or more (Han, kana,
+/// Hangul) of the text hold no pair of adjacent letters that its
+/// dictionary's words hold often (`cjkpairs.txt`; issue 50's fifth pass:
+/// `北京`, `東京`, `서울` hold one; the random bytes `渍父`, `旭慮`,
+/// `듛벙갭` none).
+pub(super) fn unpaired_cjk_runs(chars: &[char], cl: &[Class]) -> [u8; N] {
+    let mut without = [0u8; N];
+    let t = tables();
+    let cjk = |i: usize| cl.get(i).is_some_and(|k| k.alpha && k.script == Script::Cjk);
+    let mut i = 0;
+    while i < chars.len() {
+        if !cjk(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut held = 0u64;
+        while i + 1 < chars.len() && cjk(i + 1) {
+            if let (Some(&a), Some(&b)) = (chars.get(i), chars.get(i + 1)) {
+                held |= t.cjk_pairs.get(&(a, b)).copied().unwrap_or(0);
+            }
+            i += 1;
+        }
+        if i > start {
+            for (lang, w) in without.iter_mut().enumerate() {
+                if held & (1u64 << lang) == 0 && lang_script(lang) == Script::Cjk {
+                    *w = w.saturating_add(1);
+                }
+            }
+        }
+        i += 1;
+    }
+    without
+}
+
+/// Bits a CJK reading pays for each run of two letters or more with no
+/// pair its language's words hold (issue 50, fifth pass). Chosen on the
+/// validation parts among 1, 2, 3, 4, 5, 7, 9 and 12: two random high
+/// bytes are a frequent hanzi or hangul one time in four, and two of them
+/// side by side are a word far less often; a given name (`昊嘉`, `春香`)
+/// is no word either, which is what keeps this small.
+pub(super) const UNPAIRED_CJK_RUN: u32 = 3;
+
 /// Bits a reading saves for each of its words that is a frequent word of
 /// the language (issue 50's third pass: `può`, `şimdi`, `tűnik` are words,
 /// `puň`, `žimdi`, `tūnik` are not; letter pairs alone could not tell).
@@ -79,5 +122,30 @@ mod tests {
         let Some(fr) = lang_index("fr") else { panic!("fr") };
         assert_eq!(known("Paris à Lyon.txt")[fr], 1);
         assert_eq!(known("à")[fr], 0);
+    }
+
+    fn unpaired(text: &str, lang: &str) -> u8 {
+        let chars: Vec<char> = text.chars().collect();
+        let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
+        let Some(l) = lang_index(lang) else { panic!("{lang}") };
+        unpaired_cjk_runs(&chars, &cl)[l]
+    }
+
+    #[test]
+    fn cjk_runs_without_a_word_pair_are_counted() {
+        // words of the dictionaries
+        assert_eq!(unpaired("北京_2019.jpg", "zh"), 0);
+        assert_eq!(unpaired("東京タワー", "ja"), 0);
+        // random bytes read as GBK and EUC-JP
+        assert_eq!(unpaired("渍父", "zh"), 1);
+        assert_eq!(unpaired("旭慮.dat", "ja"), 1);
+        // a single character is no run; two runs are counted apart
+        assert_eq!(unpaired("父", "zh"), 0);
+        assert_eq!(unpaired("渍父 北京 勋陵", "zh"), 2);
+        // only CJK languages count
+        let Some(fr) = lang_index("fr") else { panic!("fr") };
+        let chars: Vec<char> = "渍父".chars().collect();
+        let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
+        assert_eq!(unpaired_cjk_runs(&chars, &cl)[fr], 0);
     }
 }

@@ -261,6 +261,9 @@ pub(super) struct Contest {
     /// is `C3` after a non-letter or alone: UTF-8 cut, whatever the
     /// directory).
     pub(super) cut_in_word: bool,
+    /// Per candidate: its plausible reading holds a frequent word
+    /// (issue 50, fifth pass).
+    pub(super) worded: Vec<bool>,
     /// How much the name weighs in choosing the directory's charsets: 1,
     /// shared with the other names of its words (`evidence_weights`).
     pub(super) weight: f64,
@@ -308,7 +311,12 @@ pub(super) fn contest(name: &[u8], mut readings: Vec<Reading>, utf8: bool) -> Co
             }
         }
     }
+    let worded = cost
+        .iter()
+        .map(|&(b, ri)| b.is_finite() && readings.get(ri).is_some_and(|r| r.score.words > 0))
+        .collect();
     Contest {
+        worded,
         utf8: std::str::from_utf8(name).is_ok(),
         cut_utf8: high == 1 && name.last().is_some_and(|b| (0xC2..=0xDF).contains(b)),
         // (Cut inside a Latin word: the lead byte of a Latin letter,
