@@ -128,6 +128,9 @@ pub async fn serve(
         let header = listener.shared.cfg.http_header_timeout;
         // The task holds the slot: it is the connection's life, handshake
         // included.
+        // The socket again, kept past the connection's end for a
+        // lingering close.
+        let kept = std::os::fd::AsFd::as_fd(&tcp).try_clone_to_owned().ok();
         tokio::spawn(async move {
             let _slot = slot;
             match tls {
@@ -138,8 +141,46 @@ pub async fn serve(
                     Err(_) => tracing::debug!(%peer, door = what, "HTTPS: TLS handshake timed out"),
                 },
             }
+            if let Some(fd) = kept {
+                linger(fd).await;
+            }
         });
     }
+}
+
+/// How long a closed connection's socket takes in, and drops, what the
+/// client still sends ([`linger`]), and how much of it at most.
+const LINGER: Duration = Duration::from_secs(2);
+const LINGER_MAX: usize = 64 << 20;
+
+/// The end of a connection, as nginx's lingering close: the client may
+/// still be sending a request body no handler read (a form refused after
+/// its first KiB, an upload without a session). Closed with octets
+/// unread, the socket is reset by the kernel, and a client still sending
+/// (curl) may see the reset and not the answer before it. So the writing
+/// side is shut down (the answer is followed by the end) and what still
+/// comes is read and dropped, for at most [`LINGER`] and [`LINGER_MAX`]
+/// octets; a client that closed first ends it at once.
+async fn linger(fd: std::os::fd::OwnedFd) {
+    let std = std::net::TcpStream::from(fd);
+    if std.set_nonblocking(true).is_err() {
+        return;
+    }
+    let Ok(mut tcp) = TcpStream::from_std(std) else {
+        return;
+    };
+    let _ = tcp.shutdown().await;
+    let mut buf = vec![0u8; 16 << 10];
+    let mut left = LINGER_MAX;
+    let _ = tokio::time::timeout(LINGER, async {
+        while left > 0 {
+            match tcp.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    })
+    .await;
 }
 
 /// `Strict-Transport-Security` for a year (RFC 6797), on an answer of an

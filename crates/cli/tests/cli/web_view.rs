@@ -1532,3 +1532,36 @@ fn find_is_bounded_in_work_and_results_and_refuses_a_long_text() {
     assert!(!page.contains("<script>alert"), "{page}");
     assert!(page.contains("&lt;script&gt;alert(1)"), "{page}");
 }
+
+/// A client still sending a body the server will not read (here, an
+/// upload without a session, refused at once) gets the answer and is not
+/// reset: the server closes its side after the answer and takes in, then
+/// drops, what still comes (a lingering close). Closed with the octets
+/// unread, the connection was reset by the kernel, and a client that
+/// was still sending (curl) could see the reset instead of the answer.
+#[test]
+fn a_client_still_sending_a_refused_body_reads_the_answer_and_is_not_reset() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let (_srv, base) = start(&root, &["--user", "alice:pw"]);
+    let addr = base.trim_start_matches("http://").trim_end_matches('/').to_owned();
+    let body = 8usize << 20;
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    let head = format!(
+        "POST /x.bin?upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/octet-stream\r\nContent-Length: {body}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let mut w = s.try_clone().unwrap();
+    let sender = std::thread::spawn(move || w.write_all(&vec![b'x'; body]).map_err(|e| e.kind()));
+    let mut answer = Vec::new();
+    let read = s.read_to_end(&mut answer);
+    let sent = sender.join().unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(read.is_ok(), "{read:?} after {text:?}");
+    assert!(text.starts_with("HTTP/1.1 4"), "{text}");
+    assert_eq!(sent, Ok(()), "the client was reset while sending; answer: {text}");
+    assert!(!root.join("x.bin").exists());
+}
