@@ -123,10 +123,13 @@ pub async fn shell(a: ShellArgs) -> anyhow::Result<()> {
     // reads nor writes one.
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
     let mut failed = false;
-    let history = std::env::var_os("XDG_STATE_HOME")
-        .filter(|_| interactive)
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+    let history = interactive
+        .then(|| {
+            std::env::var_os("XDG_STATE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        })
+        .flatten()
         .map(|b| b.join("babelftp/history"));
     if let Some(h) = &history {
         let _ = rl.load_history(h);

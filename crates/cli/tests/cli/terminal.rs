@@ -539,6 +539,7 @@ fn a_broken_download_leaves_the_shell_in_step() {
         .args(["shell", &url])
         .current_dir(here.path())
         .env("XDG_STATE_HOME", state.path())
+        .env("HOME", here.path())
         .env("LC_ALL", "C")
         .env_remove("LANG")
         .env_remove("LC_MESSAGES")
@@ -561,6 +562,10 @@ fn a_broken_download_leaves_the_shell_in_step() {
     assert!(stderr.contains("Broken pipe"), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, ["/", "big.bin", "readme.txt"], "{stdout}{stderr}");
+    // A piped script keeps no history, neither in XDG_STATE_HOME nor under
+    // HOME (it once wrote ~/.local/state/babelftp/history).
+    assert!(!state.path().join("babelftp").exists());
+    assert!(!here.path().join(".local").exists());
 }
 
 /// Item 8: Ctrl-C during an upload stops it too; the session goes on.
