@@ -295,6 +295,28 @@ def is_han(c):
     return 0x3400 <= ord(c) <= 0x9FFF or 0xF900 <= ord(c) <= 0xFAFF or 0x20000 <= ord(c) <= 0x2FFFF
 
 
+def jieba_lines(jieba):
+    """The lines of jieba's dict.txt ("word frequency tag"), read from its
+    source archive (also used by scripts/gen-cjk-pairs.py)."""
+    with tarfile.open(jieba) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("jieba/dict.txt"))
+        return tar.extractfile(member).read().decode("utf-8").splitlines()
+
+
+def traditional_variants(variants):
+    """Unihan's kTraditionalVariant: a simplified character to its
+    traditional forms (also used by scripts/gen-cjk-pairs.py)."""
+    trad = {}
+    opener = bz2.open if variants.endswith(".bz2") else open
+    with opener(variants, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3 and parts[1] == "kTraditionalVariant":
+                s = chr(int(parts[0][2:], 16))
+                trad[s] = [chr(int(v[2:], 16)) for v in parts[2].split()]
+    return trad
+
+
 def load_dictionaries(ipadic, jieba, variants):
     """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
@@ -308,20 +330,11 @@ def load_dictionaries(ipadic, jieba, variants):
                     if is_han(c):
                         ja[c] = ja.get(c, 0) + 1
     zh = {}
-    with tarfile.open(jieba) as tar:
-        member = next(m for m in tar.getmembers() if m.name.endswith("jieba/dict.txt"))
-        for line in tar.extractfile(member).read().decode("utf-8").splitlines():
-            for c in set(line.split(" ", 1)[0]):
-                if is_han(c):
-                    zh[c] = zh.get(c, 0) + 1
-    trad = {}
-    opener = bz2.open if variants.endswith(".bz2") else open
-    with opener(variants, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 3 and parts[1] == "kTraditionalVariant":
-                s = chr(int(parts[0][2:], 16))
-                trad[s] = [chr(int(v[2:], 16)) for v in parts[2].split()]
+    for line in jieba_lines(jieba):
+        for c in set(line.split(" ", 1)[0]):
+            if is_han(c):
+                zh[c] = zh.get(c, 0) + 1
+    trad = traditional_variants(variants)
     zt = {}
     for c, n in zh.items():
         targets = trad.get(c, [c])

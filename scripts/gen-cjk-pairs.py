@@ -28,13 +28,24 @@ Usage:
         UNIHAN_VARIANTS [TOP] > crates/i18n/src/detect/cjkpairs.txt
 """
 
-import bz2
 import glob
 import importlib.util
 import os
 import re
 import sys
-import tarfile
+
+
+def load_charfreq():
+    """scripts/gen-charfreq.py, whose readers of CLDR's texts, jieba's
+    dictionary and Unihan's variants this script shares."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("gen_charfreq", os.path.join(here, "gen-charfreq.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+CHARFREQ = load_charfreq()
 
 # Pairs kept per language (chosen on the validation parts: 4,000, 10,000,
 # 20,000 and 80,000 moved no validation name; Korean's text holds about
@@ -77,33 +88,15 @@ def ipadic_pairs(ipadic):
 
 
 def jieba_words(jieba):
-    with tarfile.open(jieba) as tar:
-        member = next(m for m in tar.getmembers() if m.name.endswith("jieba/dict.txt"))
-        for line in tar.extractfile(member).read().decode("utf-8").splitlines():
-            parts = line.split(" ")
-            if len(parts) >= 2 and parts[1].isdigit():
-                yield parts[0], int(parts[1])
-
-
-def traditional(variants):
-    trad = {}
-    opener = bz2.open if variants.endswith(".bz2") else open
-    with opener(variants, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 3 and parts[1] == "kTraditionalVariant":
-                s = chr(int(parts[0][2:], 16))
-                trad[s] = [chr(int(v[2:], 16)) for v in parts[2].split()]
-    return trad
+    for line in CHARFREQ.jieba_lines(jieba):
+        parts = line.split(" ")
+        if len(parts) >= 2 and parts[1].isdigit():
+            yield parts[0], int(parts[1])
 
 
 def cldr_korean(base):
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("gen_charfreq", os.path.join(here, "gen-charfreq.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     counts = {}
-    for s in mod.texts(base, "ko"):
+    for s in CHARFREQ.texts(base, "ko"):
         for w in re.split(r"[^\uAC00-\uD7A3]+", s):
             add_pairs(counts, w, 1)
     return counts
@@ -116,7 +109,7 @@ def main():
         top = {k: int(sys.argv[5]) for k in top}
     zh = {}
     zt = {}
-    trad = traditional(variants)
+    trad = CHARFREQ.traditional_variants(variants)
     for word, freq in jieba_words(jieba):
         add_pairs(zh, word, freq)
         forms = [""]
