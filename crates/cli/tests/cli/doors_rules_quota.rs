@@ -10,6 +10,8 @@
 //!   the usage equals what is stored and never passes the quota (it once
 //!   said 800 KiB with 3.3 MB on disk). Folders count against a file
 //!   quota.
+//! - A folder where an overwrite just left its replaced file (kept for a
+//!   second) is removed at once by another session or door.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::SocketAddr;
@@ -496,4 +498,88 @@ print(json.dumps(out))
         let r = curl(&jar, http, &format!("{base}/pub/sharedlink/notes.txt"), &[]);
         assert_eq!((r.status, r.body.as_str()), (200, "notes"), "{http}");
     }
+}
+
+/// An overwrite keeps the file it replaced, hidden in its folder, for up
+/// to a second (to undo it, or for the session's next upload to write
+/// into): another session's RMD of that folder, on FTP and FTPS, and the
+/// web view's delete over HTTP/1.1 and HTTP/2, remove it with the folder
+/// at once instead of answering "not empty" meanwhile. (The removing
+/// session is logged in before the overwrite, so that it acts within the
+/// second.)
+#[test]
+fn a_folder_where_an_overwrite_just_happened_is_removed_at_once_on_every_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let doors = ["ftp", "ftps", "--http1.1", "--http2"];
+    for door in doors {
+        std::fs::create_dir_all(root.join(format!("d{door}"))).unwrap();
+        std::fs::write(root.join(format!("d{door}/a.txt")), "old").unwrap();
+    }
+    let db = user_with_rules(dir.path(), "erin", &[("/", "all")]);
+    let (srv, base) = start(dir.path(), &root, &db);
+    let mut webs = Vec::new();
+    for http in &doors[2..] {
+        let jar = dir.path().join(format!("jar{http}"));
+        let token = web_login(&jar, http, &base, "erin", "erin-secret");
+        webs.push(format!("({http:?}, {:?}, {token:?})", jar.display().to_string()));
+    }
+    let script = prelude(srv.addr, "erin", "erin-secret")
+        + &format!(
+            "ROOT, BASE, WEB = {:?}, {base:?}, [{}]\n",
+            root.display().to_string(),
+            webs.join(", ")
+        )
+        + r#"
+import io, os, subprocess
+def spares(d):
+    return len([n for n in os.listdir(os.path.join(ROOT, d)) if n.endswith('.part')])
+def web_delete(http, jar, token, path):
+    return subprocess.run(['curl', '-sS', '-k', '-g', '--max-time', '60', http, '-c', jar, '-b', jar,
+                           '-o', '/dev/null', '-w', '%{http_code}', '--data-urlencode', 'csrf=' + token,
+                           BASE + path + '?delete'], capture_output=True, text=True).stdout.strip()
+a = session(False)
+out = {}
+for door in ('ftp', 'ftps'):
+    d = 'd' + door
+    b = session(door == 'ftps')
+    a.storbinary('STOR /%s/a.txt' % d, io.BytesIO(b'new'))
+    r = {'spares': spares(d)}
+    r['dele'] = answer(b, 'DELE /%s/a.txt' % d)
+    r['rmd'] = answer(b, 'RMD /%s' % d)
+    r['gone'] = not os.path.exists(os.path.join(ROOT, d))
+    b.quit()
+    out[door] = r
+for http, jar, token in WEB:
+    d = 'd' + http
+    a.storbinary('STOR /%s/a.txt' % d, io.BytesIO(b'new'))
+    r = {'spares': spares(d)}
+    r['dele'] = web_delete(http, jar, token, '/%s/a.txt' % d)
+    r['rmd'] = web_delete(http, jar, token, '/%s' % d)
+    r['gone'] = not os.path.exists(os.path.join(ROOT, d))
+    out[http] = r
+# The overwriting session goes on: its next upload gets a file of its own.
+os.makedirs(os.path.join(ROOT, 'dftp'), exist_ok=True)
+out['again'] = answer(a, 'TYPE I')
+a.storbinary('STOR /dftp/b.txt', io.BytesIO(b'b'))
+out['quit'] = a.quit()
+print(json.dumps(out))
+"#;
+    let out: serde_json::Value = serde_json::from_str(python(&script).trim()).unwrap();
+    for door in doors {
+        let r = &out[door];
+        // The replaced file was there when the other door acted.
+        assert_eq!(r["spares"], 1, "{door}: {out}");
+        let (dele, rmd) = (r["dele"].as_str().unwrap(), r["rmd"].as_str().unwrap());
+        if door.starts_with("ftp") {
+            assert!(dele.starts_with("250") && rmd.starts_with("250"), "{door}: {out}");
+        } else {
+            assert!(dele == "303" && rmd == "303", "{door}: {out}");
+        }
+        assert_eq!(r["gone"], true, "{door}: {out}");
+    }
+    assert!(out["quit"].as_str().unwrap().starts_with("221"), "{out}");
+    assert_eq!(std::fs::read(root.join("dftp/b.txt")).unwrap(), b"b");
+    let left: Vec<_> = std::fs::read_dir(root.join("dftp")).unwrap().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
 }

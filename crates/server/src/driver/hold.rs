@@ -84,7 +84,9 @@ const SPARE_MAX: u64 = 1 << 20;
 /// How long a spare waits for the next upload. A spare is a hidden file
 /// in its folder: it is removed before any command but a transfer's own
 /// (PASV, PORT, TYPE, SIZE, MDTM, MFMT, STOR, RETR), so that a listing's
-/// count or an RMD never meets it, and at the latest after this.
+/// count or an RMD never meets it, and at the latest after this. (An RMD
+/// of its folder by another session or door removes it: the storage
+/// knows it for one of its kept files.)
 pub(super) const SPARE_FOR: Duration = Duration::from_secs(1);
 
 impl Driver {

@@ -21,6 +21,7 @@ use super::{Capabilities, DirEntries, ReadHandle, Result, Storage, StorageError,
 
 mod dir;
 pub mod durable;
+mod kept;
 mod lookahead;
 mod upload;
 
@@ -377,7 +378,7 @@ impl Storage for FsStorage {
         if p.is_root() {
             return Err(StorageError::PermissionDenied);
         }
-        Ok(self.root.remove_dir(self.resolve(p, false)?)?)
+        Ok(kept::remove_dir(&self.root, &self.resolve(p, false)?)?)
     }
 
     /// DELE under a quota: the file leaves its name in one step (renamed

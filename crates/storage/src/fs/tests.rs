@@ -216,3 +216,74 @@ fn a_large_listing_cut_short_leaves_no_thread_behind() {
     }
     assert_eq!(list_helpers(), 0);
 }
+
+/// An overwrite keeps the file it replaced under its temporary name for
+/// a moment (to undo, or to be written into by the next upload): an RMD
+/// of the folder from elsewhere removes it rather than failing, and
+/// removes nothing else (an upload still being written keeps it).
+#[test]
+fn an_rmd_removes_what_uploads_keep_in_the_folder_and_nothing_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    let d = tmp.path().join("d");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::write(d.join("f"), b"old").unwrap();
+    let mut up = st.open_write(&v("d/f"), WriteMode::Replace).unwrap();
+    up.write_all(b"new").unwrap();
+    let (_, held) = up.commit_held().unwrap();
+    let held = held.unwrap();
+    assert_eq!(held.replaced(), Some(3));
+    let temps = || std::fs::read_dir(&d).unwrap().count();
+    // f and the kept file.
+    assert_eq!(temps(), 2);
+    assert_eq!(
+        st.rmdir(&v("d")).unwrap_err().kind(),
+        std::io::ErrorKind::DirectoryNotEmpty
+    );
+    st.remove_file(&v("d/f")).unwrap();
+    // An upload being written into d: its temporary file is not one kept.
+    let mut writing = st.open_write(&v("d/g"), WriteMode::Replace).unwrap();
+    writing.write_all(b"x").unwrap();
+    assert_eq!(
+        st.rmdir(&v("d")).unwrap_err().kind(),
+        std::io::ErrorKind::DirectoryNotEmpty
+    );
+    assert_eq!(temps(), 2, "nothing removed while an upload is written");
+    drop(writing);
+    // Only the kept file is left: it goes, and the folder.
+    st.rmdir(&v("d")).unwrap();
+    assert!(!d.exists());
+    // The upload, told to keep its commit, finds nothing left to remove.
+    held.keep().unwrap();
+    // A file of that name elsewhere (not kept) keeps its folder.
+    std::fs::create_dir(&d).unwrap();
+    std::fs::write(d.join(".babelftp-1-1.part"), b"left by a crash").unwrap();
+    assert_eq!(
+        st.rmdir(&v("d")).unwrap_err().kind(),
+        std::io::ErrorKind::DirectoryNotEmpty
+    );
+}
+
+/// A spare whose folder an RMD emptied is not written into: the next
+/// upload into a new folder of that name gets a file of its own.
+#[test]
+fn a_spare_an_rmd_removed_is_not_reused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    let d = tmp.path().join("d");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::write(d.join("f"), b"old").unwrap();
+    let mut up = st.open_write(&v("d/f"), WriteMode::Replace).unwrap();
+    up.write_all(b"new").unwrap();
+    let (_, held) = up.commit_held().unwrap();
+    st.remove_file(&v("d/f")).unwrap();
+    st.rmdir(&v("d")).unwrap();
+    std::fs::create_dir(&d).unwrap();
+    let mut up = st
+        .open_write_reusing(&v("d/f"), WriteMode::Replace, held.unwrap())
+        .unwrap();
+    up.write_all(b"newer").unwrap();
+    up.commit().unwrap();
+    assert_eq!(std::fs::read(d.join("f")).unwrap(), b"newer");
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+}

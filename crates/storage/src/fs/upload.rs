@@ -142,8 +142,13 @@ impl FsUpload {
         };
         let held = if hold {
             let meta = self.file.metadata()?;
+            let folder = super::kept::folder(&self.dir)?;
+            if old_kept {
+                super::kept::keep(folder, &temp);
+            }
             Some(FsHeld {
                 dir: self.dir.try_clone()?,
+                folder,
                 target: std::mem::take(&mut self.target),
                 old: old_kept.then_some(temp),
                 old_size: match replaced {
@@ -172,7 +177,11 @@ impl FsUpload {
 /// holds this upload's file).
 pub struct FsHeld {
     dir: Dir,
+    /// The folder `dir` is ([`super::kept`]).
+    folder: (u64, u64),
     target: PathBuf,
+    /// The replaced file's temporary name, listed in [`super::kept`]
+    /// while it is here.
     old: Option<PathBuf>,
     /// The replaced file's size.
     old_size: u64,
@@ -180,6 +189,12 @@ pub struct FsHeld {
 }
 
 impl FsHeld {
+    /// The replaced file's name, taken back from [`super::kept`]; `None`
+    /// when there is none or an RMD of the folder removed it.
+    fn take_old(&mut self) -> Option<PathBuf> {
+        self.old.take().filter(|old| super::kept::take(self.folder, old))
+    }
+
     /// Whether the name still holds this upload's file.
     fn still_ours(&self) -> bool {
         self.dir
@@ -198,7 +213,7 @@ impl Held for FsHeld {
     }
 
     fn keep(mut self: Box<Self>) -> Result<()> {
-        match self.old.take() {
+        match self.take_old() {
             Some(old) => Ok(self.dir.remove_file(old)?),
             None => Ok(()),
         }
@@ -211,7 +226,7 @@ impl Held for FsHeld {
             // Replaced, renamed or removed since: that change stands.
             return Ok(false);
         }
-        match self.old.take() {
+        match self.take_old() {
             Some(old) => {
                 // The old file back at the name, this upload's at the
                 // temporary name, then gone.
@@ -228,7 +243,7 @@ impl Held for FsHeld {
 impl Drop for FsHeld {
     fn drop(&mut self) {
         // Neither kept nor undone: the upload stands.
-        if let Some(old) = self.old.take() {
+        if let Some(old) = self.take_old() {
             let _ = self.dir.remove_file(old);
         }
     }
@@ -339,11 +354,25 @@ impl FsHeld {
             return None;
         }
         let here = dir.dir_metadata().ok()?;
-        let there = self.dir.dir_metadata().ok()?;
-        if (here.dev(), here.ino()) != (there.dev(), there.ino()) {
+        if (here.dev(), here.ino()) != self.folder {
             return None;
         }
-        let old = self.old.as_ref()?;
+        // Taken from the list first: an RMD of the folder no longer
+        // removes it (it is an upload's file again), and if one has,
+        // there is nothing to reuse.
+        let old = self.take_old()?;
+        match self.open_cut(&old) {
+            Some(file) => Some((file, old)),
+            None => {
+                let _ = self.dir.remove_file(&old);
+                None
+            }
+        }
+    }
+
+    /// The replaced file `old` opened for writing and cut to nothing, if
+    /// it may be written into (see [`FsHeld::reuse_in`]).
+    fn open_cut(&self, old: &Path) -> Option<File> {
         let mut opts = OpenOptions::new();
         opts.write(true);
         let file = self.dir.open_with(old, &opts).ok()?;
@@ -354,8 +383,7 @@ impl FsHeld {
             return None;
         }
         file.set_len(0).ok()?;
-        // Taken: no longer removed when this is dropped.
-        self.old.take().map(|name| (file, name))
+        Some(file)
     }
 }
 
