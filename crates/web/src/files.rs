@@ -251,6 +251,9 @@ pub(crate) struct Row {
     /// Whether its details page may be seen (`list` at it): not a drop
     /// box's.
     pub(crate) info: bool,
+    /// Whether it may be downloaded (`download` at it): only then is its
+    /// preview linked.
+    pub(crate) read: bool,
 }
 
 /// How a listing is sorted (`?sort=name|size|time`, `&desc`).
@@ -287,8 +290,10 @@ async fn listing(web: &St, ask: &Ask, view: &Arc<View>) -> Response {
         let below = rules.below(p.components());
         let row = |e: Entry| {
             let dir = e.kind == EntryKind::Dir || (e.kind == EntryKind::Symlink && st.is_dir(&p.join(&e.name)));
+            let perms = below.of(&e.name);
             Row {
-                info: below.of(&e.name).has(Perm::List),
+                info: perms.has(Perm::List),
+                read: perms.has(Perm::Download),
                 name: e.name,
                 dir,
                 size: e.size,

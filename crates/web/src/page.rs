@@ -352,7 +352,9 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         p.out.push_str("\">");
         p.t("web-download", &[]);
         p.out.push_str("</a>");
-        if crate::files::preview::by_name(ask.path.file_name().unwrap_or_default()).is_some() {
+        if view.rules.at(ask.path.components()).has(Perm::Download)
+            && crate::files::preview::by_name(ask.path.file_name().unwrap_or_default()).is_some()
+        {
             p.out.push_str(" <a id=\"preview\" href=\"");
             p.out.push_str(&href(&ask.path, false));
             p.out.push_str("?preview\">");

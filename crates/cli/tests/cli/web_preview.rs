@@ -1,7 +1,9 @@
 //! Previews (issue 49) through curl: a text holding `<script>` shown
 //! escaped, a windows-1251 text shown in Cyrillic with its charset named,
 //! an image's page and its `?inline` bytes (sandboxed, nosniff), a file
-//! no preview shows downloads, a file the user may not read is refused.
+//! no preview shows downloads, a file the user may not read is refused
+//! and not linked, and a text under a home is read in the charset of its
+//! folder on disk.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
@@ -59,8 +61,14 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     let jar = dir.path().join("jar");
     let page = login_from("127.0.0.1", &jar, &base, "/p/", "bob", "bob-secret", &[]);
     assert_eq!(page.status, 200, "{}", page.body);
-    // The listing links the previews its names promise.
-    for (name, linked) in [("evil.txt", true), ("pic.png", true), ("data.bin", false)] {
+    // The listing links the previews its names promise, of what the user
+    // may read (bob may only see that secret.txt is there).
+    for (name, linked) in [
+        ("evil.txt", true),
+        ("pic.png", true),
+        ("data.bin", false),
+        ("secret.txt", false),
+    ] {
         assert_eq!(
             page.body.contains(&format!("href=\"{name}?preview\"")),
             linked,
@@ -75,6 +83,9 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
         "{}",
         r.body
     );
+    let r = curl(&jar, &format!("{base}/p/secret.txt?info"), &[]);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.body.contains("id=\"preview\""), "{}", r.body);
 
     // A text holding a script: escaped, inside <pre>, with its charset.
     let r = curl(&jar, &format!("{base}/p/evil.txt?preview"), &[]);
@@ -198,4 +209,41 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
         assert!(!r.body.contains("secret words"), "{path}");
         assert!(!r.bytes.starts_with(&PNG[..8]), "{path}");
     }
+}
+
+/// A text's charset is the one configured for the folder on disk: for a
+/// user whose home is `/h`, the preview of `/cp/ru.txt` is in the
+/// charset of `/h/cp`, not of the server's `/cp`.
+#[test]
+fn a_preview_takes_the_charset_of_the_folder_on_disk_under_a_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("h/cp")).unwrap();
+    std::fs::create_dir_all(root.join("cp")).unwrap();
+    // "Привет, мир" in ISO-8859-5.
+    std::fs::write(root.join("h/cp/ru.txt"), b"\xBF\xE0\xD8\xD2\xD5\xE2, \xDC\xD8\xE0\n").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
+    let (code, out, err) = run(&["user", "add", "hana", "--home", "/h", "--db", &db], "hana-secret\n");
+    assert_eq!(code, 0, "{out}{err}");
+    let srv = Serve::start(
+        &root,
+        &[
+            "--http-listen",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--dir-charset",
+            "/cp=windows-1251",
+            "--dir-charset",
+            "/h/cp=ISO-8859-5",
+        ],
+    );
+    let base = srv.url_after("web view: ");
+    let jar = dir.path().join("jar");
+    let page = login_from("127.0.0.1", &jar, &base, "/cp/", "hana", "hana-secret", &[]);
+    assert_eq!(page.status, 200, "{}", page.body);
+    let r = curl(&jar, &format!("{base}/cp/ru.txt?preview"), &[]);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("Привет, мир"), "{}", r.body);
+    assert!(r.body.contains("ISO-8859-5"), "{}", r.body);
 }

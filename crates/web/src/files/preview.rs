@@ -123,13 +123,6 @@ fn detected(bytes: &[u8]) -> Option<babelftp_i18n::Charset> {
     babelftp_i18n::Charset::from_encoding(enc).or_else(|| babelftp_i18n::Charset::for_label("windows-1252"))
 }
 
-/// The charset the server is told names are in at `dir` (the
-/// configuration's `dir_charsets`, else `fs_charset`).
-fn configured(web: &Web, dir: &VPath) -> Option<babelftp_i18n::Charset> {
-    let (map, _) = babelftp_core::config::charsets(&web.shared().cfg).ok()?;
-    map.for_dir(dir.components())
-}
-
 /// `FILE?preview`.
 pub(super) async fn preview(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> Response {
     let name = ask.path.file_name().unwrap_or_default().to_vec();
@@ -164,7 +157,15 @@ pub(super) async fn preview(web: &St, ask: &Ask, view: &Arc<View>, e: Entry) -> 
     }
     let cut = bytes.len() > TEXT_MAX;
     bytes.truncate(TEXT_MAX);
-    let (text, charset) = decode(&bytes, cut, configured(web, &ask.path.parent()));
+    // The charset of the folder's names, as the storage knows it: the
+    // folder on disk (a user's home, a mount) is what `dir_charsets` name.
+    let (st, p) = (view.tree.clone(), ask.path.clone());
+    let legacy = blocking(move || Ok(st.name_charset(&p)))
+        .await
+        .ok()
+        .flatten()
+        .and_then(babelftp_i18n::Charset::for_label);
+    let (text, charset) = decode(&bytes, cut, legacy);
     // What was read is sent: a download of those octets, recorded so.
     let stored = match web.shared().events.is_some() {
         true => stored(view, &ask.path).await,

@@ -121,7 +121,7 @@ pub(super) fn row(r: &Row, link: &str, t: &RowTexts, out: &mut String) {
     if r.info {
         details_link(link, &t.details, out);
     }
-    if !r.dir {
+    if !r.dir && r.read {
         super::preview::link(&r.name, link, &t.preview, out);
     }
     out.push_str("</div></details></td></tr>\n");
@@ -150,6 +150,7 @@ mod tests {
             size: 1_234_567,
             modified: Some(0),
             info: true,
+            read: true,
         };
         let mut out = String::new();
         row(&r, "%22%3E%3Cimg", &texts(), &mut out);
