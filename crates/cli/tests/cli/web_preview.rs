@@ -18,6 +18,22 @@ pub(crate) const PNG: &[u8] = &[
     0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
 ];
 
+/// The server over `root` with the web view, an account store in `dir`
+/// holding `user` (home, password `USER-secret`) and `dir_charsets`; (server,
+/// store).
+fn serve(dir: &std::path::Path, root: &std::path::Path, user: (&str, &str), dir_charsets: &[&str]) -> (Serve, String) {
+    let db = format!("sqlite:{}", dir.join("accounts.db").display());
+    let (name, home) = user;
+    let password = format!("{name}-secret\n");
+    let (code, out, err) = run(&["user", "add", name, "--home", home, "--db", &db], &password);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut args = vec!["--http-listen", "127.0.0.1:0", "--db", &db];
+    for c in dir_charsets {
+        args.extend(["--dir-charset", c]);
+    }
+    (Serve::start(root, &args), db)
+}
+
 #[test]
 fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_the_rest() {
     let dir = tempfile::tempdir().unwrap();
@@ -40,23 +56,10 @@ fn previews_show_text_escaped_in_its_charset_and_images_sandboxed_and_download_t
     std::fs::write(root.join("p/song.mp3"), [0xFFu8, 0xFB, 0x90, 0x00]).unwrap();
     std::fs::write(root.join("p/clip.webm"), [0x1Au8, 0x45, 0xDF, 0xA3]).unwrap();
     std::fs::write(root.join("p/secret.png"), PNG).unwrap();
-    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "bob", "--home", "/", "--db", &db], "bob-secret\n");
-    assert_eq!(code, 0, "{out}{err}");
+    let (srv, db) = serve(dir.path(), &root, ("bob", "/"), &["/p/cp=windows-1251"]);
     admin(&db, &["user", "perm", "bob", "/", "read"]);
     admin(&db, &["user", "perm", "bob", "/p/secret.txt", "list"]);
     admin(&db, &["user", "perm", "bob", "/p/secret.png", "list"]);
-    let srv = Serve::start(
-        &root,
-        &[
-            "--http-listen",
-            "127.0.0.1:0",
-            "--db",
-            &db,
-            "--dir-charset",
-            "/p/cp=windows-1251",
-        ],
-    );
     let base = srv.url_after("web view: ");
     let jar = dir.path().join("jar");
     let page = login_from("127.0.0.1", &jar, &base, "/p/", "bob", "bob-secret", &[]);
@@ -222,21 +225,11 @@ fn a_preview_takes_the_charset_of_the_folder_on_disk_under_a_home() {
     std::fs::create_dir_all(root.join("cp")).unwrap();
     // "Привет, мир" in ISO-8859-5.
     std::fs::write(root.join("h/cp/ru.txt"), b"\xBF\xE0\xD8\xD2\xD5\xE2, \xDC\xD8\xE0\n").unwrap();
-    let db = format!("sqlite:{}", dir.path().join("accounts.db").display());
-    let (code, out, err) = run(&["user", "add", "hana", "--home", "/h", "--db", &db], "hana-secret\n");
-    assert_eq!(code, 0, "{out}{err}");
-    let srv = Serve::start(
+    let (srv, _) = serve(
+        dir.path(),
         &root,
-        &[
-            "--http-listen",
-            "127.0.0.1:0",
-            "--db",
-            &db,
-            "--dir-charset",
-            "/cp=windows-1251",
-            "--dir-charset",
-            "/h/cp=ISO-8859-5",
-        ],
+        ("hana", "/h"),
+        &["/cp=windows-1251", "/h/cp=ISO-8859-5"],
     );
     let base = srv.url_after("web view: ");
     let jar = dir.path().join("jar");

@@ -217,21 +217,27 @@ fn a_large_listing_cut_short_leaves_no_thread_behind() {
     assert_eq!(list_helpers(), 0);
 }
 
+/// A storage whose `d/f` an upload just overwrote, committed held: the
+/// held commit.
+fn overwritten() -> (tempfile::TempDir, FsStorage, Box<dyn crate::Held>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = FsStorage::open(tmp.path()).unwrap();
+    std::fs::create_dir(tmp.path().join("d")).unwrap();
+    std::fs::write(tmp.path().join("d/f"), b"old").unwrap();
+    let mut up = st.open_write(&v("d/f"), WriteMode::Replace).unwrap();
+    up.write_all(b"new").unwrap();
+    let (_, held) = up.commit_held().unwrap();
+    (tmp, st, held.unwrap())
+}
+
 /// An overwrite keeps the file it replaced under its temporary name for
 /// a moment (to undo, or to be written into by the next upload): an RMD
 /// of the folder from elsewhere removes it rather than failing, and
 /// removes nothing else (an upload still being written keeps it).
 #[test]
 fn an_rmd_removes_what_uploads_keep_in_the_folder_and_nothing_else() {
-    let tmp = tempfile::tempdir().unwrap();
-    let st = FsStorage::open(tmp.path()).unwrap();
+    let (tmp, st, held) = overwritten();
     let d = tmp.path().join("d");
-    std::fs::create_dir(&d).unwrap();
-    std::fs::write(d.join("f"), b"old").unwrap();
-    let mut up = st.open_write(&v("d/f"), WriteMode::Replace).unwrap();
-    up.write_all(b"new").unwrap();
-    let (_, held) = up.commit_held().unwrap();
-    let held = held.unwrap();
     assert_eq!(held.replaced(), Some(3));
     let temps = || std::fs::read_dir(&d).unwrap().count();
     // f and the kept file.
@@ -268,20 +274,12 @@ fn an_rmd_removes_what_uploads_keep_in_the_folder_and_nothing_else() {
 /// upload into a new folder of that name gets a file of its own.
 #[test]
 fn a_spare_an_rmd_removed_is_not_reused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let st = FsStorage::open(tmp.path()).unwrap();
+    let (tmp, st, held) = overwritten();
     let d = tmp.path().join("d");
-    std::fs::create_dir(&d).unwrap();
-    std::fs::write(d.join("f"), b"old").unwrap();
-    let mut up = st.open_write(&v("d/f"), WriteMode::Replace).unwrap();
-    up.write_all(b"new").unwrap();
-    let (_, held) = up.commit_held().unwrap();
     st.remove_file(&v("d/f")).unwrap();
     st.rmdir(&v("d")).unwrap();
     std::fs::create_dir(&d).unwrap();
-    let mut up = st
-        .open_write_reusing(&v("d/f"), WriteMode::Replace, held.unwrap())
-        .unwrap();
+    let mut up = st.open_write_reusing(&v("d/f"), WriteMode::Replace, held).unwrap();
     up.write_all(b"newer").unwrap();
     up.commit().unwrap();
     assert_eq!(std::fs::read(d.join("f")).unwrap(), b"newer");
