@@ -123,6 +123,12 @@ impl FsUpload {
                 let _ = self.file.set_permissions(old.permissions());
             }
         }
+        // The folder's identity, for the list of kept files: taken before
+        // the name changes, so that an error here changes nothing.
+        let folder = match hold {
+            true => Some(super::kept::folder(&self.dir)?),
+            false => None,
+        };
         let replaced = if self.no_replace {
             // link(2) fails with EEXIST if a file took the name since
             // the upload began: never replaced.
@@ -140,13 +146,9 @@ impl FsUpload {
                 return Err(e.into());
             }
         };
-        let held = if hold {
+        let held = if let Some(folder) = folder {
             let meta = self.file.metadata()?;
-            let folder = super::kept::folder(&self.dir)?;
-            if old_kept {
-                super::kept::keep(folder, &temp);
-            }
-            Some(FsHeld {
+            let held = FsHeld {
                 dir: self.dir.try_clone()?,
                 folder,
                 target: std::mem::take(&mut self.target),
@@ -156,7 +158,11 @@ impl FsUpload {
                     _ => 0,
                 },
                 file: (meta.dev(), meta.ino()),
-            })
+            };
+            if let Some(old) = &held.old {
+                super::kept::keep(folder, old);
+            }
+            Some(held)
         } else {
             None
         };
