@@ -346,14 +346,14 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         p.out.push_str("</a></dd>");
     }
     p.out.push_str("</dl>\n");
+    let at = view.rules.at(ask.path.components());
     if !dir {
         p.out.push_str("<p><a id=\"download\" href=\"");
         p.out.push_str(&href(&ask.path, false));
         p.out.push_str("\">");
         p.t("web-download", &[]);
         p.out.push_str("</a>");
-        if view.rules.at(ask.path.components()).has(Perm::Download)
-            && crate::files::preview::by_name(ask.path.file_name().unwrap_or_default()).is_some()
+        if at.has(Perm::Download) && crate::files::preview::by_name(ask.path.file_name().unwrap_or_default()).is_some()
         {
             p.out.push_str(" <a id=\"preview\" href=\"");
             p.out.push_str(&href(&ask.path, false));
@@ -363,7 +363,6 @@ pub(crate) fn details(web: &Web, ask: &Ask, view: &View, e: &Entry, dir: bool) -
         }
         p.out.push_str("</p>\n");
     }
-    let at = view.rules.at(ask.path.components());
     let writable = view.user.is_some() || web.shared().session.anonymous_write;
     let target = href(&ask.path, false);
     if writable && at.has(Perm::Rename) {
