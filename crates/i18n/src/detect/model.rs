@@ -19,7 +19,6 @@ mod langs;
 mod score;
 mod tables;
 mod thai;
-mod vowels;
 mod words;
 
 use chars::{alpha, class, escape_row, fold, is_letterlike, is_mark, mark_fits, unigram_row};

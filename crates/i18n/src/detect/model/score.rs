@@ -6,7 +6,6 @@ use super::cost::{char_cost, escape, GLUED};
 use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::thai::thai_penalty;
-use super::vowels::vowelless;
 use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
 
 /// The best explanation of a text: total bits and the bits
@@ -412,7 +411,7 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
         let small = chars.iter().zip(cl).filter(|(c, k)| !c.is_ascii() && k.lower).count();
         extra += SHORT_NAME_SMALL * small as f64;
     }
-    f64::from(p) + extra + vowelless(chars, cl) + noise_penalty(chars, cl)
+    f64::from(p) + extra + noise_penalty(chars, cl)
 }
 
 /// Bits for each small non-ASCII letter of a DOS short name (no corpus

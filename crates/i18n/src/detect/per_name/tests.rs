@@ -530,18 +530,3 @@ fn random_bytes_read_as_two_hanzi_stay_raw() {
     let name = enc("GBK", "北京");
     assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), "北京");
 }
-
-#[test]
-fn random_bytes_read_as_a_cyrillic_word_with_no_vowel_stay_raw() {
-    // D2 F1 E7 is windows-1251 `Тсз`, C4 DA C4 KOI8-R `дзд`: random bytes
-    // of the validation and development parts, `%HH` since issue 50's
-    // seventh pass (no word of Cyrillic is without a vowel). A short word
-    // with one and an abbreviation with its period are still read alone.
-    let ev = Evidence::default();
-    assert_eq!(decide_name(b"\xD2\xF1\xE7", &cx(&ev)), Decision::Raw);
-    assert_eq!(decide_name(b"\xC4\xDA\xC4", &cx(&ev)), Decision::Raw);
-    for (label, text) in [("windows-1251", "Тосно"), ("windows-1251", "пл. Мира")] {
-        let name = enc(label, text);
-        assert_eq!(shown(&name, &decide_name(&name, &cx(&ev))), text);
-    }
-}
