@@ -54,12 +54,6 @@ pub(super) struct Tables {
     /// hold often (`cjkpairs.txt`), with a bit per language (issue 50,
     /// fifth pass).
     pub(super) cjk_pairs: HashMap<(char, char), u64, BuildHasherDefault<FastHasher>>,
-    /// Characters that often start a person name of two or three
-    /// characters (Chinese surnames: `cjkpairs.txt`'s `<lang>5` lines), and
-    /// that often end one (Japanese given names: `<lang>6`), with a bit per
-    /// language (issue 50, eighth pass, part 1).
-    pub(super) name_starts: HashMap<char, u64, BuildHasherDefault<FastHasher>>,
-    pub(super) name_ends: HashMap<char, u64, BuildHasherDefault<FastHasher>>,
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -72,27 +66,12 @@ pub(super) fn tables() -> &'static Tables {
             escape: Map::default(),
             words: HashMap::default(),
             cjk_pairs: HashMap::default(),
-            name_starts: HashMap::default(),
-            name_ends: HashMap::default(),
         };
         for line in include_str!("../cjkpairs.txt").lines() {
             let mut parts = line.splitn(3, ' ');
             let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
                 continue;
             };
-            let names = match lang.split_at(lang.len().saturating_sub(1)) {
-                (l, "5") => Some((l, &mut t.name_starts)),
-                (l, "6") => Some((l, &mut t.name_ends)),
-                _ => None,
-            };
-            if let Some((l, map)) = names {
-                if let Some(lang) = lang_index(l) {
-                    for c in chars.chars() {
-                        *map.entry(c).or_insert(0) |= 1u64 << lang;
-                    }
-                }
-                continue;
-            }
             let Some(lang) = lang.strip_suffix('8').and_then(lang_index) else {
                 continue;
             };

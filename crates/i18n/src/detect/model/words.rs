@@ -68,18 +68,6 @@ pub(super) fn unpaired_cjk_runs(chars: &[char], cl: &[Class]) -> [u8; N] {
             i += 1;
         }
         if i > start {
-            // A run of two or three shaped like a person name (a frequent
-            // surname first, a frequent given name's last character last:
-            // `陈明`, `伸宏`) pays nothing either (issue 50, eighth pass,
-            // part 1): given names are no dictionary word.
-            if i - start < NAME_RUN_MAX {
-                held |= chars
-                    .get(start)
-                    .and_then(|c| t.name_starts.get(c))
-                    .copied()
-                    .unwrap_or(0);
-                held |= chars.get(i).and_then(|c| t.name_ends.get(c)).copied().unwrap_or(0);
-            }
             for (lang, w) in without.iter_mut().enumerate() {
                 if held & (1u64 << lang) == 0 && lang_script(lang) == Script::Cjk {
                     *w = w.saturating_add(1);
@@ -98,12 +86,6 @@ pub(super) fn unpaired_cjk_runs(chars: &[char], cl: &[Class]) -> [u8; N] {
 /// side by side are a word far less often; a given name (`昊嘉`, `春香`)
 /// is no word either, which is what keeps this small.
 pub(super) const UNPAIRED_CJK_RUN: u32 = 3;
-
-/// The longest run that a name's first or last character exempts from
-/// [`UNPAIRED_CJK_RUN`]: a Chinese name is a surname and one or two
-/// characters, a Japanese given name mostly two (issue 50, eighth pass,
-/// part 1).
-const NAME_RUN_MAX: usize = 3;
 
 /// Bits a reading saves for each of its words that is a frequent word of
 /// the language (issue 50's third pass: `può`, `şimdi`, `tűnik` are words,
@@ -165,17 +147,5 @@ mod tests {
         let chars: Vec<char> = "渍父".chars().collect();
         let cl: Vec<Class> = chars.iter().map(|&c| class(c)).collect();
         assert_eq!(unpaired_cjk_runs(&chars, &cl)[fr], 0);
-    }
-
-    #[test]
-    fn runs_shaped_like_person_names_are_not_counted() {
-        // a frequent surname first (Chinese), a frequent given name's last
-        // character last (Japanese): no dictionary word, but a name
-        assert_eq!(unpaired("陈明", "zh"), 0);
-        assert_eq!(unpaired("伸宏", "ja"), 0);
-        // only runs of two or three, and only in the name's language
-        assert_eq!(unpaired("陈渍父旭", "zh"), 1);
-        assert_eq!(unpaired("伸宏", "ko"), 1);
-        assert_eq!(unpaired("渍父", "zh"), 1);
     }
 }
