@@ -11,28 +11,31 @@ use std::time::{Duration, SystemTime};
 
 use common::*;
 
-/// [`PY_RAW_FTP`] and a login that also sets TYPE I.
+/// [`PY_RAW_FTP`], a login that also sets TYPE I, `send` (a STOR whose
+/// data is sent, its 226 not read) and `upload` (one whose 226 is read).
 const LOGIN: &str = r#"
 def bob():
     s, f = connect()
     login(s, f)
     assert cmd(s, f, b'TYPE I').startswith(b'200')
     return s, f
-"#;
 
-/// Python for the tests of issue 47: `upload` (a STOR whose 226 is read)
-/// and `temps(d)`, the temporary files in the folder `d` of the root
-/// `ROOT`.
-const STORE_AND_LOOK: &str = r#"
-import os
-def upload(s, f, name, data):
+def send(s, f, name, data):
     d = pasv(s, f)
     r = cmd(s, f, b'STOR ' + name)
     assert r.startswith(b'150'), r
     d.sendall(data)
     d.close()
-    assert reply(f).startswith(b'226')
 
+def upload(s, f, name, data):
+    send(s, f, name, data)
+    assert reply(f).startswith(b'226')
+"#;
+
+/// Python for the tests of issue 47: `temps(d)`, the temporary files in
+/// the folder `d` of the root `ROOT`.
+const STORE_AND_LOOK: &str = r#"
+import os
 def temps(d):
     return sorted(n for n in os.listdir(os.path.join(ROOT, d)) if n.endswith('.part'))
 "#;
@@ -266,38 +269,31 @@ fn an_upload_is_answered_at_once_and_undone_when_its_client_never_reads_the_226(
     let out = py(
         &srv,
         r#"
-def upload(s, f, name, data):
-    d = pasv(s, f)
-    r = cmd(s, f, b'STOR ' + name)
-    assert r.startswith(b'150'), r
-    d.sendall(data)
-    d.close()
-
 # Pipelined: NOOP right behind the data, as babelftp's client sends it.
 s, f = bob()
-upload(s, f, b'piped.txt', b'piped contents')
+send(s, f, b'piped.txt', b'piped contents')
 s.sendall(b'NOOP\r\n')
 print('piped', reply(f)[:3], reply(f)[:3])
 
 # Quiet: the 226 at once, though the client says nothing more.
-upload(s, f, b'quiet.txt', b'quiet contents')
+send(s, f, b'quiet.txt', b'quiet contents')
 s.settimeout(5)
 print('quiet', reply(f)[:3])
 
 # Killed: the data FIN, then the control FIN 300 ms later, the 226 unread:
 # a replaced file, then a new name.
 k, kf = bob()
-upload(k, kf, b'kept.txt', b'NEW')
+send(k, kf, b'kept.txt', b'NEW')
 time.sleep(0.3)
 kf.close(); k.close()
 k2, k2f = bob()
-upload(k2, k2f, b'fresh.txt', b'half of it')
+send(k2, k2f, b'fresh.txt', b'half of it')
 time.sleep(0.3)
 k2f.close(); k2.close()
 
 # The 226 read, then the connection closed without QUIT: it stands.
 r, rf = bob()
-upload(r, rf, b'read.txt', b'read contents')
+send(r, rf, b'read.txt', b'read contents')
 print('read', reply(rf)[:3])
 rf.close(); r.close()
 time.sleep(0.3)
@@ -330,18 +326,11 @@ fn an_undo_never_takes_the_name_from_a_later_upload() {
     let out = py(
         &srv,
         r#"
-def upload(s, f, name, data):
-    d = pasv(s, f)
-    r = cmd(s, f, b'STOR ' + name)
-    assert r.startswith(b'150'), r
-    d.sendall(data)
-    d.close()
-
 a, af = bob()
 b, bf = bob()
-upload(a, af, b'race.txt', b'from A')
+send(a, af, b'race.txt', b'from A')
 time.sleep(0.2)
-upload(b, bf, b'race.txt', b'from B')
+send(b, bf, b'race.txt', b'from B')
 print('b', reply(bf)[:3])
 af.close(); a.close()
 time.sleep(0.3)
