@@ -52,9 +52,6 @@ struct Slot {
     /// ... that ends one: the row of (it, "$"), and its escape row.
     end: Option<&'static [u8; N]>,
     escape_here: Option<&'static [u8; N]>,
-    /// A non-ASCII letter alone (a word of one letter): its row of
-    /// one-letter words.
-    single: Option<&'static [u8; N]>,
 }
 
 /// [`score`], in the languages `only` (all when `None`).
@@ -162,7 +159,6 @@ fn score_with(
             start: first.then(|| t.bigram.get(&('^', lower)).unwrap_or(&ABSENT_ROW)),
             end: last.then(|| t.bigram.get(&(lower, '$')).unwrap_or(&ABSENT_ROW)),
             escape_here: if last { escape_row(lower) } else { None },
-            single: if first && last { t.single.get(&lower) } else { None },
         });
     }
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
@@ -210,10 +206,7 @@ fn score_with(
                         None => cost += escape(start_escape, lang),
                     }
                 }
-                if let Some(v) = s.single.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
-                    // A word of one letter: priced as that word.
-                    cost = u32::from(v);
-                } else if let Some(row) = s.end {
+                if let Some(row) = s.end {
                     cost += row
                         .get(lang)
                         .copied()

@@ -47,10 +47,6 @@ pub(super) struct Tables {
     /// Per letter (and `^`), what a follower never seen after it costs
     /// over its unigram (Witten-Bell escape).
     pub(super) escape: Map<char>,
-    /// Per non-ASCII letter, what it costs as a word of its own (a
-    /// one-letter word: `-log2` of its share of the words; issue 50,
-    /// eighth pass).
-    pub(super) single: Map<char>,
     /// Frequent words with a non-ASCII letter (lowercase), with a bit for
     /// each language that writes them often (issue 50, third pass).
     pub(super) words: HashMap<String, u64, BuildHasherDefault<FastHasher>>,
@@ -68,7 +64,6 @@ pub(super) fn tables() -> &'static Tables {
             bigram: Map::default(),
             ascii: Map::default(),
             escape: Map::default(),
-            single: Map::default(),
             words: HashMap::default(),
             cjk_pairs: HashMap::default(),
         };
@@ -97,13 +92,6 @@ pub(super) fn tables() -> &'static Tables {
             if let Some(lang) = lang.strip_suffix('7').and_then(lang_index) {
                 for w in chars.split(' ').filter(|w| !w.is_empty()) {
                     *t.words.entry(w.to_string()).or_insert(0) |= 1u64 << lang;
-                }
-            } else if let Some(lang) = lang.strip_suffix('5').and_then(lang_index) {
-                for c in chars.chars() {
-                    let row = t.single.entry(c).or_insert([ABSENT; N]);
-                    if let Some(slot) = row.get_mut(lang) {
-                        *slot = (*slot).min(cost);
-                    }
                 }
             } else if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
                 for c in chars.chars() {
