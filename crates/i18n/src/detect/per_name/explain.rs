@@ -90,12 +90,24 @@ pub fn explain(name: &[u8]) -> String {
             .zip(&r.bits)
             .map(|(&c, b)| format!("{}={b:.1}", candidates().get(c).map_or("UTF-8", |x| x.charset.name())))
             .collect();
+        // The three cheapest languages of the reading (bits with the
+        // ASCII fit), to see where a reading wins or loses in the model.
+        let mut langs: Vec<(f64, &str)> = r
+            .lang
+            .iter()
+            .zip(model::LANGS)
+            .filter(|(b, _)| b.is_finite())
+            .map(|(b, l)| (*b, *l))
+            .collect();
+        langs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let langs: Vec<String> = langs.iter().take(3).map(|(b, l)| format!("{l}={b:.1}")).collect();
         out.push_str(&format!(
-            "{:?} excess {:.1} na {:.1} [{}] plausible {}\n",
+            "{:?} excess {:.1} na {:.1} [{}] langs [{}] plausible {}\n",
             r.text,
             r.score.excess,
             r.score.non_ascii_bits,
             cs.join(" "),
+            langs.join(" "),
             plausible(r, name.len(), in_word(name))
         ));
     }
