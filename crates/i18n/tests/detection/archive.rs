@@ -25,7 +25,7 @@ pub const ARCHIVE_AS_UTF8: &str = "1c ... 1b's legacy names shown as their UTF-8
 /// Row 1b's floors on the held-out columns (held-out part, second sample,
 /// added languages, pdf.js, Django's held quarter, Sphinx): the values
 /// measured when the row was added, less a little. No target yet.
-pub const FLOORS: [f64; 6] = [96.7, 97.1, 98.5, 98.8, 97.9, 97.0];
+pub const FLOORS: [f64; 6] = [97.3, 98.0, 98.7, 99.0, 98.3, 97.3];
 
 const WORDS: [&str; 14] = [
     "report", "invoice", "notes", "budget", "draft", "thesis", "slides", "minutes", "summary", "scan", "backup",
