@@ -35,6 +35,10 @@ use babelftp_i18n::detect::{
 };
 use babelftp_i18n::Charset;
 
+/// Row 1b, archive-style folders (issue 50, eighth pass, part 3).
+#[path = "detection/archive.rs"]
+mod archive;
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Part {
     Dev,
@@ -387,6 +391,8 @@ struct Report {
     per_lang: BTreeMap<(String, Part), Tally>,
     /// (charset or language, part) -> tally of row 7 (FEAT UTF8)
     feat: BTreeMap<(String, Part), Tally>,
+    /// (charset or language, part) -> tally of row 1b (archive-style folders)
+    archive: BTreeMap<(String, Part), Tally>,
     failures: Vec<String>,
 }
 
@@ -573,6 +579,8 @@ fn measure() -> Report {
                 }
             }
         }
+        // 1b: archive-style folders (`archive.rs`).
+        archive::run(&mut r, &by_charset, part);
         // 2: 150 directories mixing 2 or 3 charsets, 3 names each, plus 0-2
         // invalid names.
         // (the charsets that hold names of this part: the second sample
@@ -761,6 +769,8 @@ fn measure() -> Report {
     header("case");
     for row in [
         SINGLE,
+        archive::ARCHIVE,
+        archive::ARCHIVE_AS_UTF8,
         MIXED,
         MIXED_ONE,
         MIXED_MORE,
@@ -782,7 +792,7 @@ fn measure() -> Report {
             .iter()
             .map(|&p| {
                 let t = r.get(row, p);
-                if row == AS_UTF8 {
+                if row == AS_UTF8 || row == archive::ARCHIVE_AS_UTF8 {
                     Tally { ok: t.n - t.ok, n: t.n }.cell()
                 } else {
                     t.cell()
@@ -809,6 +819,8 @@ fn measure() -> Report {
             .collect();
         println!("| {l} | {} |", cells.join(" | "));
     }
+    header("row 1b (archive-style folders) by charset and language");
+    archive::print(&r, shown_parts);
     header("language (rows 1-3) / row 7 (FEAT UTF8)");
     let langs: std::collections::BTreeSet<&String> = r.per_lang.keys().map(|(l, _)| l).collect();
     for l in langs {
@@ -960,6 +972,13 @@ fn detection_accuracy() {
             if !holds {
                 failed.push(format!("{part:?} {row}: {value:.3} % against the floor {floor} %"));
             }
+        }
+        // Row 1b: measured, a floor and no target yet (`archive.rs`).
+        let (row, floor) = (archive::ARCHIVE, archive::FLOORS[k]);
+        let value = r.get(row, part).pct();
+        println!("| {row} | {value:.2} % | none yet | {floor} % |");
+        if value < floor {
+            failed.push(format!("{part:?} {row}: {value:.3} % against the floor {floor} %"));
         }
     }
     assert!(failed.is_empty(), "a held-out column regressed: {failed:?}");

@@ -307,13 +307,20 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     let mut caps_run = 0;
     let mut alternations = 0u32;
     let (mut thai, mut greek) = (false, false);
+    // A DOS short name's capitals are the format's, not the name's.
+    let dos = dos_short_name(chars);
     for (i, (&b, &kb)) in chars.iter().zip(cl).enumerate() {
         thai |= kb.script == Script::Thai;
         greek |= kb.script == Script::Greek;
         let prev = i.checked_sub(1).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?)));
         // Capitals inside a non-ASCII word: all-caps words are rare in
         // names, a capital run that turns lowercase ("ВЛГк") rarer still.
-        if kb.upper && !b.is_ascii() && prev.is_some_and(|(_, ka)| ka.alpha) && !acr.get(i).copied().unwrap_or(false) {
+        if kb.upper
+            && !dos
+            && !b.is_ascii()
+            && prev.is_some_and(|(_, ka)| ka.alpha)
+            && !acr.get(i).copied().unwrap_or(false)
+        {
             p += 3;
         }
         if kb.upper {
@@ -404,7 +411,7 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
     if greek {
         extra += greek_penalty(chars, cl);
     }
-    if dos_short_name(chars) {
+    if dos {
         // A DOS short name (`ΜΕΤΟΝΟ~1.RAR`) is all capitals: a small
         // letter in it is another charset's capital read as one (KOI8-R
         // `летомо~1.RAR`; issue 50).

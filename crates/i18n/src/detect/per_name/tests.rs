@@ -463,6 +463,34 @@ fn dos_short_names_are_capitals() {
 }
 
 #[test]
+fn dos_short_names_pay_nothing_for_their_capitals() {
+    // Issue 50, eighth pass, part 3: a short name's capitals are the
+    // format's, not the name's; 3 bits a capital after a letter put a
+    // six-capital stem over the limit (`%DD%CA%D1...~1.ZIP`) beside a
+    // legacy name of the same charset among an archive's ASCII names.
+    let ev = Evidence::default();
+    for (label, long, short) in [
+        ("windows-1251", "Экспорт отчётов.zip", "ЭКСПОР~1.ZIP"),
+        ("iso-8859-5", "Экспорт отчётов.zip", "ЭКСПОР~1.ZIP"),
+        ("windows-1253", "Θεοδώρα Παπαδοπούλου.doc", "ΘΕΟΔΏΡ~1.DOC"),
+    ] {
+        let names: Vec<Vec<u8>> = [
+            "IMG_0001.JPG".as_bytes().to_vec(),
+            enc(label, long),
+            b"setup_1.2.3.exe".to_vec(),
+            enc(label, short),
+            b"backup-2019-03-01.tar.gz".to_vec(),
+        ]
+        .into_iter()
+        .collect();
+        let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+        let ds = decide_listing(&refs, &cx(&ev));
+        assert_eq!(shown(refs[1], &ds[1]), long, "{label}");
+        assert_eq!(shown(refs[3], &ds[3]), short, "{label}");
+    }
+}
+
+#[test]
 fn random_bytes_and_a_lone_c3_beside_legacy_names_stay_raw() {
     // (Issue 50, fourth pass.) Beside Czech and German names, random bytes
     // that windows-1250 reads only far over its limit (`ýź°`) are not
