@@ -12,7 +12,8 @@
 //! since issue 50's third pass `corpus/django.txt` (Django's translations:
 //! a validation part whose words the tables never hold, and a held-out
 //! part), `corpus/sphinx.txt` (Sphinx's translations, held-out) and
-//! `corpus/wagtail.txt` (Wagtail's translations, a third validation part).
+//! `corpus/wagtail.txt` (Wagtail's translations, a third validation part);
+//! `corpus/fakerjs.txt` (faker-js's person and place names, held-out).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
@@ -67,6 +68,10 @@ enum Part {
     /// A fifth held-out sample (`corpus/sphinx.txt`): the words of Sphinx's
     /// translations, a source used nowhere else.
     Sphinx,
+    /// A sixth held-out sample (`corpus/fakerjs.txt`, issue 50): person and
+    /// place names of faker-js's locale data, every word Python Faker or
+    /// Mimesis has for the language left out.
+    Fakerjs,
 }
 
 struct Entry {
@@ -97,6 +102,7 @@ fn corpus() -> Vec<Entry> {
                         "pdfjs" => Part::Pdfjs,
                         "django" => Part::Django,
                         "sphinx" => Part::Sphinx,
+                        "fakerjs" => Part::Fakerjs,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -110,6 +116,7 @@ fn corpus() -> Vec<Entry> {
     out.extend(read(include_str!("corpus/pdfjs.txt"), true));
     out.extend(read(include_str!("corpus/django.txt"), true));
     out.extend(read(include_str!("corpus/sphinx.txt"), true));
+    out.extend(read(include_str!("corpus/fakerjs.txt"), true));
     out.extend(read(include_str!("corpus/wagtail.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
@@ -270,6 +277,7 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
         Part::Pdfjs => 0x5050_f0f0,
         Part::Django => 0x5280_f0f0,
         Part::Sphinx => 0x8230_f0f0,
+        Part::Fakerjs => 0x1006_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -530,7 +538,7 @@ impl Report {
 
 /// Every part: the tuned ones (development and validation), then the
 /// held-out ones, never tuned on ([`HELD_OUT`]).
-const PARTS: [Part; 10] = [
+const PARTS: [Part; 11] = [
     Part::Dev,
     Part::Val,
     Part::DjVal,
@@ -541,6 +549,7 @@ const PARTS: [Part; 10] = [
     Part::Pdfjs,
     Part::Django,
     Part::Sphinx,
+    Part::Fakerjs,
 ];
 /// The held-out parts, in the order of each row's floors.
 const HELD_OUT: &[Part] = PARTS.split_at(4).1;
@@ -622,6 +631,7 @@ fn measure() -> Report {
             Part::Pdfjs => 50_660,
             Part::Django => 52_880,
             Part::Sphinx => 82_330,
+            Part::Fakerjs => 10_060,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -691,6 +701,7 @@ fn measure() -> Report {
             Part::Pdfjs => 5_050_660,
             Part::Django => 5_280_660,
             Part::Sphinx => 8_230_660,
+            Part::Fakerjs => 1_006_660,
         });
         for label in by_charset.keys() {
             let samples = mine(label);
@@ -758,6 +769,7 @@ fn measure() -> Report {
                 Part::Pdfjs => "third sample (pdf.js)",
                 Part::Django => "fourth (Django, held quarter)",
                 Part::Sphinx => "fifth (Sphinx)",
+                Part::Fakerjs => "sixth (faker-js)",
             })
             .collect();
         println!(
@@ -933,18 +945,23 @@ fn measure() -> Report {
 /// +3 names, 2L +13): row 2 won 1 name on the added languages and pdf.js
 /// (floors raised) and lost 1 on Django's quarter (96.54 -> 96.45 %), 2L
 /// won 12 over the six columns: that floor went down (the sixteenth time).
-const ROWS: [(&str, f64, [f64; 6]); 7] = [
+/// The sixth column (faker-js's person and place names, issue 50) was
+/// added later: measured once, 2026-11-29, never tuned on; its floors are
+/// the measured values less 0.1-0.3 points.
+const ROWS: [(&str, f64, [f64; 7]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
-    // third sample, fourth (Django's held quarter), fifth (Sphinx))
-    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7]),
-    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9]),
-    (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0]),
-    (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1]),
-    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65]),
+    // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
+    // (faker-js; measured once, 2026-11-29, never tuned on: the measured
+    // value less 0.1-0.3 points))
+    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.15]),
+    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9, 95.2]),
+    (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0, 95.3]),
+    (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0]),
+    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 97.5]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.55, 99.0, 99.25, 99.45, 99.2, 98.6]),
+    (FEAT_LEGACY, 97.0, [98.55, 99.0, 99.25, 99.45, 99.2, 98.6, 97.25]),
 ];
 
 #[test]

@@ -23,9 +23,10 @@ pub const ARCHIVE: &str = "1b archive-style folders (legacy names among ASCII on
 pub const ARCHIVE_AS_UTF8: &str = "1c ... 1b's legacy names shown as their UTF-8 reading";
 
 /// Row 1b's floors on the held-out columns (held-out part, second sample,
-/// added languages, pdf.js, Django's held quarter, Sphinx): the values
-/// measured when the row was added, less a little. No target yet.
-pub const FLOORS: [f64; 6] = [97.3, 98.0, 98.7, 99.0, 98.3, 97.3];
+/// added languages, pdf.js, Django's held quarter, Sphinx, faker-js): the
+/// values measured when the row (or the column) was added, less a little;
+/// faker-js's measured once, 2026-11-29, never tuned on. No target yet.
+pub const FLOORS: [f64; 7] = [97.3, 98.0, 98.7, 99.0, 98.3, 97.3, 95.4];
 
 const WORDS: [&str; 14] = [
     "report", "invoice", "notes", "budget", "draft", "thesis", "slides", "minutes", "summary", "scan", "backup",
