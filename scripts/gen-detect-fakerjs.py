@@ -98,21 +98,8 @@ def strings(v, out):
 def words(lang, texts, known):
     seen = set()
     out = []
-    unspaced = lang in gen.UNSPACED
     for s in texts:
-        if not s.strip():
-            continue
-        s = unicodedata.normalize("NFC", s.strip())
-        if unspaced:
-            parts = re.split(r"[\s、。，．・「」『』（）()!?！？:：;；,.]+", s)
-        else:
-            parts = re.split(r"[\s,;()\"«»„“”:!?¿¡]+", s)
-        for w in parts:
-            w = w.strip(".-'’")
-            if re.search(r"[{}%#@\\/*<>|\t]", w):
-                continue
-            if not w or len(w) > 14 or not any(c.isalpha() for c in w):
-                continue
+        for w in fresh.text_words(lang, s):
             if lang == "vi":
                 w = gen.vi1258(w)
             if w in seen or w in known or w.casefold() in known:

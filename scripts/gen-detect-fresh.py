@@ -90,24 +90,32 @@ def harvest(root, locs):
     return out
 
 
+def text_words(lang, s):
+    """The words of one string of `lang` as the samples take them: NFC,
+    split at spaces and punctuation (CJK and Thai at their own), trimmed
+    of ".-'’", none holding markup, 1-14 characters with a letter (also
+    used by scripts/gen-detect-fakerjs.py)."""
+    if not s.strip():
+        return
+    s = unicodedata.normalize("NFC", s.strip())
+    if lang in gen.UNSPACED:
+        parts = re.split(r"[\s、。，．・「」『』（）()!?！？:：;；,.]+", s)
+    else:
+        parts = re.split(r"[\s,;()\"«»„“”:!?¿¡]+", s)
+    for w in parts:
+        w = w.strip(".-'’")
+        if re.search(r"[{}%#@\\/*<>|\t]", w):
+            continue
+        if not w or len(w) > 14 or not any(c.isalpha() for c in w):
+            continue
+        yield w
+
+
 def words(root, lang, locs, known):
     seen = set()
     out = []
-    unspaced = lang in gen.UNSPACED
     for s in harvest(root, locs):
-        if not s.strip():
-            continue
-        s = unicodedata.normalize("NFC", s.strip())
-        if unspaced:
-            parts = re.split(r"[\s、。，．・「」『』（）()!?！？:：;；,.]+", s)
-        else:
-            parts = re.split(r"[\s,;()\"«»„“”:!?¿¡]+", s)
-        for w in parts:
-            w = w.strip(".-'’")
-            if re.search(r"[{}%#@\\/*<>|\t]", w):
-                continue
-            if not w or len(w) > 14 or not any(c.isalpha() for c in w):
-                continue
+        for w in text_words(lang, s):
             if w in seen or w in known:
                 continue
             seen.add(w)

@@ -404,20 +404,29 @@ struct Report {
     failures: Vec<String>,
 }
 
+/// A directory decided as a first visit would (no history): its names,
+/// their decisions and what each is shown as, every one of which can be
+/// typed back to its name.
+fn decided(dir: &[Sample], feat_utf8: bool) -> (Vec<&[u8]>, Vec<Decision>, Vec<String>) {
+    let ev = Evidence::default();
+    let cx = Context {
+        explicit: None,
+        feat_utf8,
+        evidence: &ev,
+    };
+    let names: Vec<&[u8]> = dir.iter().map(|s| s.bytes.as_slice()).collect();
+    let ds = decide_listing(&names, &cx);
+    let got: Vec<String> = dir.iter().zip(&ds).map(|(s, d)| shown(&s.bytes, d)).collect();
+    for (s, g) in dir.iter().zip(&got) {
+        assert_eq!(typed_to_name(g, &names, &ds).as_deref(), Some(s.bytes.as_slice()));
+    }
+    (names, ds, got)
+}
+
 impl Report {
     fn run_dir(&mut self, case: &'static str, dir: &[Sample], feat_utf8: bool) {
-        let ev = Evidence::default();
-        let cx = Context {
-            explicit: None,
-            feat_utf8,
-            evidence: &ev,
-        };
-        let names: Vec<&[u8]> = dir.iter().map(|s| s.bytes.as_slice()).collect();
-        let ds = decide_listing(&names, &cx);
-        for (s, d) in dir.iter().zip(&ds) {
-            let got = shown(&s.bytes, d);
-            // What is shown can be typed back.
-            assert_eq!(typed_to_name(&got, &names, &ds).as_deref(), Some(s.bytes.as_slice()));
+        let (names, ds, shown) = decided(dir, feat_utf8);
+        for ((s, d), got) in dir.iter().zip(&ds).zip(shown) {
             if s.label == "UTF-8" {
                 continue;
             }

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use babelftp_i18n::detect::{decide_listing, shown, typed_to_name, Context, Decision, Evidence};
+use babelftp_i18n::detect::Decision;
 use babelftp_i18n::Charset;
 
 use super::{Lcg, Part, Report, Sample};
@@ -153,17 +153,8 @@ pub fn run(r: &mut Report, by_charset: &BTreeMap<String, Vec<Sample>>, part: Par
 }
 
 fn run_dir(r: &mut Report, label: &str, dir: &[Sample]) {
-    let ev = Evidence::default();
-    let cx = Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
-    let names: Vec<&[u8]> = dir.iter().map(|s| s.bytes.as_slice()).collect();
-    let ds = decide_listing(&names, &cx);
-    for (s, d) in dir.iter().zip(&ds) {
-        let got = shown(&s.bytes, d);
-        assert_eq!(typed_to_name(&got, &names, &ds).as_deref(), Some(s.bytes.as_slice()));
+    let (names, ds, shown) = super::decided(dir, false);
+    for ((s, d), got) in dir.iter().zip(&ds).zip(shown) {
         if s.label == "ASCII" {
             assert_eq!(got, s.expected);
             continue;
