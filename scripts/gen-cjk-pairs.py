@@ -34,7 +34,10 @@ Usage:
 
 The options of scripts/gen-charfreq.py's eleventh pass (--opencc, --allforms,
 --twzip, --twweight, --nrweight) move zt's pairs the same way (a place name
-of the training half weighs TW_PAIR_UNIT times --twweight); `--ztnames=N`
+of the training half weighs TW_PAIR_UNIT times --twweight); since the
+fifteenth pass the committed zt pairs are made with them (--opencc=DIR
+--allforms --twzip=DIR --twweight=10 --ztmax=5000 --nrweight=6; --ztcap and
+--ztdrop are accepted and change no pair); `--ztnames=N`
 adds the N pairs jieba's person names hold most often as given names
 (tried, no gain). The third command writes the Taiwan place-name
 validation sample (issue 50, eleventh pass): the SHA-256 half of
