@@ -6,7 +6,8 @@
 //! and in folders of three; how many are read right, shown as `%HH`, or
 //! read as another text (by charset); and how many names of two, four and
 //! six random high bytes are shown decoded as windows-874 or any legacy
-//! charset (the cost side). `TH_VERBOSE=1` prints each miss.
+//! charset (the cost side). `TH_VERBOSE=1` prints each miss, `TH_RANDOM=1`
+//! the random names of four and six bytes read as Thai.
 //!
 //! `cargo run --release -p babelftp-i18n --example thai_names`
 use std::collections::BTreeMap;
@@ -69,6 +70,7 @@ impl Tally {
 
 fn main() {
     let verbose = std::env::var_os("TH_VERBOSE").is_some();
+    let show_random = std::env::var_os("TH_RANDOM").is_some();
     let cs = Charset::for_label("windows-874").unwrap();
     let mut names: Vec<(String, Vec<u8>, &str)> = Vec::new();
     for line in SAMPLE.lines().filter(|l| !l.starts_with('#')) {
@@ -144,6 +146,11 @@ fn main() {
                 })
                 .collect();
             let d = decide(&[&name]).pop().unwrap();
+            if show_random && thai(&d) {
+                if let Decision::Decoded { text, .. } = &d {
+                    println!("    random: {text}");
+                }
+            }
             t += usize::from(thai(&d));
             l += usize::from(legacy(&d));
         }
