@@ -104,7 +104,9 @@ def held_runs():
 def train_words(wheel):
     """The training part's distinct words, sorted (for gen-charfreq.py)."""
     skip = held_runs()
-    return sorted({w for _, w in read_words(wheel) if part(w) == "train" and w not in skip})
+    files = os.environ.get("THAI_TRAIN_FILES")
+    files = set(files.split(",")) if files else set(FILES)
+    return sorted({w for f, w in read_words(wheel) if f in files and part(w) == "train" and w not in skip})
 
 
 def main():
