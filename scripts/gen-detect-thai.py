@@ -30,6 +30,10 @@ parts val and held, tests/corpus/fakerjs.txt) are dropped without being
 printed. The validation sample is SAMPLE words of words_th.txt's
 validation part and every province and country of it, so no held-out word enters the table through this source; nor
 the validation sample, which is tuned on.
+
+THAI_TRAIN_FILES (a comma-separated subset of FILES) limits the training
+words to those files: a tuning aid of issue 50's fourteenth pass (the
+frequency lists alone were tried and not taken); unset, all of FILES.
 """
 import hashlib
 import os
