@@ -329,6 +329,9 @@ def words(base, lang, counting=False):
             for w in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", s):
                 if w:
                     yield vi1258(lower(w)) if lang == "vi" else lower(w)
+    if lang == "ja":
+        for _ in range(JA_TEXT_WEIGHT):
+            yield from JA_WORDS
     for w in FAKER_WORDS.get(lang, []):
         for part in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", w):
             if part:
@@ -445,6 +448,18 @@ def tables(base, lang):
 # CLDR and the development words say.
 DICT_HAN = {}
 DICT_WEIGHT = 0.9
+# Japanese person and place names (issue 50, twelfth pass): the training
+# half of gimei's names (scripts/gen-gimei.py train, `--ja-words=FILE`),
+# each word JA_TEXT_WEIGHT times in ja's text; and a Han character costs at
+# most what JA_NAME_WEIGHT times its share of the names' Han characters
+# (each word's counted once) says, so the kanji of names (菜, 咲, 翔) grow
+# cheaper while every other character keeps its price (a mix would have
+# made common words' kanji dearer: 設定).
+JA_WORDS = []
+JA_TEXT_WEIGHT = 0
+JA_NAME_WEIGHT = 0.25
+# ... but never less than JA_NAME_FLOOR bits by the names alone
+JA_NAME_FLOOR = 1
 
 
 def is_han(c):
@@ -511,6 +526,16 @@ def han_mix(lang, weights, total, uni):
             uni[c] = min(MAX_COST, max(1, round(-math.log2(share * p))))
         else:
             uni[c] = MAX_COST
+    if lang == "ja" and JA_WORDS:
+        names = {}
+        for w in JA_WORDS:
+            for c in set(w):
+                if is_han(c):
+                    names[c] = names.get(c, 0) + 1
+        names_total = sum(names.values())
+        for c, n in names.items():
+            q = JA_NAME_WEIGHT * n / names_total
+            uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
 
 
 def ascii_bigrams(words_iter):
@@ -530,7 +555,21 @@ def ascii_bigrams(words_iter):
     return {ab: min(15, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in pair.items()}
 
 
+def ja_words(path):
+    """The words of scripts/gen-gimei.py train, one a line."""
+    with open(path, encoding="utf-8") as fh:
+        JA_WORDS.extend(w for w in fh.read().split("\n") if w)
+
+
 def main():
+    global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR
+    for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
+        ja_words(a[len("--ja-words="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
+        text, name, floor = a[len("--ja-weights="):].split(",")
+        JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
+        sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
         sys.argv.remove(a)
@@ -572,6 +611,13 @@ def main():
     if THAI_TEXT:
         print("# Thai also from PyThaiNLP 5.4.0's word lists (CC0 1.0, LICENSES/CC0-PyThaiNLP.txt;")
         print(f"# scripts/gen-detect-thai.py), their SHA-256 training half, weight {THAI_WEIGHT}.")
+    if JA_WORDS:
+        print("# ja also from the training half of gimei 0.2.3's person and place names")
+        print("# (MIT, Copyright (c) 2015 nabetama, 2012 willnet; LICENSES/MIT-gimei.txt;")
+        text = f" weight {JA_TEXT_WEIGHT} in the text;" if JA_TEXT_WEIGHT else ""
+        print(f"# scripts/gen-gimei.py):{text} a kanji costs at most")
+        floor = f", {JA_NAME_FLOOR} bits or more" if JA_NAME_FLOOR > 1 else ""
+        print(f"# {JA_NAME_WEIGHT} times its share of the names' kanji says{floor}.")
     if DICT_HAN:
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")

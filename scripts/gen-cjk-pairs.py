@@ -179,7 +179,32 @@ def names(ipadic, jieba, trad):
         print(f"{lang} {word}")
 
 
+# Japanese person and place names (issue 50, twelfth pass): every pair of the
+# training half of gimei's names (scripts/gen-gimei.py train,
+# `--ja-words=FILE`) that JA_PAIR_MIN words or more hold joins ja's pairs.
+JA_PAIR_MIN = 1
+
+
+def ja_word_pairs(path):
+    counts = {}
+    with open(path, encoding="utf-8") as fh:
+        for w in fh.read().split("\n"):
+            one = {}
+            add_pairs(one, w, 1)
+            for p in one:
+                counts[p] = counts.get(p, 0) + 1
+    return {p for p, n in counts.items() if n >= JA_PAIR_MIN}
+
+
 def main():
+    global JA_PAIR_MIN
+    extra = set()
+    for a in [a for a in sys.argv if a.startswith("--ja-pair-min=")]:
+        JA_PAIR_MIN = int(a[len("--ja-pair-min="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
+        extra = ja_word_pairs(a[len("--ja-words="):])
+        sys.argv.remove(a)
     if sys.argv[1:2] == ["names"]:
         ipadic, jieba, variants = sys.argv[2:5]
         names(ipadic, jieba, CHARFREQ.traditional_variants(variants))
@@ -206,10 +231,14 @@ def main():
     print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
     print("# Junyi, LICENSES/MIT-jieba.txt), Unihan 15.0 kTraditionalVariant and")
     print("# Unicode CLDR 48 (Unicode License v3, LICENSES/Unicode-3.0-CLDR.txt).")
+    if extra:
+        print("# ja also holds every pair of adjacent characters that the training half")
+        print("# of gimei 0.2.3's person and place names holds (MIT, Copyright (c) 2015")
+        print(f"# nabetama, 2012 willnet; LICENSES/MIT-gimei.txt), in {JA_PAIR_MIN}+ words.")
     print("# Format: <lang>8 0 <pairs...> (two characters each, no separator).")
     for lang in ["ja", "zh", "zt", "ko"]:
         best = sorted(tables[lang].items(), key=lambda kv: (-kv[1], kv[0]))[: top[lang]]
-        pairs = sorted(p for p, _ in best)
+        pairs = sorted({p for p, _ in best} | (extra if lang == "ja" else set()))
         for i in range(0, len(pairs), 2000):
             print(f"{lang}8 0 {''.join(pairs[i:i + 2000])}")
 
