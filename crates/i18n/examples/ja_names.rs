@@ -9,21 +9,17 @@
 //! prints the misses of names alone.
 //!
 //! `cargo run --release -p babelftp-i18n --example ja_names`
-use babelftp_i18n::detect::{decide_listing, Context, Decision, Evidence};
+use babelftp_i18n::detect::Decision;
 use babelftp_i18n::Charset;
+
+mod support;
 
 const SAMPLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/javal.txt"));
 const CJK: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/cjkval.txt"));
 
 fn decide(names: &[Vec<u8>]) -> Vec<Decision> {
-    let ev = Evidence::default();
-    let cx = Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
     let refs: Vec<&[u8]> = names.iter().map(|n| n.as_slice()).collect();
-    decide_listing(&refs, &cx)
+    support::first_visit(&refs, false)
 }
 
 fn right(d: &Decision, name: &str) -> bool {

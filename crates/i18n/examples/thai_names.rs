@@ -12,20 +12,16 @@
 //! `cargo run --release -p babelftp-i18n --example thai_names`
 use std::collections::BTreeMap;
 
-use babelftp_i18n::detect::{decide_listing, Context, Decision, Evidence};
+use babelftp_i18n::detect::Decision;
 use babelftp_i18n::Charset;
+
+mod support;
 
 const SAMPLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/thval.txt"));
 const EXT: [&str; 5] = [".pdf", ".jpg", ".docx", ".mp3", ".txt"];
 
 fn decide(names: &[&[u8]]) -> Vec<Decision> {
-    let ev = Evidence::default();
-    let cx = Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
-    decide_listing(names, &cx)
+    support::first_visit(names, false)
 }
 
 #[derive(Default)]
