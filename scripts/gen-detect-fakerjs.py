@@ -29,7 +29,6 @@ Usage:
 import importlib.util
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -143,11 +142,7 @@ def main():
             print(f"{lang}: {len(pool)} words, {wide} non-ASCII", file=sys.stderr)
             if wide < MIN_WORDS:
                 continue
-            ordinary, short = gen.make(random.Random(f"{SEED}:{lang}"), lang, pool)
-            for n in ordinary:
-                print(f"{lang}\tfakerjs\tn\t{n}")
-            for n in short:
-                print(f"{lang}\tfakerjs\ts\t{n}")
+            fresh.emit(SEED, lang, "fakerjs", pool)
 
 
 if __name__ == "__main__":

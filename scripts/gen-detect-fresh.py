@@ -123,6 +123,17 @@ def words(root, lang, locs, known):
     return out
 
 
+def emit(seed, lang, part, pool):
+    """Print the ordinary and the short names `gen.make` draws from `pool`
+    (the random generator seeded with `seed` and the language), one
+    labelled line each: <lang> TAB <part> TAB n|s TAB <name>."""
+    ordinary, short = gen.make(random.Random(f"{seed}:{lang}"), lang, pool)
+    for n in ordinary:
+        print(f"{lang}\t{part}\tn\t{n}")
+    for n in short:
+        print(f"{lang}\t{part}\ts\t{n}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         mim, fak = os.path.join(tmp, "mimesis"), os.path.join(tmp, "faker")
@@ -140,12 +151,7 @@ def main():
         for part, table in [("fresh", FRESH), ("added", ADDED)]:
             for lang, locs in table.items():
                 known = set(gen.words(lang)) if lang in gen.LOCALES else set()
-                pool = words(mim, lang, locs, known)
-                ordinary, short = gen.make(random.Random(f"{SEED}:{lang}"), lang, pool)
-                for n in ordinary:
-                    print(f"{lang}\t{part}\tn\t{n}")
-                for n in short:
-                    print(f"{lang}\t{part}\ts\t{n}")
+                emit(SEED, lang, part, words(mim, lang, locs, known))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,11 @@
 //! cargo run --release -p babelftp-i18n --example dump_decisions -- DIR
 //! ```
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::manual_is_multiple_of)]
-use babelftp_i18n::detect::{decide_listing, Context, Evidence};
+
 use babelftp_i18n::Charset;
 use std::io::Write;
+
+mod support;
 
 fn corpus(langs: &[&str]) -> Vec<String> {
     include_str!("../tests/corpus/generated.txt")
@@ -138,15 +140,9 @@ fn main() {
         ),
     ];
     all.clear();
-    let ev = Evidence::default();
     for (name, names, feat) in &cases {
         let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-        let cx = Context {
-            explicit: None,
-            feat_utf8: *feat,
-            evidence: &ev,
-        };
-        let d = decide_listing(&refs, &cx);
+        let d = support::first_visit(&refs, *feat);
         let mut f = std::fs::File::create(format!("{dir}/{name}")).unwrap();
         for (n, d) in refs.iter().zip(&d) {
             writeln!(f, "{n:02X?}\t{d:?}").unwrap();

@@ -1,6 +1,8 @@
 #![allow(clippy::unwrap_used)]
 //! Tuning aid: `explain_dir LABEL:TEXT...` decides the names as one
 //! listing and prints the directory's charsets and each decision.
+mod support;
+
 fn main() {
     let names: Vec<Vec<u8>> = std::env::args()
         .skip(1)
@@ -25,13 +27,7 @@ fn main() {
         .collect();
     let refs: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
     println!("{}", babelftp_i18n::detect::explain_listing(&refs));
-    let ev = babelftp_i18n::detect::Evidence::default();
-    let cx = babelftp_i18n::detect::Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
-    for (n, d) in refs.iter().zip(babelftp_i18n::detect::decide_listing(&refs, &cx)) {
+    for (n, d) in refs.iter().zip(support::first_visit(&refs, false)) {
         println!("{} {d:?}", babelftp_i18n::detect::shown(n, &d));
     }
 }

@@ -15,8 +15,10 @@
 //! `cargo run --release -p babelftp-i18n --example short_names`
 use std::collections::BTreeMap;
 
-use babelftp_i18n::detect::{decide_listing, Context, Decision, Evidence};
+use babelftp_i18n::detect::Decision;
 use babelftp_i18n::Charset;
+
+mod support;
 
 const TABLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/detect/charfreq.txt"));
 const LANGS: [(&str, &[&str]); 4] = [
@@ -27,13 +29,7 @@ const LANGS: [(&str, &[&str]); 4] = [
 ];
 
 fn decide(name: &[u8]) -> Decision {
-    let ev = Evidence::default();
-    let cx = Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
-    decide_listing(&[name], &cx).pop().unwrap()
+    support::first_visit(&[name], false).pop().unwrap()
 }
 
 fn kind(d: &Decision) -> String {
