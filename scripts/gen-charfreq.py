@@ -518,7 +518,8 @@ def traditional_variants(variants):
     return trad
 
 
-# Issue 50, eleventh pass (tried, see docs/dev/charset-detection.md):
+# Issue 50, eleventh pass (tried; taken in the fifteenth with --ztcap=1
+# --ztdrop=2, see docs/dev/charset-detection.md):
 # `--opencc=DIR` (opencc-python-reimplemented 0.1.7's opencc/dictionary;
 # OpenCC's data, Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) moves jieba's
 # words to Taiwan's traditional characters phrase by phrase instead of
@@ -535,7 +536,8 @@ MAX_FORMS = 16
 NR_WEIGHT = 1
 TW_PLACES = []
 TW_WEIGHT = 1
-# --ztcap=K (issue 50, fifteenth pass): see cap_zt
+# --ztcap=K (issue 50, fifteenth pass): see given_name_chars and cap_zt;
+# ZT_MAIN: main's zt counts (kTraditionalVariant), the floor of the prices
 ZT_CAP = None
 ZT_MAIN = {}
 ZT_GIVEN = set()
@@ -664,7 +666,9 @@ def given_name_chars(jieba):
 def cap_zt(best, main_best):
     """--ztcap: a zt character never costs less than in main's table (absent
     there: OOV_CJK, 20 bits, and then left out) unless it is a given-name
-    character (given_name_chars)."""
+    character (given_name_chars), which costs at most ZT_DROP bits less
+    (--ztdrop). --ztkeep (tried, not taken): main's table as it is, only
+    its given-name characters made cheaper the same way."""
     floor = dict(main_best)
     if ZT_KEEP:
         cand = dict(best)
