@@ -13,8 +13,10 @@
 //! `cargo run --release -p babelftp-i18n --example cjk_names`
 use std::collections::BTreeMap;
 
-use babelftp_i18n::detect::{decide_listing, Context, Decision, Evidence};
+use babelftp_i18n::detect::Decision;
 use babelftp_i18n::Charset;
+
+mod support;
 
 const SAMPLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/cjkval.txt"));
 const TAIWAN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/twval.txt"));
@@ -25,13 +27,7 @@ const LANGS: [(&str, &[&str]); 3] = [
 ];
 
 fn decide(name: &[u8]) -> Decision {
-    let ev = Evidence::default();
-    let cx = Context {
-        explicit: None,
-        feat_utf8: false,
-        evidence: &ev,
-    };
-    decide_listing(&[name], &cx).pop().unwrap()
+    support::first_visit(&[name], false).pop().unwrap()
 }
 
 /// Decides each name of `sample` in `lang` alone in a folder in `label`, per
