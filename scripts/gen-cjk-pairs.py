@@ -301,6 +301,7 @@ def main():
     print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
     print("# Junyi, LICENSES/MIT-jieba.txt), Unihan 15.0 kTraditionalVariant and")
     print("# Unicode CLDR 48 (Unicode License v3, LICENSES/Unicode-3.0-CLDR.txt).")
+    CHARFREQ.taiwan_header()
     if ja_extra:
         print("# ja also holds every pair of adjacent characters that the training half")
         print("# of gimei 0.2.3's person and place names holds (MIT, Copyright (c) 2015")
