@@ -934,10 +934,12 @@ def main():
         print(f"# scripts/gen-gimei.py):{text} a kanji costs at most")
         floor = f", {JA_NAME_FLOOR} bits or more" if JA_NAME_FLOOR > 1 else ""
         print(f"# {JA_NAME_WEIGHT} times its share of the names' kanji says{floor}.")
-        if JA_NOCAP:
+        if JA_NOCAP == {"places", "sjis", "euc"}:
             print(f"# Left at their price ({','.join(sorted(JA_NOCAP))}): kanji more of the place words")
             print("# hold than of the person words; kanji whose Shift_JIS trail byte is an ASCII")
             print("# letter; kanji whose EUC-JP bytes are both E0 or more (issue 50, sixteenth pass).")
+        elif JA_NOCAP:
+            print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
     if DICT_HAN:
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")
