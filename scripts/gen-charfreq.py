@@ -490,6 +490,40 @@ JA_TEXT_WEIGHT = 0
 JA_NAME_WEIGHT = 0.25
 # ... but never less than JA_NAME_FLOOR bits by the names alone
 JA_NAME_FLOOR = 1
+# Issue 50, sixteenth pass: kanji the cap leaves at their price
+# (`--ja-nocap=places,sjis`): "places", a kanji more of the training place
+# words (`--ja-places=FILE`, scripts/gen-gimei.py train-places) hold than
+# of its person words (市, 町, 郡: the suffixes of addresses); "sjis", a
+# kanji whose Shift_JIS trail byte is an ASCII letter (macintosh's `é` +
+# `s` is Shift_JIS `市`: a Latin name's accented letter before a letter);
+# "euc", a kanji whose EUC-JP bytes are both E0 or more (two small
+# accented letters in windows-125x and ISO-8859: Turkish `çı` is `茉`).
+JA_NOCAP = set()
+JA_PLACES = set()
+
+
+def ja_capped(c):
+    """Whether the names' cap may lower kanji c's price."""
+    if "sjis" in JA_NOCAP:
+        try:
+            b = c.encode("shift_jis")
+        except UnicodeEncodeError:
+            b = b""
+        if len(b) == 2 and chr(b[1]).isascii() and chr(b[1]).isalpha():
+            return False
+    if "euc" in JA_NOCAP:
+        try:
+            b = c.encode("euc_jp")
+        except UnicodeEncodeError:
+            b = b""
+        if len(b) == 2 and b[0] >= 0xE0 and b[1] >= 0xE0:
+            return False
+    if "places" in JA_NOCAP:
+        place = sum(1 for w in JA_WORDS if w in JA_PLACES and c in w)
+        person = sum(1 for w in JA_WORDS if w not in JA_PLACES and c in w)
+        if place > person:
+            return False
+    return True
 
 
 def is_han(c):
@@ -750,6 +784,8 @@ def han_mix(lang, weights, total, uni):
                     names[c] = names.get(c, 0) + 1
         names_total = sum(names.values())
         for c, n in names.items():
+            if not ja_capped(c):
+                continue
             q = JA_NAME_WEIGHT * n / names_total
             uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
 
@@ -838,6 +874,13 @@ def main():
     for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
         ja_words(a[len("--ja-words="):])
         sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--ja-places=")]:
+        with open(a[len("--ja-places="):], encoding="utf-8") as fh:
+            JA_PLACES.update(w for w in fh.read().split("\n") if w)
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--ja-nocap=")]:
+        JA_NOCAP.update(x for x in a[len("--ja-nocap="):].split(",") if x)
+        sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
         text, name, floor = a[len("--ja-weights="):].split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
@@ -891,6 +934,12 @@ def main():
         print(f"# scripts/gen-gimei.py):{text} a kanji costs at most")
         floor = f", {JA_NAME_FLOOR} bits or more" if JA_NAME_FLOOR > 1 else ""
         print(f"# {JA_NAME_WEIGHT} times its share of the names' kanji says{floor}.")
+        if JA_NOCAP == {"places", "sjis", "euc"}:
+            print(f"# Left at their price ({','.join(sorted(JA_NOCAP))}): kanji more of the place words")
+            print("# hold than of the person words; kanji whose Shift_JIS trail byte is an ASCII")
+            print("# letter; kanji whose EUC-JP bytes are both E0 or more (issue 50, sixteenth pass).")
+        elif JA_NOCAP:
+            print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
     if DICT_HAN:
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")

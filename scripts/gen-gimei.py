@@ -22,6 +22,7 @@ gimei/data/addresses.yml (prefectures, cities, towns), each entry
 
 Usage:
     python3 scripts/gen-gimei.py train GIMEI_WHL FAKERJS_PKG MIMESIS_WHL FAKER_WHL > ja-gimei.txt
+    python3 scripts/gen-gimei.py train-places GIMEI_WHL FAKERJS_PKG MIMESIS_WHL FAKER_WHL > ja-places.txt
     python3 scripts/gen-gimei.py val GIMEI_WHL FAKERJS_PKG MIMESIS_WHL FAKER_WHL \
         > crates/i18n/tests/corpus/javal.txt
 """
@@ -51,12 +52,12 @@ def load(name, file):
     return mod
 
 
-def entries(wheel):
+def entries(wheel, files=("gimei/data/names.yml", "gimei/data/addresses.yml")):
     """[kanji, hiragana, katakana] of every entry, in file order. The YAML is
     a plain list of flow sequences, read without a YAML library."""
     out = []
     with zipfile.ZipFile(wheel) as z:
-        for f in ["gimei/data/names.yml", "gimei/data/addresses.yml"]:
+        for f in files:
             for line in z.read(f).decode("utf-8").splitlines():
                 m = re.match(r"\s*- \['([^']*)', '([^']*)', '([^']*)'\]\s*$", line)
                 if m:
@@ -101,6 +102,13 @@ def main():
           f"{len(known)} held-out-source words left out", file=sys.stderr)
     if mode == "train":
         for w in sorted(train):
+            print(w)
+        return
+    if mode == "train-places":
+        # The training words of the places alone (issue 50, sixteenth pass:
+        # gen-charfreq.py's --ja-places=FILE).
+        places = {w for e in entries(wheel, ["gimei/data/addresses.yml"]) for w in e}
+        for w in sorted(train & places):
             print(w)
         return
     pool = sorted(val)
