@@ -956,21 +956,25 @@ fn measure() -> Report {
 /// won 12 over the six columns: that floor went down (the sixteenth time).
 /// The sixth column (faker-js's person and place names, issue 50) was
 /// added later: measured once, 2026-11-29, never tuned on; its floors are
-/// the measured values less 0.1-0.3 points.
+/// the measured values less 0.1-0.3 points. Round 4, stop 9 (issue 50,
+/// fourteenth to sixteenth passes: Thai, traditional Chinese, Japanese,
+/// each chosen on validation and measured once) won names on faker-js's
+/// rows 1, 2, 3, 5, 7 and 1b and on the held-out part's rows 3 and 7, and
+/// lost none on any column: those floors went up.
 const ROWS: [(&str, f64, [f64; 7]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
     // (faker-js; measured once, 2026-11-29, never tuned on: the measured
     // value less 0.1-0.3 points))
-    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.15]),
-    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9, 95.2]),
-    (SMALL, 95.0, [96.6, 97.9, 98.95, 98.55, 98.45, 98.0, 95.3]),
+    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.2]),
+    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9, 96.0]),
+    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.45, 98.0, 96.1]),
     (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0]),
-    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 97.5]),
+    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 97.85]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.55, 99.0, 99.25, 99.45, 99.2, 98.6, 97.25]),
+    (FEAT_LEGACY, 97.0, [98.7, 99.0, 99.25, 99.45, 99.2, 98.6, 97.6]),
 ];
 
 #[test]
