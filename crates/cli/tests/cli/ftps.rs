@@ -455,7 +455,10 @@ fn curl_uploads_and_downloads_several_files_in_one_ftps_run() {
         up.push(random_file(&p, *n));
         random_file(&root.join(format!("d{i}.bin")), n + 7);
     }
-    let srv = Serve::start(
+    // The server's log, shown with a failure.
+    let log_path = dir.path().join("server.log");
+    let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    let srv = Serve::start_logged(
         &root,
         &[
             "--user",
@@ -465,13 +468,18 @@ fn curl_uploads_and_downloads_several_files_in_one_ftps_run() {
             "--tls-key",
             key.to_str().unwrap(),
         ],
+        &[],
+        Some(&log_path),
     );
     let url = format!("ftp://bob:secret@127.0.0.1:{}", srv.addr.port());
     for round in 0..4 {
         let got: Vec<PathBuf> = (0..3).map(|i| local.join(format!("got-{round}-{i}"))).collect();
         let version: &[&str] = if round == 3 { &["--tls-max", "1.2"] } else { &[] };
         let out = Command::new("curl")
-            .args(["-sS", "--ssl-reqd", "-k"])
+            // --fail-early: curl's status is that of its last transfer
+            // otherwise, and a failed upload would show only as a file
+            // missing below.
+            .args(["-sS", "--ssl-reqd", "-k", "--fail-early"])
             .args(version)
             .arg("-T")
             .arg(format!("{}/{{u0.bin,u1.bin,u2.bin}}", local.display()))
@@ -483,12 +491,19 @@ fn curl_uploads_and_downloads_several_files_in_one_ftps_run() {
             .expect("curl must be installed");
         assert!(
             out.status.success(),
-            "round {round}: curl {:?}: {}",
+            "round {round}: curl {:?}: {}\nserver log:\n{}",
             out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
+            String::from_utf8_lossy(&out.stderr),
+            log()
         );
         for (i, data) in up.iter().enumerate() {
-            let stored = std::fs::read(root.join(format!("u{i}.bin"))).unwrap();
+            let stored = std::fs::read(root.join(format!("u{i}.bin"))).unwrap_or_else(|e| {
+                panic!(
+                    "round {round}: upload {i} not stored ({e}); curl said: {}\nserver log:\n{}",
+                    String::from_utf8_lossy(&out.stderr),
+                    log()
+                )
+            });
             assert!(&stored == data, "round {round}: upload {i} differs");
             let original = std::fs::read(root.join(format!("d{i}.bin"))).unwrap();
             assert!(
