@@ -101,12 +101,7 @@ fn main() {
     for len in [4usize, 6] {
         let mut decoded = 0;
         for _ in 0..20_000 {
-            let name: Vec<u8> = (0..len)
-                .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    0x80 | (x >> 57) as u8
-                })
-                .collect();
+            let name = support::random_high(&mut x, len);
             if matches!(decide(&name), Decision::Decoded { charset, .. } if charset.name() != "UTF-8") {
                 decoded += 1;
             }

@@ -135,12 +135,7 @@ fn main() {
     for len in [4usize, 6] {
         let (mut t, mut l) = (0, 0);
         for _ in 0..20_000 {
-            let name: Vec<u8> = (0..len)
-                .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    0x80 | (x >> 57) as u8
-                })
-                .collect();
+            let name = support::random_high(&mut x, len);
             let d = decide(&[&name]).pop().unwrap();
             if show_random && thai(&d) {
                 if let Decision::Decoded { text, .. } = &d {
