@@ -2,7 +2,7 @@
 //! languages: shared by the per-name decisions (`per_name.rs`) and the
 //! rough and double-byte ranks of big listings (`rough.rs`, `dbcs.rs`).
 
-use super::model::lang_index;
+use super::model::{lang_index, LANG_COUNT};
 use crate::Charset;
 
 /// The legacy charsets detection considers, with a prior in bits (how rare
@@ -62,6 +62,19 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-874", 5, &["th"]),
 ];
 
+/// Bits every non-ASCII character of a reading pays when the reading is
+/// priced by a language's table under a charset that writes the language
+/// less often than its own one (issue 50, eighteenth pass): GBK and
+/// gb18030 list traditional Chinese (`zt`) for the names written in them,
+/// but a random double-byte name read as GBK must not get cheaper as the
+/// zt table gets cheaper for Big5, whose language zt is. The readings
+/// (`per_name/readings.rs`), a directory's languages
+/// (`per_name/directory.rs`) and the rough and double-byte ranks of big
+/// listings (`rough.rs`, `dbcs.rs`, `model::clear`) all read it through
+/// [`Candidate::price`].
+pub const LANG_PRICES: &[(&str, &str, u8)] = &[("GBK", "zt", ZT_IN_GB), ("gb18030", "zt", ZT_IN_GB)];
+const ZT_IN_GB: u8 = 0;
+
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 pub(super) const DOUBLE_BYTE: usize = 6;
 
@@ -79,6 +92,9 @@ pub(super) struct Candidate {
     pub charset: Charset,
     prior: f64,
     pub langs: Vec<usize>,
+    /// Per language of the tables, the bits each non-ASCII character of a
+    /// reading in it pays under this charset ([`LANG_PRICES`]; 0 for most).
+    pub price: [u32; LANG_COUNT],
 }
 
 pub(super) fn candidates() -> &'static [Candidate] {
@@ -87,10 +103,17 @@ pub(super) fn candidates() -> &'static [Candidate] {
         CANDIDATES
             .iter()
             .filter_map(|(label, prior, langs)| {
+                let mut price = [0u32; LANG_COUNT];
+                for &(_, lang, bits) in LANG_PRICES.iter().filter(|p| p.0 == *label) {
+                    if let Some(slot) = lang_index(lang).and_then(|l| price.get_mut(l)) {
+                        *slot = u32::from(bits);
+                    }
+                }
                 Some(Candidate {
                     charset: Charset::for_label(label)?,
                     prior: f64::from(*prior),
                     langs: langs.iter().filter_map(|l| lang_index(l)).collect(),
+                    price,
                 })
             })
             .collect()

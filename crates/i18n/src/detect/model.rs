@@ -29,23 +29,33 @@ use tables::{tables, ABSENT, ABSENT_ROW};
 pub(crate) use ascii::ascii_fit;
 pub(crate) use chars::{impossible, script};
 pub(crate) use langs::{lang_index, lang_script, latin, Script, LANGS, LANG_COUNT};
-pub(crate) use score::{score, score_in, score_langs, Score};
+pub(crate) use score::{score, score_langs, Score};
+
+/// What a language's non-ASCII character pays over its cost under a
+/// charset (`price`: per language, the charset's `Candidate::price`;
+/// empty: nothing).
+fn priced(price: &[u32], lang: usize) -> u32 {
+    price.get(lang).copied().unwrap_or(0)
+}
 
 /// What a character costs by its unigram alone in the cheapest of `langs`
-/// (a rough rank of a big listing's readings before full scoring).
-pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
+/// (a rough rank of a big listing's readings before full scoring), with
+/// the charset's `price`.
+pub(crate) fn unigram_min(c: char, langs: &[usize], price: &[u32]) -> u32 {
     let lower = fold(c);
     let row = unigram_row(lower);
+    let extra = |l| if c.is_ascii() { 0 } else { priced(price, l) };
     langs
         .iter()
-        .map(|&l| char_cost(c, lower, row, l))
+        .map(|&l| char_cost(c, lower, row, l) + extra(l))
         .min()
         .unwrap_or(ALIEN)
 }
 
 /// What letter `b` costs after letter `a` in the cheapest of `langs` (its
-/// bigram, or its unigram plus `a`'s escape): the rough rank's pairs.
-pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
+/// bigram, or its unigram plus `a`'s escape), with the charset's `price`
+/// for a non-ASCII `b`: the rough rank's pairs.
+pub(crate) fn pair_min(a: char, b: char, langs: &[usize], price: &[u32]) -> u32 {
     let t = tables();
     let (la, lb) = (fold(a), fold(b));
     let bi = t.bigram.get(&(la, lb));
@@ -54,13 +64,15 @@ pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
     langs
         .iter()
         .map(|&l| {
+            let extra = if b.is_ascii() { 0 } else { priced(price, l) };
             if lang_script(l) == Script::Cjk {
-                return char_cost(b, lb, uni, l);
+                return char_cost(b, lb, uni, l) + extra;
             }
-            match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {
-                Some(v) => u32::from(v),
-                None => char_cost(b, lb, uni, l) + escape(esc, l),
-            }
+            extra
+                + match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {
+                    Some(v) => u32::from(v),
+                    None => char_cost(b, lb, uni, l) + escape(esc, l),
+                }
         })
         .min()
         .unwrap_or(ALIEN)
@@ -120,13 +132,14 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// capital inside a word, no letter thrice in a row), each in the
 /// language's table at most 4 bits over the script's limit, and on
 /// average 3 bits under it. Used to decide the names of a big listing in
-/// the charset its sample established without scoring each in full.
-pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
-    clear_chars(text.chars(), langs)
+/// the charset its sample established without scoring each in full. A
+/// non-ASCII character pays the charset's `price` in its language.
+pub(crate) fn clear(text: &str, langs: &[usize], price: &[u32]) -> bool {
+    clear_chars(text.chars(), langs, price)
 }
 
 /// [`clear`] of the characters of a text.
-pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize]) -> bool {
+pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize], price: &[u32]) -> bool {
     let limit = 12;
     // Letters only, no capital inside a word, no Thai, no letter thrice,
     // every one in the tables (or CJK).
@@ -161,11 +174,12 @@ pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usi
         let row = unigram_row(fold(c)).unwrap_or(&ABSENT_ROW);
         for ((&lang, sum), over) in langs.iter().zip(&mut sums).zip(&mut over) {
             let v = row.get(lang).copied().filter(|&v| v != ABSENT);
+            let extra = priced(price, lang);
             if lang_script(lang) == Script::Cjk {
-                *sum += v.map_or(OOV_CJK, u32::from);
+                *sum += v.map_or(OOV_CJK, u32::from) + extra;
             } else {
                 match v {
-                    Some(v) if u32::from(v) <= limit + 4 => *sum += u32::from(v),
+                    Some(v) if u32::from(v) + extra <= limit + 4 => *sum += u32::from(v) + extra,
                     _ => *over = true,
                 }
             }

@@ -56,20 +56,25 @@ struct Slot {
 
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    score_langs(text, only, compat, None)
+    score_langs(text, only, &[], compat, None)
 }
 
-/// [`score_in`], also writing each scored language's total bits into
-/// `per_lang` (the others are left as they are).
+/// [`score_in`] with a charset's `price` (per language, bits each
+/// non-ASCII character pays: `Candidate::price`; empty: none), also
+/// writing each scored language's total bits *without* the price into
+/// `per_lang` (the others are left as they are): a text that charsets of
+/// different prices read is priced per charset by its reader
+/// (`Contest::in_lang`).
 pub(crate) fn score_langs(
     text: &str,
     only: Option<&[usize]>,
+    price: &[u32],
     compat: impl Fn(usize) -> f64,
     per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => score_with(&mut scratch, text, only, compat, per_lang),
-        Err(_) => score_with(&mut Scratch::default(), text, only, compat, per_lang),
+        Ok(mut scratch) => score_with(&mut scratch, text, only, price, compat, per_lang),
+        Err(_) => score_with(&mut Scratch::default(), text, only, price, compat, per_lang),
     })
 }
 
@@ -93,6 +98,7 @@ fn score_with(
     scratch: &mut Scratch,
     text: &str,
     only: Option<&[usize]>,
+    price: &[u32],
     compat: impl Fn(usize) -> f64,
     mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
@@ -229,7 +235,9 @@ fn score_with(
         if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
             *slot = total;
         }
-        let na = f64::from(na) + penalty - bonus;
+        let extra = f64::from(price.get(lang).copied().unwrap_or(0)) * non_ascii as f64;
+        let total = total + extra;
+        let na = f64::from(na) + penalty - bonus + extra;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
             Script::Thai => 6.5,
