@@ -2,7 +2,7 @@
 //! languages: shared by the per-name decisions (`per_name.rs`) and the
 //! rough and double-byte ranks of big listings (`rough.rs`, `dbcs.rs`).
 
-use super::model::{lang_index, LANG_COUNT};
+use super::model::{lang_index, Price};
 use crate::Charset;
 
 /// The legacy charsets detection considers, with a prior in bits (how rare
@@ -15,7 +15,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("EUC-JP", 3, &["ja"]),
     ("GBK", 2, &["zh", "zt"]),
     ("gb18030", 3, &["zh", "zt"]),
-    ("Big5", 2, &["zt"]),
+    ("Big5", 2, &["zb"]),
     ("EUC-KR", 2, &["ko"]),
     (
         "windows-1252",
@@ -62,18 +62,21 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-874", 5, &["th"]),
 ];
 
-/// Bits every non-ASCII character of a reading pays when the reading is
-/// priced by a language's table under a charset that writes the language
-/// less often than its own one (issue 50, eighteenth pass): GBK and
-/// gb18030 list traditional Chinese (`zt`) for the names written in them,
-/// but a random double-byte name read as GBK must not get cheaper as the
-/// zt table gets cheaper for Big5, whose language zt is. The readings
-/// (`per_name/readings.rs`), a directory's languages
-/// (`per_name/directory.rs`) and the rough and double-byte ranks of big
-/// listings (`rough.rs`, `dbcs.rs`, `model::clear`) all read it through
-/// [`Candidate::price`].
+/// Bits a character of a reading in a language pays under a charset when
+/// the table of the charset's first language lacks it (issue 50,
+/// eighteenth pass): GBK and gb18030 list traditional Chinese (`zt`) as
+/// well as `zh`, for the simplified names the zt table prices better, but
+/// random double-byte names read as GBK land on traditional and rare
+/// characters that zh's table lacks, and were cheap under zt. Charsets
+/// that share a language pay the same price in it (a reading's bits per
+/// language are kept with the price, `Reading::lang`). The readings
+/// (`per_name/readings.rs`) and the rough and double-byte ranks of big
+/// listings (`rough.rs`, `dbcs.rs`, `model::clear`) read it through
+/// [`Candidate::price`]. Chosen on validation data with Big5's own table
+/// (`zb`), docs/dev/charset-detection.md: 2, 3, 4 and 6 bits tried; 4 and
+/// more lost a simplified name of the CJK sample.
 pub const LANG_PRICES: &[(&str, &str, u8)] = &[("GBK", "zt", ZT_IN_GB), ("gb18030", "zt", ZT_IN_GB)];
-const ZT_IN_GB: u8 = 0;
+const ZT_IN_GB: u8 = 3;
 
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 pub(super) const DOUBLE_BYTE: usize = 6;
@@ -92,9 +95,9 @@ pub(super) struct Candidate {
     pub charset: Charset,
     prior: f64,
     pub langs: Vec<usize>,
-    /// Per language of the tables, the bits each non-ASCII character of a
-    /// reading in it pays under this charset ([`LANG_PRICES`]; 0 for most).
-    pub price: [u32; LANG_COUNT],
+    /// What a reading pays over the tables under this charset
+    /// ([`LANG_PRICES`]; nothing for most).
+    pub price: Price,
 }
 
 pub(super) fn candidates() -> &'static [Candidate] {
@@ -103,16 +106,17 @@ pub(super) fn candidates() -> &'static [Candidate] {
         CANDIDATES
             .iter()
             .filter_map(|(label, prior, langs)| {
-                let mut price = [0u32; LANG_COUNT];
+                let langs: Vec<usize> = langs.iter().filter_map(|l| lang_index(l)).collect();
+                let mut price = Price::new(langs.first().copied());
                 for &(_, lang, bits) in LANG_PRICES.iter().filter(|p| p.0 == *label) {
-                    if let Some(slot) = lang_index(lang).and_then(|l| price.get_mut(l)) {
-                        *slot = u32::from(bits);
+                    if let Some(l) = lang_index(lang) {
+                        price.set(l, bits);
                     }
                 }
                 Some(Candidate {
                     charset: Charset::for_label(label)?,
                     prior: f64::from(*prior),
-                    langs: langs.iter().filter_map(|l| lang_index(l)).collect(),
+                    langs,
                     price,
                 })
             })
@@ -126,4 +130,32 @@ pub(super) fn prior(c: usize) -> f64 {
         return UTF8_PRIOR;
     }
     candidates().get(c).map_or(f64::INFINITY, |x| x.prior)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading's bits per language (`Reading::lang`) hold its price:
+    /// every charset that reads a language charges the same for it.
+    #[test]
+    fn charsets_of_a_language_charge_alike() {
+        let cs = candidates();
+        for a in cs {
+            for b in cs {
+                for &l in a.langs.iter().filter(|l| b.langs.contains(l)) {
+                    assert_eq!(
+                        a.price.of(None, l),
+                        b.price.of(None, l),
+                        "{:?} {:?}",
+                        a.charset,
+                        b.charset
+                    );
+                    if a.price.of(None, l) > 0 {
+                        assert_eq!(a.langs.first(), b.langs.first());
+                    }
+                }
+            }
+        }
+    }
 }

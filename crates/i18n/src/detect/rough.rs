@@ -317,7 +317,7 @@ fn pair(c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
     };
     let (langs, price) = candidates()
         .get(c)
-        .map_or((&[][..], &[][..]), |x| (x.langs.as_slice(), &x.price[..]));
+        .map_or((&[][..], &model::Price::NONE), |x| (x.langs.as_slice(), &x.price));
     match (ch(a), ch(b)) {
         (Some(x), Some(y)) => model::pair_min(x, y, langs, price).min(254),
         _ => 254,

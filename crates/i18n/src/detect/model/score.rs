@@ -7,6 +7,7 @@ use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::thai::thai_penalty;
 use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
+use super::Price;
 
 /// The best explanation of a text: total bits and the bits
 /// spent on non-ASCII characters (for the "is this a decoding at all" test).
@@ -56,19 +57,16 @@ struct Slot {
 
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    score_langs(text, only, &[], compat, None)
+    score_langs(text, only, &Price::NONE, compat, None)
 }
 
-/// [`score_in`] with a charset's `price` (per language, bits each
-/// non-ASCII character pays: `Candidate::price`; empty: none), also
-/// writing each scored language's total bits *without* the price into
-/// `per_lang` (the others are left as they are): a text that charsets of
-/// different prices read is priced per charset by its reader
-/// (`Contest::in_lang`).
+/// [`score_in`] with what a charset charges over the tables (`price`:
+/// `Candidate::price`), also writing each scored language's total bits
+/// into `per_lang` (the others are left as they are).
 pub(crate) fn score_langs(
     text: &str,
     only: Option<&[usize]>,
-    price: &[u32],
+    price: &Price,
     compat: impl Fn(usize) -> f64,
     per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
@@ -98,7 +96,7 @@ fn score_with(
     scratch: &mut Scratch,
     text: &str,
     only: Option<&[usize]>,
-    price: &[u32],
+    price: &Price,
     compat: impl Fn(usize) -> f64,
     mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
@@ -196,7 +194,12 @@ fn score_with(
         let mut na = 0u32;
         for s in slots.iter() {
             let base = char_cost(s.c, s.lower, s.row, lang);
-            let mut cost = base;
+            // (What the charset charges for it: `Price`.)
+            let mut cost = if s.c.is_ascii() {
+                base
+            } else {
+                base + price.of(s.row, lang)
+            };
             if alphabetic {
                 if let Some(pair) = s.pair {
                     match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
@@ -235,9 +238,7 @@ fn score_with(
         if let Some(slot) = per_lang.as_deref_mut().and_then(|p| p.get_mut(lang)) {
             *slot = total;
         }
-        let extra = f64::from(price.get(lang).copied().unwrap_or(0)) * non_ascii as f64;
-        let total = total + extra;
-        let na = f64::from(na) + penalty - bonus + extra;
+        let na = f64::from(na) + penalty - bonus;
         let limit = match lang_script(lang) {
             Script::Cjk => 14.0,
             Script::Thai => 6.5,

@@ -171,7 +171,7 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         }
         if c == utf8_index() {
             if let Ok(o) = std::str::from_utf8(name) {
-                if o != text && model::clear(o, all_langs(), &[]) {
+                if o != text && model::clear(o, all_langs(), &model::Price::NONE) {
                     return None;
                 }
             }

@@ -232,14 +232,11 @@ impl Contest {
         };
         let mut best = b + LANG_SWITCH;
         let mut rest = langs;
-        // (`r.lang` is without the charset's price.)
-        let price = candidates().get(c).map_or(&[][..], |x| &x.price[..]);
-        let n = r.score.non_ascii as f64;
         while rest != 0 {
             let l = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             if let Some(&x) = r.lang.get(l) {
-                best = best.min(x + f64::from(price.get(l).copied().unwrap_or(0)) * n);
+                best = best.min(x);
             }
         }
         best

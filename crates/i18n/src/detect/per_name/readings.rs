@@ -49,7 +49,8 @@ pub(super) struct Reading {
     pub(super) bits: Vec<f64>,
     pub(super) score: Score,
     /// Its bits in each language it was scored in (infinite in the others),
-    /// without a charset's price (`Candidate::price`).
+    /// with the price of the charsets that read it in that language
+    /// (`Candidate::price`: the same for every charset of a language).
     pub(super) lang: [f64; model::LANG_COUNT],
 }
 
