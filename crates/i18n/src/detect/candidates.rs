@@ -73,10 +73,11 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
 /// (`per_name/readings.rs`) and the rough and double-byte ranks of big
 /// listings (`rough.rs`, `dbcs.rs`, `model::clear`) read it through
 /// [`Candidate::price`]. Chosen on validation data with Big5's own table
-/// (`zb`), docs/dev/charset-detection.md: 2, 3, 4 and 6 bits tried; 4 and
-/// more lost a simplified name of the CJK sample.
+/// (`zb`), docs/dev/charset-detection.md: 1, 2, 3, 4 and 6 bits tried; 4
+/// and more lost a simplified name of the CJK sample, and each bit costs
+/// traditional names written in GBK, so the least, 1.
 pub const LANG_PRICES: &[(&str, &str, u8)] = &[("GBK", "zt", ZT_IN_GB), ("gb18030", "zt", ZT_IN_GB)];
-const ZT_IN_GB: u8 = 3;
+const ZT_IN_GB: u8 = 1;
 
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 pub(super) const DOUBLE_BYTE: usize = 6;
