@@ -71,9 +71,14 @@ candidate was the same without --ztcap and --ztdrop):
 
     python3 scripts/gen-charfreq.py ...the seven arguments above... \
         --opencc=DIR/opencc/dictionary --allforms --twzip=DIR/package \
-        --twweight=10 --ztmax=5000 --nrweight=6 --ztcap=1 --ztdrop=2
+        --twweight=10 --ztmax=5000 --nrweight=6 --ztcap=1 --ztdrop=2 --zb=none
 
-Without the options, the script writes main's table before the fifteenth
+`--zb=D` (issue 50, eighteenth pass; off by default, and without it the
+script writes the table before that pass byte for byte) also writes the
+lines of "zb", the traditional Chinese table that only Big5 reads (GBK
+and gb18030 read zt): the same OpenCC table capped with --ztdrop=D
+(`--zb=D:K`: with --ztcap=K), or not capped at all (`--zb=none`, the
+committed table: the eleventh pass's zt lines). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
@@ -582,6 +587,14 @@ OOV_CJK = 20
 ZT_KEEP = False
 # --ztdrop=D: a given-name character costs at most D bits less than in main
 ZT_DROP = OOV_CJK
+# --zb=D (issue 50, eighteenth pass): also a second traditional Chinese
+# table, "zb", that only Big5 reads (GBK and gb18030 read "zt"): the same
+# OpenCC table, capped as --ztcap says with --ztdrop=D instead ("none":
+# not capped, the eleventh pass's table). Off by default. `--zb=D:K`: its
+# given-name characters are those K or more names hold (--ztcap=K).
+ZB_DROP = None
+ZB_GIVEN = None
+ZB_CAP = None
 
 
 def opencc_tables(directory):
@@ -725,6 +738,14 @@ def cap_zt(best, main_best):
     return out
 
 
+def zb_given(jieba):
+    """--zb=D:K (issue 50, eighteenth pass): zb's given-name characters."""
+    global ZT_CAP, ZB_GIVEN
+    zt_cap, ZT_CAP = ZT_CAP, ZB_CAP
+    ZB_GIVEN = given_name_chars(jieba)
+    ZT_CAP = zt_cap
+
+
 def load_dictionaries(ipadic, jieba, variants):
     """IPADIC's entries (EUC-JP CSV files; NAIST's licence, the notice in
     LICENSES/IPADIC.txt), jieba's dict.txt (MIT) for simplified Chinese,
@@ -751,6 +772,8 @@ def load_dictionaries(ipadic, jieba, variants):
             for t in targets:
                 ZT_MAIN[t] = ZT_MAIN.get(t, 0) + n / len(targets)
         ZT_GIVEN.update(given_name_chars(jieba))
+        if ZB_CAP is not None:
+            zb_given(jieba)
     if OPENCC:
         for word, _, share in taiwan_words(jieba):
             for c in set(word):
@@ -811,7 +834,7 @@ def parse_taiwan_options():
     """--opencc=DIR, --twzip=DIR and --twweight=N (issue 50, eleventh pass),
     anywhere among the arguments; also used by scripts/gen-cjk-pairs.py."""
     global OPENCC, TW_PLACES, TW_WEIGHT, NR_WEIGHT
-    global ALL_FORMS, ZT_CAP, ZT_DROP, ZT_KEEP
+    global ALL_FORMS, ZT_CAP, ZT_DROP, ZT_KEEP, ZB_DROP, ZB_CAP
     ALL_FORMS = "--allforms" in sys.argv
     ZT_KEEP = "--ztkeep" in sys.argv
     if ZT_KEEP:
@@ -831,6 +854,10 @@ def parse_taiwan_options():
             ZT_CAP = int(a[len("--ztcap="):])
         elif a.startswith("--ztdrop="):
             ZT_DROP = int(a[len("--ztdrop="):])
+        elif a.startswith("--zb="):
+            v, _, k = a[len("--zb="):].partition(":")
+            ZB_DROP = "none" if v == "none" else int(v)
+            ZB_CAP = int(k) if k else None
         elif a.startswith("--twweight="):
             TW_WEIGHT = float(a[len("--twweight="):])
         else:
@@ -959,11 +986,25 @@ def main():
     asciis = {}
     for lang in LANGS:
         best, bi, asc, esc, frequent = kept(base, lang)
+        zb_best = None
         if lang == "zt" and ZT_CAP is not None:
             cand_counts, cand_max = DICT_HAN["zt"], MAX["zt"]
             DICT_HAN["zt"], MAX["zt"] = ZT_MAIN, 3600
             main_best = kept(base, lang)[0]
             DICT_HAN["zt"], MAX["zt"] = cand_counts, cand_max
+            if ZB_DROP == "none":
+                zb_best = [(ch, cost) for ch, cost in best if cost < OOV_CJK]
+            elif ZB_DROP is not None:
+                global ZT_DROP
+                zt_drop, ZT_DROP = ZT_DROP, ZB_DROP
+                zt_given = set(ZT_GIVEN)
+                if ZB_GIVEN is not None:
+                    ZT_GIVEN.clear()
+                    ZT_GIVEN.update(ZB_GIVEN)
+                zb_best = cap_zt(best, main_best)
+                ZT_GIVEN.clear()
+                ZT_GIVEN.update(zt_given)
+                ZT_DROP = zt_drop
             best = cap_zt(best, main_best)
         if frequent:
             word_lists[lang] = frequent
@@ -974,6 +1015,12 @@ def main():
             by_cost.setdefault(cost, []).append(ch)
         for cost in sorted(by_cost):
             print(f"{lang} {cost} {''.join(sorted(by_cost[cost]))}")
+        if zb_best is not None:
+            zb_by_cost = {}
+            for ch, cost in zb_best:
+                zb_by_cost.setdefault(cost, []).append(ch)
+            for cost in sorted(zb_by_cost):
+                print(f"zb {cost} {''.join(sorted(zb_by_cost[cost]))}")
         if lang not in CJK:
             bigrams[lang] = bi
             escapes[lang] = esc

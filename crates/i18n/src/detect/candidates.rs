@@ -2,7 +2,7 @@
 //! languages: shared by the per-name decisions (`per_name.rs`) and the
 //! rough and double-byte ranks of big listings (`rough.rs`, `dbcs.rs`).
 
-use super::model::lang_index;
+use super::model::{lang_index, Price};
 use crate::Charset;
 
 /// The legacy charsets detection considers, with a prior in bits (how rare
@@ -15,7 +15,7 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("EUC-JP", 3, &["ja"]),
     ("GBK", 2, &["zh", "zt"]),
     ("gb18030", 3, &["zh", "zt"]),
-    ("Big5", 2, &["zt"]),
+    ("Big5", 2, &["zb"]),
     ("EUC-KR", 2, &["ko"]),
     (
         "windows-1252",
@@ -62,6 +62,23 @@ pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("windows-874", 5, &["th"]),
 ];
 
+/// Bits a character of a reading in a language pays under a charset when
+/// the table of the charset's first language lacks it (issue 50,
+/// eighteenth pass): GBK and gb18030 list traditional Chinese (`zt`) as
+/// well as `zh`, for the simplified names the zt table prices better, but
+/// random double-byte names read as GBK land on traditional and rare
+/// characters that zh's table lacks, and were cheap under zt. Charsets
+/// that share a language pay the same price in it (a reading's bits per
+/// language are kept with the price, `Reading::lang`). The readings
+/// (`per_name/readings.rs`) and the rough and double-byte ranks of big
+/// listings (`rough.rs`, `dbcs.rs`, `model::clear`) read it through
+/// [`Candidate::price`]. Chosen on validation data with Big5's own table
+/// (`zb`), docs/dev/charset-detection.md: 1, 2, 3, 4 and 6 bits tried; 4
+/// and more lost a simplified name of the CJK sample, and each bit costs
+/// traditional names written in GBK, so the least, 1.
+pub const LANG_PRICES: &[(&str, &str, u8)] = &[("GBK", "zt", ZT_IN_GB), ("gb18030", "zt", ZT_IN_GB)];
+const ZT_IN_GB: u8 = 1;
+
 /// The first entries of [`CANDIDATES`] are the double-byte charsets.
 pub(super) const DOUBLE_BYTE: usize = 6;
 
@@ -79,6 +96,9 @@ pub(super) struct Candidate {
     pub charset: Charset,
     prior: f64,
     pub langs: Vec<usize>,
+    /// What a reading pays over the tables under this charset
+    /// ([`LANG_PRICES`]; nothing for most).
+    pub price: Price,
 }
 
 pub(super) fn candidates() -> &'static [Candidate] {
@@ -87,10 +107,18 @@ pub(super) fn candidates() -> &'static [Candidate] {
         CANDIDATES
             .iter()
             .filter_map(|(label, prior, langs)| {
+                let langs: Vec<usize> = langs.iter().filter_map(|l| lang_index(l)).collect();
+                let mut price = Price::new(langs.first().copied());
+                for &(_, lang, bits) in LANG_PRICES.iter().filter(|p| p.0 == *label) {
+                    if let Some(l) = lang_index(lang) {
+                        price.set(l, bits);
+                    }
+                }
                 Some(Candidate {
                     charset: Charset::for_label(label)?,
                     prior: f64::from(*prior),
-                    langs: langs.iter().filter_map(|l| lang_index(l)).collect(),
+                    langs,
+                    price,
                 })
             })
             .collect()
@@ -103,4 +131,32 @@ pub(super) fn prior(c: usize) -> f64 {
         return UTF8_PRIOR;
     }
     candidates().get(c).map_or(f64::INFINITY, |x| x.prior)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading's bits per language (`Reading::lang`) hold its price:
+    /// every charset that reads a language charges the same for it.
+    #[test]
+    fn charsets_of_a_language_charge_alike() {
+        let cs = candidates();
+        for a in cs {
+            for b in cs {
+                for &l in a.langs.iter().filter(|l| b.langs.contains(l)) {
+                    assert_eq!(
+                        a.price.of(None, l),
+                        b.price.of(None, l),
+                        "{:?} {:?}",
+                        a.charset,
+                        b.charset
+                    );
+                    if a.price.of(None, l) > 0 {
+                        assert_eq!(a.langs.first(), b.langs.first());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -58,7 +58,7 @@ fn unit(c: usize, bytes: &[u8]) -> Option<Unit> {
         if model::impossible(x) {
             u |= IMPOSSIBLE;
         } else if !x.is_ascii() {
-            sum += model::unigram_min(x, &cand.langs);
+            sum += model::unigram_min(x, &cand.langs, &cand.price);
         }
     }
     let mut cs = text.chars();
@@ -270,7 +270,7 @@ fn rough_decoded(name: &[u8], c: usize) -> Option<u32> {
     Some(
         text.chars()
             .filter(|ch| !ch.is_ascii())
-            .map(|ch| model::unigram_min(ch, &cand.langs))
+            .map(|ch| model::unigram_min(ch, &cand.langs, &cand.price))
             .sum(),
     )
 }

@@ -29,23 +29,70 @@ use tables::{tables, ABSENT, ABSENT_ROW};
 pub(crate) use ascii::ascii_fit;
 pub(crate) use chars::{impossible, script};
 pub(crate) use langs::{lang_index, lang_script, latin, Script, LANGS, LANG_COUNT};
-pub(crate) use score::{score, score_in, score_langs, Score};
+pub(crate) use score::{score, score_langs, Score};
+
+/// What a charset charges a reading over the tables' bits
+/// (`candidates::LANG_PRICES`): per language, bits for each character
+/// that the table of the charset's first language (`home`) lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Price {
+    bits: [u8; N],
+    home: Option<usize>,
+}
+
+impl Price {
+    /// Nothing charged (a UTF-8 reading's).
+    pub(crate) const NONE: Price = Price {
+        bits: [0; N],
+        home: None,
+    };
+
+    pub(crate) fn new(home: Option<usize>) -> Price {
+        Price { home, ..Price::NONE }
+    }
+
+    pub(crate) fn set(&mut self, lang: usize, bits: u8) {
+        if let Some(slot) = self.bits.get_mut(lang) {
+            *slot = bits;
+        }
+    }
+
+    /// What a non-ASCII character with unigram row `row` pays in `lang`.
+    pub(super) fn of(&self, row: Option<&[u8; N]>, lang: usize) -> u32 {
+        let bits = self.bits.get(lang).copied().unwrap_or(0);
+        if bits == 0 {
+            return 0;
+        }
+        let at_home = self
+            .home
+            .and_then(|h| row.and_then(|r| r.get(h)))
+            .is_some_and(|&v| v != ABSENT);
+        if at_home {
+            0
+        } else {
+            u32::from(bits)
+        }
+    }
+}
 
 /// What a character costs by its unigram alone in the cheapest of `langs`
-/// (a rough rank of a big listing's readings before full scoring).
-pub(crate) fn unigram_min(c: char, langs: &[usize]) -> u32 {
+/// (a rough rank of a big listing's readings before full scoring), with
+/// the charset's `price`.
+pub(crate) fn unigram_min(c: char, langs: &[usize], price: &Price) -> u32 {
     let lower = fold(c);
     let row = unigram_row(lower);
+    let extra = |l| if c.is_ascii() { 0 } else { price.of(row, l) };
     langs
         .iter()
-        .map(|&l| char_cost(c, lower, row, l))
+        .map(|&l| char_cost(c, lower, row, l) + extra(l))
         .min()
         .unwrap_or(ALIEN)
 }
 
 /// What letter `b` costs after letter `a` in the cheapest of `langs` (its
-/// bigram, or its unigram plus `a`'s escape): the rough rank's pairs.
-pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
+/// bigram, or its unigram plus `a`'s escape), with the charset's `price`
+/// for a non-ASCII `b`: the rough rank's pairs.
+pub(crate) fn pair_min(a: char, b: char, langs: &[usize], price: &Price) -> u32 {
     let t = tables();
     let (la, lb) = (fold(a), fold(b));
     let bi = t.bigram.get(&(la, lb));
@@ -54,13 +101,15 @@ pub(crate) fn pair_min(a: char, b: char, langs: &[usize]) -> u32 {
     langs
         .iter()
         .map(|&l| {
+            let extra = if b.is_ascii() { 0 } else { price.of(uni, l) };
             if lang_script(l) == Script::Cjk {
-                return char_cost(b, lb, uni, l);
+                return char_cost(b, lb, uni, l) + extra;
             }
-            match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {
-                Some(v) => u32::from(v),
-                None => char_cost(b, lb, uni, l) + escape(esc, l),
-            }
+            extra
+                + match bi.and_then(|r| r.get(l)).copied().filter(|&v| v != ABSENT) {
+                    Some(v) => u32::from(v),
+                    None => char_cost(b, lb, uni, l) + escape(esc, l),
+                }
         })
         .min()
         .unwrap_or(ALIEN)
@@ -120,13 +169,14 @@ const CLEAR_CJK_OVER: u32 = 3;
 /// capital inside a word, no letter thrice in a row), each in the
 /// language's table at most 4 bits over the script's limit, and on
 /// average 3 bits under it. Used to decide the names of a big listing in
-/// the charset its sample established without scoring each in full.
-pub(crate) fn clear(text: &str, langs: &[usize]) -> bool {
-    clear_chars(text.chars(), langs)
+/// the charset its sample established without scoring each in full. A
+/// non-ASCII character pays the charset's `price` in its language.
+pub(crate) fn clear(text: &str, langs: &[usize], price: &Price) -> bool {
+    clear_chars(text.chars(), langs, price)
 }
 
 /// [`clear`] of the characters of a text.
-pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize]) -> bool {
+pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usize], price: &Price) -> bool {
     let limit = 12;
     // Letters only, no capital inside a word, no Thai, no letter thrice,
     // every one in the tables (or CJK).
@@ -158,14 +208,16 @@ pub(crate) fn clear_chars(text: impl Iterator<Item = char> + Clone, langs: &[usi
     let mut sums = [0u32; N];
     let mut over = [false; N];
     for c in text.filter(|c| !c.is_ascii()) {
-        let row = unigram_row(fold(c)).unwrap_or(&ABSENT_ROW);
+        let found = unigram_row(fold(c));
+        let row = found.unwrap_or(&ABSENT_ROW);
         for ((&lang, sum), over) in langs.iter().zip(&mut sums).zip(&mut over) {
             let v = row.get(lang).copied().filter(|&v| v != ABSENT);
+            let extra = price.of(found, lang);
             if lang_script(lang) == Script::Cjk {
-                *sum += v.map_or(OOV_CJK, u32::from);
+                *sum += v.map_or(OOV_CJK, u32::from) + extra;
             } else {
                 match v {
-                    Some(v) if u32::from(v) <= limit + 4 => *sum += u32::from(v),
+                    Some(v) if u32::from(v) + extra <= limit + 4 => *sum += u32::from(v) + extra,
                     _ => *over = true,
                 }
             }
@@ -210,7 +262,7 @@ mod tests {
         for (i, l) in LANGS.iter().enumerate() {
             let s = lang_script(i);
             match *l {
-                "ja" | "zh" | "ko" | "zt" => assert_eq!(s, Script::Cjk),
+                "ja" | "zh" | "ko" | "zt" | "zb" => assert_eq!(s, Script::Cjk),
                 "ru" | "uk" | "bg" | "mk" => assert_eq!(s, Script::Cyrillic),
                 "el" => assert_eq!(s, Script::Greek),
                 "ar" | "fa" => assert_eq!(s, Script::Arabic),

@@ -60,7 +60,7 @@ pub(super) fn byte_tables() -> &'static [Option<ByteTable>] {
                     if model::impossible(c) {
                         continue;
                     }
-                    t.cost[i] = u8::try_from(model::unigram_min(c, &cand.langs)).unwrap_or(u8::MAX - 1);
+                    t.cost[i] = u8::try_from(model::unigram_min(c, &cand.langs, &cand.price)).unwrap_or(u8::MAX - 1);
                     t.class[i] = model::rough_class(c);
                     if t.cost[i] != u8::MAX {
                         t.valid |= 1u128 << i;
@@ -315,9 +315,11 @@ fn pair(c: usize, t: &ByteTable, a: u8, b: u8) -> u32 {
             t.chars.get(usize::from(x - 0x80)).copied().flatten()
         }
     };
-    let langs = candidates().get(c).map_or(&[][..], |x| x.langs.as_slice());
+    let (langs, price) = candidates()
+        .get(c)
+        .map_or((&[][..], &model::Price::NONE), |x| (x.langs.as_slice(), &x.price));
     match (ch(a), ch(b)) {
-        (Some(x), Some(y)) => model::pair_min(x, y, langs).min(254),
+        (Some(x), Some(y)) => model::pair_min(x, y, langs, price).min(254),
         _ => 254,
     }
 }

@@ -7,6 +7,7 @@ use super::langs::{lang_script, Script, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::thai::thai_penalty;
 use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
+use super::Price;
 
 /// The best explanation of a text: total bits and the bits
 /// spent on non-ASCII characters (for the "is this a decoding at all" test).
@@ -56,20 +57,22 @@ struct Slot {
 
 /// [`score`], in the languages `only` (all when `None`).
 pub(crate) fn score_in(text: &str, only: Option<&[usize]>, compat: impl Fn(usize) -> f64) -> Option<Score> {
-    score_langs(text, only, compat, None)
+    score_langs(text, only, &Price::NONE, compat, None)
 }
 
-/// [`score_in`], also writing each scored language's total bits into
-/// `per_lang` (the others are left as they are).
+/// [`score_in`] with what a charset charges over the tables (`price`:
+/// `Candidate::price`), also writing each scored language's total bits
+/// into `per_lang` (the others are left as they are).
 pub(crate) fn score_langs(
     text: &str,
     only: Option<&[usize]>,
+    price: &Price,
     compat: impl Fn(usize) -> f64,
     per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => score_with(&mut scratch, text, only, compat, per_lang),
-        Err(_) => score_with(&mut Scratch::default(), text, only, compat, per_lang),
+        Ok(mut scratch) => score_with(&mut scratch, text, only, price, compat, per_lang),
+        Err(_) => score_with(&mut Scratch::default(), text, only, price, compat, per_lang),
     })
 }
 
@@ -93,6 +96,7 @@ fn score_with(
     scratch: &mut Scratch,
     text: &str,
     only: Option<&[usize]>,
+    price: &Price,
     compat: impl Fn(usize) -> f64,
     mut per_lang: Option<&mut [f64; N]>,
 ) -> Option<Score> {
@@ -190,7 +194,12 @@ fn score_with(
         let mut na = 0u32;
         for s in slots.iter() {
             let base = char_cost(s.c, s.lower, s.row, lang);
-            let mut cost = base;
+            // (What the charset charges for it: `Price`.)
+            let mut cost = if s.c.is_ascii() {
+                base
+            } else {
+                base + price.of(s.row, lang)
+            };
             if alphabetic {
                 if let Some(pair) = s.pair {
                     match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {

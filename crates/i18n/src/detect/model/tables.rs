@@ -72,12 +72,20 @@ pub(super) fn tables() -> &'static Tables {
             let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
                 continue;
             };
-            let Some(lang) = lang.strip_suffix('8').and_then(lang_index) else {
+            let Some(code) = lang.strip_suffix('8') else {
                 continue;
             };
+            let Some(lang) = lang_index(code) else {
+                continue;
+            };
+            // Big5's traditional Chinese table ("zb") has zt's pairs.
+            let mut bits = 1u64 << lang;
+            if code == "zt" {
+                bits |= lang_index("zb").map_or(0, |zb| 1u64 << zb);
+            }
             let cs: Vec<char> = chars.chars().collect();
             for pair in cs.chunks_exact(2) {
-                *t.cjk_pairs.entry((pair[0], pair[1])).or_insert(0) |= 1u64 << lang;
+                *t.cjk_pairs.entry((pair[0], pair[1])).or_insert(0) |= bits;
             }
         }
         for line in include_str!("../charfreq.txt").lines() {

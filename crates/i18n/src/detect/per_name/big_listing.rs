@@ -171,7 +171,7 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         }
         if c == utf8_index() {
             if let Ok(o) = std::str::from_utf8(name) {
-                if o != text && model::clear(o, all_langs()) {
+                if o != text && model::clear(o, all_langs(), &model::Price::NONE) {
                     return None;
                 }
             }
@@ -182,14 +182,14 @@ fn clear_in_top(name: &[u8], chosen: &Chosen, memo: &mut Ranker) -> Option<Decis
         };
         match table_chars(name, c) {
             Some(Some(o)) => {
-                if !o.clone().eq(text.chars()) && model::clear_chars(o, &other.langs) {
+                if !o.clone().eq(text.chars()) && model::clear_chars(o, &other.langs, &other.price) {
                     return None;
                 }
             }
             Some(None) => {}
             None => {
                 if let Some((o, lossless)) = memo.decode_unchecked(name, c) {
-                    if lossless && o != text && model::clear(&o, &other.langs) {
+                    if lossless && o != text && model::clear(&o, &other.langs, &other.price) {
                         return None;
                     }
                 }
@@ -210,11 +210,11 @@ fn clear_reading(name: &[u8], c: usize, memo: &mut Ranker) -> Option<String> {
     let cand = candidates().get(c)?;
     match table_chars(name, c) {
         Some(chars) => chars
-            .filter(|chars| model::clear_chars(chars.clone(), &cand.langs))
+            .filter(|chars| model::clear_chars(chars.clone(), &cand.langs, &cand.price))
             .and_then(|_| decode(name, c)),
         None => {
             let (text, lossless) = memo.decode_unchecked(name, c)?;
-            (lossless && model::clear(&text, &cand.langs)).then_some(text)
+            (lossless && model::clear(&text, &cand.langs, &cand.price)).then_some(text)
         }
     }
 }

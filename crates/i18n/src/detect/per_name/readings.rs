@@ -48,7 +48,9 @@ pub(super) struct Reading {
     /// Bits of the text under each of `charsets` (their language fit).
     pub(super) bits: Vec<f64>,
     pub(super) score: Score,
-    /// Its bits in each language it was scored in (infinite in the others).
+    /// Its bits in each language it was scored in (infinite in the others),
+    /// with the price of the charsets that read it in that language
+    /// (`Candidate::price`: the same for every charset of a language).
     pub(super) lang: [f64; model::LANG_COUNT],
 }
 
@@ -120,7 +122,7 @@ fn truncated_double_byte(name: &[u8], best_excess: f64) -> bool {
     let reads = |c: &Candidate, bytes: &[u8]| {
         c.charset
             .to_utf8(bytes)
-            .and_then(|text| model::score_in(&text, Some(c.langs.as_slice()), |_| 0.0))
+            .and_then(|text| model::score_langs(&text, Some(c.langs.as_slice()), &c.price, |_| 0.0, None))
     };
     // A double-byte charset that reads the whole name plausibly: not cut.
     if dbcs.iter().any(|c| reads(c, name).is_some_and(|s| s.excess <= 0.0)) {
@@ -210,14 +212,18 @@ pub(super) fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<
                 .charsets
                 .iter()
                 .zip(&r.bits)
-                .find(|(c, _)| candidates().get(**c).is_some_and(|x| x.langs == cand.langs))
+                .find(|(c, _)| {
+                    candidates()
+                        .get(**c)
+                        .is_some_and(|x| x.langs == cand.langs && x.price == cand.price)
+                })
                 .map(|(_, b)| *b);
             if let Some(b) = same_langs {
                 r.charsets.push(idx);
                 r.bits.push(b);
                 continue;
             }
-            if let Some(s) = model::score_langs(&r.text, langs, compat, Some(&mut r.lang)) {
+            if let Some(s) = model::score_langs(&r.text, langs, &cand.price, compat, Some(&mut r.lang)) {
                 r.charsets.push(idx);
                 r.bits.push(s.bits);
                 if s.bits < r.score.bits {
@@ -227,7 +233,7 @@ pub(super) fn readings_in(name: &[u8], only: Option<&[usize]>, mut memo: Option<
             continue;
         }
         let mut lang = [f64::INFINITY; model::LANG_COUNT];
-        let Some(score) = model::score_langs(&text, langs, compat, Some(&mut lang)) else {
+        let Some(score) = model::score_langs(&text, langs, &cand.price, compat, Some(&mut lang)) else {
             continue;
         };
         out.push(Reading {
