@@ -827,6 +827,32 @@ def han_mix(lang, weights, total, uni):
 # without the option (the fifteenth pass's cap for zt). Every other
 # character keeps its price.
 ZH_NAMES = None
+ZH_REST = None
+ZH_GUARD = None
+ZH_GUARD_BIG5 = None
+
+
+def euc_kanji_words(c):
+    """`--zh-guard=K`: how many IPADIC entries hold the kanji that c's GBK
+    bytes are in EUC-JP (0 if none): a Japanese name in EUC-JP reads as
+    GBK characters, so a zh name character whose bytes are a common kanji
+    (K entries or more) keeps its price."""
+    try:
+        k = c.encode("gbk").decode("euc_jp")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return 0
+    return DICT_HAN["ja"].get(k, 0) if len(k) == 1 else 0
+
+
+def big5_words(c):
+    """`--zh-guard-big5=K`: how many words of zt's dictionary hold the
+    character that c's GBK bytes are in Big5 (0 if none): a traditional
+    name in Big5 reads as GBK characters too."""
+    try:
+        t = c.encode("gbk").decode("big5")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return 0
+    return DICT_HAN["zt"].get(t, 0) if len(t) == 1 else 0
 
 
 def zh_names_cap(share, uni):
@@ -844,9 +870,21 @@ def zh_names_cap(share, uni):
             names[c] = names.get(c, 0) + 1
     names_total = sum(names.values())
     for c, n in names.items():
+        if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
+            continue
+        if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+            continue
         old = uni.get(c, MAX_COST)
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
         uni[c] = min(old, MAX_COST, cost)
+    if ZH_REST is not None:
+        # `--zh-rest=R,T`: a zh character no such name holds that costs T
+        # bits or more costs R bits more (random bytes read as GBK land
+        # on rare characters; names pay less, the rare rest more)
+        more, least = ZH_REST
+        for c, cost in uni.items():
+            if c not in names and cost >= least and is_han(c):
+                uni[c] = min(MAX_COST, cost + more)
 
 
 def ascii_bigrams(words_iter):
@@ -949,6 +987,17 @@ def main():
         v = a[len("--zh-names="):].split(",")
         tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
         ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
+        sys.argv.remove(a)
+    global ZH_REST, ZH_GUARD, ZH_GUARD_BIG5
+    for a in [a for a in sys.argv if a.startswith("--zh-guard-big5=")]:
+        ZH_GUARD_BIG5 = float(a[len("--zh-guard-big5="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zh-guard=")]:
+        ZH_GUARD = int(a[len("--zh-guard="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zh-rest=")]:
+        more, least = a[len("--zh-rest="):].split(",")
+        ZH_REST = (int(more), int(least))
         sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
         text, name, floor = a[len("--ja-weights="):].split(",")
