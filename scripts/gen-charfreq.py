@@ -870,7 +870,7 @@ def taiwan_header():
 
 
 def main():
-    global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR
+    global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR, CV_LANGS, CV_WEIGHT
     for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
         ja_words(a[len("--ja-words="):])
         sys.argv.remove(a)
@@ -884,6 +884,12 @@ def main():
     for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
         text, name, floor = a[len("--ja-weights="):].split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--cv-langs=")]:
+        CV_LANGS = [x for x in a[len("--cv-langs="):].split(",") if x]
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--cv-weight=")]:
+        CV_WEIGHT = int(a[len("--cv-weight="):])
         sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
@@ -922,7 +928,7 @@ def main():
         print("# LICENSES/MIT-spaCy.txt).")
     if CV_TEXT:
         print("# Also from Mozilla Common Voice's sentences (common-voice/common-voice,")
-        print("# server/data; CC0 1.0, LICENSES/CC0-CommonVoice.txt; scripts/get-cv-sentences.sh),")
+        print("# server/data; CC0 1.0, LICENSES/CC0-CommonVoice.txt; scripts/get-cv-slices.py),")
         print(f"# {' '.join(sorted(CV_TEXT))}, weight {CV_WEIGHT}, a SHA-256 part kept out.")
     if THAI_TEXT:
         print("# Thai also from PyThaiNLP 5.4.0's word lists (CC0 1.0, LICENSES/CC0-PyThaiNLP.txt;")
