@@ -47,8 +47,13 @@ it, and the command above reproduces it byte for byte.
 An optional `--cv=DIR` (anywhere among the arguments) adds Mozilla Common
 Voice's sentences (CC0; LICENSES/CC0-CommonVoice.txt; DIR made by
 scripts/get-cv-sentences.sh) as text of Lithuanian, Latvian and Italian
-(CV_* below): the table tried in issue 50's tenth pass and not taken. The
-committed table is made without it.
+(CV_* below): the table tried in issue 50's tenth pass and not taken.
+Since the nineteenth pass, DIR is made by scripts/get-cv-slices.py (slices
+of the whole of each file), and `--cv-langs=lt,lv,it` and `--cv-weight=N`
+choose the languages and weight (defaults: CV_LANGS, CV_WEIGHT below, the
+tenth pass's choice). The committed table is made with
+`--cv=DIR --cv-langs=it --cv-weight=1` (nineteenth pass); without these
+options the generator makes the table of before that pass.
 
 Options of issue 50's eleventh and fifteenth passes (the committed zt
 lines are made with them since the fifteenth; docs/dev/charset-detection.md): `--opencc=DIR`
@@ -264,8 +269,10 @@ def spacy_stop_words(wheel):
 # parts among weights 1 / 3 / 6 / 10, all five languages or some, with and
 # without the frequent words: lt, lv and it, weight 6. The environment
 # variables are for tuning. Tried in issue 50's tenth pass and NOT taken (it
-# lost names of the person-and-place held-out columns): the committed table
-# is made without --cv.
+# lost names of the person-and-place held-out columns). The nineteenth pass
+# read slices of the whole files (scripts/get-cv-slices.py) and chose, on the
+# validation parts, Italian only at weight 1 (--cv-langs=it --cv-weight=1):
+# the committed table is made so.
 CV_TEXT = {}
 CV_KEEP_OUT = 52
 CV_WEIGHT = int(os.environ.get("CV_WEIGHT", "6"))

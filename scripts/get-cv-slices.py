@@ -24,19 +24,23 @@ the order of SELECTION, each line ending in a newline.
 
 The snapshot of the repository is larger than this project's fetch limit, so
 the slices were read with the search tool's file reader (which pages the
-stored text by code points) at exactly these offsets, whole lines only, and
-copied. The copies used had these SHA-256 sums; the script prints the sums of
-what it writes, so a rebuild from a clone shows at once whether it matches:
-
-    SUMS below (SHA256)
+stored text by code points) from offset o - 1 (to see whether a line begins
+at o), whole lines only, and
+copied by hand. The copies used had the SHA-256 sums of SHA256 below (lt.txt
+is the tenth pass's copy, whose sum an independent copy of this pass matched;
+lv.txt and it.txt could not be checked against a clone here). The script
+prints the sums of what it writes, so a rebuild from a clone shows at once
+whether it matches. The table taken in the nineteenth pass reads it.txt only
+(`--cv-langs=it --cv-weight=1`).
 """
 import hashlib
 import os
 import subprocess
 import sys
 
-# (lang, commit, path, k, M); the Italian wiki file is the 2021 re-run of
-# Wikipedia sentences, frasi.txt the community's first sentences.
+# (lang, commit, path, k, M); the Italian wiki file holds sentences taken
+# from Wikipedia (a 2021 re-run of the extractor), frasi.txt prose of other
+# kinds. Each at the commit of the version the file reader stores.
 SELECTION = [
     ("lt", "797acab8b036a7b14abf88f0b663eb3d1d4e0a79",
      "server/data/lt/sentence-collector.txt", 0, 0),
