@@ -30,8 +30,8 @@ copied by hand. The copies used had the SHA-256 sums of SHA256 below (lt.txt
 is the tenth pass's copy, whose sum an independent copy of this pass matched;
 lv.txt and it.txt could not be checked against a clone here). The script
 prints the sums of what it writes, so a rebuild from a clone shows at once
-whether it matches. The table taken in the nineteenth pass reads it.txt only
-(`--cv-langs=it --cv-weight=1`).
+whether it matches. No table made from these copies was taken (nineteenth
+pass, docs/dev/charset-detection.md).
 """
 import hashlib
 import os
