@@ -517,6 +517,7 @@ def tables(base, lang):
 # validation part). The Han characters' share of all characters stays what
 # CLDR and the development words say.
 DICT_HAN = {}
+JIEBA = None
 DICT_WEIGHT = 0.9
 # Japanese person and place names (issue 50, twelfth pass): the training
 # half of gimei's names (scripts/gen-gimei.py train, `--ja-words=FILE`),
@@ -793,6 +794,8 @@ def load_dictionaries(ipadic, jieba, variants):
                 for c in set(line.split(",", 1)[0]):
                     if is_han(c):
                         ja[c] = ja.get(c, 0) + 1
+    global JIEBA
+    JIEBA = jieba
     zh = {}
     for line in jieba_lines(jieba):
         for c in set(line.split(" ", 1)[0]):
@@ -834,6 +837,8 @@ def han_mix(lang, weights, total, uni):
             uni[c] = min(MAX_COST, max(1, round(-math.log2(share * p))))
         else:
             uni[c] = MAX_COST
+    if lang == "zh" and ZH_NAMES is not None:
+        zh_names_cap(share, uni)
     if lang == "ja" and JA_WORDS:
         names = {}
         for w in JA_WORDS:
@@ -846,6 +851,75 @@ def han_mix(lang, weights, total, uni):
                 continue
             q = JA_NAME_WEIGHT * n / names_total
             uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
+
+
+# Issue 50, twentieth pass: `--zh-names=W,F,D[,TAGS]` (off by default):
+# zh's Han characters of jieba's person names (tag nr; TAGS, joined by
+# "+", other tags too), the training half only (no name of the CJK
+# validation sample, cjkval_name), each name's characters counted once: a
+# character costs at most what W times its share of the names' characters
+# says, never under F bits, and never more than D bits under its price
+# without the option (the fifteenth pass's cap for zt). Every other
+# character keeps its price.
+ZH_NAMES = None
+ZH_REST = None
+ZH_GUARD = None
+ZH_GUARD_BIG5 = None
+
+
+def euc_kanji_words(c):
+    """`--zh-guard=K`: how many IPADIC entries hold the kanji that c's GBK
+    bytes are in EUC-JP (0 if none): a Japanese name in EUC-JP reads as
+    GBK characters, so a zh name character whose bytes are a common kanji
+    (K entries or more) keeps its price."""
+    try:
+        k = c.encode("gbk").decode("euc_jp")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return 0
+    return DICT_HAN["ja"].get(k, 0) if len(k) == 1 else 0
+
+
+def big5_words(c):
+    """`--zh-guard-big5=K`: how many words of zt's dictionary hold the
+    character that c's GBK bytes are in Big5 (0 if none): a traditional
+    name in Big5 reads as GBK characters too."""
+    try:
+        t = c.encode("gbk").decode("big5")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return 0
+    return DICT_HAN["zt"].get(t, 0) if len(t) == 1 else 0
+
+
+def zh_names_cap(share, uni):
+    weight, floor, drop, tags = ZH_NAMES
+    names = {}
+    for line in jieba_lines(JIEBA):
+        parts = line.split(" ")
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        word = parts[0]
+        if tag not in tags or not 2 <= len(word) <= 3 or not all(is_han(c) for c in word):
+            continue
+        if cjkval_name(word, tag):
+            continue
+        for c in set(word):
+            names[c] = names.get(c, 0) + 1
+    names_total = sum(names.values())
+    for c, n in names.items():
+        if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
+            continue
+        if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+            continue
+        old = uni.get(c, MAX_COST)
+        cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
+        uni[c] = min(old, MAX_COST, cost)
+    if ZH_REST is not None:
+        # `--zh-rest=R,T`: a zh character no such name holds that costs T
+        # bits or more costs R bits more (random bytes read as GBK land
+        # on rare characters; names pay less, the rare rest more)
+        more, least = ZH_REST
+        for c, cost in uni.items():
+            if c not in names and cost >= least and is_han(c):
+                uni[c] = min(MAX_COST, cost + more)
 
 
 def ascii_bigrams(words_iter):
@@ -943,6 +1017,23 @@ def main():
     for a in [a for a in sys.argv if a.startswith("--ja-nocap=")]:
         JA_NOCAP.update(x for x in a[len("--ja-nocap="):].split(",") if x)
         sys.argv.remove(a)
+    global ZH_NAMES
+    for a in [a for a in sys.argv if a.startswith("--zh-names=")]:
+        v = a[len("--zh-names="):].split(",")
+        tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
+        ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
+        sys.argv.remove(a)
+    global ZH_REST, ZH_GUARD, ZH_GUARD_BIG5
+    for a in [a for a in sys.argv if a.startswith("--zh-guard-big5=")]:
+        ZH_GUARD_BIG5 = float(a[len("--zh-guard-big5="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zh-guard=")]:
+        ZH_GUARD = int(a[len("--zh-guard="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zh-rest=")]:
+        more, least = a[len("--zh-rest="):].split(",")
+        ZH_REST = (int(more), int(least))
+        sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
         text, name, floor = a[len("--ja-weights="):].split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
@@ -1009,6 +1100,11 @@ def main():
         elif JA_NOCAP:
             print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
     if DICT_HAN:
+        if ZH_NAMES is not None:
+            w, f, d, tags = ZH_NAMES
+            print(f"# zh: a Han character of jieba's names ({'+'.join(sorted(tags))}; training half) costs at most")
+            print(f"# {w} times its share of their characters says, not under {f} bits, at most {d} under")
+            print("# its price without them (--zh-names, issue 50, twentieth pass).")
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")
         print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
