@@ -83,7 +83,10 @@ script writes the table before that pass byte for byte) also writes the
 lines of "zb", the traditional Chinese table that only Big5 reads (GBK
 and gb18030 read zt): the same OpenCC table capped with --ztdrop=D
 (`--zb=D:K`: with --ztcap=K), or not capped at all (`--zb=none`, the
-committed table: the eleventh pass's zt lines). Without the options, the script writes main's table before the fifteenth
+committed table: the eleventh pass's zt lines; since issue 50's
+twenty-second pass with `--zb-names=1,1,2,given --zb-guard=11
+--zb-rest=2,12`, see ZB_NAMES below; the full command is in
+docs/dev/charset-detection.md, "Data and licences"). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
