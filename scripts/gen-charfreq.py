@@ -55,6 +55,21 @@ tenth pass's choice). No word that a held-out part of the test corpus
 holds for the language is counted (CV_HELD below). The committed table is
 made without --cv (nothing taken in the nineteenth pass either).
 
+An optional `--jlab=DIR` (issue 50, twenty-first pass; off by default, and
+without it the script writes the table before that pass byte for byte)
+adds the translated strings of JupyterLab's language packs (PyPI
+`jupyterlab-language-pack-<ll-cc>` 4.5.post3, the wheels in DIR;
+BSD-3-Clause, LICENSES/BSD-3-Clause-JupyterLab.txt) as user-interface
+text of the languages of `--jlab-langs=it,ro,...` (default: every language
+with a pack), `--jlab-weight=N` times (default 3). Only a string that
+differs from its English original counts; placeholders and HTML tags go,
+and so does an ASCII-only word that the English original also holds (an
+untranslated word). No word that a held-out part of the test corpus holds
+for the language (JL_HELD below: CV_HELD's parts and FakerPHP's) nor a
+validation part's word (val, djval, wtval) is counted; Django's held-out
+and validation words go too, as for Excalidraw's text. `JL_STATS=1`
+prints to stderr how many words each filter dropped per language.
+
 Options of issue 50's eleventh and fifteenth passes (the committed zt
 lines are made with them since the fifteenth; docs/dev/charset-detection.md): `--opencc=DIR`
 (opencc-python-reimplemented 0.1.7's opencc/dictionary, OpenCC's data,
@@ -126,6 +141,7 @@ import re
 import sys
 import tarfile
 import unicodedata
+import zipfile
 
 LANGS = ["ja", "zh", "ko", "ru", "uk", "bg", "mk", "el", "ar", "fa", "he", "tr", "vi",
          "pl", "cs", "sk", "sl", "hu", "ro", "de", "fr", "es", "pt", "it", "nl", "ca",
@@ -337,6 +353,128 @@ def cv_sentences(directory):
         CV_TEXT[lang] = kept
 
 
+# JupyterLab's language packs (issue 50, twenty-first pass; BSD-3-Clause,
+# LICENSES/BSD-3-Clause-JupyterLab.txt): `--jlab=DIR`, DIR holding the
+# wheels of PyPI's jupyterlab-language-pack-<ll-cc> 4.5.post3. Each
+# wheel's locale/<ll_CC>/LC_MESSAGES/*.json maps an English string to its
+# translations; a translation equal to the English is left out, and so is
+# an ASCII-only word of a translation that the English string holds too.
+# Then gen-detect-ui.py's train_text() drops placeholders, HTML and
+# Django's held-out and validation words (as for Excalidraw), and
+# jlab_filter() every word a held-out part (JL_HELD_PARTS) or a validation
+# part (JL_VAL_PARTS) of the test corpus holds for the language. Only a
+# word's presence in those files is read, never a result.
+JL_TEXT = {}
+JL_WEIGHT = 3
+JL_LANGS = None
+JL_LOCALE = {
+    "ar": "ar_SA", "ca": "ca_ES", "cs": "cs_CZ", "da": "da_DK", "de": "de_DE", "el": "el_GR",
+    "es": "es_ES", "et": "et_EE", "fi": "fi_FI", "fr": "fr_FR", "he": "he_IL", "hu": "hu_HU",
+    "it": "it_IT", "ja": "ja_JP", "ko": "ko_KR", "lt": "lt_LT", "nl": "nl_NL", "nb": "no_NO",
+    "pl": "pl_PL", "pt": "pt_BR", "ro": "ro_RO", "ru": "ru_RU", "tr": "tr_TR", "uk": "uk_UA",
+    "vi": "vi_VN", "zh": "zh_CN", "zt": "zh_TW",
+}
+JL_HELD_PARTS = CV_HELD_PARTS | {"fakerphp"}
+JL_VAL_PARTS = {"val", "djval", "wtval"}
+JL_HELD = {}
+JL_VAL = {}
+JL_SPLIT = r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+"
+
+
+def jlab_corpus_words():
+    here = os.path.dirname(os.path.abspath(__file__))
+    corpus = os.path.join(here, "..", "crates", "i18n", "tests", "corpus")
+    for name in sorted(os.listdir(corpus)):
+        if not name.endswith(".txt"):
+            continue
+        with open(os.path.join(corpus, name), encoding="utf-8") as fh:
+            for line in fh:
+                f = line.rstrip("\n").split("\t")
+                if line.startswith("#") or len(f) < 4:
+                    continue
+                into = JL_HELD if f[1] in JL_HELD_PARTS else JL_VAL if f[1] in JL_VAL_PARTS else None
+                if into is None:
+                    continue
+                for w in re.split(CV_SPLIT, unicodedata.normalize("NFC", f[3])):
+                    if w:
+                        into.setdefault(f[0], set()).add(lower(w))
+                # also as this script's own cut (apostrophes kept)
+                for w in re.split(JL_SPLIT, unicodedata.normalize("NFC", f[3])):
+                    if w:
+                        into.setdefault(f[0], set()).add(lower(w))
+
+
+def jlab_strings(directory, lang):
+    loc = JL_LOCALE.get(lang)
+    if not loc:
+        return []
+    paths = sorted(glob.glob(os.path.join(directory, f"jupyterlab_language_pack_{loc.lower()}-*.whl")))
+    out = []
+    for path in paths:
+        with zipfile.ZipFile(path) as z:
+            names = sorted(n for n in z.namelist()
+                           if n.endswith(".json") and f"/locale/{loc}/LC_MESSAGES/" in n)
+            for n in names:
+                try:
+                    data = json.loads(z.read(n).decode("utf-8"))
+                except ValueError:
+                    continue
+                if not isinstance(data, dict):
+                    continue
+                for key in sorted(k for k in data if k):
+                    english = key.split("\u0004")[-1]
+                    eng_words = {w.lower() for w in re.split(r"[^A-Za-z]+", english) if w}
+                    values = data[key] if isinstance(data[key], list) else [data[key]]
+                    for v in values:
+                        if not isinstance(v, str) or not v or v == english:
+                            continue
+                        kept = [t for t in v.split()
+                                if not (t.isascii() and all(
+                                    w.lower() in eng_words for w in re.split(r"[^A-Za-z]+", t) if w))]
+                        if kept:
+                            out.append(" ".join(kept))
+    return out
+
+
+def jlab_text(directory):
+    here = os.path.dirname(os.path.abspath(__file__))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ui", os.path.join(here, "gen-detect-ui.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    jlab_corpus_words()
+    for lang in LANGS:
+        if JL_LANGS is not None and lang not in JL_LANGS:
+            continue
+        strings = jlab_strings(directory, lang)
+        if not strings:
+            continue
+        before = [w for s in strings for w in re.split(JL_SPLIT, module.clean(s, lang)) if w]
+        text = module.train_text(None, lang, strings)
+        held, val = JL_HELD.get(lang, set()), JL_VAL.get(lang, set())
+        kept, d_held, d_val = [], set(), set()
+        for s in text:
+            toks = []
+            for t in s.split():
+                ws = [lower(w) for w in re.split(JL_SPLIT, t) if w]
+                if any(w in held for w in ws):
+                    d_held.update(w for w in ws if w in held)
+                elif any(w in val for w in ws):
+                    d_val.update(w for w in ws if w in val)
+                else:
+                    toks.append(t)
+            if toks:
+                kept.append(" ".join(toks))
+        after = [w for s in kept for w in re.split(JL_SPLIT, s) if w]
+        JL_TEXT[lang] = kept
+        if os.environ.get("JL_STATS"):
+            print(f"jlab {lang}: {len(strings)} strings, {len(before)} words "
+                  f"({len({lower(w) for w in before})} distinct) -> kept {len(after)} "
+                  f"({len({lower(w) for w in after})} distinct); dropped held-out words "
+                  f"{len(d_held)} distinct, validation words {len(d_val)} distinct",
+                  file=sys.stderr)
+
+
 # PyThaiNLP 5.4.0's CC0 word lists (issue 50, thirteenth pass;
 # LICENSES/CC0-PyThaiNLP.txt): the SHA-256 training half of the words of
 # words_th.txt, tnc_freq.txt, ttc_freq.txt and the provinces and countries
@@ -400,6 +538,11 @@ def words(base, lang, counting=False):
     for _ in range(UI_WEIGHT):
         for s in UI_TEXT.get(lang, []):
             for w in re.split(r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+", s):
+                if w:
+                    yield vi1258(lower(w)) if lang == "vi" else lower(w)
+    for _ in range(JL_WEIGHT if JL_TEXT else 0):
+        for s in JL_TEXT.get(lang, []):
+            for w in re.split(JL_SPLIT, s):
                 if w:
                     yield vi1258(lower(w)) if lang == "vi" else lower(w)
     if lang == "ja":
@@ -1106,6 +1249,7 @@ def taiwan_header():
 
 def main():
     global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR, CV_LANGS, CV_WEIGHT
+    global JL_LANGS, JL_WEIGHT
     for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
         ja_words(a[len("--ja-words="):])
         sys.argv.remove(a)
@@ -1155,6 +1299,15 @@ def main():
     for a in [a for a in sys.argv if a.startswith("--cv-weight=")]:
         CV_WEIGHT = int(a[len("--cv-weight="):])
         sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--jlab-langs=")]:
+        JL_LANGS = [x for x in a[len("--jlab-langs="):].split(",") if x]
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--jlab-weight=")]:
+        JL_WEIGHT = int(a[len("--jlab-weight="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--jlab=")]:
+        jlab_text(a[len("--jlab="):])
+        sys.argv.remove(a)
     for a in [a for a in sys.argv if a.startswith("--cv=")]:
         cv_sentences(a[len("--cv="):])
         sys.argv.remove(a)
@@ -1194,6 +1347,11 @@ def main():
         print("# Also from Mozilla Common Voice's sentences (common-voice/common-voice,")
         print("# server/data; CC0 1.0, LICENSES/CC0-CommonVoice.txt; scripts/get-cv-slices.py),")
         print(f"# {' '.join(sorted(CV_TEXT))}, weight {CV_WEIGHT}, a SHA-256 part kept out.")
+    if JL_TEXT:
+        print("# Also from the translations of JupyterLab's language packs (PyPI")
+        print("# jupyterlab-language-pack-<ll-cc> 4.5.post3; BSD-3-Clause, Copyright (c) 2023")
+        print("# Project Jupyter Contributors, LICENSES/BSD-3-Clause-JupyterLab.txt),")
+        print(f"# {' '.join(sorted(JL_TEXT))}, weight {JL_WEIGHT}, no held-out or validation word.")
     if THAI_TEXT:
         print("# Thai also from PyThaiNLP 5.4.0's word lists (CC0 1.0, LICENSES/CC0-PyThaiNLP.txt;")
         print(f"# scripts/gen-detect-thai.py), their SHA-256 training half, weight {THAI_WEIGHT}.")

@@ -10,7 +10,10 @@
 //! a number appended so that every name is distinct: one legacy charset
 //! (windows-1251, Shift_JIS, windows-1252), all 27 charsets mixed, and
 //! UTF-8 names. `DETECT_10K_FEAT=1` decides them as from a server that
-//! announces UTF8.
+//! announces UTF8. The first listing of a fresh process also builds the
+//! detector's tables: `DETECT_10K_RUNS=1 DETECT_10K_TIME_ONLY=1` times
+//! that listing alone, and `DETECT_10K_PREPARE=1` builds the tables
+//! before it (`detect::prepare`, as the CLI does while it connects).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use babelftp_i18n::detect::{decide_listing, shown, Context, Evidence};
@@ -65,6 +68,11 @@ fn time(name: &str, (names, expected): &(Vec<Vec<u8>>, Vec<String>)) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(9);
+    // DETECT_10K_PREPARE=1: the tables built first, as the CLI has them
+    // built while it connects (`detect::prepare`).
+    if std::env::var_os("DETECT_10K_PREPARE").is_some() {
+        babelftp_i18n::detect::prepare();
+    }
     let mut ms: Vec<f64> = (0..runs)
         .map(|_| {
             let t = std::time::Instant::now();

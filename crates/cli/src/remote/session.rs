@@ -108,6 +108,14 @@ impl Session {
             url.user.as_deref(),
             url.password.as_deref(),
         )?;
+        if common.charset.eq_ignore_ascii_case("auto") {
+            // The detector's tables are built while the client connects and
+            // logs in, not while the first listing waits (its thread ends
+            // when they are built; without a thread they are built then).
+            let _ = std::thread::Builder::new()
+                .name("babelftp-prepare".into())
+                .spawn(detect::prepare);
+        }
         let tls = common.tls(&url);
         if tls.mode != TlsMode::Off && tls.insecure && !common.warned_insecure {
             eprintln!("{}", crate::msg::ts("cli-insecure", &[("host", &host_plain)]));

@@ -78,6 +78,11 @@ fn asked(c: usize, bytes: &[u8]) -> Unit {
 
 /// Per double-byte candidate and high byte: the byte's own unit, a lead
 /// byte ([`LEAD`]), or [`INVALID`].
+/// Builds the double-byte candidates' byte table now.
+pub(super) fn prepare() {
+    singles();
+}
+
 fn singles() -> &'static [[Unit; 128]] {
     static T: std::sync::OnceLock<Vec<[Unit; 128]>> = std::sync::OnceLock::new();
     T.get_or_init(|| {

@@ -86,6 +86,8 @@ pub(super) fn mark_fits(base: char, mark: char) -> bool {
 /// once: scoring asks them of every character of every reading.
 const PROPS_END: u32 = 0x3400;
 const PROPS_HIGH: u32 = 0xF900;
+/// How many characters [`Props`] holds.
+const PROPS_LEN: usize = (PROPS_END + (0x1_0000 - PROPS_HIGH)) as usize;
 
 /// Where a character's properties are in [`Props`] (`usize::MAX`: not
 /// there).
@@ -110,23 +112,42 @@ struct Props {
     flags: Vec<u8>,
     fold: Vec<char>,
     class: Vec<Class>,
-    /// The unigram and escape rows of each character (as a lowercased
-    /// character of the tables).
+}
+
+/// The unigram and escape rows of each character of [`Props`] (as a
+/// lowercased character of the tables).
+struct Rows {
     unigram: Vec<Option<&'static [u8; N]>>,
     escape: Vec<Option<&'static [u8; N]>>,
+}
+
+/// The characters of [`Props`], in its order.
+fn prop_chars() -> impl Iterator<Item = char> {
+    (0..PROPS_END)
+        .chain(PROPS_HIGH..=0xFFFF)
+        .map(|u| char::from_u32(u).unwrap_or('\0'))
+}
+
+/// Builds the property table now (it needs no table of the model, so
+/// the tables' build makes it on its second thread: see `tables`).
+pub(super) fn warm() {
+    props();
+}
+
+/// Builds the property table and each character's table rows now (and
+/// so the tables).
+pub(super) fn prepare() {
+    props();
+    rows();
 }
 
 fn props() -> &'static Props {
     static P: OnceLock<Props> = OnceLock::new();
     P.get_or_init(|| {
-        let t = tables();
-        let mut flags = Vec::with_capacity(PROPS_END as usize);
-        let mut folds = Vec::with_capacity(PROPS_END as usize);
-        let mut class = Vec::with_capacity(PROPS_END as usize);
-        let mut unigram = Vec::with_capacity(PROPS_END as usize);
-        let mut escape = Vec::with_capacity(PROPS_END as usize);
-        for u in (0..PROPS_END).chain(PROPS_HIGH..=0xFFFF) {
-            let c = char::from_u32(u).unwrap_or('\0');
+        let mut flags = Vec::with_capacity(PROPS_LEN);
+        let mut folds = Vec::with_capacity(PROPS_LEN);
+        let mut class = Vec::with_capacity(PROPS_LEN);
+        for c in prop_chars() {
             let mut f = 0;
             if c.is_alphabetic() {
                 f |= P_ALPHA;
@@ -146,15 +167,22 @@ fn props() -> &'static Props {
             flags.push(f);
             folds.push(fold_slow(c));
             class.push(class_of(c, f));
-            unigram.push(t.unigram.get(&c));
-            escape.push(t.escape.get(&c));
         }
         Props {
             flags,
             fold: folds,
             class,
-            unigram,
-            escape,
+        }
+    })
+}
+
+fn rows() -> &'static Rows {
+    static R: OnceLock<Rows> = OnceLock::new();
+    R.get_or_init(|| {
+        let t = tables();
+        Rows {
+            unigram: prop_chars().map(|c| t.unigram.get(&c)).collect(),
+            escape: prop_chars().map(|c| t.escape.get(&c)).collect(),
         }
     })
 }
@@ -299,7 +327,7 @@ fn class_slow(c: char) -> Class {
 
 /// The unigram row of a lowercased character.
 pub(super) fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
-    match props().unigram.get(prop_index(lower)) {
+    match rows().unigram.get(prop_index(lower)) {
         Some(&row) => row,
         None => tables().unigram.get(&lower),
     }
@@ -308,7 +336,7 @@ pub(super) fn unigram_row(lower: char) -> Option<&'static [u8; N]> {
 /// The escape row of a lowercased character (what a follower never seen
 /// after it costs).
 pub(super) fn escape_row(lower: char) -> Option<&'static [u8; N]> {
-    match props().escape.get(prop_index(lower)) {
+    match rows().escape.get(prop_index(lower)) {
         Some(&row) => row,
         None => tables().escape.get(&lower),
     }

@@ -49,7 +49,7 @@ pub(super) struct Tables {
     pub(super) escape: Map<char>,
     /// Frequent words with a non-ASCII letter (lowercase), with a bit for
     /// each language that writes them often (issue 50, third pass).
-    pub(super) words: HashMap<String, u64, BuildHasherDefault<FastHasher>>,
+    pub(super) words: HashMap<&'static str, u64, BuildHasherDefault<FastHasher>>,
     /// Pairs of adjacent CJK characters that a language's dictionary words
     /// hold often (`cjkpairs.txt`), with a bit per language (issue 50,
     /// fifth pass).
@@ -59,83 +59,130 @@ pub(super) struct Tables {
 pub(super) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let mut t = Tables {
-            unigram: Map::default(),
-            bigram: Map::default(),
-            ascii: Map::default(),
-            escape: Map::default(),
-            words: HashMap::default(),
-            cjk_pairs: HashMap::default(),
-        };
-        for line in include_str!("../cjkpairs.txt").lines() {
-            let mut parts = line.splitn(3, ' ');
-            let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
-                continue;
-            };
-            let Some(code) = lang.strip_suffix('8') else {
-                continue;
-            };
-            let Some(lang) = lang_index(code) else {
-                continue;
-            };
-            // Big5's traditional Chinese table ("zb") has zt's pairs.
-            let mut bits = 1u64 << lang;
-            if code == "zt" {
-                bits |= lang_index("zb").map_or(0, |zb| 1u64 << zb);
+        // The character properties (which need no table) are built on a
+        // second thread meanwhile, where the system gives one: a first
+        // listing waits for both.
+        let (letters, cjk_pairs, words) = std::thread::scope(|s| {
+            let props = std::thread::Builder::new()
+                .name("babelftp-tables".into())
+                .spawn_scoped(s, super::chars::warm)
+                .ok();
+            let built = (letters(), cjk_pairs(), words());
+            if let Some(h) = props {
+                // (a panic there is the property table's to report when
+                // it is next asked for)
+                let _ = h.join();
             }
-            let cs: Vec<char> = chars.chars().collect();
-            for pair in cs.chunks_exact(2) {
-                *t.cjk_pairs.entry((pair[0], pair[1])).or_insert(0) |= bits;
-            }
+            built
+        });
+        let (unigram, bigram, ascii, escape) = letters;
+        Tables {
+            unigram,
+            bigram,
+            ascii,
+            escape,
+            words,
+            cjk_pairs,
         }
-        for line in include_str!("../charfreq.txt").lines() {
-            if line.starts_with('#') {
-                continue;
-            }
-            let mut parts = line.splitn(3, ' ');
-            let (Some(lang), Some(cost), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
-                continue;
-            };
-            let Ok(cost) = cost.parse::<u8>() else { continue };
-            if let Some(lang) = lang.strip_suffix('7').and_then(lang_index) {
-                for w in chars.split(' ').filter(|w| !w.is_empty()) {
-                    *t.words.entry(w.to_string()).or_insert(0) |= 1u64 << lang;
-                }
-            } else if let Some(lang) = lang.strip_suffix('4').and_then(lang_index) {
-                for c in chars.chars() {
-                    let row = t.escape.entry(c).or_insert([ABSENT; N]);
-                    if let Some(slot) = row.get_mut(lang) {
-                        *slot = (*slot).min(cost);
-                    }
-                }
-            } else if let Some(lang) = lang.strip_suffix('3').and_then(lang_index) {
-                let bs = chars.as_bytes();
-                for pair in bs.chunks_exact(2) {
-                    let row = t.ascii.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
-                    if let Some(slot) = row.get_mut(lang) {
-                        *slot = (*slot).min(cost);
-                    }
-                }
-            } else if let Some(lang) = lang.strip_suffix('2').and_then(lang_index) {
-                let cs: Vec<char> = chars.chars().collect();
-                for pair in cs.chunks_exact(2) {
-                    let row = t.bigram.entry((pair[0], pair[1])).or_insert([ABSENT; N]);
-                    if let Some(slot) = row.get_mut(lang) {
-                        *slot = (*slot).min(cost);
-                    }
-                }
-            } else if let Some(lang) = lang_index(lang) {
-                for c in chars.chars() {
-                    let row = t.unigram.entry(c).or_insert([ABSENT; N]);
-                    if let Some(slot) = row.get_mut(lang) {
-                        *slot = (*slot).min(cost);
-                    }
-                }
-            }
-        }
-        legacy_romanian(&mut t);
-        t
     })
+}
+
+/// The lines of `charfreq.txt` whose language code ends in `suffix` (no
+/// suffix: the unigram lines), as (language, cost, text).
+fn lines(suffix: Option<char>) -> impl Iterator<Item = (usize, u8, &'static str)> {
+    include_str!("../charfreq.txt").lines().filter_map(move |line| {
+        if line.starts_with('#') {
+            return None;
+        }
+        let mut parts = line.splitn(3, ' ');
+        let (lang, cost, text) = (parts.next()?, parts.next()?, parts.next()?);
+        let code = match suffix {
+            Some(x) => lang.strip_suffix(x)?,
+            None => lang,
+        };
+        Some((lang_index(code)?, cost.parse::<u8>().ok()?, text))
+    })
+}
+
+/// The cost of `key` in `lang`: the lowest its lines give.
+fn set<K: Eq + std::hash::Hash>(map: &mut Map<K>, key: K, lang: usize, cost: u8) {
+    let row = map.entry(key).or_insert([ABSENT; N]);
+    if let Some(slot) = row.get_mut(lang) {
+        *slot = (*slot).min(cost);
+    }
+}
+
+type Letters = (Map<char>, Map<(char, char)>, Map<(u8, u8)>, Map<char>);
+
+/// The unigram, bigram, ASCII-pair and escape tables (sized for the
+/// current `charfreq.txt`: a bigger one only grows them once more).
+fn letters() -> Letters {
+    let mut t: Letters = (
+        Map::with_capacity_and_hasher(9_000, Default::default()),
+        Map::with_capacity_and_hasher(10_500, Default::default()),
+        Map::with_capacity_and_hasher(800, Default::default()),
+        Map::with_capacity_and_hasher(400, Default::default()),
+    );
+    for (lang, cost, text) in lines(None) {
+        for c in text.chars() {
+            set(&mut t.0, c, lang, cost);
+        }
+    }
+    for (lang, cost, text) in lines(Some('2')) {
+        let mut cs = text.chars();
+        while let (Some(a), Some(b)) = (cs.next(), cs.next()) {
+            set(&mut t.1, (a, b), lang, cost);
+        }
+    }
+    for (lang, cost, text) in lines(Some('3')) {
+        for pair in text.as_bytes().chunks_exact(2) {
+            set(&mut t.2, (pair[0], pair[1]), lang, cost);
+        }
+    }
+    for (lang, cost, text) in lines(Some('4')) {
+        for c in text.chars() {
+            set(&mut t.3, c, lang, cost);
+        }
+    }
+    legacy_romanian(&mut t);
+    t
+}
+
+/// The frequent words, each with a bit for every language that writes it.
+fn words() -> HashMap<&'static str, u64, BuildHasherDefault<FastHasher>> {
+    let mut words = HashMap::with_capacity_and_hasher(22_000, Default::default());
+    for (lang, _, text) in lines(Some('7')) {
+        for w in text.split(' ').filter(|w| !w.is_empty()) {
+            *words.entry(w).or_insert(0) |= 1u64 << lang;
+        }
+    }
+    words
+}
+
+/// The CJK pairs of `cjkpairs.txt`, each with a bit for every language
+/// whose words hold it often.
+fn cjk_pairs() -> HashMap<(char, char), u64, BuildHasherDefault<FastHasher>> {
+    let mut pairs = HashMap::with_capacity_and_hasher(45_000, Default::default());
+    // Big5's traditional Chinese table ("zb") has zt's pairs.
+    let zb = lang_index("zb").map_or(0, |zb| 1u64 << zb);
+    for line in include_str!("../cjkpairs.txt").lines() {
+        let mut parts = line.splitn(3, ' ');
+        let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let Some(code) = lang.strip_suffix('8') else {
+            continue;
+        };
+        let Some(lang) = lang_index(code) else {
+            continue;
+        };
+        let bits = (1u64 << lang) | if code == "zt" { zb } else { 0 };
+        let mut cs = chars.chars();
+        while let (Some(a), Some(b)) = (cs.next(), cs.next()) {
+            *pairs.entry((a, b)).or_insert(0) |= bits;
+        }
+    }
+    pairs
 }
 
 /// Romanian's `ș` `ț` (comma below, what CLDR and today's text use) are in
@@ -144,7 +191,7 @@ pub(super) fn tables() -> &'static Tables {
 /// its comma-below letter, alone and in every pair (issue 50: they cost
 /// 14 bits and had no pairs, so `ţ` was read as windows-1254's Turkish
 /// `ş`).
-fn legacy_romanian(t: &mut Tables) {
+fn legacy_romanian(t: &mut Letters) {
     let Some(ro) = lang_index("ro") else {
         return;
     };
@@ -168,7 +215,7 @@ fn legacy_romanian(t: &mut Tables) {
             }
         }
     }
-    alias(&mut t.unigram, ro, swap);
-    alias(&mut t.escape, ro, swap);
-    alias(&mut t.bigram, ro, |(a, b)| (swap(a), swap(b)));
+    alias(&mut t.0, ro, swap);
+    alias(&mut t.3, ro, swap);
+    alias(&mut t.1, ro, |(a, b)| (swap(a), swap(b)));
 }
