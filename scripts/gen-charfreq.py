@@ -98,7 +98,10 @@ script writes the table before that pass byte for byte) also writes the
 lines of "zb", the traditional Chinese table that only Big5 reads (GBK
 and gb18030 read zt): the same OpenCC table capped with --ztdrop=D
 (`--zb=D:K`: with --ztcap=K), or not capped at all (`--zb=none`, the
-committed table: the eleventh pass's zt lines). Without the options, the script writes main's table before the fifteenth
+committed table: the eleventh pass's zt lines; since issue 50's
+twenty-second pass with `--zb-names=1,1,2,given --zb-guard=11
+--zb-rest=2,12`, see ZB_NAMES below; the full command is in
+docs/dev/charset-detection.md, "Data and licences"). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
@@ -980,6 +983,7 @@ def han_mix(lang, weights, total, uni):
             uni[c] = min(MAX_COST, max(1, round(-math.log2(share * p))))
         else:
             uni[c] = MAX_COST
+    HAN_SHARE[lang] = share
     if lang == "zh" and ZH_NAMES is not None:
         zh_names_cap(share, uni)
     if lang == "ja" and JA_WORDS:
@@ -1063,6 +1067,101 @@ def zh_names_cap(share, uni):
         for c, cost in uni.items():
             if c not in names and cost >= least and is_han(c):
                 uni[c] = min(MAX_COST, cost + more)
+
+
+# Issue 50, twenty-second pass: `--zb-names=W,F,D[,MODE]` (off by
+# default; only with `--zb=none`): the zb table's Han characters of jieba's
+# person names (tag nr, 2-3 Han characters, the training half: no name of
+# the CJK validation sample, cjkval_name) moved to Taiwan's characters by
+# OpenCC, each form's characters counted once (a word's forms share one
+# count); MODE "given": only the characters after the surname of
+# three-character names. A character costs at most what W times its share
+# of the names' characters says (times the share of Han characters in
+# zt's text), never under F bits, and never more than D bits under its
+# price without the option: the twentieth pass's cap for zh, applied to
+# zb. `--zb-guard=K` leaves at its price a name character whose Big5 bytes
+# read, in GBK (zh's table, or zt's plus the 1 bit LANG_PRICES charges
+# when zh's lacks it), EUC-KR (ko's) or EUC-JP (ja's), as one character
+# costing K bits or less. `--zb-rest=R,T`: a zb Han character no such
+# name holds that costs T bits or more costs R bits more. zb's lines only.
+ZB_NAMES = None
+ZB_GUARD = None
+ZB_REST = None
+HAN_SHARE = {}
+# the tables already made (zb is made with zt, after ja, zh and ko)
+MADE = {}
+
+
+def zb_name_counts():
+    weight, floor, drop, mode = ZB_NAMES
+    names = {}
+    for line in jieba_lines(JIEBA):
+        parts = line.split(" ")
+        tag = parts[2].strip() if len(parts) > 2 else ""
+        word = parts[0]
+        if tag != "nr" or not 2 <= len(word) <= 3 or not all(is_han(c) for c in word):
+            continue
+        if mode == "given" and len(word) != 3:
+            continue
+        if cjkval_name(word, tag):
+            continue
+        forms = to_taiwan_forms(word, OPENCC)
+        for form in forms:
+            for c in set(form[1:] if mode == "given" else form):
+                if is_han(c):
+                    names[c] = names.get(c, 0) + 1 / len(forms)
+    return names
+
+
+def zb_guard_price(c):
+    """The cheapest price of one character that c's Big5 bytes read as in
+    GBK, EUC-KR or EUC-JP (None if none)."""
+    try:
+        b = c.encode("big5")
+    except UnicodeEncodeError:
+        return None
+    prices = []
+    for codec, langs in (("gbk", ("zh", "zt")), ("euc_kr", ("ko",)), ("euc_jp", ("ja",))):
+        try:
+            r = b.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if len(r) != 1:
+            continue
+        for lang in langs:
+            cost = MADE.get(lang, {}).get(r)
+            if cost is None:
+                continue
+            if lang == "zt":
+                if r in MADE.get("zh", {}):
+                    continue
+                cost += 1
+            prices.append(cost)
+    return min(prices) if prices else None
+
+
+def zb_names_cap(zb_best):
+    weight, floor, drop, _ = ZB_NAMES
+    share = HAN_SHARE["zt"]
+    names = zb_name_counts()
+    names_total = sum(names.values())
+    uni = dict(zb_best)
+    for c, n in names.items():
+        if c not in uni:
+            continue
+        if ZB_GUARD is not None:
+            g = zb_guard_price(c)
+            if g is not None and g <= ZB_GUARD:
+                continue
+        old = uni[c]
+        cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
+        uni[c] = min(old, cost)
+    if ZB_REST is not None:
+        more, least = ZB_REST
+        for c, cost in uni.items():
+            if c not in names and cost >= least and is_han(c):
+                uni[c] = min(MAX_COST, cost + more)
+    return sorted(((c, k) for c, k in uni.items() if k < OOV_CJK), key=lambda kv: (kv[1], kv[0]))
 
 
 def ascii_bigrams(words_iter):
@@ -1166,6 +1265,18 @@ def main():
         v = a[len("--zh-names="):].split(",")
         tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
         ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
+        sys.argv.remove(a)
+    global ZB_NAMES, ZB_GUARD, ZB_REST
+    for a in [a for a in sys.argv if a.startswith("--zb-names=")]:
+        v = a[len("--zb-names="):].split(",")
+        ZB_NAMES = (float(v[0]), int(v[1]), int(v[2]), v[3] if len(v) > 3 else "all")
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zb-guard=")]:
+        ZB_GUARD = int(a[len("--zb-guard="):])
+        sys.argv.remove(a)
+    for a in [a for a in sys.argv if a.startswith("--zb-rest=")]:
+        more, least = a[len("--zb-rest="):].split(",")
+        ZB_REST = (int(more), int(least))
         sys.argv.remove(a)
     global ZH_REST, ZH_GUARD, ZH_GUARD_BIG5
     for a in [a for a in sys.argv if a.startswith("--zh-guard-big5=")]:
@@ -1301,6 +1412,10 @@ def main():
                 ZT_GIVEN.update(zt_given)
                 ZT_DROP = zt_drop
             best = cap_zt(best, main_best)
+        if lang in CJK:
+            MADE[lang] = dict(best)
+        if zb_best is not None and ZB_NAMES is not None:
+            zb_best = zb_names_cap(zb_best)
         if frequent:
             word_lists[lang] = frequent
         if asc:
