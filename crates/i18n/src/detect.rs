@@ -35,8 +35,9 @@ use crate::Charset;
 /// Builds every table the detector reads: the model's letter, word and
 /// CJK pair tables, the character properties, and the byte tables of the
 /// single- and double-byte charsets. A process's first listing otherwise
-/// builds them while it waits (about 50 M instructions, on two threads;
-/// a 10,000-name listing of 27 charsets takes about 300 M). A program that
+/// builds them while it waits (about 6 ms on this project's 2-core
+/// machine, against 25 ms for a 10,000-name listing of 27 charsets once
+/// they are built). A program that
 /// will decide listings can call this on a thread of its own while it does
 /// something else (the CLI does while it connects and logs in); the
 /// decisions are the same either way. Later calls return at once.

@@ -128,12 +128,6 @@ fn prop_chars() -> impl Iterator<Item = char> {
         .map(|u| char::from_u32(u).unwrap_or('\0'))
 }
 
-/// Builds the property table now (it needs no table of the model, so
-/// the tables' build makes it on its second thread: see `tables`).
-pub(super) fn warm() {
-    props();
-}
-
 /// Builds the property table and each character's table rows now (and
 /// so the tables).
 pub(super) fn prepare() {

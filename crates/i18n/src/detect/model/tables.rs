@@ -59,30 +59,14 @@ pub(super) struct Tables {
 pub(super) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        // The character properties (which need no table) are built on a
-        // second thread meanwhile, where the system gives one: a first
-        // listing waits for both.
-        let (letters, cjk_pairs, words) = std::thread::scope(|s| {
-            let props = std::thread::Builder::new()
-                .name("babelftp-tables".into())
-                .spawn_scoped(s, super::chars::warm)
-                .ok();
-            let built = (letters(), cjk_pairs(), words());
-            if let Some(h) = props {
-                // (a panic there is the property table's to report when
-                // it is next asked for)
-                let _ = h.join();
-            }
-            built
-        });
-        let (unigram, bigram, ascii, escape) = letters;
+        let (unigram, bigram, ascii, escape) = letters();
         Tables {
             unigram,
             bigram,
             ascii,
             escape,
-            words,
-            cjk_pairs,
+            words: words(),
+            cjk_pairs: cjk_pairs(),
         }
     })
 }
