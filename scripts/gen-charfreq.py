@@ -314,7 +314,11 @@ CV_HELD_PARTS = {"held", "fresh", "added", "pdfjs", "django", "sphinx", "fakerjs
 CV_SPLIT = r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`'’…]+"
 
 
-def cv_held_words():
+def corpus_words(targets, splits=(CV_SPLIT,)):
+    """Each word of the test corpus's lines (crates/i18n/tests/corpus),
+    lowercased, by language: for every (parts, into) of `targets`, the
+    words of the lines of those parts, as each pattern of `splits` cuts
+    them, go into the dict `into`."""
     here = os.path.dirname(os.path.abspath(__file__))
     corpus = os.path.join(here, "..", "crates", "i18n", "tests", "corpus")
     for name in sorted(os.listdir(corpus)):
@@ -323,11 +327,19 @@ def cv_held_words():
         with open(os.path.join(corpus, name), encoding="utf-8") as fh:
             for line in fh:
                 f = line.rstrip("\n").split("\t")
-                if line.startswith("#") or len(f) < 4 or f[1] not in CV_HELD_PARTS:
+                if line.startswith("#") or len(f) < 4:
                     continue
-                for w in re.split(CV_SPLIT, unicodedata.normalize("NFC", f[3])):
-                    if w:
-                        CV_HELD.setdefault(f[0], set()).add(lower(w))
+                for parts, into in targets:
+                    if f[1] not in parts:
+                        continue
+                    for split in splits:
+                        for w in re.split(split, unicodedata.normalize("NFC", f[3])):
+                            if w:
+                                into.setdefault(f[0], set()).add(lower(w))
+
+
+def cv_held_words():
+    corpus_words([(CV_HELD_PARTS, CV_HELD)])
 
 
 def cv_sentences(directory):
@@ -382,26 +394,8 @@ JL_SPLIT = r"[\s\d\.,;:!?()\[\]/\"«»“”„—–\-_|*+=<>#%&@~^`']+"
 
 
 def jlab_corpus_words():
-    here = os.path.dirname(os.path.abspath(__file__))
-    corpus = os.path.join(here, "..", "crates", "i18n", "tests", "corpus")
-    for name in sorted(os.listdir(corpus)):
-        if not name.endswith(".txt"):
-            continue
-        with open(os.path.join(corpus, name), encoding="utf-8") as fh:
-            for line in fh:
-                f = line.rstrip("\n").split("\t")
-                if line.startswith("#") or len(f) < 4:
-                    continue
-                into = JL_HELD if f[1] in JL_HELD_PARTS else JL_VAL if f[1] in JL_VAL_PARTS else None
-                if into is None:
-                    continue
-                for w in re.split(CV_SPLIT, unicodedata.normalize("NFC", f[3])):
-                    if w:
-                        into.setdefault(f[0], set()).add(lower(w))
-                # also as this script's own cut (apostrophes kept)
-                for w in re.split(JL_SPLIT, unicodedata.normalize("NFC", f[3])):
-                    if w:
-                        into.setdefault(f[0], set()).add(lower(w))
+    # (also as this script's own cut: apostrophes kept)
+    corpus_words([(JL_HELD_PARTS, JL_HELD), (JL_VAL_PARTS, JL_VAL)], (CV_SPLIT, JL_SPLIT))
 
 
 def jlab_strings(directory, lang):
@@ -1037,9 +1031,9 @@ def big5_words(c):
     return DICT_HAN["zt"].get(t, 0) if len(t) == 1 else 0
 
 
-def zh_names_cap(share, uni):
-    weight, floor, drop, tags = ZH_NAMES
-    names = {}
+def jieba_names(tags):
+    """jieba's words of 2-3 Han characters tagged one of `tags` (person
+    names: `nr`), less the half of them that cjkval.txt holds."""
     for line in jieba_lines(JIEBA):
         parts = line.split(" ")
         tag = parts[2].strip() if len(parts) > 2 else ""
@@ -1048,6 +1042,13 @@ def zh_names_cap(share, uni):
             continue
         if cjkval_name(word, tag):
             continue
+        yield word
+
+
+def zh_names_cap(share, uni):
+    weight, floor, drop, tags = ZH_NAMES
+    names = {}
+    for word in jieba_names(tags):
         for c in set(word):
             names[c] = names.get(c, 0) + 1
     names_total = sum(names.values())
@@ -1095,15 +1096,8 @@ MADE = {}
 def zb_name_counts():
     weight, floor, drop, mode = ZB_NAMES
     names = {}
-    for line in jieba_lines(JIEBA):
-        parts = line.split(" ")
-        tag = parts[2].strip() if len(parts) > 2 else ""
-        word = parts[0]
-        if tag != "nr" or not 2 <= len(word) <= 3 or not all(is_han(c) for c in word):
-            continue
+    for word in jieba_names({"nr"}):
         if mode == "given" and len(word) != 3:
-            continue
-        if cjkval_name(word, tag):
             continue
         forms = to_taiwan_forms(word, OPENCC)
         for form in forms:
@@ -1181,6 +1175,15 @@ def ascii_bigrams(words_iter):
     return {ab: min(15, max(0, round(-math.log2(w / first[ab[0]])))) for ab, w in pair.items()}
 
 
+def take(prefix):
+    """The values of every `prefix` argument (`--name=`), in their order,
+    taken out of sys.argv."""
+    found = [a for a in sys.argv if a.startswith(prefix)]
+    for a in found:
+        sys.argv.remove(a)
+    return [a[len(prefix):] for a in found]
+
+
 def parse_taiwan_options():
     """--opencc=DIR, --twzip=DIR and --twweight=N (issue 50, eleventh pass),
     anywhere among the arguments; also used by scripts/gen-cjk-pairs.py."""
@@ -1250,71 +1253,53 @@ def taiwan_header():
 def main():
     global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR, CV_LANGS, CV_WEIGHT
     global JL_LANGS, JL_WEIGHT
-    for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
-        ja_words(a[len("--ja-words="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--ja-places=")]:
-        with open(a[len("--ja-places="):], encoding="utf-8") as fh:
+    for v in take("--ja-words="):
+        ja_words(v)
+    for v in take("--ja-places="):
+        with open(v, encoding="utf-8") as fh:
             JA_PLACES.update(w for w in fh.read().split("\n") if w)
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--ja-nocap=")]:
-        JA_NOCAP.update(x for x in a[len("--ja-nocap="):].split(",") if x)
-        sys.argv.remove(a)
+    for v in take("--ja-nocap="):
+        JA_NOCAP.update(x for x in v.split(",") if x)
     global ZH_NAMES
-    for a in [a for a in sys.argv if a.startswith("--zh-names=")]:
-        v = a[len("--zh-names="):].split(",")
+    for v in take("--zh-names="):
+        v = v.split(",")
         tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
         ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
-        sys.argv.remove(a)
     global ZB_NAMES, ZB_GUARD, ZB_REST
-    for a in [a for a in sys.argv if a.startswith("--zb-names=")]:
-        v = a[len("--zb-names="):].split(",")
+    for v in take("--zb-names="):
+        v = v.split(",")
         ZB_NAMES = (float(v[0]), int(v[1]), int(v[2]), v[3] if len(v) > 3 else "all")
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--zb-guard=")]:
-        ZB_GUARD = int(a[len("--zb-guard="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--zb-rest=")]:
-        more, least = a[len("--zb-rest="):].split(",")
+    for v in take("--zb-guard="):
+        ZB_GUARD = int(v)
+    for v in take("--zb-rest="):
+        more, least = v.split(",")
         ZB_REST = (int(more), int(least))
-        sys.argv.remove(a)
     global ZH_REST, ZH_GUARD, ZH_GUARD_BIG5
-    for a in [a for a in sys.argv if a.startswith("--zh-guard-big5=")]:
-        ZH_GUARD_BIG5 = float(a[len("--zh-guard-big5="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--zh-guard=")]:
-        ZH_GUARD = int(a[len("--zh-guard="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--zh-rest=")]:
-        more, least = a[len("--zh-rest="):].split(",")
+    for v in take("--zh-guard-big5="):
+        ZH_GUARD_BIG5 = float(v)
+    for v in take("--zh-guard="):
+        ZH_GUARD = int(v)
+    for v in take("--zh-rest="):
+        more, least = v.split(",")
         ZH_REST = (int(more), int(least))
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--ja-weights=")]:
-        text, name, floor = a[len("--ja-weights="):].split(",")
+    for v in take("--ja-weights="):
+        text, name, floor = v.split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--cv-langs=")]:
-        CV_LANGS = [x for x in a[len("--cv-langs="):].split(",") if x]
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--cv-weight=")]:
-        CV_WEIGHT = int(a[len("--cv-weight="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--jlab-langs=")]:
-        JL_LANGS = [x for x in a[len("--jlab-langs="):].split(",") if x]
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--jlab-weight=")]:
-        JL_WEIGHT = int(a[len("--jlab-weight="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--jlab=")]:
-        jlab_text(a[len("--jlab="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--cv=")]:
-        cv_sentences(a[len("--cv="):])
-        sys.argv.remove(a)
+    for v in take("--cv-langs="):
+        CV_LANGS = [x for x in v.split(",") if x]
+    for v in take("--cv-weight="):
+        CV_WEIGHT = int(v)
+    for v in take("--jlab-langs="):
+        JL_LANGS = [x for x in v.split(",") if x]
+    for v in take("--jlab-weight="):
+        JL_WEIGHT = int(v)
+    for v in take("--jlab="):
+        jlab_text(v)
+    for v in take("--cv="):
+        cv_sentences(v)
     parse_taiwan_options()
-    for a in [a for a in sys.argv if a.startswith("--thai=")]:
-        thai_words(a[len("--thai="):])
-        sys.argv.remove(a)
+    for v in take("--thai="):
+        thai_words(v)
     base = sys.argv[1]
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])

@@ -251,19 +251,16 @@ def ja_word_pairs(path):
 def main():
     global JA_PAIR_MIN, ZT_NAMES
     ja_extra = set()
-    for a in [a for a in sys.argv if a.startswith("--ztnames=")]:
-        ZT_NAMES = int(a[len("--ztnames="):])
-        sys.argv.remove(a)
+    for v in CHARFREQ.take("--ztnames="):
+        ZT_NAMES = int(v)
     CHARFREQ.parse_taiwan_options()
     if sys.argv[1:2] == ["twnames"]:
         tw_names()
         return
-    for a in [a for a in sys.argv if a.startswith("--ja-pair-min=")]:
-        JA_PAIR_MIN = int(a[len("--ja-pair-min="):])
-        sys.argv.remove(a)
-    for a in [a for a in sys.argv if a.startswith("--ja-words=")]:
-        ja_extra = ja_word_pairs(a[len("--ja-words="):])
-        sys.argv.remove(a)
+    for v in CHARFREQ.take("--ja-pair-min="):
+        JA_PAIR_MIN = int(v)
+    for v in CHARFREQ.take("--ja-words="):
+        ja_extra = ja_word_pairs(v)
     if sys.argv[1:2] == ["names"]:
         ipadic, jieba, variants = sys.argv[2:5]
         names(ipadic, jieba, CHARFREQ.traditional_variants(variants))
