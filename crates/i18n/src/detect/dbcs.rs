@@ -76,13 +76,13 @@ fn asked(c: usize, bytes: &[u8]) -> Unit {
     ASKED | if lossless { LOSSLESS } else { 0 }
 }
 
-/// Per double-byte candidate and high byte: the byte's own unit, a lead
-/// byte ([`LEAD`]), or [`INVALID`].
 /// Builds the double-byte candidates' byte table now.
 pub(super) fn prepare() {
     singles();
 }
 
+/// Per double-byte candidate and high byte: the byte's own unit, a lead
+/// byte ([`LEAD`]), or [`INVALID`].
 fn singles() -> &'static [[Unit; 128]] {
     static T: std::sync::OnceLock<Vec<[Unit; 128]>> = std::sync::OnceLock::new();
     T.get_or_init(|| {

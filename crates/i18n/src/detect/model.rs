@@ -27,16 +27,15 @@ use langs::N;
 use tables::{tables, ABSENT, ABSENT_ROW};
 
 pub(crate) use ascii::ascii_fit;
+pub(crate) use chars::{impossible, script};
+pub(crate) use langs::{lang_index, lang_script, latin, Script, LANGS, LANG_COUNT};
+pub(crate) use score::{score, score_langs, Score};
 
 /// Builds every table of the model now (see [`crate::detect::prepare`]).
 pub(crate) fn prepare() {
     chars::prepare();
     ascii::prepare();
 }
-
-pub(crate) use chars::{impossible, script};
-pub(crate) use langs::{lang_index, lang_script, latin, Script, LANGS, LANG_COUNT};
-pub(crate) use score::{score, score_langs, Score};
 
 /// What a charset charges a reading over the tables' bits
 /// (`candidates::LANG_PRICES`): per language, bits for each character

@@ -77,14 +77,14 @@ const ASCII_SYMBOLS: usize = 28;
 const ASCII_START: usize = 26;
 const ASCII_END: usize = 27;
 
-/// The ASCII letter pairs' bits per Latin-script language (0 for the
-/// others), [`ASCII_UNSEEN`] for a pair the table lacks, as a dense table
-/// of [`ASCII_SYMBOLS`] x [`ASCII_SYMBOLS`] rows.
 /// Builds the dense ASCII table now (and so the tables).
 pub(super) fn prepare() {
     ascii_dense();
 }
 
+/// The ASCII letter pairs' bits per Latin-script language (0 for the
+/// others), [`ASCII_UNSEEN`] for a pair the table lacks, as a dense table
+/// of [`ASCII_SYMBOLS`] x [`ASCII_SYMBOLS`] rows.
 fn ascii_dense() -> &'static [[u8; N]] {
     static D: OnceLock<Vec<[u8; N]>> = OnceLock::new();
     D.get_or_init(|| {

@@ -59,7 +59,12 @@ pub(super) struct Tables {
 pub(super) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let (unigram, bigram, ascii, escape) = letters();
+        let Letters {
+            unigram,
+            bigram,
+            ascii,
+            escape,
+        } = letters();
         Tables {
             unigram,
             bigram,
@@ -96,36 +101,42 @@ fn set<K: Eq + std::hash::Hash>(map: &mut Map<K>, key: K, lang: usize, cost: u8)
     }
 }
 
-type Letters = (Map<char>, Map<(char, char)>, Map<(u8, u8)>, Map<char>);
+/// The tables of letters of [`Tables`].
+struct Letters {
+    unigram: Map<char>,
+    bigram: Map<(char, char)>,
+    ascii: Map<(u8, u8)>,
+    escape: Map<char>,
+}
 
 /// The unigram, bigram, ASCII-pair and escape tables (sized for the
 /// current `charfreq.txt`: a bigger one only grows them once more).
 fn letters() -> Letters {
-    let mut t: Letters = (
-        Map::with_capacity_and_hasher(9_000, Default::default()),
-        Map::with_capacity_and_hasher(10_500, Default::default()),
-        Map::with_capacity_and_hasher(800, Default::default()),
-        Map::with_capacity_and_hasher(400, Default::default()),
-    );
+    let mut t = Letters {
+        unigram: Map::with_capacity_and_hasher(9_000, Default::default()),
+        bigram: Map::with_capacity_and_hasher(10_500, Default::default()),
+        ascii: Map::with_capacity_and_hasher(800, Default::default()),
+        escape: Map::with_capacity_and_hasher(400, Default::default()),
+    };
     for (lang, cost, text) in lines(None) {
         for c in text.chars() {
-            set(&mut t.0, c, lang, cost);
+            set(&mut t.unigram, c, lang, cost);
         }
     }
     for (lang, cost, text) in lines(Some('2')) {
         let mut cs = text.chars();
         while let (Some(a), Some(b)) = (cs.next(), cs.next()) {
-            set(&mut t.1, (a, b), lang, cost);
+            set(&mut t.bigram, (a, b), lang, cost);
         }
     }
     for (lang, cost, text) in lines(Some('3')) {
         for pair in text.as_bytes().chunks_exact(2) {
-            set(&mut t.2, (pair[0], pair[1]), lang, cost);
+            set(&mut t.ascii, (pair[0], pair[1]), lang, cost);
         }
     }
     for (lang, cost, text) in lines(Some('4')) {
         for c in text.chars() {
-            set(&mut t.3, c, lang, cost);
+            set(&mut t.escape, c, lang, cost);
         }
     }
     legacy_romanian(&mut t);
@@ -199,7 +210,7 @@ fn legacy_romanian(t: &mut Letters) {
             }
         }
     }
-    alias(&mut t.0, ro, swap);
-    alias(&mut t.3, ro, swap);
-    alias(&mut t.1, ro, |(a, b)| (swap(a), swap(b)));
+    alias(&mut t.unigram, ro, swap);
+    alias(&mut t.escape, ro, swap);
+    alias(&mut t.bigram, ro, |(a, b)| (swap(a), swap(b)));
 }
