@@ -764,10 +764,29 @@ def ja_more_cap(uni, share, names, names_total):
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
         uni[c] = min(old, cost)
     if JA_REST is not None:
-        more, least = JA_REST
+        more, least, keep = JA_REST
+        kept_names = ipadic_name_kanji() if keep == "ipadic" else set()
         for c, cost in uni.items():
-            if c not in names and cost >= least and is_han(c):
+            if c not in names and c not in kept_names and cost >= least and is_han(c):
                 uni[c] = min(MAX_COST, cost + more)
+
+
+IPADIC_DIR = None
+
+
+def ipadic_name_kanji():
+    """`--ja-rest=R,T,ipadic`: the kanji of IPADIC's person and place names
+    (Noun.name, Noun.place; 1-3 Han characters) in the training half, the
+    SHA-256 odd half that tests/corpus/cjkval.txt never holds
+    (scripts/gen-cjk-pairs.py names): the rest leaves them at their price."""
+    found = set()
+    for f in ("Noun.name.csv", "Noun.place.csv"):
+        with open(f"{IPADIC_DIR}/{f}", encoding="euc_jp") as fh:
+            for line in fh:
+                w = line.split(",", 1)[0]
+                if 1 <= len(w) <= 3 and all(is_han(c) for c in w) and hashlib.sha256(w.encode("utf-8")).digest()[0] % 2 == 1:
+                    found.update(w)
+    return found
 
 
 def is_han(c):
@@ -1354,8 +1373,8 @@ def main():
     for v in take("--ja-guard="):
         JA_GUARD = int(v)
     for v in take("--ja-rest="):
-        more, least = v.split(",")
-        JA_REST = (int(more), int(least))
+        more, least, *keep = v.split(",")
+        JA_REST = (int(more), int(least), keep[0] if keep else "")
     for v in take("--ja-weights="):
         text, name, floor = v.split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
@@ -1378,6 +1397,8 @@ def main():
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])
     if len(sys.argv) > 5:
+        global IPADIC_DIR
+        IPADIC_DIR = sys.argv[3]
         load_dictionaries(sys.argv[3], sys.argv[4], sys.argv[5])
     if len(sys.argv) > 6:
         ui_text(sys.argv[6], sys.argv[7] if len(sys.argv) > 7 else None)
@@ -1433,7 +1454,8 @@ def main():
             print(f"# A name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
             print(f"# under that price{guard} (--ja-more, issue 50, twenty-fourth pass).")
         if JA_REST is not None:
-            print(f"# A ja Han character no training name holds, of {JA_REST[1]} bits or more, costs {JA_REST[0]} more (--ja-rest).")
+            keep = " nor IPADIC's training-half name" if JA_REST[2] == "ipadic" else ""
+            print(f"# A ja Han character no training name{keep} holds, of {JA_REST[1]} bits or more, costs {JA_REST[0]} more (--ja-rest).")
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
