@@ -1001,8 +1001,12 @@ def han_mix(lang, weights, total, uni):
 # character costs at most what W times its share of the names' characters
 # says, never under F bits, and never more than D bits under its price
 # without the option (the fifteenth pass's cap for zt). Every other
-# character keeps its price.
+# character keeps its price. Issue 50, twenty-third pass:
+# `--zh-names=W,F,D[,TAGS],given` (the `given` mode of `--zb-names`): only
+# the characters after the surname of three-character names count; the
+# rare rest of `--zh-rest` is then every character no given name holds.
 ZH_NAMES = None
+ZH_GIVEN = False
 ZH_REST = None
 ZH_GUARD = None
 ZH_GUARD_BIG5 = None
@@ -1049,7 +1053,9 @@ def zh_names_cap(share, uni):
     weight, floor, drop, tags = ZH_NAMES
     names = {}
     for word in jieba_names(tags):
-        for c in set(word):
+        if ZH_GIVEN and len(word) != 3:
+            continue
+        for c in set(word[1:] if ZH_GIVEN else word):
             names[c] = names.get(c, 0) + 1
     names_total = sum(names.values())
     for c, n in names.items():
@@ -1260,10 +1266,12 @@ def main():
             JA_PLACES.update(w for w in fh.read().split("\n") if w)
     for v in take("--ja-nocap="):
         JA_NOCAP.update(x for x in v.split(",") if x)
-    global ZH_NAMES
+    global ZH_NAMES, ZH_GIVEN
     for v in take("--zh-names="):
         v = v.split(",")
-        tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
+        ZH_GIVEN = "given" in v[3:]
+        extra = [x for x in v[3:] if x != "given"]
+        tags = set(extra[0].split("+")) if extra else {"nr"}
         ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
     global ZB_NAMES, ZB_GUARD, ZB_REST
     for v in take("--zb-names="):
@@ -1356,6 +1364,8 @@ def main():
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
+            if ZH_GIVEN:
+                print("# zh: given names only (the characters after the surname of three-character names).")
             print(f"# zh: a Han character of jieba's names ({'+'.join(sorted(tags))}; training half) costs at most")
             print(f"# {w} times its share of their characters says, not under {f} bits, at most {d} under")
             print("# its price without them (--zh-names, issue 50, twentieth pass).")
