@@ -1007,6 +1007,8 @@ def han_mix(lang, weights, total, uni):
 # rare rest of `--zh-rest` is then every character no given name holds.
 ZH_NAMES = None
 ZH_GIVEN = False
+ZH_GIVEN_TOP = None
+ZB_GUARD_ZH = None
 ZH_REST = None
 ZH_GUARD = None
 ZH_GUARD_BIG5 = None
@@ -1049,6 +1051,14 @@ def jieba_names(tags):
         yield word
 
 
+def zh_names_arg(v):
+    """`--zh-names=W,F,D[,TAGS][,given]`: (W, F, D, tags), given."""
+    v = v.split(",")
+    extra = [x for x in v[3:] if x != "given"]
+    tags = set(extra[0].split("+")) if extra else {"nr"}
+    return (float(v[0]), int(v[1]), int(v[2]), tags), "given" in v[3:]
+
+
 def zh_names_cap(share, uni):
     weight, floor, drop, tags = ZH_NAMES
     names = {}
@@ -1058,6 +1068,7 @@ def zh_names_cap(share, uni):
         for c in set(word[1:] if ZH_GIVEN else word):
             names[c] = names.get(c, 0) + 1
     names_total = sum(names.values())
+    before = dict(uni)
     for c, n in names.items():
         if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
             continue
@@ -1066,6 +1077,32 @@ def zh_names_cap(share, uni):
         old = uni.get(c, MAX_COST)
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
         uni[c] = min(old, MAX_COST, cost)
+    if ZH_GIVEN_TOP is not None:
+        # `--zh-given=W,F,D` (issue 50, twenty-third pass; off by default):
+        # on top of `--zh-names`, the characters after the surname of
+        # three-character names cost at most what W times their share of
+        # those characters says, never under F bits, never more than D
+        # bits under their price without either option (the same guards);
+        # `--zh-given=W,F,D,K`: only characters that cost under K bits
+        # without either option
+        g_weight, g_floor, g_drop, g_under = ZH_GIVEN_TOP
+        given = {}
+        for word in jieba_names(tags):
+            if len(word) == 3:
+                for c in set(word[1:]):
+                    given[c] = given.get(c, 0) + 1
+        given_total = sum(given.values())
+        for c, n in given.items():
+            if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
+                continue
+            if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+                continue
+            old = before.get(c, MAX_COST)
+            if g_under is not None and old >= g_under:
+                continue
+            cost = max(g_floor, round(-math.log2(share * g_weight * n / given_total)), old - g_drop)
+            uni[c] = min(uni.get(c, MAX_COST), MAX_COST, cost)
+            names.setdefault(c, n)
     if ZH_REST is not None:
         # `--zh-rest=R,T`: a zh character no such name holds that costs T
         # bits or more costs R bits more (random bytes read as GBK land
@@ -1266,13 +1303,15 @@ def main():
             JA_PLACES.update(w for w in fh.read().split("\n") if w)
     for v in take("--ja-nocap="):
         JA_NOCAP.update(x for x in v.split(",") if x)
-    global ZH_NAMES, ZH_GIVEN
+    global ZH_NAMES, ZH_GIVEN, ZB_GUARD_ZH
     for v in take("--zh-names="):
+        ZH_NAMES, ZH_GIVEN = zh_names_arg(v)
+    for v in take("--zb-guard-zh="):
+        ZB_GUARD_ZH = zh_names_arg(v)
+    global ZH_GIVEN_TOP
+    for v in take("--zh-given="):
         v = v.split(",")
-        ZH_GIVEN = "given" in v[3:]
-        extra = [x for x in v[3:] if x != "given"]
-        tags = set(extra[0].split("+")) if extra else {"nr"}
-        ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
+        ZH_GIVEN_TOP = (float(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else None)
     global ZB_NAMES, ZB_GUARD, ZB_REST
     for v in take("--zb-names="):
         v = v.split(",")
@@ -1366,6 +1405,9 @@ def main():
             w, f, d, tags = ZH_NAMES
             if ZH_GIVEN:
                 print("# zh: given names only (the characters after the surname of three-character names).")
+            if ZH_GIVEN_TOP is not None:
+                gw, gf, gd, _ = ZH_GIVEN_TOP
+                print(f"# zh: and given names' characters at most {gw} times their share, not under {gf}, at most {gd} under (--zh-given).")
             print(f"# zh: a Han character of jieba's names ({'+'.join(sorted(tags))}; training half) costs at most")
             print(f"# {w} times its share of their characters says, not under {f} bits, at most {d} under")
             print("# its price without them (--zh-names, issue 50, twentieth pass).")
@@ -1409,6 +1451,15 @@ def main():
             best = cap_zt(best, main_best)
         if lang in CJK:
             MADE[lang] = dict(best)
+        if lang == "zh" and ZB_GUARD_ZH is not None:
+            # `--zb-guard-zh=W,F,D[,TAGS][,given]` (issue 50, twenty-third
+            # pass; off by default): zb's guard reads zh's table as
+            # `--zh-names` with these values (the same guards and rest)
+            # would make it, so that a change of zh's names moves no zb line
+            own = (ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP)
+            (ZH_NAMES, ZH_GIVEN), ZH_GIVEN_TOP = ZB_GUARD_ZH, None
+            MADE[lang] = dict(kept(base, lang)[0])
+            ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP = own
         if zb_best is not None and ZB_NAMES is not None:
             zb_best = zb_names_cap(zb_best)
         if frequent:
