@@ -101,7 +101,10 @@ and gb18030 read zt): the same OpenCC table capped with --ztdrop=D
 committed table: the eleventh pass's zt lines; since issue 50's
 twenty-second pass with `--zb-names=1,1,2,given --zb-guard=11
 --zb-rest=2,12`, see ZB_NAMES below; the full command is in
-docs/dev/charset-detection.md, "Data and licences"). Without the options, the script writes main's table before the fifteenth
+docs/dev/charset-detection.md, "Data and licences"; the zh lines since
+the twenty-third pass with `--zh-given=1,1,1,13 --zh-rest=3,10`, and
+`--zb-guard-zh=0.5,1,2 --zb-guard-zh-rest=2,12` keeping zb's lines, see
+ZH_NAMES below). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
@@ -1005,10 +1008,14 @@ def han_mix(lang, weights, total, uni):
 # `--zh-names=W,F,D[,TAGS],given` (the `given` mode of `--zb-names`): only
 # the characters after the surname of three-character names count; the
 # rare rest of `--zh-rest` is then every character no given name holds.
+# `--zh-given=W,F,D[,K]` (zh_names_cap) does the same on top of
+# `--zh-names`; `--zb-guard-zh=...` and `--zb-guard-zh-rest=R,T` make the
+# zh table zb's guard reads (zb_guard_price) as those options would.
 ZH_NAMES = None
 ZH_GIVEN = False
 ZH_GIVEN_TOP = None
 ZB_GUARD_ZH = None
+ZB_GUARD_ZH_REST = None
 ZH_REST = None
 ZH_GUARD = None
 ZH_GUARD_BIG5 = None
@@ -1308,6 +1315,10 @@ def main():
         ZH_NAMES, ZH_GIVEN = zh_names_arg(v)
     for v in take("--zb-guard-zh="):
         ZB_GUARD_ZH = zh_names_arg(v)
+    global ZB_GUARD_ZH_REST
+    for v in take("--zb-guard-zh-rest="):
+        more, least = v.split(",")
+        ZB_GUARD_ZH_REST = (int(more), int(least))
     global ZH_GIVEN_TOP
     for v in take("--zh-given="):
         v = v.split(",")
@@ -1456,10 +1467,13 @@ def main():
             # pass; off by default): zb's guard reads zh's table as
             # `--zh-names` with these values (the same guards and rest)
             # would make it, so that a change of zh's names moves no zb line
-            own = (ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP)
+            # (`--zb-guard-zh-rest=R,T`: and with this `--zh-rest`)
+            own = (ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP, ZH_REST)
             (ZH_NAMES, ZH_GIVEN), ZH_GIVEN_TOP = ZB_GUARD_ZH, None
+            if ZB_GUARD_ZH_REST is not None:
+                ZH_REST = ZB_GUARD_ZH_REST
             MADE[lang] = dict(kept(base, lang)[0])
-            ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP = own
+            ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP, ZH_REST = own
         if zb_best is not None and ZB_NAMES is not None:
             zb_best = zb_names_cap(zb_best)
         if frequent:
