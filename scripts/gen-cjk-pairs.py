@@ -222,12 +222,14 @@ def zt_given_names(jieba, top):
 # simplified, as jieba writes them), the CJK validation half left out;
 # `--zbnames=N`: zt_given_names's N pairs on a line of their own, `zb8`,
 # read by Big5 only (GBK and gb18030 read zt's); `--janames=N`: ja's N
-# pairs of IPADIC's given names (Noun.name.csv, `人名,名`), the validation
-# half left out (gimei's training half is in ja's pairs already, every pair
-# of it, with --ja-words).
+# pairs of IPADIC's given names (Noun.name.csv, `人名,名`; `all`: every
+# pair), the validation half left out (gimei's training half is in ja's
+# pairs already, every pair of it, with --ja-words).
 ZH_NAMES = 0
 ZB_NAMES = 0
 JA_NAMES = 0
+# `--janames=all`: every pair of them
+ALL_NAMES = 10**9
 
 
 def top_pairs(counts, top):
@@ -300,7 +302,7 @@ def main():
     for v in CHARFREQ.take("--zbnames="):
         ZB_NAMES = int(v)
     for v in CHARFREQ.take("--janames="):
-        JA_NAMES = int(v)
+        JA_NAMES = ALL_NAMES if v == "all" else int(v)
     CHARFREQ.parse_taiwan_options()
     if sys.argv[1:2] == ["twnames"]:
         tw_names()
@@ -362,7 +364,8 @@ def main():
         print(f"# zb (Big5 only) holds the {ZB_NAMES} pairs that most of jieba's person names")
         print("# moved by OpenCC hold as a given name, zt's pairs left out.")
     if JA_NAMES:
-        print(f"# ja also holds the {JA_NAMES} pairs that most of IPADIC's given names hold")
+        what = "every pair" if JA_NAMES == ALL_NAMES else f"the {JA_NAMES} pairs that most"
+        print(f"# ja also holds {what} of IPADIC 2.7.0's given names (Noun.name, 名)")
         print("# (the CJK validation half left out).")
     print("# Format: <lang>8 0 <pairs...> (two characters each, no separator).")
     written = {}
