@@ -101,7 +101,10 @@ and gb18030 read zt): the same OpenCC table capped with --ztdrop=D
 committed table: the eleventh pass's zt lines; since issue 50's
 twenty-second pass with `--zb-names=1,1,2,given --zb-guard=11
 --zb-rest=2,12`, see ZB_NAMES below; the full command is in
-docs/dev/charset-detection.md, "Data and licences"). Without the options, the script writes main's table before the fifteenth
+docs/dev/charset-detection.md, "Data and licences"; the zh lines since
+the twenty-third pass with `--zh-given=1,1,1,13 --zh-rest=3,10`, and
+`--zb-guard-zh=0.5,1,2 --zb-guard-zh-rest=2,12` keeping zb's lines, see
+ZH_NAMES below). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
@@ -1085,8 +1088,18 @@ def han_mix(lang, weights, total, uni):
 # character costs at most what W times its share of the names' characters
 # says, never under F bits, and never more than D bits under its price
 # without the option (the fifteenth pass's cap for zt). Every other
-# character keeps its price.
+# character keeps its price. Issue 50, twenty-third pass:
+# `--zh-names=W,F,D[,TAGS],given` (the `given` mode of `--zb-names`): only
+# the characters after the surname of three-character names count; the
+# rare rest of `--zh-rest` is then every character no given name holds.
+# `--zh-given=W,F,D[,K]` (zh_names_cap) does the same on top of
+# `--zh-names`; `--zb-guard-zh=...` and `--zb-guard-zh-rest=R,T` make the
+# zh table zb's guard reads (zb_guard_price) as those options would.
 ZH_NAMES = None
+ZH_GIVEN = False
+ZH_GIVEN_TOP = None
+ZB_GUARD_ZH = None
+ZB_GUARD_ZH_REST = None
 ZH_REST = None
 ZH_GUARD = None
 ZH_GUARD_BIG5 = None
@@ -1129,13 +1142,24 @@ def jieba_names(tags):
         yield word
 
 
+def zh_names_arg(v):
+    """`--zh-names=W,F,D[,TAGS][,given]`: (W, F, D, tags), given."""
+    v = v.split(",")
+    extra = [x for x in v[3:] if x != "given"]
+    tags = set(extra[0].split("+")) if extra else {"nr"}
+    return (float(v[0]), int(v[1]), int(v[2]), tags), "given" in v[3:]
+
+
 def zh_names_cap(share, uni):
     weight, floor, drop, tags = ZH_NAMES
     names = {}
     for word in jieba_names(tags):
-        for c in set(word):
+        if ZH_GIVEN and len(word) != 3:
+            continue
+        for c in set(word[1:] if ZH_GIVEN else word):
             names[c] = names.get(c, 0) + 1
     names_total = sum(names.values())
+    before = dict(uni)
     for c, n in names.items():
         if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
             continue
@@ -1144,6 +1168,32 @@ def zh_names_cap(share, uni):
         old = uni.get(c, MAX_COST)
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
         uni[c] = min(old, MAX_COST, cost)
+    if ZH_GIVEN_TOP is not None:
+        # `--zh-given=W,F,D` (issue 50, twenty-third pass; off by default):
+        # on top of `--zh-names`, the characters after the surname of
+        # three-character names cost at most what W times their share of
+        # those characters says, never under F bits, never more than D
+        # bits under their price without either option (the same guards);
+        # `--zh-given=W,F,D,K`: only characters that cost under K bits
+        # without either option
+        g_weight, g_floor, g_drop, g_under = ZH_GIVEN_TOP
+        given = {}
+        for word in jieba_names(tags):
+            if len(word) == 3:
+                for c in set(word[1:]):
+                    given[c] = given.get(c, 0) + 1
+        given_total = sum(given.values())
+        for c, n in given.items():
+            if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
+                continue
+            if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+                continue
+            old = before.get(c, MAX_COST)
+            if g_under is not None and old >= g_under:
+                continue
+            cost = max(g_floor, round(-math.log2(share * g_weight * n / given_total)), old - g_drop)
+            uni[c] = min(uni.get(c, MAX_COST), MAX_COST, cost)
+            names.setdefault(c, n)
     if ZH_REST is not None:
         # `--zh-rest=R,T`: a zh character no such name holds that costs T
         # bits or more costs R bits more (random bytes read as GBK land
@@ -1344,11 +1394,19 @@ def main():
             JA_PLACES.update(w for w in fh.read().split("\n") if w)
     for v in take("--ja-nocap="):
         JA_NOCAP.update(x for x in v.split(",") if x)
-    global ZH_NAMES
+    global ZH_NAMES, ZH_GIVEN, ZB_GUARD_ZH
     for v in take("--zh-names="):
+        ZH_NAMES, ZH_GIVEN = zh_names_arg(v)
+    for v in take("--zb-guard-zh="):
+        ZB_GUARD_ZH = zh_names_arg(v)
+    global ZB_GUARD_ZH_REST
+    for v in take("--zb-guard-zh-rest="):
+        more, least = v.split(",")
+        ZB_GUARD_ZH_REST = (int(more), int(least))
+    global ZH_GIVEN_TOP
+    for v in take("--zh-given="):
         v = v.split(",")
-        tags = set(v[3].split("+")) if len(v) > 3 else {"nr"}
-        ZH_NAMES = (float(v[0]), int(v[1]), int(v[2]), tags)
+        ZH_GIVEN_TOP = (float(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else None)
     global ZB_NAMES, ZB_GUARD, ZB_REST
     for v in take("--zb-names="):
         v = v.split(",")
@@ -1459,6 +1517,11 @@ def main():
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
+            if ZH_GIVEN:
+                print("# zh: given names only (the characters after the surname of three-character names).")
+            if ZH_GIVEN_TOP is not None:
+                gw, gf, gd, _ = ZH_GIVEN_TOP
+                print(f"# zh: and given names' characters at most {gw} times their share, not under {gf}, at most {gd} under (--zh-given).")
             print(f"# zh: a Han character of jieba's names ({'+'.join(sorted(tags))}; training half) costs at most")
             print(f"# {w} times its share of their characters says, not under {f} bits, at most {d} under")
             print("# its price without them (--zh-names, issue 50, twentieth pass).")
@@ -1509,6 +1572,18 @@ def main():
             best = cap_zt(best, main_best)
         if lang in CJK:
             MADE[lang] = dict(best)
+        if lang == "zh" and ZB_GUARD_ZH is not None:
+            # `--zb-guard-zh=W,F,D[,TAGS][,given]` (issue 50, twenty-third
+            # pass; off by default): zb's guard reads zh's table as
+            # `--zh-names` with these values (the same guards and rest)
+            # would make it, so that a change of zh's names moves no zb line
+            # (`--zb-guard-zh-rest=R,T`: and with this `--zh-rest`)
+            own = (ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP, ZH_REST)
+            (ZH_NAMES, ZH_GIVEN), ZH_GIVEN_TOP = ZB_GUARD_ZH, None
+            if ZB_GUARD_ZH_REST is not None:
+                ZH_REST = ZB_GUARD_ZH_REST
+            MADE[lang] = dict(kept(base, lang)[0])
+            ZH_NAMES, ZH_GIVEN, ZH_GIVEN_TOP, ZH_REST = own
         if zb_best is not None and ZB_NAMES is not None:
             zb_best = zb_names_cap(zb_best)
         if frequent:

@@ -988,7 +988,11 @@ fn measure() -> Report {
 /// traditional given names cheaper in Big5's table; chosen on validation,
 /// measured once) won names on faker-js's rows 2, 3, 5, 7 and 1b (floors
 /// up) and lost 1 name in row 3 of Django's held quarter (98.52 ->
-/// 98.44 %): that floor went down (the eighteenth time).
+/// 98.44 %): that floor went down (the eighteenth time). Round 4, stop 12
+/// (small ASCII letters glued after a CJK letter cost 2 bits; chosen on
+/// validation, measured once) won names on FakerPHP's rows 1b, 3 and 5 and
+/// faker-js's 1b, 3, 5 and 7, and lost none: FakerPHP's row 3 floor went
+/// up.
 const ROWS: [(&str, f64, [f64; 8]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
@@ -996,7 +1000,7 @@ const ROWS: [(&str, f64, [f64; 8]); 7] = [
     // value less 0.1-0.3 points), seventh (FakerPHP; the same))
     (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.3, 99.8]),
     (MIXED, 98.0, [98.4, 97.9, 97.3, 97.8, 96.4, 96.9, 97.2, 98.8]),
-    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.4, 98.0, 96.5, 97.5]),
+    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.4, 98.0, 96.5, 97.6]),
     (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0, 95.9]),
     (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 98.1, 98.7]),
     // legacy names shown as UTF-8, at most

@@ -310,6 +310,17 @@ mod tests {
     }
 
     #[test]
+    fn small_latin_letters_glued_after_cjk_cost_more() {
+        let none = |_| 0.0;
+        let bits = |t: &str| score(t, none).unwrap().bits;
+        // `子uipe` is macintosh's `équipe` read in Shift_JIS: the small
+        // letters glued to the kanji cost more than capitals or a space.
+        let small = bits("子uipe") - bits("子 uipe");
+        let capitals = bits("子UIPE") - bits("子 UIPE");
+        assert!(small >= capitals + 2.0, "{small} {capitals}");
+    }
+
+    #[test]
     fn scores_prefer_real_text() {
         let none = |_| 0.0;
         let good = score("Фотографии", none).unwrap().bits;

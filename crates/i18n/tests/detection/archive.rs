@@ -30,8 +30,9 @@ pub const ARCHIVE_AS_UTF8: &str = "1c ... 1b's legacy names shown as their UTF-8
 /// after the fourteenth to sixteenth passes won it 22 names, 96.0 -> 96.3
 /// after the eighteenth won it 11, 96.3 -> 96.6 after the twenty-second
 /// won it 9); FakerPHP's measured once, 2026-11-29
-/// (98.06 %), never tuned on. No target yet.
-pub const FLOORS: [f64; 8] = [97.3, 98.0, 98.7, 99.0, 98.3, 97.3, 96.6, 97.8];
+/// (98.06 %), never tuned on (raised 97.8 -> 97.9 when round 4's twelfth
+/// stop won it 3 names, 98.15 %). No target yet.
+pub const FLOORS: [f64; 8] = [97.3, 98.0, 98.7, 99.0, 98.3, 97.3, 96.6, 97.9];
 
 const WORDS: [&str; 14] = [
     "report", "invoice", "notes", "budget", "draft", "thesis", "slides", "minutes", "summary", "scan", "backup",

@@ -384,6 +384,12 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
                 SCRIPTS_TOUCHING
             };
         }
+        // A CJK letter glued to a small ASCII letter after it (`子uipe`:
+        // macintosh's `é` and the `q` after it read as one Shift_JIS
+        // character); capitals and digits after it are common (`写真ABC`).
+        if ka.script == Script::Cjk && b.is_ascii_lowercase() {
+            p += LOWER_AFTER_CJK;
+        }
         let Some((x, kx)) = i.checked_sub(2).and_then(|j| Some((*chars.get(j)?, *cl.get(j)?))) else {
             continue;
         };
@@ -451,6 +457,14 @@ fn dos_short_name(chars: &[char]) -> bool {
         && (ext.is_empty() || (ext.first() == Some(&'.') && ext.len() <= 4))
         && !chars.iter().any(char::is_ascii_lowercase)
 }
+
+/// Bits for a small ASCII letter right after a Han, kana or Hangul letter
+/// (round 4, stop 12): a Latin-1 accent and the ASCII letter after it read
+/// as one double-byte character (`子uipe` for macintosh `équipe`) leaves
+/// the rest of the word glued to it, small. Chosen on the validation
+/// parts among 2, 4, 6 and 8 (and 0, 4, 8 more inside a Latin word,
+/// `M柤ein`): 2 to 6 won the same names, 8 read two names as UTF-8.
+const LOWER_AFTER_CJK: u32 = 2;
 
 /// Bits for letters of two alphabets touching (see `penalty`), and for
 /// two joined by an apostrophe.
