@@ -710,6 +710,88 @@ def ja_capped(c):
     return True
 
 
+# Issue 50, twenty-fourth pass: `--ja-more=W,F,D` (off by default; only
+# with `--ja-words`): a second, stronger cap for the kanji of gimei's
+# training names that the first cap may lower (ja_capped): such a kanji
+# costs at most what W times its share of the names' kanji says, never
+# under F bits and never more than D bits under its price with the first
+# cap alone. `--ja-guard=K` leaves at that price a kanji whose EUC-JP bytes
+# read, in GBK (zh's table, or zt's plus the 1 bit LANG_PRICES charges when
+# zh's lacks it), Big5 (zb's) or EUC-KR (ko's), as one character costing K
+# bits or less: a Japanese name in EUC-JP is those charsets' bytes too.
+# `--ja-rest=R,T`: a ja Han character no training name holds that costs T
+# bits or more costs R bits more. ja's lines only (the ja table is made
+# again after the others, which keep the prices they had).
+JA_MORE = None
+JA_GUARD = None
+JA_REST = None
+
+
+def ja_guard_price(c):
+    """The cheapest price of one character that kanji c's EUC-JP bytes read
+    as in GBK, Big5 or EUC-KR (None if none)."""
+    try:
+        b = c.encode("euc_jp")
+    except UnicodeEncodeError:
+        return None
+    prices = []
+    for codec, langs in (("gbk", ("zh", "zt")), ("big5", ("zb",)), ("euc_kr", ("ko",))):
+        try:
+            r = b.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if len(r) != 1:
+            continue
+        for lang in langs:
+            cost = MADE.get(lang, {}).get(r)
+            if cost is None:
+                continue
+            if lang == "zt":
+                if r in MADE.get("zh", {}):
+                    continue
+                cost += 1
+            prices.append(cost)
+    return min(prices) if prices else None
+
+
+def ja_more_cap(uni, share, names, names_total):
+    weight, floor, drop = JA_MORE if JA_MORE is not None else (0, 0, 0)
+    for c, n in names.items() if JA_MORE is not None else ():
+        if not ja_capped(c) or c not in uni:
+            continue
+        if JA_GUARD is not None:
+            g = ja_guard_price(c)
+            if g is not None and g <= JA_GUARD:
+                continue
+        old = uni[c]
+        cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
+        uni[c] = min(old, cost)
+    if JA_REST is not None:
+        more, least, keep = JA_REST
+        kept_names = ipadic_name_kanji() if keep == "ipadic" else set()
+        for c, cost in uni.items():
+            if c not in names and c not in kept_names and cost >= least and is_han(c):
+                uni[c] = min(MAX_COST, cost + more)
+
+
+IPADIC_DIR = None
+
+
+def ipadic_name_kanji():
+    """`--ja-rest=R,T,ipadic`: the kanji of IPADIC's person and place names
+    (Noun.name, Noun.place; 1-3 Han characters) in the training half, the
+    SHA-256 odd half that tests/corpus/cjkval.txt never holds
+    (scripts/gen-cjk-pairs.py names): the rest leaves them at their price."""
+    found = set()
+    for f in ("Noun.name.csv", "Noun.place.csv"):
+        with open(f"{IPADIC_DIR}/{f}", encoding="euc_jp") as fh:
+            for line in fh:
+                w = line.split(",", 1)[0]
+                if 1 <= len(w) <= 3 and all(is_han(c) for c in w) and hashlib.sha256(w.encode("utf-8")).digest()[0] % 2 == 1:
+                    found.update(w)
+    return found
+
+
 def is_han(c):
     return 0x3400 <= ord(c) <= 0x9FFF or 0xF900 <= ord(c) <= 0xFAFF or 0x20000 <= ord(c) <= 0x2FFFF
 
@@ -995,6 +1077,8 @@ def han_mix(lang, weights, total, uni):
                 continue
             q = JA_NAME_WEIGHT * n / names_total
             uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
+        if (JA_MORE is not None or JA_REST is not None) and "zh" in MADE:
+            ja_more_cap(uni, share, names, names_total)
 
 
 # Issue 50, twentieth pass: `--zh-names=W,F,D[,TAGS]` (off by default):
@@ -1340,6 +1424,15 @@ def main():
     for v in take("--zh-rest="):
         more, least = v.split(",")
         ZH_REST = (int(more), int(least))
+    global JA_MORE, JA_GUARD, JA_REST
+    for v in take("--ja-more="):
+        w, f, d = v.split(",")
+        JA_MORE = (float(w), int(f), int(d))
+    for v in take("--ja-guard="):
+        JA_GUARD = int(v)
+    for v in take("--ja-rest="):
+        more, least, *keep = v.split(",")
+        JA_REST = (int(more), int(least), keep[0] if keep else "")
     for v in take("--ja-weights="):
         text, name, floor = v.split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
@@ -1362,6 +1455,8 @@ def main():
     if len(sys.argv) > 2:
         faker_words(sys.argv[2])
     if len(sys.argv) > 5:
+        global IPADIC_DIR
+        IPADIC_DIR = sys.argv[3]
         load_dictionaries(sys.argv[3], sys.argv[4], sys.argv[5])
     if len(sys.argv) > 6:
         ui_text(sys.argv[6], sys.argv[7] if len(sys.argv) > 7 else None)
@@ -1411,6 +1506,14 @@ def main():
             print("# letter; kanji whose EUC-JP bytes are both E0 or more (issue 50, sixteenth pass).")
         elif JA_NOCAP:
             print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
+        if JA_MORE is not None:
+            w, f, d = JA_MORE
+            guard = f", unless its EUC-JP bytes read as a GBK, Big5 or EUC-KR character of {JA_GUARD} bits or less" if JA_GUARD is not None else ""
+            print(f"# A name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
+            print(f"# under that price{guard} (--ja-more, issue 50, twenty-fourth pass).")
+        if JA_REST is not None:
+            keep = " nor IPADIC's training-half name" if JA_REST[2] == "ipadic" else ""
+            print(f"# A ja Han character no training name{keep} holds, of {JA_REST[1]} bits or more, costs {JA_REST[0]} more (--ja-rest).")
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
@@ -1438,6 +1541,13 @@ def main():
     escapes = {}
     word_lists = {}
     asciis = {}
+    # the unigram lines, per language in LANGS's order (ja's made again at
+    # the end with --ja-more, when the other CJK tables are known)
+    lines = {}
+
+    def out(line):
+        lines.setdefault(line.split(" ", 1)[0], []).append(line)
+
     for lang in LANGS:
         best, bi, asc, esc, frequent = kept(base, lang)
         zb_best = None
@@ -1484,16 +1594,28 @@ def main():
         for ch, cost in best:
             by_cost.setdefault(cost, []).append(ch)
         for cost in sorted(by_cost):
-            print(f"{lang} {cost} {''.join(sorted(by_cost[cost]))}")
+            out(f"{lang} {cost} {''.join(sorted(by_cost[cost]))}")
         if zb_best is not None:
             zb_by_cost = {}
             for ch, cost in zb_best:
                 zb_by_cost.setdefault(cost, []).append(ch)
             for cost in sorted(zb_by_cost):
-                print(f"zb {cost} {''.join(sorted(zb_by_cost[cost]))}")
+                out(f"zb {cost} {''.join(sorted(zb_by_cost[cost]))}")
+            MADE["zb"] = dict(zb_best)
         if lang not in CJK:
             bigrams[lang] = bi
             escapes[lang] = esc
+    if JA_MORE is not None or JA_REST is not None:
+        lines["ja"] = []
+        best = kept(base, "ja")[0]
+        by_cost = {}
+        for ch, cost in best:
+            by_cost.setdefault(cost, []).append(ch)
+        for cost in sorted(by_cost):
+            out(f"ja {cost} {''.join(sorted(by_cost[cost]))}")
+    for key in lines:
+        for line in lines[key]:
+            print(line)
     for lang, table in asciis.items():
         by_cost = {}
         for ab, cost in table.items():
