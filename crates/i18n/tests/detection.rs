@@ -992,21 +992,25 @@ fn measure() -> Report {
 /// (small ASCII letters glued after a CJK letter cost 2 bits; chosen on
 /// validation, measured once) won names on FakerPHP's rows 1b, 3 and 5 and
 /// faker-js's 1b, 3, 5 and 7, and lost none: FakerPHP's row 3 floor went
-/// up.
+/// up. Then the twenty-fifth pass (given-name pairs for zh and ja) won
+/// faker-js 2 names in row 2, 1 in row 3, 3 in rows 5 and 7 (its floors of
+/// rows 2, 3, 5 and 7 went up), and the twenty-third (zh given-name
+/// characters) won Mimesis 1 name in rows 2 and 5 and lost 2 of its
+/// one-name folders (row 3a, no floor of its own).
 const ROWS: [(&str, f64, [f64; 8]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
     // (faker-js; measured once, 2026-11-29, never tuned on: the measured
     // value less 0.1-0.3 points), seventh (FakerPHP; the same))
     (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.3, 99.8]),
-    (MIXED, 98.0, [98.4, 97.9, 97.3, 97.8, 96.4, 96.9, 97.2, 98.8]),
-    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.4, 98.0, 96.5, 97.6]),
+    (MIXED, 98.0, [98.4, 97.9, 97.3, 97.8, 96.4, 96.9, 97.3, 98.8]),
+    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.4, 98.0, 96.6, 97.6]),
     (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.1, 97.1, 97.0, 95.9]),
-    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 98.1, 98.7]),
+    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 98.2, 98.7]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.7, 98.95, 99.25, 99.45, 99.2, 98.6, 97.9, 99.0]),
+    (FEAT_LEGACY, 97.0, [98.7, 98.95, 99.25, 99.45, 99.2, 98.6, 98.0, 99.0]),
 ];
 
 #[test]

@@ -155,9 +155,10 @@ fn words() -> HashMap<&'static str, u64, BuildHasherDefault<FastHasher>> {
 }
 
 /// The CJK pairs of `cjkpairs.txt`, each with a bit for every language
-/// whose words hold it often.
+/// whose words hold it often (sized for the current table's 54,010
+/// distinct pairs).
 fn cjk_pairs() -> HashMap<(char, char), u64, BuildHasherDefault<FastHasher>> {
-    let mut pairs = HashMap::with_capacity_and_hasher(45_000, Default::default());
+    let mut pairs = HashMap::with_capacity_and_hasher(56_000, Default::default());
     // Big5's traditional Chinese table ("zb") has zt's pairs.
     let zb = lang_index("zb").map_or(0, |zb| 1u64 << zb);
     for line in include_str!("../cjkpairs.txt").lines() {
