@@ -727,15 +727,17 @@ JA_GUARD = None
 JA_REST = None
 
 
-def ja_guard_price(c):
-    """The cheapest price of one character that kanji c's EUC-JP bytes read
-    as in GBK, Big5 or EUC-KR (None if none)."""
+def guard_price(c, own, others):
+    """The cheapest price of one character that c's bytes in the codec `own`
+    read as in the `others` ((codec, languages) pairs; None if none). A zt
+    price counts only where zh lacks the character, plus the 1 bit
+    LANG_PRICES charges then."""
     try:
-        b = c.encode("euc_jp")
+        b = c.encode(own)
     except UnicodeEncodeError:
         return None
     prices = []
-    for codec, langs in (("gbk", ("zh", "zt")), ("big5", ("zb",)), ("euc_kr", ("ko",))):
+    for codec, langs in others:
         try:
             r = b.decode(codec)
         except UnicodeDecodeError:
@@ -754,24 +756,45 @@ def ja_guard_price(c):
     return min(prices) if prices else None
 
 
+def ja_guard_price(c):
+    """What kanji c's EUC-JP bytes cost read in GBK, Big5 or EUC-KR."""
+    return guard_price(c, "euc_jp", (("gbk", ("zh", "zt")), ("big5", ("zb",)), ("euc_kr", ("ko",))))
+
+
 def ja_more_cap(uni, share, names, names_total):
-    weight, floor, drop = JA_MORE if JA_MORE is not None else (0, 0, 0)
-    for c, n in names.items() if JA_MORE is not None else ():
-        if not ja_capped(c) or c not in uni:
+    if JA_MORE is not None:
+        names_cheaper(uni, {c: n for c, n in names.items() if ja_capped(c)}, names_total, share, JA_MORE, JA_GUARD, ja_guard_price)
+    if JA_REST is not None:
+        more, least, keep = JA_REST
+        kept_names = ipadic_name_kanji() if keep == "ipadic" else set()
+        rest_dearer(uni, set(names) | kept_names, more, least)
+
+
+def names_cheaper(uni, names, names_total, share, cap, guard, guard_price):
+    """A name character of `uni` costs at most what `weight` times its share
+    of the names' characters says, never under `floor` bits, never more
+    than `drop` bits under its price, unless its bytes read as a character
+    costing `guard` bits or less in another double-byte charset
+    (`guard_price`): --ja-more with --ja-guard, --zb-names with --zb-guard."""
+    weight, floor, drop = cap[:3]
+    for c, n in names.items():
+        if c not in uni:
             continue
-        if JA_GUARD is not None:
-            g = ja_guard_price(c)
-            if g is not None and g <= JA_GUARD:
+        if guard is not None:
+            g = guard_price(c)
+            if g is not None and g <= guard:
                 continue
         old = uni[c]
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
         uni[c] = min(old, cost)
-    if JA_REST is not None:
-        more, least, keep = JA_REST
-        kept_names = ipadic_name_kanji() if keep == "ipadic" else set()
-        for c, cost in uni.items():
-            if c not in names and c not in kept_names and cost >= least and is_han(c):
-                uni[c] = min(MAX_COST, cost + more)
+
+
+def rest_dearer(uni, kept, more, least):
+    """--ja-rest, --zb-rest: a Han character of `uni` not in `kept` that costs
+    `least` bits or more costs `more` bits more."""
+    for c, cost in uni.items():
+        if c not in kept and cost >= least and is_han(c):
+            uni[c] = min(MAX_COST, cost + more)
 
 
 IPADIC_DIR = None
@@ -1242,53 +1265,16 @@ def zb_name_counts():
 
 
 def zb_guard_price(c):
-    """The cheapest price of one character that c's Big5 bytes read as in
-    GBK, EUC-KR or EUC-JP (None if none)."""
-    try:
-        b = c.encode("big5")
-    except UnicodeEncodeError:
-        return None
-    prices = []
-    for codec, langs in (("gbk", ("zh", "zt")), ("euc_kr", ("ko",)), ("euc_jp", ("ja",))):
-        try:
-            r = b.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        if len(r) != 1:
-            continue
-        for lang in langs:
-            cost = MADE.get(lang, {}).get(r)
-            if cost is None:
-                continue
-            if lang == "zt":
-                if r in MADE.get("zh", {}):
-                    continue
-                cost += 1
-            prices.append(cost)
-    return min(prices) if prices else None
+    """What c's Big5 bytes cost read in GBK, EUC-KR or EUC-JP."""
+    return guard_price(c, "big5", (("gbk", ("zh", "zt")), ("euc_kr", ("ko",)), ("euc_jp", ("ja",))))
 
 
 def zb_names_cap(zb_best):
-    weight, floor, drop, _ = ZB_NAMES
-    share = HAN_SHARE["zt"]
     names = zb_name_counts()
-    names_total = sum(names.values())
     uni = dict(zb_best)
-    for c, n in names.items():
-        if c not in uni:
-            continue
-        if ZB_GUARD is not None:
-            g = zb_guard_price(c)
-            if g is not None and g <= ZB_GUARD:
-                continue
-        old = uni[c]
-        cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
-        uni[c] = min(old, cost)
+    names_cheaper(uni, names, sum(names.values()), HAN_SHARE["zt"], ZB_NAMES, ZB_GUARD, zb_guard_price)
     if ZB_REST is not None:
-        more, least = ZB_REST
-        for c, cost in uni.items():
-            if c not in names and cost >= least and is_han(c):
-                uni[c] = min(MAX_COST, cost + more)
+        rest_dearer(uni, set(names), *ZB_REST)
     return sorted(((c, k) for c, k in uni.items() if k < OOV_CJK), key=lambda kv: (kv[1], kv[0]))
 
 
