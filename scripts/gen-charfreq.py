@@ -1505,12 +1505,13 @@ def main():
             w, f, d, tags = ZH_NAMES
             if ZH_GIVEN:
                 print("# zh: given names only (the characters after the surname of three-character names).")
-            if ZH_GIVEN_TOP is not None:
-                gw, gf, gd, _ = ZH_GIVEN_TOP
-                print(f"# zh: and given names' characters at most {gw} times their share, not under {gf}, at most {gd} under (--zh-given).")
             print(f"# zh: a Han character of jieba's names ({'+'.join(sorted(tags))}; training half) costs at most")
             print(f"# {w} times its share of their characters says, not under {f} bits, at most {d} under")
             print("# its price without them (--zh-names, issue 50, twentieth pass).")
+            if ZH_GIVEN_TOP is not None:
+                gw, gf, gd, _ = ZH_GIVEN_TOP
+                print(f"# zh: then a character of their given names costs at most {gw} times its share of the")
+                print(f"# given names' characters, not under {gf} bits, at most {gd} under (--zh-given, twenty-third pass).")
         print("# Han characters of ja, zh, zt also from dictionaries: IPADIC 2.7.0")
         print("# (Copyright 2000-2003 Nara Institute of Science and Technology, notice in")
         print("# LICENSES/IPADIC.txt), jieba 0.42.1 dict.txt (MIT, Copyright (c) 2013 Sun")
