@@ -106,6 +106,8 @@ the twenty-third pass with `--zh-given=1,1,1,13 --zh-rest=3,10`, and
 `--zb-guard-zh=0.5,1,2 --zb-guard-zh-rest=2,12` keeping zb's lines, see
 ZH_NAMES below). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
+Since issue 50's twenty-sixth pass the committed command also has
+`--je=none` (EUC-JP's own copy of ja's lines; see JE below).
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
 training half of its Thai words (scripts/gen-detect-thai.py; THAI_* below):
