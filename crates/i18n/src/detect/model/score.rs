@@ -409,6 +409,18 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
                 _ => 10,
             };
         }
+        // The ASCII apostrophe too, beside a non-ASCII letter (`com'и`,
+        // `c'č`; issue 50, twenty-seventh pass): between two ASCII letters
+        // it costs every reading the same.
+        if kx.alpha && a == '\'' && kb.alpha && !(x.is_ascii() && b.is_ascii()) {
+            p += if kx.script != kb.script {
+                SCRIPTS_TOUCHING
+            } else if apostrophe(chars, cl, i - 1) {
+                0
+            } else {
+                ODD_APOSTROPHE
+            };
+        }
         // One character at every other place ("งถงเงไง", "„K„~„y"): the
         // lead byte of a double-byte encoding of an alphabet, read one byte
         // at a time.
