@@ -515,8 +515,17 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     }
     let before: String = letters(&mut (0..at).rev()).chars().rev().collect();
     let after = letters(&mut (at + 1..chars.len()));
-    // An elision comes before a vowel or h (`l’image`, `dell’acqua`; not
-    // `M’nguez`), but O’ before a capital (`O’Brien`).
+    let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
+    (before == "o" && capital)
+        || after.chars().next().is_some_and(|c| elides(&before, c))
+        || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+}
+
+/// Whether `before` (lowercase letters) is an article, preposition or
+/// pronoun that French, Italian or Catalan elide before a word starting
+/// with `first` (lowercase): a vowel or h (`l’image`, `dell’acqua`; not
+/// `M’nguez`).
+pub(super) fn elides(before: &str, first: char) -> bool {
     const ELIDED: &[&str] = &[
         "l", "d", "j", "s", "n", "c", "m", "t", "o", "qu", "un", "dell", "nell", "all", "sull", "dall", "coll",
         "quell", "bell", "lorsqu", "puisqu", "jusqu",
@@ -524,15 +533,7 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     // Italian's elided `come`, `cosa`, `dove`, `quando`, `questo`,
     // `tutto` (`com’è`, `dov’è`; issue 50).
     const ELIDED_IT: &[&str] = &["com", "cos", "dov", "quand", "quest", "tutt"];
-    let vowel = after
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouyhàâäáãåæéèêëíìîïóòôöõøœúùûüý".contains(c));
-    let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
-    (before == "o" && capital)
-        || (vowel && ELIDED.contains(&before.as_str()))
-        || (vowel && ELIDED_IT.contains(&before.as_str()))
-        || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+    "aeiouyhàâäáãåæéèêëíìîïóòôöõøœúùûüý".contains(first) && (ELIDED.contains(&before) || ELIDED_IT.contains(&before))
 }
 
 /// Modern Greek puts at most one accent on a word, and one on every word

@@ -19,18 +19,31 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
     // languages that elide (issue 50, twenty-seventh pass)
     let mut elided_single = [0u8; N];
     let mut ascii_word = false;
-    let mut after_elision = false;
+    let mut after_elision: &[char] = &[];
     for w in super::chars::words(cl.get(..chars.len()).unwrap_or(cl)) {
         let end = w.end;
         let run = chars.get(w).unwrap_or(&[]);
-        let follows = std::mem::take(&mut after_elision);
+        let elided_word = std::mem::take(&mut after_elision);
+        let follows = !elided_word.is_empty();
         if run.iter().all(char::is_ascii) {
             ascii_word |= run.len() >= 2 && run.iter().any(char::is_ascii_alphabetic);
-            after_elision = elided(run, chars, end);
+            if elided(run, chars, end) {
+                after_elision = run;
+            }
             continue;
         }
         word.clear();
         word.extend(run.iter().map(|&c| fold(c)));
+        // An article or pronoun elided before it (`c'è`, `dell'ànfora`,
+        // `l'été`) is a frequent word of the languages that elide
+        // (issue 50, twenty-seventh pass).
+        if follows && elision_of(elided_word, word) {
+            for (lang, k) in known.iter_mut().enumerate() {
+                if ELIDING & (1u64 << lang) != 0 {
+                    *k = k.saturating_add(1);
+                }
+            }
+        }
         if let Some(&mask) = t.words.get(word.as_str()) {
             let into = if run.len() == 1 { &mut single } else { &mut known };
             for (lang, k) in into.iter_mut().enumerate() {
@@ -56,6 +69,13 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
         *k = k.saturating_add(s);
     }
     known
+}
+
+/// Whether `elided` (ASCII letters) is elided before `word` (folded) as
+/// French, Italian and Catalan elide an article or pronoun (`score::elides`).
+fn elision_of(elided: &[char], word: &str) -> bool {
+    let before: String = elided.iter().map(char::to_ascii_lowercase).collect();
+    word.chars().next().is_some_and(|c| super::score::elides(&before, c))
 }
 
 /// An ASCII word elided before the next one (`c'è`, `l'è`, `dell'à`): its
@@ -149,13 +169,19 @@ mod tests {
         let (Some(sl), Some(ca)) = (lang_index("sl"), lang_index("ca")) else {
             panic!("sl, ca");
         };
-        assert_eq!(known("c'è")[it], 1);
-        assert_eq!(known("C\u{2019}è 1381")[it], 1);
+        assert_eq!(known("c'è")[it], 2);
+        assert_eq!(known("C\u{2019}è 1381")[it], 2);
         assert_eq!(known("c'č")[sl], 0);
         assert_eq!(known("genitore c'č")[sl], 1);
         assert_eq!(known("c' è")[it], 0);
         assert_eq!(known("1'è")[it], 0);
-        assert_eq!(known("l'à")[fr], 1);
+        assert_eq!(known("l'à")[fr], 2);
+        // ... and an elided article or pronoun counts in them itself
+        assert_eq!(known("genitore c'è")[it], 2);
+        assert_eq!(known("dell'ànfora")[it], 1);
+        assert_eq!(known("dell'ànfora")[sl], 0);
+        assert_eq!(known("xyz'ànfora")[it], 0);
+        assert_eq!(known("c'č")[it], 0);
         assert_eq!(ELIDING.count_ones(), 3);
         assert_ne!(ELIDING & (1u64 << ca), 0);
     }
