@@ -38,6 +38,8 @@ pub(crate) fn lang_script(lang: usize) -> Script {
 /// Indices of two languages with characters of their own in `char_cost`.
 pub(super) const DE: usize = 19;
 pub(super) const ES: usize = 21;
+/// Italian's index (its word-final accents: `model/score.rs`).
+pub(super) const IT: usize = 23;
 
 /// Languages that elide a word before a vowel with an apostrophe (fr,
 /// it, ca: `c'è`, `l'à`), whose word after one counts as a word beside an
@@ -62,5 +64,6 @@ mod tests {
             .filter_map(|l| super::lang_index(l))
             .fold(0u64, |m, i| m | 1 << i);
         assert_eq!(super::ELIDING, mask);
+        assert_eq!(super::lang_index("it"), Some(super::IT));
     }
 }

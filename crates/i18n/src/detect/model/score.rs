@@ -3,7 +3,7 @@
 
 use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigram_row, Class};
 use super::cost::{char_cost, escape, GLUED};
-use super::langs::{lang_script, Script, N};
+use super::langs::{lang_script, Script, IT, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::thai::thai_penalty;
 use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
@@ -53,6 +53,8 @@ struct Slot {
     /// ... that ends one: the row of (it, "$"), and its escape row.
     end: Option<&'static [u8; N]>,
     escape_here: Option<&'static [u8; N]>,
+    /// An Italian accented vowel ending a word after a letter (`città`).
+    it_final: bool,
 }
 
 /// [`score`], in the languages `only` (all when `None`).
@@ -163,6 +165,7 @@ fn score_with(
             start: first.then(|| t.bigram.get(&('^', lower)).unwrap_or(&ABSENT_ROW)),
             end: last.then(|| t.bigram.get(&(lower, '$')).unwrap_or(&ABSENT_ROW)),
             escape_here: if last { escape_row(lower) } else { None },
+            it_final: last && pair.is_some() && matches!(lower, 'à' | 'ì' | 'ò' | 'ù'),
         });
     }
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
@@ -201,6 +204,7 @@ fn score_with(
                 base + price.of(s.row, lang)
             };
             if alphabetic {
+                let unigram = cost;
                 if let Some(pair) = s.pair {
                     match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
                         Some(b) => cost = u32::from(b),
@@ -208,6 +212,13 @@ fn score_with(
                         None if s.sharp => {}
                         None => cost += escape(s.escape_prev, lang),
                     }
+                }
+                // Italian ends words on an accented vowel after any letter
+                // (`città`, `sarà`, `Niccolò`, `però`): such a vowel costs
+                // at most its unigram, whichever letter comes before it
+                // (issue 50, twenty-seventh pass).
+                if s.it_final && lang == IT {
+                    cost = cost.min(unigram);
                 }
                 if let Some(row) = s.start {
                     match row.get(lang).copied().filter(|&v| v != ABSENT) {
