@@ -340,6 +340,20 @@ mod tests {
     }
 
     #[test]
+    fn a_latin_word_of_accented_letters_alone_costs_more() {
+        let none = |_| 0.0;
+        let penalty = |t: &str| score(t, none).unwrap().penalty;
+        // Random bytes read in a Latin charset (`Åúþ`, `îôé»ó`) are words
+        // of accented letters alone; a word of a language holds a plain
+        // letter, and a two-letter word may not (Lithuanian `Šį`).
+        assert!(penalty("Åúþ") >= 12.0, "{}", penalty("Åúþ"));
+        assert!(penalty("îôé»ó") >= 12.0, "{}", penalty("îôé»ó"));
+        for t in ["été", "żółw", "Šį", "Ābola", "Фото"] {
+            assert!(penalty(t) < 12.0, "{t} {}", penalty(t));
+        }
+    }
+
+    #[test]
     fn scores_prefer_real_text() {
         let none = |_| 0.0;
         let good = score("Фотографии", none).unwrap().bits;
