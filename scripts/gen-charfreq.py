@@ -807,7 +807,7 @@ def names_cheaper(uni, names, names_total, share, cap, guard, guard_price):
 
 
 def rest_dearer(uni, kept, more, least):
-    """--ja-rest, --zb-rest: a Han character of `uni` not in `kept` that costs
+    """--ja-rest, --zb-rest, --zh-rest: a Han character of `uni` not in `kept` that costs
     `least` bits or more costs `more` bits more."""
     for c, cost in uni.items():
         if c not in kept and cost >= least and is_han(c):
@@ -1190,6 +1190,15 @@ def zh_names_arg(v):
     return (float(v[0]), int(v[1]), int(v[2]), tags), "given" in v[3:]
 
 
+def zh_guarded(c):
+    """`--zh-guard=K`, `--zh-guard-big5=K`: c keeps its price when K or more
+    IPADIC entries hold the kanji its GBK bytes are in EUC-JP, or K or more
+    words of zt's dictionary the character they are in Big5."""
+    if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
+        return True
+    return ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5
+
+
 def zh_names_cap(share, uni):
     weight, floor, drop, tags = ZH_NAMES
     names = {}
@@ -1201,9 +1210,7 @@ def zh_names_cap(share, uni):
     names_total = sum(names.values())
     before = dict(uni)
     for c, n in names.items():
-        if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
-            continue
-        if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+        if zh_guarded(c):
             continue
         old = uni.get(c, MAX_COST)
         cost = max(floor, round(-math.log2(share * weight * n / names_total)), old - drop)
@@ -1224,9 +1231,7 @@ def zh_names_cap(share, uni):
                     given[c] = given.get(c, 0) + 1
         given_total = sum(given.values())
         for c, n in given.items():
-            if ZH_GUARD is not None and euc_kanji_words(c) >= ZH_GUARD:
-                continue
-            if ZH_GUARD_BIG5 is not None and big5_words(c) >= ZH_GUARD_BIG5:
+            if zh_guarded(c):
                 continue
             old = before.get(c, MAX_COST)
             if g_under is not None and old >= g_under:
@@ -1239,9 +1244,7 @@ def zh_names_cap(share, uni):
         # bits or more costs R bits more (random bytes read as GBK land
         # on rare characters; names pay less, the rare rest more)
         more, least = ZH_REST
-        for c, cost in uni.items():
-            if c not in names and cost >= least and is_han(c):
-                uni[c] = min(MAX_COST, cost + more)
+        rest_dearer(uni, set(names), more, least)
 
 
 # Issue 50, twenty-second pass: `--zb-names=W,F,D[,MODE]` (off by

@@ -205,16 +205,28 @@ TW_PAIR_UNIT = 100
 ZT_NAMES = 0
 
 
-def zt_given_names(jieba, top):
+def top_pairs(counts, top):
+    """The `top` pairs of `counts` held most (ties in character order)."""
+    best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return {p for p, _ in best}
+
+
+def given_names(jieba, top, forms_of):
+    """The `top` pairs that most of jieba's person names (nr, two or three
+    characters, the CJK validation half left out) hold as a given name,
+    each name's `forms_of` sharing its one count."""
     counts = {}
     for word, _, tag in jieba_tagged(jieba):
         if tag != "nr" or len(word) not in (2, 3) or not cjk_only(word) or CHARFREQ.cjkval_name(word, tag):
             continue
-        forms = CHARFREQ.to_taiwan_forms(word, CHARFREQ.OPENCC)
+        forms = forms_of(word)
         for t in forms:
             add_pairs(counts, t[-2:], 1 / len(forms))
-    best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return {p for p, _ in best}
+    return top_pairs(counts, top)
+
+
+def zt_given_names(jieba, top):
+    return given_names(jieba, top, lambda word: CHARFREQ.to_taiwan_forms(word, CHARFREQ.OPENCC))
 
 
 # Issue 50, twenty-fifth pass: the same for the other tables, each off by
@@ -232,18 +244,8 @@ JA_NAMES = 0
 ALL_NAMES = 10**9
 
 
-def top_pairs(counts, top):
-    best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return {p for p, _ in best}
-
-
 def zh_given_names(jieba, top):
-    counts = {}
-    for word, _, tag in jieba_tagged(jieba):
-        if tag != "nr" or len(word) not in (2, 3) or not cjk_only(word) or CHARFREQ.cjkval_name(word, tag):
-            continue
-        add_pairs(counts, word[-2:], 1)
-    return top_pairs(counts, top)
+    return given_names(jieba, top, lambda word: [word])
 
 
 def ja_given_names(ipadic, top):
@@ -290,6 +292,13 @@ def ja_word_pairs(path):
             for p in one:
                 counts[p] = counts.get(p, 0) + 1
     return {p for p, n in counts.items() if n >= JA_PAIR_MIN}
+
+
+def print_pairs(lang, pairs):
+    """`<lang>8 0 <pairs...>` lines, sorted, 2000 pairs a line."""
+    pairs = sorted(pairs)
+    for i in range(0, len(pairs), 2000):
+        print(f"{lang}8 0 {''.join(pairs[i:i + 2000])}")
 
 
 def main():
@@ -370,15 +379,10 @@ def main():
     print("# Format: <lang>8 0 <pairs...> (two characters each, no separator).")
     written = {}
     for lang in ["ja", "zh", "zt", "ko"]:
-        best = sorted(tables[lang].items(), key=lambda kv: (-kv[1], kv[0]))[: top[lang]]
-        pairs = sorted({p for p, _ in best} | extra.get(lang, set()))
-        written[lang] = set(pairs)
-        for i in range(0, len(pairs), 2000):
-            print(f"{lang}8 0 {''.join(pairs[i:i + 2000])}")
+        written[lang] = top_pairs(tables[lang], top[lang]) | extra.get(lang, set())
+        print_pairs(lang, written[lang])
     if CHARFREQ.OPENCC and ZB_NAMES:
-        pairs = sorted(zt_given_names(jieba, ZB_NAMES) - written["zt"])
-        for i in range(0, len(pairs), 2000):
-            print(f"zb8 0 {''.join(pairs[i:i + 2000])}")
+        print_pairs("zb", zt_given_names(jieba, ZB_NAMES) - written["zt"])
 
 
 if __name__ == "__main__":

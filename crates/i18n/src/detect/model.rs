@@ -307,6 +307,25 @@ mod tests {
         assert!(bits("„Jordani‘") - bits("„Jordani’") < bits("Jordani‘") - bits("Jordani’"));
         // Ukrainian writes an apostrophe inside Cyrillic words.
         assert!(bits("п’ять") < bits("п‘ять"));
+        // The ASCII apostrophe beside a non-ASCII letter is priced alike
+        // (issue 50, twenty-seventh pass): `c'è` elides, `c'č` does not,
+        // and `com'и` joins two scripts.
+        assert!(bits("c'č") - bits("c č") > bits("c'è") - bits("c è"));
+        assert!(bits("com'и") - bits("com и") > bits("c'č") - bits("c č"));
+    }
+
+    #[test]
+    fn italian_accents_end_words() {
+        // An Italian à, ì, ò, ù ending a word after a letter costs at most
+        // its unigram there (issue 50, twenty-seventh pass): `lò` is no
+        // dearer than `ò`, and Niccolò beats Slovak's Niccolň clearly.
+        let bits = |t: &str| score(t, |_| 0.0).unwrap().bits;
+        assert!(
+            bits("Niccolò") + 2.0 < bits("Niccolň"),
+            "{} {}",
+            bits("Niccolò"),
+            bits("Niccolň")
+        );
     }
 
     #[test]
@@ -318,6 +337,20 @@ mod tests {
         let small = bits("子uipe") - bits("子 uipe");
         let capitals = bits("子UIPE") - bits("子 UIPE");
         assert!(small >= capitals + 2.0, "{small} {capitals}");
+    }
+
+    #[test]
+    fn a_latin_word_of_accented_letters_alone_costs_more() {
+        let none = |_| 0.0;
+        let penalty = |t: &str| score(t, none).unwrap().penalty;
+        // Random bytes read in a Latin charset (`Åúþ`, `îôé»ó`) are words
+        // of accented letters alone; a word of a language holds a plain
+        // letter, and a two-letter word may not (Lithuanian `Šį`).
+        assert!(penalty("Åúþ") >= 12.0, "{}", penalty("Åúþ"));
+        assert!(penalty("îôé»ó") >= 12.0, "{}", penalty("îôé»ó"));
+        for t in ["été", "żółw", "Šį", "Ābola", "Фото"] {
+            assert!(penalty(t) < 12.0, "{t} {}", penalty(t));
+        }
     }
 
     #[test]

@@ -41,6 +41,13 @@ pub(crate) fn lang_script(lang: usize) -> Script {
 /// Indices of two languages with characters of their own in `char_cost`.
 pub(super) const DE: usize = 19;
 pub(super) const ES: usize = 21;
+/// Italian's index (its word-final accents: `model/score.rs`).
+pub(super) const IT: usize = 23;
+
+/// Languages that elide a word before a vowel with an apostrophe (fr,
+/// it, ca: `c'è`, `l'à`), whose word after one counts as a word beside an
+/// ASCII one (`model/words.rs`; issue 50, twenty-seventh pass).
+pub(super) const ELIDING: u64 = 1 << 20 | 1 << 23 | 1 << 25;
 
 /// Whether a language is written in the Latin script.
 pub(crate) fn latin(lang: usize) -> bool {
@@ -49,4 +56,17 @@ pub(crate) fn latin(lang: usize) -> bool {
 
 pub(crate) fn lang_index(code: &str) -> Option<usize> {
     LANGS.iter().position(|l| *l == code)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn eliding_languages_are_fr_it_ca() {
+        let mask = ["fr", "it", "ca"]
+            .iter()
+            .filter_map(|l| super::lang_index(l))
+            .fold(0u64, |m, i| m | 1 << i);
+        assert_eq!(super::ELIDING, mask);
+        assert_eq!(super::lang_index("it"), Some(super::IT));
+    }
 }

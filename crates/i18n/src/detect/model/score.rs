@@ -3,7 +3,7 @@
 
 use super::chars::{class, escape_row, fold, impossible, mark_fits, script, unigram_row, Class};
 use super::cost::{char_cost, escape, GLUED};
-use super::langs::{lang_script, Script, N};
+use super::langs::{lang_script, Script, IT, N};
 use super::tables::{tables, ABSENT, ABSENT_ROW};
 use super::thai::thai_penalty;
 use super::words::{known_words, unpaired_cjk_runs, UNPAIRED_CJK_RUN, WORD_BONUS};
@@ -53,6 +53,8 @@ struct Slot {
     /// ... that ends one: the row of (it, "$"), and its escape row.
     end: Option<&'static [u8; N]>,
     escape_here: Option<&'static [u8; N]>,
+    /// An Italian accented vowel ending a word after a letter (`città`).
+    it_final: bool,
 }
 
 /// [`score`], in the languages `only` (all when `None`).
@@ -163,6 +165,7 @@ fn score_with(
             start: first.then(|| t.bigram.get(&('^', lower)).unwrap_or(&ABSENT_ROW)),
             end: last.then(|| t.bigram.get(&(lower, '$')).unwrap_or(&ABSENT_ROW)),
             escape_here: if last { escape_row(lower) } else { None },
+            it_final: last && pair.is_some() && matches!(lower, 'à' | 'ì' | 'ò' | 'ù'),
         });
     }
     let non_ascii = chars.iter().filter(|c| !c.is_ascii()).count();
@@ -201,6 +204,7 @@ fn score_with(
                 base + price.of(s.row, lang)
             };
             if alphabetic {
+                let unigram = cost;
                 if let Some(pair) = s.pair {
                     match pair.and_then(|r| r.get(lang)).copied().filter(|&v| v != ABSENT) {
                         Some(b) => cost = u32::from(b),
@@ -208,6 +212,13 @@ fn score_with(
                         None if s.sharp => {}
                         None => cost += escape(s.escape_prev, lang),
                     }
+                }
+                // Italian ends words on an accented vowel after any letter
+                // (`città`, `sarà`, `Niccolò`, `però`): such a vowel costs
+                // at most its unigram, whichever letter comes before it
+                // (issue 50, twenty-seventh pass).
+                if s.it_final && lang == IT {
+                    cost = cost.min(unigram);
                 }
                 if let Some(row) = s.start {
                     match row.get(lang).copied().filter(|&v| v != ABSENT) {
@@ -409,6 +420,18 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
                 _ => 10,
             };
         }
+        // The ASCII apostrophe too, beside a non-ASCII letter (`com'и`,
+        // `c'č`; issue 50, twenty-seventh pass): between two ASCII letters
+        // it costs every reading the same.
+        if kx.alpha && a == '\'' && kb.alpha && !(x.is_ascii() && b.is_ascii()) {
+            p += if kx.script != kb.script {
+                SCRIPTS_TOUCHING
+            } else if apostrophe(chars, cl, i - 1) {
+                0
+            } else {
+                ODD_APOSTROPHE
+            };
+        }
         // One character at every other place ("งถงเงไง", "„K„~„y"): the
         // lead byte of a double-byte encoding of an alphabet, read one byte
         // at a time.
@@ -433,7 +456,34 @@ fn structure_penalty(chars: &[char], cl: &[Class], acr: &[bool]) -> f64 {
         let small = chars.iter().zip(cl).filter(|(c, k)| !c.is_ascii() && k.lower).count();
         extra += SHORT_NAME_SMALL * small as f64;
     }
+    extra += ACCENTS_ONLY * accents_only_words(chars, cl) as f64;
     f64::from(p) + extra + noise_penalty(chars, cl)
+}
+
+/// Bits for a Latin-script word of [`ACCENTS_ONLY_LETTERS`] letters or
+/// more with no ASCII letter in it (issue 50, twenty-eighth pass): a word
+/// of a Latin-script language holds a plain letter (`été`, `żółw`), but
+/// random bytes read in a Latin charset are accented letters alone
+/// (`Åúþ`, `îôé»ó`, `îôéťó`). Chosen on the validation parts among 2-40
+/// bits and 2 or 3 letters: from 3 letters, 12 to 40 bits won 3 invalid
+/// names of Wagtail's part and lost none (8: 1); from 2 letters, 8 bits
+/// and more lost Lithuanian `Šį` and Latvian `mazākai` in Django's part.
+const ACCENTS_ONLY: f64 = 12.0;
+/// ... its fewest letters.
+const ACCENTS_ONLY_LETTERS: usize = 3;
+
+/// Latin-script words of [`ACCENTS_ONLY_LETTERS`] letters or more, none
+/// of them ASCII.
+fn accents_only_words(chars: &[char], cl: &[Class]) -> usize {
+    super::chars::words(cl.get(..chars.len()).unwrap_or(cl))
+        .filter(|r| {
+            r.len() >= ACCENTS_ONLY_LETTERS
+                && r.clone().all(|j| {
+                    chars.get(j).is_some_and(|c| !c.is_ascii())
+                        && cl.get(j).is_some_and(|k| k.alpha && k.script == Script::Latin)
+                })
+        })
+        .count()
 }
 
 /// Bits for each small non-ASCII letter of a DOS short name (no corpus
@@ -503,8 +553,17 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     }
     let before: String = letters(&mut (0..at).rev()).chars().rev().collect();
     let after = letters(&mut (at + 1..chars.len()));
-    // An elision comes before a vowel or h (`l’image`, `dell’acqua`; not
-    // `M’nguez`), but O’ before a capital (`O’Brien`).
+    let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
+    (before == "o" && capital)
+        || after.chars().next().is_some_and(|c| elides(&before, c))
+        || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+}
+
+/// Whether `before` (lowercase letters) is an article, preposition or
+/// pronoun that French, Italian or Catalan elide before a word starting
+/// with `first` (lowercase): a vowel or h (`l’image`, `dell’acqua`; not
+/// `M’nguez`).
+pub(super) fn elides(before: &str, first: char) -> bool {
     const ELIDED: &[&str] = &[
         "l", "d", "j", "s", "n", "c", "m", "t", "o", "qu", "un", "dell", "nell", "all", "sull", "dall", "coll",
         "quell", "bell", "lorsqu", "puisqu", "jusqu",
@@ -512,15 +571,7 @@ fn apostrophe(chars: &[char], cl: &[Class], at: usize) -> bool {
     // Italian's elided `come`, `cosa`, `dove`, `quando`, `questo`,
     // `tutto` (`com’è`, `dov’è`; issue 50).
     const ELIDED_IT: &[&str] = &["com", "cos", "dov", "quand", "quest", "tutt"];
-    let vowel = after
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouyhàâäáãåæéèêëíìîïóòôöõøœúùûüý".contains(c));
-    let capital = chars.get(at + 1).is_some_and(|c| c.is_uppercase());
-    (before == "o" && capital)
-        || (vowel && ELIDED.contains(&before.as_str()))
-        || (vowel && ELIDED_IT.contains(&before.as_str()))
-        || matches!(after.as_str(), "s" | "t" | "re" | "ll" | "ve" | "d" | "m" | "n")
+    "aeiouyhàâäáãåæéèêëíìîïóòôöõøœúùûüý".contains(first) && (ELIDED.contains(&before) || ELIDED_IT.contains(&before))
 }
 
 /// Modern Greek puts at most one accent on a word, and one on every word

@@ -3,7 +3,7 @@
 //! pairs alone say (`più`, `città` beside `piů`, `cittŕ`).
 
 use super::chars::{fold, Class};
-use super::langs::{lang_script, Script, N};
+use super::langs::{lang_script, Script, ELIDING, N};
 use super::tables::tables;
 
 /// Per language, how many words of the text with a non-ASCII letter are
@@ -15,15 +15,35 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
         return known;
     }
     let mut single = [0u8; N];
+    // ... and those of them right after an elided word (`c'è`), in the
+    // languages that elide (issue 50, twenty-seventh pass)
+    let mut elided_single = [0u8; N];
     let mut ascii_word = false;
+    let mut after_elision: &[char] = &[];
     for w in super::chars::words(cl.get(..chars.len()).unwrap_or(cl)) {
+        let end = w.end;
         let run = chars.get(w).unwrap_or(&[]);
+        let elided_word = std::mem::take(&mut after_elision);
+        let follows = !elided_word.is_empty();
         if run.iter().all(char::is_ascii) {
             ascii_word |= run.len() >= 2 && run.iter().any(char::is_ascii_alphabetic);
+            if elided(run, chars, end) {
+                after_elision = run;
+            }
             continue;
         }
         word.clear();
         word.extend(run.iter().map(|&c| fold(c)));
+        // An article or pronoun elided before it (`c'è`, `dell'ànfora`,
+        // `l'été`) is a frequent word of the languages that elide
+        // (issue 50, twenty-seventh pass).
+        if follows && elision_of(elided_word, word) {
+            for (lang, k) in known.iter_mut().enumerate() {
+                if ELIDING & (1u64 << lang) != 0 {
+                    *k = k.saturating_add(1);
+                }
+            }
+        }
         if let Some(&mask) = t.words.get(word.as_str()) {
             let into = if run.len() == 1 { &mut single } else { &mut known };
             for (lang, k) in into.iter_mut().enumerate() {
@@ -31,17 +51,40 @@ pub(super) fn known_words(chars: &[char], cl: &[Class], word: &mut String) -> [u
                     *k = k.saturating_add(1);
                 }
             }
+            if run.len() == 1 && follows {
+                for (lang, k) in elided_single.iter_mut().enumerate() {
+                    if mask & ELIDING & (1u64 << lang) != 0 {
+                        *k = k.saturating_add(1);
+                    }
+                }
+            }
         }
     }
     // A word of one letter (`è`, `à`, `ä`) counts only beside an ASCII word
     // of two letters or more: alone, or among high bytes, it is what
-    // random bytes read as.
-    if ascii_word {
-        for (k, s) in known.iter_mut().zip(single) {
-            *k = k.saturating_add(s);
-        }
+    // random bytes read as. In a language that elides, a word elided
+    // before it is such a word too (`c'è`, `l'à`; not Slovene `c'č`).
+    let context = if ascii_word { single } else { elided_single };
+    for (k, s) in known.iter_mut().zip(context) {
+        *k = k.saturating_add(s);
     }
     known
+}
+
+/// Whether `elided` (ASCII letters) is elided before `word` (folded) as
+/// French, Italian and Catalan elide an article or pronoun (`score::elides`).
+fn elision_of(elided: &[char], word: &str) -> bool {
+    let before: String = elided.iter().map(char::to_ascii_lowercase).collect();
+    word.chars().next().is_some_and(|c| super::score::elides(&before, c))
+}
+
+/// An ASCII word elided before the next one (`c'è`, `l'è`, `dell'à`): its
+/// letters, then an apostrophe, then a letter.
+fn elided(run: &[char], chars: &[char], end: usize) -> bool {
+    !run.is_empty()
+        && run.iter().all(char::is_ascii_alphabetic)
+        && matches!(chars.get(end), Some('\'' | '\u{2019}'))
+        && chars.get(end + 1).is_some_and(|c| c.is_alphabetic())
 }
 
 /// Per CJK language, how many runs of two CJK letters or more (Han, kana,
@@ -122,6 +165,25 @@ mod tests {
         let Some(fr) = lang_index("fr") else { panic!("fr") };
         assert_eq!(known("Paris à Lyon.txt")[fr], 1);
         assert_eq!(known("à")[fr], 0);
+        // ... or after an elided word, in a language that elides
+        let (Some(sl), Some(ca)) = (lang_index("sl"), lang_index("ca")) else {
+            panic!("sl, ca");
+        };
+        assert_eq!(known("c'è")[it], 2);
+        assert_eq!(known("C\u{2019}è 1381")[it], 2);
+        assert_eq!(known("c'č")[sl], 0);
+        assert_eq!(known("genitore c'č")[sl], 1);
+        assert_eq!(known("c' è")[it], 0);
+        assert_eq!(known("1'è")[it], 0);
+        assert_eq!(known("l'à")[fr], 2);
+        // ... and an elided article or pronoun counts in them itself
+        assert_eq!(known("genitore c'è")[it], 2);
+        assert_eq!(known("dell'ànfora")[it], 1);
+        assert_eq!(known("dell'ànfora")[sl], 0);
+        assert_eq!(known("xyz'ànfora")[it], 0);
+        assert_eq!(known("c'č")[it], 0);
+        assert_eq!(ELIDING.count_ones(), 3);
+        assert_ne!(ELIDING & (1u64 << ca), 0);
     }
 
     fn unpaired(text: &str, lang: &str) -> u8 {
