@@ -742,6 +742,23 @@ JE_MORE = None
 JE_GUARD = None
 JE_REST = None
 JE_NOCAP = None
+# Issue 50, thirty-first pass: `--je-rest-after=R,T[,ipadic]` (off by
+# default) is --je-rest applied to je's kept lines, after kept()'s floors
+# (CLDR's main exemplar kanji cost at most 13 bits, so --je-rest cannot move
+# a 13-bit kanji): a je Han character no training name (nor, with `ipadic`,
+# IPADIC's training-half name) holds, of T bits or more, costs R more, at
+# most the dearest price je's lines had before.
+JE_REST_AFTER = None
+
+
+def je_rest_after(best):
+    """--je-rest-after: je's (character, cost) pairs, the rest dearer."""
+    more, least, keep = JE_REST_AFTER
+    names = {c for w in JA_WORDS for c in w if is_han(c)}
+    if keep == "ipadic":
+        names |= ipadic_name_kanji()
+    top = max(cost for _, cost in best)
+    return [(c, min(top, cost + more) if c not in names and cost >= least and is_han(c) else cost) for c, cost in best]
 
 
 def guard_price(c, own, others):
@@ -1439,7 +1456,10 @@ def main():
     for v in take("--ja-rest="):
         more, least, *keep = v.split(",")
         JA_REST = (int(more), int(least), keep[0] if keep else "")
-    global JE, JE_MORE, JE_GUARD, JE_REST, JE_NOCAP
+    global JE, JE_MORE, JE_GUARD, JE_REST, JE_NOCAP, JE_REST_AFTER
+    for v in take("--je-rest-after="):
+        more, least, *keep = v.split(",")
+        JE_REST_AFTER = (int(more), int(least), keep[0] if keep else "")
     for v in take("--je="):
         JE = v
     for v in take("--je-more="):
@@ -1546,6 +1566,10 @@ def main():
         if JE_REST is not None:
             keep = " nor IPADIC's training-half name" if JE_REST[2] == "ipadic" else ""
             print(f"# je: a Han character no training name{keep} holds, of {JE_REST[1]} bits or more, costs {JE_REST[0]} more (--je-rest).")
+        if JE_REST_AFTER is not None:
+            keep = " nor IPADIC's training-half name" if JE_REST_AFTER[2] == "ipadic" else ""
+            print(f"# je: then, after the exemplar ceiling, a Han character no training name{keep} holds, of {JE_REST_AFTER[1]} bits")
+            print(f"# or more, costs {JE_REST_AFTER[0]} more, at most je's dearest price (--je-rest-after, thirty-first pass).")
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
@@ -1653,6 +1677,8 @@ def main():
             JA_NOCAP.clear()
             JA_NOCAP.update(JE_NOCAP)
         best = kept(base, "ja")[0]
+        if JE_REST_AFTER is not None:
+            best = je_rest_after(best)
         JA_MORE, JA_GUARD, JA_REST = own[:3]
         JA_NOCAP.clear()
         JA_NOCAP.update(own[3])
