@@ -1000,21 +1000,25 @@ fn measure() -> Report {
 /// 50, twenty-seventh pass: Italian elisions and word-final vowels priced
 /// per language; chosen on validation, measured once) lost 1 name in row 4
 /// of Django's held quarter (96.18 -> 96.03 %): that floor went down (the
-/// nineteenth time).
+/// nineteenth time); it won faker-js 8 names in row 1 (99.44 -> 99.65 %),
+/// 3 in row 3, 1 in row 4, 11 in row 5 and 14 in row 7, the second sample
+/// 1 in row 2, 4 in row 3 and 5 in row 5, and with the twenty-eighth pass
+/// (a Latin word of accented letters alone costs more) 1 name in row 4 of
+/// faker-js and of the added languages: those floors went up.
 const ROWS: [(&str, f64, [f64; 8]); 7] = [
     // (row, target, floors: held-out, second sample, added languages,
     // third sample, fourth (Django's held quarter), fifth (Sphinx), sixth
     // (faker-js; measured once, 2026-11-29, never tuned on: the measured
     // value less 0.1-0.3 points), seventh (FakerPHP; the same))
-    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.3, 99.8]),
-    (MIXED, 98.0, [98.4, 97.9, 97.3, 97.8, 96.4, 96.9, 97.3, 98.8]),
-    (SMALL, 95.0, [96.75, 97.9, 98.95, 98.55, 98.4, 98.0, 96.6, 97.6]),
-    (INVALID, 95.0, [96.2, 95.2, 97.2, 96.5, 96.0, 97.1, 97.0, 95.9]),
-    (ALL, 98.0, [98.5, 98.55, 98.55, 98.95, 98.6, 98.65, 98.2, 98.7]),
+    (SINGLE, 99.5, [99.7, 99.8, 99.8, 99.95, 99.8, 99.7, 99.5, 99.8]),
+    (MIXED, 98.0, [98.4, 98.1, 97.3, 97.8, 96.4, 96.9, 97.3, 98.8]),
+    (SMALL, 95.0, [96.75, 98.3, 98.95, 98.55, 98.4, 98.0, 96.8, 97.6]),
+    (INVALID, 95.0, [96.2, 95.2, 97.5, 96.5, 96.0, 97.1, 97.2, 95.9]),
+    (ALL, 98.0, [98.5, 98.6, 98.55, 98.95, 98.6, 98.65, 98.35, 98.7]),
     // legacy names shown as UTF-8, at most
     (AS_UTF8, 0.1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     // issue 50's target for legacy names on a server announcing UTF8
-    (FEAT_LEGACY, 97.0, [98.7, 98.95, 99.25, 99.45, 99.2, 98.6, 98.0, 99.0]),
+    (FEAT_LEGACY, 97.0, [98.7, 98.95, 99.25, 99.45, 99.2, 98.6, 98.3, 99.0]),
 ];
 
 #[test]
