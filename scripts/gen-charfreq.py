@@ -106,6 +106,8 @@ the twenty-third pass with `--zh-given=1,1,1,13 --zh-rest=3,10`, and
 `--zb-guard-zh=0.5,1,2 --zb-guard-zh-rest=2,12` keeping zb's lines, see
 ZH_NAMES below). Without the options, the script writes main's table before the fifteenth
 pass (zt from Unihan's kTraditionalVariant), byte for byte.
+Since issue 50's twenty-sixth pass the committed command also has
+`--je=none` (EUC-JP's own copy of ja's lines; see JE below).
 An optional `--thai=WHEEL` (PyThaiNLP 5.4.0's wheel, `pip download --no-deps
 pythainlp==5.4.0`; CC0 word lists, LICENSES/CC0-PyThaiNLP.txt) adds the
 training half of its Thai words (scripts/gen-detect-thai.py; THAI_* below):
@@ -725,6 +727,38 @@ def ja_capped(c):
 JA_MORE = None
 JA_GUARD = None
 JA_REST = None
+
+# Issue 50, twenty-sixth pass: `--je=none` (off by default, and without it
+# the script writes the table before that pass byte for byte) also writes
+# the lines of "je", the Japanese table that only EUC-JP reads (Shift_JIS
+# reads ja), as Big5 reads zb: a copy of ja's lines. `--je-more=W,F,D`,
+# `--je-guard=K` and `--je-rest=R,T[,ipadic]` are --ja-more, --ja-guard and
+# --ja-rest (above) for je alone; ja's lines stay as they are. `--je-nocap=`
+# replaces --ja-nocap's list for je (e.g. `places,euc`: a kanji whose
+# Shift_JIS trail byte is an ASCII letter may be cheaper in je, which
+# Shift_JIS never reads). je is made last, when every other table is known.
+JE = None
+JE_MORE = None
+JE_GUARD = None
+JE_REST = None
+JE_NOCAP = None
+# Issue 50, thirty-first pass: `--je-rest-after=R,T[,ipadic]` (off by
+# default) is --je-rest applied to je's kept lines, after kept()'s floors
+# (CLDR's main exemplar kanji cost at most 13 bits, so --je-rest cannot move
+# a 13-bit kanji): a je Han character no training name (nor, with `ipadic`,
+# IPADIC's training-half name) holds, of T bits or more, costs R more, at
+# most the dearest price je's lines had before.
+JE_REST_AFTER = None
+
+
+def je_rest_after(best):
+    """--je-rest-after: je's (character, cost) pairs, the rest dearer."""
+    more, least, keep = JE_REST_AFTER
+    names = {c for w in JA_WORDS for c in w if is_han(c)}
+    if keep == "ipadic":
+        names |= ipadic_name_kanji()
+    top = max(cost for _, cost in best)
+    return [(c, min(top, cost + more) if c not in names and cost >= least and is_han(c) else cost) for c, cost in best]
 
 
 def guard_price(c, own, others):
@@ -1422,6 +1456,22 @@ def main():
     for v in take("--ja-rest="):
         more, least, *keep = v.split(",")
         JA_REST = (int(more), int(least), keep[0] if keep else "")
+    global JE, JE_MORE, JE_GUARD, JE_REST, JE_NOCAP, JE_REST_AFTER
+    for v in take("--je-rest-after="):
+        more, least, *keep = v.split(",")
+        JE_REST_AFTER = (int(more), int(least), keep[0] if keep else "")
+    for v in take("--je="):
+        JE = v
+    for v in take("--je-more="):
+        w, f, d = v.split(",")
+        JE_MORE = (float(w), int(f), int(d))
+    for v in take("--je-guard="):
+        JE_GUARD = int(v)
+    for v in take("--je-rest="):
+        more, least, *keep = v.split(",")
+        JE_REST = (int(more), int(least), keep[0] if keep else "")
+    for v in take("--je-nocap="):
+        JE_NOCAP = {x for x in v.split(",") if x}
     for v in take("--ja-weights="):
         text, name, floor = v.split(",")
         JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR = int(text), float(name), int(floor)
@@ -1503,6 +1553,23 @@ def main():
         if JA_REST is not None:
             keep = " nor IPADIC's training-half name" if JA_REST[2] == "ipadic" else ""
             print(f"# A ja Han character no training name{keep} holds, of {JA_REST[1]} bits or more, costs {JA_REST[0]} more (--ja-rest).")
+    if JE is not None:
+        print("# je: the Japanese table EUC-JP reads (Shift_JIS reads ja), made as ja's (issue 50,")
+        print("# twenty-sixth pass).")
+        if JE_NOCAP is not None:
+            print(f"# je: left at their price by the cap: {','.join(sorted(JE_NOCAP))}.")
+        if JE_MORE is not None:
+            w, f, d = JE_MORE
+            guard = f", unless its EUC-JP bytes read as a GBK, Big5 or EUC-KR character of {JE_GUARD} bits or less" if JE_GUARD is not None else ""
+            print(f"# je: a name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
+            print(f"# under that price{guard} (--je-more).")
+        if JE_REST is not None:
+            keep = " nor IPADIC's training-half name" if JE_REST[2] == "ipadic" else ""
+            print(f"# je: a Han character no training name{keep} holds, of {JE_REST[1]} bits or more, costs {JE_REST[0]} more (--je-rest).")
+        if JE_REST_AFTER is not None:
+            keep = " nor IPADIC's training-half name" if JE_REST_AFTER[2] == "ipadic" else ""
+            print(f"# je: then, after the exemplar ceiling, a Han character no training name{keep} holds, of {JE_REST_AFTER[1]} bits")
+            print(f"# or more, costs {JE_REST_AFTER[0]} more, at most je's dearest price (--je-rest-after, thirty-first pass).")
     if DICT_HAN:
         if ZH_NAMES is not None:
             w, f, d, tags = ZH_NAMES
@@ -1603,6 +1670,23 @@ def main():
             by_cost.setdefault(cost, []).append(ch)
         for cost in sorted(by_cost):
             out(f"ja {cost} {''.join(sorted(by_cost[cost]))}")
+    if JE is not None:
+        own = (JA_MORE, JA_GUARD, JA_REST, set(JA_NOCAP))
+        JA_MORE, JA_GUARD, JA_REST = JE_MORE, JE_GUARD, JE_REST
+        if JE_NOCAP is not None:
+            JA_NOCAP.clear()
+            JA_NOCAP.update(JE_NOCAP)
+        best = kept(base, "ja")[0]
+        if JE_REST_AFTER is not None:
+            best = je_rest_after(best)
+        JA_MORE, JA_GUARD, JA_REST = own[:3]
+        JA_NOCAP.clear()
+        JA_NOCAP.update(own[3])
+        by_cost = {}
+        for ch, cost in best:
+            by_cost.setdefault(cost, []).append(ch)
+        for cost in sorted(by_cost):
+            out(f"je {cost} {''.join(sorted(by_cost[cost]))}")
     for key in lines:
         for line in lines[key]:
             print(line)

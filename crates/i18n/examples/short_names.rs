@@ -131,12 +131,19 @@ fn main() {
             }
         }
     }
+    // SHORT_NAMES_LIST=1: also each name of two high bytes and what it is
+    // shown as (issue 50, thirty-first pass).
+    let list = std::env::var_os("SHORT_NAMES_LIST").is_some();
     for len in [1usize, 2] {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let all = 128usize.pow(len as u32);
         for k in 0..all {
             let name: Vec<u8> = (0..len).map(|i| 0x80 | ((k >> (7 * i)) & 0x7F) as u8).collect();
-            *seen.entry(kind(&decide(&name))).or_default() += 1;
+            let k = kind(&decide(&name));
+            if len == 2 && list {
+                println!("pair {:02X}{:02X} {k}", name[0], name[1]);
+            }
+            *seen.entry(k).or_default() += 1;
         }
         println!("every name of {len} high byte(s) ({all}): {seen:?}");
     }

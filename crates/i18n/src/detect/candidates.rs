@@ -12,7 +12,7 @@ use crate::Charset;
 /// Among charsets that give the same text, the first one listed is named.
 pub const CANDIDATES: &[(&str, u8, &[&str])] = &[
     ("Shift_JIS", 2, &["ja"]),
-    ("EUC-JP", 3, &["ja"]),
+    ("EUC-JP", 3, &["je"]),
     ("GBK", 2, &["zh", "zt"]),
     ("gb18030", 3, &["zh", "zt"]),
     ("Big5", 2, &["zb"]),

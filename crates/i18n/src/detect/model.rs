@@ -268,7 +268,7 @@ mod tests {
         for (i, l) in LANGS.iter().enumerate() {
             let s = lang_script(i);
             match *l {
-                "ja" | "zh" | "ko" | "zt" | "zb" => assert_eq!(s, Script::Cjk),
+                "ja" | "zh" | "ko" | "zt" | "zb" | "je" => assert_eq!(s, Script::Cjk),
                 "ru" | "uk" | "bg" | "mk" => assert_eq!(s, Script::Cyrillic),
                 "el" => assert_eq!(s, Script::Greek),
                 "ar" | "fa" => assert_eq!(s, Script::Arabic),

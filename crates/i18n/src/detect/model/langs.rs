@@ -7,8 +7,11 @@ pub(crate) const LANGS: &[&str] = &[
     // (issue 50, eighteenth pass: traditional Chinese as Big5 reads it, a
     // cheaper table than zt, which GBK and gb18030 read.)
     "zb",
+    // (issue 50, twenty-sixth pass: Japanese as EUC-JP reads it, a table of
+    // its own, as Big5 has zb; Shift_JIS reads ja.)
+    "je",
 ];
-pub(super) const N: usize = 38;
+pub(super) const N: usize = 39;
 /// How many languages the tables have.
 pub(crate) const LANG_COUNT: usize = N;
 
@@ -30,7 +33,7 @@ pub(crate) fn lang_script(lang: usize) -> Script {
     const SCRIPTS: [Script; N] = [
         Cjk, Cjk, Cjk, Cyrillic, Cyrillic, Cyrillic, Cyrillic, Greek, Arabic, Arabic, Hebrew, Latin, Latin, Latin,
         Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin, Latin,
-        Latin, Latin, Cjk, Thai, Latin, Latin, Latin, Cjk,
+        Latin, Latin, Cjk, Thai, Latin, Latin, Latin, Cjk, Cjk,
     ];
     SCRIPTS.get(lang).copied().unwrap_or(Script::Other)
 }

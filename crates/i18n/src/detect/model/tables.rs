@@ -159,8 +159,10 @@ fn words() -> HashMap<&'static str, u64, BuildHasherDefault<FastHasher>> {
 /// distinct pairs).
 fn cjk_pairs() -> HashMap<(char, char), u64, BuildHasherDefault<FastHasher>> {
     let mut pairs = HashMap::with_capacity_and_hasher(56_000, Default::default());
-    // Big5's traditional Chinese table ("zb") has zt's pairs.
+    // Big5's traditional Chinese table ("zb") has zt's pairs, EUC-JP's
+    // Japanese table ("je") ja's.
     let zb = lang_index("zb").map_or(0, |zb| 1u64 << zb);
+    let je = lang_index("je").map_or(0, |je| 1u64 << je);
     for line in include_str!("../cjkpairs.txt").lines() {
         let mut parts = line.splitn(3, ' ');
         let (Some(lang), Some(_), Some(chars)) = (parts.next(), parts.next(), parts.next()) else {
@@ -172,7 +174,12 @@ fn cjk_pairs() -> HashMap<(char, char), u64, BuildHasherDefault<FastHasher>> {
         let Some(lang) = lang_index(code) else {
             continue;
         };
-        let bits = (1u64 << lang) | if code == "zt" { zb } else { 0 };
+        let bits = (1u64 << lang)
+            | match code {
+                "zt" => zb,
+                "ja" => je,
+                _ => 0,
+            };
         let mut cs = chars.chars();
         while let (Some(a), Some(b)) = (cs.next(), cs.next()) {
             *pairs.entry((a, b)).or_insert(0) |= bits;
