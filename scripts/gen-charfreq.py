@@ -137,6 +137,7 @@ non-ASCII letters and marks are written, at most MAX[lang] of them, the most
 frequent first. Traditional Chinese ("zt") is CLDR's zh-Hant.
 """
 import bz2
+import dataclasses
 import glob
 import hashlib
 import json
@@ -591,7 +592,7 @@ def is_letter(c):
     return c in "^$" or c.isalpha() or unicodedata.category(c).startswith("M")
 
 
-def tables(base, lang):
+def tables(base, lang, ja=None):
     ascii_pairs = ascii_bigrams(words(base, lang)) if lang not in CJK | NONLATIN else {}
     weights = {}
     total = 0
@@ -616,7 +617,7 @@ def tables(base, lang):
             pair[a + b] = pair.get(a + b, 0) + 1
     uni = {}
     if lang in DICT_HAN:
-        han_mix(lang, weights, total, uni)
+        han_mix(lang, weights, total, uni, ja or JA)
     for ch, w in weights.items():
         if ch in uni:
             continue
@@ -688,23 +689,24 @@ JA_NOCAP = set()
 JA_PLACES = set()
 
 
-def ja_capped(c):
-    """Whether the names' cap may lower kanji c's price."""
-    if "sjis" in JA_NOCAP:
+def ja_capped(c, nocap):
+    """Whether the names' cap may lower kanji c's price (`nocap`: the
+    --ja-nocap or --je-nocap list)."""
+    if "sjis" in nocap:
         try:
             b = c.encode("shift_jis")
         except UnicodeEncodeError:
             b = b""
         if len(b) == 2 and chr(b[1]).isascii() and chr(b[1]).isalpha():
             return False
-    if "euc" in JA_NOCAP:
+    if "euc" in nocap:
         try:
             b = c.encode("euc_jp")
         except UnicodeEncodeError:
             b = b""
         if len(b) == 2 and b[0] >= 0xE0 and b[1] >= 0xE0:
             return False
-    if "places" in JA_NOCAP:
+    if "places" in nocap:
         place = sum(1 for w in JA_WORDS if w in JA_PLACES and c in w)
         person = sum(1 for w in JA_WORDS if w not in JA_PLACES and c in w)
         if place > person:
@@ -724,9 +726,20 @@ def ja_capped(c):
 # `--ja-rest=R,T`: a ja Han character no training name holds that costs T
 # bits or more costs R bits more. ja's lines only (the ja table is made
 # again after the others, which keep the prices they had).
-JA_MORE = None
-JA_GUARD = None
-JA_REST = None
+
+
+@dataclasses.dataclass
+class JaOptions:
+    """The options the ja maker (kept(base, "ja", opts)) reads: --ja-more,
+    --ja-guard, --ja-rest and --ja-nocap's list, or je's."""
+
+    more: tuple = None
+    guard: int = None
+    rest: tuple = None
+    nocap: set = dataclasses.field(default_factory=set)
+
+
+JA = JaOptions(nocap=JA_NOCAP)
 
 # Issue 50, twenty-sixth pass: `--je=none` (off by default, and without it
 # the script writes the table before that pass byte for byte) also writes
@@ -738,9 +751,7 @@ JA_REST = None
 # Shift_JIS trail byte is an ASCII letter may be cheaper in je, which
 # Shift_JIS never reads). je is made last, when every other table is known.
 JE = None
-JE_MORE = None
-JE_GUARD = None
-JE_REST = None
+JE_OPTS = JaOptions()
 JE_NOCAP = None
 # Issue 50, thirty-first pass: `--je-rest-after=R,T[,ipadic]` (off by
 # default) is --je-rest applied to je's kept lines, after kept()'s floors
@@ -757,8 +768,9 @@ def je_rest_after(best):
     names = {c for w in JA_WORDS for c in w if is_han(c)}
     if keep == "ipadic":
         names |= ipadic_name_kanji()
-    top = max(cost for _, cost in best)
-    return [(c, min(top, cost + more) if c not in names and cost >= least and is_han(c) else cost) for c, cost in best]
+    uni = dict(best)
+    rest_dearer(uni, names, more, least, cap=max(uni.values()))
+    return [(c, uni[c]) for c, _ in best]
 
 
 def guard_price(c, own, others):
@@ -795,11 +807,11 @@ def ja_guard_price(c):
     return guard_price(c, "euc_jp", (("gbk", ("zh", "zt")), ("big5", ("zb",)), ("euc_kr", ("ko",))))
 
 
-def ja_more_cap(uni, share, names, names_total):
-    if JA_MORE is not None:
-        names_cheaper(uni, {c: n for c, n in names.items() if ja_capped(c)}, names_total, share, JA_MORE, JA_GUARD, ja_guard_price)
-    if JA_REST is not None:
-        more, least, keep = JA_REST
+def ja_more_cap(uni, share, names, names_total, opts):
+    if opts.more is not None:
+        names_cheaper(uni, {c: n for c, n in names.items() if ja_capped(c, opts.nocap)}, names_total, share, opts.more, opts.guard, ja_guard_price)
+    if opts.rest is not None:
+        more, least, keep = opts.rest
         kept_names = ipadic_name_kanji() if keep == "ipadic" else set()
         rest_dearer(uni, set(names) | kept_names, more, least)
 
@@ -823,12 +835,13 @@ def names_cheaper(uni, names, names_total, share, cap, guard, guard_price):
         uni[c] = min(old, cost)
 
 
-def rest_dearer(uni, kept, more, least):
-    """--ja-rest, --zb-rest, --zh-rest: a Han character of `uni` not in `kept` that costs
-    `least` bits or more costs `more` bits more."""
+def rest_dearer(uni, kept, more, least, cap=MAX_COST):
+    """--ja-rest, --zb-rest, --zh-rest, --je-rest-after: a Han character of
+    `uni` not in `kept` that costs `least` bits or more costs `more` bits
+    more, at most `cap` bits."""
     for c, cost in uni.items():
         if c not in kept and cost >= least and is_han(c):
-            uni[c] = min(MAX_COST, cost + more)
+            uni[c] = min(cap, cost + more)
 
 
 IPADIC_DIR = None
@@ -1107,7 +1120,7 @@ def load_dictionaries(ipadic, jieba, variants):
     DICT_HAN.update({"ja": ja, "zh": zh, "zt": zt})
 
 
-def han_mix(lang, weights, total, uni):
+def han_mix(lang, weights, total, uni, ja):
     counts = DICT_HAN[lang]
     dict_total = sum(counts.values())
     han = {c: w for c, w in weights.items() if is_han(c)}
@@ -1130,12 +1143,12 @@ def han_mix(lang, weights, total, uni):
                     names[c] = names.get(c, 0) + 1
         names_total = sum(names.values())
         for c, n in names.items():
-            if not ja_capped(c):
+            if not ja_capped(c, ja.nocap):
                 continue
             q = JA_NAME_WEIGHT * n / names_total
             uni[c] = min(uni.get(c, MAX_COST), MAX_COST, max(JA_NAME_FLOOR, round(-math.log2(share * q))))
-        if (JA_MORE is not None or JA_REST is not None) and "zh" in MADE:
-            ja_more_cap(uni, share, names, names_total)
+        if (ja.more is not None or ja.rest is not None) and "zh" in MADE:
+            ja_more_cap(uni, share, names, names_total, ja)
 
 
 # Issue 50, twentieth pass: `--zh-names=W,F,D[,TAGS]` (off by default):
@@ -1376,10 +1389,11 @@ def parse_taiwan_options():
         sys.argv.remove(a)
 
 
-def kept(base, lang):
+def kept(base, lang, ja=None):
     """The characters a language's table keeps, with their costs (at most
-    MAX of them), and its other tables."""
-    uni, bi, asc, esc, frequent = tables(base, lang)
+    MAX of them), and its other tables (`ja`: the ja maker's options, JA
+    unless given)."""
+    uni, bi, asc, esc, frequent = tables(base, lang, ja)
     if lang != "ko":
         main_set, aux_set = exemplars(base, lang)
         floor_main, floor_aux = FLOOR["cjk" if lang in CJK else "alpha"]
@@ -1418,6 +1432,18 @@ def more_rest_header(more_lead, rest_lead, more, guard, rest, lang, why):
     if rest is not None:
         keep = " nor IPADIC's training-half name" if rest[2] == "ipadic" else ""
         print(f"{rest_lead} Han character no training name{keep} holds, of {rest[1]} bits or more, costs {rest[0]} more (--{lang}-rest).")
+
+
+def more_arg(v):
+    """`--ja-more=W,F,D`, `--je-more=W,F,D`: (W, F, D)."""
+    w, f, d = v.split(",")
+    return (float(w), int(f), int(d))
+
+
+def rest_arg(v):
+    """`--ja-rest=R,T[,ipadic]` (and --je-rest, --je-rest-after): (R, T, keep)."""
+    more, least, *keep = v.split(",")
+    return (int(more), int(least), keep[0] if keep else "")
 
 
 def main():
@@ -1460,29 +1486,23 @@ def main():
     for v in take("--zh-rest="):
         more, least = v.split(",")
         ZH_REST = (int(more), int(least))
-    global JA_MORE, JA_GUARD, JA_REST
     for v in take("--ja-more="):
-        w, f, d = v.split(",")
-        JA_MORE = (float(w), int(f), int(d))
+        JA.more = more_arg(v)
     for v in take("--ja-guard="):
-        JA_GUARD = int(v)
+        JA.guard = int(v)
     for v in take("--ja-rest="):
-        more, least, *keep = v.split(",")
-        JA_REST = (int(more), int(least), keep[0] if keep else "")
-    global JE, JE_MORE, JE_GUARD, JE_REST, JE_NOCAP, JE_REST_AFTER
+        JA.rest = rest_arg(v)
+    global JE, JE_NOCAP, JE_REST_AFTER
     for v in take("--je-rest-after="):
-        more, least, *keep = v.split(",")
-        JE_REST_AFTER = (int(more), int(least), keep[0] if keep else "")
+        JE_REST_AFTER = rest_arg(v)
     for v in take("--je="):
         JE = v
     for v in take("--je-more="):
-        w, f, d = v.split(",")
-        JE_MORE = (float(w), int(f), int(d))
+        JE_OPTS.more = more_arg(v)
     for v in take("--je-guard="):
-        JE_GUARD = int(v)
+        JE_OPTS.guard = int(v)
     for v in take("--je-rest="):
-        more, least, *keep = v.split(",")
-        JE_REST = (int(more), int(least), keep[0] if keep else "")
+        JE_OPTS.rest = rest_arg(v)
     for v in take("--je-nocap="):
         JE_NOCAP = {x for x in v.split(",") if x}
     for v in take("--ja-weights="):
@@ -1558,13 +1578,13 @@ def main():
             print("# letter; kanji whose EUC-JP bytes are both E0 or more (issue 50, sixteenth pass).")
         elif JA_NOCAP:
             print(f"# Left at their price by the cap: --ja-nocap={','.join(sorted(JA_NOCAP))} (issue 50, sixteenth pass).")
-        more_rest_header("# A", "# A ja", JA_MORE, JA_GUARD, JA_REST, "ja", ", issue 50, twenty-fourth pass")
+        more_rest_header("# A", "# A ja", JA.more, JA.guard, JA.rest, "ja", ", issue 50, twenty-fourth pass")
     if JE is not None:
         print("# je: the Japanese table EUC-JP reads (Shift_JIS reads ja), made as ja's (issue 50,")
         print("# twenty-sixth pass).")
         if JE_NOCAP is not None:
             print(f"# je: left at their price by the cap: {','.join(sorted(JE_NOCAP))}.")
-        more_rest_header("# je: a", "# je: a", JE_MORE, JE_GUARD, JE_REST, "je", "")
+        more_rest_header("# je: a", "# je: a", JE_OPTS.more, JE_OPTS.guard, JE_OPTS.rest, "je", "")
         if JE_REST_AFTER is not None:
             keep = " nor IPADIC's training-half name" if JE_REST_AFTER[2] == "ipadic" else ""
             print(f"# je: then, after the exemplar ceiling, a Han character no training name{keep} holds, of {JE_REST_AFTER[1]} bits")
@@ -1661,7 +1681,7 @@ def main():
         if lang not in CJK:
             bigrams[lang] = bi
             escapes[lang] = esc
-    if JA_MORE is not None or JA_REST is not None:
+    if JA.more is not None or JA.rest is not None:
         lines["ja"] = []
         best = kept(base, "ja")[0]
         by_cost = {}
@@ -1670,17 +1690,10 @@ def main():
         for cost in sorted(by_cost):
             out(f"ja {cost} {''.join(sorted(by_cost[cost]))}")
     if JE is not None:
-        own = (JA_MORE, JA_GUARD, JA_REST, set(JA_NOCAP))
-        JA_MORE, JA_GUARD, JA_REST = JE_MORE, JE_GUARD, JE_REST
-        if JE_NOCAP is not None:
-            JA_NOCAP.clear()
-            JA_NOCAP.update(JE_NOCAP)
-        best = kept(base, "ja")[0]
+        JE_OPTS.nocap = JE_NOCAP if JE_NOCAP is not None else JA_NOCAP
+        best = kept(base, "ja", JE_OPTS)[0]
         if JE_REST_AFTER is not None:
             best = je_rest_after(best)
-        JA_MORE, JA_GUARD, JA_REST = own[:3]
-        JA_NOCAP.clear()
-        JA_NOCAP.update(own[3])
         by_cost = {}
         for ch, cost in best:
             by_cost.setdefault(cost, []).append(ch)
