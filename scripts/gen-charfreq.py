@@ -1486,23 +1486,18 @@ def main():
     for v in take("--zh-rest="):
         more, least = v.split(",")
         ZH_REST = (int(more), int(least))
-    for v in take("--ja-more="):
-        JA.more = more_arg(v)
-    for v in take("--ja-guard="):
-        JA.guard = int(v)
-    for v in take("--ja-rest="):
-        JA.rest = rest_arg(v)
+    for name, opts in (("ja", JA), ("je", JE_OPTS)):
+        for v in take(f"--{name}-more="):
+            opts.more = more_arg(v)
+        for v in take(f"--{name}-guard="):
+            opts.guard = int(v)
+        for v in take(f"--{name}-rest="):
+            opts.rest = rest_arg(v)
     global JE, JE_NOCAP, JE_REST_AFTER
     for v in take("--je-rest-after="):
         JE_REST_AFTER = rest_arg(v)
     for v in take("--je="):
         JE = v
-    for v in take("--je-more="):
-        JE_OPTS.more = more_arg(v)
-    for v in take("--je-guard="):
-        JE_OPTS.guard = int(v)
-    for v in take("--je-rest="):
-        JE_OPTS.rest = rest_arg(v)
     for v in take("--je-nocap="):
         JE_NOCAP = {x for x in v.split(",") if x}
     for v in take("--ja-weights="):
