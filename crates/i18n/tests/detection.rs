@@ -14,7 +14,9 @@
 //! part), `corpus/sphinx.txt` (Sphinx's translations, held-out) and
 //! `corpus/wagtail.txt` (Wagtail's translations, a third validation part);
 //! `corpus/fakerjs.txt` (faker-js's person and place names, held-out);
-//! `corpus/fakerphp.txt` (FakerPHP's person and place names, held-out).
+//! `corpus/fakerphp.txt` (FakerPHP's person and place names, held-out);
+//! `corpus/geoval.txt` (GeoNames', THUOCL's and Taiwan's village place
+//! names, a fourth validation part).
 //! Each name is encoded in
 //! every legacy charset of its language that holds it; invalid names are
 //! generated here, deterministically. Print the tables with:
