@@ -178,7 +178,7 @@ fn run_dir(r: &mut Report, label: &str, dir: &[Sample]) {
         r.archive.entry((s.lang.clone(), s.part)).or_default().add(ok);
         // (DETECT_ARCHIVE=1: the development and validation failures,
         // with the directory's legacy names and the charsets it chose)
-        if !ok && s.part < Part::Held && std::env::var_os("DETECT_ARCHIVE").is_some() {
+        if !ok && !s.part.held_out() && std::env::var_os("DETECT_ARCHIVE").is_some() {
             let legacy: Vec<&str> = dir
                 .iter()
                 .filter(|x| x.label != "ASCII")
