@@ -203,12 +203,15 @@ def main():
                     print(f"{lang}\t{p}\ts\t{n}")
 
 
-def make(rng, lang, pool):
-    """PER_LANG ordinary names and SHORT_PER_LANG short ones of one part."""
+def make(rng, lang, pool, per=None, short_per=None):
+    """`per` ordinary names and `short_per` short ones of one part (by
+    default PER_LANG and SHORT_PER_LANG)."""
+    per = PER_LANG if per is None else per
+    short_per = SHORT_PER_LANG if short_per is None else short_per
     out = set()
     ordinary = []
     tries = 0
-    while len(ordinary) < PER_LANG and tries < 10000:
+    while len(ordinary) < per and tries < 10000:
         tries += 1
         n = name(rng, lang, pool)
         if len(n) > 80 or n.isascii() or n in out:
@@ -221,7 +224,7 @@ def make(rng, lang, pool):
     shorts = [w for w in pool if len(w) <= (3 if lang in {"ja", "zh", "zt", "ko"} else 7) and not w.isascii()]
     rng.shuffle(shorts)
     for w in shorts:
-        if len(short) >= SHORT_PER_LANG:
+        if len(short) >= short_per:
             break
         if w not in out:
             out.add(w)

@@ -123,11 +123,12 @@ def words(root, lang, locs, known):
     return out
 
 
-def emit(seed, lang, part, pool):
+def emit(seed, lang, part, pool, per=None, short_per=None):
     """Print the ordinary and the short names `gen.make` draws from `pool`
-    (the random generator seeded with `seed` and the language), one
-    labelled line each: <lang> TAB <part> TAB n|s TAB <name>."""
-    ordinary, short = gen.make(random.Random(f"{seed}:{lang}"), lang, pool)
+    (the random generator seeded with `seed` and the language; `per` and
+    `short_per` as `gen.make` takes them), one labelled line each:
+    <lang> TAB <part> TAB n|s TAB <name>."""
+    ordinary, short = gen.make(random.Random(f"{seed}:{lang}"), lang, pool, per, short_per)
     for n in ordinary:
         print(f"{lang}\t{part}\tn\t{n}")
     for n in short:

@@ -181,15 +181,8 @@ def main():
                   file=sys.stderr)
             if wide < MIN_WORDS:
                 continue
-            # (fresh.emit draws with its own copy of gen-detect-corpus.py)
-            made = fresh.gen
-            per, short = made.PER_LANG, made.SHORT_PER_LANG
-            if lang in ("zh", "zt"):
-                made.PER_LANG, made.SHORT_PER_LANG = CJK_PER_LANG, CJK_SHORT
-            try:
-                fresh.emit(SEED, lang, "geoval", pool)
-            finally:
-                made.PER_LANG, made.SHORT_PER_LANG = per, short
+            counts = (CJK_PER_LANG, CJK_SHORT) if lang in ("zh", "zt") else (None, None)
+            fresh.emit(SEED, lang, "geoval", pool, *counts)
 
 
 if __name__ == "__main__":
